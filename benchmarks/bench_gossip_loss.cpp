@@ -1,0 +1,82 @@
+// Benchmark: all-pairs gossip loss (MATH_SPEC 6.2) on Erdos-Renyi (c = 1) and hypercube graphs.
+// Usage: bench_gossip_loss [--device cpu|cuda] [--sizes 256,1024,...] [--repeats R] [--steps T]
+// Prints one CSV line per (graph, n): the median and min of R timed runs of netdp::gossip_loss with a sink that
+// only checksums the rows (no disk I/O), T = T_stop unless --steps is given.
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "netdp/gossip_loss.hpp"
+#include "netdp/graph_generators.hpp"
+#include "netdp/spectral.hpp"
+#include "netdp/weighting.hpp"
+
+namespace {
+
+class ChecksumSink : public netdp::LossRowSink {
+ public:
+  void consume(netdp::node_t, netdp::node_t, std::span<const double> rows) override {
+    for (double x : rows) sum += x;
+  }
+  double sum = 0;
+};
+
+std::vector<int> parse_sizes(const char* text) {
+  std::vector<int> sizes;
+  for (const char* p = text; *p;) {
+    sizes.push_back(std::atoi(p));
+    p = std::strchr(p, ',');
+    if (!p) break;
+    ++p;
+  }
+  return sizes;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string device = "cpu";
+  std::vector<int> sizes = {256, 1024, 2048, 4096, 8192};
+  int repeats = 5, steps = 0;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (!std::strcmp(argv[i], "--device")) device = argv[i + 1];
+    if (!std::strcmp(argv[i], "--sizes")) sizes = parse_sizes(argv[i + 1]);
+    if (!std::strcmp(argv[i], "--repeats")) repeats = std::atoi(argv[i + 1]);
+    if (!std::strcmp(argv[i], "--steps")) steps = std::atoi(argv[i + 1]);
+  }
+  std::printf("graph,n,edges,steps,device,threads,median_s,min_s,repeats,checksum\n");
+  for (const char* family : {"er", "hypercube"}) {
+    for (int n : sizes) {
+      netdp::Graph g = std::strcmp(family, "er") == 0
+                           ? netdp::erdos_renyi_graph(n, std::log(double(n)) / n, 1)
+                           : netdp::hypercube_graph(static_cast<int>(std::lround(std::log2(double(n)))));
+      auto w = netdp::gossip_matrix(g, netdp::Weighting::metropolis);
+      netdp::GossipLossParams p;
+      p.device = netdp::parse_device_spec(device);
+      p.steps = steps > 0 ? steps
+                          : netdp::muffliato_stopping_time(
+                                g.n, p.sigma, netdp::spectral_summary(w).gap(netdp::GapDefinition::second));
+      std::vector<double> seconds;
+      double checksum = 0;
+      for (int r = 0; r < repeats; ++r) {
+        ChecksumSink sink;
+        auto start = std::chrono::steady_clock::now();
+        netdp::gossip_loss(g, w, p, sink);
+        seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        checksum = sink.sum;
+      }
+      std::sort(seconds.begin(), seconds.end());
+      std::printf("%s,%d,%lld,%d,%s,%d,%.4f,%.4f,%d,%.10g\n", family, g.n, static_cast<long long>(g.num_edges()),
+                  p.steps, device.c_str(), omp_get_max_threads(), seconds[seconds.size() / 2], seconds.front(),
+                  repeats, checksum);
+      std::fflush(stdout);
+    }
+  }
+  return 0;
+}

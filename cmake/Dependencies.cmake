@@ -1,0 +1,10 @@
+# Every dependency comes from a Debian package (scripts/setup.sh installs them); nothing is downloaded here.
+find_package(OpenMP REQUIRED COMPONENTS CXX)
+find_package(CLI11 CONFIG REQUIRED)
+find_package(nlohmann_json 3 CONFIG REQUIRED)
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(OPENBLAS REQUIRED IMPORTED_TARGET openblas)
+pkg_check_modules(LAPACKE REQUIRED IMPORTED_TARGET lapacke)
+if(NETDP_BUILD_TESTS)
+  find_package(GTest REQUIRED)
+endif()

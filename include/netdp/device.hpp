@@ -1,0 +1,30 @@
+#pragma once
+// Device selection: `--device auto|cpu|cuda[:N]` (DESIGN "Conventions").
+#include <string>
+#include <string_view>
+
+namespace netdp {
+
+enum class DeviceKind { automatic, cpu, cuda };
+
+struct DeviceSpec {
+  DeviceKind kind = DeviceKind::automatic;
+  int index = 0;  // CUDA ordinal for cuda[:N]
+};
+DeviceSpec parse_device_spec(std::string_view text);
+
+/// A concrete choice: cpu, or cuda with an ordinal that answered.
+struct ResolvedDevice {
+  DeviceKind kind = DeviceKind::cpu;
+  int index = 0;
+  std::string name;  // "cpu (2 threads)" or "cuda:0 (NVIDIA H100 ...)"
+  std::string note;  // why auto chose what it chose; empty for explicit requests
+};
+
+/// auto -> CUDA when a device answers, else the CPU; cuda with no device -> DeviceUnavailable.
+ResolvedDevice resolve_device(const DeviceSpec& spec);
+
+/// Number of CUDA devices that answer (0 in a build without CUDA or on a machine without a GPU).
+int cuda_device_count();
+
+}  // namespace netdp

@@ -1,0 +1,7 @@
+#pragma once
+// NETDP_HD marks per-element maths compiled for both backends (DESIGN principle 1).
+#if defined(__CUDACC__)
+#define NETDP_HD __host__ __device__
+#else
+#define NETDP_HD
+#endif

@@ -1,0 +1,358 @@
+// CUDA backend of the gossip accountant: pairwise Renyi loss of synchronous Muffliato with a fixed symmetric
+// W (MATH_SPEC 6.1 eq. M1 with W_{0:t} = W^t, 6.2). Same two passes as the CPU backend
+// (gossip_loss_kernels.hpp); the per-element maths comes from common/gossip_loss_math.hpp. Design notes:
+// docs/cuda_backend.md.
+//
+// Layout: a tile of b sources is a column-major n x b block X (ld = n), column j = W^t e_{s + j}, so
+// X[w, j] = (W^t)_{w, s + j}. Propagation is X <- W X (cuSPARSE SpMM, or cuBLAS DGEMM on a dense copy of W).
+// Column j of the final block is row s + j of the row-major loss matrix, so the block goes to the sink as is.
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <cusparse.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/gossip_loss_math.hpp"
+#include "cuda/base/cuda_check.hpp"
+#include "cuda/base/device_buffer.hpp"
+#include "cuda/base/handles.hpp"
+#include "gossip_loss_kernels.hpp"
+#include "netdp/error.hpp"
+
+namespace netdp::kernels {
+namespace {
+
+using cuda::DeviceBuffer;
+
+// Threads per block of every kernel. A power of two: column_sum_of_squares reduces with a halving tree.
+constexpr int kThreads = 256;
+static_assert((kThreads & (kThreads - 1)) == 0, "the reduction tree needs a power-of-two block");
+
+// Share of the free device memory a run plans to use: the rest is headroom for the cuSPARSE / cuBLAS internal
+// workspaces and the CUDA context, which are not known before the tile is chosen.
+constexpr double kFreeMemoryShare = 0.85;
+
+int grid_for(std::int64_t elements) {
+  const std::int64_t blocks = (elements + kThreads - 1) / kThreads;
+  // Grid-stride loops cover whatever a capped grid does not.
+  return static_cast<int>(std::clamp<std::int64_t>(blocks, 1, std::int64_t{1} << 20));
+}
+
+__device__ inline std::int64_t global_thread() {
+  return static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+}
+__device__ inline std::int64_t grid_threads() {
+  return static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+}
+
+// X[:, j] = e_{first + j}: the t = 0 columns W^0 e_u (MATH_SPEC 6.1: W_{0:0} = I).
+__global__ void set_identity_columns(double* x, std::int64_t n, std::int64_t cols, std::int64_t first) {
+  const std::int64_t total = n * cols;
+  for (std::int64_t i = global_thread(); i < total; i += grid_threads()) {
+    x[i] = (i % n == first + i / n) ? 1.0 : 0.0;
+  }
+}
+
+// out[j] = ||X[:, j]||^2, one block per column. Each thread sums a fixed strided subset in order, then a
+// fixed shared-memory tree combines them: no atomics, so the result is the same bit for bit on every run. By
+// symmetry of W^t this is r_t(u) = ||row u of W^t||^2, the noise variance factor of M1 (MATH_SPEC 6.2).
+__global__ void column_sum_of_squares(const double* x, std::int64_t n, double* out) {
+  __shared__ double partial[kThreads];
+  const double* column = x + static_cast<std::int64_t>(blockIdx.x) * n;
+  double sum = 0.0;
+  for (std::int64_t w = threadIdx.x; w < n; w += kThreads) sum += column[w] * column[w];
+  partial[threadIdx.x] = sum;
+  __syncthreads();
+  for (int stride = kThreads / 2; stride > 0; stride /= 2) {
+    if (static_cast<int>(threadIdx.x) < stride) partial[threadIdx.x] += partial[threadIdx.x + stride];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) out[blockIdx.x] = partial[0];
+}
+
+// S[w, j] += (W^t)_{w,u}^2 / r_t(w): the share of the message w sends at time t (M1), norms_t = r_t.
+__global__ void accumulate_shares(const double* x, const double* norms_t, std::int64_t n, std::int64_t cols,
+                                  double* s) {
+  const std::int64_t total = n * cols;
+  for (std::int64_t i = global_thread(); i < total; i += grid_threads()) {
+    s[i] += message_share(x[i], norms_t[i % n]);
+  }
+}
+
+// out[v, j] = pair_loss(sum_{w in N(v)} S[w, j]): v hears every message of its neighbours (M1, P^T_{v,w} =
+// all t for a fixed graph). Neighbours are summed in the graph's sorted order, like the CPU backend.
+__global__ void neighbour_losses(const double* s, const std::int64_t* adj_offsets, const std::int32_t* adj,
+                                 std::int64_t n, std::int64_t cols, std::int64_t first, double scale,
+                                 bool cap_ldp, double* out) {
+  const std::int64_t total = n * cols;
+  for (std::int64_t i = global_thread(); i < total; i += grid_threads()) {
+    const std::int64_t v = i % n;
+    const std::int64_t j = i / n;
+    const double* s_column = s + j * n;
+    double sum = 0.0;
+    for (std::int64_t e = adj_offsets[v]; e < adj_offsets[v + 1]; ++e) sum += s_column[adj[e]];
+    out[i] = pair_loss(sum, scale, cap_ldp, v == first + j);
+  }
+}
+
+// Column-major dense copy of W from its CSR form (one thread per row; dense zeroed beforehand).
+__global__ void csr_to_dense(const std::int32_t* offsets, const std::int32_t* columns, const double* values,
+                             std::int64_t n, double* dense) {
+  for (std::int64_t row = global_thread(); row < n; row += grid_threads()) {
+    for (std::int32_t e = offsets[row]; e < offsets[row + 1]; ++e) {
+      dense[row + static_cast<std::int64_t>(columns[e]) * n] += values[e];
+    }
+  }
+}
+
+/// Device-resident W (and its dense copy when asked) and Y = W X for column-major n x cols blocks.
+class Propagator {
+ public:
+  Propagator(const CsrMatrix& w, bool dense, cudaStream_t stream)
+      : n_(w.n),
+        nnz_(w.nnz()),
+        dense_(dense),
+        stream_(stream),
+        offsets_(static_cast<std::size_t>(n_) + 1),
+        columns_(static_cast<std::size_t>(nnz_)),
+        values_(static_cast<std::size_t>(nnz_)) {
+    // cuSPARSE gets 32-bit offsets (checked by the caller: nnz < 2^31).
+    std::vector<std::int32_t> offsets32(w.offsets.begin(), w.offsets.end());
+    offsets_.upload(std::span<const std::int32_t>(offsets32), stream_);
+    columns_.upload(std::span<const std::int32_t>(w.columns), stream_);
+    values_.upload(std::span<const double>(w.values), stream_);
+    if (dense_) {
+      dense_w_ = DeviceBuffer<double>(static_cast<std::size_t>(n_) * static_cast<std::size_t>(n_));
+      NETDP_CUDA_TRY(cudaMemsetAsync(dense_w_.data(), 0, dense_w_.bytes(), stream_));
+      csr_to_dense<<<grid_for(n_), kThreads, 0, stream_>>>(offsets_.data(), columns_.data(), values_.data(),
+                                                           n_, dense_w_.data());
+      NETDP_CUDA_CHECK_LAUNCH();
+      cublas_.emplace(stream_);
+    } else {
+      cusparse_.emplace(stream_);
+      csr_.emplace(n_, nnz_, offsets_.data(), columns_.data(), values_.data());
+    }
+    // The pageable uploads above are staged before cudaMemcpyAsync returns, but keep the order explicit.
+    NETDP_CUDA_TRY(cudaStreamSynchronize(stream_));
+  }
+
+  /// Bytes held on the device: CSR arrays, dense copy and SpMM workspace.
+  std::int64_t device_bytes() const {
+    return static_cast<std::int64_t>(offsets_.bytes() + columns_.bytes() + values_.bytes() +
+                                     dense_w_.bytes() + workspace_.bytes());
+  }
+
+  /// Sizes the SpMM workspace for blocks of `cols` columns (x and y: device blocks of at least n x cols).
+  void reserve(const double* x, double* y, std::int64_t cols) {
+    if (dense_) return;
+    const cuda::ConstDenseDescriptor in(n_, cols, n_, x);
+    const cuda::DenseDescriptor out(n_, cols, n_, y);
+    ensure_workspace(in, out);
+  }
+
+  /// y = W x for column-major n x cols blocks with leading dimension n.
+  void apply(const double* x, double* y, std::int64_t cols) {
+    const double one = 1.0, zero = 0.0;
+    if (dense_) {
+      NETDP_CUDA_TRY(cublasDgemm(cublas_->get(), CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(n_),
+                                 static_cast<int>(cols), static_cast<int>(n_), &one, dense_w_.data(),
+                                 static_cast<int>(n_), x, static_cast<int>(n_), &zero, y,
+                                 static_cast<int>(n_)));
+      return;
+    }
+    const cuda::ConstDenseDescriptor in(n_, cols, n_, x);
+    const cuda::DenseDescriptor out(n_, cols, n_, y);
+    ensure_workspace(in, out);
+    // Non-transposed CSR SpMM: deterministic run to run (only the transposed variants are not).
+    NETDP_CUDA_TRY(cusparseSpMM(cusparse_->get(), CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                CUSPARSE_OPERATION_NON_TRANSPOSE, &one, csr_->get(), in.get(), &zero,
+                                out.get(), CUDA_R_64F, kAlgorithm, workspace_.data()));
+  }
+
+ private:
+  static constexpr cusparseSpMMAlg_t kAlgorithm = CUSPARSE_SPMM_CSR_ALG1;
+
+  void ensure_workspace(const cuda::ConstDenseDescriptor& in, const cuda::DenseDescriptor& out) {
+    const double one = 1.0, zero = 0.0;
+    std::size_t bytes = 0;
+    NETDP_CUDA_TRY(cusparseSpMM_bufferSize(cusparse_->get(), CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                           CUSPARSE_OPERATION_NON_TRANSPOSE, &one, csr_->get(), in.get(),
+                                           &zero, out.get(), CUDA_R_64F, kAlgorithm, &bytes));
+    if (bytes <= workspace_.bytes()) return;
+    // Work queued on the stream may still use the old workspace.
+    NETDP_CUDA_TRY(cudaStreamSynchronize(stream_));
+    workspace_ = DeviceBuffer<std::byte>(bytes);
+  }
+
+  std::int64_t n_, nnz_;
+  bool dense_;
+  cudaStream_t stream_;
+  DeviceBuffer<std::int32_t> offsets_, columns_;
+  DeviceBuffer<double> values_, dense_w_;
+  DeviceBuffer<std::byte> workspace_;
+  // Declared after the buffers they point into, so they are destroyed first.
+  std::optional<cuda::CusparseHandle> cusparse_;
+  std::optional<cuda::CsrDescriptor> csr_;
+  std::optional<cuda::CublasHandle> cublas_;
+};
+
+/// Bytes of the memory plan, estimated before anything is allocated (DESIGN principle 5).
+struct MemoryPlan {
+  std::int64_t fixed = 0;       // W (CSR, 32-bit indices), adjacency, norms, dense W
+  std::int64_t per_source = 0;  // X, Y, S, out (device) + the pinned host rows
+};
+
+MemoryPlan plan_memory(const GossipLossProblem& p) {
+  const std::int64_t n = p.w.n;
+  const std::int64_t d = sizeof(double), i32 = sizeof(std::int32_t), i64 = sizeof(std::int64_t);
+  MemoryPlan plan;
+  plan.fixed = (n + 1) * i32 + p.w.nnz() * (i32 + d)                                        // W
+               + (n + 1) * i64 + static_cast<std::int64_t>(p.graph.adjacency.size()) * i32  // adjacency
+               + static_cast<std::int64_t>(p.steps) * n * d                                 // norms r_t
+               + (p.dense ? n * n * d : 0);                                                 // dense W
+  plan.per_source = 5 * n * d;
+  return plan;
+}
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
+  return (a + b - 1) / b;
+}
+
+}  // namespace
+
+CudaGossipLossRun gossip_loss_cuda(const GossipLossProblem& p, int device, node_t first, node_t count,
+                                   std::int64_t tile_sources, std::int64_t memory_limit, LossRowSink& sink) {
+  const std::int64_t n = p.w.n;
+  if (p.graph.n != p.w.n) {
+    throw InvalidInput("gossip loss: W is " + std::to_string(p.w.n) + " x " + std::to_string(p.w.n) +
+                       " but the graph has " + std::to_string(p.graph.n) + " nodes");
+  }
+  if (p.steps < 1 || p.t_start < 0) {
+    throw InvalidInput("gossip loss: need steps >= 1 and t_start >= 0, got steps = " +
+                       std::to_string(p.steps) + ", t_start = " + std::to_string(p.t_start));
+  }
+  if (first < 0 || count < 0 || std::int64_t{first} + count > n) {
+    throw InvalidInput("gossip loss: sources " + std::to_string(first) + " .. " +
+                       std::to_string(std::int64_t{first} + count - 1) + " outside 0 .. " +
+                       std::to_string(n - 1));
+  }
+  if (p.w.nnz() > std::numeric_limits<std::int32_t>::max()) {
+    throw InvalidInput(
+        "gossip loss on CUDA: W has " + std::to_string(p.w.nnz()) +
+        " stored entries, more than the 2^31 - 1 that 32-bit cuSPARSE indices allow; use --device cpu");
+  }
+  CudaGossipLossRun run;
+  if (count == 0) return run;
+
+  const int devices = cuda_device_count_impl();
+  if (device < 0 || device >= devices) {
+    throw DeviceUnavailable("CUDA device " + std::to_string(device) + " is not available (" +
+                            std::to_string(devices) + " CUDA devices answer)");
+  }
+  const cuda::DeviceGuard guard(device);
+
+  // ---- Tile size (DESIGN principle 5): the largest b whose blocks fit beside the fixed arrays. ----
+  const MemoryPlan plan = plan_memory(p);
+  std::int64_t b = tile_sources;
+  if (b <= 0) {
+    std::size_t free_bytes = 0, total_bytes = 0;
+    NETDP_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
+    std::int64_t budget = static_cast<std::int64_t>(kFreeMemoryShare * static_cast<double>(free_bytes));
+    std::string source = "85% of the free memory of CUDA device " + std::to_string(device);
+    if (memory_limit > 0 && memory_limit < budget) {
+      budget = memory_limit;
+      source = "the memory limit";
+    }
+    const std::int64_t needed = plan.fixed + plan.per_source;
+    if (needed > budget) {
+      throw InsufficientMemory("gossip loss on CUDA: n = " + std::to_string(n) + " needs " +
+                               std::to_string(needed) + " bytes for a tile of one source (" +
+                               std::to_string(plan.fixed) + " fixed + " + std::to_string(plan.per_source) +
+                               " per source) but only " + std::to_string(budget) + " bytes are available (" +
+                               source + ")");
+    }
+    b = (budget - plan.fixed) / plan.per_source;
+  }
+  const std::int64_t b1 = std::min<std::int64_t>(b, n);          // pass 1 covers all n sources
+  const std::int64_t b2 = std::min<std::int64_t>(b, count);      // pass 2 the requested ones
+  const std::int64_t t_end = std::int64_t{p.t_start} + p.steps;  // powers W^0 .. W^{t_end - 1}
+
+  // ---- Device state. Declaration order = reverse destruction order: buffers go before the stream. ----
+  const cuda::Stream stream;
+  Propagator propagator(p.w, p.dense, stream.get());
+  DeviceBuffer<std::int64_t> adj_offsets(p.graph.offsets.size());
+  DeviceBuffer<std::int32_t> adjacency(p.graph.adjacency.size());
+  adj_offsets.upload(std::span<const std::int64_t>(p.graph.offsets), stream.get());
+  adjacency.upload(std::span<const std::int32_t>(p.graph.adjacency), stream.get());
+  DeviceBuffer<double> norms(static_cast<std::size_t>(p.steps) * static_cast<std::size_t>(n));
+  DeviceBuffer<double> block_a(static_cast<std::size_t>(n * b1)), block_b(static_cast<std::size_t>(n * b1));
+  DeviceBuffer<double> shares(static_cast<std::size_t>(n * b2)), losses(static_cast<std::size_t>(n * b2));
+  cuda::PinnedBuffer<double> host_rows(static_cast<std::size_t>(n * b2));
+  propagator.reserve(block_a.data(), block_b.data(), b1);
+  propagator.reserve(block_a.data(), block_b.data(), b2);
+
+  run.tile_sources = b2;
+  run.tiles = ceil_div(count, b2);
+  run.device_bytes =
+      propagator.device_bytes() +
+      static_cast<std::int64_t>(adj_offsets.bytes() + adjacency.bytes() + norms.bytes() + block_a.bytes() +
+                                block_b.bytes() + shares.bytes() + losses.bytes());
+
+  // Computes W^t e_u for t = 0 .. t_end - 1 and the tile's sources u = s .. s + cols - 1, calling
+  // record(t - t_start, X) for every t >= t_start.
+  auto propagate_tile = [&](std::int64_t s, std::int64_t cols, auto&& record) {
+    double* x = block_a.data();
+    double* y = block_b.data();
+    set_identity_columns<<<grid_for(n * cols), kThreads, 0, stream.get()>>>(x, n, cols, s);
+    NETDP_CUDA_CHECK_LAUNCH();
+    for (std::int64_t t = 0; t < t_end; ++t) {
+      if (t >= p.t_start) record(t - p.t_start, x);
+      if (t + 1 < t_end) {
+        propagator.apply(x, y, cols);
+        std::swap(x, y);
+      }
+    }
+  };
+
+  // ---- Pass 1: r_t(w) for every w and t (MATH_SPEC 6.2: ||row w of W^t||^2 = ||W^t e_w||^2). ----
+  for (std::int64_t s = 0; s < n; s += b1) {
+    const std::int64_t cols = std::min(b1, n - s);
+    propagate_tile(s, cols, [&](std::int64_t k, const double* x) {
+      column_sum_of_squares<<<static_cast<unsigned>(cols), kThreads, 0, stream.get()>>>(
+          x, n, norms.data() + k * n + s);
+      NETDP_CUDA_CHECK_LAUNCH();
+    });
+  }
+
+  // ---- Pass 2: shares, neighbour sums and f(u, v) for the requested sources, streamed tile by tile. ----
+  const std::int64_t end = std::int64_t{first} + count;
+  for (std::int64_t s = first; s < end; s += b2) {
+    const std::int64_t cols = std::min(b2, end - s);
+    const std::size_t elements = static_cast<std::size_t>(n * cols);
+    NETDP_CUDA_TRY(cudaMemsetAsync(shares.data(), 0, elements * sizeof(double), stream.get()));
+    propagate_tile(s, cols, [&](std::int64_t k, const double* x) {
+      accumulate_shares<<<grid_for(n * cols), kThreads, 0, stream.get()>>>(x, norms.data() + k * n, n, cols,
+                                                                           shares.data());
+      NETDP_CUDA_CHECK_LAUNCH();
+    });
+    neighbour_losses<<<grid_for(n * cols), kThreads, 0, stream.get()>>>(
+        shares.data(), adj_offsets.data(), adjacency.data(), n, cols, s, p.scale, p.cap_ldp, losses.data());
+    NETDP_CUDA_CHECK_LAUNCH();
+    NETDP_CUDA_TRY(cudaMemcpyAsync(host_rows.data(), losses.data(), elements * sizeof(double),
+                                   cudaMemcpyDeviceToHost, stream.get()));
+    stream.synchronize();
+    sink.consume(static_cast<node_t>(s), static_cast<node_t>(cols),
+                 std::span<const double>(host_rows.data(), elements));
+  }
+  return run;
+}
+
+}  // namespace netdp::kernels

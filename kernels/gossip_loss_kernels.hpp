@@ -1,0 +1,59 @@
+#pragma once
+// Backend entry points of the gossip accountant (MATH_SPEC 6.2). Internal: called by src/gossip_loss.cpp and
+// the backend tests only.
+//
+// Both backends use the same two passes over the sources u (columns W^t e_u, propagated by SpMM):
+//   1. row norms  r_t(w) = ||row w of W^t||^2 = ||W^t e_w||^2 (W^t is symmetric), for every w;
+//   2. losses     s_u(w) = sum_t (W^t)_{w,u}^2 / r_t(w), then f(u, v) = scale * sum_{w in N(v)} s_u(w).
+// Every source column is computed with the same arithmetic whatever the tile it belongs to, so tiled and
+// untiled runs agree bit for bit.
+#include <cstdint>
+#include <span>
+
+#include "netdp/graph.hpp"
+#include "netdp/loss_rows.hpp"
+#include "netdp/sparse_matrix.hpp"
+
+namespace netdp::kernels {
+
+struct GossipLossProblem {
+  const Graph& graph;  // N(v) of Theorem 6.1
+  const CsrMatrix& w;  // symmetric gossip matrix supported on graph
+  int t_start;         // first power of W
+  int steps;           // T
+  double scale;        // alpha Delta^2 / (2 sigma^2)
+  bool cap_ldp;        // min(f, scale)
+  bool dense;          // propagate with GEMM on a dense copy of W
+};
+
+// ---- CPU (kernels/cpu/gossip_loss_cpu.cpp) ----
+
+/// norms[k * n + w] = r_{t_start + k}(w), k < steps.
+void gossip_row_norms_cpu(const GossipLossProblem& p, std::span<double> norms);
+
+/// Rows first .. first + count - 1 of the loss matrix into rows (count x n, row-major).
+void gossip_loss_rows_cpu(const GossipLossProblem& p, std::span<const double> norms, node_t first, node_t count,
+                          std::span<double> rows);
+
+/// Bytes the CPU backend needs besides the norms and the output tile (per-thread buffers, dense W).
+std::int64_t gossip_cpu_workspace_bytes(const GossipLossProblem& p, int threads);
+
+// ---- CUDA (kernels/cuda/gossip_loss_cuda.cu; only in builds with NETDP_HAVE_CUDA) ----
+
+struct CudaGossipLossRun {
+  std::int64_t tile_sources = 0;
+  std::int64_t tiles = 0;
+  std::int64_t device_bytes = 0;  // peak device memory planned
+};
+
+/// Both passes on CUDA device `device` for sources first .. first + count - 1, emitting the rows to `sink` tile
+/// by tile in increasing order. tile_sources = 0 picks the largest tile that fits the free device memory (or
+/// memory_limit bytes when > 0); throws InsufficientMemory when not even one source fits.
+CudaGossipLossRun gossip_loss_cuda(const GossipLossProblem& p, int device, node_t first, node_t count,
+                                   std::int64_t tile_sources, std::int64_t memory_limit, LossRowSink& sink);
+
+/// Number of CUDA devices that answer, and a device's name ("" when absent).
+int cuda_device_count_impl();
+const char* cuda_device_name_impl(int device);
+
+}  // namespace netdp::kernels

@@ -1,0 +1,42 @@
+// netdp command line: parses, fills library structs, dispatches (DESIGN: the CLI holds no logic).
+// Exit codes: 0 success, 2 bad input (DESIGN principle 6), 1 runtime failure.
+#include <cstdio>
+#include <exception>
+
+#include "cli/options.hpp"
+#include "netdp/error.hpp"
+#include "netdp/version.hpp"
+
+int main(int argc, char** argv) {
+  using namespace netdp;
+  CLI::App app{"netdp: privacy accounting and simulation for decentralized learning"};
+  app.set_version_flag("--version", std::string(version()) + " (" + git_commit() + ")");
+  app.require_subcommand(1);
+  const auto invocation = cli::invocation_json(argc, argv);
+  const cli::Command commands[] = {cli::add_graph_command(app, invocation),
+                                   cli::add_gossip_loss_command(app, invocation),
+                                   cli::add_demo_command(app, invocation)};
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "netdp: error: %s (see netdp --help)\n", e.what());
+    return 2;
+  }
+  try {
+    for (const auto& command : commands)
+      if (command.app->parsed()) return command.run();
+    return 1;
+  } catch (const InvalidInput& e) {
+    std::fprintf(stderr, "netdp: error: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "netdp: failure: %s\n", e.what());
+    return 1;
+  }
+}

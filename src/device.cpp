@@ -1,0 +1,65 @@
+#include "netdp/device.hpp"
+
+#include <omp.h>
+
+#include <charconv>
+#include <string>
+
+#include "gossip_loss_kernels.hpp"
+#include "netdp/error.hpp"
+
+namespace netdp {
+
+DeviceSpec parse_device_spec(std::string_view text) {
+  if (text == "auto") return {DeviceKind::automatic, 0};
+  if (text == "cpu") return {DeviceKind::cpu, 0};
+  if (text == "cuda") return {DeviceKind::cuda, 0};
+  if (text.starts_with("cuda:")) {
+    auto digits = text.substr(5);
+    int index = -1;
+    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), index);
+    if (ec == std::errc() && end == digits.data() + digits.size() && index >= 0) return {DeviceKind::cuda, index};
+  }
+  throw InvalidInput("--device: expected auto, cpu, cuda or cuda:N, got '" + std::string(text) + "'");
+}
+
+int cuda_device_count() {
+#ifdef NETDP_HAVE_CUDA
+  return kernels::cuda_device_count_impl();
+#else
+  return 0;
+#endif
+}
+
+ResolvedDevice resolve_device(const DeviceSpec& spec) {
+  ResolvedDevice cpu{DeviceKind::cpu, 0, "cpu (" + std::to_string(omp_get_max_threads()) + " threads)", ""};
+  if (spec.kind == DeviceKind::cpu) return cpu;
+  const int devices = cuda_device_count();
+  if (spec.kind == DeviceKind::automatic) {
+    if (devices == 0) {
+#ifdef NETDP_HAVE_CUDA
+      cpu.note = "auto: no CUDA device answered, using the CPU";
+#else
+      cpu.note = "auto: this build has no CUDA backend, using the CPU";
+#endif
+      return cpu;
+    }
+  } else if (spec.index >= devices) {
+#ifdef NETDP_HAVE_CUDA
+    throw DeviceUnavailable("--device cuda:" + std::to_string(spec.index) + ": " +
+                            (devices == 0 ? std::string("no CUDA device answers on this machine")
+                                          : std::to_string(devices) + " CUDA device(s) found"));
+#else
+    throw DeviceUnavailable("--device cuda: this netdp was built without CUDA (configure with -DNETDP_CUDA=ON)");
+#endif
+  }
+#ifdef NETDP_HAVE_CUDA
+  const int index = spec.kind == DeviceKind::automatic ? 0 : spec.index;
+  return {DeviceKind::cuda, index, "cuda:" + std::to_string(index) + " (" + kernels::cuda_device_name_impl(index) + ")",
+          spec.kind == DeviceKind::automatic ? "auto: CUDA device 0 answered" : ""};
+#else
+  return cpu;
+#endif
+}
+
+}  // namespace netdp

@@ -1,0 +1,9 @@
+#pragma once
+// Host memory the process may use (MemAvailable), for memory-aware tiling (DESIGN principle 5).
+#include <cstdint>
+
+namespace netdp {
+
+std::int64_t available_memory_bytes();
+
+}  // namespace netdp

@@ -1,0 +1,88 @@
+#include "support/test_support.hpp"
+
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+#include <sys/wait.h>
+
+namespace netdp::testing {
+
+namespace fs = std::filesystem;
+
+ScratchDir::ScratchDir() {
+  std::random_device rd;
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    auto candidate = fs::temp_directory_path() / ("netdp-test-" + std::to_string(getpid()) + "-" +
+                                                  std::to_string(rd() % 1000000000u));
+    if (fs::create_directory(candidate)) {
+      path_ = candidate;
+      return;
+    }
+  }
+  throw std::runtime_error("cannot create a scratch directory");
+}
+
+ScratchDir::~ScratchDir() {
+  std::error_code ec;
+  fs::remove_all(path_, ec);
+}
+
+std::string ScratchDir::write(const std::string& name, const std::string& content) const {
+  auto file = path_ / name;
+  std::ofstream(file, std::ios::binary) << content;
+  return file.string();
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+CliResult run_cli(const std::string& args) {
+  ScratchDir scratch;
+  auto out = scratch / "stdout", err = scratch / "stderr";
+  std::string command = std::string(NETDP_CLI) + " " + args + " >" + out.string() + " 2>" + err.string();
+  int status = std::system(command.c_str());
+  CliResult r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = read_text(out.string());
+  r.err = read_text(err.string());
+  return r;
+}
+
+NpyArray read_npy(const std::string& path) {
+  std::string bytes = read_text(path);
+  if (bytes.size() < 10 || bytes.compare(0, 6, "\x93NUMPY") != 0) throw std::runtime_error("not an npy file");
+  std::size_t header_len = static_cast<unsigned char>(bytes[8]) | (static_cast<unsigned char>(bytes[9]) << 8);
+  std::string header = bytes.substr(10, header_len);
+  if (header.find("'descr': '<f8'") == std::string::npos || header.find("'fortran_order': False") == std::string::npos)
+    throw std::runtime_error("unexpected npy header: " + header);
+  NpyArray a;
+  auto open = header.find('('), close = header.find(')');
+  std::stringstream dims(header.substr(open + 1, close - open - 1));
+  std::string item;
+  std::int64_t count = 1;
+  while (std::getline(dims, item, ',')) {
+    if (item.find_first_not_of(' ') == std::string::npos) continue;
+    a.shape.push_back(std::stoll(item));
+    count *= a.shape.back();
+  }
+  std::size_t offset = 10 + header_len;
+  if (bytes.size() != offset + count * sizeof(double)) throw std::runtime_error("npy size mismatch");
+  a.values.resize(count);
+  std::memcpy(a.values.data(), bytes.data() + offset, count * sizeof(double));
+  return a;
+}
+
+std::string source_path(const std::string& relative) { return std::string(NETDP_SOURCE_DIR) + "/" + relative; }
+
+}  // namespace netdp::testing

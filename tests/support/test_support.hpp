@@ -1,0 +1,43 @@
+#pragma once
+// Helpers shared by the test executables: scratch directories, running the CLI, reading .npy files.
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace netdp::testing {
+
+/// A fresh directory under the system temp dir, removed with its contents on destruction.
+class ScratchDir {
+ public:
+  ScratchDir();
+  ~ScratchDir();
+  const std::filesystem::path& path() const { return path_; }
+  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
+  /// Writes `content` to a file in the directory and returns its path.
+  std::string write(const std::string& name, const std::string& content) const;
+
+ private:
+  std::filesystem::path path_;
+};
+
+struct CliResult {
+  int exit_code = -1;
+  std::string out, err;
+};
+/// Runs the built netdp binary with `args` (a shell-quoted argument string), capturing stdout and stderr.
+CliResult run_cli(const std::string& args);
+
+struct NpyArray {
+  std::vector<std::int64_t> shape;
+  std::vector<double> values;
+};
+/// Reads a float64 C-order .npy file (the only kind netdp writes).
+NpyArray read_npy(const std::string& path);
+
+std::string read_text(const std::string& path);
+
+/// Path of a file in the source tree, e.g. source_path("tests/data/x.txt").
+std::string source_path(const std::string& relative);
+
+}  // namespace netdp::testing
