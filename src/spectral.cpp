@@ -16,9 +16,9 @@
 namespace netdp {
 namespace {
 
-constexpr node_t kDenseLimit = 1024;        // spectral_summary uses dense LAPACK up to this n
-constexpr int kMaxLanczosSteps = 3000;      // beyond min(n - 1, this) Lanczos gives up
-constexpr double kRitzTolerance = 1e-10;    // |beta_k s_{k,i}| below this for both extreme Ritz values
+constexpr node_t kDenseLimit = 1024;      // spectral_summary uses dense LAPACK up to this n
+constexpr int kMaxLanczosSteps = 3000;    // beyond min(n - 1, this) Lanczos gives up
+constexpr double kRitzTolerance = 1e-10;  // |beta_k s_{k,i}| below this for both extreme Ritz values
 constexpr double kSymmetryTolerance = 1e-9;
 
 std::string number(double x) {
@@ -75,23 +75,25 @@ struct RitzPair {
   double value = 0, last_component = 0;
 };
 
-// The index-th (1-based, ascending) eigenpair of the symmetric tridiagonal matrix (alpha, beta); only the last
-// component of its eigenvector is kept, as the residual estimate needs nothing else.
+// The index-th (1-based, ascending) eigenpair of the symmetric tridiagonal matrix (alpha, beta); only the
+// last component of its eigenvector is kept, as the residual estimate needs nothing else.
 RitzPair tridiagonal_eigenpair(const std::vector<double>& alpha, const std::vector<double>& beta, int index) {
   const int m = static_cast<int>(alpha.size());
   std::vector<double> d(alpha), e(beta), values(m), vector(m);
   e.resize(std::max(m, 1));
   std::vector<lapack_int> support(2);
   lapack_int found = 0;
-  lapack_int info = LAPACKE_dstevr(LAPACK_COL_MAJOR, 'V', 'I', m, d.data(), e.data(), 0.0, 0.0, index, index,
-                                   2 * LAPACKE_dlamch('S'), &found, values.data(), vector.data(), m, support.data());
-  if (info != 0 || found != 1) throw std::runtime_error("Lanczos: LAPACKE_dstevr failed (info " + std::to_string(info) + ")");
+  lapack_int info =
+      LAPACKE_dstevr(LAPACK_COL_MAJOR, 'V', 'I', m, d.data(), e.data(), 0.0, 0.0, index, index,
+                     2 * LAPACKE_dlamch('S'), &found, values.data(), vector.data(), m, support.data());
+  if (info != 0 || found != 1)
+    throw std::runtime_error("Lanczos: LAPACKE_dstevr failed (info " + std::to_string(info) + ")");
   return {values[0], vector[m - 1]};
 }
 
-// Lanczos with full re-orthogonalisation in the complement of the all-ones vector: 1/sqrt(n) is column 0 of the
-// basis and every new vector is orthogonalised against it, so the eigenvalue 1 of W (eigenvector 1, MATH_SPEC 0.2)
-// never enters the Krylov space and the largest Ritz value converges to lambda_2.
+// Lanczos with full re-orthogonalisation in the complement of the all-ones vector: 1/sqrt(n) is column 0 of
+// the basis and every new vector is orthogonalised against it, so the eigenvalue 1 of W (eigenvector 1,
+// MATH_SPEC 0.2) never enters the Krylov space and the largest Ritz value converges to lambda_2.
 SpectralSummary lanczos(const CsrMatrix& w) {
   const std::size_t n = static_cast<std::size_t>(w.n);
   const int max_steps = std::min(w.n - 1, kMaxLanczosSteps);
@@ -109,7 +111,8 @@ SpectralSummary lanczos(const CsrMatrix& w) {
     const double b = cblas_dnrm2(int(n), v.data(), 1);
     // Residual of a Ritz pair (theta, y) is ||W y - theta y|| = |beta_k s_{k,i}| (s: eigenvector of T_k).
     const int m = static_cast<int>(alpha.size());
-    const RitzPair top = tridiagonal_eigenpair(alpha, beta, m), bottom = tridiagonal_eigenpair(alpha, beta, 1);
+    const RitzPair top = tridiagonal_eigenpair(alpha, beta, m),
+                   bottom = tridiagonal_eigenpair(alpha, beta, 1);
     const bool converged = std::abs(b * top.last_component) <= kRitzTolerance &&
                            std::abs(b * bottom.last_component) <= kRitzTolerance;
     // After n - 1 steps the Krylov space is the whole complement of 1, and the Ritz values are eigenvalues.
@@ -130,10 +133,12 @@ GapDefinition parse_gap_definition(std::string_view text) {
   throw InvalidInput("unknown gap definition '" + std::string(text) + "' (valid: second, abs)");
 }
 
-std::string to_string(GapDefinition g) { return g == GapDefinition::second ? "second" : "abs"; }
+std::string to_string(GapDefinition g) {
+  return g == GapDefinition::second ? "second" : "abs";
+}
 
-// MATH_SPEC 2.3: "second" is the code's 1 - lambda_2; "abs" is Def 2.10, min over lambda != 1 of 1 - |lambda|,
-// whose minimiser is lambda_2 or lambda_min.
+// MATH_SPEC 2.3: "second" is the code's 1 - lambda_2; "abs" is Def 2.10, min over lambda != 1 of 1 -
+// |lambda|, whose minimiser is lambda_2 or lambda_min.
 double SpectralSummary::gap(GapDefinition d) const {
   if (d == GapDefinition::second) return 1.0 - lambda_2;
   return std::min(1.0 - lambda_2, 1.0 - std::abs(lambda_min));
@@ -144,7 +149,8 @@ std::vector<double> eigenvalues(const CsrMatrix& w) {
   if (w.n == 0) return {};
   std::vector<double> dense = to_dense(w), values(static_cast<std::size_t>(w.n));
   lapack_int info = LAPACKE_dsyevd(LAPACK_ROW_MAJOR, 'N', 'U', w.n, dense.data(), w.n, values.data());
-  if (info != 0) throw std::runtime_error("eigenvalues: LAPACKE_dsyevd failed (info " + std::to_string(info) + ")");
+  if (info != 0)
+    throw std::runtime_error("eigenvalues: LAPACKE_dsyevd failed (info " + std::to_string(info) + ")");
   return values;  // ascending
 }
 
@@ -175,8 +181,9 @@ int muffliato_stopping_time(node_t n, double sigma, double gap) {
   if (!(sigma > 0.0) || !std::isfinite(sigma))
     throw InvalidInput("Muffliato stopping time needs sigma > 0, got " + number(sigma));
   if (!(gap > 1e-15) || !std::isfinite(gap))
-    throw InvalidInput("spectral gap " + number(gap) +
-                       " is zero: the graph looks disconnected, so the stopping time (--steps auto) is undefined");
+    throw InvalidInput(
+        "spectral gap " + number(gap) +
+        " is zero: the graph looks disconnected, so the stopping time (--steps auto) is undefined");
   const double variance = sigma * sigma;
   const double t = std::ceil(std::log(double(n) / variance * std::max(0.25, variance)) / std::sqrt(gap));
   if (!(t <= double(std::numeric_limits<int>::max())))

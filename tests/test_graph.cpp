@@ -55,7 +55,7 @@ TEST(GraphFromEdges, RejectsIdsOutsideRange) {
   EXPECT_THROW(graph_from_edges(-1, Edges{}), InvalidInput);
 }
 
-TEST(Validate, DetectsEachBrokenInvariant) {
+TEST(GraphValidate, DetectsEachBrokenInvariant) {
   Graph good = graph_from_edges(3, Edges{{0, 1}, {1, 2}});
   ASSERT_NO_THROW(validate(good));
 
@@ -80,7 +80,7 @@ TEST(Validate, DetectsEachBrokenInvariant) {
   EXPECT_THROW(validate(out_of_range), InvalidInput);
 }
 
-TEST(BfsDistances, PathAndUnreachable) {
+TEST(GraphBfsDistances, PathAndUnreachable) {
   // Path 0-1-2-3 plus the separate edge 4-5.
   Graph g = graph_from_edges(6, Edges{{0, 1}, {1, 2}, {2, 3}, {4, 5}});
   EXPECT_EQ(bfs_distances(g, 0), (std::vector<node_t>{0, 1, 2, 3, -1, -1}));
@@ -88,7 +88,7 @@ TEST(BfsDistances, PathAndUnreachable) {
   EXPECT_EQ(bfs_distances(g, 5), (std::vector<node_t>{-1, -1, -1, -1, 1, 0}));
 }
 
-TEST(BfsDistances, ScratchOverloadReusesBuffers) {
+TEST(GraphBfsDistances, ScratchOverloadReusesBuffers) {
   // 5-cycle: distances from u are min(|u - v|, 5 - |u - v|).
   Graph g = graph_from_edges(5, Edges{{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 0}});
   std::vector<node_t> distance(5), queue;
@@ -101,7 +101,7 @@ TEST(BfsDistances, ScratchOverloadReusesBuffers) {
   }
 }
 
-TEST(ConnectedComponents, LabelsInOrderOfSmallestNode) {
+TEST(GraphConnectedComponents, LabelsInOrderOfSmallestNode) {
   // Components {0, 3}, {1, 2, 5}, {4}.
   Graph g = graph_from_edges(6, Edges{{3, 0}, {5, 2}, {1, 5}});
   node_t count = 0;
@@ -113,7 +113,7 @@ TEST(ConnectedComponents, LabelsInOrderOfSmallestNode) {
   EXPECT_TRUE(is_connected(graph_from_edges(1, Edges{})));
 }
 
-TEST(LargestConnectedComponent, RelabelsInIncreasingOriginalOrder) {
+TEST(GraphLargestComponent, RelabelsInIncreasingOriginalOrder) {
   // Components {0, 3} and {1, 2, 5, 6}; the larger one becomes 1->0, 2->1, 5->2, 6->3.
   Graph g = graph_from_edges(7, Edges{{3, 0}, {5, 2}, {1, 5}, {6, 1}, {4, 4}});
   std::vector<node_t> original;
@@ -128,7 +128,7 @@ TEST(LargestConnectedComponent, RelabelsInIncreasingOriginalOrder) {
   EXPECT_NO_THROW(validate(lcc));
 }
 
-TEST(LargestConnectedComponent, ConnectedGraphIsUnchanged) {
+TEST(GraphLargestComponent, ConnectedGraphIsUnchanged) {
   Graph g = graph_from_edges(4, Edges{{0, 1}, {1, 2}, {2, 3}});
   std::vector<node_t> original;
   Graph lcc = largest_connected_component(g, &original);
@@ -137,7 +137,7 @@ TEST(LargestConnectedComponent, ConnectedGraphIsUnchanged) {
   EXPECT_EQ(lcc.adjacency, g.adjacency);
 }
 
-TEST(Diameter, HandCheckedGraphs) {
+TEST(GraphDiameter, HandCheckedGraphs) {
   Edges path, cycle;
   for (node_t u = 0; u + 1 < 9; ++u) path.emplace_back(u, u + 1);
   cycle = path;
@@ -149,7 +149,7 @@ TEST(Diameter, HandCheckedGraphs) {
   EXPECT_EQ(diameter(graph_from_edges(0, Edges{})), 0);
 }
 
-TEST(DegreeStats, StarGraph) {
+TEST(GraphDegreeStats, StarGraph) {
   // Star with centre 0 and 4 leaves: degrees 4, 1, 1, 1, 1; mean 2 m / n = 8 / 5.
   Graph g = graph_from_edges(5, Edges{{0, 1}, {0, 2}, {0, 3}, {0, 4}});
   DegreeStats s = degree_stats(g);

@@ -17,7 +17,9 @@ namespace {
 
 using Edges = std::vector<std::pair<node_t, node_t>>;
 
-Graph make_graph(node_t n, const Edges& edges) { return graph_from_edges(n, edges); }
+Graph make_graph(node_t n, const Edges& edges) {
+  return graph_from_edges(n, edges);
+}
 Graph path_graph(node_t n) {
   Edges e;
   for (node_t u = 0; u + 1 < n; ++u) e.push_back({u, u + 1});
@@ -65,7 +67,9 @@ std::string error_of(F f) {
   }
   return "<no error>";
 }
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 // Dense expectation (row-major), compared entry by entry; zero entries must not be stored.
 void expect_matrix(const CsrMatrix& w, const std::vector<std::vector<double>>& expected) {
@@ -102,7 +106,8 @@ TEST(Weighting, ParseErrorsListValidNames) {
 // Path 0-1-2: degrees 1, 2, 1; d_max = 2.
 TEST(Weighting, PathOfThreeByHand) {
   Graph g = path_graph(3);
-  expect_matrix(gossip_matrix(g, Weighting::metropolis), {{2. / 3, 1. / 3, 0}, {1. / 3, 1. / 3, 1. / 3}, {0, 1. / 3, 2. / 3}});
+  expect_matrix(gossip_matrix(g, Weighting::metropolis),
+                {{2. / 3, 1. / 3, 0}, {1. / 3, 1. / 3, 1. / 3}, {0, 1. / 3, 2. / 3}});
   expect_matrix(gossip_matrix(g, Weighting::hamilton_literal), {{.5, .5, 0}, {.5, 0, .5}, {0, .5, .5}});
   expect_matrix(gossip_matrix(g, Weighting::max_degree), {{.5, .5, 0}, {.5, 0, .5}, {0, .5, .5}});
   expect_matrix(gossip_matrix(g, Weighting::lazy_uniform), {{.5, .5, 0}, {.25, .5, .25}, {0, .5, .5}});
@@ -114,7 +119,8 @@ TEST(Weighting, StarOfFourByHand) {
   const double q = 0.25, t = 1. / 3, s = 1. / 6;
   expect_matrix(gossip_matrix(g, Weighting::metropolis),
                 {{q, q, q, q}, {q, 3 * q, 0, 0}, {q, 0, 3 * q, 0}, {q, 0, 0, 3 * q}});
-  const std::vector<std::vector<double>> third = {{0, t, t, t}, {t, 2 * t, 0, 0}, {t, 0, 2 * t, 0}, {t, 0, 0, 2 * t}};
+  const std::vector<std::vector<double>> third = {
+      {0, t, t, t}, {t, 2 * t, 0, 0}, {t, 0, 2 * t, 0}, {t, 0, 0, 2 * t}};
   expect_matrix(gossip_matrix(g, Weighting::hamilton_literal), third);
   expect_matrix(gossip_matrix(g, Weighting::max_degree), third);
   expect_matrix(gossip_matrix(g, Weighting::lazy_uniform),
@@ -176,7 +182,9 @@ TEST(Weighting, InvariantsOnAnIrregularGraph) {
     for (node_t i = 0; i < g.n; ++i) {
       double sum = 0;
       for (offset_t k = w.offsets[i]; k < w.offsets[i + 1]; ++k) {
-        if (k > w.offsets[i]) EXPECT_LT(w.columns[k - 1], w.columns[k]);
+        if (k > w.offsets[i]) {
+          EXPECT_LT(w.columns[k - 1], w.columns[k]);
+        }
         EXPECT_GT(w.values[k], 0.0);  // only non-zeros are stored
         sum += w.values[k];
       }
@@ -188,8 +196,11 @@ TEST(Weighting, InvariantsOnAnIrregularGraph) {
       for (node_t j = 0; j < g.n; ++j) symmetric = symmetric && std::abs(w.at(i, j) - w.at(j, i)) <= 1e-15;
     // lazy-uniform is symmetric only on regular graphs, and this one is not.
     EXPECT_EQ(symmetric, scheme != Weighting::lazy_uniform);
-    if (symmetric) validate_gossip_matrix(w, g);
-    else EXPECT_TRUE(contains(error_of([&] { validate_gossip_matrix(w, g); }), "not symmetric"));
+    if (symmetric) {
+      validate_gossip_matrix(w, g);
+    } else {
+      EXPECT_TRUE(contains(error_of([&] { validate_gossip_matrix(w, g); }), "not symmetric"));
+    }
   }
 }
 
@@ -207,9 +218,11 @@ TEST(Weighting, ValidationErrorsNameTheProblem) {
   const CsrMatrix good = gossip_matrix(g, Weighting::metropolis);
   validate_gossip_matrix(good, g);
 
-  CsrMatrix negative = csr_from_triplets(3, {{0, 0, 1.5}, {0, 1, -0.5}, {1, 0, -0.5}, {1, 1, 1.5}, {2, 2, 1}});
+  CsrMatrix negative =
+      csr_from_triplets(3, {{0, 0, 1.5}, {0, 1, -0.5}, {1, 0, -0.5}, {1, 1, 1.5}, {2, 2, 1}});
   std::string message = error_of([&] { validate_row_stochastic(negative, g); });
-  EXPECT_TRUE(contains(message, "negative") && contains(message, "(0, 1)") && contains(message, "-0.5")) << message;
+  EXPECT_TRUE(contains(message, "negative") && contains(message, "(0, 1)") && contains(message, "-0.5"))
+      << message;
 
   CsrMatrix short_row = good;
   short_row.values[0] = 0.5;  // row 0: 0.5 + 1/3
@@ -247,7 +260,8 @@ TEST(Weighting, MakeWeightsNamedAndFromFile) {
   EXPECT_EQ(named.values, gossip_matrix(g, Weighting::max_degree).values);
 
   testing::ScratchDir dir;
-  std::string file = dir.write("w.txt", "0 0 0.75\n0 1 0.25\n1 0 0.25\n1 1 0.5\n1 2 0.25\n2 1 0.25\n2 2 0.75\n");
+  std::string file =
+      dir.write("w.txt", "0 0 0.75\n0 1 0.25\n1 0 0.25\n1 1 0.5\n1 2 0.25\n2 1 0.25\n2 2 0.75\n");
   CsrMatrix w = make_weights(g, parse_weights_spec("file:" + file));
   expect_matrix(w, {{.75, .25, 0}, {.25, .5, .25}, {0, .25, .75}});
   validate_gossip_matrix(w, g);
