@@ -12,6 +12,7 @@
 #include "gossip_loss_kernels.hpp"
 #include "memory_info.hpp"
 #include "netdp/error.hpp"
+#include "netdp/results_dir.hpp"
 #include "netdp/weighting.hpp"
 
 namespace netdp {
@@ -22,10 +23,10 @@ double gossip_ldp_loss(const GossipLossParams& p) {
 
 void validate(const GossipLossParams& p, node_t n) {
   auto bad = [](const std::string& what) { throw InvalidInput(what); };
-  if (!(p.alpha > 1.0) || !std::isfinite(p.alpha)) bad("--alpha must be a finite Renyi order > 1, got " + std::to_string(p.alpha));
-  if (!(p.sigma > 0.0) || !std::isfinite(p.sigma)) bad("--sigma must be > 0, got " + std::to_string(p.sigma));
+  if (!(p.alpha > 1.0) || !std::isfinite(p.alpha)) bad("--alpha must be a finite Renyi order > 1, got " + format_double(p.alpha));
+  if (!(p.sigma > 0.0) || !std::isfinite(p.sigma)) bad("--sigma must be > 0, got " + format_double(p.sigma));
   if (!(p.sensitivity > 0.0) || !std::isfinite(p.sensitivity))
-    bad("--sensitivity must be > 0, got " + std::to_string(p.sensitivity));
+    bad("--sensitivity must be > 0, got " + format_double(p.sensitivity));
   if (p.steps < 1) bad("--steps must be >= 1, got " + std::to_string(p.steps));
   if (p.t_start != 0 && p.t_start != 1) bad("--t-start must be 0 or 1, got " + std::to_string(p.t_start));
   if (p.source && (*p.source < 0 || *p.source >= n))

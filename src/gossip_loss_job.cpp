@@ -67,7 +67,11 @@ json run_gossip_loss_job(const GossipLossJob& job) {
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
 
   GossipLossParams params = job.params;
-  if (!job.auto_steps) validate(params, 0x7fffffff);  // fail on bad numbers before building a large graph
+  // Fail on bad numbers and absent devices before building a large graph or touching the output directory.
+  GossipLossParams early = params;
+  if (job.auto_steps) early.steps = 1;  // resolved below, once the spectrum is known
+  validate(early, 0x7fffffff);
+  resolve_device(params.device);
   Graph g = make_graph(job.graph);
   CsrMatrix w = make_weights(g, job.weights);
   validate_gossip_matrix(w, g);
