@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <random>
 #include <string>
@@ -24,6 +26,18 @@ void require(bool ok, const std::string& message) {
 
 void require_nodes(const char* family, const char* name, std::int64_t value) {
   require(value >= 1, std::string(family) + ": " + name + " must be >= 1, got " + std::to_string(value));
+}
+
+// Shortest round-trip form of a double, e.g. 1.5 or 1e-07 (std::to_string would print 0.000000).
+std::string format(double x) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.17g", x);
+  for (int precision = 6; precision < 17; ++precision) {
+    char shorter[32];
+    std::snprintf(shorter, sizeof shorter, "%.*g", precision, x);
+    if (std::strtod(shorter, nullptr) == x) return shorter;
+  }
+  return buffer;
 }
 
 node_t checked_node_count(const char* family, std::int64_t count) {
@@ -173,7 +187,7 @@ Graph exponential_graph(node_t n) {
 
 Graph erdos_renyi_graph(node_t n, double p, std::uint64_t seed, bool connected, int max_attempts) {
   require_nodes("Erdos-Renyi graph", "n", n);
-  require(p >= 0.0 && p <= 1.0, "Erdos-Renyi graph: p must be in [0, 1], got " + std::to_string(p));
+  require(p >= 0.0 && p <= 1.0, "Erdos-Renyi graph: p must be in [0, 1], got " + format(p));
   require(max_attempts >= 1,
           "Erdos-Renyi graph: max_attempts must be >= 1, got " + std::to_string(max_attempts));
   // MATH_SPEC 2.5: the experiments resample until the graph is connected.
@@ -184,14 +198,14 @@ Graph erdos_renyi_graph(node_t n, double p, std::uint64_t seed, bool connected, 
     if (!connected || is_connected(g)) return g;
   }
   throw InvalidInput("Erdos-Renyi graph: no connected sample of G(n = " + std::to_string(n) +
-                     ", p = " + std::to_string(p) + ") in " + std::to_string(max_attempts) +
+                     ", p = " + format(p) + ") in " + std::to_string(max_attempts) +
                      " attempts; raise p (or c) or set connected=0");
 }
 
 Graph random_geometric_graph(node_t n, double radius, std::uint64_t seed, std::vector<double>* positions) {
   require_nodes("random geometric graph", "n", n);
   require(radius > 0.0 && std::isfinite(radius),
-          "random geometric graph: radius must be a positive finite number, got " + std::to_string(radius));
+          "random geometric graph: radius must be a positive finite number, got " + format(radius));
   std::mt19937_64 rng(seed);
   std::vector<double> xy(2 * static_cast<std::size_t>(n));
   for (double& coordinate : xy) coordinate = uniform01(rng);
@@ -231,6 +245,21 @@ Graph random_regular_graph(node_t n, int d, std::uint64_t seed) {
                                std::to_string(d));
   require((std::int64_t(n) * d) % 2 == 0, "random regular graph: n d must be even, got n = " + std::to_string(n) +
                                               ", d = " + std::to_string(d));
+  if (2 * d > n - 1) {
+    // Dense case: pairing rarely succeeds, but the complement of a uniform (n - 1 - d)-regular graph is a uniform
+    // d-regular graph (n (n - 1 - d) is even exactly when n d is).
+    Graph sparse = random_regular_graph(n, n - 1 - d, seed);
+    Edges edges;
+    for (node_t u = 0; u < n; ++u) {
+      auto row = sparse.neighbors(u);
+      auto next = row.begin();
+      for (node_t v = u + 1; v < n; ++v) {
+        while (next != row.end() && *next < v) ++next;
+        if (next == row.end() || *next != v) edges.emplace_back(u, v);
+      }
+    }
+    return graph_from_edges(n, edges);
+  }
   auto key = [](node_t a, node_t b) {
     if (a > b) std::swap(a, b);
     return (std::uint64_t(std::uint32_t(a)) << 32) | std::uint32_t(b);

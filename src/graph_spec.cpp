@@ -23,7 +23,8 @@ using Builder = Graph (*)(const Values&);
 struct Family {
   std::string_view name;
   std::vector<std::string_view> keys;
-  std::string_view help;  // keys and defaults, one line
+  std::string_view usage;        // keys and defaults
+  std::string_view description;  // one line
   Builder build;
 };
 
@@ -172,41 +173,41 @@ Graph build_file(const Values& v) {
 
 const std::vector<Family>& families() {
   static const std::vector<Family> table = {
-      {"complete", {"n"}, "complete:n=N                complete graph K_n", [](const Values& v) {
+      {"complete", {"n"}, "complete:n=N", "complete graph K_n", [](const Values& v) {
          return complete_graph(v.int32("n"));
        }},
-      {"ring", {"n"}, "ring:n=N                    cycle 0-1-...-(n-1)-0", [](const Values& v) {
+      {"ring", {"n"}, "ring:n=N", "cycle 0-1-...-(n-1)-0", [](const Values& v) {
          return ring_graph(v.int32("n"));
        }},
-      {"path", {"n"}, "path:n=N                    path 0-1-...-(n-1)", [](const Values& v) {
+      {"path", {"n"}, "path:n=N", "path 0-1-...-(n-1)", [](const Values& v) {
          return path_graph(v.int32("n"));
        }},
-      {"star", {"n"}, "star:n=N                    centre 0 and leaves 1..n-1", [](const Values& v) {
+      {"star", {"n"}, "star:n=N", "centre 0 and leaves 1..n-1", [](const Values& v) {
          return star_graph(v.int32("n"));
        }},
-      {"grid", {"rows", "cols", "n"}, "grid:rows=R,cols=C | n=S     2-D grid (n = side of a square), node r*C+c",
+      {"grid", {"rows", "cols", "n"}, "grid:rows=R,cols=C | n=S", "2-D grid (n = side of a square), node r*C+c",
        build_grid},
       {"torus", {"side", "dims", "shape"},
-       "torus:side=S[,dims=2] | shape=4x4x8  C-dimensional torus, row-major numbering", build_torus},
-      {"hypercube", {"dim"}, "hypercube:dim=D              2^D nodes, edges at Hamming distance 1",
+       "torus:side=S[,dims=2] | shape=4x4x8", "C-dimensional torus, row-major numbering", build_torus},
+      {"hypercube", {"dim"}, "hypercube:dim=D", "2^D nodes, edges at Hamming distance 1",
        [](const Values& v) { return hypercube_graph(v.int32("dim")); }},
-      {"exponential", {"n"}, "exponential:n=N             i ~ i +- 2^k mod n (Ying et al.)", [](const Values& v) {
+      {"exponential", {"n"}, "exponential:n=N", "i ~ i +- 2^k mod n (Ying et al.)", [](const Values& v) {
          return exponential_graph(v.int32("n"));
        }},
       {"er", {"n", "p", "c", "seed", "connected"},
-       "er:n=N,p=P|c=C[,seed=0][,connected=1]  Erdos-Renyi G(n, p), p = c ln(n)/n; resampled until connected",
+       "er:n=N,p=P|c=C[,seed=0][,connected=1]", "Erdos-Renyi G(n, p), p = c ln(n)/n; resampled until connected",
        build_er},
-      {"rgg", {"n", "r", "seed"}, "rgg:n=N,r=R[,seed=0]        random geometric graph in the unit square",
+      {"rgg", {"n", "r", "seed"}, "rgg:n=N,r=R[,seed=0]", "random geometric graph in the unit square",
        [](const Values& v) { return random_geometric_graph(v.int32("n"), v.real("r"), v.seed("seed")); }},
-      {"regular", {"n", "d", "seed"}, "regular:n=N,d=D[,seed=0]    random d-regular graph", [](const Values& v) {
+      {"regular", {"n", "d", "seed"}, "regular:n=N,d=D[,seed=0]", "random d-regular graph", [](const Values& v) {
          return random_regular_graph(v.int32("n"), v.int32("d"), v.seed("seed"));
        }},
-      {"florentine", {}, "florentine                  Padgett's Florentine families (15 nodes, 20 edges)",
+      {"florentine", {}, "florentine", "Padgett's Florentine families (15 nodes, 20 edges)",
        [](const Values&) { return florentine_families_graph(); }},
-      {"southern-women", {}, "southern-women | davis      Davis Southern Women (18 women + 14 events, 89 edges)",
+      {"southern-women", {}, "southern-women | davis", "Davis Southern Women (18 women + 14 events, 89 edges)",
        [](const Values&) { return southern_women_graph(); }},
       {"file", {"path", "one-based", "lcc"},
-       "file:PATH[,one-based=0][,lcc=0]  edge list `u v [w]`, or Matrix Market when PATH ends in .mtx",
+       "file:PATH[,one-based=0][,lcc=0]", "edge list `u v [w]`, or Matrix Market when PATH ends in .mtx",
        build_file},
   };
   return table;
@@ -277,8 +278,11 @@ Graph make_graph(const GraphSpec& spec) {
 Graph make_graph(std::string_view text) { return make_graph(parse_graph_spec(text)); }
 
 std::string graph_families_help() {
+  std::size_t width = 0;
+  for (const Family& f : families()) width = std::max(width, f.usage.size());
   std::string help;
-  for (const Family& f : families()) help += std::string(f.help) + "\n";
+  for (const Family& f : families())
+    help += std::string(f.usage) + std::string(width + 2 - f.usage.size(), ' ') + std::string(f.description) + "\n";
   return help;
 }
 

@@ -276,9 +276,9 @@ TEST(GraphRandom, GeometricEdgeCountNearMean) {
 }
 
 TEST(GraphRandom, RegularGraphsAreSimpleAndRegular) {
-  for (auto [n, d] : {std::pair{100, 3}, {50, 10}, {6, 5}, {1000, 7}, {9, 0}, {2, 1}}) {
+  for (auto [n, d] : {std::pair{100, 3}, {50, 10}, {6, 5}, {1000, 7}, {9, 0}, {2, 1}, {40, 37}, {40, 20}, {21, 16}}) {
     Graph g = random_regular_graph(n, d, 42);
-    validate(g);  // no self-loops or repeated edges
+    validate(g);  // no self-loops or repeated edges (d > (n - 1) / 2 goes through the complement)
     EXPECT_EQ(g.num_edges(), std::int64_t(n) * d / 2);
     expect_regular(g, d);
   }

@@ -296,6 +296,9 @@ CudaGossipLossRun gossip_loss_cuda(const GossipLossProblem& p, int device, node_
   DeviceBuffer<double> block_a(static_cast<std::size_t>(n * b1)), block_b(static_cast<std::size_t>(n * b1));
   DeviceBuffer<double> shares(static_cast<std::size_t>(n * b2)), losses(static_cast<std::size_t>(n * b2));
   cuda::PinnedBuffer<double> host_rows(static_cast<std::size_t>(n * b2));
+  // Never hand a library uninitialised memory, not even as a beta = 0 output (0 * NaN = NaN).
+  NETDP_CUDA_TRY(cudaMemsetAsync(block_a.data(), 0, block_a.bytes(), stream.get()));
+  NETDP_CUDA_TRY(cudaMemsetAsync(block_b.data(), 0, block_b.bytes(), stream.get()));
   propagator.reserve(block_a.data(), block_b.data(), b1);
   propagator.reserve(block_a.data(), block_b.data(), b2);
 
