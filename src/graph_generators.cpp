@@ -1,6 +1,6 @@
-// Graph families of MATH_SPEC 2.5. Random families draw from std::mt19937_64 (whose raw output the C++ standard
-// fixes) and convert it to doubles and bounded integers here, never through std::*_distribution (whose algorithms
-// are implementation-defined), so a seed gives the same graph on every platform.
+// Graph families of MATH_SPEC 2.5. Random families draw from std::mt19937_64 (whose raw output the C++
+// standard fixes) and convert it to doubles and bounded integers here, never through std::*_distribution
+// (whose algorithms are implementation-defined), so a seed gives the same graph on every platform.
 #include "netdp/graph_generators.hpp"
 
 #include <algorithm>
@@ -47,7 +47,9 @@ node_t checked_node_count(const char* family, std::int64_t count) {
 }
 
 // Uniform double in [0, 1) from the top 53 bits.
-double uniform01(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
+double uniform01(std::mt19937_64& rng) {
+  return static_cast<double>(rng() >> 11) * 0x1.0p-53;
+}
 
 // Uniform integer in [0, bound) by rejection (no modulo bias).
 std::uint64_t uniform_below(std::mt19937_64& rng, std::uint64_t bound) {
@@ -179,7 +181,8 @@ Graph hypercube_graph(int dim) {
 Graph exponential_graph(node_t n) {
   require_nodes("exponential graph", "n", n);
   Edges edges;
-  // Offsets 2^k for k = 0..floor(log2(n - 1)), i.e. every power of two below n; i - 2^k is covered by symmetry.
+  // Offsets 2^k for k = 0..floor(log2(n - 1)), i.e. every power of two below n; i - 2^k is covered by
+  // symmetry.
   for (std::int64_t step = 1; step < n; step *= 2)
     for (node_t u = 0; u < n; ++u) edges.emplace_back(u, static_cast<node_t>((u + step) % n));
   return graph_from_edges(n, edges);
@@ -214,7 +217,9 @@ Graph random_geometric_graph(node_t n, double radius, std::uint64_t seed, std::v
   const std::int64_t k = std::max<std::int64_t>(
       1, std::min<std::int64_t>(static_cast<std::int64_t>(std::floor(1.0 / radius)),
                                 static_cast<std::int64_t>(std::ceil(std::sqrt(double(n))))));
-  auto cell_of = [&](double coordinate) { return std::min<std::int64_t>(k - 1, std::int64_t(coordinate * k)); };
+  auto cell_of = [&](double coordinate) {
+    return std::min<std::int64_t>(k - 1, std::int64_t(coordinate * k));
+  };
   std::vector<std::int64_t> start(static_cast<std::size_t>(k * k) + 1, 0);
   std::vector<node_t> members(static_cast<std::size_t>(n));
   for (node_t u = 0; u < n; ++u) ++start[cell_of(xy[2 * u]) * k + cell_of(xy[2 * u + 1]) + 1];
@@ -241,13 +246,13 @@ Graph random_geometric_graph(node_t n, double radius, std::uint64_t seed, std::v
 
 Graph random_regular_graph(node_t n, int d, std::uint64_t seed) {
   require_nodes("random regular graph", "n", n);
-  require(d >= 0 && d < n, "random regular graph: d must be in [0, n) = [0, " + std::to_string(n) + "), got " +
-                               std::to_string(d));
-  require((std::int64_t(n) * d) % 2 == 0, "random regular graph: n d must be even, got n = " + std::to_string(n) +
-                                              ", d = " + std::to_string(d));
+  require(d >= 0 && d < n, "random regular graph: d must be in [0, n) = [0, " + std::to_string(n) +
+                               "), got " + std::to_string(d));
+  require((std::int64_t(n) * d) % 2 == 0, "random regular graph: n d must be even, got n = " +
+                                              std::to_string(n) + ", d = " + std::to_string(d));
   if (2 * d > n - 1) {
-    // Dense case: pairing rarely succeeds, but the complement of a uniform (n - 1 - d)-regular graph is a uniform
-    // d-regular graph (n (n - 1 - d) is even exactly when n d is).
+    // Dense case: pairing rarely succeeds, but the complement of a uniform (n - 1 - d)-regular graph is a
+    // uniform d-regular graph (n (n - 1 - d) is even exactly when n d is).
     Graph sparse = random_regular_graph(n, n - 1 - d, seed);
     Edges edges;
     for (node_t u = 0; u < n; ++u) {
@@ -264,8 +269,9 @@ Graph random_regular_graph(node_t n, int d, std::uint64_t seed) {
     if (a > b) std::swap(a, b);
     return (std::uint64_t(std::uint32_t(a)) << 32) | std::uint32_t(b);
   };
-  // Pairing with restarts: shuffle the open stubs, pair neighbours in the shuffled order, keep the pairs that make
-  // a new simple edge and return the others to the pool; restart when the pool can no longer be completed.
+  // Pairing with restarts: shuffle the open stubs, pair neighbours in the shuffled order, keep the pairs that
+  // make a new simple edge and return the others to the pool; restart when the pool can no longer be
+  // completed.
   constexpr int kMaxRestarts = 1000, kMaxIdleRounds = 64;
   for (int restart = 0; restart < kMaxRestarts; ++restart) {
     std::mt19937_64 rng(derive_seed(seed, static_cast<std::uint64_t>(restart)));
@@ -276,7 +282,8 @@ Graph random_regular_graph(node_t n, int d, std::uint64_t seed) {
     Edges edges;
     int idle = 0;
     while (!stubs.empty() && idle < kMaxIdleRounds) {
-      for (std::size_t i = stubs.size() - 1; i > 0; --i) std::swap(stubs[i], stubs[uniform_below(rng, i + 1)]);
+      for (std::size_t i = stubs.size() - 1; i > 0; --i)
+        std::swap(stubs[i], stubs[uniform_below(rng, i + 1)]);
       std::vector<node_t> rest;
       for (std::size_t i = 0; i + 1 < stubs.size(); i += 2) {
         node_t a = stubs[i], b = stubs[i + 1];
@@ -296,7 +303,8 @@ Graph random_regular_graph(node_t n, int d, std::uint64_t seed) {
       open.erase(std::unique(open.begin(), open.end()), open.end());
       bool joinable = false;
       for (std::size_t i = 0; i < open.size() && !joinable; ++i)
-        for (std::size_t j = i + 1; j < open.size() && !joinable; ++j) joinable = !present.count(key(open[i], open[j]));
+        for (std::size_t j = i + 1; j < open.size() && !joinable; ++j)
+          joinable = !present.count(key(open[i], open[j]));
       if (!joinable) break;
     }
     if (stubs.empty()) return graph_from_edges(n, edges);

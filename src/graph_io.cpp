@@ -1,6 +1,6 @@
-// Graph and weight-matrix files (DESIGN "Conventions": whitespace-separated `u v [w]`, `#` comments, 0-based ids;
-// Matrix Market coordinate files). Files are read whole and parsed with std::from_chars: millions of lines are
-// common (SNAP graphs), so no iostreams per token.
+// Graph and weight-matrix files (DESIGN "Conventions": whitespace-separated `u v [w]`, `#` comments, 0-based
+// ids; Matrix Market coordinate files). Files are read whole and parsed with std::from_chars: millions of
+// lines are common (SNAP graphs), so no iostreams per token.
 #include "netdp/graph_io.hpp"
 
 #include <algorithm>
@@ -54,8 +54,8 @@ class LineReader {
   }
 
   [[noreturn]] void fail(const std::string& what) const {
-    throw InvalidInput(path_ + ":" + std::to_string(number_) + ": " + what + " in line \"" + std::string(current_) +
-                       "\"");
+    throw InvalidInput(path_ + ":" + std::to_string(number_) + ": " + what + " in line \"" +
+                       std::string(current_) + "\"");
   }
   [[noreturn]] void fail_at_end(const std::string& what) const {
     throw InvalidInput(path_ + ":" + std::to_string(number_) + ": " + what + " (end of file)");
@@ -164,8 +164,8 @@ MatrixMarket read_mtx_header(LineReader& reader) {
     std::int64_t rows = parse_count(reader, tokens[0], "row count");
     std::int64_t cols = parse_count(reader, tokens[1], "column count");
     mm.entries = parse_count(reader, tokens[2], "entry count");
-    if (rows != cols) reader.fail("the matrix must be square, got " + std::to_string(rows) + " x " +
-                                  std::to_string(cols));
+    if (rows != cols)
+      reader.fail("the matrix must be square, got " + std::to_string(rows) + " x " + std::to_string(cols));
     if (rows == 0) reader.fail("the matrix has no rows");
     if (rows >= std::numeric_limits<node_t>::max()) reader.fail("too many rows for 32-bit node ids");
     mm.n = static_cast<node_t>(rows);
@@ -225,13 +225,15 @@ Graph load_matrix_market(const std::string& path, bool largest_component) {
   Edges edges;
   edges.reserve(static_cast<std::size_t>(std::min<std::int64_t>(mm.entries, 1 << 26)));
   read_mtx_entries(reader, mm, [&](node_t i, node_t j, double) { edges.emplace_back(i, j); });
-  return finish(mm.n, edges, largest_component);  // graph_from_edges drops the diagonal and merges (i,j), (j,i)
+  return finish(mm.n, edges,
+                largest_component);  // graph_from_edges drops the diagonal and merges (i,j), (j,i)
 }
 
 Graph load_graph_file(const std::string& path, const EdgeListOptions& options) {
   if (!has_mtx_extension(path)) return load_edge_list(path, options);
   if (options.one_based)
-    throw InvalidInput("'" + path + "': the one-based option does not apply to Matrix Market files (always 1-based)");
+    throw InvalidInput("'" + path +
+                       "': the one-based option does not apply to Matrix Market files (always 1-based)");
   return load_matrix_market(path, options.largest_component);
 }
 
@@ -240,7 +242,8 @@ CsrMatrix load_weight_matrix(const std::string& path) {
   if (has_mtx_extension(path)) {
     LineReader reader(path, read_file(path, "weight matrix file"));
     MatrixMarket mm = read_mtx_header(reader);
-    if (mm.pattern) throw InvalidInput("weight matrix file '" + path + "' is a pattern file: it has no values");
+    if (mm.pattern)
+      throw InvalidInput("weight matrix file '" + path + "' is a pattern file: it has no values");
     read_mtx_entries(reader, mm, [&](node_t i, node_t j, double w) {
       triplets.push_back({i, j, w});
       if (mm.symmetric && i != j) triplets.push_back({j, i, w});  // symmetric files store one triangle

@@ -1,5 +1,6 @@
-// Graph specs `FAMILY:key=value,...` (DESIGN "Conventions"; families of MATH_SPEC 2.5). parse_graph_spec checks the
-// syntax, the family and the key names; make_graph parses the values and calls the generators, which check ranges.
+// Graph specs `FAMILY:key=value,...` (DESIGN "Conventions"; families of MATH_SPEC 2.5). parse_graph_spec
+// checks the syntax, the family and the key names; make_graph parses the values and calls the generators,
+// which check ranges.
 #include "netdp/graph_spec.hpp"
 
 #include <algorithm>
@@ -23,9 +24,9 @@ using Builder = Graph (*)(const Values&);
 struct Family {
   std::string_view name;
   std::vector<std::string_view> keys;
+  Builder build;
   std::string_view usage;        // keys and defaults
   std::string_view description;  // one line
-  Builder build;
 };
 
 const std::vector<Family>& families();
@@ -58,9 +59,10 @@ const Family& check_family_and_keys(const GraphSpec& spec) {
   }
   for (const auto& [key, value] : spec.params)
     if (std::find(family->keys.begin(), family->keys.end(), key) == family->keys.end())
-      fail(spec.text, "unknown key '" + key + "' for family '" + spec.family + "' (" +
-                          (family->keys.empty() ? std::string("it takes no keys") : "keys: " + join(family->keys)) +
-                          ")");
+      fail(spec.text,
+           "unknown key '" + key + "' for family '" + spec.family + "' (" +
+               (family->keys.empty() ? std::string("it takes no keys") : "keys: " + join(family->keys)) +
+               ")");
   return *family;
 }
 
@@ -73,8 +75,8 @@ class Values {
   const std::string& text(const std::string& key) const {
     auto it = spec_.params.find(key);
     if (it == spec_.params.end())
-      fail(spec_.text, "missing key '" + key + "' (" + std::string(family_.name) + " keys: " + join(family_.keys) +
-                           ")");
+      fail(spec_.text,
+           "missing key '" + key + "' (" + std::string(family_.name) + " keys: " + join(family_.keys) + ")");
     return it->second;
   }
 
@@ -171,45 +173,70 @@ Graph build_file(const Values& v) {
   return load_graph_file(v.text("path"), options);
 }
 
+Graph build_complete(const Values& v) {
+  return complete_graph(v.int32("n"));
+}
+Graph build_ring(const Values& v) {
+  return ring_graph(v.int32("n"));
+}
+Graph build_path(const Values& v) {
+  return path_graph(v.int32("n"));
+}
+Graph build_star(const Values& v) {
+  return star_graph(v.int32("n"));
+}
+Graph build_hypercube(const Values& v) {
+  return hypercube_graph(v.int32("dim"));
+}
+Graph build_exponential(const Values& v) {
+  return exponential_graph(v.int32("n"));
+}
+Graph build_rgg(const Values& v) {
+  return random_geometric_graph(v.int32("n"), v.real("r"), v.seed("seed"));
+}
+Graph build_regular(const Values& v) {
+  return random_regular_graph(v.int32("n"), v.int32("d"), v.seed("seed"));
+}
+Graph build_florentine(const Values&) {
+  return florentine_families_graph();
+}
+Graph build_southern_women(const Values&) {
+  return southern_women_graph();
+}
+
 const std::vector<Family>& families() {
+  // clang-format off
   static const std::vector<Family> table = {
-      {"complete", {"n"}, "complete:n=N", "complete graph K_n", [](const Values& v) {
-         return complete_graph(v.int32("n"));
-       }},
-      {"ring", {"n"}, "ring:n=N", "cycle 0-1-...-(n-1)-0", [](const Values& v) {
-         return ring_graph(v.int32("n"));
-       }},
-      {"path", {"n"}, "path:n=N", "path 0-1-...-(n-1)", [](const Values& v) {
-         return path_graph(v.int32("n"));
-       }},
-      {"star", {"n"}, "star:n=N", "centre 0 and leaves 1..n-1", [](const Values& v) {
-         return star_graph(v.int32("n"));
-       }},
-      {"grid", {"rows", "cols", "n"}, "grid:rows=R,cols=C | n=S", "2-D grid (n = side of a square), node r*C+c",
-       build_grid},
-      {"torus", {"side", "dims", "shape"},
-       "torus:side=S[,dims=2] | shape=4x4x8", "C-dimensional torus, row-major numbering", build_torus},
-      {"hypercube", {"dim"}, "hypercube:dim=D", "2^D nodes, edges at Hamming distance 1",
-       [](const Values& v) { return hypercube_graph(v.int32("dim")); }},
-      {"exponential", {"n"}, "exponential:n=N", "i ~ i +- 2^k mod n (Ying et al.)", [](const Values& v) {
-         return exponential_graph(v.int32("n"));
-       }},
-      {"er", {"n", "p", "c", "seed", "connected"},
-       "er:n=N,p=P|c=C[,seed=0][,connected=1]", "Erdos-Renyi G(n, p), p = c ln(n)/n; resampled until connected",
-       build_er},
-      {"rgg", {"n", "r", "seed"}, "rgg:n=N,r=R[,seed=0]", "random geometric graph in the unit square",
-       [](const Values& v) { return random_geometric_graph(v.int32("n"), v.real("r"), v.seed("seed")); }},
-      {"regular", {"n", "d", "seed"}, "regular:n=N,d=D[,seed=0]", "random d-regular graph", [](const Values& v) {
-         return random_regular_graph(v.int32("n"), v.int32("d"), v.seed("seed"));
-       }},
-      {"florentine", {}, "florentine", "Padgett's Florentine families (15 nodes, 20 edges)",
-       [](const Values&) { return florentine_families_graph(); }},
-      {"southern-women", {}, "southern-women | davis", "Davis Southern Women (18 women + 14 events, 89 edges)",
-       [](const Values&) { return southern_women_graph(); }},
-      {"file", {"path", "one-based", "lcc"},
-       "file:PATH[,one-based=0][,lcc=0]", "edge list `u v [w]`, or Matrix Market when PATH ends in .mtx",
-       build_file},
+    {"complete",       {"n"},                               build_complete,
+     "complete:n=N",                          "complete graph K_n"},
+    {"ring",           {"n"},                               build_ring,
+     "ring:n=N",                              "cycle 0-1-...-(n-1)-0"},
+    {"path",           {"n"},                               build_path,
+     "path:n=N",                              "path 0-1-...-(n-1)"},
+    {"star",           {"n"},                               build_star,
+     "star:n=N",                              "centre 0 and leaves 1..n-1"},
+    {"grid",           {"rows", "cols", "n"},               build_grid,
+     "grid:rows=R,cols=C | n=S",              "2-D grid (n = side of a square), node r*C+c"},
+    {"torus",          {"side", "dims", "shape"},           build_torus,
+     "torus:side=S[,dims=2] | shape=4x4x8",   "C-dimensional torus, row-major numbering"},
+    {"hypercube",      {"dim"},                             build_hypercube,
+     "hypercube:dim=D",                       "2^D nodes, edges at Hamming distance 1"},
+    {"exponential",    {"n"},                               build_exponential,
+     "exponential:n=N",                       "i ~ i +- 2^k mod n (Ying et al.)"},
+    {"er",             {"n", "p", "c", "seed", "connected"}, build_er,
+     "er:n=N,p=P|c=C[,seed=0][,connected=1]", "Erdos-Renyi G(n, p), p = c ln(n)/n; redrawn until connected"},
+    {"rgg",            {"n", "r", "seed"},                  build_rgg,
+     "rgg:n=N,r=R[,seed=0]",                  "random geometric graph in the unit square"},
+    {"regular",        {"n", "d", "seed"},                  build_regular,
+     "regular:n=N,d=D[,seed=0]",              "random d-regular graph"},
+    {"florentine",     {},                                  build_florentine,
+     "florentine",                            "Padgett's Florentine families (15 nodes, 20 edges)"},
+    {"southern-women", {},                                  build_southern_women,
+     "southern-women | davis",                "Davis Southern Women (18 women + 14 events, 89 edges)"},
+    {"file",           {"path", "one-based", "lcc"},        build_file,
+     "file:PATH[,one-based=0][,lcc=0]",       "edge list `u v [w]`, or Matrix Market when PATH ends in .mtx"},
   };
+  // clang-format on
   return table;
 }
 
@@ -223,7 +250,8 @@ std::string_view trim(std::string_view s) {
 std::size_t find_key_suffix(std::string_view s) {
   for (std::size_t comma = s.find(','); comma != std::string_view::npos; comma = s.find(',', comma + 1)) {
     std::size_t i = comma + 1;
-    while (i < s.size() && (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '-' || s[i] == '_')) ++i;
+    while (i < s.size() && (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '-' || s[i] == '_'))
+      ++i;
     if (i > comma + 1 && i < s.size() && s[i] == '=') return comma;
   }
   return std::string_view::npos;
@@ -236,7 +264,8 @@ void parse_key_values(std::string_view list, GraphSpec& spec) {
     std::string_view item = trim(list.substr(start, comma == std::string_view::npos ? comma : comma - start));
     std::size_t eq = item.find('=');
     if (item.empty()) fail(spec.text, "empty item (stray comma?)");
-    if (eq == std::string_view::npos || eq == 0) fail(spec.text, "expected key=value, got '" + std::string(item) + "'");
+    if (eq == std::string_view::npos || eq == 0)
+      fail(spec.text, "expected key=value, got '" + std::string(item) + "'");
     std::string key(trim(item.substr(0, eq))), value(trim(item.substr(eq + 1)));
     if (value.empty()) fail(spec.text, "key '" + key + "' has an empty value");
     if (!spec.params.emplace(key, value).second) fail(spec.text, "key '" + key + "' is given twice");
@@ -275,14 +304,17 @@ Graph make_graph(const GraphSpec& spec) {
   return family.build(Values(spec, family));
 }
 
-Graph make_graph(std::string_view text) { return make_graph(parse_graph_spec(text)); }
+Graph make_graph(std::string_view text) {
+  return make_graph(parse_graph_spec(text));
+}
 
 std::string graph_families_help() {
   std::size_t width = 0;
   for (const Family& f : families()) width = std::max(width, f.usage.size());
   std::string help;
   for (const Family& f : families())
-    help += std::string(f.usage) + std::string(width + 2 - f.usage.size(), ' ') + std::string(f.description) + "\n";
+    help += std::string(f.usage) + std::string(width + 2 - f.usage.size(), ' ') + std::string(f.description) +
+            "\n";
   return help;
 }
 

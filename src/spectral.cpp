@@ -109,6 +109,7 @@ SpectralSummary lanczos(const CsrMatrix& w) {
     multiply(w, basis.data() + (k + 1) * n, v.data());
     alpha.push_back(orthogonalise(basis, k + 2, n, v.data(), h.data()));
     const double b = cblas_dnrm2(int(n), v.data(), 1);
+    if (!std::isfinite(b)) throw InvalidInput("spectral_summary: W has entries that are not finite");
     // Residual of a Ritz pair (theta, y) is ||W y - theta y|| = |beta_k s_{k,i}| (s: eigenvector of T_k).
     const int m = static_cast<int>(alpha.size());
     const RitzPair top = tridiagonal_eigenpair(alpha, beta, m),

@@ -13,7 +13,9 @@ namespace {
 
 using Edges = std::vector<std::pair<node_t, node_t>>;
 
-std::vector<node_t> row(const Graph& g, node_t u) { return {g.neighbors(u).begin(), g.neighbors(u).end()}; }
+std::vector<node_t> row(const Graph& g, node_t u) {
+  return {g.neighbors(u).begin(), g.neighbors(u).end()};
+}
 
 TEST(GraphFromEdges, BuildsSortedSymmetricRows) {
   // Triangle 0-1-2 plus the pendant edge 2-3, given out of order.

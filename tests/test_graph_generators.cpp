@@ -162,7 +162,8 @@ TEST(GraphGenerators, NamedGraphs) {
   EXPECT_EQ(davis.num_edges(), 89);
   EXPECT_TRUE(is_connected(davis));
   for (node_t u = 0; u < davis.n; ++u)
-    for (node_t v : davis.neighbors(u)) ASSERT_NE(u < 18, v < 18) << "edge " << u << "-" << v << " not bipartite";
+    for (node_t v : davis.neighbors(u))
+      ASSERT_NE(u < 18, v < 18) << "edge " << u << "-" << v << " not bipartite";
   EXPECT_EQ(davis.degree(18 + 7), 14);  // event E8 had 14 of the 18 women
 }
 
@@ -185,7 +186,8 @@ TEST(GraphGenerators, ParameterErrorsNameTheParameter) {
   expect_invalid([] { random_regular_graph(4, -1, 0); }, {"d", "-1"});
 }
 
-// ---- Random families -------------------------------------------------------------------------------------------
+// ---- Random families
+// -------------------------------------------------------------------------------------------
 
 TEST(GraphRandom, ErdosRenyiEdgeCountNearMean) {
   // Unconditioned G(n, p): m ~ Binomial(N, p) with N = n (n - 1) / 2.
@@ -276,7 +278,8 @@ TEST(GraphRandom, GeometricEdgeCountNearMean) {
 }
 
 TEST(GraphRandom, RegularGraphsAreSimpleAndRegular) {
-  for (auto [n, d] : {std::pair{100, 3}, {50, 10}, {6, 5}, {1000, 7}, {9, 0}, {2, 1}, {40, 37}, {40, 20}, {21, 16}}) {
+  for (auto [n, d] :
+       {std::pair{100, 3}, {50, 10}, {6, 5}, {1000, 7}, {9, 0}, {2, 1}, {40, 37}, {40, 20}, {21, 16}}) {
     Graph g = random_regular_graph(n, d, 42);
     validate(g);  // no self-loops or repeated edges (d > (n - 1) / 2 goes through the complement)
     EXPECT_EQ(g.num_edges(), std::int64_t(n) * d / 2);

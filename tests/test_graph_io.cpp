@@ -1,5 +1,5 @@
-// Graph and weight-matrix files: round trips, options, Matrix Market variants, and errors that name the file, the
-// line number and the line.
+// Graph and weight-matrix files: round trips, options, Matrix Market variants, and errors that name the file,
+// the line number and the line.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -18,7 +18,9 @@ namespace {
 using netdp::testing::ScratchDir;
 using Edges = std::vector<std::pair<node_t, node_t>>;
 
-std::vector<node_t> row(const Graph& g, node_t u) { return {g.neighbors(u).begin(), g.neighbors(u).end()}; }
+std::vector<node_t> row(const Graph& g, node_t u) {
+  return {g.neighbors(u).begin(), g.neighbors(u).end()};
+}
 
 bool same_graph(const Graph& a, const Graph& b) {
   return a.n == b.n && a.offsets == b.offsets && a.adjacency == b.adjacency;
@@ -64,7 +66,7 @@ TEST(GraphIo, CommentsBlankLinesWeightsAndWhitespace) {
                         "2 3 -1e-3   # trailing comment\r\n"
                         "   \n"
                         "3 0\n"
-                        "0 0\n"   // self-loop: dropped
+                        "0 0\n"    // self-loop: dropped
                         "1 0\n");  // repeat: merged
   Graph g = load_edge_list(path);
   EXPECT_EQ(g.n, 4);
@@ -107,18 +109,19 @@ TEST(GraphIo, EdgeListErrorsNamePathLineAndContent) {
     auto path = dir.write("bad.txt", content);
     expect_invalid([&] { load_edge_list(path, options); }, {path, ":" + line_number + ":", bad_line});
   };
-  check("0 1\n# ok\n1 2 3 4\n", "1 2 3 4", "3");          // too many fields
-  check("0 1\n5\n", "5", "2");                             // too few
-  check("0 1\n1 x\n", "1 x", "2");                         // not a number
-  check("0 1\n1 2x\n", "1 2x", "2");                       // trailing garbage
-  check("\n\n0 -4\n", "0 -4", "3");                        // negative id
-  check("1 2\n0 1\n", "0 1", "2", {.one_based = true});    // id 0 in a 1-based file
-  check("0 1 nan\n", "0 1 nan", "1");                      // non-finite weight
+  check("0 1\n# ok\n1 2 3 4\n", "1 2 3 4", "3");         // too many fields
+  check("0 1\n5\n", "5", "2");                           // too few
+  check("0 1\n1 x\n", "1 x", "2");                       // not a number
+  check("0 1\n1 2x\n", "1 2x", "2");                     // trailing garbage
+  check("\n\n0 -4\n", "0 -4", "3");                      // negative id
+  check("1 2\n0 1\n", "0 1", "2", {.one_based = true});  // id 0 in a 1-based file
+  check("0 1 nan\n", "0 1 nan", "1");                    // non-finite weight
   check("0 1 inf\n", "0 1 inf", "1");
   check("0 1 0.5w\n", "0 1 0.5w", "1");
-  check("0 99999999999\n", "0 99999999999", "1");          // beyond 32-bit ids
+  check("0 99999999999\n", "0 99999999999", "1");  // beyond 32-bit ids
   expect_invalid([&] { load_edge_list(dir.write("negative.txt", "-1 2\n")); }, {"negative"});
-  expect_invalid([&] { load_edge_list(dir.write("zero.txt", "0 1\n"), {.one_based = true}); }, {"0", "1-based"});
+  expect_invalid([&] { load_edge_list(dir.write("zero.txt", "0 1\n"), {.one_based = true}); },
+                 {"0", "1-based"});
 }
 
 TEST(GraphIo, MissingAndEmptyFiles) {
@@ -157,7 +160,8 @@ TEST(GraphIo, MatrixMarketGeneralRealAndInteger) {
   EXPECT_EQ(g.n, 4);
   EXPECT_EQ(g.num_edges(), 3);
   EXPECT_EQ(row(g, 0), (std::vector<node_t>{1, 3}));
-  auto integer = dir.write("i.mtx", "%%MatrixMarket matrix coordinate integer general\n3 3 2\n1 2 7\n3 2 1\n");
+  auto integer =
+      dir.write("i.mtx", "%%MatrixMarket matrix coordinate integer general\n3 3 2\n1 2 7\n3 2 1\n");
   EXPECT_EQ(load_matrix_market(integer).num_edges(), 2);
   // Largest component: {1, 2} (0-based 0, 1) beats the isolated nodes.
   auto pair = dir.write("p.mtx", "%%MatrixMarket matrix coordinate pattern general\n6 6 1\n1 2\n");
@@ -205,8 +209,10 @@ TEST(GraphIo, WeightMatrixFromTriplets) {
   EXPECT_DOUBLE_EQ(w.at(0, 0), 0.5);
   EXPECT_DOUBLE_EQ(w.at(1, 2), 0.25);
   EXPECT_DOUBLE_EQ(w.at(2, 0), 0.0);
-  expect_invalid([&] { load_weight_matrix(dir.write("bad.txt", "0 0 1\n0 1\n")); }, {"bad.txt", ":2:", "0 1"});
-  expect_invalid([&] { load_weight_matrix(dir.write("nan.txt", "0 0 nan\n")); }, {"nan.txt", ":1:", "0 0 nan"});
+  expect_invalid([&] { load_weight_matrix(dir.write("bad.txt", "0 0 1\n0 1\n")); },
+                 {"bad.txt", ":2:", "0 1"});
+  expect_invalid([&] { load_weight_matrix(dir.write("nan.txt", "0 0 nan\n")); },
+                 {"nan.txt", ":1:", "0 0 nan"});
   expect_invalid([&] { load_weight_matrix(dir.write("none.txt", "# nothing\n")); }, {"none.txt"});
 }
 

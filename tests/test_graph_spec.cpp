@@ -65,7 +65,8 @@ TEST(GraphSpec, RandomFamiliesMatchTheGenerators) {
   // er: c gives p = c ln(n) / n; seed 0 and connected=1 by default.
   const double p = 1.2 * std::log(500.0) / 500;
   EXPECT_TRUE(same_graph(make_graph("er:n=500,c=1.2"), erdos_renyi_graph(500, p, 0, true)));
-  EXPECT_TRUE(same_graph(make_graph("er:n=100,p=0.02,seed=4,connected=0"), erdos_renyi_graph(100, 0.02, 4, false)));
+  EXPECT_TRUE(
+      same_graph(make_graph("er:n=100,p=0.02,seed=4,connected=0"), erdos_renyi_graph(100, 0.02, 4, false)));
   EXPECT_TRUE(same_graph(make_graph("er:n=1,c=1"), erdos_renyi_graph(1, 0.0, 0)));
   EXPECT_TRUE(same_graph(make_graph("rgg:n=300,r=0.1,seed=2"), random_geometric_graph(300, 0.1, 2)));
   EXPECT_TRUE(same_graph(make_graph("rgg:n=300,r=0.1"), random_geometric_graph(300, 0.1, 0)));
@@ -141,8 +142,8 @@ TEST(GraphSpec, GeneratorRangeErrorsComeThrough) {
 
 TEST(GraphSpec, HelpMentionsEveryFamily) {
   std::string help = graph_families_help();
-  for (const char* family : {"complete", "ring", "path", "star", "grid", "torus", "hypercube", "exponential", "er:",
-                             "rgg", "regular", "florentine", "southern-women", "davis", "file"})
+  for (const char* family : {"complete", "ring", "path", "star", "grid", "torus", "hypercube", "exponential",
+                             "er:", "rgg", "regular", "florentine", "southern-women", "davis", "file"})
     EXPECT_NE(help.find(family), std::string::npos) << family;
 }
 

@@ -59,7 +59,7 @@ int run_graph(const GraphOptions& o, const nlohmann::json& invocation) {
     stats["spectral_gap_second"] = gap;
     stats["spectral_gap_abs"] = spectrum.gap(GapDefinition::absolute);
     stats["eigen_method"] = spectrum.method;
-    if (gap > 1e-15) {
+    if (components == 1) {  // T_stop is undefined on a disconnected graph (gap 0 up to rounding)
       stats["chebyshev_gamma"] = chebyshev_gamma(gap);
       stats["t_stop"] = muffliato_stopping_time(g.n, o.sigma, gap);
       stats["t_stop_sigma"] = o.sigma;
