@@ -70,6 +70,8 @@ std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t index) {
 
 // One G(n, p) sample by geometric skipping over the pairs (v, w), w < v, in lexicographic order
 // (Batagelj & Brandes 2005): the gap to the next present pair is Geometric(p), so the cost is O(n + m).
+// The raw random stream is fixed by the standard; the gap also goes through std::log1p, so the sample is
+// identical wherever libm rounds log1p identically.
 Edges sample_gnp(node_t n, double p, std::mt19937_64& rng) {
   Edges edges;
   if (n < 2 || p <= 0.0) return edges;

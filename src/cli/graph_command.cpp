@@ -94,6 +94,7 @@ Command add_graph_command(CLI::App& app, const nlohmann::json& invocation) {
   command->add_option("--diameter-limit", o->diameter_limit, "skip the exact diameter when n * 2m exceeds this")
       ->capture_default_str();
   command->add_option("--out", o->out, "output directory")->required();
+  command->footer("Graph families (--graph FAMILY:key=value,...):\n" + graph_families_help());
   return {command, [o, invocation] { return run_graph(*o, invocation); }};
 }
 

@@ -2,6 +2,7 @@
 // Exit codes: 0 success, 2 bad input (DESIGN principle 6), 1 runtime failure.
 #include <cstdio>
 #include <exception>
+#include <new>
 
 #include "cli/options.hpp"
 #include "netdp/error.hpp"
@@ -34,6 +35,9 @@ int main(int argc, char** argv) {
     return 1;
   } catch (const InvalidInput& e) {
     std::fprintf(stderr, "netdp: error: %s\n", e.what());
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "netdp: error: out of memory (the graph or the problem is too large for this machine)\n");
     return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "netdp: failure: %s\n", e.what());
