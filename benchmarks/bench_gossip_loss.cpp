@@ -1,7 +1,7 @@
 // Benchmark: all-pairs gossip loss (MATH_SPEC 6.2) on Erdos-Renyi (c = 1) and hypercube graphs.
 // Usage: bench_gossip_loss [--device cpu|cuda] [--sizes 256,1024,...] [--repeats R] [--steps T]
-// Prints one CSV line per (graph, n): the median and min of R timed runs of netdp::gossip_loss with a sink that
-// only checksums the rows (no disk I/O), T = T_stop unless --steps is given.
+// Prints one CSV line per (graph, n): the median and min of R timed runs of netdp::gossip_loss with a sink
+// that only checksums the rows (no disk I/O), T = T_stop unless --steps is given.
 #include <omp.h>
 
 #include <algorithm>
@@ -72,9 +72,9 @@ int main(int argc, char** argv) {
         checksum = sink.sum;
       }
       std::sort(seconds.begin(), seconds.end());
-      std::printf("%s,%d,%lld,%d,%s,%d,%.4f,%.4f,%d,%.10g\n", family, g.n, static_cast<long long>(g.num_edges()),
-                  p.steps, device.c_str(), omp_get_max_threads(), seconds[seconds.size() / 2], seconds.front(),
-                  repeats, checksum);
+      std::printf("%s,%d,%lld,%d,%s,%d,%.4f,%.4f,%d,%.10g\n", family, g.n,
+                  static_cast<long long>(g.num_edges()), p.steps, device.c_str(), omp_get_max_threads(),
+                  seconds[seconds.size() / 2], seconds.front(), repeats, checksum);
       std::fflush(stdout);
     }
   }

@@ -32,8 +32,8 @@ struct GossipLossProblem {
 void gossip_row_norms_cpu(const GossipLossProblem& p, std::span<double> norms);
 
 /// Rows first .. first + count - 1 of the loss matrix into rows (count x n, row-major).
-void gossip_loss_rows_cpu(const GossipLossProblem& p, std::span<const double> norms, node_t first, node_t count,
-                          std::span<double> rows);
+void gossip_loss_rows_cpu(const GossipLossProblem& p, std::span<const double> norms, node_t first,
+                          node_t count, std::span<double> rows);
 
 /// Bytes the CPU backend needs besides the norms and the output tile (per-thread buffers, dense W).
 std::int64_t gossip_cpu_workspace_bytes(const GossipLossProblem& p, int threads);
@@ -46,9 +46,9 @@ struct CudaGossipLossRun {
   std::int64_t device_bytes = 0;  // peak device memory planned
 };
 
-/// Both passes on CUDA device `device` for sources first .. first + count - 1, emitting the rows to `sink` tile
-/// by tile in increasing order. tile_sources = 0 picks the largest tile that fits the free device memory (or
-/// memory_limit bytes when > 0); throws InsufficientMemory when not even one source fits.
+/// Both passes on CUDA device `device` for sources first .. first + count - 1, emitting the rows to `sink`
+/// tile by tile in increasing order. tile_sources = 0 picks the largest tile that fits the free device memory
+/// (or memory_limit bytes when > 0); throws InsufficientMemory when not even one source fits.
 CudaGossipLossRun gossip_loss_cuda(const GossipLossProblem& p, int device, node_t first, node_t count,
                                    std::int64_t tile_sources, std::int64_t memory_limit, LossRowSink& sink);
 

@@ -18,7 +18,8 @@ DeviceSpec parse_device_spec(std::string_view text) {
     auto digits = text.substr(5);
     int index = -1;
     auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), index);
-    if (ec == std::errc() && end == digits.data() + digits.size() && index >= 0) return {DeviceKind::cuda, index};
+    if (ec == std::errc() && end == digits.data() + digits.size() && index >= 0)
+      return {DeviceKind::cuda, index};
   }
   throw InvalidInput("--device: expected auto, cpu, cuda or cuda:N, got '" + std::string(text) + "'");
 }
@@ -50,12 +51,14 @@ ResolvedDevice resolve_device(const DeviceSpec& spec) {
                             (devices == 0 ? std::string("no CUDA device answers on this machine")
                                           : std::to_string(devices) + " CUDA device(s) found"));
 #else
-    throw DeviceUnavailable("--device cuda: this netdp was built without CUDA (configure with -DNETDP_CUDA=ON)");
+    throw DeviceUnavailable(
+        "--device cuda: this netdp was built without CUDA (configure with -DNETDP_CUDA=ON)");
 #endif
   }
 #ifdef NETDP_HAVE_CUDA
   const int index = spec.kind == DeviceKind::automatic ? 0 : spec.index;
-  return {DeviceKind::cuda, index, "cuda:" + std::to_string(index) + " (" + kernels::cuda_device_name_impl(index) + ")",
+  return {DeviceKind::cuda, index,
+          "cuda:" + std::to_string(index) + " (" + kernels::cuda_device_name_impl(index) + ")",
           spec.kind == DeviceKind::automatic ? "auto: CUDA device 0 answered" : ""};
 #else
   return cpu;

@@ -1,5 +1,5 @@
-// Driver of the gossip accountant (MATH_SPEC 6.1-6.2): validation, device and propagation choice, memory plan,
-// then the backend's two passes (kernels/gossip_loss_kernels.hpp) tile by tile into the sink.
+// Driver of the gossip accountant (MATH_SPEC 6.1-6.2): validation, device and propagation choice, memory
+// plan, then the backend's two passes (kernels/gossip_loss_kernels.hpp) tile by tile into the sink.
 #include "netdp/gossip_loss.hpp"
 
 #include <omp.h>
@@ -23,7 +23,8 @@ double gossip_ldp_loss(const GossipLossParams& p) {
 
 void validate(const GossipLossParams& p, node_t n) {
   auto bad = [](const std::string& what) { throw InvalidInput(what); };
-  if (!(p.alpha > 1.0) || !std::isfinite(p.alpha)) bad("--alpha must be a finite Renyi order > 1, got " + format_double(p.alpha));
+  if (!(p.alpha > 1.0) || !std::isfinite(p.alpha))
+    bad("--alpha must be a finite Renyi order > 1, got " + format_double(p.alpha));
   if (!(p.sigma > 0.0) || !std::isfinite(p.sigma)) bad("--sigma must be > 0, got " + format_double(p.sigma));
   if (!(p.sensitivity > 0.0) || !std::isfinite(p.sensitivity))
     bad("--sensitivity must be > 0, got " + format_double(p.sensitivity));
@@ -42,21 +43,24 @@ bool use_dense(const GossipLossParams& p, const CsrMatrix& w) {
   return p.propagation == Propagation::dense;
 }
 
-std::string gib(std::int64_t bytes) { return std::to_string(double(bytes) / double(1 << 30)).substr(0, 6) + " GiB"; }
+std::string gib(std::int64_t bytes) {
+  return std::to_string(double(bytes) / double(1 << 30)).substr(0, 6) + " GiB";
+}
 
 /// CPU plan: the norms (T x n) and the workspace are fixed; a tile of output rows takes at most a quarter of
-/// what is left (the sink needs room too) and about 64 MiB by default, so that long runs report progress; tiles
-/// never change the results.
+/// what is left (the sink needs room too) and about 64 MiB by default, so that long runs report progress;
+/// tiles never change the results.
 GossipLossRun run_cpu(const kernels::GossipLossProblem& problem, const GossipLossParams& p, node_t first,
                       node_t count, LossRowSink& sink) {
   const std::int64_t n = problem.w.n;
   const std::int64_t row_bytes = n * 8;
-  const std::int64_t fixed = std::int64_t(p.steps) * n * 8 + kernels::gossip_cpu_workspace_bytes(problem, omp_get_max_threads());
+  const std::int64_t fixed =
+      std::int64_t(p.steps) * n * 8 + kernels::gossip_cpu_workspace_bytes(problem, omp_get_max_threads());
   const std::int64_t budget = p.memory_limit > 0 ? p.memory_limit : available_memory_bytes() * 4 / 5;
   if (fixed + row_bytes > budget)
-    throw InsufficientMemory("gossip-loss: n = " + std::to_string(n) + ", T = " + std::to_string(p.steps) + " needs " +
-                             gib(fixed + row_bytes) + " for one row of sources, but only " + gib(budget) +
-                             " is available");
+    throw InsufficientMemory("gossip-loss: n = " + std::to_string(n) + ", T = " + std::to_string(p.steps) +
+                             " needs " + gib(fixed + row_bytes) + " for one row of sources, but only " +
+                             gib(budget) + " is available");
   const std::int64_t fits = std::max<std::int64_t>(1, (budget - fixed) / 4 / row_bytes);
   const std::int64_t preferred = std::max<std::int64_t>((64 << 20) / row_bytes, 32 * omp_get_max_threads());
   std::int64_t tile = p.tile_sources > 0 ? p.tile_sources : std::min(fits, preferred);
@@ -85,19 +89,21 @@ GossipLossRun gossip_loss(const Graph& g, const CsrMatrix& w, const GossipLossPa
   const auto started = std::chrono::steady_clock::now();
   validate(p, g.n);
   if (w.n != g.n)
-    throw InvalidInput("gossip-loss: W is " + std::to_string(w.n) + " x " + std::to_string(w.n) + " but the graph has " +
-                       std::to_string(g.n) + " nodes");
+    throw InvalidInput("gossip-loss: W is " + std::to_string(w.n) + " x " + std::to_string(w.n) +
+                       " but the graph has " + std::to_string(g.n) + " nodes");
   validate_gossip_matrix(w, g);  // Theorem 6.1's symmetric shortcut needs a symmetric doubly stochastic W
 
   const ResolvedDevice device = resolve_device(p.device);
-  const kernels::GossipLossProblem problem{g, w, p.t_start, p.steps, gossip_ldp_loss(p), p.cap_ldp, use_dense(p, w)};
+  const kernels::GossipLossProblem problem{
+      g, w, p.t_start, p.steps, gossip_ldp_loss(p), p.cap_ldp, use_dense(p, w)};
   const node_t first = p.source.value_or(0);
   const node_t count = p.source ? 1 : g.n;
 
   GossipLossRun run;
   if (device.kind == DeviceKind::cuda) {
 #ifdef NETDP_HAVE_CUDA
-    auto cuda = kernels::gossip_loss_cuda(problem, device.index, first, count, p.tile_sources, p.memory_limit, sink);
+    auto cuda =
+        kernels::gossip_loss_cuda(problem, device.index, first, count, p.tile_sources, p.memory_limit, sink);
     run.tile_sources = cuda.tile_sources;
     run.tiles = cuda.tiles;
     run.memory_estimate = cuda.device_bytes;

@@ -38,9 +38,10 @@ std::string by_distance_csv(const json& rows) {
   std::ostringstream csv;
   csv << "distance,pairs,mean,min,max\n";
   for (const auto& r : rows)
-    csv << (r["distance"].is_string() ? r["distance"].get<std::string>() : std::to_string(r["distance"].get<int>()))
-        << ',' << r["pairs"].get<std::int64_t>() << ',' << format_double(r["mean"]) << ',' << format_double(r["min"])
-        << ',' << format_double(r["max"]) << '\n';
+    csv << (r["distance"].is_string() ? r["distance"].get<std::string>()
+                                      : std::to_string(r["distance"].get<int>()))
+        << ',' << r["pairs"].get<std::int64_t>() << ',' << format_double(r["mean"]) << ','
+        << format_double(r["min"]) << ',' << format_double(r["max"]) << '\n';
   return csv.str();
 }
 
@@ -64,7 +65,9 @@ std::string utc_now() {
 
 json run_gossip_loss_job(const GossipLossJob& job) {
   const auto started = std::chrono::steady_clock::now();
-  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  };
 
   GossipLossParams params = job.params;
   // Fail on bad numbers and absent devices before building a large graph or touching the output directory.

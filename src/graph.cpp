@@ -12,8 +12,8 @@ Graph graph_from_edges(node_t n, std::span<const std::pair<node_t, node_t>> edge
   std::vector<offset_t> degree(static_cast<std::size_t>(n) + 1, 0);
   for (auto [u, v] : edges) {
     if (u < 0 || u >= n || v < 0 || v >= n)
-      throw InvalidInput("graph: edge (" + std::to_string(u) + ", " + std::to_string(v) + ") has an id outside [0, " +
-                         std::to_string(n) + ")");
+      throw InvalidInput("graph: edge (" + std::to_string(u) + ", " + std::to_string(v) +
+                         ") has an id outside [0, " + std::to_string(n) + ")");
     if (u == v) continue;
     ++degree[u + 1];
     ++degree[v + 1];
@@ -53,9 +53,11 @@ void validate(const Graph& g) {
     auto row = g.neighbors(u);
     for (std::size_t i = 0; i < row.size(); ++i) {
       node_t v = row[i];
-      if (v < 0 || v >= g.n) fail("node " + std::to_string(u) + " has neighbour " + std::to_string(v) + " out of range");
+      if (v < 0 || v >= g.n)
+        fail("node " + std::to_string(u) + " has neighbour " + std::to_string(v) + " out of range");
       if (v == u) fail("self-loop at node " + std::to_string(u));
-      if (i > 0 && row[i - 1] >= v) fail("row " + std::to_string(u) + " is not sorted or repeats a neighbour");
+      if (i > 0 && row[i - 1] >= v)
+        fail("row " + std::to_string(u) + " is not sorted or repeats a neighbour");
       auto back = g.neighbors(v);
       if (!std::binary_search(back.begin(), back.end(), u))
         fail("edge (" + std::to_string(u) + ", " + std::to_string(v) + ") is not stored in both directions");

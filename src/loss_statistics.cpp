@@ -12,8 +12,8 @@ LossStatistics::LossStatistics(const Graph& g)
 
 void LossStatistics::consume(node_t first_source, node_t count, std::span<const double> rows) {
   const node_t n = g_.n;
-  // Hop distances of the tile's sources, in parallel; then each column range is folded in by one thread, rows in
-  // increasing order, so every sum has the same order whatever the tiling and the thread count.
+  // Hop distances of the tile's sources, in parallel; then each column range is folded in by one thread, rows
+  // in increasing order, so every sum has the same order whatever the tiling and the thread count.
   std::vector<node_t> distance(static_cast<std::size_t>(count) * n);
 #pragma omp parallel
   {
@@ -60,7 +60,9 @@ std::vector<double> LossStatistics::observer_mean() const {
   return mean;
 }
 
-std::vector<double> LossStatistics::observer_max() const { return observer_max_; }
+std::vector<double> LossStatistics::observer_max() const {
+  return observer_max_;
+}
 
 LossAggregate LossStatistics::overall() const {
   LossAggregate total;

@@ -22,8 +22,8 @@ void ProgressReporter::consume(node_t, node_t count, std::span<const double>) {
   if (elapsed < kQuietSeconds || (printed_ && since < kIntervalSeconds)) return;
   double eta = done_ > 0 ? elapsed * double(total_ - done_) / double(done_) : 0.0;
   std::fprintf(stderr, "%s: %lld/%lld sources (%.0f%%), %.1f s elapsed, ETA %.1f s\n", label_.c_str(),
-               static_cast<long long>(done_), static_cast<long long>(total_), 100.0 * double(done_) / double(total_),
-               elapsed, eta);
+               static_cast<long long>(done_), static_cast<long long>(total_),
+               100.0 * double(done_) / double(total_), elapsed, eta);
   printed_ = true;
   last_ = now;
 }
@@ -31,7 +31,8 @@ void ProgressReporter::consume(node_t, node_t count, std::span<const double>) {
 void ProgressReporter::finish() {
   if (!enabled_ || !printed_) return;
   double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  std::fprintf(stderr, "%s: done, %lld sources in %.1f s\n", label_.c_str(), static_cast<long long>(total_), elapsed);
+  std::fprintf(stderr, "%s: done, %lld sources in %.1f s\n", label_.c_str(), static_cast<long long>(total_),
+               elapsed);
 }
 
 }  // namespace netdp

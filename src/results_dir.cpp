@@ -36,8 +36,8 @@ void AtomicFile::commit() {
 
 NpyWriter::NpyWriter(fs::path path, std::int64_t rows, std::int64_t cols)
     : file_(std::move(path)), rows_(rows), cols_(cols) {
-  // Format 1.0: magic, version, little-endian header length, a dict padded with spaces so that the data starts
-  // at a multiple of 64 bytes, ending in a newline.
+  // Format 1.0: magic, version, little-endian header length, a dict padded with spaces so that the data
+  // starts at a multiple of 64 bytes, ending in a newline.
   std::string header = "{'descr': '<f8', 'fortran_order': False, 'shape': (" + std::to_string(rows) + ", " +
                        std::to_string(cols) + "), }";
   std::size_t total = 10 + header.size() + 1;
@@ -52,14 +52,17 @@ NpyWriter::NpyWriter(fs::path path, std::int64_t rows, std::int64_t cols)
 }
 
 void NpyWriter::consume(node_t, node_t count, std::span<const double> rows) {
-  if (rows.size() != static_cast<std::size_t>(count) * cols_) throw std::logic_error("npy tile has the wrong size");
-  file_.stream().write(reinterpret_cast<const char*>(rows.data()), static_cast<std::streamsize>(rows.size_bytes()));
+  if (rows.size() != static_cast<std::size_t>(count) * cols_)
+    throw std::logic_error("npy tile has the wrong size");
+  file_.stream().write(reinterpret_cast<const char*>(rows.data()),
+                       static_cast<std::streamsize>(rows.size_bytes()));
   written_ += count;
 }
 
 void NpyWriter::commit() {
   if (written_ != rows_)
-    throw std::logic_error("npy writer received " + std::to_string(written_) + " of " + std::to_string(rows_) + " rows");
+    throw std::logic_error("npy writer received " + std::to_string(written_) + " of " +
+                           std::to_string(rows_) + " rows");
   file_.commit();
 }
 

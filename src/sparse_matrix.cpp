@@ -26,8 +26,9 @@ CsrMatrix csr_from_triplets(node_t n, std::vector<Triplet> triplets) {
     if (t.row < 0 || t.row >= n || t.column < 0 || t.column >= n)
       throw InvalidInput("matrix entry (" + std::to_string(t.row) + ", " + std::to_string(t.column) +
                          ") outside a " + std::to_string(n) + " x " + std::to_string(n) + " matrix");
-  std::sort(triplets.begin(), triplets.end(),
-            [](const Triplet& a, const Triplet& b) { return a.row != b.row ? a.row < b.row : a.column < b.column; });
+  std::sort(triplets.begin(), triplets.end(), [](const Triplet& a, const Triplet& b) {
+    return a.row != b.row ? a.row < b.row : a.column < b.column;
+  });
   CsrMatrix m;
   m.n = n;
   m.offsets.assign(static_cast<std::size_t>(n) + 1, 0);

@@ -66,8 +66,9 @@ TEST(Cli, GossipLossWritesEveryOutput) {
 TEST(Cli, GossipLossSourceRowAndAutoSteps) {
   ScratchDir dir;
   auto out = dir / "row";
-  auto r = run_cli("gossip-loss --graph hypercube:dim=11 --source 0 --steps auto --t-start 1 --cap none --out " +
-                   out.string());
+  auto r =
+      run_cli("gossip-loss --graph hypercube:dim=11 --source 0 --steps auto --t-start 1 --cap none --out " +
+              out.string());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto loss = read_npy((out / "loss.npy").string());
   EXPECT_EQ(loss.shape, (std::vector<std::int64_t>{1, 2048}));
@@ -91,7 +92,8 @@ TEST(Cli, GraphCommandWritesEdgesAndStats) {
   EXPECT_TRUE(fs::exists(out / "edges.txt"));
   EXPECT_TRUE(fs::exists(out / "manifest.json"));
   // The exported edge list loads back as the same graph.
-  auto again = run_cli("graph --graph file:" + (out / "edges.txt").string() + " --out " + (dir / "g2").string());
+  auto again =
+      run_cli("graph --graph file:" + (out / "edges.txt").string() + " --out " + (dir / "g2").string());
   ASSERT_EQ(again.exit_code, 0) << again.err;
   EXPECT_EQ(nlohmann::json::parse(read_text((dir / "g2" / "stats.json").string()))["edges"], 17);
 }
@@ -109,7 +111,8 @@ TEST(Cli, BadInputFailsWithOneLineAndExitCode2) {
   auto two_parts = dir.write("two.txt", "0 1\n1 2\n3 4\n");
   auto ring = dir.write("ring.txt", "0 1\n1 2\n2 0\n");
   auto negative_w = dir.write("neg_w.txt", "0 0 1.5\n0 1 -0.5\n1 0 -0.5\n1 1 1.5\n2 2 1\n0 2 0\n");
-  auto not_stochastic = dir.write("w.txt", "0 0 0.5\n0 1 0.25\n1 0 0.25\n1 1 0.5\n1 2 0.25\n2 1 0.25\n2 2 0.5\n");
+  auto not_stochastic =
+      dir.write("w.txt", "0 0 0.5\n0 1 0.25\n1 0 0.25\n1 1 0.5\n1 2 0.25\n2 1 0.25\n2 2 0.5\n");
   const std::string base = "gossip-loss --steps 3 ";
   std::vector<BadInput> cases = {
       {"missing file", base + "--graph file:" + (dir / "absent.txt").string(), "absent.txt"},
@@ -123,12 +126,14 @@ TEST(Cli, BadInputFailsWithOneLineAndExitCode2) {
       {"alpha <= 1", base + "--graph ring:n=5 --alpha 1", "alpha"},
       {"steps < 1", "gossip-loss --steps 0 --graph ring:n=5", "steps"},
       {"steps not a number", "gossip-loss --steps many --graph ring:n=5", "steps"},
-      {"auto steps on a disconnected graph", "gossip-loss --steps auto --graph file:" + two_parts, "connected"},
+      {"auto steps on a disconnected graph", "gossip-loss --steps auto --graph file:" + two_parts,
+       "connected"},
       {"source out of range", base + "--graph ring:n=5 --source 5", "source"},
       {"bad device", base + "--graph ring:n=5 --device tpu", "device"},
       {"unknown option", base + "--graph ring:n=5 --colour blue", "colour"},
   };
-  if (cuda_device_count() == 0) cases.push_back({"cuda without a device", base + "--graph ring:n=5 --device cuda", "cuda"});
+  if (cuda_device_count() == 0)
+    cases.push_back({"cuda without a device", base + "--graph ring:n=5 --device cuda", "cuda"});
   for (const auto& c : cases) {
     auto out = dir / (std::string("out-") + std::to_string(&c - cases.data()));
     auto r = run_cli(c.args + " --out " + out.string());
@@ -145,7 +150,8 @@ TEST(Cli, RerunOverAnOldResultRemovesItsManifestFirst) {
   ASSERT_EQ(run_cli("gossip-loss --graph ring:n=8 --steps 2 --out " + out.string()).exit_code, 0);
   ASSERT_TRUE(fs::exists(out / "manifest.json"));
   // A failing second run into the same directory must not leave the old manifest vouching for new files.
-  auto r = run_cli("gossip-loss --graph ring:n=8 --steps 2 --source 0 --memory-limit 0.0000001 --out " + out.string());
+  auto r = run_cli("gossip-loss --graph ring:n=8 --steps 2 --source 0 --memory-limit 0.0000001 --out " +
+                   out.string());
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_FALSE(fs::exists(out / "manifest.json"));
 }

@@ -44,7 +44,8 @@ std::vector<double> dense_oracle(const Graph& g, const CsrMatrix& w, const Gossi
       for (node_t w_node : g.neighbors(static_cast<node_t>(v))) {
         double norm = 0;
         for (std::size_t k = 0; k < n; ++k) norm += power[w_node * n + k] * power[w_node * n + k];
-        for (std::size_t u = 0; u < n; ++u) f[u * n + v] += scale * power[w_node * n + u] * power[w_node * n + u] / norm;
+        for (std::size_t u = 0; u < n; ++u)
+          f[u * n + v] += scale * power[w_node * n + u] * power[w_node * n + u] / norm;
       }
   }
   return f;
@@ -211,7 +212,8 @@ TEST(GossipLoss, SourceRowEqualsTheMatrixRow) {
 }
 
 TEST(GossipLoss, CompleteGraphHasUniformLoss) {
-  // W = J/n: every message after t = 0 carries (1/n)^2 / (1/n) = 1/n of x_u, from each of the n - 1 neighbours.
+  // W = J/n: every message after t = 0 carries (1/n)^2 / (1/n) = 1/n of x_u, from each of the n - 1
+  // neighbours.
   const int n = 12, steps = 5;
   Graph g = complete_graph(n);
   auto w = gossip_matrix(g, Weighting::metropolis);
@@ -222,8 +224,10 @@ TEST(GossipLoss, CompleteGraphHasUniformLoss) {
 }
 
 TEST(GossipLoss, AppendixZHypercubeByDistance) {
-  // MATH_SPEC Appendix Z item 2: hypercube d = 11, W-MH, alpha = 2, Delta = sigma = 1, T = 19, u = 0, unclipped.
-  const double theorem[] = {2.25, 0.634, 0.239, 0.118, 0.070, 0.0454, 0.0317, 0.0225, 0.0168, 0.0123, 0.00945};
+  // MATH_SPEC Appendix Z item 2: hypercube d = 11, W-MH, alpha = 2, Delta = sigma = 1, T = 19, u = 0,
+  // unclipped.
+  const double theorem[] = {2.25,   0.634,  0.239,  0.118,  0.070,  0.0454,
+                            0.0317, 0.0225, 0.0168, 0.0123, 0.00945};
   const double code[] = {1.26, 0.642, 0.245, 0.125, 0.0752, 0.0507, 0.0360, 0.0269, 0.0202, 0.0158, 0.0121};
   Graph g = hypercube_graph(11);
   auto w = gossip_matrix(g, Weighting::metropolis);
@@ -241,7 +245,8 @@ TEST(GossipLoss, AppendixZHypercubeByDistance) {
     for (int d = 1; d <= 11; ++d) {
       const double expected = (t_start == 0 ? theorem : code)[d - 1];
       // The spec prints 3 significant digits.
-      EXPECT_NEAR(sum[d] / count[d], expected, 0.006 * expected) << "distance " << d << " t_start " << t_start;
+      EXPECT_NEAR(sum[d] / count[d], expected, 0.006 * expected)
+          << "distance " << d << " t_start " << t_start;
     }
   }
 }
@@ -264,7 +269,8 @@ TEST(GossipLoss, RejectsBadParameters) {
   expect_invalid([](GossipLossParams& p) { p.source = -1; });
   // A row-stochastic but non-symmetric W (lazy-uniform on an irregular graph) is not a gossip matrix.
   Graph star = star_graph(5);
-  EXPECT_THROW(gossip_loss_matrix(star, gossip_matrix(star, Weighting::lazy_uniform), params(3)), InvalidInput);
+  EXPECT_THROW(gossip_loss_matrix(star, gossip_matrix(star, Weighting::lazy_uniform), params(3)),
+               InvalidInput);
   // W for another graph size.
   EXPECT_THROW(gossip_loss_matrix(ring_graph(7), w, params(3)), InvalidInput);
 }

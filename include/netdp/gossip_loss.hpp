@@ -16,12 +16,12 @@ namespace netdp {
 enum class Propagation { automatic, sparse, dense };
 
 struct GossipLossParams {
-  double alpha = 2.0;        // Renyi order, > 1
-  double sigma = 1.0;        // absolute noise std of eta_v ~ N(0, sigma^2), > 0
-  double sensitivity = 1.0;  // Delta, > 0
-  int steps = 1;             // T >= 1: messages at t = t_start .. t_start + T - 1
-  int t_start = 0;           // 0: Theorem 6.1 (includes W^0 = I); 1: the reference figure code
-  bool cap_ldp = true;       // report min(f, alpha Delta^2 / (2 sigma^2)) (post-processing bound)
+  double alpha = 2.0;            // Renyi order, > 1
+  double sigma = 1.0;            // absolute noise std of eta_v ~ N(0, sigma^2), > 0
+  double sensitivity = 1.0;      // Delta, > 0
+  int steps = 1;                 // T >= 1: messages at t = t_start .. t_start + T - 1
+  int t_start = 0;               // 0: Theorem 6.1 (includes W^0 = I); 1: the reference figure code
+  bool cap_ldp = true;           // report min(f, alpha Delta^2 / (2 sigma^2)) (post-processing bound)
   std::optional<node_t> source;  // compute the row of this source only
   DeviceSpec device;
   Propagation propagation = Propagation::automatic;

@@ -13,14 +13,14 @@
 namespace netdp {
 
 struct GossipLossJob {
-  std::string graph;                // graph spec, e.g. "hypercube:dim=11"
-  WeightsSpec weights;              // metropolis by default
-  GossipLossParams params;          // params.steps is ignored when auto_steps
-  bool auto_steps = false;          // T = T_stop (MATH_SPEC 2.3)
+  std::string graph;        // graph spec, e.g. "hypercube:dim=11"
+  WeightsSpec weights;      // metropolis by default
+  GossipLossParams params;  // params.steps is ignored when auto_steps
+  bool auto_steps = false;  // T = T_stop (MATH_SPEC 2.3)
   GapDefinition gap = GapDefinition::second;
   std::string out_dir;
-  bool progress = true;             // progress lines on stderr for runs longer than a few seconds
-  nlohmann::json invocation;        // how the job was asked for (command line), copied to the manifest
+  bool progress = true;       // progress lines on stderr for runs longer than a few seconds
+  nlohmann::json invocation;  // how the job was asked for (command line), copied to the manifest
 };
 
 /// Runs the job and writes loss.npy, by_distance.csv, per_observer.csv (all pairs only), summary.json and,

@@ -1,6 +1,6 @@
 #pragma once
-// A results directory (DESIGN "Data flow": writers). Every file is written to a temporary name and renamed, and
-// manifest.json is written last: a directory without manifest.json is incomplete.
+// A results directory (DESIGN "Data flow": writers). Every file is written to a temporary name and renamed,
+// and manifest.json is written last: a directory without manifest.json is incomplete.
 #include <cstdint>
 #include <filesystem>
 #include <fstream>

@@ -33,7 +33,8 @@ std::vector<double> eigenvalues(const CsrMatrix& w);
 double chebyshev_gamma(double gap);
 
 /// Muffliato stopping time with the reference code's rule (MATH_SPEC 2.3): ceil(ln((n/sigma^2) max(0.25,
-/// sigma^2)) / sqrt(gap)), sigma the absolute noise std. Throws InvalidInput when gap <= 0 (disconnected graph).
+/// sigma^2)) / sqrt(gap)), sigma the absolute noise std. Throws InvalidInput when gap <= 0 (disconnected
+/// graph).
 int muffliato_stopping_time(node_t n, double sigma, double gap);
 
 }  // namespace netdp

@@ -6,7 +6,9 @@ namespace netdp::kernels {
 
 /// One message's share of the loss: (W^t)_{w,u}^2 / ||row w of W^t||^2 (Theorem 6.1). x = (W^t)_{w,u},
 /// row_norm_sq = ||row w of W^t||^2 >= 1/n > 0 for a doubly stochastic W.
-NETDP_HD inline double message_share(double x, double row_norm_sq) { return x * x / row_norm_sq; }
+NETDP_HD inline double message_share(double x, double row_norm_sq) {
+  return x * x / row_norm_sq;
+}
 
 /// f(u, v) from the accumulated shares of v's neighbours: scale * sum, then min with the LDP level `scale`
 /// when capping (v's view is a post-processing of the one noisy vector x + eta, MATH_SPEC 6.1); 0 when u = v.

@@ -83,7 +83,8 @@ void panel_row_norms(const GossipLossProblem& p, const double* w_dense, node_t f
   walk_powers<L>(p, w_dense, source, x, y, [&](int k, const std::vector<double>& xt) {
     std::array<double, L> acc{};
     for (node_t w = 0; w < n; ++w)
-      for (int j = 0; j < L; ++j) acc[j] += xt[static_cast<std::size_t>(w) * L + j] * xt[static_cast<std::size_t>(w) * L + j];
+      for (int j = 0; j < L; ++j)
+        acc[j] += xt[static_cast<std::size_t>(w) * L + j] * xt[static_cast<std::size_t>(w) * L + j];
     for (int j = 0; j < valid; ++j) norms[static_cast<std::size_t>(k) * n + source[j]] = acc[j];
   });
 }
@@ -112,8 +113,8 @@ void panel_loss_rows(const GossipLossProblem& p, const double* w_dense, std::spa
   }
 }
 
-/// Calls work(panel_first, panel_valid) for the panels covering [first, first + count): in parallel over panels
-/// for the sparse path, serially (GEMM is threaded itself) for the dense one.
+/// Calls work(panel_first, panel_valid) for the panels covering [first, first + count): in parallel over
+/// panels for the sparse path, serially (GEMM is threaded itself) for the dense one.
 template <int L, typename Work>
 void for_each_panel(node_t first, node_t count, bool parallel, Work&& work) {
   const node_t panels = (count + L - 1) / L;
@@ -140,8 +141,8 @@ void gossip_row_norms_cpu(const GossipLossProblem& p, std::span<double> norms) {
   }
 }
 
-void gossip_loss_rows_cpu(const GossipLossProblem& p, std::span<const double> norms, node_t first, node_t count,
-                          std::span<double> rows) {
+void gossip_loss_rows_cpu(const GossipLossProblem& p, std::span<const double> norms, node_t first,
+                          node_t count, std::span<double> rows) {
   const node_t n = p.w.n;
   auto row_of = [&](node_t start) { return rows.data() + static_cast<std::size_t>(start - first) * n; };
   if (p.dense) {

@@ -1,5 +1,5 @@
-// `netdp demo`: the built-in default study. Gossip loss by hop distance on four topologies of about 1024 nodes,
-// in the setting of thesis Fig. 6.1a (alpha = 2, sigma = 1, metropolis W, T = T_stop), scaled down.
+// `netdp demo`: the built-in default study. Gossip loss by hop distance on four topologies of about 1024
+// nodes, in the setting of thesis Fig. 6.1a (alpha = 2, sigma = 1, metropolis W, T = T_stop), scaled down.
 #include <cstdio>
 #include <memory>
 #include <sstream>
@@ -27,7 +27,8 @@ int run_demo(const std::string& out_dir, const std::string& device, const nlohma
   ResultsDir out(out_dir);
   std::ostringstream table;
   table << "topology,distance,pairs,mean,min,max\n";
-  std::printf("%-12s %5s %5s %10s  %s\n", "topology", "n", "T", "mean loss", "mean loss at distance 1, 2, 3, ...");
+  std::printf("%-12s %5s %5s %10s  %s\n", "topology", "n", "T", "mean loss",
+              "mean loss at distance 1, 2, 3, ...");
   nlohmann::json runs = nlohmann::json::array();
   for (const auto& t : kTopologies) {
     GossipOptions o;
@@ -40,8 +41,8 @@ int run_demo(const std::string& out_dir, const std::string& device, const nlohma
     int shown = 0;
     for (const auto& r : summary["by_distance"]) {
       const std::string d = r["distance"].is_string() ? "inf" : std::to_string(r["distance"].get<int>());
-      table << t.name << ',' << d << ',' << r["pairs"].get<std::int64_t>() << ',' << format_double(r["mean"]) << ','
-            << format_double(r["min"]) << ',' << format_double(r["max"]) << '\n';
+      table << t.name << ',' << d << ',' << r["pairs"].get<std::int64_t>() << ',' << format_double(r["mean"])
+            << ',' << format_double(r["min"]) << ',' << format_double(r["max"]) << '\n';
       if (shown++ < 8) means += format_double(r["mean"]).substr(0, 7) + " ";
     }
     std::printf("%-12s %5d %5d %10.4g  %s\n", t.name, summary["n"].get<int>(), summary["steps"].get<int>(),
@@ -61,7 +62,8 @@ int run_demo(const std::string& out_dir, const std::string& device, const nlohma
 }  // namespace
 
 Command add_demo_command(CLI::App& app, const nlohmann::json& invocation) {
-  auto* command = app.add_subcommand("demo", "built-in default study: gossip loss by distance on four topologies");
+  auto* command =
+      app.add_subcommand("demo", "built-in default study: gossip loss by distance on four topologies");
   auto out = std::make_shared<std::string>("netdp-demo");
   auto device = std::make_shared<std::string>("auto");
   command->add_option("--out", *out, "output directory")->capture_default_str();

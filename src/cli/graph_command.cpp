@@ -91,7 +91,8 @@ Command add_graph_command(CLI::App& app, const nlohmann::json& invocation) {
   add_graph_options(*command, o->graph, o->weights);
   command->add_option("--sigma", o->sigma, "noise std used for the reported T_stop")->capture_default_str();
   command->add_flag("--eigenvalues", o->eigenvalues, "also write every eigenvalue of W (dense, O(n^3))");
-  command->add_option("--diameter-limit", o->diameter_limit, "skip the exact diameter when n * 2m exceeds this")
+  command
+      ->add_option("--diameter-limit", o->diameter_limit, "skip the exact diameter when n * 2m exceeds this")
       ->capture_default_str();
   command->add_option("--out", o->out, "output directory")->required();
   command->footer("Graph families (--graph FAMILY:key=value,...):\n" + graph_families_help());

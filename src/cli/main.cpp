@@ -37,7 +37,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "netdp: error: %s\n", e.what());
     return 2;
   } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "netdp: error: out of memory (the graph or the problem is too large for this machine)\n");
+    std::fprintf(stderr,
+                 "netdp: error: out of memory (the graph or the problem is too large for this machine)\n");
     return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "netdp: failure: %s\n", e.what());

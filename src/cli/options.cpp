@@ -10,18 +10,23 @@
 namespace netdp::cli {
 
 void add_graph_options(CLI::App& command, std::string& graph, std::string& weights) {
-  command.add_option("--graph", graph, "graph spec FAMILY:key=value,... (see docs/graphs.md), e.g. hypercube:dim=11")
+  command
+      .add_option("--graph", graph,
+                  "graph spec FAMILY:key=value,... (see docs/graphs.md), e.g. hypercube:dim=11")
       ->required();
-  command.add_option("--weights", weights,
-                     "gossip matrix W: metropolis | hamilton-literal | max-degree | lazy-uniform | file:PATH")
+  command
+      .add_option("--weights", weights,
+                  "gossip matrix W: metropolis | hamilton-literal | max-degree | lazy-uniform | file:PATH")
       ->capture_default_str();
 }
 
 void add_gossip_options(CLI::App& c, GossipOptions& o) {
   add_graph_options(c, o.graph, o.weights);
   c.add_option("--alpha", o.alpha, "Renyi order alpha > 1")->capture_default_str();
-  c.add_option("--sigma", o.sigma, "absolute std of the Gaussian noise added once by every node")->capture_default_str();
-  c.add_option("--sensitivity", o.sensitivity, "l2 sensitivity Delta of a node's value")->capture_default_str();
+  c.add_option("--sigma", o.sigma, "absolute std of the Gaussian noise added once by every node")
+      ->capture_default_str();
+  c.add_option("--sensitivity", o.sensitivity, "l2 sensitivity Delta of a node's value")
+      ->capture_default_str();
   c.add_option("--steps", o.steps, "gossip rounds T, or auto for the stopping time T_stop (MATH_SPEC 2.3)")
       ->capture_default_str();
   c.add_option("--t-start", o.t_start, "first power of W: 0 = Theorem 6.1, 1 = the reference figure code")
@@ -30,18 +35,21 @@ void add_gossip_options(CLI::App& c, GossipOptions& o) {
       ->check(CLI::IsMember({"ldp", "none"}))
       ->capture_default_str();
   c.add_option("--source", o.source, "compute only the row of this source node u");
-  c.add_option("--gap", o.gap, "spectral gap for --steps auto: second (1 - lambda_2) or abs (min 1 - |lambda|)")
+  c.add_option("--gap", o.gap,
+               "spectral gap for --steps auto: second (1 - lambda_2) or abs (min 1 - |lambda|)")
       ->check(CLI::IsMember({"second", "abs"}))
       ->capture_default_str();
   c.add_option("--device", o.device, "auto | cpu | cuda | cuda:N")->capture_default_str();
-  c.add_option("--propagation", o.propagation, "auto | sparse (SpMM) | dense (GEMM); auto = dense above 25% fill")
+  c.add_option("--propagation", o.propagation,
+               "auto | sparse (SpMM) | dense (GEMM); auto = dense above 25% fill")
       ->check(CLI::IsMember({"auto", "sparse", "dense"}))
       ->capture_default_str();
   c.add_option("--tile-sources", o.tile_sources, "sources per tile (0 = from the memory available)")
       ->capture_default_str();
   c.add_option("--memory-limit", o.memory_limit_gib, "GiB the run may use (0 = what the machine has free)")
       ->capture_default_str();
-  c.add_option("--threads", o.threads, "CPU threads (0 = OMP_NUM_THREADS or all cores)")->capture_default_str();
+  c.add_option("--threads", o.threads, "CPU threads (0 = OMP_NUM_THREADS or all cores)")
+      ->capture_default_str();
   c.add_option("--out", o.out, "output directory")->required();
   c.add_flag("--quiet", o.quiet, "no progress lines on stderr");
 }
@@ -71,10 +79,11 @@ GossipLossJob make_gossip_job(const GossipOptions& o, const nlohmann::json& invo
       throw InvalidInput("--steps: expected a positive integer or auto, got '" + o.steps + "'");
     p.steps = steps;
   }
-  if (o.source < -1 || o.source > 0x7fffffff) throw InvalidInput("--source " + std::to_string(o.source) + " is not a node id");
+  if (o.source < -1 || o.source > 0x7fffffff)
+    throw InvalidInput("--source " + std::to_string(o.source) + " is not a node id");
   if (o.source >= 0) p.source = static_cast<node_t>(o.source);
   p.device = parse_device_spec(o.device);
-  p.propagation = o.propagation == "dense" ? Propagation::dense
+  p.propagation = o.propagation == "dense"    ? Propagation::dense
                   : o.propagation == "sparse" ? Propagation::sparse
                                               : Propagation::automatic;
   p.tile_sources = o.tile_sources;

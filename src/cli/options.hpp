@@ -21,8 +21,8 @@ void add_graph_options(CLI::App& command, std::string& graph, std::string& weigh
 
 /// The gossip accountant's options; `steps` holds "auto" or a number until resolved by fill_gossip_job.
 struct GossipOptions {
-  std::string graph, weights = "metropolis", steps = "auto", cap = "ldp", device = "auto", propagation = "auto",
-              gap = "second", out;
+  std::string graph, weights = "metropolis", steps = "auto", cap = "ldp", device = "auto",
+                     propagation = "auto", gap = "second", out;
   double alpha = 2.0, sigma = 1.0, sensitivity = 1.0;
   int t_start = 0, threads = 0;
   long long source = -1, tile_sources = 0;

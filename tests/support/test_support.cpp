@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <sys/wait.h>
 #include <array>
 #include <cstdio>
 #include <cstring>
@@ -9,7 +10,6 @@
 #include <random>
 #include <sstream>
 #include <stdexcept>
-#include <sys/wait.h>
 
 namespace netdp::testing {
 
@@ -18,8 +18,8 @@ namespace fs = std::filesystem;
 ScratchDir::ScratchDir() {
   std::random_device rd;
   for (int attempt = 0; attempt < 100; ++attempt) {
-    auto candidate = fs::temp_directory_path() / ("netdp-test-" + std::to_string(getpid()) + "-" +
-                                                  std::to_string(rd() % 1000000000u));
+    auto candidate = fs::temp_directory_path() /
+                     ("netdp-test-" + std::to_string(getpid()) + "-" + std::to_string(rd() % 1000000000u));
     if (fs::create_directory(candidate)) {
       path_ = candidate;
       return;
@@ -64,7 +64,8 @@ NpyArray read_npy(const std::string& path) {
   if (bytes.size() < 10 || bytes.compare(0, 6, "\x93NUMPY") != 0) throw std::runtime_error("not an npy file");
   std::size_t header_len = static_cast<unsigned char>(bytes[8]) | (static_cast<unsigned char>(bytes[9]) << 8);
   std::string header = bytes.substr(10, header_len);
-  if (header.find("'descr': '<f8'") == std::string::npos || header.find("'fortran_order': False") == std::string::npos)
+  if (header.find("'descr': '<f8'") == std::string::npos ||
+      header.find("'fortran_order': False") == std::string::npos)
     throw std::runtime_error("unexpected npy header: " + header);
   NpyArray a;
   auto open = header.find('('), close = header.find(')');
@@ -83,6 +84,8 @@ NpyArray read_npy(const std::string& path) {
   return a;
 }
 
-std::string source_path(const std::string& relative) { return std::string(NETDP_SOURCE_DIR) + "/" + relative; }
+std::string source_path(const std::string& relative) {
+  return std::string(NETDP_SOURCE_DIR) + "/" + relative;
+}
 
 }  // namespace netdp::testing
