@@ -1,67 +1,15 @@
 #include "netdp/gossip_loss_job.hpp"
 
 #include <chrono>
-#include <cstdio>
-#include <ctime>
-#include <sstream>
 
 #include "netdp/error.hpp"
 #include "netdp/graph_spec.hpp"
-#include "netdp/loss_statistics.hpp"
+#include "netdp/loss_report.hpp"
 #include "netdp/results_dir.hpp"
-#include "netdp/version.hpp"
-#include "progress.hpp"
 
 namespace netdp {
 
-namespace {
-
 using json = nlohmann::json;
-
-/// Rows of by_distance.csv; the unreachable pairs (bucket 0) come last, as distance "inf".
-json by_distance_rows(const LossStatistics& stats) {
-  json rows = json::array();
-  auto buckets = stats.by_distance();
-  for (std::size_t b = 1; b <= buckets.size(); ++b) {
-    const auto& a = buckets[b % buckets.size()];
-    if (a.count == 0) continue;
-    rows.push_back({{"distance", b == buckets.size() ? json("inf") : json(b - 1)},
-                    {"pairs", a.count},
-                    {"mean", a.mean()},
-                    {"min", a.min},
-                    {"max", a.max}});
-  }
-  return rows;
-}
-
-std::string by_distance_csv(const json& rows) {
-  std::ostringstream csv;
-  csv << "distance,pairs,mean,min,max\n";
-  for (const auto& r : rows)
-    csv << (r["distance"].is_string() ? r["distance"].get<std::string>()
-                                      : std::to_string(r["distance"].get<int>()))
-        << ',' << r["pairs"].get<std::int64_t>() << ',' << format_double(r["mean"]) << ','
-        << format_double(r["min"]) << ',' << format_double(r["max"]) << '\n';
-  return csv.str();
-}
-
-std::string per_observer_csv(const LossStatistics& stats) {
-  std::ostringstream csv;
-  csv << "v,mean,max\n";
-  auto mean = stats.observer_mean(), max = stats.observer_max();
-  for (std::size_t v = 0; v < mean.size(); ++v)
-    csv << v << ',' << format_double(mean[v]) << ',' << format_double(max[v]) << '\n';
-  return csv.str();
-}
-
-std::string utc_now() {
-  std::time_t now = std::time(nullptr);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  return text;
-}
-
-}  // namespace
 
 json run_gossip_loss_job(const GossipLossJob& job) {
   const auto started = std::chrono::steady_clock::now();
@@ -94,21 +42,10 @@ json run_gossip_loss_job(const GossipLossJob& job) {
   const double spectral_seconds = elapsed() - graph_seconds;
 
   ResultsDir out(job.out_dir);
-  const std::int64_t rows = params.source ? 1 : g.n;
-  NpyWriter loss_file(out.file("loss.npy"), rows, g.n);
-  LossStatistics stats(g);
-  ProgressReporter progress("gossip-loss", rows, job.progress);
-  LossRowTee sink({&loss_file, &stats, &progress});
-  GossipLossRun run = gossip_loss(g, w, params, sink);
-  progress.finish();
-  loss_file.commit();
+  LossReport report(g, out, params.source ? 1 : g.n, "gossip-loss", job.progress);
+  GossipLossRun run = gossip_loss(g, w, params, report.sink());
+  const json losses = report.finish();
 
-  const json distance_rows = by_distance_rows(stats);
-  out.write_text("by_distance.csv", by_distance_csv(distance_rows));
-  if (!params.source) out.write_text("per_observer.csv", per_observer_csv(stats));
-
-  const LossAggregate all = stats.overall();
-  auto observer_mean = stats.observer_mean();
   const auto degrees = degree_stats(g);
   json summary = {
       {"model", "gossip-loss"},
@@ -130,10 +67,6 @@ json run_gossip_loss_job(const GossipLossJob& job) {
       {"sensitivity", params.sensitivity},
       {"cap", params.cap_ldp ? "ldp" : "none"},
       {"ldp_loss", gossip_ldp_loss(params)},
-      {"pairs", all.count},
-      {"mean_loss", all.mean()},
-      {"min_loss", all.count ? all.min : 0.0},
-      {"max_loss", all.count ? all.max : 0.0},
       {"device", run.device},
       {"device_note", run.device_note},
       {"propagation", run.propagation},
@@ -144,23 +77,13 @@ json run_gossip_loss_job(const GossipLossJob& job) {
       {"seconds_total", elapsed()},
       {"seconds_graph", graph_seconds},
       {"seconds_spectrum", spectral_seconds},
-      {"by_distance", distance_rows},
   };
-  if (params.source) {
-    summary["source"] = *params.source;
-  } else {
-    double worst = 0;
-    for (double m : observer_mean) worst = std::max(worst, m);
-    summary["max_mean_observer_loss"] = worst;
-  }
+  summary.update(losses);
+  if (params.source) summary["source"] = *params.source;
   out.write_json("summary.json", summary);
 
-  json manifest = {
-      {"netdp_version", version()},
-      {"git_commit", git_commit()},
-      {"command", "gossip-loss"},
-      {"created_utc", utc_now()},
-      {"invocation", job.invocation},
+  json manifest = manifest_header("gossip-loss", job.invocation);
+  manifest.update({
       {"parameters",
        {{"graph", job.graph},
         {"weights", to_string(job.weights)},
@@ -184,7 +107,7 @@ json run_gossip_loss_job(const GossipLossJob& job) {
       {"files", params.source ? json{"loss.npy", "by_distance.csv", "summary.json"}
                               : json{"loss.npy", "by_distance.csv", "per_observer.csv", "summary.json"}},
       {"seconds", elapsed()},
-  };
+  });
   out.commit_manifest(manifest);
   return summary;
 }

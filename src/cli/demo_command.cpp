@@ -5,8 +5,8 @@
 #include <sstream>
 
 #include "cli/options.hpp"
+#include "netdp/loss_report.hpp"
 #include "netdp/results_dir.hpp"
-#include "netdp/version.hpp"
 
 namespace netdp::cli {
 
@@ -49,11 +49,9 @@ int run_demo(const std::string& out_dir, const std::string& device, const nlohma
                 summary["mean_loss"].get<double>(), means.c_str());
   }
   out.write_text("by_distance.csv", table.str());
-  out.commit_manifest({{"netdp_version", version()},
-                       {"git_commit", git_commit()},
-                       {"command", "demo"},
-                       {"invocation", invocation},
-                       {"runs", runs}});
+  auto manifest = manifest_header("demo", invocation);
+  manifest["runs"] = runs;
+  out.commit_manifest(manifest);
   std::printf("demo: loss by distance for %zu topologies -> %s/by_distance.csv\n", std::size(kTopologies),
               out_dir.c_str());
   return 0;

@@ -7,9 +7,9 @@
 #include "netdp/error.hpp"
 #include "netdp/graph_io.hpp"
 #include "netdp/graph_spec.hpp"
+#include "netdp/loss_report.hpp"
 #include "netdp/results_dir.hpp"
 #include "netdp/spectral.hpp"
-#include "netdp/version.hpp"
 #include "netdp/weighting.hpp"
 
 namespace netdp::cli {
@@ -73,11 +73,9 @@ int run_graph(const GraphOptions& o, const nlohmann::json& invocation) {
     }
   }
   out.write_json("stats.json", stats);
-  out.commit_manifest({{"netdp_version", version()},
-                       {"git_commit", git_commit()},
-                       {"command", "graph"},
-                       {"invocation", invocation},
-                       {"parameters", {{"graph", o.graph}, {"weights", o.weights}, {"sigma", o.sigma}}}});
+  auto manifest = manifest_header("graph", invocation);
+  manifest["parameters"] = {{"graph", o.graph}, {"weights", o.weights}, {"sigma", o.sigma}};
+  out.commit_manifest(manifest);
   std::printf("graph: n = %d, m = %lld, %s -> %s\n", g.n, static_cast<long long>(g.num_edges()),
               components == 1 ? "connected" : "disconnected", o.out.c_str());
   return 0;
