@@ -1,0 +1,84 @@
+#pragma once
+// Panels of source columns for the CPU backends: W^t e_u for several sources u at once.
+//
+// A panel holds W^t e_u for L sources as an n x L row-major block, so one sparse row of W updates all lanes
+// with contiguous loads and the panel stays in cache for every power. The panel width never depends on the
+// tile, and a short last panel is padded with copies of a real source, so every source column goes through
+// identical arithmetic: results do not depend on tiling (DESIGN principle 5).
+#include <cblas.h>
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <vector>
+
+#include "netdp/sparse_matrix.hpp"
+
+namespace netdp::kernels {
+
+constexpr int kSparseLanes = 8;  // one 64-byte cache line of doubles per row of the panel
+constexpr int kDenseLanes = 64;  // wide enough for GEMM to run near peak
+
+/// y = W x on a panel, W sparse (CSR).
+template <int L>
+void propagate_sparse(const CsrMatrix& w, const double* x, double* y) {
+  const offset_t* offsets = w.offsets.data();
+  const node_t* columns = w.columns.data();
+  const double* values = w.values.data();
+  for (node_t i = 0; i < w.n; ++i) {
+    std::array<double, L> acc{};
+    for (offset_t k = offsets[i]; k < offsets[i + 1]; ++k) {
+      const double a = values[k];
+      const double* xr = x + static_cast<std::size_t>(columns[k]) * L;
+      for (int j = 0; j < L; ++j) acc[j] += a * xr[j];
+    }
+    std::copy(acc.begin(), acc.end(), y + static_cast<std::size_t>(i) * L);
+  }
+}
+
+/// y = W x on a panel, W dense (row-major n x n).
+template <int L>
+void propagate_dense(node_t n, const double* w_dense, const double* x, double* y) {
+  cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, L, n, 1.0, w_dense, n, x, L, 0.0, y, L);
+}
+
+/// The sources of a panel: lane j computes W^t e_{source[j]}; lanes past `valid` repeat the last real source.
+template <int L>
+std::array<node_t, L> panel_sources(node_t first, node_t valid) {
+  std::array<node_t, L> source{};
+  for (int j = 0; j < L; ++j) source[j] = first + std::min<node_t>(j, valid - 1);
+  return source;
+}
+
+/// Computes x = W^t e_{source[j]} in lane j for t = 0 .. t_end - 1 and calls visit(t, x) after each power.
+/// w_dense (row-major n x n) selects GEMM, nullptr the sparse product.
+template <int L, typename Visit>
+void walk_powers(const CsrMatrix& w, int t_end, const double* w_dense, const std::array<node_t, L>& source,
+                 std::vector<double>& x, std::vector<double>& y, Visit&& visit) {
+  std::fill(x.begin(), x.end(), 0.0);
+  for (int j = 0; j < L; ++j) x[static_cast<std::size_t>(source[j]) * L + j] = 1.0;
+  for (int t = 0; t < t_end; ++t) {
+    if (t > 0) {
+      if (w_dense)
+        propagate_dense<L>(w.n, w_dense, x.data(), y.data());
+      else
+        propagate_sparse<L>(w, x.data(), y.data());
+      x.swap(y);
+    }
+    visit(t, x);
+  }
+}
+
+/// Calls work(panel_first, panel_valid) for the panels covering [first, first + count): in parallel over
+/// panels for the sparse path, serially (GEMM is threaded itself) for the dense one.
+template <int L, typename Work>
+void for_each_panel(node_t first, node_t count, bool parallel, Work&& work) {
+  const node_t panels = (count + L - 1) / L;
+#pragma omp parallel for schedule(dynamic, 1) if (parallel)
+  for (node_t b = 0; b < panels; ++b) {
+    node_t start = first + b * L;
+    work(start, std::min<node_t>(L, first + count - start));
+  }
+}
+
+}  // namespace netdp::kernels
