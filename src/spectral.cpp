@@ -192,4 +192,19 @@ int muffliato_stopping_time(node_t n, double sigma, double gap) {
   return std::max(1, static_cast<int>(t));
 }
 
+int random_walk_horizon(node_t n, double sigma, double gap) {
+  if (n < 1) throw InvalidInput("random-walk horizon needs n >= 1, got " + std::to_string(n));
+  if (!(sigma > 0.0) || !std::isfinite(sigma))
+    throw InvalidInput("random-walk horizon needs sigma > 0, got " + number(sigma));
+  if (!(gap > 1e-15) || !std::isfinite(gap))
+    throw InvalidInput("spectral gap " + number(gap) +
+                       " is zero: the graph looks disconnected, so the horizon (--steps auto) is undefined");
+  const double variance = sigma * sigma;
+  // int() of the reference code truncates towards zero.
+  const double t = std::floor(20.0 * std::ceil(std::log(double(n)) / gap) * (0.25 + variance) / variance);
+  if (!(t <= double(std::numeric_limits<int>::max())))
+    throw InvalidInput("random-walk horizon is too large (" + number(t) + " steps)");
+  return std::max(1, static_cast<int>(t));
+}
+
 }  // namespace netdp

@@ -37,4 +37,8 @@ double chebyshev_gamma(double gap);
 /// graph).
 int muffliato_stopping_time(node_t n, double sigma, double gap);
 
+/// Random-walk horizon of the reference figures (MATH_SPEC 2.3, `computeTwalk`):
+/// T_RW = floor(20 ceil(ln(n) / gap) (0.25 + sigma^2) / sigma^2). Throws InvalidInput when gap <= 0.
+int random_walk_horizon(node_t n, double sigma, double gap);
+
 }  // namespace netdp

@@ -1,0 +1,96 @@
+// CPU backend of the random-walk accountant (MATH_SPEC 5.2-5.4): LAPACK eigendecomposition and BLAS products
+// for the spectral methods, panel propagation for the series (see walk_loss_kernels.hpp).
+#include <lapacke.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include <cblas.h>
+
+#include "common/walk_loss_math.hpp"
+#include "cpu/power_panels.hpp"
+#include "walk_loss_kernels.hpp"
+
+namespace netdp::kernels {
+
+std::vector<double> walk_eigen_weights(std::span<const double> eigenvalues, int method, int steps) {
+  std::vector<double> g(eigenvalues.size(), 0.0);
+  // The largest eigenvalue is the 1 of phi_1 = 1/sqrt(n): its part of the sum is the constant term c_T / n.
+  for (std::size_t i = 0; i + 1 < eigenvalues.size(); ++i)
+    g[i] = method == 0 ? -std::log1p(-eigenvalues[i]) : partial_log_series(eigenvalues[i], steps);
+  return g;
+}
+
+SymmetricEigen symmetric_eigen_cpu(const CsrMatrix& w) {
+  SymmetricEigen e;
+  e.vectors = to_dense(w);  // symmetric: row- and column-major copies are the same
+  e.values.resize(static_cast<std::size_t>(w.n));
+  lapack_int info = LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'V', 'U', w.n, e.vectors.data(), w.n, e.values.data());
+  if (info != 0) throw std::runtime_error("LAPACK dsyevd failed with info = " + std::to_string(info));
+  return e;
+}
+
+namespace {
+
+/// Row v of the loss for source u from the graph-term row G[u, :], anonymous or sender-known view.
+void finish_row(const WalkLossProblem& p, node_t u, const double* graph_row, double* out) {
+  for (node_t v = 0; v < p.w.n; ++v) {
+    double term = graph_row[v];
+    if (p.sender_known) {
+      // v knows which neighbour w sent the token: the last hop is post-processing (MATH_SPEC 5.4).
+      term = -std::numeric_limits<double>::infinity();
+      for (node_t w : p.graph.neighbors(v)) term = std::max(term, graph_row[w]);
+      if (p.graph.degree(v) == 0) term = 0.0;
+    }
+    out[v] = walk_pair_loss(term, p.constant, p.scale, p.clip, p.clip_level, v == u);
+  }
+}
+
+}  // namespace
+
+void walk_spectral_rows_cpu(const WalkLossProblem& p, const SymmetricEigen& eigen, node_t first, node_t count,
+                            std::span<double> rows) {
+  const std::size_t n = static_cast<std::size_t>(p.w.n);
+  const auto g = walk_eigen_weights(eigen.values, p.method, p.steps);
+  // scaled[r][i] = V[first + r, i] g_i, then G[first + r, :] = scaled[r, :] V^T. The column-major V, read
+  // row-major, is V^T.
+  std::vector<double> scaled(static_cast<std::size_t>(count) * n), graph_rows(scaled.size());
+#pragma omp parallel for
+  for (node_t r = 0; r < count; ++r)
+    for (std::size_t i = 0; i < n; ++i)
+      scaled[r * n + i] = eigen.vectors[i * n + static_cast<std::size_t>(first + r)] * g[i];
+  cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, count, p.w.n, p.w.n, 1.0, scaled.data(), p.w.n,
+              eigen.vectors.data(), p.w.n, 0.0, graph_rows.data(), p.w.n);
+#pragma omp parallel for
+  for (node_t r = 0; r < count; ++r) finish_row(p, first + r, graph_rows.data() + r * n, rows.data() + r * n);
+}
+
+void walk_series_rows_cpu(const WalkLossProblem& p, node_t first, node_t count, std::span<double> rows) {
+  constexpr int L = kSparseLanes;
+  const std::size_t n = static_cast<std::size_t>(p.w.n);
+  for_each_panel<L>(first, count, true, [&](node_t start, node_t valid) {
+    std::vector<double> x(n * L), y(n * L), s(n * L, 0.0), graph_row(n);
+    auto source = panel_sources<L>(start, valid);
+    // s_u(v) = sum_{t=1}^T (W^t e_u)_v / t, lane j holding source[j] (Lemma D.17, E1).
+    walk_powers<L>(p.w, p.steps + 1, nullptr, source, x, y, [&](int t, const std::vector<double>& xt) {
+      if (t == 0) return;
+      const double inverse_t = 1.0 / t;
+      for (std::size_t i = 0; i < n * L; ++i) s[i] += xt[i] * inverse_t;
+    });
+    for (int j = 0; j < valid; ++j) {
+      for (std::size_t v = 0; v < n; ++v) graph_row[v] = s[v * L + j];
+      finish_row(p, source[j], graph_row.data(), rows.data() + static_cast<std::size_t>(source[j] - first) * n);
+    }
+  });
+}
+
+std::int64_t walk_series_cpu_workspace_bytes(node_t n, int threads) {
+  return std::int64_t(threads) * (3 * std::int64_t(kSparseLanes) + 1) * n * 8;
+}
+
+}  // namespace netdp::kernels

@@ -1,0 +1,66 @@
+#pragma once
+// Backend entry points of the random-walk accountant (MATH_SPEC 5.2-5.4). Internal: called by src/walk_loss.cpp
+// and the backend tests only.
+//
+// Spectral methods: W = V diag(lambda) V^T (ascending eigenvalues, the largest = 1 on phi_1 = 1/sqrt(n)); the
+// graph term is G = V diag(g) V^T with g_i = -ln(1 - lambda_i) (E3) or S_T(lambda_i) (E2) for every eigenpair
+// but the largest (g = 0 there). Rows of G come from one product per tile: (V[rows, :] diag(g)) V^T.
+// Series method: s_u(v) = sum_{t=1}^T (W^t e_u)_v / t by propagation.
+// Then eps_{u->v} = walk_pair_loss(G_{uv} or max_{w in N(v)} G_{uw}, ...).
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "netdp/graph.hpp"
+#include "netdp/loss_rows.hpp"
+#include "netdp/sparse_matrix.hpp"
+
+namespace netdp::kernels {
+
+struct WalkLossProblem {
+  const Graph& graph;   // N(v) for the sender-known view
+  const CsrMatrix& w;   // symmetric gossip matrix of a connected graph
+  int method;           // 0 spectral (E3), 1 finite (E2), 2 series (E1): WalkLossMethod
+  bool sender_known;
+  int steps;            // T
+  double constant;      // c_T / n: ln(T)/n (E3), H_T/n (E2), 0 (series)
+  double scale;         // N_u alpha / sigma^2
+  bool clip;
+  double clip_level;    // alpha / (2 sigma^2)
+};
+
+/// Eigenpair weights g_i of the graph term for ascending eigenvalues (0 for the largest). Shared by backends.
+std::vector<double> walk_eigen_weights(std::span<const double> eigenvalues, int method, int steps);
+
+// ---- CPU (kernels/cpu/walk_loss_cpu.cpp) ----
+
+/// Eigen-decomposition of symmetric W with LAPACK dsyevd: values ascending; vectors column-major, column i = phi_i.
+struct SymmetricEigen {
+  std::vector<double> values, vectors;
+};
+SymmetricEigen symmetric_eigen_cpu(const CsrMatrix& w);
+
+/// Rows first .. first + count - 1 of the loss matrix, spectral methods (needs the eigendecomposition).
+void walk_spectral_rows_cpu(const WalkLossProblem& p, const SymmetricEigen& eigen, node_t first, node_t count,
+                            std::span<double> rows);
+
+/// Rows first .. first + count - 1 of the loss matrix, series method (propagation, no eigendecomposition).
+void walk_series_rows_cpu(const WalkLossProblem& p, node_t first, node_t count, std::span<double> rows);
+/// Bytes of the series method's per-thread panels.
+std::int64_t walk_series_cpu_workspace_bytes(node_t n, int threads);
+
+// ---- CUDA (kernels/cuda/walk_loss_cuda.cu; only in builds with NETDP_HAVE_CUDA) ----
+
+struct CudaWalkLossRun {
+  std::int64_t tile_sources = 0, tiles = 0, device_bytes = 0;
+  double eigen_seconds = 0;
+};
+
+/// The whole computation on CUDA device `device` for sources first .. first + count - 1 (cuSOLVER syevd + cuBLAS
+/// GEMM for the spectral methods, cuSPARSE SpMM for the series), rows emitted to `sink` tile by tile in order.
+/// tile_sources = 0 picks the largest tile that fits (or memory_limit bytes when > 0); InsufficientMemory when
+/// the eigenvectors or one row cannot fit.
+CudaWalkLossRun walk_loss_cuda(const WalkLossProblem& p, int device, node_t first, node_t count,
+                               std::int64_t tile_sources, std::int64_t memory_limit, LossRowSink& sink);
+
+}  // namespace netdp::kernels
