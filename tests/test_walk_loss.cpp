@@ -138,7 +138,9 @@ TEST(WalkLoss, SpectralAndSeriesAgreeAsTGrows) {
     double worst = 0;
     for (std::size_t i = 0; i < series.size(); ++i)
       if (i % 81 != 0) worst = std::max(worst, std::fabs((series[i] - spectral[i]) / scale - constant_gap));
-    if (previous > 1e-13) EXPECT_LT(worst, previous) << "T = " << steps;  // until rounding level
+    if (previous > 1e-13) {  // until rounding level
+      EXPECT_LT(worst, previous) << "T = " << steps;
+    }
     previous = worst;
   }
   EXPECT_LT(previous, 1e-12);
