@@ -1,6 +1,6 @@
 #pragma once
-// Backend entry points of the random-walk accountant (MATH_SPEC 5.2-5.4). Internal: called by src/walk_loss.cpp
-// and the backend tests only.
+// Backend entry points of the random-walk accountant (MATH_SPEC 5.2-5.4). Internal: called by
+// src/walk_loss.cpp and the backend tests only.
 //
 // Spectral methods: W = V diag(lambda) V^T (ascending eigenvalues, the largest = 1 on phi_1 = 1/sqrt(n)); the
 // graph term is G = V diag(g) V^T with g_i = -ln(1 - lambda_i) (E3) or S_T(lambda_i) (E2) for every eigenpair
@@ -18,15 +18,15 @@
 namespace netdp::kernels {
 
 struct WalkLossProblem {
-  const Graph& graph;   // N(v) for the sender-known view
-  const CsrMatrix& w;   // symmetric gossip matrix of a connected graph
-  int method;           // 0 spectral (E3), 1 finite (E2), 2 series (E1): WalkLossMethod
+  const Graph& graph;  // N(v) for the sender-known view
+  const CsrMatrix& w;  // symmetric gossip matrix of a connected graph
+  int method;          // 0 spectral (E3), 1 finite (E2), 2 series (E1): WalkLossMethod
   bool sender_known;
-  int steps;            // T
-  double constant;      // c_T / n: ln(T)/n (E3), H_T/n (E2), 0 (series)
-  double scale;         // N_u alpha / sigma^2
+  int steps;        // T
+  double constant;  // c_T / n: ln(T)/n (E3), H_T/n (E2), 0 (series)
+  double scale;     // N_u alpha / sigma^2
   bool clip;
-  double clip_level;    // alpha / (2 sigma^2)
+  double clip_level;  // alpha / (2 sigma^2)
 };
 
 /// Eigenpair weights g_i of the graph term for ascending eigenvalues (0 for the largest). Shared by backends.
@@ -34,7 +34,8 @@ std::vector<double> walk_eigen_weights(std::span<const double> eigenvalues, int 
 
 // ---- CPU (kernels/cpu/walk_loss_cpu.cpp) ----
 
-/// Eigen-decomposition of symmetric W with LAPACK dsyevd: values ascending; vectors column-major, column i = phi_i.
+/// Eigen-decomposition of symmetric W with LAPACK dsyevd: values ascending; vectors column-major, column i =
+/// phi_i.
 struct SymmetricEigen {
   std::vector<double> values, vectors;
 };
@@ -56,10 +57,10 @@ struct CudaWalkLossRun {
   double eigen_seconds = 0;
 };
 
-/// The whole computation on CUDA device `device` for sources first .. first + count - 1 (cuSOLVER syevd + cuBLAS
-/// GEMM for the spectral methods, cuSPARSE SpMM for the series), rows emitted to `sink` tile by tile in order.
-/// tile_sources = 0 picks the largest tile that fits (or memory_limit bytes when > 0); InsufficientMemory when
-/// the eigenvectors or one row cannot fit.
+/// The whole computation on CUDA device `device` for sources first .. first + count - 1 (cuSOLVER syevd +
+/// cuBLAS GEMM for the spectral methods, cuSPARSE SpMM for the series), rows emitted to `sink` tile by tile
+/// in order. tile_sources = 0 picks the largest tile that fits (or memory_limit bytes when > 0);
+/// InsufficientMemory when the eigenvectors or one row cannot fit.
 CudaWalkLossRun walk_loss_cuda(const WalkLossProblem& p, int device, node_t first, node_t count,
                                std::int64_t tile_sources, std::int64_t memory_limit, LossRowSink& sink);
 

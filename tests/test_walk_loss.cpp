@@ -1,5 +1,6 @@
-// Random-walk accountant (MATH_SPEC 5.2-5.5, thesis Thm 7.7 / Lemma D.17) against closed forms (complete graph,
-// the ring's circulant spectrum of MATH_SPEC 5.6), the three methods against each other, and Appendix Z item 3.
+// Random-walk accountant (MATH_SPEC 5.2-5.5, thesis Thm 7.7 / Lemma D.17) against closed forms (complete
+// graph, the ring's circulant spectrum of MATH_SPEC 5.6), the three methods against each other, and Appendix
+// Z item 3.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -134,7 +135,8 @@ TEST(WalkLoss, SpectralAndSeriesAgreeAsTGrows) {
   for (int steps : {2, 8, 32, 128, 512}) {
     auto spectral = walk_loss_matrix(g, w, params(steps, WalkLossMethod::spectral));
     auto series = walk_loss_matrix(g, w, params(steps, WalkLossMethod::series));
-    const double scale = double(steps) / 80 * 2, constant_gap = (harmonic(steps) - std::log(double(steps))) / 80;
+    const double scale = double(steps) / 80 * 2,
+                 constant_gap = (harmonic(steps) - std::log(double(steps))) / 80;
     double worst = 0;
     for (std::size_t i = 0; i < series.size(); ++i)
       if (i % 81 != 0) worst = std::max(worst, std::fabs((series[i] - spectral[i]) / scale - constant_gap));
@@ -148,8 +150,10 @@ TEST(WalkLoss, SpectralAndSeriesAgreeAsTGrows) {
 
 TEST(WalkLoss, AppendixZHypercubeByDistance) {
   // MATH_SPEC Appendix Z item 3: hypercube d = 11, W-MH, sigma = 1, alpha = 2, T_RW = 1150, u = 0.
-  const double e3[] = {0.117, 0.0153, 0.00544, 0.00339, 0.00271, 0.00242, 0.00226, 0.00216, 0.00209, 0.00204, 0.00200};
-  const double e2[] = {0.117, 0.0156, 0.00576, 0.00370, 0.00303, 0.00274, 0.00258, 0.00248, 0.00241, 0.00236, 0.00232};
+  const double e3[] = {0.117,   0.0153,  0.00544, 0.00339, 0.00271, 0.00242,
+                       0.00226, 0.00216, 0.00209, 0.00204, 0.00200};
+  const double e2[] = {0.117,   0.0156,  0.00576, 0.00370, 0.00303, 0.00274,
+                       0.00258, 0.00248, 0.00241, 0.00236, 0.00232};
   Graph g = hypercube_graph(11);
   auto w = gossip_matrix(g, Weighting::metropolis);
   const int steps = random_walk_horizon(g.n, 1.0, spectral_summary(w).gap(GapDefinition::second));
@@ -247,8 +251,9 @@ TEST(WalkLoss, RejectsBadInput) {
   expect_invalid([](WalkLossParams& p) { p.contributions = -1; });
   expect_invalid([](WalkLossParams& p) { p.source = 6; });
   Graph two = graph_from_edges(4, std::vector<std::pair<node_t, node_t>>{{0, 1}, {2, 3}});
-  EXPECT_THROW(walk_loss_matrix(two, gossip_matrix(two, Weighting::metropolis), params(5, WalkLossMethod::series)),
-               InvalidInput);
+  EXPECT_THROW(
+      walk_loss_matrix(two, gossip_matrix(two, Weighting::metropolis), params(5, WalkLossMethod::series)),
+      InvalidInput);
   EXPECT_THROW(parse_walk_loss_method("closed"), InvalidInput);
   EXPECT_THROW(parse_sender_view("nobody"), InvalidInput);
 }

@@ -30,13 +30,13 @@ SenderView parse_sender_view(std::string_view text);  // "anonymous" | "known"
 std::string to_string(SenderView s);
 
 struct WalkLossParams {
-  double alpha = 2.0;           // Renyi order, > 1
-  double sigma = 1.0;           // noise multiplier, > 0
-  int steps = 1;                // T >= 1 walk steps
-  double contributions = 0.0;   // N_u; 0 = T/n (the expectation for a bistochastic W, MATH_SPEC 5.2)
+  double alpha = 2.0;          // Renyi order, > 1
+  double sigma = 1.0;          // noise multiplier, > 0
+  int steps = 1;               // T >= 1 walk steps
+  double contributions = 0.0;  // N_u; 0 = T/n (the expectation for a bistochastic W, MATH_SPEC 5.2)
   WalkLossMethod method = WalkLossMethod::spectral;
   SenderView sender = SenderView::anonymous;
-  bool clip = false;  // clip to [0, alpha/(2 sigma^2)] like the reference figures (MATH_SPEC 5.3)
+  bool clip = false;             // clip to [0, alpha/(2 sigma^2)] like the reference figures (MATH_SPEC 5.3)
   std::optional<node_t> source;  // compute the row of this source only
   DeviceSpec device;
   std::int64_t tile_sources = 0;  // 0 = chosen from the memory available
@@ -62,9 +62,10 @@ void validate(const WalkLossParams& p, node_t n);
 /// the exact sigma^2 >= alpha (alpha - 1) / 2.
 bool walk_weak_convexity_holds(const WalkLossParams& p, bool stated = true);
 
-/// eps_{u->v} = N_u (alpha / sigma^2) [c_T / n + G_{uv}] with c_T = ln T (spectral) or H_T (finite), G the graph
-/// term (E2/E3), or N_u (alpha / sigma^2) sum_{t=1}^T (W^t)_{uv}/t (series); sender known: G_{uv} replaced by
-/// max_{w in N(v)} G_{uw}. Diagonal 0; clipped when p.clip. W: symmetric gossip matrix of a connected graph.
+/// eps_{u->v} = N_u (alpha / sigma^2) [c_T / n + G_{uv}] with c_T = ln T (spectral) or H_T (finite), G the
+/// graph term (E2/E3), or N_u (alpha / sigma^2) sum_{t=1}^T (W^t)_{uv}/t (series); sender known: G_{uv}
+/// replaced by max_{w in N(v)} G_{uw}. Diagonal 0; clipped when p.clip. W: symmetric gossip matrix of a
+/// connected graph.
 WalkLossRun walk_loss(const Graph& g, const CsrMatrix& w, const WalkLossParams& p, LossRowSink& sink);
 
 /// Convenience: the whole matrix, row-major (1 x n when p.source is set).

@@ -84,7 +84,8 @@ void walk_series_rows_cpu(const WalkLossProblem& p, node_t first, node_t count, 
     });
     for (int j = 0; j < valid; ++j) {
       for (std::size_t v = 0; v < n; ++v) graph_row[v] = s[v * L + j];
-      finish_row(p, source[j], graph_row.data(), rows.data() + static_cast<std::size_t>(source[j] - first) * n);
+      finish_row(p, source[j], graph_row.data(),
+                 rows.data() + static_cast<std::size_t>(source[j] - first) * n);
     }
   });
 }

@@ -1,6 +1,7 @@
 #pragma once
 // Option groups shared by several subcommands (each fills a library struct; main parses and dispatches).
 #include <functional>
+#include <optional>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -19,15 +20,33 @@ struct Command {
 /// --graph SPEC (required) and --weights W.
 void add_graph_options(CLI::App& command, std::string& graph, std::string& weights);
 
-/// The gossip accountant's options; `steps` holds "auto" or a number until resolved by fill_gossip_job.
-struct GossipOptions {
-  std::string graph, weights = "metropolis", steps = "auto", cap = "ldp", device = "auto",
-                     propagation = "auto", gap = "second", out;
-  double alpha = 2.0, sigma = 1.0, sensitivity = 1.0;
-  int t_start = 0, threads = 0;
+/// Options every pairwise-loss command shares; `steps` holds "auto" or a number until parsed.
+struct LossOptions {
+  std::string graph, weights = "metropolis", steps = "auto", device = "auto", gap = "second", out;
+  double alpha = 2.0, sigma = 1.0;
+  int threads = 0;
   long long source = -1, tile_sources = 0;
   double memory_limit_gib = 0;
   bool quiet = false;
+};
+/// Registers them; `sigma_help` and `steps_help` say what sigma and auto mean for the model.
+void add_loss_options(CLI::App& command, LossOptions& o, const std::string& sigma_help,
+                      const std::string& steps_help);
+
+/// The common values, parsed and checked.
+struct CommonLossValues {
+  bool auto_steps = false;
+  int steps = 1;
+  std::optional<node_t> source;
+  DeviceSpec device;
+  std::int64_t memory_limit = 0;
+};
+CommonLossValues parse_loss_options(const LossOptions& o);
+
+struct GossipOptions : LossOptions {
+  std::string cap = "ldp", propagation = "auto";
+  double sensitivity = 1.0;
+  int t_start = 0;
 };
 void add_gossip_options(CLI::App& command, GossipOptions& o);
 GossipLossJob make_gossip_job(const GossipOptions& o, const nlohmann::json& invocation);
@@ -38,5 +57,6 @@ nlohmann::json invocation_json(int argc, char** argv);
 Command add_graph_command(CLI::App& app, const nlohmann::json& invocation);
 Command add_gossip_loss_command(CLI::App& app, const nlohmann::json& invocation);
 Command add_demo_command(CLI::App& app, const nlohmann::json& invocation);
+Command add_walk_loss_command(CLI::App& app, const nlohmann::json& invocation);
 
 }  // namespace netdp::cli

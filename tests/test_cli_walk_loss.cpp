@@ -1,0 +1,114 @@
+// `netdp walk-loss` end to end: outputs, calibration round trip (MATH_SPEC 5.8), collusion (5.5), bad input.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <functional>
+#include <nlohmann/json.hpp>
+
+#include "netdp/graph_generators.hpp"
+#include "netdp/walk_loss.hpp"
+#include "netdp/weighting.hpp"
+#include "support/test_support.hpp"
+
+namespace netdp {
+namespace {
+
+using testing::read_npy;
+using testing::read_text;
+using testing::run_cli;
+using testing::ScratchDir;
+namespace fs = std::filesystem;
+
+nlohmann::json summary_of(const fs::path& dir) {
+  return nlohmann::json::parse(read_text((dir / "summary.json").string()));
+}
+
+TEST(CliWalkLoss, WritesTheSameLayoutAsGossipLoss) {
+  ScratchDir dir;
+  auto out = dir / "w";
+  auto r =
+      run_cli("walk-loss --graph ring:n=12 --steps 60 --method finite --sender known --out " + out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* file :
+       {"loss.npy", "by_distance.csv", "per_observer.csv", "summary.json", "manifest.json"})
+    EXPECT_TRUE(fs::exists(out / file)) << file;
+  auto loss = read_npy((out / "loss.npy").string());
+  Graph g = ring_graph(12);
+  WalkLossParams p;
+  p.steps = 60;
+  p.method = WalkLossMethod::finite;
+  p.sender = SenderView::known;
+  EXPECT_EQ(loss.values, walk_loss_matrix(g, gossip_matrix(g, Weighting::metropolis), p));
+  auto s = summary_of(out);
+  EXPECT_EQ(s["method"], "finite");
+  EXPECT_EQ(s["sender"], "known");
+  EXPECT_DOUBLE_EQ(s["contributions"].get<double>(), 5.0);  // T/n
+  EXPECT_EQ(nlohmann::json::parse(read_text((out / "manifest.json").string()))["command"], "walk-loss");
+}
+
+TEST(CliWalkLoss, CalibrationMeetsTheTarget) {
+  ScratchDir dir;
+  for (const char* statistic : {"max-observer", "all-pairs"}) {
+    auto out = dir / statistic;
+    auto r = run_cli(
+        std::string("walk-loss --graph er:n=60,c=1.5,seed=2 --steps 300 --clip --target-mean-loss 0.01 ") +
+        "--target-statistic " + statistic + " --out " + out.string());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    auto s = summary_of(out);
+    const double sigma = s["calibration"]["sigma"].get<double>();
+    EXPECT_DOUBLE_EQ(s["sigma"].get<double>(), sigma);
+    // The losses written with the calibrated sigma meet the target.
+    const double achieved = std::string(statistic) == "all-pairs" ? s["mean_loss"].get<double>()
+                                                                  : s["max_mean_observer_loss"].get<double>();
+    EXPECT_NEAR(achieved, 0.01, 1e-12);
+    // sigma^2 = statistic(1) / target (losses scale as 1 / sigma^2).
+    EXPECT_NEAR(sigma * sigma, s["calibration"]["statistic_at_sigma_1"].get<double>() / 0.01,
+                1e-9 * sigma * sigma);
+  }
+}
+
+TEST(CliWalkLoss, CollusionIsTheSumOfTheWorstObservers) {
+  ScratchDir dir;
+  auto out = dir / "c";
+  auto r = run_cli("walk-loss --graph florentine --steps 150 --colluders 3 --out " + out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto loss = read_npy((out / "loss.npy").string());
+  auto csv = read_text((out / "collusion.csv").string());
+  EXPECT_EQ(csv.substr(0, csv.find('\n')), "u,worst_coalition_loss");
+  std::istringstream lines(csv.substr(csv.find('\n') + 1));
+  std::string line;
+  for (int u = 0; u < 15; ++u) {
+    ASSERT_TRUE(std::getline(lines, line));
+    std::vector<double> row;
+    for (int v = 0; v < 15; ++v)
+      if (v != u) row.push_back(loss.values[u * 15 + v]);
+    std::sort(row.begin(), row.end(), std::greater<>());
+    EXPECT_NEAR(std::stod(line.substr(line.find(',') + 1)), row[0] + row[1] + row[2], 1e-14) << u;
+  }
+}
+
+TEST(CliWalkLoss, BadInputFailsWithExitCode2) {
+  ScratchDir dir;
+  auto two = dir.write("two.txt", "0 1\n2 3\n");
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"walk-loss --graph ring:n=6 --steps 5 --alpha 1", "alpha"},
+      {"walk-loss --graph ring:n=6 --steps 0", "steps"},
+      {"walk-loss --graph ring:n=6 --steps 5 --sigma -1", "sigma"},
+      {"walk-loss --graph file:" + two + " --steps auto", "connected"},
+      {"walk-loss --graph file:" + two + " --steps 5", "connected"},
+      {"walk-loss --graph ring:n=6 --steps auto --target-mean-loss 0.1", "--steps T"},
+      {"walk-loss --graph ring:n=6 --steps 5 --colluders 6", "colluders"},
+      {"walk-loss --graph ring:n=6 --steps 5 --method closed", "method"},
+  };
+  for (const auto& [args, fragment] : cases) {
+    auto out = dir / "out";
+    auto r = run_cli(args + " --out " + out.string());
+    EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
+    EXPECT_NE(r.err.find(fragment), std::string::npos) << args << ": " << r.err;
+    EXPECT_FALSE(fs::exists(out / "manifest.json")) << args;
+  }
+}
+
+}  // namespace
+}  // namespace netdp
