@@ -12,33 +12,11 @@
 #include <string>
 #include <vector>
 
+#include "bench_common.hpp"
 #include "netdp/gossip_loss.hpp"
 #include "netdp/graph_generators.hpp"
 #include "netdp/spectral.hpp"
 #include "netdp/weighting.hpp"
-
-namespace {
-
-class ChecksumSink : public netdp::LossRowSink {
- public:
-  void consume(netdp::node_t, netdp::node_t, std::span<const double> rows) override {
-    for (double x : rows) sum += x;
-  }
-  double sum = 0;
-};
-
-std::vector<int> parse_sizes(const char* text) {
-  std::vector<int> sizes;
-  for (const char* p = text; *p;) {
-    sizes.push_back(std::atoi(p));
-    p = std::strchr(p, ',');
-    if (!p) break;
-    ++p;
-  }
-  return sizes;
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   std::string device = "cpu";
@@ -46,7 +24,7 @@ int main(int argc, char** argv) {
   int repeats = 5, steps = 0;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--device")) device = argv[i + 1];
-    if (!std::strcmp(argv[i], "--sizes")) sizes = parse_sizes(argv[i + 1]);
+    if (!std::strcmp(argv[i], "--sizes")) sizes = netdp::bench::parse_sizes(argv[i + 1]);
     if (!std::strcmp(argv[i], "--repeats")) repeats = std::atoi(argv[i + 1]);
     if (!std::strcmp(argv[i], "--steps")) steps = std::atoi(argv[i + 1]);
   }
@@ -62,19 +40,11 @@ int main(int argc, char** argv) {
       p.steps = steps > 0 ? steps
                           : netdp::muffliato_stopping_time(
                                 g.n, p.sigma, netdp::spectral_summary(w).gap(netdp::GapDefinition::second));
-      std::vector<double> seconds;
-      double checksum = 0;
-      for (int r = 0; r < repeats; ++r) {
-        ChecksumSink sink;
-        auto start = std::chrono::steady_clock::now();
-        netdp::gossip_loss(g, w, p, sink);
-        seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-        checksum = sink.sum;
-      }
-      std::sort(seconds.begin(), seconds.end());
+      auto t = netdp::bench::time_runs(repeats,
+                                       [&](netdp::LossRowSink& sink) { netdp::gossip_loss(g, w, p, sink); });
       std::printf("%s,%d,%lld,%d,%s,%d,%.4f,%.4f,%d,%.10g\n", family, g.n,
                   static_cast<long long>(g.num_edges()), p.steps, device.c_str(), omp_get_max_threads(),
-                  seconds[seconds.size() / 2], seconds.front(), repeats, checksum);
+                  t.median, t.min, repeats, t.checksum);
       std::fflush(stdout);
     }
   }
