@@ -1,7 +1,7 @@
 // CUDA backend of the gossip accountant: pairwise Renyi loss of synchronous Muffliato with a fixed symmetric
 // W (MATH_SPEC 6.1 eq. M1 with W_{0:t} = W^t, 6.2). Same two passes as the CPU backend
 // (gossip_loss_kernels.hpp); the per-element maths comes from common/gossip_loss_math.hpp. Design notes:
-// docs/cuda_backend.md.
+// docs/cuda_backend.md. Propagation (Propagator) lives in propagator.hpp, shared with the walk backend.
 //
 // Layout: a tile of b sources is a column-major n x b block X (ld = n), column j = W^t e_{s + j}, so
 // X[w, j] = (W^t)_{w, s + j}. Propagation is X <- W X (cuSPARSE SpMM, or cuBLAS DGEMM on a dense copy of W).
@@ -14,7 +14,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
-#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -24,6 +23,8 @@
 #include "cuda/base/cuda_check.hpp"
 #include "cuda/base/device_buffer.hpp"
 #include "cuda/base/handles.hpp"
+#include "cuda/base/launch.cuh"
+#include "cuda/propagator.hpp"
 #include "gossip_loss_kernels.hpp"
 #include "netdp/error.hpp"
 
@@ -32,34 +33,15 @@ namespace {
 
 using cuda::DeviceBuffer;
 
-// Threads per block of every kernel. A power of two: column_sum_of_squares reduces with a halving tree.
-constexpr int kThreads = 256;
-static_assert((kThreads & (kThreads - 1)) == 0, "the reduction tree needs a power-of-two block");
+using cuda::global_thread;
+using cuda::grid_for;
+using cuda::grid_threads;
+using cuda::kThreads;  // a power of two: column_sum_of_squares reduces with a halving tree
+using cuda::set_identity_columns;
 
 // Share of the free device memory a run plans to use: the rest is headroom for the cuSPARSE / cuBLAS internal
 // workspaces and the CUDA context, which are not known before the tile is chosen.
 constexpr double kFreeMemoryShare = 0.85;
-
-int grid_for(std::int64_t elements) {
-  const std::int64_t blocks = (elements + kThreads - 1) / kThreads;
-  // Grid-stride loops cover whatever a capped grid does not.
-  return static_cast<int>(std::clamp<std::int64_t>(blocks, 1, std::int64_t{1} << 20));
-}
-
-__device__ inline std::int64_t global_thread() {
-  return static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-}
-__device__ inline std::int64_t grid_threads() {
-  return static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-}
-
-// X[:, j] = e_{first + j}: the t = 0 columns W^0 e_u (MATH_SPEC 6.1: W_{0:0} = I).
-__global__ void set_identity_columns(double* x, std::int64_t n, std::int64_t cols, std::int64_t first) {
-  const std::int64_t total = n * cols;
-  for (std::int64_t i = global_thread(); i < total; i += grid_threads()) {
-    x[i] = (i % n == first + i / n) ? 1.0 : 0.0;
-  }
-}
 
 // out[j] = ||X[:, j]||^2, one block per column. Each thread sums a fixed strided subset in order, then a
 // fixed shared-memory tree combines them: no atomics, so the result is the same bit for bit on every run. By
@@ -102,107 +84,6 @@ __global__ void neighbour_losses(const double* s, const std::int64_t* adj_offset
     out[i] = pair_loss(sum, scale, cap_ldp, v == first + j);
   }
 }
-
-// Column-major dense copy of W from its CSR form (one thread per row; dense zeroed beforehand).
-__global__ void csr_to_dense(const std::int32_t* offsets, const std::int32_t* columns, const double* values,
-                             std::int64_t n, double* dense) {
-  for (std::int64_t row = global_thread(); row < n; row += grid_threads()) {
-    for (std::int32_t e = offsets[row]; e < offsets[row + 1]; ++e) {
-      dense[row + static_cast<std::int64_t>(columns[e]) * n] += values[e];
-    }
-  }
-}
-
-/// Device-resident W (and its dense copy when asked) and Y = W X for column-major n x cols blocks.
-class Propagator {
- public:
-  Propagator(const CsrMatrix& w, bool dense, cudaStream_t stream)
-      : n_(w.n),
-        nnz_(w.nnz()),
-        dense_(dense),
-        stream_(stream),
-        offsets_(static_cast<std::size_t>(n_) + 1),
-        columns_(static_cast<std::size_t>(nnz_)),
-        values_(static_cast<std::size_t>(nnz_)) {
-    // cuSPARSE gets 32-bit offsets (checked by the caller: nnz < 2^31).
-    std::vector<std::int32_t> offsets32(w.offsets.begin(), w.offsets.end());
-    offsets_.upload(std::span<const std::int32_t>(offsets32), stream_);
-    columns_.upload(std::span<const std::int32_t>(w.columns), stream_);
-    values_.upload(std::span<const double>(w.values), stream_);
-    if (dense_) {
-      dense_w_ = DeviceBuffer<double>(static_cast<std::size_t>(n_) * static_cast<std::size_t>(n_));
-      NETDP_CUDA_TRY(cudaMemsetAsync(dense_w_.data(), 0, dense_w_.bytes(), stream_));
-      csr_to_dense<<<grid_for(n_), kThreads, 0, stream_>>>(offsets_.data(), columns_.data(), values_.data(),
-                                                           n_, dense_w_.data());
-      NETDP_CUDA_CHECK_LAUNCH();
-      cublas_.emplace(stream_);
-    } else {
-      cusparse_.emplace(stream_);
-      csr_.emplace(n_, nnz_, offsets_.data(), columns_.data(), values_.data());
-    }
-    // The pageable uploads above are staged before cudaMemcpyAsync returns, but keep the order explicit.
-    NETDP_CUDA_TRY(cudaStreamSynchronize(stream_));
-  }
-
-  /// Bytes held on the device: CSR arrays, dense copy and SpMM workspace.
-  std::int64_t device_bytes() const {
-    return static_cast<std::int64_t>(offsets_.bytes() + columns_.bytes() + values_.bytes() +
-                                     dense_w_.bytes() + workspace_.bytes());
-  }
-
-  /// Sizes the SpMM workspace for blocks of `cols` columns (x and y: device blocks of at least n x cols).
-  void reserve(const double* x, double* y, std::int64_t cols) {
-    if (dense_) return;
-    const cuda::ConstDenseDescriptor in(n_, cols, n_, x);
-    const cuda::DenseDescriptor out(n_, cols, n_, y);
-    ensure_workspace(in, out);
-  }
-
-  /// y = W x for column-major n x cols blocks with leading dimension n.
-  void apply(const double* x, double* y, std::int64_t cols) {
-    const double one = 1.0, zero = 0.0;
-    if (dense_) {
-      NETDP_CUDA_TRY(cublasDgemm(cublas_->get(), CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(n_),
-                                 static_cast<int>(cols), static_cast<int>(n_), &one, dense_w_.data(),
-                                 static_cast<int>(n_), x, static_cast<int>(n_), &zero, y,
-                                 static_cast<int>(n_)));
-      return;
-    }
-    const cuda::ConstDenseDescriptor in(n_, cols, n_, x);
-    const cuda::DenseDescriptor out(n_, cols, n_, y);
-    ensure_workspace(in, out);
-    // Non-transposed CSR SpMM: deterministic run to run (only the transposed variants are not).
-    NETDP_CUDA_TRY(cusparseSpMM(cusparse_->get(), CUSPARSE_OPERATION_NON_TRANSPOSE,
-                                CUSPARSE_OPERATION_NON_TRANSPOSE, &one, csr_->get(), in.get(), &zero,
-                                out.get(), CUDA_R_64F, kAlgorithm, workspace_.data()));
-  }
-
- private:
-  static constexpr cusparseSpMMAlg_t kAlgorithm = CUSPARSE_SPMM_CSR_ALG1;
-
-  void ensure_workspace(const cuda::ConstDenseDescriptor& in, const cuda::DenseDescriptor& out) {
-    const double one = 1.0, zero = 0.0;
-    std::size_t bytes = 0;
-    NETDP_CUDA_TRY(cusparseSpMM_bufferSize(cusparse_->get(), CUSPARSE_OPERATION_NON_TRANSPOSE,
-                                           CUSPARSE_OPERATION_NON_TRANSPOSE, &one, csr_->get(), in.get(),
-                                           &zero, out.get(), CUDA_R_64F, kAlgorithm, &bytes));
-    if (bytes <= workspace_.bytes()) return;
-    // Work queued on the stream may still use the old workspace.
-    NETDP_CUDA_TRY(cudaStreamSynchronize(stream_));
-    workspace_ = DeviceBuffer<std::byte>(bytes);
-  }
-
-  std::int64_t n_, nnz_;
-  bool dense_;
-  cudaStream_t stream_;
-  DeviceBuffer<std::int32_t> offsets_, columns_;
-  DeviceBuffer<double> values_, dense_w_;
-  DeviceBuffer<std::byte> workspace_;
-  // Declared after the buffers they point into, so they are destroyed first.
-  std::optional<cuda::CusparseHandle> cusparse_;
-  std::optional<cuda::CsrDescriptor> csr_;
-  std::optional<cuda::CublasHandle> cublas_;
-};
 
 /// Bytes of the memory plan, estimated before anything is allocated (DESIGN principle 5).
 struct MemoryPlan {
@@ -287,7 +168,7 @@ CudaGossipLossRun gossip_loss_cuda(const GossipLossProblem& p, int device, node_
 
   // ---- Device state. Declaration order = reverse destruction order: buffers go before the stream. ----
   const cuda::Stream stream;
-  Propagator propagator(p.w, p.dense, stream.get());
+  cuda::Propagator propagator(p.w, p.dense, stream.get());
   DeviceBuffer<std::int64_t> adj_offsets(p.graph.offsets.size());
   DeviceBuffer<std::int32_t> adjacency(p.graph.adjacency.size());
   adj_offsets.upload(std::span<const std::int64_t>(p.graph.offsets), stream.get());
