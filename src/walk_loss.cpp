@@ -33,9 +33,13 @@ SenderView parse_sender_view(std::string_view text) {
   throw InvalidInput("--sender: expected anonymous or known, got '" + std::string(text) + "'");
 }
 
-std::string to_string(SenderView s) { return s == SenderView::anonymous ? "anonymous" : "known"; }
+std::string to_string(SenderView s) {
+  return s == SenderView::anonymous ? "anonymous" : "known";
+}
 
-double walk_local_loss(const WalkLossParams& p) { return p.alpha / (2.0 * p.sigma * p.sigma); }
+double walk_local_loss(const WalkLossParams& p) {
+  return p.alpha / (2.0 * p.sigma * p.sigma);
+}
 
 double walk_contributions(const WalkLossParams& p, node_t n) {
   return p.contributions > 0 ? p.contributions : double(p.steps) / double(n);
@@ -89,7 +93,9 @@ double harmonic_number(int steps) {
 
 WalkLossRun walk_loss(const Graph& g, const CsrMatrix& w, const WalkLossParams& p, LossRowSink& sink) {
   const auto started = std::chrono::steady_clock::now();
-  auto since = [](auto t0) { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+  auto since = [](auto t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  };
   validate(p, g.n);
   if (w.n != g.n)
     throw InvalidInput("walk-loss: W is " + std::to_string(w.n) + " x " + std::to_string(w.n) +
@@ -123,7 +129,8 @@ WalkLossRun walk_loss(const Graph& g, const CsrMatrix& w, const WalkLossParams& 
   run.device_note = device.note;
   if (device.kind == DeviceKind::cuda) {
 #ifdef NETDP_HAVE_CUDA
-    auto cuda = kernels::walk_loss_cuda(problem, device.index, first, count, p.tile_sources, p.memory_limit, sink);
+    auto cuda =
+        kernels::walk_loss_cuda(problem, device.index, first, count, p.tile_sources, p.memory_limit, sink);
     run.tile_sources = cuda.tile_sources;
     run.tiles = cuda.tiles;
     run.memory_estimate = cuda.device_bytes;
@@ -143,7 +150,8 @@ WalkLossRun walk_loss(const Graph& g, const CsrMatrix& w, const WalkLossParams& 
       sink.consume(static_cast<node_t>(start), here, out);
     }
   } else {
-    // Eigenvectors (n^2) and dsyevd's workspace (about 2 n^2 + 6 n) are fixed; a tile needs 3 rows per source.
+    // Eigenvectors (n^2) and dsyevd's workspace (about 2 n^2 + 6 n) are fixed; a tile needs 3 rows per
+    // source.
     const std::int64_t fixed = (3 * n * n + 7 * n) * 8;
     const std::int64_t tile = choose_tile(p, count, n, fixed, 3 * n * 8, "the eigendecomposition");
     run.tile_sources = tile;
