@@ -60,6 +60,26 @@ TEST(Philox, UniformDoubleMatchesCurandHostGenerator) {
 #endif
 }
 
+TEST(Philox, NormalPairsMatchCurandHostGenerator) {
+#ifndef NETDP_TEST_CURAND
+  GTEST_SKIP() << "built without the CUDA toolkit";
+#else
+  // cuRAND's host generator puts the pair of subsequence 0 first and that of subsequence 1 at positions 4, 5.
+  curandGenerator_t g;
+  ASSERT_EQ(curandCreateGeneratorHost(&g, CURAND_RNG_PSEUDO_PHILOX4_32_10), CURAND_STATUS_SUCCESS);
+  curandSetPseudoRandomGeneratorSeed(g, 1234);
+  std::vector<double> normal(8);
+  ASSERT_EQ(curandGenerateNormalDouble(g, normal.data(), normal.size(), 0.0, 1.0), CURAND_STATUS_SUCCESS);
+  curandDestroyGenerator(g);
+  auto first = PhiloxStream(1234, 0).next_normal_pair();
+  auto second = PhiloxStream(1234, 1).next_normal_pair();
+  EXPECT_EQ(first.first, normal[0]);
+  EXPECT_EQ(first.second, normal[1]);
+  EXPECT_EQ(second.first, normal[4]);
+  EXPECT_EQ(second.second, normal[5]);
+#endif
+}
+
 TEST(Philox, OffsetSkipsWithinAndAcrossBlocks) {
   PhiloxStream reference(7, 3);
   std::vector<std::uint32_t> words(12);

@@ -8,7 +8,9 @@
 #include <Random123/philox.h>
 
 #include <array>
+#include <cmath>
 #include <cstdint>
+#include <utility>
 
 namespace netdp {
 
@@ -37,6 +39,17 @@ class PhiloxStream {
   double next_uniform_double() {
     const std::uint64_t x = next_u32(), y = next_u32();
     return static_cast<double>(x ^ (y << 21)) * 0x1p-53 + 0x1p-54;
+  }
+
+  /// Two standard normals from the next four words (u, v uniform doubles): sqrt(-2 ln u) (sin 2 pi v, cos 2
+  /// pi v), the Box-Muller pairing of cuRAND's Philox normal doubles (bit-identical to its host generator;
+  /// the device library's own log/sincos may differ by a few ulps). Call it on a 4-word boundary to match
+  /// cuRAND.
+  std::pair<double, double> next_normal_pair() {
+    const double u = next_uniform_double(), v = next_uniform_double();
+    const double radius = std::sqrt(-2.0 * std::log(u)),
+                 angle = 2.0 * 3.141592653589793238462643383279502884 * v;
+    return {radius * std::sin(angle), radius * std::cos(angle)};
   }
 
   /// Uniform integer in [0, bound) by Lemire's multiply-shift on 32 bits with rejection (exact; bound >= 1).
