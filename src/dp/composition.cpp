@@ -27,7 +27,8 @@ EpsDelta advanced_composition(double epsilon, double delta, double k, double del
   const char* f = "advanced_composition";
   check_common(f, epsilon, delta, k);
   require_open_unit(f, "delta_prime", delta_prime);
-  const double eps = std::sqrt(2 * k * std::log(1 / delta_prime)) * epsilon + k * epsilon * std::expm1(epsilon);
+  const double eps =
+      std::sqrt(2 * k * std::log(1 / delta_prime)) * epsilon + k * epsilon * std::expm1(epsilon);
   return {eps, std::min(1.0, k * delta + delta_prime)};
 }
 
@@ -67,8 +68,9 @@ EpsDelta heterogeneous_composition(const std::vector<double>& epsilons, double d
 
 RdpCurve compose_rdp(const RdpCurve& a, const RdpCurve& b) {
   if (a.orders != b.orders || a.epsilons.size() != a.orders.size() || b.epsilons.size() != b.orders.size())
-    throw InvalidInput("compose_rdp: both RDP curves must have the same orders (" + std::to_string(a.orders.size()) +
-                       " vs " + std::to_string(b.orders.size()) + " orders, or values do not match orders)");
+    throw InvalidInput("compose_rdp: both RDP curves must have the same orders (" +
+                       std::to_string(a.orders.size()) + " vs " + std::to_string(b.orders.size()) +
+                       " orders, or values do not match orders)");
   RdpCurve r = a;
   for (std::size_t i = 0; i < r.epsilons.size(); ++i) r.epsilons[i] += b.epsilons[i];
   return r;

@@ -14,7 +14,9 @@ RdpConversion parse_rdp_conversion(std::string_view text) {
   throw InvalidInput("unknown RDP conversion '" + std::string(text) + "' (expected improved or classic)");
 }
 
-std::string to_string(RdpConversion c) { return c == RdpConversion::classic ? "classic" : "improved"; }
+std::string to_string(RdpConversion c) {
+  return c == RdpConversion::classic ? "classic" : "improved";
+}
 
 namespace {
 void check_rdp(const char* f, double rdp, double alpha) {
@@ -54,9 +56,10 @@ namespace {
 template <class Convert>
 RdpOptimum optimise(const char* f, const RdpCurve& curve, Convert convert) {
   if (curve.orders.empty() || curve.orders.size() != curve.epsilons.size())
-    throw InvalidInput(std::string(f) + ": the RDP curve needs as many values as orders, and at least one (got " +
-                       std::to_string(curve.orders.size()) + " orders, " + std::to_string(curve.epsilons.size()) +
-                       " values)");
+    throw InvalidInput(std::string(f) +
+                       ": the RDP curve needs as many values as orders, and at least one (got " +
+                       std::to_string(curve.orders.size()) + " orders, " +
+                       std::to_string(curve.epsilons.size()) + " values)");
   double lowest = INFINITY, highest = -INFINITY;
   RdpOptimum best{INFINITY, 0, false, {}};
   for (std::size_t i = 0; i < curve.orders.size(); ++i) {
@@ -68,7 +71,8 @@ RdpOptimum optimise(const char* f, const RdpCurve& curve, Convert convert) {
     if (v < best.value) best.value = v, best.order = curve.orders[i];
   }
   if (best.order == 0)
-    throw InvalidInput(std::string(f) + ": the RDP curve is infinite at every order (no bound holds on this grid)");
+    throw InvalidInput(std::string(f) +
+                       ": the RDP curve is infinite at every order (no bound holds on this grid)");
   if (best.order == lowest) {
     best.at_grid_edge = true;
     best.warning = "optimal RDP order " + format(best.order) +

@@ -9,7 +9,9 @@
 namespace netdp::dp {
 using namespace detail;
 
-double normal_cdf(double x) { return 0.5 * std::erfc(-x / std::numbers::sqrt2); }
+double normal_cdf(double x) {
+  return 0.5 * std::erfc(-x / std::numbers::sqrt2);
+}
 
 double log_normal_cdf(double x) {
   if (x > 5) return std::log1p(-0.5 * std::erfc(x / std::numbers::sqrt2));

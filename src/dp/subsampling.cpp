@@ -19,7 +19,9 @@ double amplified(double q, double epsilon) {
 }
 
 // ln(e^x - 1) for x > 0, no overflow.
-double log_expm1(double x) { return x > 30 ? x + std::log1p(-std::exp(-x)) : std::log(std::expm1(x)); }
+double log_expm1(double x) {
+  return x > 30 ? x + std::log1p(-std::exp(-x)) : std::log(std::expm1(x));
+}
 
 // SS2 group-k profile of the Gaussian base mechanism at eps (G3), by the chosen option.
 double group_delta(DeltaCycle method, double epsilon, double theta, double k) {
@@ -64,9 +66,12 @@ DeltaCycle parse_delta_cycle(std::string_view text) {
 
 std::string to_string(DeltaCycle d) {
   switch (d) {
-    case DeltaCycle::k_delta: return "k_delta";
-    case DeltaCycle::group_privacy: return "group_privacy";
-    case DeltaCycle::exact_gaussian: return "exact_gaussian";
+    case DeltaCycle::k_delta:
+      return "k_delta";
+    case DeltaCycle::group_privacy:
+      return "group_privacy";
+    case DeltaCycle::exact_gaussian:
+      return "exact_gaussian";
   }
   return "?";
 }
@@ -79,8 +84,8 @@ double aggregated_gaussian_theta(double sensitivity, double sigma_loc_abs, doubl
   return sensitivity / (sigma_loc_abs * std::sqrt(m));
 }
 
-double with_replacement_delta(DeltaCycle method, double epsilon_a, double theta, double delta_a, std::int64_t m,
-                              std::int64_t n) {
+double with_replacement_delta(DeltaCycle method, double epsilon_a, double theta, double delta_a,
+                              std::int64_t m, std::int64_t n) {
   const char* f = "with_replacement_delta";
   require_nonnegative(f, "epsilon_a", epsilon_a);
   const double hit = with_replacement_hit_probability(m, n);  // validates m, n
@@ -90,15 +95,9 @@ double with_replacement_delta(DeltaCycle method, double epsilon_a, double theta,
   }
   require(theta > 0 && std::isfinite(theta), f, "theta", theta, "finite and > 0");
   if (hit == 0) return 0;
-  const double p = 1.0 / double(n), mean = double(m) * p, sd = std::sqrt(mean * (1 - p));
-  // Start 40 std below the mean (the left tail beyond is < e^-800); stop past the mean once the remaining
-  // binomial mass (each delta_{A,k} <= 1) is negligible against the sum, or below double range.
-  double log_total = -INFINITY;
-  for (double k = std::max(1.0, std::floor(mean - 40 * sd)); k <= double(m); ++k) {
-    const double log_w = log_binomial_pmf(double(m), k, p);
-    if (k > mean && (log_w < log_total - 50 || log_w < -800)) break;
-    log_total = log_add(log_total, log_w + std::log(group_delta(method, epsilon_a, theta, k)));
-  }
+  const double log_total = log_binomial_sum(double(m), 1.0 / double(n), 1, [&](double k) {
+    return std::log(group_delta(method, epsilon_a, theta, k));
+  });
   return std::min(1.0, std::exp(log_total));
 }
 
@@ -119,8 +118,8 @@ std::string violated(SubsampledBound bound, double alpha, double q, double sigma
   const double denominator = m + std::log(q * alpha) + 1 / (2 * s2);
   const double first = (m * m * s2 / 2 - std::log(5 * s2)) / denominator;
   if (!(denominator > 0 && alpha <= first))
-    return "alpha must be <= (M^2 sigma^2/2 - ln(5 sigma^2)) / (M + ln(q alpha) + 1/(2 sigma^2)) = " + format(first) +
-           " (got " + format(alpha) + ")";
+    return "alpha must be <= (M^2 sigma^2/2 - ln(5 sigma^2)) / (M + ln(q alpha) + 1/(2 sigma^2)) = " +
+           format(first) + " (got " + format(alpha) + ")";
   const double second = m * s2 / 2 - 2 * std::log(sigma);
   if (!(alpha <= second))
     return "alpha must be <= M sigma^2/2 - 2 ln(sigma) = " + format(second) + " (got " + format(alpha) + ")";

@@ -22,6 +22,7 @@ EpsDelta optimal_composition(double epsilon, double delta, double k, double delt
 
 /// Sufficient statistics of a list (eps_1..eps_k) for C4: O(1) memory per pair when streaming cycles.
 struct HeterogeneousSums {
+  HeterogeneousSums() = default;  // not an aggregate: a braced list of epsilons means the vector overload
   double count = 0;
   double sum = 0;          // sum eps_i
   double sum_squares = 0;  // S2 = sum eps_i^2
@@ -30,14 +31,15 @@ struct HeterogeneousSums {
 };
 
 /// C4 (Kairouz et al., heterogeneous, as in the reference code `kairouzCompo`): with delta_new = k delta,
-/// second = sqrt(2 S2 ln(1/delta_new)) if e + sqrt(S2)/delta_new > 1/delta_new, else sqrt(2 S2 ln(e + sqrt(S2)/delta_new));
-/// epsilon = min(first + second, sum eps_i). The returned delta is Kairouz's total 1 - (1 - delta)^k (1 - delta_new)
-/// (about 2 k delta). An empty list gives (0, 0). k delta >= 1 is InvalidInput (no guarantee left).
+/// second = sqrt(2 S2 ln(1/delta_new)) if e + sqrt(S2)/delta_new > 1/delta_new, else sqrt(2 S2 ln(e +
+/// sqrt(S2)/delta_new)); epsilon = min(first + second, sum eps_i). The returned delta is Kairouz's total 1 -
+/// (1 - delta)^k (1 - delta_new) (about 2 k delta). An empty list gives (0, 0). k delta >= 1 is InvalidInput
+/// (no guarantee left).
 EpsDelta heterogeneous_composition(const std::vector<double>& epsilons, double delta);
 EpsDelta heterogeneous_composition(const HeterogeneousSums& sums, double delta);
 
-/// An RDP curve sampled on a grid of orders: epsilons[i] bounds D_alpha at alpha = orders[i]; +inf where no bound
-/// holds at that order (e.g. a closed form outside its validity conditions).
+/// An RDP curve sampled on a grid of orders: epsilons[i] bounds D_alpha at alpha = orders[i]; +inf where no
+/// bound holds at that order (e.g. a closed form outside its validity conditions).
 struct RdpCurve {
   std::vector<double> orders;
   std::vector<double> epsilons;

@@ -1,7 +1,8 @@
 #pragma once
 // Gaussian mechanism and Gaussian DP (MATH_SPEC 1.2, items G1-G6). Natural logarithms throughout.
-// Conventions: `noise_multiplier` sigma means noise N(0, sigma^2 Delta^2); `sigma_abs` is the absolute std s = sigma
-// Delta; theta = Delta / s = 1 / sigma is the mean shift of the normalised pair N(0, 1) vs N(theta, 1).
+// Conventions: `noise_multiplier` sigma means noise N(0, sigma^2 Delta^2); `sigma_abs` is the absolute std s
+// = sigma Delta; theta = Delta / s = 1 / sigma is the mean shift of the normalised pair N(0, 1) vs N(theta,
+// 1).
 
 namespace netdp::dp {
 
@@ -13,18 +14,18 @@ double log_normal_cdf(double x);
 /// G1: RDP of the Gaussian mechanism, alpha / (2 sigma^2), for every order alpha > 1 (tight).
 double gaussian_rdp(double alpha, double noise_multiplier);
 
-/// G2: classic calibration s = Delta sqrt(2 ln(1.25/delta)) / epsilon (absolute std). The proof needs epsilon < 1;
-/// the sources use it beyond, so no range check on epsilon other than > 0.
+/// G2: classic calibration s = Delta sqrt(2 ln(1.25/delta)) / epsilon (absolute std). The proof needs epsilon
+/// < 1; the sources use it beyond, so no range check on epsilon other than > 0.
 double gaussian_sigma_classic(double epsilon, double delta, double sensitivity = 1.0);
 
-/// G3 / G4: exact privacy profile of the Gaussian mechanism with theta = Delta/s, equivalently of a mu-GDP mechanism
-/// with mu = theta: delta(eps) = Phi(mu/2 - eps/mu) - e^eps Phi(-mu/2 - eps/mu). Evaluated as
+/// G3 / G4: exact privacy profile of the Gaussian mechanism with theta = Delta/s, equivalently of a mu-GDP
+/// mechanism with mu = theta: delta(eps) = Phi(mu/2 - eps/mu) - e^eps Phi(-mu/2 - eps/mu). Evaluated as
 /// -Phi(a) expm1(eps + ln Phi(b) - ln Phi(a)) so that large eps gives neither inf * 0 nor cancellation.
 /// For a group of k records (sensitivity k Delta) pass mu = k theta.
 double gdp_delta(double mu, double epsilon);
 
-/// G4 inverse: the smallest epsilon >= 0 with gdp_delta(mu, epsilon) <= delta (bisection to full double precision;
-/// 0 when delta >= gdp_delta(mu, 0)).
+/// G4 inverse: the smallest epsilon >= 0 with gdp_delta(mu, epsilon) <= delta (bisection to full double
+/// precision; 0 when delta >= gdp_delta(mu, 0)).
 double gdp_epsilon(double mu, double delta);
 
 /// G5: a mu-GDP mechanism is (alpha, alpha mu^2 / 2)-RDP.
@@ -34,9 +35,9 @@ double gdp_rdp(double alpha, double mu);
 /// contributions is (epsilon / sqrt(m), delta)-DP (noise std grows by sqrt(m), sensitivity unchanged).
 double aggregated_gaussian_epsilon(double epsilon, double m);
 
-/// MATH_SPEC 10, [S4] census example: the l_inf error level sigma_abs sqrt(ln(K/beta)) exactly as the slide prints
-/// it (with sigma_abs from G2 this is sqrt(2 ln(1.25/delta) ln(K/beta)) Delta/epsilon). Reproduces E27 only: the
-/// union bound over K Gaussian coordinates needs the larger gaussian_linf_error_union.
+/// MATH_SPEC 10, [S4] census example: the l_inf error level sigma_abs sqrt(ln(K/beta)) exactly as the slide
+/// prints it (with sigma_abs from G2 this is sqrt(2 ln(1.25/delta) ln(K/beta)) Delta/epsilon). Reproduces E27
+/// only: the union bound over K Gaussian coordinates needs the larger gaussian_linf_error_union.
 double gaussian_linf_error_s4(double sigma_abs, double coordinates, double beta);
 /// Union bound: P(max_i |Z_i| >= t) <= beta for K coordinates of N(0, s^2) at t = s sqrt(2 ln(2K/beta)).
 double gaussian_linf_error_union(double sigma_abs, double coordinates, double beta);
