@@ -10,10 +10,10 @@
 #include <string>
 
 #include "gossip_loss_kernels.hpp"
-#include "memory_info.hpp"
 #include "netdp/error.hpp"
 #include "netdp/results_dir.hpp"
 #include "netdp/weighting.hpp"
+#include "row_tiles.hpp"
 
 namespace netdp {
 
@@ -43,43 +43,24 @@ bool use_dense(const GossipLossParams& p, const CsrMatrix& w) {
   return p.propagation == Propagation::dense;
 }
 
-std::string gib(std::int64_t bytes) {
-  return std::to_string(double(bytes) / double(1 << 30)).substr(0, 6) + " GiB";
-}
-
-/// CPU plan: the norms (T x n) and the workspace are fixed; a tile of output rows takes at most a quarter of
-/// what is left (the sink needs room too) and about 64 MiB by default, so that long runs report progress;
-/// tiles never change the results.
+/// CPU: the norms (T x n) and the per-thread panels are fixed; each source row of a tile is n doubles.
 GossipLossRun run_cpu(const kernels::GossipLossProblem& problem, const GossipLossParams& p, node_t first,
                       node_t count, LossRowSink& sink) {
   const std::int64_t n = problem.w.n;
-  const std::int64_t row_bytes = n * 8;
   const std::int64_t fixed =
       std::int64_t(p.steps) * n * 8 + kernels::gossip_cpu_workspace_bytes(problem, omp_get_max_threads());
-  const std::int64_t budget = p.memory_limit > 0 ? p.memory_limit : available_memory_bytes() * 4 / 5;
-  if (fixed + row_bytes > budget)
-    throw InsufficientMemory("gossip-loss: n = " + std::to_string(n) + ", T = " + std::to_string(p.steps) +
-                             " needs " + gib(fixed + row_bytes) + " for one row of sources, but only " +
-                             gib(budget) + " is available");
-  const std::int64_t fits = std::max<std::int64_t>(1, (budget - fixed) / 4 / row_bytes);
-  const std::int64_t preferred = std::max<std::int64_t>((64 << 20) / row_bytes, 32 * omp_get_max_threads());
-  std::int64_t tile = p.tile_sources > 0 ? p.tile_sources : std::min(fits, preferred);
-  tile = std::min<std::int64_t>(tile, count);
-
-  GossipLossRun run;
-  run.tile_sources = tile;
-  run.tiles = (count + tile - 1) / tile;
-  run.memory_estimate = fixed + tile * row_bytes;
-
+  const RowTilePlan plan = plan_row_tiles("gossip-loss", "the row norms and the propagation panels", n, count,
+                                          fixed, n * 8, p.tile_sources, p.memory_limit);
   std::vector<double> norms(static_cast<std::size_t>(p.steps) * n);
   kernels::gossip_row_norms_cpu(problem, norms);
-  std::vector<double> rows(static_cast<std::size_t>(tile * n));
-  for (std::int64_t start = first; start < first + count; start += tile) {
-    const node_t rows_here = static_cast<node_t>(std::min<std::int64_t>(tile, first + count - start));
-    std::span<double> out(rows.data(), static_cast<std::size_t>(rows_here) * n);
-    kernels::gossip_loss_rows_cpu(problem, norms, static_cast<node_t>(start), rows_here, out);
-    sink.consume(static_cast<node_t>(start), rows_here, out);
-  }
+  stream_row_tiles(first, count, plan.tile, problem.w.n, sink,
+                   [&](node_t start, node_t rows, std::span<double> out) {
+                     kernels::gossip_loss_rows_cpu(problem, norms, start, rows, out);
+                   });
+  GossipLossRun run;
+  run.tile_sources = plan.tile;
+  run.tiles = plan.tiles;
+  run.memory_estimate = plan.memory_estimate;
   return run;
 }
 

@@ -8,10 +8,10 @@
 #include <chrono>
 #include <cmath>
 
-#include "memory_info.hpp"
 #include "netdp/error.hpp"
 #include "netdp/results_dir.hpp"
 #include "netdp/weighting.hpp"
+#include "row_tiles.hpp"
 #include "walk_loss_kernels.hpp"
 
 namespace netdp {
@@ -65,23 +65,6 @@ bool walk_weak_convexity_holds(const WalkLossParams& p, bool stated) {
 }
 
 namespace {
-
-std::string gib(std::int64_t bytes) {
-  return std::to_string(double(bytes) / double(1 << 30)).substr(0, 6) + " GiB";
-}
-
-/// Rows per tile: at most what fits beside the fixed part, about 64 MiB of output by default.
-std::int64_t choose_tile(const WalkLossParams& p, std::int64_t count, std::int64_t n, std::int64_t fixed,
-                         std::int64_t per_row, const char* what) {
-  const std::int64_t budget = p.memory_limit > 0 ? p.memory_limit : available_memory_bytes() * 4 / 5;
-  if (fixed + per_row > budget)
-    throw InsufficientMemory("walk-loss: n = " + std::to_string(n) + " needs " + gib(fixed + per_row) + " (" +
-                             what + " and one row), but only " + gib(budget) + " is available");
-  if (p.tile_sources > 0) return std::min(p.tile_sources, count);
-  const std::int64_t fits = std::max<std::int64_t>(1, (budget - fixed) / 2 / per_row);
-  const std::int64_t preferred = std::max<std::int64_t>((64 << 20) / (n * 8), 32 * omp_get_max_threads());
-  return std::min({fits, preferred, count});
-}
 
 double harmonic_number(int steps) {
   double h = 0;
@@ -137,36 +120,33 @@ WalkLossRun walk_loss(const Graph& g, const CsrMatrix& w, const WalkLossParams& 
     run.eigen_seconds = cuda.eigen_seconds;
 #endif
   } else if (p.method == WalkLossMethod::series) {
-    const std::int64_t fixed = kernels::walk_series_cpu_workspace_bytes(g.n, omp_get_max_threads());
-    const std::int64_t tile = choose_tile(p, count, n, fixed, n * 8, "the propagation panels");
-    run.tile_sources = tile;
-    run.tiles = (count + tile - 1) / tile;
-    run.memory_estimate = fixed + tile * n * 8;
-    std::vector<double> rows(static_cast<std::size_t>(tile * n));
-    for (std::int64_t start = first; start < first + count; start += tile) {
-      const node_t here = static_cast<node_t>(std::min<std::int64_t>(tile, first + count - start));
-      std::span<double> out(rows.data(), static_cast<std::size_t>(here) * n);
-      kernels::walk_series_rows_cpu(problem, static_cast<node_t>(start), here, out);
-      sink.consume(static_cast<node_t>(start), here, out);
-    }
+    const RowTilePlan plan =
+        plan_row_tiles("walk-loss", "the propagation panels", n, count,
+                       kernels::walk_series_cpu_workspace_bytes(g.n, omp_get_max_threads()), n * 8,
+                       p.tile_sources, p.memory_limit);
+    run.tile_sources = plan.tile;
+    run.tiles = plan.tiles;
+    run.memory_estimate = plan.memory_estimate;
+    stream_row_tiles(first, count, plan.tile, g.n, sink,
+                     [&](node_t start, node_t rows, std::span<double> out) {
+                       kernels::walk_series_rows_cpu(problem, start, rows, out);
+                     });
   } else {
     // Eigenvectors (n^2) and dsyevd's workspace (about 2 n^2 + 6 n) are fixed; a tile needs 3 rows per
     // source.
-    const std::int64_t fixed = (3 * n * n + 7 * n) * 8;
-    const std::int64_t tile = choose_tile(p, count, n, fixed, 3 * n * 8, "the eigendecomposition");
-    run.tile_sources = tile;
-    run.tiles = (count + tile - 1) / tile;
-    run.memory_estimate = fixed + tile * 3 * n * 8;
+    const RowTilePlan plan =
+        plan_row_tiles("walk-loss", "the eigendecomposition", n, count, (3 * n * n + 7 * n) * 8, 3 * n * 8,
+                       p.tile_sources, p.memory_limit);
+    run.tile_sources = plan.tile;
+    run.tiles = plan.tiles;
+    run.memory_estimate = plan.memory_estimate;
     const auto eigen_started = std::chrono::steady_clock::now();
     const kernels::SymmetricEigen eigen = kernels::symmetric_eigen_cpu(w);
     run.eigen_seconds = since(eigen_started);
-    std::vector<double> rows(static_cast<std::size_t>(tile * n));
-    for (std::int64_t start = first; start < first + count; start += tile) {
-      const node_t here = static_cast<node_t>(std::min<std::int64_t>(tile, first + count - start));
-      std::span<double> out(rows.data(), static_cast<std::size_t>(here) * n);
-      kernels::walk_spectral_rows_cpu(problem, eigen, static_cast<node_t>(start), here, out);
-      sink.consume(static_cast<node_t>(start), here, out);
-    }
+    stream_row_tiles(first, count, plan.tile, g.n, sink,
+                     [&](node_t start, node_t rows, std::span<double> out) {
+                       kernels::walk_spectral_rows_cpu(problem, eigen, start, rows, out);
+                     });
   }
   run.seconds = since(started);
   return run;

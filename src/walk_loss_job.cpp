@@ -6,9 +6,9 @@
 #include <cstdio>
 #include <sstream>
 
+#include "job_graph.hpp"
 #include "netdp/coalition.hpp"
 #include "netdp/error.hpp"
-#include "netdp/graph_spec.hpp"
 #include "netdp/loss_report.hpp"
 #include "netdp/loss_statistics.hpp"
 #include "netdp/results_dir.hpp"
@@ -67,17 +67,13 @@ json run_walk_loss_job(const WalkLossJob& job) {
     throw InvalidInput("--target-mean-loss needs every source: drop --source");
   if (job.colluders < 0) throw InvalidInput("--colluders must be >= 0");
 
-  Graph g = make_graph(job.graph);
-  CsrMatrix w = make_weights(g, job.weights);
-  validate_gossip_matrix(w, g);
-  SpectralSummary spectrum = spectral_summary(w);
-  const double gap = spectrum.gap(job.gap);
+  const JobGraph graph = load_job_graph(job.graph, job.weights, job.gap);
+  const Graph& g = graph.g;
+  const CsrMatrix& w = graph.w;
+  const SpectralSummary& spectrum = graph.spectrum;
+  const double gap = graph.gap;
   if (job.auto_steps) {
-    node_t components = 0;
-    connected_components(g, &components);
-    if (components > 1)
-      throw InvalidInput("--steps auto: the graph has " + std::to_string(components) +
-                         " connected components, so the horizon T_RW is undefined");
+    require_connected_for_auto_steps(g, "the horizon T_RW");
     params.steps = random_walk_horizon(g.n, params.sigma, gap);
   }
   validate(params, g.n);

@@ -24,6 +24,7 @@
 #include "cuda/base/device_buffer.hpp"
 #include "cuda/base/handles.hpp"
 #include "cuda/base/launch.cuh"
+#include "cuda/base/request.hpp"
 #include "cuda/propagator.hpp"
 #include "gossip_loss_kernels.hpp"
 #include "netdp/error.hpp"
@@ -112,32 +113,14 @@ std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
 CudaGossipLossRun gossip_loss_cuda(const GossipLossProblem& p, int device, node_t first, node_t count,
                                    std::int64_t tile_sources, std::int64_t memory_limit, LossRowSink& sink) {
   const std::int64_t n = p.w.n;
-  if (p.graph.n != p.w.n) {
-    throw InvalidInput("gossip loss: W is " + std::to_string(p.w.n) + " x " + std::to_string(p.w.n) +
-                       " but the graph has " + std::to_string(p.graph.n) + " nodes");
-  }
   if (p.steps < 1 || p.t_start < 0) {
     throw InvalidInput("gossip loss: need steps >= 1 and t_start >= 0, got steps = " +
                        std::to_string(p.steps) + ", t_start = " + std::to_string(p.t_start));
   }
-  if (first < 0 || count < 0 || std::int64_t{first} + count > n) {
-    throw InvalidInput("gossip loss: sources " + std::to_string(first) + " .. " +
-                       std::to_string(std::int64_t{first} + count - 1) + " outside 0 .. " +
-                       std::to_string(n - 1));
-  }
-  if (p.w.nnz() > std::numeric_limits<std::int32_t>::max()) {
-    throw InvalidInput(
-        "gossip loss on CUDA: W has " + std::to_string(p.w.nnz()) +
-        " stored entries, more than the 2^31 - 1 that 32-bit cuSPARSE indices allow; use --device cpu");
-  }
+  cuda::validate_request("gossip loss", p.graph, p.w, first, count, device);
   CudaGossipLossRun run;
   if (count == 0) return run;
 
-  const int devices = cuda_device_count_impl();
-  if (device < 0 || device >= devices) {
-    throw DeviceUnavailable("CUDA device " + std::to_string(device) + " is not available (" +
-                            std::to_string(devices) + " CUDA devices answer)");
-  }
   const cuda::DeviceGuard guard(device);
 
   // ---- Tile size (DESIGN principle 5): the largest b whose blocks fit beside the fixed arrays. ----

@@ -29,6 +29,7 @@
 #include "cuda/base/device_buffer.hpp"
 #include "cuda/base/handles.hpp"
 #include "cuda/base/launch.cuh"
+#include "cuda/base/request.hpp"
 #include "cuda/propagator.hpp"
 #include "gossip_loss_kernels.hpp"  // cuda_device_count_impl
 #include "netdp/error.hpp"
@@ -188,32 +189,14 @@ std::int64_t csr32_bytes(const CsrMatrix& w) {
 CudaWalkLossRun walk_loss_cuda(const WalkLossProblem& p, int device, node_t first, node_t count,
                                std::int64_t tile_sources, std::int64_t memory_limit, LossRowSink& sink) {
   const std::int64_t n = p.w.n;
-  if (p.graph.n != p.w.n) {
-    throw InvalidInput("walk loss: W is " + std::to_string(p.w.n) + " x " + std::to_string(p.w.n) +
-                       " but the graph has " + std::to_string(p.graph.n) + " nodes");
-  }
   if (p.method < 0 || p.method > 2 || p.steps < 1) {
     throw InvalidInput("walk loss: need method 0, 1 or 2 and steps >= 1, got method = " +
                        std::to_string(p.method) + ", steps = " + std::to_string(p.steps));
   }
-  if (first < 0 || count < 0 || std::int64_t{first} + count > n) {
-    throw InvalidInput("walk loss: sources " + std::to_string(first) + " .. " +
-                       std::to_string(std::int64_t{first} + count - 1) + " outside 0 .. " +
-                       std::to_string(n - 1));
-  }
-  if (p.w.nnz() > std::numeric_limits<std::int32_t>::max()) {
-    throw InvalidInput(
-        "walk loss on CUDA: W has " + std::to_string(p.w.nnz()) +
-        " stored entries, more than the 2^31 - 1 that 32-bit cuSPARSE indices allow; use --device cpu");
-  }
+  cuda::validate_request("walk loss", p.graph, p.w, first, count, device);
   CudaWalkLossRun run;
   if (count == 0) return run;
 
-  const int devices = cuda_device_count_impl();
-  if (device < 0 || device >= devices) {
-    throw DeviceUnavailable("CUDA device " + std::to_string(device) + " is not available (" +
-                            std::to_string(devices) + " CUDA devices answer)");
-  }
   const cuda::DeviceGuard guard(device);
   const Budget budget = device_budget(device, memory_limit);
   const std::int64_t d = sizeof(double);

@@ -1,0 +1,34 @@
+#pragma once
+// Checks every CUDA backend makes before it touches a device: sizes, the source range, the 32-bit index limit
+// of cuSPARSE and that the device answers.
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include "gossip_loss_kernels.hpp"  // cuda_device_count_impl
+#include "netdp/error.hpp"
+#include "netdp/graph.hpp"
+#include "netdp/sparse_matrix.hpp"
+
+namespace netdp::kernels::cuda {
+
+inline void validate_request(const std::string& model, const Graph& graph, const CsrMatrix& w, node_t first,
+                             node_t count, int device) {
+  if (graph.n != w.n)
+    throw InvalidInput(model + ": W is " + std::to_string(w.n) + " x " + std::to_string(w.n) +
+                       " but the graph has " + std::to_string(graph.n) + " nodes");
+  if (first < 0 || count < 0 || std::int64_t{first} + count > w.n)
+    throw InvalidInput(model + ": sources " + std::to_string(first) + " .. " +
+                       std::to_string(std::int64_t{first} + count - 1) + " outside 0 .. " +
+                       std::to_string(w.n - 1));
+  if (w.nnz() > std::numeric_limits<std::int32_t>::max())
+    throw InvalidInput(
+        model + " on CUDA: W has " + std::to_string(w.nnz()) +
+        " stored entries, more than the 2^31 - 1 that 32-bit cuSPARSE indices allow; use --device cpu");
+  const int devices = cuda_device_count_impl();
+  if (device < 0 || device >= devices)
+    throw DeviceUnavailable("CUDA device " + std::to_string(device) + " is not available (" +
+                            std::to_string(devices) + " CUDA devices answer)");
+}
+
+}  // namespace netdp::kernels::cuda
