@@ -1,0 +1,47 @@
+#pragma once
+// Backend entry points of the time-varying gossip accountant (MATH_SPEC 6.1, 6.3, 6.5). Internal: called by
+// src/gossip_loss_sequence.cpp and its tests only.
+//
+// The state is a dense product P of gossip matrices (n x n, row-major, row w = row w of W_{0:t}) and the
+// accumulated shares F of the requested sources, observer-major: F[v * count + j] = sum over the messages v
+// received of P_{w, first + j}^2 / ||row w of P||^2. Every entry of F is summed in a fixed order (message
+// time, then v's neighbours in increasing id), so results do not depend on the thread count.
+#include <cstdint>
+#include <vector>
+
+#include "netdp/gossip_schedule.hpp"
+#include "netdp/graph.hpp"
+#include "netdp/sparse_matrix.hpp"
+
+namespace netdp::kernels {
+
+struct SequenceState {
+  node_t n = 0;
+  node_t first = 0;             // first source u
+  node_t count = 0;             // number of sources
+  std::vector<double> product;  // P, n x n
+  std::vector<double> scratch;  // n x n: shares of one round, then the next product (synchronous only)
+  std::vector<double> norms;    // ||row w of P||^2 (randomized only)
+  std::vector<double> shares;   // F, n x count
+
+  SequenceState(node_t n, node_t first, node_t count, bool with_scratch);
+  /// P = I (W_{0:0}), with its row norms 1.
+  void reset_identity();
+};
+
+/// Bytes the state takes (to check before allocating).
+double sequence_state_bytes(node_t n, node_t count, bool with_scratch);
+
+/// Theorem 6.1 on a synchronous schedule: for t = 0 .. T-1, the messages of P = W_{0:t} over E_t (when
+/// t >= t_start), then P <- W_t P. O(T (nnz(W_t) + #E_t) n).
+void sequence_shares_synchronous_cpu(const GossipSchedule& s, int t_start, SequenceState& st);
+
+/// Corollary C.5 on a randomized schedule: at tick t with edge {v, w}, v receives row w of W_{0:t} and w
+/// receives row v (when t >= t_start), then both rows become their average. O(n) per tick.
+void sequence_shares_randomized_cpu(const GossipSchedule& s, int t_start, SequenceState& st);
+
+/// Theorem C.9: for every gradient round t, P runs through Q_{t,j,k} = W_j^k W_{j-1}^K ... W_t^K (j >= t,
+/// k < K) and the messages of each Q over E_j are added. T (T + 1) K / 2 products.
+void muffliato_c9_shares_cpu(const GossipSchedule& s, int gossip_steps, SequenceState& st);
+
+}  // namespace netdp::kernels
