@@ -1,0 +1,32 @@
+#pragma once
+// Argument checks of the bounds: InvalidInput naming the bound, the parameter and its value (DESIGN
+// principle 6). Every check is written so that NaN fails it.
+#include <cmath>
+#include <string>
+
+#include "netdp/error.hpp"
+#include "netdp/results_dir.hpp"
+
+namespace netdp::bounds::detail {
+
+inline void require(bool ok, const std::string& where, const char* parameter, double value,
+                    const char* requirement) {
+  if (!ok)
+    throw InvalidInput(where + ": " + parameter + " must be " + requirement + " (got " +
+                       format_double(value) + ")");
+}
+inline void require_positive(const std::string& where, const char* name, double x) {
+  require(x > 0 && std::isfinite(x), where, name, x, "finite and > 0");
+}
+inline void require_open_unit(const std::string& where, const char* name, double x) {
+  require(x > 0 && x < 1, where, name, x, "in (0, 1)");
+}
+inline void require_n(const std::string& where, double n) {
+  require(n >= 1 && std::isfinite(n), where, "n", n, "finite and >= 1");
+}
+/// A violated condition of a theorem, with the theorem named.
+inline void require_condition(bool ok, const std::string& where, const std::string& condition) {
+  if (!ok) throw InvalidInput(where + ": condition violated: " + condition);
+}
+
+}  // namespace netdp::bounds::detail
