@@ -17,7 +17,7 @@ int main(int argc, char** argv) {
   const cli::Command commands[] = {
       cli::add_graph_command(app, invocation),     cli::add_gossip_loss_command(app, invocation),
       cli::add_walk_loss_command(app, invocation), cli::add_demo_command(app, invocation),
-      cli::add_bound_command(app, invocation)};
+      cli::add_bound_command(app, invocation),     cli::add_gossip_sim_command(app, invocation)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

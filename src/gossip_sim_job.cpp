@@ -1,0 +1,218 @@
+#include "netdp/gossip_sim_job.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "job_graph.hpp"
+#include "netdp/error.hpp"
+#include "netdp/graph_spec.hpp"
+#include "netdp/loss_report.hpp"
+#include "netdp/results_dir.hpp"
+
+namespace netdp {
+
+using json = nlohmann::json;
+
+namespace {
+
+/// Progress lines on stderr: nothing for the first seconds, then at most one line every few seconds.
+class SimProgress {
+ public:
+  SimProgress(std::string label, bool enabled) : label_(std::move(label)), enabled_(enabled) {
+    start_ = last_ = std::chrono::steady_clock::now();
+  }
+  void operator()(double fraction) {
+    if (!enabled_) return;
+    const auto now = std::chrono::steady_clock::now();
+    const double elapsed = seconds(start_, now), since = seconds(last_, now);
+    if (elapsed < 3.0 || (printed_ && since < 5.0)) return;
+    fraction = std::min(fraction, 1.0);
+    const double eta = fraction > 0 ? elapsed * (1 - fraction) / fraction : 0.0;
+    std::fprintf(stderr, "%s: %.0f%% of the run-steps, %.1f s elapsed, ETA %.1f s\n", label_.c_str(),
+                 100 * fraction, elapsed, eta);
+    printed_ = true;
+    last_ = now;
+  }
+  void finish() const {
+    if (enabled_ && printed_)
+      std::fprintf(stderr, "%s: done in %.1f s\n", label_.c_str(),
+                   seconds(start_, std::chrono::steady_clock::now()));
+  }
+
+ private:
+  static double seconds(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b) {
+    return std::chrono::duration<double>(b - a).count();
+  }
+  std::string label_;
+  bool enabled_, printed_ = false;
+  std::chrono::steady_clock::time_point start_, last_;
+};
+
+/// mse.csv: t, mean, stderr, noisy_mean, noisy_stderr, bound (docs/gossip_sim.md).
+std::string mse_csv(const GossipSimResult& r, const GossipBoundInputs& theory) {
+  std::ostringstream csv;
+  csv << "t,mean,stderr,noisy_mean,noisy_stderr,bound\n";
+  for (std::size_t i = 0; i < r.t.size(); ++i)
+    csv << r.t[i] << ',' << format_double(r.mean[i]) << ',' << format_double(r.std_error[i]) << ','
+        << format_double(r.noisy_mean[i]) << ',' << format_double(r.noisy_std_error[i]) << ','
+        << format_double(gossip_sim_bound(theory, r.t[i])) << '\n';
+  return csv.str();
+}
+
+json finite_or_null(double x) {
+  return std::isfinite(x) ? json(x) : json(nullptr);
+}
+
+const char* bound_rule(GossipProtocol p) {
+  switch (p) {
+    case GossipProtocol::accelerated:
+      return "Thm 6.2 x 2: 2 (S + D sigma^2) exp(-t sqrt(gap)) + 2 D sigma^2 / n";
+    case GossipProtocol::sync:
+      return "plain powers: (S + D sigma^2) exp(-2 t gap) + D sigma^2 / n";
+    case GossipProtocol::randomized:
+      return "Thm 6.4 x 2: 2 (S + D sigma^2) exp(-t 2 gap / n) + 2 D sigma^2 / n";
+    default:
+      return "none";
+  }
+}
+
+}  // namespace
+
+json run_gossip_sim_job(const GossipSimJob& job) {
+  const auto started = std::chrono::steady_clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  };
+
+  GossipSimParams params = job.params;
+  // Fail on bad numbers and absent devices before building a large graph or touching the output directory.
+  GossipSimParams early = params;
+  if (job.auto_steps) early.steps = 1;
+  validate(early, 1);
+  if (!(job.er_c >= 0) || !std::isfinite(job.er_c))
+    throw InvalidInput("--er-c must be a finite number >= 0, got " + format_double(job.er_c));
+  if (job.target && !(*job.target >= 0 && std::isfinite(*job.target)))
+    throw InvalidInput("--target must be a finite number >= 0, got " + format_double(*job.target));
+
+  const GossipProtocol protocol = params.protocol;
+  const bool uses_w = fixed_matrix(protocol) || protocol == GossipProtocol::randomized;
+  JobGraph jg;
+  if (uses_w) {
+    jg = load_job_graph(job.graph, params.weights, job.gap);
+  } else {
+    jg.g = make_graph(job.graph);
+  }
+  const Graph& g = jg.g;
+  if (protocol == GossipProtocol::er_per_round)
+    params.edge_probability = g.n > 1 ? job.er_c * std::log(double(g.n)) / g.n : 1.0;
+  if (protocol == GossipProtocol::accelerated) params.spectral_gap = jg.gap;
+  const double graph_seconds = elapsed();
+
+  const std::vector<double> x = initial_values(g.n, params);
+  const GossipBoundInputs theory{protocol, g.n, params.dim, params.sigma, initial_spread(x, params.dim),
+                                 jg.gap};
+  if (job.auto_steps) {
+    if (uses_w) require_connected_for_auto_steps(g, "the stopping time T_stop");
+    params.steps = gossip_sim_stopping_time(theory);
+  }
+  validate(params, g.n);
+
+  ResultsDir out(job.out_dir);
+  SimProgress progress("gossip-sim", job.progress);
+  const GossipSimResult r = gossip_sim(g, jg.w, x, params, [&](double f) { progress(f); });
+  progress.finish();
+  out.write_text("mse.csv", mse_csv(r, theory));
+
+  const std::size_t last = r.t.size() - 1;
+  const auto reached = job.target ? first_reaching(r, *job.target) : std::nullopt;
+  const auto degrees = degree_stats(g);
+  json summary = {
+      {"model", "gossip-sim"},
+      {"protocol", to_string(protocol)},
+      {"n", g.n},
+      {"edges", g.num_edges()},
+      {"degree", {{"min", degrees.min}, {"mean", degrees.mean}, {"max", degrees.max}}},
+      {"steps", params.steps},
+      {"steps_rule", job.auto_steps ? "auto: T_stop of MATH_SPEC 2.3 / 6.3" : "given"},
+      {"runs", params.runs},
+      {"dim", params.dim},
+      {"sigma", params.sigma},
+      {"seed", params.seed},
+      {"init", to_string(params.init)},
+      {"initial_spread", r.initial_spread},
+      {"true_average", r.true_average},
+      {"noise_floor", params.dim * params.sigma * params.sigma / g.n},
+      {"record_every", params.record_every},
+      {"final",
+       {{"t", r.t[last]},
+        {"mean", r.mean[last]},
+        {"stderr", finite_or_null(r.std_error[last])},
+        {"noisy_mean", r.noisy_mean[last]},
+        {"noisy_stderr", finite_or_null(r.noisy_std_error[last])},
+        {"bound", finite_or_null(gossip_sim_bound(theory, r.t[last]))}}},
+      {"bound_rule", bound_rule(protocol)},
+      {"target", job.target ? json(*job.target) : json(nullptr)},
+      {"target_reached_t", reached ? json(*reached) : json(nullptr)},
+      {"device", r.device},
+      {"device_note", r.device_note},
+      {"batch_runs", r.batch_runs},
+      {"batches", r.batches},
+      {"memory_estimate_bytes", r.memory_estimate},
+      {"seconds", r.seconds},
+      {"seconds_graph", graph_seconds},
+      {"seconds_total", elapsed()},
+  };
+  if (uses_w) {
+    summary["weights"] = to_string(params.weights);
+    summary["spectral_gap"] = jg.gap;
+    summary["gap_definition"] = to_string(job.gap);
+    summary["lambda_2"] = jg.spectrum.lambda_2;
+    summary["lambda_min"] = jg.spectrum.lambda_min;
+  }
+  if (protocol == GossipProtocol::accelerated) summary["gamma"] = r.gamma;
+  if (protocol == GossipProtocol::randomized) summary["lambda_p"] = 2 * jg.gap / g.n;
+  if (protocol == GossipProtocol::er_per_round) {
+    summary["er_c"] = job.er_c;
+    summary["edge_probability"] = params.edge_probability;
+  }
+  if (protocol == GossipProtocol::dropout) summary["dropout"] = params.dropout;
+  out.write_json("summary.json", summary);
+
+  json manifest = manifest_header("gossip-sim", job.invocation);
+  manifest.update({
+      {"parameters",
+       {{"graph", job.graph},
+        {"weights", to_string(params.weights)},
+        {"protocol", to_string(protocol)},
+        {"steps", job.auto_steps ? json("auto") : json(params.steps)},
+        {"steps_resolved", params.steps},
+        {"runs", params.runs},
+        {"dim", params.dim},
+        {"sigma", params.sigma},
+        {"seed", params.seed},
+        {"init", to_string(params.init)},
+        {"er_c", job.er_c},
+        {"edge_probability", params.edge_probability},
+        {"dropout", params.dropout},
+        {"target", job.target ? json(*job.target) : json(nullptr)},
+        {"gap_definition", to_string(job.gap)},
+        {"record_every", params.record_every},
+        {"batch_runs", params.batch_runs},
+        {"memory_limit", params.memory_limit}}},
+      {"backend",
+       {{"device", r.device},
+        {"device_note", r.device_note},
+        {"propagation", "sparse"},
+        {"batch_runs", r.batch_runs},
+        {"batches", r.batches}}},
+      {"files", json{"mse.csv", "summary.json"}},
+      {"seconds", elapsed()},
+  });
+  out.commit_manifest(manifest);
+  return summary;
+}
+
+}  // namespace netdp

@@ -1,0 +1,168 @@
+// `netdp gossip-sim` end to end: files, mse.csv layout, agreement with the library, auto steps, target, and
+// bad input (exit 2, no manifest).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "netdp/gossip_sim.hpp"
+#include "netdp/graph_spec.hpp"
+#include "netdp/spectral.hpp"
+#include "netdp/weighting.hpp"
+#include "support/test_support.hpp"
+
+namespace netdp {
+namespace {
+
+using testing::read_text;
+using testing::run_cli;
+using testing::ScratchDir;
+namespace fs = std::filesystem;
+
+nlohmann::json json_of(const fs::path& file) {
+  return nlohmann::json::parse(read_text(file.string()));
+}
+
+/// Rows of mse.csv after the header, as numbers.
+std::vector<std::vector<double>> csv_rows(const fs::path& file, std::string* header) {
+  std::istringstream in(read_text(file.string()));
+  std::string line;
+  std::getline(in, line);
+  *header = line;
+  std::vector<std::vector<double>> rows;
+  while (std::getline(in, line)) {
+    std::vector<double> row;
+    std::istringstream cells(line);
+    for (std::string cell; std::getline(cells, cell, ',');) row.push_back(std::strtod(cell.c_str(), nullptr));
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+TEST(CliGossipSim, WritesFilesThatMatchTheLibrary) {
+  ScratchDir dir;
+  auto out = dir / "sim";
+  auto r = run_cli(
+      "gossip-sim --graph ring:n=10 --protocol sync --steps 20 --runs 50 --dim 2 --sigma 0.5 "
+      "--init normal --seed 3 --target 0.05 --threads 2 --out " +
+      out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* file : {"mse.csv", "summary.json", "manifest.json"}) EXPECT_TRUE(fs::exists(out / file));
+  std::string header;
+  auto rows = csv_rows(out / "mse.csv", &header);
+  EXPECT_EQ(header, "t,mean,stderr,noisy_mean,noisy_stderr,bound");
+  ASSERT_EQ(rows.size(), 21u);
+
+  Graph g = make_graph("ring:n=10");
+  CsrMatrix w = gossip_matrix(g, Weighting::metropolis);
+  GossipSimParams p;
+  p.steps = 20;
+  p.runs = 50;
+  p.dim = 2;
+  p.sigma = 0.5;
+  p.seed = 3;
+  p.init.kind = InitKind::normal;
+  auto x = initial_values(g.n, p);
+  auto lib = gossip_sim(g, w, x, p);
+  const double gap = spectral_summary(w).gap(GapDefinition::second);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    ASSERT_EQ(rows[i].size(), 6u);
+    EXPECT_EQ(rows[i][0], double(i));
+    EXPECT_EQ(rows[i][1], lib.mean[i]);  // shortest round-trip text
+    EXPECT_EQ(rows[i][2], lib.std_error[i]);
+    EXPECT_EQ(rows[i][3], lib.noisy_mean[i]);
+    EXPECT_EQ(rows[i][4], lib.noisy_std_error[i]);
+    EXPECT_EQ(rows[i][5],
+              gossip_sim_bound({GossipProtocol::sync, 10, 2, 0.5, lib.initial_spread, gap}, double(i)));
+  }
+  auto s = json_of(out / "summary.json");
+  EXPECT_EQ(s["protocol"], "sync");
+  EXPECT_EQ(s["runs"], 50);
+  EXPECT_DOUBLE_EQ(s["noise_floor"].get<double>(), 2 * 0.25 / 10);
+  auto reached = first_reaching(lib, 0.05);
+  if (reached)
+    EXPECT_EQ(s["target_reached_t"], *reached);
+  else
+    EXPECT_TRUE(s["target_reached_t"].is_null());
+  auto m = json_of(out / "manifest.json");
+  EXPECT_EQ(m["command"], "gossip-sim");
+  EXPECT_EQ(m["parameters"]["protocol"], "sync");
+}
+
+TEST(CliGossipSim, EveryProtocolRuns) {
+  ScratchDir dir;
+  for (const char* protocol : {"accelerated", "randomized", "er-per-round", "dropout"}) {
+    auto out = dir / protocol;
+    auto r =
+        run_cli(std::string("gossip-sim --graph hypercube:dim=4 --protocol ") + protocol +
+                " --steps 30 --runs 20 --init uniform --dropout 0.2 --er-c 2 --quiet --out " + out.string());
+    ASSERT_EQ(r.exit_code, 0) << protocol << ": " << r.err;
+    EXPECT_TRUE(fs::exists(out / "manifest.json")) << protocol;
+    auto s = json_of(out / "summary.json");
+    EXPECT_EQ(s["protocol"], protocol);
+    EXPECT_EQ(s["steps"], 30);
+  }
+}
+
+TEST(CliGossipSim, AutoStepsIsTheStoppingTime) {
+  ScratchDir dir;
+  auto out = dir / "auto";
+  auto r = run_cli(
+      "gossip-sim --graph hypercube:dim=5 --protocol accelerated --steps auto --runs 10 "
+      "--sigma 0.2 --init uniform --out " +
+      out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto s = json_of(out / "summary.json");
+  GossipBoundInputs in{GossipProtocol::accelerated,    32, 1, 0.2, s["initial_spread"].get<double>(),
+                       s["spectral_gap"].get<double>()};
+  EXPECT_EQ(s["steps"], gossip_sim_stopping_time(in));
+  EXPECT_EQ(json_of(out / "manifest.json")["parameters"]["steps"], "auto");
+}
+
+TEST(CliGossipSim, InitFromFile) {
+  ScratchDir dir;
+  auto file = dir.write("x.txt", "# values of 4 nodes, D = 2\n1 2\n3, 4\n\n5 6  # third\n7 8\n");
+  auto out = dir / "file";
+  auto r = run_cli("gossip-sim --graph ring:n=4 --steps 3 --dim 2 --sigma 0 --init file:" + file + " --out " +
+                   out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto s = json_of(out / "summary.json");
+  EXPECT_EQ(s["true_average"], nlohmann::json({4.0, 5.0}));
+  EXPECT_DOUBLE_EQ(s["initial_spread"].get<double>(), 10.0);  // (9 + 1 + 1 + 9) / 4 per coordinate, x 2
+}
+
+TEST(CliGossipSim, BadInputExitsWithTwoAndLeavesNoManifest) {
+  ScratchDir dir;
+  auto bad_file = dir.write("bad.txt", "1 2\n3 x\n");
+  auto short_file = dir.write("short.txt", "1 2\n3 4\n");
+  const std::string base = "gossip-sim --graph ring:n=4 ";
+  const std::pair<std::string, std::string> cases[] = {
+      {"--runs 0", "--runs"},
+      {"--dim 0", "--dim"},
+      {"--sigma -1", "--sigma"},
+      {"--steps 0", "--steps"},
+      {"--dropout 1.5 --protocol dropout", "--dropout"},
+      {"--protocol er-per-round --er-c 10", "q = c ln(n)/n"},
+      {"--protocol push-sum", "--protocol"},
+      {"--init file:" + (dir / "missing.txt").string(), "cannot open"},
+      {"--dim 2 --init file:" + bad_file, "line 2"},
+      {"--dim 2 --init file:" + short_file, "2 lines of values, but the graph has 4 nodes"},
+      {"--device cuda", "not there yet"},
+      {"--protocol dropout --steps auto", "--steps auto"},
+      {"--memory-limit 0.000000001", "needs"},
+  };
+  int i = 0;
+  for (const auto& [args, message] : cases) {
+    auto out = dir / ("bad" + std::to_string(i++));
+    const std::string steps = args.find("--steps") == std::string::npos ? " --steps 5" : "";
+    auto r = run_cli(base + args + steps + " --out " + out.string());
+    EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos) << args << ": " << r.err;
+    EXPECT_FALSE(fs::exists(out / "manifest.json")) << args;
+  }
+}
+
+}  // namespace
+}  // namespace netdp
