@@ -36,7 +36,7 @@ Prepared prepare(const Graph& g, const CsrMatrix& w, std::span<const double> x, 
   if (x.size() != n * dim)
     throw InvalidInput("gossip-sim: " + std::to_string(x.size()) + " initial values for n = " +
                        std::to_string(n) + " nodes of dimension " + std::to_string(dim));
-  if (fixed_matrix(p.protocol) || p.protocol == GossipProtocol::randomized) {
+  if (uses_graph_weights(p.protocol)) {
     if (w.n != g.n)
       throw InvalidInput("gossip-sim: W is " + std::to_string(w.n) + " x " + std::to_string(w.n) +
                          " but the graph has " + std::to_string(g.n) + " nodes");
@@ -87,6 +87,9 @@ BatchPlan plan_batches(const Graph& g, const CsrMatrix& w, const GossipSimParams
     }
     case GossipProtocol::dropout:
       fixed += threads * (2 * state + 64 * g.num_edges() + 64 * n);
+      break;
+    case GossipProtocol::sequence:  // the rounds are shared (already loaded): one state pair per thread
+      fixed += threads * 2 * state;
       break;
   }
   const std::int64_t budget = p.memory_limit > 0 ? p.memory_limit : available_memory_bytes() * 4 / 5;

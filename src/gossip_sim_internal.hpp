@@ -67,6 +67,9 @@ GossipRound sample_er_round(node_t n, double q, std::uint64_t seed, std::int64_t
 GossipRound sample_dropout_round(const Graph& base, double q, std::uint64_t seed, std::int64_t run,
                                  int round);
 
+/// Round `round` of `--protocol sequence`: W_{round mod L} (MATH_SPEC 6.1).
+const GossipRound& sequence_round(const GossipSimParams& p, int round);
+
 /// Randomized gossip (Alg 6.2, MATH_SPEC 2.2 / 6.3): edge e = {u, v} of g, u < v, with p_e = 2 W_uv / n, and
 /// no edge (an idle tick) with the remaining probability.
 class ActivationSampler {

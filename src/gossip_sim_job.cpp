@@ -4,8 +4,12 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <sstream>
+#include <string>
+#include <vector>
 
+#include "gossip_sim_privacy_internal.hpp"
 #include "job_graph.hpp"
 #include "netdp/error.hpp"
 #include "netdp/graph_spec.hpp"
@@ -79,6 +83,15 @@ const char* bound_rule(GossipProtocol p) {
   }
 }
 
+json privacy_parameters(const GossipPrivacyParams& q) {
+  return {{"alpha", q.alpha},
+          {"sensitivity", q.sensitivity},
+          {"t_start", q.t_start},
+          {"cap", q.cap_ldp ? "ldp" : "none"},
+          {"source", q.source ? json(*q.source) : json(nullptr)},
+          {"quantiles", q.quantiles}};
+}
+
 }  // namespace
 
 json run_gossip_sim_job(const GossipSimJob& job) {
@@ -88,17 +101,22 @@ json run_gossip_sim_job(const GossipSimJob& job) {
   };
 
   GossipSimParams params = job.params;
-  // Fail on bad numbers and absent devices before building a large graph or touching the output directory.
+  const GossipProtocol protocol = params.protocol;
+  if (protocol == GossipProtocol::sequence && job.sequence.empty())
+    throw InvalidInput("--protocol sequence needs --sequence PATH (a list of weight-matrix files)");
+  if (protocol != GossipProtocol::sequence && !job.sequence.empty())
+    throw InvalidInput("--sequence is only used with --protocol sequence");
+  // Fail on bad numbers and absent devices before building a large graph or touching the output directory
+  // (the sequence's matrices are checked against the graph's n once both are loaded).
   GossipSimParams early = params;
   if (job.auto_steps) early.steps = 1;
-  validate(early, 1);
+  if (protocol != GossipProtocol::sequence) validate(early, 1);
   if (!(job.er_c >= 0) || !std::isfinite(job.er_c))
     throw InvalidInput("--er-c must be a finite number >= 0, got " + format_double(job.er_c));
   if (job.target && !(*job.target >= 0 && std::isfinite(*job.target)))
     throw InvalidInput("--target must be a finite number >= 0, got " + format_double(*job.target));
 
-  const GossipProtocol protocol = params.protocol;
-  const bool uses_w = fixed_matrix(protocol) || protocol == GossipProtocol::randomized;
+  const bool uses_w = uses_graph_weights(protocol);
   JobGraph jg;
   if (uses_w) {
     jg = load_job_graph(job.graph, params.weights, job.gap);
@@ -109,6 +127,9 @@ json run_gossip_sim_job(const GossipSimJob& job) {
   if (protocol == GossipProtocol::er_per_round)
     params.edge_probability = g.n > 1 ? job.er_c * std::log(double(g.n)) / g.n : 1.0;
   if (protocol == GossipProtocol::accelerated) params.spectral_gap = jg.gap;
+  if (protocol == GossipProtocol::sequence)
+    params.sequence =
+        std::make_shared<const std::vector<GossipRound>>(load_gossip_sequence(job.sequence, g.n));
   const double graph_seconds = elapsed();
 
   const std::vector<double> x = initial_values(g.n, params);
@@ -119,12 +140,24 @@ json run_gossip_sim_job(const GossipSimJob& job) {
     params.steps = gossip_sim_stopping_time(theory);
   }
   validate(params, g.n);
+  GossipPrivacyParams privacy = job.privacy_params;
+  privacy.memory_limit = params.memory_limit;
+  if (job.privacy) gossip_sim_privacy_memory(g, jg.w, params, privacy);  // fail before the simulation
 
   ResultsDir out(job.out_dir);
   SimProgress progress("gossip-sim", job.progress);
   const GossipSimResult r = gossip_sim(g, jg.w, x, params, [&](double f) { progress(f); });
   progress.finish();
   out.write_text("mse.csv", mse_csv(r, theory));
+  std::vector<std::string> files{"mse.csv"};
+  json privacy_summary;
+  if (job.privacy) {
+    SimProgress privacy_progress("gossip-sim privacy", job.progress);
+    const GossipPrivacyResult pr =
+        gossip_sim_privacy(g, jg.w, params, privacy, [&](double f) { privacy_progress(f); });
+    privacy_progress.finish();
+    privacy_summary = gossip_sim_detail::write_privacy_outputs(out, params, privacy, pr, files);
+  }
 
   const std::size_t last = r.t.size() - 1;
   const auto reached = job.target ? first_reaching(r, *job.target) : std::nullopt;
@@ -179,7 +212,11 @@ json run_gossip_sim_job(const GossipSimJob& job) {
     summary["edge_probability"] = params.edge_probability;
   }
   if (protocol == GossipProtocol::dropout) summary["dropout"] = params.dropout;
+  if (protocol == GossipProtocol::sequence)
+    summary["sequence"] = {{"path", job.sequence}, {"length", params.sequence->size()}};
+  if (job.privacy) summary["privacy"] = privacy_summary;
   out.write_json("summary.json", summary);
+  files.push_back("summary.json");
 
   json manifest = manifest_header("gossip-sim", job.invocation);
   manifest.update({
@@ -201,14 +238,16 @@ json run_gossip_sim_job(const GossipSimJob& job) {
         {"gap_definition", to_string(job.gap)},
         {"record_every", params.record_every},
         {"batch_runs", params.batch_runs},
-        {"memory_limit", params.memory_limit}}},
+        {"memory_limit", params.memory_limit},
+        {"sequence", job.sequence.empty() ? json(nullptr) : json(job.sequence)},
+        {"privacy", job.privacy ? privacy_parameters(privacy) : json(nullptr)}}},
       {"backend",
        {{"device", r.device},
         {"device_note", r.device_note},
         {"propagation", "sparse"},
         {"batch_runs", r.batch_runs},
         {"batches", r.batches}}},
-      {"files", json{"mse.csv", "summary.json"}},
+      {"files", files},
       {"seconds", elapsed()},
   });
   out.commit_manifest(manifest);

@@ -19,8 +19,10 @@ GossipProtocol parse_gossip_protocol(std::string_view text) {
   if (text == "randomized") return GossipProtocol::randomized;
   if (text == "er-per-round") return GossipProtocol::er_per_round;
   if (text == "dropout") return GossipProtocol::dropout;
-  throw InvalidInput("--protocol: expected sync, accelerated, randomized, er-per-round or dropout, got '" +
-                     std::string(text) + "'");
+  if (text == "sequence") return GossipProtocol::sequence;
+  throw InvalidInput(
+      "--protocol: expected sync, accelerated, randomized, er-per-round, dropout or sequence, got '" +
+      std::string(text) + "'");
 }
 
 std::string to_string(GossipProtocol p) {
@@ -33,6 +35,8 @@ std::string to_string(GossipProtocol p) {
       return "randomized";
     case GossipProtocol::er_per_round:
       return "er-per-round";
+    case GossipProtocol::sequence:
+      return "sequence";
     default:
       return "dropout";
   }
@@ -83,6 +87,15 @@ void validate(const GossipSimParams& p, node_t n) {
   if (p.batch_runs < 0) bad("--batch-runs must be >= 0, got " + std::to_string(p.batch_runs));
   if (p.memory_limit < 0) bad("--memory-limit must be >= 0");
   if (n < 1) bad("gossip-sim: the graph has no nodes");
+  if (p.protocol == GossipProtocol::sequence) {
+    if (!p.sequence || p.sequence->empty())
+      bad("--protocol sequence needs --sequence PATH (no matrices given)");
+    for (std::size_t t = 0; t < p.sequence->size(); ++t)
+      if ((*p.sequence)[t].w.n != n || (*p.sequence)[t].graph.n != n)
+        bad("--sequence: matrix " + std::to_string(t) + " is " + std::to_string((*p.sequence)[t].w.n) +
+            " x " + std::to_string((*p.sequence)[t].w.n) + " but the graph has " + std::to_string(n) +
+            " nodes");
+  }
   if (p.device.kind == DeviceKind::cuda)
     throw DeviceUnavailable(
         "--device cuda: the CUDA gossip simulator is not there yet; use --device cpu (or auto)");

@@ -125,7 +125,15 @@ std::pair<node_t, node_t> ActivationSampler::draw(std::uint64_t seed, std::int64
   return edges_[static_cast<std::size_t>(e)];
 }
 
+const GossipRound& sequence_round(const GossipSimParams& p, int round) {
+  return (*p.sequence)[static_cast<std::size_t>(round) % p.sequence->size()];
+}
+
 }  // namespace gossip_sim_detail
+
+bool uses_graph_weights(GossipProtocol p) {
+  return fixed_matrix(p) || p == GossipProtocol::randomized;
+}
 
 GossipSchedule sample_gossip_schedule(const Graph& g, const CsrMatrix& w, const GossipSimParams& p,
                                       std::int64_t run) {
@@ -157,13 +165,16 @@ GossipSchedule sample_gossip_schedule(const Graph& g, const CsrMatrix& w, const 
       for (int t = 0; t < p.steps; ++t)
         s.rounds.push_back(sample_dropout_round(g, p.dropout, p.seed, run, t));
       break;
+    case GossipProtocol::sequence:  // the same for every run: W_{t mod L}
+      s.rounds.reserve(static_cast<std::size_t>(p.steps));
+      for (int t = 0; t < p.steps; ++t) s.rounds.push_back(sequence_round(p, t));
+      break;
   }
   return s;
 }
 
 GossipSchedule sample_gossip_schedule(const Graph& g, const GossipSimParams& p, std::int64_t run) {
-  if (p.protocol == GossipProtocol::er_per_round || p.protocol == GossipProtocol::dropout)
-    return sample_gossip_schedule(g, CsrMatrix{}, p, run);
+  if (!uses_graph_weights(p.protocol)) return sample_gossip_schedule(g, CsrMatrix{}, p, run);
   CsrMatrix w = make_weights(g, p.weights);
   validate_gossip_matrix(w, g);
   return sample_gossip_schedule(g, w, p, run);

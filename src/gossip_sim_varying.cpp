@@ -1,6 +1,6 @@
-// Gossip with a matrix that changes with time (MATH_SPEC 6.3, 6.4, 6.8): every run follows its own schedule,
-// drawn round by round (never held whole), so the runs of a batch are spread over the threads, one run per
-// task. The state of a run is n x D row-major.
+// Gossip with a matrix that changes with time (MATH_SPEC 6.1, 6.3, 6.4, 6.8): every run follows its own
+// schedule, drawn round by round (never held whole), so the runs of a batch are spread over the threads, one
+// run per task. The state of a run is n x D row-major.
 #include <omp.h>
 
 #include <algorithm>
@@ -37,16 +37,22 @@ double node_error(const double* xv, std::span<const double> ref) {
   return sum;
 }
 
-/// Er-per-round and dropout: x^{t+1} = W_t x^t with W_t drawn for round t.
+/// Er-per-round, dropout and sequence: x^{t+1} = W_t x^t with W_t drawn (or, for a sequence, looked up) for
+/// round t.
 template <typename Record>
 void run_rounds(const SimContext& c, std::int64_t run, std::vector<double>& cur, WorkMeter& meter,
                 Record&& record) {
   std::vector<double> next(cur.size());
+  GossipRound drawn;
   for (int t = 1; t <= c.p.steps; ++t) {
-    const GossipRound round = c.p.protocol == GossipProtocol::er_per_round
-                                  ? sample_er_round(c.g.n, c.p.edge_probability, c.p.seed, run, t - 1)
-                                  : sample_dropout_round(c.g, c.p.dropout, c.p.seed, run, t - 1);
-    multiply(round.w, cur, next, c.p.dim);
+    const GossipRound* round = &drawn;
+    if (c.p.protocol == GossipProtocol::sequence)
+      round = &sequence_round(c.p, t - 1);
+    else if (c.p.protocol == GossipProtocol::er_per_round)
+      drawn = sample_er_round(c.g.n, c.p.edge_probability, c.p.seed, run, t - 1);
+    else
+      drawn = sample_dropout_round(c.g, c.p.dropout, c.p.seed, run, t - 1);
+    multiply(round->w, cur, next, c.p.dim);
     cur.swap(next);
     record(t);
     meter.add(1);

@@ -2,13 +2,17 @@
 // bad input (exit 2, no manifest).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "netdp/gossip_sim.hpp"
+#include "netdp/gossip_sim_privacy.hpp"
 #include "netdp/graph_spec.hpp"
+#include "netdp/results_dir.hpp"
 #include "netdp/spectral.hpp"
 #include "netdp/weighting.hpp"
 #include "support/test_support.hpp"
@@ -137,6 +141,15 @@ TEST(CliGossipSim, BadInputExitsWithTwoAndLeavesNoManifest) {
   ScratchDir dir;
   auto bad_file = dir.write("bad.txt", "1 2\n3 x\n");
   auto short_file = dir.write("short.txt", "1 2\n3 4\n");
+  // A 4-node ring with metropolis weights 1/3, then a matrix that is not symmetric.
+  dir.write("ring.txt",
+            "0 0 0.3333333333333333\n0 1 0.3333333333333333\n0 3 0.3333333333333334\n"
+            "1 0 0.3333333333333333\n1 1 0.3333333333333333\n1 2 0.3333333333333334\n"
+            "2 1 0.3333333333333334\n2 2 0.3333333333333333\n2 3 0.3333333333333333\n"
+            "3 0 0.3333333333333334\n3 2 0.3333333333333333\n3 3 0.3333333333333333\n");
+  const std::string bad_matrix = (dir / "asym.txt").string();
+  dir.write("asym.txt", "0 0 0.5\n0 1 0.5\n1 0 0.25\n1 1 0.75\n2 2 1\n3 3 1\n");
+  auto bad_list = dir.write("bad_list.txt", "ring.txt\nasym.txt\n");
   const std::string base = "gossip-sim --graph ring:n=4 ";
   const std::pair<std::string, std::string> cases[] = {
       {"--runs 0", "--runs"},
@@ -152,6 +165,17 @@ TEST(CliGossipSim, BadInputExitsWithTwoAndLeavesNoManifest) {
       {"--device cuda", "not there yet"},
       {"--protocol dropout --steps auto", "--steps auto"},
       {"--memory-limit 0.000000001", "needs"},
+      {"--protocol sequence", "--sequence PATH"},
+      {"--sequence " + bad_file, "only used with --protocol sequence"},
+      {"--protocol sequence --sequence " + bad_list, "bad_list.txt line 2 (" + bad_matrix + ")"},
+      {"--protocol sequence --sequence " + bad_list, "not symmetric"},
+      {"--privacy --sigma 0", "--sigma > 0"},
+      {"--privacy --alpha 1", "--alpha"},
+      {"--privacy --t-start 2", "--t-start"},
+      {"--privacy --source 4", "--source 4"},
+      {"--quantiles 0.5", "need --privacy"},
+      {"--privacy --quantiles 0.5,x", "--quantiles"},
+      {"--privacy --quantiles 0.5 --protocol dropout --runs 10000 --memory-limit 0.001", "--quantiles keeps"},
   };
   int i = 0;
   for (const auto& [args, message] : cases) {
@@ -162,6 +186,96 @@ TEST(CliGossipSim, BadInputExitsWithTwoAndLeavesNoManifest) {
     EXPECT_NE(r.err.find(message), std::string::npos) << args << ": " << r.err;
     EXPECT_FALSE(fs::exists(out / "manifest.json")) << args;
   }
+}
+
+/// The rows of a CSV file after the header, as strings.
+std::vector<std::string> csv_lines(const fs::path& file) {
+  std::istringstream in(read_text(file.string()));
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+TEST(CliGossipSim, PrivacyWritesTheFilesAndMatchesTheLibrary) {
+  ScratchDir dir;
+  auto out = dir / "privacy";
+  auto r = run_cli(
+      "gossip-sim --graph hypercube:dim=4 --protocol er-per-round --er-c 2 --steps 5 --runs 6 --sigma 2 "
+      "--seed 3 --privacy --cap none --quantiles 0.5,0.9 --quiet --out " +
+      out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* file :
+       {"privacy_mean.npy", "privacy_min.npy", "privacy_max.npy", "privacy_quantile_0.5.npy",
+        "privacy_quantile_0.9.npy", "privacy_er_bound_mean.npy", "privacy_runs.csv",
+        "privacy_by_distance.csv", "privacy_by_union_distance.csv"})
+    EXPECT_TRUE(fs::exists(out / file)) << file;
+
+  Graph g = make_graph("hypercube:dim=4");
+  GossipSimParams p;
+  p.protocol = GossipProtocol::er_per_round;
+  p.edge_probability = 2 * std::log(16.0) / 16;
+  p.steps = 5;
+  p.runs = 6;
+  p.sigma = 2;
+  p.seed = 3;
+  GossipPrivacyParams q;
+  q.cap_ldp = false;
+  q.quantiles = {0.5, 0.9};
+  const auto lib = gossip_sim_privacy(g, CsrMatrix{}, p, q);
+  const std::pair<const char*, const std::vector<double>*> matrices[] = {
+      {"privacy_mean.npy", &lib.mean},
+      {"privacy_max.npy", &lib.max},
+      {"privacy_quantile_0.9.npy", &lib.quantiles[1]},
+      {"privacy_er_bound_mean.npy", &lib.er_bound_mean}};
+  for (const auto& [file, values] : matrices) {
+    auto npy = testing::read_npy((out / file).string());
+    EXPECT_EQ(npy.shape, (std::vector<std::int64_t>{16, 16})) << file;
+    EXPECT_EQ(npy.values, *values) << file;
+  }
+  EXPECT_EQ(csv_lines(out / "privacy_runs.csv").size(), 7u);  // header + 6 runs
+  EXPECT_EQ(csv_lines(out / "privacy_by_distance.csv").front(), "distance,pairs_per_run,mean,min,max");
+  auto s = json_of(out / "summary.json")["privacy"];
+  EXPECT_EQ(s["runs"], 6);
+  EXPECT_EQ(s["computed_runs"], 6);
+  EXPECT_EQ(s["runs_identical"], false);
+  EXPECT_EQ(s["mean"].get<double>(), lib.overall.mean());
+  EXPECT_EQ(s["max"].get<double>(), lib.overall.max);
+  EXPECT_EQ(s["er_bound"]["exceeded"], lib.er->exceeded);
+  EXPECT_EQ(s["er_bound"]["non_neighbour"]["mean_loss"].get<double>(), lib.er->other_loss.mean());
+  auto files = json_of(out / "manifest.json")["files"];
+  EXPECT_NE(std::find(files.begin(), files.end(), "privacy_mean.npy"), files.end());
+}
+
+TEST(CliGossipSim, PrivacyOfSyncAndOfASequence) {
+  ScratchDir dir;
+  auto out = dir / "sync";
+  auto r = run_cli("gossip-sim --graph ring:n=8 --steps 6 --runs 3 --privacy --source 2 --quiet --out " +
+                   out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto s = json_of(out / "summary.json")["privacy"];
+  EXPECT_EQ(s["runs_identical"], true);
+  EXPECT_EQ(s["rows"], 1);
+  EXPECT_EQ(testing::read_npy((out / "privacy_mean.npy").string()).shape, (std::vector<std::int64_t>{1, 8}));
+  EXPECT_TRUE(fs::exists(out / "privacy_by_distance.csv"));
+  EXPECT_FALSE(fs::exists(out / "privacy_by_union_distance.csv"));  // one fixed graph
+
+  // The ring's own W as a one-matrix sequence gives the same losses as sync.
+  Graph g = make_graph("ring:n=8");
+  CsrMatrix w = gossip_matrix(g, Weighting::metropolis);
+  std::ostringstream text;
+  for (node_t i = 0; i < 8; ++i)
+    for (offset_t k = w.offsets[i]; k < w.offsets[i + 1]; ++k)
+      text << i << ' ' << w.columns[k] << ' ' << format_double(w.values[k]) << '\n';
+  dir.write("w.txt", text.str());
+  auto list = dir.write("list.txt", "w.txt\n");
+  auto seq = dir / "seq";
+  r = run_cli("gossip-sim --graph ring:n=8 --protocol sequence --sequence " + list +
+              " --steps 6 --runs 3 --privacy --source 2 --quiet --out " + seq.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(json_of(seq / "summary.json")["sequence"]["length"], 1);
+  EXPECT_EQ(testing::read_npy((seq / "privacy_mean.npy").string()).values,
+            testing::read_npy((out / "privacy_mean.npy").string()).values);
+  EXPECT_TRUE(fs::exists(seq / "privacy_by_union_distance.csv"));
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 // the host, so they do not depend on threads or batches.
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -39,11 +40,15 @@ enum class GossipProtocol {
   randomized,    // one edge per tick with p_e = 2 W_e / n, its endpoints average (Alg 6.2, MATH_SPEC 6.3)
   er_per_round,  // a fresh connected G(n, q) per round, W-MH (MATH_SPEC 6.4)
   dropout,       // each node loses all its edges with probability q per round, W-MH on the rest (6.8)
+  sequence,      // the user's matrices W_0 .. W_{L-1}, round t uses W_{t mod L} (6.1); no randomness
 };
 GossipProtocol parse_gossip_protocol(std::string_view text);  // sync | accelerated | randomized | ...
 std::string to_string(GossipProtocol p);
 /// Protocols with one fixed W for every round (sync, accelerated).
 bool fixed_matrix(GossipProtocol p);
+/// Protocols that use the W of --graph and --weights (sync, accelerated, randomized); the others take only
+/// n (er-per-round, sequence) or the edges (dropout) of the graph.
+bool uses_graph_weights(GossipProtocol p);
 
 enum class InitKind { zero, normal, uniform, file };
 /// Initial values x: "zero" | "normal" (N(0, 1)) | "uniform" (U(0, 1)) | "file:PATH" (n lines of D values,
@@ -63,9 +68,11 @@ struct GossipSimParams {
   double sigma = 1.0;      // absolute std of the noise, added once at t = 0 (Alg 6.1); 0 = no noise
   std::uint64_t seed = 0;  // Philox key
   InitSpec init;
-  WeightsSpec weights;            // W of the graph (sync, accelerated, randomized)
-  double edge_probability = 0;    // er-per-round: q = c ln(n) / n in [0, 1]
-  double dropout = 0;             // dropout: q in [0, 1]
+  WeightsSpec weights;          // W of the graph (sync, accelerated, randomized)
+  double edge_probability = 0;  // er-per-round: q = c ln(n) / n in [0, 1]
+  double dropout = 0;           // dropout: q in [0, 1]
+  /// sequence: the rounds W_0 .. W_{L-1} (load_gossip_sequence); round t uses W_{t mod L}.
+  std::shared_ptr<const std::vector<GossipRound>> sequence;
   double spectral_gap = 0;        // lambda_W for gamma (accelerated); 0 = 1 - lambda_2 of W
   int record_every = 1;           // report t = 0, K, 2K, ... and T
   DeviceSpec device;              // CPU only for now
@@ -76,9 +83,17 @@ struct GossipSimParams {
 /// Throws InvalidInput (DeviceUnavailable for cuda) naming the offending value.
 void validate(const GossipSimParams& p, node_t n);
 
+/// The rounds of `--protocol sequence`: `list_path` names one weight-matrix file per line (Matrix Market or
+/// `i j w` triplets, read by load_weight_matrix; relative paths are relative to the list's directory; blank
+/// lines and `#` comments skipped). Round t's graph E_t is the off-diagonal support of W_t (stored zeros are
+/// dropped). Each W_t must be n x n, non-negative, row-stochastic and symmetric within 1e-9 (a gossip
+/// matrix, MATH_SPEC 2.1); InvalidInput names the list, its line and the matrix file otherwise.
+std::vector<GossipRound> load_gossip_sequence(const std::string& list_path, node_t n);
+
 /// The random communication pattern of run `run` (MATH_SPEC 6.1, 6.3, 6.4, 6.8), a function of (seed, run)
 /// only: a constant W (sync, accelerated), the activated edges (randomized), or W_t per round (er-per-round,
-/// dropout). `w` is the gossip matrix of `g` for p.weights; the first overload builds it.
+/// dropout, sequence: p.sequence repeated cyclically over the T rounds). `w` is the gossip matrix of `g` for
+/// p.weights; the first overload builds it.
 GossipSchedule sample_gossip_schedule(const Graph& g, const CsrMatrix& w, const GossipSimParams& p,
                                       std::int64_t run);
 GossipSchedule sample_gossip_schedule(const Graph& g, const GossipSimParams& p, std::int64_t run);
