@@ -60,6 +60,7 @@ Command add_demo_command(CLI::App& app, const nlohmann::json& invocation);
 Command add_walk_loss_command(CLI::App& app, const nlohmann::json& invocation);
 Command add_gossip_sim_command(CLI::App& app, const nlohmann::json& invocation);
 Command add_bound_command(CLI::App& app, const nlohmann::json& invocation);
+Command add_walk_sim_command(CLI::App& app, const nlohmann::json& invocation);
 Command add_muffliato_gd_command(CLI::App& app, const nlohmann::json& invocation);
 
 }  // namespace netdp::cli

@@ -1,0 +1,64 @@
+#pragma once
+// Per-step maths of the Monte Carlo walk engine (docs/walk_sim.md), written once for the CPU driver and a
+// later CUDA port: bounded integers from Philox words with exact integer arithmetic (no floating point
+// touches a discrete draw, so paths are identical on every platform), the next-node rules, and the per-cycle
+// terms that the C4 composition sums.
+#include <cmath>
+#include <cstdint>
+
+#include "common/hd.hpp"
+
+namespace netdp::kernels::walk {
+
+/// Lemire's multiply-shift on one 32-bit word: true and *out = floor(word bound / 2^32) unless the word falls
+/// in the rejection zone (probability < bound / 2^32); accepted values are exactly uniform on [0, bound).
+/// Same acceptance rule as PhiloxStream::next_below, so a stream that never rejects gives the same numbers.
+NETDP_HD inline bool bounded_draw(std::uint32_t word, std::uint32_t bound, std::uint32_t* out) {
+  const std::uint64_t product = std::uint64_t{word} * bound;
+  const std::uint32_t low = static_cast<std::uint32_t>(product);
+  if (low < bound) {
+    const std::uint32_t threshold = static_cast<std::uint32_t>(0u - bound) % bound;
+    if (low < threshold) return false;
+  }
+  *out = static_cast<std::uint32_t>(product >> 32);
+  return true;
+}
+
+/// Weighted row pick: entries [begin, end) carry cumulative thresholds C_k = floor(2^64 (w_0 + ... + w_k)),
+/// the last entry's (2^64) implicit. Returns the first k with u < C_k, i.e. entry k with probability w_k up
+/// to 2^-64 per entry, for a uniform 64-bit u. Binary search: O(log d).
+NETDP_HD inline std::int64_t weighted_pick(const std::uint64_t* thresholds, std::int64_t begin,
+                                           std::int64_t end, std::uint64_t u) {
+  std::int64_t lo = begin, hi = end - 1;
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    if (u < thresholds[mid])
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  return lo;
+}
+
+/// The directed ring of MATH_SPEC 3.1: v -> v + 1 mod n.
+NETDP_HD inline std::int32_t ring_next(std::int32_t v, std::int32_t n) {
+  return v + 1 == n ? 0 : v + 1;
+}
+
+/// Lazy uniform walk (W = I/2 + D^-1 A / 2) from one draw r uniform on [0, 2 d): neighbour r when r < d, stay
+/// otherwise. Exact: the 1/2 and 1/(2d) of the matrix are what the integer draw gives.
+NETDP_HD inline bool lazy_moves(std::uint32_t r, std::uint32_t degree) {
+  return r < degree;
+}
+
+/// The three per-entry terms of C4 (MATH_SPEC 1.4) for one epsilon: eps, eps^2 and (e^eps - 1) eps / (e^eps +
+/// 1) = eps tanh(eps / 2) (no overflow). A pair's loss depends on its list only through their sums and the
+/// list length.
+struct EpsTerms {
+  double eps = 0, square = 0, first = 0;
+};
+NETDP_HD inline EpsTerms eps_terms(double eps) {
+  return {eps, eps * eps, eps * std::tanh(eps / 2)};
+}
+
+}  // namespace netdp::kernels::walk
