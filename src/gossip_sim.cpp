@@ -16,6 +16,9 @@
 #include "netdp/error.hpp"
 #include "netdp/results_dir.hpp"
 #include "netdp/spectral.hpp"
+#ifdef NETDP_HAVE_CUDA
+#include "gossip_sim_kernels.hpp"
+#endif
 
 namespace netdp {
 
@@ -150,29 +153,76 @@ struct Welford {
   }
 };
 
+/// The device of the runs: CUDA for sync and accelerated when asked (validate() refuses --device cuda for the
+/// other protocols) or under auto when a device answers; the CPU otherwise, with auto's reason.
+ResolvedDevice choose_device(const GossipSimParams& p) {
+  if (p.device.kind == DeviceKind::automatic && !fixed_matrix(p.protocol)) {
+    ResolvedDevice cpu = resolve_device({DeviceKind::cpu, 0});
+    cpu.note = "auto: --protocol " + to_string(p.protocol) + " runs on the CPU only for now";
+    return cpu;
+  }
+  return resolve_device(p.device);
+}
+
 }  // namespace
 
 GossipSimResult gossip_sim(const Graph& g, const CsrMatrix& w, std::span<const double> x,
                            const GossipSimParams& p, const GossipSimProgress& progress) {
   const auto started = std::chrono::steady_clock::now();
   const Prepared s = prepare(g, w, x, p);
-  const BatchPlan plan = plan_batches(g, w, p, s.times.size());
-  const SimContext c{g, w, p, x, s.xbar, s.times, s.gamma};
+  const ResolvedDevice device = choose_device(p);
   const std::size_t points = s.times.size();
 
+  // Per-run errors are folded in run order on the host whatever the device (principle 1: same statistics).
   Welford truth(points), noisy(points);
-  WorkMeter meter(double(p.runs) * p.steps, progress);
-  BatchErrors errors;
-  for (std::int64_t first = 0; first < p.runs; first += plan.batch) {
-    const std::int64_t count = std::min(plan.batch, p.runs - first);
-    simulate(c, first, count, errors, nullptr, meter);
+  auto fold = [&](std::int64_t count, const double* truth_errors, const double* noisy_errors) {
     for (std::int64_t b = 0; b < count; ++b) {
-      truth.add(errors.truth.data() + b * points);
-      noisy.add(errors.noisy.data() + b * points);
+      truth.add(truth_errors + b * points);
+      noisy.add(noisy_errors + b * points);
     }
-  }
+  };
 
   GossipSimResult r;
+  r.device = device.name;
+  r.device_note = device.note;
+  if (device.kind == DeviceKind::cuda) {
+#ifdef NETDP_HAVE_CUDA
+    const kernels::GossipSimProblem problem{w,
+                                            p.protocol == GossipProtocol::accelerated,
+                                            w.density() > 0.25,  // DESIGN principle 4, as gossip-loss
+                                            p.steps,
+                                            p.dim,
+                                            p.sigma,
+                                            s.gamma,
+                                            p.seed,
+                                            x,
+                                            s.xbar,
+                                            s.times};
+    const auto cuda = kernels::gossip_sim_cuda(
+        problem, device.index, p.runs, p.batch_runs, p.memory_limit,
+        [&](std::int64_t first, std::int64_t count, std::span<const double> t, std::span<const double> e) {
+          fold(count, t.data(), e.data());
+          if (progress) progress(double(first + count) / double(p.runs));
+        });
+    r.batch_runs = cuda.batch_runs;
+    r.batches = cuda.batches;
+    r.memory_estimate = cuda.device_bytes;
+#endif
+  } else {
+    const BatchPlan plan = plan_batches(g, w, p, points);
+    const SimContext c{g, w, p, x, s.xbar, s.times, s.gamma};
+    WorkMeter meter(double(p.runs) * p.steps, progress);
+    BatchErrors errors;
+    for (std::int64_t first = 0; first < p.runs; first += plan.batch) {
+      const std::int64_t count = std::min(plan.batch, p.runs - first);
+      simulate(c, first, count, errors, nullptr, meter);
+      fold(count, errors.truth.data(), errors.noisy.data());
+    }
+    r.batch_runs = plan.batch;
+    r.batches = plan.batches;
+    r.memory_estimate = plan.memory_estimate;
+  }
+
   r.t = s.times;
   r.mean = truth.mean;
   r.std_error = truth.std_error();
@@ -181,13 +231,6 @@ GossipSimResult gossip_sim(const Graph& g, const CsrMatrix& w, std::span<const d
   r.true_average = s.xbar;
   r.initial_spread = s.spread;
   r.gamma = s.gamma;
-  const ResolvedDevice cpu = resolve_device({DeviceKind::cpu, 0});
-  r.device = cpu.name;
-  if (p.device.kind == DeviceKind::automatic)
-    r.device_note = "auto: the gossip simulator runs on the CPU only (for now)";
-  r.batch_runs = plan.batch;
-  r.batches = plan.batches;
-  r.memory_estimate = plan.memory_estimate;
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return r;
 }

@@ -111,6 +111,13 @@ json run_gossip_sim_job(const GossipSimJob& job) {
   GossipSimParams early = params;
   if (job.auto_steps) early.steps = 1;
   if (protocol != GossipProtocol::sequence) validate(early, 1);
+  if (params.device.kind == DeviceKind::cuda) {
+    if (job.privacy)
+      throw InvalidInput(
+          "--device cuda: --privacy runs on the CPU only for now; use --device cpu or auto (auto runs the "
+          "error curves on a GPU when one answers and the privacy pass on the CPU)");
+    (void)resolve_device(params.device);  // DeviceUnavailable when no such CUDA device answers
+  }
   if (!(job.er_c >= 0) || !std::isfinite(job.er_c))
     throw InvalidInput("--er-c must be a finite number >= 0, got " + format_double(job.er_c));
   if (job.target && !(*job.target >= 0 && std::isfinite(*job.target)))

@@ -96,9 +96,11 @@ void validate(const GossipSimParams& p, node_t n) {
             " x " + std::to_string((*p.sequence)[t].w.n) + " but the graph has " + std::to_string(n) +
             " nodes");
   }
-  if (p.device.kind == DeviceKind::cuda)
-    throw DeviceUnavailable(
-        "--device cuda: the CUDA gossip simulator is not there yet; use --device cpu (or auto)");
+  // The CUDA simulator covers the fixed-W protocols (kernels/cuda/gossip_sim_cuda.cu); whether a device
+  // answers is checked when the device is resolved.
+  if (p.device.kind == DeviceKind::cuda && !fixed_matrix(p.protocol))
+    bad("--device cuda: --protocol " + to_string(p.protocol) +
+        " runs on the CPU only for now (CUDA covers sync and accelerated); use --device cpu or auto");
 }
 
 namespace gossip_sim_detail {

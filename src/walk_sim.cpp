@@ -20,6 +20,7 @@
 #include "netdp/philox.hpp"
 #include "netdp/walk_sim.hpp"
 #include "walk_sim_accounting.hpp"
+#include "walk_sim_kernels.hpp"
 #include "walk_sim_samplers.hpp"
 #include "walk_sim_statistics.hpp"
 
@@ -271,6 +272,7 @@ node_t walk_start(const WalkModel& m, const WalkSimParams& p, std::int64_t run) 
 std::vector<node_t> sample_walk(const WalkModel& model, const WalkSimParams& params, std::int64_t run) {
   WalkSimParams p = params;  // only the walk's parameters matter here
   p.accounting = p.save_paths = false;
+  p.device = {DeviceKind::cpu, 0};
   validate(p, model.n);
   std::vector<node_t> path;
   path.reserve(static_cast<std::size_t>(p.steps));
@@ -285,6 +287,7 @@ PathAccounting account_path(std::span<const node_t> path, node_t n, const WalkSi
   p.steps = std::max<std::int64_t>(1, std::int64_t(path.size()));
   p.accounting = true;
   p.save_paths = false;
+  p.device = {DeviceKind::cpu, 0};
   p.start = {StartKind::node, path.empty() ? 0 : path[0]};
   validate(p, n);
   if (path.empty()) throw InvalidInput("account_path: the path is empty");
@@ -338,9 +341,15 @@ WalkSimResult walk_sim(const WalkModel& model, const WalkSimParams& p, const Dis
   r.n = n;
   r.steps = p.steps;
   r.runs = p.runs;
-  r.device = resolve_device({DeviceKind::cpu, 0}).name;
-  if (p.device.kind == DeviceKind::automatic)
-    r.device_note = "auto: the walk simulator runs on the CPU only (for now)";
+  // Plain walks run where the device spec says (auto: CUDA when a device answers); the accounting and saved
+  // paths are CPU only for now (validate rejects them with --device cuda).
+  const bool gpu_capable = !p.accounting && !p.save_paths;
+  const ResolvedDevice device = resolve_device(gpu_capable ? p.device : DeviceSpec{DeviceKind::cpu, 0});
+  r.device = device.name;
+  r.device_note = device.note;
+  if (!gpu_capable && p.device.kind == DeviceKind::automatic)
+    r.device_note = p.accounting ? "auto: the accounted walk simulator runs on the CPU only (for now)"
+                                 : "auto: --save-paths runs on the CPU only";
 
   Context ctx(model, p, distances);
   ctx.time_cap = std::min<std::int64_t>(p.steps, kTimeCap);
@@ -388,7 +397,17 @@ WalkSimResult walk_sim(const WalkModel& model, const WalkSimParams& p, const Dis
     }
   };
 
-  for (std::int64_t first = 0; first < p.runs; first += r.batch_runs) {
+  kernels::WalkVisitTallies tallies;
+  if (device.kind == DeviceKind::cuda) {
+#ifdef NETDP_HAVE_CUDA
+    const kernels::WalkSimCudaRun cuda = kernels::walk_sim_cuda(model, p, device.index, ctx.time_cap,
+                                                                ctx.visit_cap, ctx.nv, tallies, progress);
+    r.threads = 1;
+    r.batch_runs = cuda.batch_runs;
+    r.batches = cuda.batches;
+#endif
+  }
+  for (std::int64_t first = 0; device.kind == DeviceKind::cpu && first < p.runs; first += r.batch_runs) {
     const std::int64_t count = std::min(r.batch_runs, p.runs - first);
     std::vector<RunStats> batch(static_cast<std::size_t>(count));
     std::exception_ptr error;
@@ -423,32 +442,43 @@ WalkSimResult walk_sim(const WalkModel& model, const WalkSimParams& p, const Dis
   }
   if (progress) progress(1.0);
 
-  // Integer tallies: order-free.
-  r.visits.assign(static_cast<std::size_t>(n), 0);
-  r.returns = r.return_time_sum = r.hits = r.hitting_time_sum = r.visits;
-  std::vector<std::int64_t> return_counts(static_cast<std::size_t>(ctx.time_cap) + 2, 0),
-      hitting_counts = return_counts;
+  // Integer tallies: order-free (the CUDA path filled `tallies` itself).
   QuantileSketch sketch;
-  for (const ThreadState& ts : states) {
-    if (ts.nodes.empty()) continue;
-    for (node_t v = 0; v < n; ++v) {
-      const NodeState& s = ts.nodes[v];
-      r.visits[v] += s.visits;
-      r.returns[v] += s.returns;
-      r.return_time_sum[v] += s.return_sum;
-      r.hits[v] += s.hits;
-      r.hitting_time_sum[v] += s.hit_sum;
+  if (device.kind == DeviceKind::cpu) {
+    tallies.visits.assign(static_cast<std::size_t>(n), 0);
+    tallies.returns = tallies.return_time_sum = tallies.hits = tallies.hitting_time_sum = tallies.visits;
+    tallies.return_counts.assign(static_cast<std::size_t>(ctx.time_cap) + 2, 0);
+    tallies.hitting_counts = tallies.return_counts;
+    for (const ThreadState& ts : states) {
+      if (ts.nodes.empty()) continue;
+      for (node_t v = 0; v < n; ++v) {
+        const NodeState& s = ts.nodes[v];
+        tallies.visits[v] += s.visits;
+        tallies.returns[v] += s.returns;
+        tallies.return_time_sum[v] += s.return_sum;
+        tallies.hits[v] += s.hits;
+        tallies.hitting_time_sum[v] += s.hit_sum;
+      }
+      for (std::size_t t = 0; t < tallies.return_counts.size(); ++t) {
+        tallies.return_counts[t] += ts.return_counts[t];
+        tallies.hitting_counts[t] += ts.hitting_counts[t];
+      }
+      for (std::size_t k = 0; k < ts.visit_dense.size(); ++k)
+        if (ts.visit_dense[k] > 0) tallies.visit_counts[std::int64_t(k)] += ts.visit_dense[k];
+      for (const auto& [k, c] : ts.visit_sparse) tallies.visit_counts[k] += c;
+      tallies.above_nv += ts.above_nv;
+      sketch.merge(ts.sketch);
     }
-    for (std::size_t t = 0; t < return_counts.size(); ++t) {
-      return_counts[t] += ts.return_counts[t];
-      hitting_counts[t] += ts.hitting_counts[t];
-    }
-    for (std::size_t k = 0; k < ts.visit_dense.size(); ++k)
-      if (ts.visit_dense[k] > 0) r.visit_counts[std::int64_t(k)] += ts.visit_dense[k];
-    for (const auto& [k, c] : ts.visit_sparse) r.visit_counts[k] += c;
-    r.visit_counts_above_nv += ts.above_nv;
-    sketch.merge(ts.sketch);
   }
+  r.visits = std::move(tallies.visits);
+  r.returns = std::move(tallies.returns);
+  r.return_time_sum = std::move(tallies.return_time_sum);
+  r.hits = std::move(tallies.hits);
+  r.hitting_time_sum = std::move(tallies.hitting_time_sum);
+  r.visit_counts = std::move(tallies.visit_counts);
+  r.visit_counts_above_nv = tallies.above_nv;
+  const std::vector<std::int64_t>& return_counts = tallies.return_counts;
+  const std::vector<std::int64_t>& hitting_counts = tallies.hitting_counts;
   std::int64_t returns = 0, return_sum = 0, hits = 0, hit_sum = 0;
   for (node_t v = 0; v < n; ++v) {
     returns += r.returns[v];

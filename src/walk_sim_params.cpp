@@ -2,6 +2,7 @@
 #include <cmath>
 #include <string>
 
+#include "netdp/device.hpp"
 #include "netdp/error.hpp"
 #include "netdp/results_dir.hpp"
 #include "netdp/walk_sim.hpp"
@@ -64,9 +65,14 @@ void validate(const WalkSimParams& p, node_t n) {
       bad("--delta " + format_double(p.delta) + " times T - 1 = " + std::to_string(p.steps - 1) +
           " cycles must stay below 1 (C4 composes with delta_new = k delta)");
   }
-  if (p.device.kind == DeviceKind::cuda)
-    throw DeviceUnavailable(
-        "--device cuda: the CUDA walk simulator is not available yet; use --device cpu (or auto)");
+  // Plain walks run on CUDA (docs/walk_sim.md "CUDA"); the accounting and saved paths are CPU only for now.
+  if (p.device.kind == DeviceKind::cuda) {
+    if (p.accounting)
+      bad("--device cuda: the accounted walk simulator runs on the CPU only for now (its CUDA path is not "
+          "available yet); use --no-accounting for plain walks on the GPU, or --device cpu");
+    if (p.save_paths) bad("--device cuda: --save-paths runs on the CPU only; use --device cpu");
+    (void)resolve_device(p.device);  // DeviceUnavailable when no such device answers
+  }
 }
 
 }  // namespace netdp

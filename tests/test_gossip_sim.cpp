@@ -294,7 +294,12 @@ TEST(GossipSim, BadInput) {
   expect_bad([](GossipSimParams& q) { q.record_every = 0; });
   expect_bad([](GossipSimParams& q) { q.memory_limit = 1000; });  // not even one run fits
   p.device = {DeviceKind::cuda, 0};
-  EXPECT_THROW(gossip_sim(g, w, x, p), DeviceUnavailable);
+  if (cuda_device_count() == 0) {
+    EXPECT_THROW(gossip_sim(g, w, x, p), DeviceUnavailable);
+  }
+  p.protocol = GossipProtocol::randomized;  // CUDA covers sync and accelerated only
+  EXPECT_THROW(gossip_sim(g, w, x, p), InvalidInput);
+  p.protocol = GossipProtocol::sync;
   p.device = {DeviceKind::cpu, 0};
   p.sigma = 0;  // allowed: no noise, x^0 = x
   EXPECT_EQ(gossip_sim(g, w, x, p).mean.back(), 0.0);
