@@ -16,44 +16,13 @@
 #include "netdp/loss_report.hpp"
 #include "netdp/results_dir.hpp"
 
+#include "progress.hpp"
+
 namespace netdp {
 
 using json = nlohmann::json;
 
 namespace {
-
-/// Progress lines on stderr: nothing for the first seconds, then at most one line every few seconds.
-class SimProgress {
- public:
-  SimProgress(std::string label, bool enabled) : label_(std::move(label)), enabled_(enabled) {
-    start_ = last_ = std::chrono::steady_clock::now();
-  }
-  void operator()(double fraction) {
-    if (!enabled_) return;
-    const auto now = std::chrono::steady_clock::now();
-    const double elapsed = seconds(start_, now), since = seconds(last_, now);
-    if (elapsed < 3.0 || (printed_ && since < 5.0)) return;
-    fraction = std::min(fraction, 1.0);
-    const double eta = fraction > 0 ? elapsed * (1 - fraction) / fraction : 0.0;
-    std::fprintf(stderr, "%s: %.0f%% of the run-steps, %.1f s elapsed, ETA %.1f s\n", label_.c_str(),
-                 100 * fraction, elapsed, eta);
-    printed_ = true;
-    last_ = now;
-  }
-  void finish() const {
-    if (enabled_ && printed_)
-      std::fprintf(stderr, "%s: done in %.1f s\n", label_.c_str(),
-                   seconds(start_, std::chrono::steady_clock::now()));
-  }
-
- private:
-  static double seconds(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b) {
-    return std::chrono::duration<double>(b - a).count();
-  }
-  std::string label_;
-  bool enabled_, printed_ = false;
-  std::chrono::steady_clock::time_point start_, last_;
-};
 
 /// mse.csv: t, mean, stderr, noisy_mean, noisy_stderr, bound (docs/gossip_sim.md).
 std::string mse_csv(const GossipSimResult& r, const GossipBoundInputs& theory) {
@@ -152,16 +121,16 @@ json run_gossip_sim_job(const GossipSimJob& job) {
   if (job.privacy) gossip_sim_privacy_memory(g, jg.w, params, privacy);  // fail before the simulation
 
   ResultsDir out(job.out_dir);
-  SimProgress progress("gossip-sim", job.progress);
-  const GossipSimResult r = gossip_sim(g, jg.w, x, params, [&](double f) { progress(f); });
+  ProgressLine progress("gossip-sim", "of the run-steps", job.progress);
+  const GossipSimResult r = gossip_sim(g, jg.w, x, params, [&](double f) { progress.update(f); });
   progress.finish();
   out.write_text("mse.csv", mse_csv(r, theory));
   std::vector<std::string> files{"mse.csv"};
   json privacy_summary;
   if (job.privacy) {
-    SimProgress privacy_progress("gossip-sim privacy", job.progress);
+    ProgressLine privacy_progress("gossip-sim privacy", "of the runs", job.progress);
     const GossipPrivacyResult pr =
-        gossip_sim_privacy(g, jg.w, params, privacy, [&](double f) { privacy_progress(f); });
+        gossip_sim_privacy(g, jg.w, params, privacy, [&](double f) { privacy_progress.update(f); });
     privacy_progress.finish();
     privacy_summary = gossip_sim_detail::write_privacy_outputs(out, params, privacy, pr, files);
   }

@@ -12,6 +12,8 @@
 #include "netdp/loss_report.hpp"
 #include "netdp/results_dir.hpp"
 
+#include "progress.hpp"
+
 namespace netdp {
 
 using json = nlohmann::json;
@@ -27,28 +29,6 @@ json finite_or_null(double x) {
 std::string csv_number(double x) {
   return std::isfinite(x) ? format_double(x) : std::string();
 }
-
-// Progress lines on stderr: nothing for the first seconds, then at most one line every few seconds.
-class Progress {
- public:
-  explicit Progress(bool enabled)
-      : enabled_(enabled), start_(std::chrono::steady_clock::now()), last_(start_) {}
-  void operator()(double fraction) {
-    if (!enabled_) return;
-    const auto now = std::chrono::steady_clock::now();
-    const double elapsed = std::chrono::duration<double>(now - start_).count();
-    if (elapsed < 3.0 || (printed_ && std::chrono::duration<double>(now - last_).count() < 5.0)) return;
-    fraction = std::clamp(fraction, 0.0, 1.0);
-    std::fprintf(stderr, "walk-sim: %.0f%% of the run-steps, %.1f s elapsed, ETA %.1f s\n", 100 * fraction,
-                 elapsed, fraction > 0 ? elapsed * (1 - fraction) / fraction : 0.0);
-    printed_ = true;
-    last_ = now;
-  }
-
- private:
-  bool enabled_, printed_ = false;
-  std::chrono::steady_clock::time_point start_, last_;
-};
 
 std::string by_distance_csv(const WalkSimResult& r) {
   std::ostringstream csv;
@@ -218,9 +198,9 @@ json run_walk_sim_job(const WalkSimJob& job) {
   const double graph_seconds = elapsed();
 
   ResultsDir out(job.out_dir);
-  Progress progress(job.progress);
+  ProgressLine progress("walk-sim", "of the run-steps", job.progress);
   const WalkSimResult r =
-      walk_sim(model, p, have_distances ? &distances : nullptr, [&](double f) { progress(f); });
+      walk_sim(model, p, have_distances ? &distances : nullptr, [&](double f) { progress.update(f); });
 
   const bool complete = model.kind == WalkKind::complete;
   const std::int64_t cap = std::min<std::int64_t>(p.steps, std::int64_t{1} << 16);
