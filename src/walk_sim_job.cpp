@@ -201,6 +201,7 @@ json run_walk_sim_job(const WalkSimJob& job) {
   ProgressLine progress("walk-sim", "of the run-steps", job.progress);
   const WalkSimResult r =
       walk_sim(model, p, have_distances ? &distances : nullptr, [&](double f) { progress.update(f); });
+  progress.finish();
 
   const bool complete = model.kind == WalkKind::complete;
   const std::int64_t cap = std::min<std::int64_t>(p.steps, std::int64_t{1} << 16);
