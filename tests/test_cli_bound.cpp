@@ -15,6 +15,7 @@
 namespace netdp {
 namespace {
 
+using testing::read_json;
 using testing::read_text;
 using testing::run_cli;
 using testing::ScratchDir;
@@ -22,26 +23,14 @@ namespace fs = std::filesystem;
 
 // bound.csv as one map column -> value per row.
 std::vector<std::map<std::string, double>> read_csv(const fs::path& path) {
-  std::istringstream in(read_text(path.string()));
-  std::string line, cell;
-  std::getline(in, line);
-  std::vector<std::string> header;
-  for (std::istringstream h(line); std::getline(h, cell, ',');) header.push_back(cell);
+  auto cells = testing::read_csv_cells(path);
   std::vector<std::map<std::string, double>> rows;
-  while (std::getline(in, line)) {
-    std::map<std::string, double> row;
-    std::istringstream r(line);
-    for (const auto& name : header) {
-      std::getline(r, cell, ',');
-      row[name] = std::stod(cell);  // "nan" and "inf" parse too
-    }
-    rows.push_back(row);
+  for (std::size_t r = 1; r < cells.size(); ++r) {
+    rows.emplace_back();
+    for (std::size_t c = 0; c < cells[0].size(); ++c)
+      rows.back()[cells[0][c]] = std::stod(cells[r].at(c));  // "nan" and "inf" parse too
   }
   return rows;
-}
-
-nlohmann::json read_json(const fs::path& path) {
-  return nlohmann::json::parse(read_text(path.string()));
 }
 
 TEST(CliBound, CompleteSumWritesTheAppendixZ4Curve) {

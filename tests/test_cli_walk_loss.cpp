@@ -21,7 +21,7 @@ using testing::ScratchDir;
 namespace fs = std::filesystem;
 
 nlohmann::json summary_of(const fs::path& dir) {
-  return nlohmann::json::parse(read_text((dir / "summary.json").string()));
+  return testing::read_json(dir / "summary.json");
 }
 
 TEST(CliWalkLoss, WritesTheSameLayoutAsGossipLoss) {

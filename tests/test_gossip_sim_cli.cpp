@@ -20,27 +20,22 @@
 namespace netdp {
 namespace {
 
+using testing::read_csv_cells;
+using testing::read_json;
 using testing::read_text;
 using testing::run_cli;
 using testing::ScratchDir;
 namespace fs = std::filesystem;
 
-nlohmann::json json_of(const fs::path& file) {
-  return nlohmann::json::parse(read_text(file.string()));
-}
-
 /// Rows of mse.csv after the header, as numbers.
 std::vector<std::vector<double>> csv_rows(const fs::path& file, std::string* header) {
-  std::istringstream in(read_text(file.string()));
-  std::string line;
-  std::getline(in, line);
-  *header = line;
+  auto cells = read_csv_cells(file);
+  *header = "";
+  for (std::size_t i = 0; i < cells.front().size(); ++i) *header += (i ? "," : "") + cells.front()[i];
   std::vector<std::vector<double>> rows;
-  while (std::getline(in, line)) {
-    std::vector<double> row;
-    std::istringstream cells(line);
-    for (std::string cell; std::getline(cells, cell, ',');) row.push_back(std::strtod(cell.c_str(), nullptr));
-    rows.push_back(row);
+  for (std::size_t r = 1; r < cells.size(); ++r) {
+    rows.emplace_back();
+    for (const auto& cell : cells[r]) rows.back().push_back(std::strtod(cell.c_str(), nullptr));
   }
   return rows;
 }
@@ -81,7 +76,7 @@ TEST(CliGossipSim, WritesFilesThatMatchTheLibrary) {
     EXPECT_EQ(rows[i][5],
               gossip_sim_bound({GossipProtocol::sync, 10, 2, 0.5, lib.initial_spread, gap}, double(i)));
   }
-  auto s = json_of(out / "summary.json");
+  auto s = read_json(out / "summary.json");
   EXPECT_EQ(s["protocol"], "sync");
   EXPECT_EQ(s["runs"], 50);
   EXPECT_DOUBLE_EQ(s["noise_floor"].get<double>(), 2 * 0.25 / 10);
@@ -90,7 +85,7 @@ TEST(CliGossipSim, WritesFilesThatMatchTheLibrary) {
     EXPECT_EQ(s["target_reached_t"], *reached);
   else
     EXPECT_TRUE(s["target_reached_t"].is_null());
-  auto m = json_of(out / "manifest.json");
+  auto m = read_json(out / "manifest.json");
   EXPECT_EQ(m["command"], "gossip-sim");
   EXPECT_EQ(m["parameters"]["protocol"], "sync");
 }
@@ -104,7 +99,7 @@ TEST(CliGossipSim, EveryProtocolRuns) {
                 " --steps 30 --runs 20 --init uniform --dropout 0.2 --er-c 2 --quiet --out " + out.string());
     ASSERT_EQ(r.exit_code, 0) << protocol << ": " << r.err;
     EXPECT_TRUE(fs::exists(out / "manifest.json")) << protocol;
-    auto s = json_of(out / "summary.json");
+    auto s = read_json(out / "summary.json");
     EXPECT_EQ(s["protocol"], protocol);
     EXPECT_EQ(s["steps"], 30);
   }
@@ -118,11 +113,11 @@ TEST(CliGossipSim, AutoStepsIsTheStoppingTime) {
       "--sigma 0.2 --init uniform --out " +
       out.string());
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  auto s = json_of(out / "summary.json");
+  auto s = read_json(out / "summary.json");
   GossipBoundInputs in{GossipProtocol::accelerated,    32, 1, 0.2, s["initial_spread"].get<double>(),
                        s["spectral_gap"].get<double>()};
   EXPECT_EQ(s["steps"], gossip_sim_stopping_time(in));
-  EXPECT_EQ(json_of(out / "manifest.json")["parameters"]["steps"], "auto");
+  EXPECT_EQ(read_json(out / "manifest.json")["parameters"]["steps"], "auto");
 }
 
 TEST(CliGossipSim, InitFromFile) {
@@ -132,7 +127,7 @@ TEST(CliGossipSim, InitFromFile) {
   auto r = run_cli("gossip-sim --graph ring:n=4 --steps 3 --dim 2 --sigma 0 --init file:" + file + " --out " +
                    out.string());
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  auto s = json_of(out / "summary.json");
+  auto s = read_json(out / "summary.json");
   EXPECT_EQ(s["true_average"], nlohmann::json({4.0, 5.0}));
   EXPECT_DOUBLE_EQ(s["initial_spread"].get<double>(), 10.0);  // (9 + 1 + 1 + 9) / 4 per coordinate, x 2
 }
@@ -235,7 +230,7 @@ TEST(CliGossipSim, PrivacyWritesTheFilesAndMatchesTheLibrary) {
   }
   EXPECT_EQ(csv_lines(out / "privacy_runs.csv").size(), 7u);  // header + 6 runs
   EXPECT_EQ(csv_lines(out / "privacy_by_distance.csv").front(), "distance,pairs_per_run,mean,min,max");
-  auto s = json_of(out / "summary.json")["privacy"];
+  auto s = read_json(out / "summary.json")["privacy"];
   EXPECT_EQ(s["runs"], 6);
   EXPECT_EQ(s["computed_runs"], 6);
   EXPECT_EQ(s["runs_identical"], false);
@@ -243,7 +238,7 @@ TEST(CliGossipSim, PrivacyWritesTheFilesAndMatchesTheLibrary) {
   EXPECT_EQ(s["max"].get<double>(), lib.overall.max);
   EXPECT_EQ(s["er_bound"]["exceeded"], lib.er->exceeded);
   EXPECT_EQ(s["er_bound"]["non_neighbour"]["mean_loss"].get<double>(), lib.er->other_loss.mean());
-  auto files = json_of(out / "manifest.json")["files"];
+  auto files = read_json(out / "manifest.json")["files"];
   EXPECT_NE(std::find(files.begin(), files.end(), "privacy_mean.npy"), files.end());
 }
 
@@ -253,7 +248,7 @@ TEST(CliGossipSim, PrivacyOfSyncAndOfASequence) {
   auto r = run_cli("gossip-sim --graph ring:n=8 --steps 6 --runs 3 --privacy --source 2 --quiet --out " +
                    out.string());
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  auto s = json_of(out / "summary.json")["privacy"];
+  auto s = read_json(out / "summary.json")["privacy"];
   EXPECT_EQ(s["runs_identical"], true);
   EXPECT_EQ(s["rows"], 1);
   EXPECT_EQ(testing::read_npy((out / "privacy_mean.npy").string()).shape, (std::vector<std::int64_t>{1, 8}));
@@ -273,7 +268,7 @@ TEST(CliGossipSim, PrivacyOfSyncAndOfASequence) {
   r = run_cli("gossip-sim --graph ring:n=8 --protocol sequence --sequence " + list +
               " --steps 6 --runs 3 --privacy --source 2 --quiet --out " + seq.string());
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(json_of(seq / "summary.json")["sequence"]["length"], 1);
+  EXPECT_EQ(read_json(seq / "summary.json")["sequence"]["length"], 1);
   EXPECT_EQ(testing::read_npy((seq / "privacy_mean.npy").string()).values,
             testing::read_npy((out / "privacy_mean.npy").string()).values);
   EXPECT_TRUE(fs::exists(seq / "privacy_by_union_distance.csv"));

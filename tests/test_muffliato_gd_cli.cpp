@@ -16,27 +16,12 @@
 namespace netdp {
 namespace {
 
+using testing::read_csv_cells;
+using testing::read_json;
 using testing::read_text;
 using testing::run_cli;
 using testing::ScratchDir;
 namespace fs = std::filesystem;
-
-nlohmann::json json_of(const fs::path& file) {
-  return nlohmann::json::parse(read_text(file.string()));
-}
-
-/// The cells of a CSV file, header first.
-std::vector<std::vector<std::string>> csv_cells(const fs::path& file) {
-  std::istringstream in(read_text(file.string()));
-  std::vector<std::vector<std::string>> rows;
-  for (std::string line; std::getline(in, line);) {
-    std::vector<std::string> row;
-    std::istringstream cells(line);
-    for (std::string cell; std::getline(cells, cell, ',');) row.push_back(cell);
-    rows.push_back(row);
-  }
-  return rows;
-}
 
 double number(const std::string& cell) {
   return std::strtod(cell.c_str(), nullptr);
@@ -67,7 +52,7 @@ TEST(CliMuffliatoGd, WritesCurvesAndPrivacyThatMatchTheLibrary) {
   const LocalData d = synthetic_data(Objective::least_squares, 10, 3, 4, 5);
   auto lib = muffliato_gd(g, w, d, p);
 
-  auto curves = csv_cells(out / "curves.csv");
+  auto curves = read_csv_cells(out / "curves.csv");
   ASSERT_EQ(curves.size(), 8u);
   EXPECT_EQ(curves[0], (std::vector<std::string>{"t", "objective_mean", "objective_stderr", "gap_mean",
                                                  "gap_stderr", "node_objective_mean", "node_objective_stderr",
@@ -99,14 +84,14 @@ TEST(CliMuffliatoGd, WritesCurvesAndPrivacyThatMatchTheLibrary) {
         ++pairs1;
       }
     }
-  auto s = json_of(out / "summary.json");
+  auto s = read_json(out / "summary.json");
   const auto& privacy = s["privacy"];
   EXPECT_EQ(privacy["sensitivity"], 2.0);
   EXPECT_EQ(privacy["ldp_per_step"], 3.0 * 4.0 / (2 * 4.0));
   EXPECT_EQ(privacy["pairs"], pairs);
   EXPECT_NEAR(privacy["mean"].get<double>(), sum / pairs, 1e-13);
   EXPECT_EQ(privacy["max"].get<double>(), max);
-  auto rows = csv_cells(out / "privacy.csv");
+  auto rows = read_csv_cells(out / "privacy.csv");
   EXPECT_EQ(rows[0], (std::vector<std::string>{"accountant", "distance", "pairs", "mean", "min", "max"}));
   EXPECT_EQ(rows[1][0], "thm-6.9");
   EXPECT_EQ(rows[1][1], "all");
@@ -115,7 +100,7 @@ TEST(CliMuffliatoGd, WritesCurvesAndPrivacyThatMatchTheLibrary) {
   EXPECT_NEAR(number(rows[2][3]), sum1 / pairs1, 1e-13);
   EXPECT_EQ(s["final"]["t"], 6);
   EXPECT_NEAR(s["optimum"]["value"].get<double>(), lib.optimum.value, 0);
-  auto m = json_of(out / "manifest.json");
+  auto m = read_json(out / "manifest.json");
   EXPECT_EQ(m["command"], "muffliato-gd");
   EXPECT_EQ(m["files"], (nlohmann::json{"curves.csv", "privacy.csv", "summary.json"}));
 }
@@ -133,18 +118,18 @@ TEST(CliMuffliatoGd, LogisticFromCsvWithErRounds) {
                    "--alpha 1.5 --runs 3 --seed 2 --batch 3 --out " +
                    out.string());
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  auto curves = csv_cells(out / "curves.csv");
+  auto curves = read_csv_cells(out / "curves.csv");
   ASSERT_EQ(curves.size(), 6u);
   EXPECT_EQ(curves[0].back(), "accuracy_stderr");
   EXPECT_EQ(number(curves[1][9]), 26.0 / 40);  // theta = 0 predicts +1 for every example
-  auto s = json_of(out / "summary.json");
+  auto s = read_json(out / "summary.json");
   EXPECT_EQ(s["examples"], 40);
   EXPECT_EQ(s["dim"], 2);
   EXPECT_EQ(s["gradient_noise_std"], 0.75);
   EXPECT_EQ(s["privacy"]["sensitivity"], 0.5);
   EXPECT_EQ(s["privacy"]["er_round_sum"]["variant"], "reference-code");
   EXPECT_NEAR(s["edge_probability"].get<double>(), 1.5 * std::log(8.0) / 8, 1e-15);
-  auto rows = csv_cells(out / "privacy.csv");
+  auto rows = read_csv_cells(out / "privacy.csv");
   EXPECT_EQ(rows[1][0], "thm-C.9");
   EXPECT_EQ(rows.back()[0], "er-round-sum");
 }
@@ -157,7 +142,7 @@ TEST(CliMuffliatoGd, NoiselessRunHasNoPrivacyFile) {
       out.string());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_FALSE(fs::exists(out / "privacy.csv"));
-  EXPECT_TRUE(json_of(out / "summary.json")["privacy"].is_null());
+  EXPECT_TRUE(read_json(out / "summary.json")["privacy"].is_null());
   EXPECT_TRUE(fs::exists(out / "manifest.json"));
 }
 

@@ -13,14 +13,11 @@
 namespace netdp {
 namespace {
 
+using testing::read_json;
 using testing::read_text;
 using testing::run_cli;
 using testing::ScratchDir;
 namespace fs = std::filesystem;
-
-nlohmann::json json_of(const fs::path& file) {
-  return nlohmann::json::parse(read_text(file.string()));
-}
 
 std::string first_line(const std::string& text) {
   return text.substr(0, text.find('\n'));
@@ -48,7 +45,7 @@ TEST(CliWalkSim, WritesFilesThatMatchTheLibrary) {
   p.delta = 1e-6;
   p.quantiles = {0.5, 0.9};
   const WalkSimResult lib = walk_sim(complete_walk(20), p);
-  const auto s = json_of(out / "summary.json");
+  const auto s = read_json(out / "summary.json");
   EXPECT_EQ(s["network_loss"]["mean"].get<double>(), lib.network.mean());
   EXPECT_EQ(s["network_loss"]["min"].get<double>(), lib.network.min);
   EXPECT_EQ(s["network_loss"]["max"].get<double>(), lib.network.max);
@@ -60,7 +57,7 @@ TEST(CliWalkSim, WritesFilesThatMatchTheLibrary) {
   EXPECT_EQ(s["device"].get<std::string>().substr(0, 3), "cpu");
   EXPECT_EQ(s["walk"], "complete");
   EXPECT_EQ(s["return_time"]["count"].get<std::int64_t>(), lib.return_times.total);
-  const auto m = json_of(out / "manifest.json");
+  const auto m = read_json(out / "manifest.json");
   EXPECT_EQ(m["command"], "walk-sim");
   EXPECT_EQ(m["parameters"]["steps"], 600);
 }
@@ -73,7 +70,7 @@ TEST(CliWalkSim, PlainWalksAndSavedPaths) {
       "--save-paths --start stationary --out " +
       out.string());
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto s = json_of(out / "summary.json");
+  const auto s = read_json(out / "summary.json");
   EXPECT_TRUE(s["network_loss"].is_null());
   EXPECT_TRUE(s["local_loss"].is_null());
   EXPECT_FALSE(fs::exists(out / "by_distance.csv"));

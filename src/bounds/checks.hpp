@@ -24,6 +24,17 @@ inline void require_open_unit(const std::string& where, const char* name, double
 inline void require_n(const std::string& where, double n) {
   require(n >= 1 && std::isfinite(n), where, "n", n, "finite and >= 1");
 }
+/// The walk setting every complete-graph bound shares: T (or T = steps_per_node n when T = 0), the
+/// composition slack delta', the Chernoff failure probability delta_hat (CB1) and the spotted-contribution
+/// one delta_tilde (CB2).
+inline void require_walk_setting(const std::string& where, double steps, double steps_per_node,
+                                 double delta_prime, double delta_hat, double delta_tilde) {
+  require(steps == 0 || (steps >= 1 && std::isfinite(steps)), where, "T", steps, ">= 1");
+  if (steps == 0) require_positive(where, "steps per node (or T)", steps_per_node);
+  require_open_unit(where, "delta_prime", delta_prime);
+  require_open_unit(where, "delta_hat", delta_hat);
+  require_open_unit(where, "delta_tilde", delta_tilde);
+}
 /// A violated condition of a theorem, with the theorem named.
 inline void require_condition(bool ok, const std::string& where, const std::string& condition) {
   if (!ok) throw InvalidInput(where + ": condition violated: " + condition);

@@ -31,13 +31,9 @@ std::string to_string(HistogramAnalysis a) {
 
 void validate(const CompleteHistogramParams& p) {
   const std::string f = "complete-graph histogram";
+  require_walk_setting(f, p.steps, p.steps_per_node, p.delta_prime, p.contributions.delta_hat, p.delta_tilde);
   require_positive(f, "epsilon", p.epsilon);
   require_open_unit(f, "delta", p.delta);
-  require_open_unit(f, "delta_prime", p.delta_prime);
-  require_open_unit(f, "delta_hat", p.contributions.delta_hat);
-  require_open_unit(f, "delta_tilde", p.delta_tilde);
-  require(p.steps == 0 || (p.steps >= 1 && std::isfinite(p.steps)), f, "T", p.steps, ">= 1");
-  if (p.steps == 0) require_positive(f, "steps per node", p.steps_per_node);
   require(p.categories >= 2, f, "categories L", p.categories, ">= 2");
   require(p.colluders >= 1, f, "colluders", p.colluders, ">= 1");
 }

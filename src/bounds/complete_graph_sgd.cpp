@@ -21,13 +21,9 @@ std::string to_string(SgdHorizon h) {
 
 void validate(const SgdParams& p) {
   const std::string f = "complete-graph SGD";
-  require(p.steps == 0 || (p.steps >= 1 && std::isfinite(p.steps)), f, "T", p.steps, ">= 1");
-  if (p.steps == 0) require_positive(f, "steps per node (or T)", p.steps_per_node);
+  require_walk_setting(f, p.steps, p.steps_per_node, p.delta_prime, p.contributions.delta_hat, p.delta_tilde);
   require_positive(f, "lipschitz L", p.lipschitz);
   require_open_unit(f, "delta", p.delta);
-  require_open_unit(f, "delta_prime", p.delta_prime);
-  require_open_unit(f, "delta_hat", p.contributions.delta_hat);
-  require_open_unit(f, "delta_tilde", p.delta_tilde);
   if (p.sigma == 0)
     require_positive(f, "epsilon", p.epsilon);
   else

@@ -22,16 +22,12 @@ std::string to_string(SigmaProcedure p) {
 
 void validate(const SigmaSearchParams& p) {
   const std::string f = "sigma search";
+  require_walk_setting(f, p.steps, p.steps_per_node, p.delta_prime, p.contributions.delta_hat, p.delta_tilde);
   require_positive(f, "epsilon", p.epsilon);
   require_open_unit(f, "delta", p.delta);
-  require(p.steps == 0 || (p.steps >= 1 && std::isfinite(p.steps)), f, "T", p.steps, ">= 1");
-  if (p.steps == 0) require_positive(f, "steps per node (or T)", p.steps_per_node);
   require_positive(f, "lipschitz L", p.lipschitz);
   require(p.slope_factor == 0 || p.slope_factor == 1 || p.slope_factor == 2 || p.slope_factor == 4, f,
           "slope factor", p.slope_factor, "1, 2 or 4");
-  require_open_unit(f, "delta_hat", p.contributions.delta_hat);
-  require_open_unit(f, "delta_tilde", p.delta_tilde);
-  require_open_unit(f, "delta_prime", p.delta_prime);
   require_positive(f, "cap factor", p.cap_factor);
   require_positive(f, "central constant", p.central_constant);
   require(p.colluders >= 1, f, "colluders", p.colluders, ">= 1");

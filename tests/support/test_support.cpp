@@ -47,6 +47,22 @@ std::string read_text(const std::string& path) {
   return s.str();
 }
 
+nlohmann::json read_json(const fs::path& path) {
+  return nlohmann::json::parse(read_text(path.string()));
+}
+
+std::vector<std::vector<std::string>> read_csv_cells(const fs::path& path) {
+  std::istringstream in(read_text(path.string()));
+  std::vector<std::vector<std::string>> rows;
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> row;
+    std::istringstream cells(line);
+    for (std::string cell; std::getline(cells, cell, ',');) row.push_back(cell);
+    rows.push_back(row);
+  }
+  return rows;
+}
+
 CliResult run_cli(const std::string& args) {
   ScratchDir scratch;
   auto out = scratch / "stdout", err = scratch / "stderr";

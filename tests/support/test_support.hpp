@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace netdp::testing {
 
 /// A fresh directory under the system temp dir, removed with its contents on destruction.
@@ -36,6 +38,10 @@ struct NpyArray {
 NpyArray read_npy(const std::string& path);
 
 std::string read_text(const std::string& path);
+nlohmann::json read_json(const std::filesystem::path& path);
+
+/// The comma-separated cells of every line of a CSV file, header first.
+std::vector<std::vector<std::string>> read_csv_cells(const std::filesystem::path& path);
 
 /// Path of a file in the source tree, e.g. source_path("tests/data/x.txt").
 std::string source_path(const std::string& relative);
