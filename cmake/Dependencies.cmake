@@ -8,3 +8,18 @@ pkg_check_modules(LAPACKE REQUIRED IMPORTED_TARGET lapacke)
 if(NETDP_BUILD_TESTS)
   find_package(GTest REQUIRED)
 endif()
+pkg_check_modules(TOMLPLUSPLUS REQUIRED IMPORTED_TARGET tomlplusplus)  # study files (docs/study.md)
+find_package(OpenSSL REQUIRED COMPONENTS Crypto)                       # SHA-256 of study units
+
+# MPI for studies on clusters: AUTO uses OpenMPI when its development files are installed.
+set(NETDP_MPI AUTO CACHE STRING "Build MPI support for netdp run: AUTO, ON or OFF")
+set_property(CACHE NETDP_MPI PROPERTY STRINGS AUTO ON OFF)
+set(NETDP_HAVE_MPI OFF)
+if(NOT NETDP_MPI STREQUAL "OFF")
+  if(NETDP_MPI STREQUAL "ON")
+    find_package(MPI REQUIRED COMPONENTS CXX)
+  else()
+    find_package(MPI QUIET COMPONENTS CXX)
+  endif()
+  set(NETDP_HAVE_MPI ${MPI_CXX_FOUND})
+endif()

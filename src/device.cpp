@@ -14,14 +14,16 @@ DeviceSpec parse_device_spec(std::string_view text) {
   if (text == "auto") return {DeviceKind::automatic, 0};
   if (text == "cpu") return {DeviceKind::cpu, 0};
   if (text == "cuda") return {DeviceKind::cuda, 0};
-  if (text.starts_with("cuda:")) {
-    auto digits = text.substr(5);
+  // cuda:N, and auto:N = cuda:(N mod devices) when a device answers, else the CPU (study workers)
+  for (auto [prefix, kind] : {std::pair{std::string_view("cuda:"), DeviceKind::cuda},
+                              std::pair{std::string_view("auto:"), DeviceKind::automatic}}) {
+    if (!text.starts_with(prefix)) continue;
+    auto digits = text.substr(prefix.size());
     int index = -1;
     auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), index);
-    if (ec == std::errc() && end == digits.data() + digits.size() && index >= 0)
-      return {DeviceKind::cuda, index};
+    if (ec == std::errc() && end == digits.data() + digits.size() && index >= 0) return {kind, index};
   }
-  throw InvalidInput("--device: expected auto, cpu, cuda or cuda:N, got '" + std::string(text) + "'");
+  throw InvalidInput("--device: expected auto, auto:N, cpu, cuda or cuda:N, got '" + std::string(text) + "'");
 }
 
 int cuda_device_count() {
@@ -56,10 +58,11 @@ ResolvedDevice resolve_device(const DeviceSpec& spec) {
 #endif
   }
 #ifdef NETDP_HAVE_CUDA
-  const int index = spec.kind == DeviceKind::automatic ? 0 : spec.index;
-  return {DeviceKind::cuda, index,
-          "cuda:" + std::to_string(index) + " (" + kernels::cuda_device_name_impl(index) + ")",
-          spec.kind == DeviceKind::automatic ? "auto: CUDA device 0 answered" : ""};
+  const int index = spec.kind == DeviceKind::automatic ? spec.index % devices : spec.index;
+  return {
+      DeviceKind::cuda, index,
+      "cuda:" + std::to_string(index) + " (" + kernels::cuda_device_name_impl(index) + ")",
+      spec.kind == DeviceKind::automatic ? "auto: CUDA device " + std::to_string(index) + " answered" : ""};
 #else
   return cpu;
 #endif

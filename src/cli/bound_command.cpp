@@ -178,8 +178,8 @@ int run_bound(const BoundRun& run, const GridOptions& grid, const json& invocati
   manifest["outputs"] = {"bound.csv", "summary.json"};
   manifest["seconds"] = seconds;
   out.commit_manifest(manifest);
-  std::printf("bound %s: %zu values of n (%zu skipped) -> %s/bound.csv\n", run.name.c_str(), rows.size(),
-              skipped.size(), grid.out.c_str());
+  report("bound %s: %zu values of n (%zu skipped) -> %s/bound.csv\n", run.name.c_str(), rows.size(),
+         skipped.size(), grid.out.c_str());
   return 0;
 }
 
@@ -196,11 +196,13 @@ Command add_bound_command(CLI::App& app, const nlohmann::json& invocation) {
       bound::add_ring_sum(*c, invocation), bound::add_ring_histogram(*c, invocation),
       bound::add_sgd_rdp(*c, invocation), bound::add_sgd_closed_form(*c, invocation),
       bound::add_sgd_sigma(*c, invocation)});
-  return {c, [subcommands] {
+  return {c,
+          [subcommands] {
             for (const auto& s : *subcommands)
               if (s.app->parsed()) return s.run();
             return 1;
-          }};
+          },
+          true};
 }
 
 }  // namespace netdp::cli

@@ -12,16 +12,17 @@ Command add_gossip_loss_command(CLI::App& app, const nlohmann::json& invocation)
       "pairwise Renyi loss f(u, v) of private gossip averaging (Muffliato, Thm 6.1) on a graph");
   auto options = std::make_shared<GossipOptions>();
   add_gossip_options(*command, *options);
-  return {command, [options, invocation] {
+  return {command,
+          [options, invocation] {
             auto summary = run_gossip_loss_job(make_gossip_job(*options, invocation));
-            std::printf(
-                "gossip-loss: n = %d, T = %d, mean loss %.6g, max %.6g (LDP %.6g), %s, %.3f s -> %s\n",
-                summary["n"].get<int>(), summary["steps"].get<int>(), summary["mean_loss"].get<double>(),
-                summary["max_loss"].get<double>(), summary["ldp_loss"].get<double>(),
-                summary["device"].get<std::string>().c_str(), summary["seconds"].get<double>(),
-                options->out.c_str());
+            report("gossip-loss: n = %d, T = %d, mean loss %.6g, max %.6g (LDP %.6g), %s, %.3f s -> %s\n",
+                   summary["n"].get<int>(), summary["steps"].get<int>(), summary["mean_loss"].get<double>(),
+                   summary["max_loss"].get<double>(), summary["ldp_loss"].get<double>(),
+                   summary["device"].get<std::string>().c_str(), summary["seconds"].get<double>(),
+                   options->out.c_str());
             return 0;
-          }};
+          },
+          true};
 }
 
 }  // namespace netdp::cli

@@ -159,22 +159,23 @@ Command add_gossip_sim_command(CLI::App& app, const nlohmann::json& invocation) 
   c->add_option("--source", o->source, "privacy: only the row of this source node u");
   c->add_option("--quantiles", o->quantiles,
                 "privacy: levels of per-pair quantiles over runs, e.g. 0.5,0.9 (keeps every run's losses)");
-  return {c, [o, invocation] {
+  return {c,
+          [o, invocation] {
             auto s = run_gossip_sim_job(make_sim_job(*o, invocation));
             const auto& f = s["final"];
-            std::printf(
+            report(
                 "gossip-sim: %s, n = %d, T = %d, R = %lld, final error %.6g (noise floor %.6g), %s, "
                 "%.3f s -> %s\n",
                 s["protocol"].get<std::string>().c_str(), s["n"].get<int>(), s["steps"].get<int>(),
                 s["runs"].get<long long>(), f["mean"].get<double>(), s["noise_floor"].get<double>(),
                 s["device"].get<std::string>().c_str(), s["seconds"].get<double>(), o->out.c_str());
             if (s.contains("privacy") && !s["privacy"]["mean"].is_null())
-              std::printf("gossip-sim privacy: mean loss %.6g, max %.6g over %lld computed run(s), %.3f s\n",
-                          s["privacy"]["mean"].get<double>(), s["privacy"]["max"].get<double>(),
-                          s["privacy"]["computed_runs"].get<long long>(),
-                          s["privacy"]["seconds"].get<double>());
+              report("gossip-sim privacy: mean loss %.6g, max %.6g over %lld computed run(s), %.3f s\n",
+                     s["privacy"]["mean"].get<double>(), s["privacy"]["max"].get<double>(),
+                     s["privacy"]["computed_runs"].get<long long>(), s["privacy"]["seconds"].get<double>());
             return 0;
-          }};
+          },
+          true};
 }
 
 }  // namespace netdp::cli

@@ -14,11 +14,9 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string(version()) + " (" + git_commit() + ")");
   app.require_subcommand(1);
   const auto invocation = cli::invocation_json(argc, argv);
-  const cli::Command commands[] = {
-      cli::add_graph_command(app, invocation),        cli::add_gossip_loss_command(app, invocation),
-      cli::add_walk_loss_command(app, invocation),    cli::add_demo_command(app, invocation),
-      cli::add_bound_command(app, invocation),        cli::add_gossip_sim_command(app, invocation),
-      cli::add_muffliato_gd_command(app, invocation), cli::add_walk_sim_command(app, invocation)};
+  auto commands = cli::add_model_commands(app, invocation);
+  commands.push_back(cli::add_run_command(app, invocation));
+  commands.push_back(cli::add_merge_command(app, invocation));
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -105,10 +105,11 @@ Command add_muffliato_gd_command(CLI::App& app, const nlohmann::json& invocation
   c->add_option("--threads", o->threads, "CPU threads (0 = OMP_NUM_THREADS or all cores)")
       ->capture_default_str();
   c->add_option("--out", o->out, "output directory")->required();
-  return {c, [o, invocation] {
+  return {c,
+          [o, invocation] {
             auto s = run_muffliato_gd_job(make_job(*o, invocation));
             const auto& f = s["final"];
-            std::printf(
+            report(
                 "muffliato-gd: %s, n = %d, T = %d, K = %d, R = %lld, final objective %.6g (optimum %.6g), "
                 "consensus %.3g, %.3f s -> %s\n",
                 s["objective"].get<std::string>().c_str(), s["n"].get<int>(), s["steps"].get<int>(),
@@ -116,7 +117,8 @@ Command add_muffliato_gd_command(CLI::App& app, const nlohmann::json& invocation
                 f["objective"]["mean"].get<double>(), s["optimum"]["value"].get<double>(),
                 f["consensus"]["mean"].get<double>(), s["seconds_total"].get<double>(), o->out.c_str());
             return 0;
-          }};
+          },
+          true};
 }
 
 }  // namespace netdp::cli

@@ -2,12 +2,40 @@
 
 #include <omp.h>
 
+#include <atomic>
 #include <charconv>
+#include <cstdarg>
+#include <cstdio>
 
 #include "netdp/error.hpp"
 #include "netdp/graph_spec.hpp"
 
 namespace netdp::cli {
+
+namespace {
+std::atomic<bool> reports_enabled{true};
+}
+
+void report(const char* format, ...) {
+  if (!reports_enabled) return;
+  va_list args;
+  va_start(args, format);
+  std::vfprintf(stdout, format, args);
+  va_end(args);
+}
+
+void set_reports(bool enabled) {
+  reports_enabled = enabled;
+}
+
+std::vector<Command> add_model_commands(CLI::App& app, const nlohmann::json& invocation) {
+  std::vector<Command> commands{
+      add_graph_command(app, invocation),        add_gossip_loss_command(app, invocation),
+      add_walk_loss_command(app, invocation),    add_demo_command(app, invocation),
+      add_bound_command(app, invocation),        add_gossip_sim_command(app, invocation),
+      add_muffliato_gd_command(app, invocation), add_walk_sim_command(app, invocation)};
+  return commands;
+}
 
 void add_graph_options(CLI::App& command, std::string& graph, std::string& weights) {
   command

@@ -3,6 +3,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -12,10 +13,19 @@
 namespace netdp::cli {
 
 /// A registered subcommand and what it runs once the command line parsed (returns the exit code).
+/// Study models (docs/study.md) write summary.json into --out; `bound` holds one model per subcommand.
 struct Command {
   CLI::App* app;
   std::function<int()> run;
+  bool study_model = false;
 };
+
+/// Every subcommand but the study runner's own (`run`, `merge`); main and the study catalog share the list.
+std::vector<Command> add_model_commands(CLI::App& app, const nlohmann::json& invocation);
+
+/// The one-line report of a command on stdout; the study runner turns reports off for its units.
+void report(const char* format, ...) __attribute__((format(printf, 1, 2)));
+void set_reports(bool enabled);
 
 /// --graph SPEC (required) and --weights W.
 void add_graph_options(CLI::App& command, std::string& graph, std::string& weights);
@@ -62,5 +72,7 @@ Command add_gossip_sim_command(CLI::App& app, const nlohmann::json& invocation);
 Command add_bound_command(CLI::App& app, const nlohmann::json& invocation);
 Command add_walk_sim_command(CLI::App& app, const nlohmann::json& invocation);
 Command add_muffliato_gd_command(CLI::App& app, const nlohmann::json& invocation);
+Command add_run_command(CLI::App& app, const nlohmann::json& invocation);
+Command add_merge_command(CLI::App& app, const nlohmann::json& invocation);
 
 }  // namespace netdp::cli

@@ -85,14 +85,16 @@ Command add_walk_loss_command(CLI::App& app, const nlohmann::json& invocation) {
                 "weak-convexity condition checked: stated (sigma^2 >= 2a(a-1)) or exact (a(a-1)/2)")
       ->check(CLI::IsMember({"stated", "exact"}))
       ->capture_default_str();
-  return {c, [o, invocation] {
+  return {c,
+          [o, invocation] {
             auto s = run_walk_loss_job(make_walk_job(*o, invocation));
-            std::printf("walk-loss: n = %d, T = %d, sigma = %g, mean loss %.6g, max %.6g, %s, %.3f s -> %s\n",
-                        s["n"].get<int>(), s["steps"].get<int>(), s["sigma"].get<double>(),
-                        s["mean_loss"].get<double>(), s["max_loss"].get<double>(),
-                        s["device"].get<std::string>().c_str(), s["seconds"].get<double>(), o->out.c_str());
+            report("walk-loss: n = %d, T = %d, sigma = %g, mean loss %.6g, max %.6g, %s, %.3f s -> %s\n",
+                   s["n"].get<int>(), s["steps"].get<int>(), s["sigma"].get<double>(),
+                   s["mean_loss"].get<double>(), s["max_loss"].get<double>(),
+                   s["device"].get<std::string>().c_str(), s["seconds"].get<double>(), o->out.c_str());
             return 0;
-          }};
+          },
+          true};
 }
 
 }  // namespace netdp::cli

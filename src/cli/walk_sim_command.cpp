@@ -92,10 +92,11 @@ Command add_walk_sim_command(CLI::App& app, const nlohmann::json& invocation) {
       ->capture_default_str();
   c->add_option("--out", o->out, "output directory")->required();
   c->add_flag("--quiet", o->quiet, "no progress lines on stderr");
-  return {c, [o, invocation] {
+  return {c,
+          [o, invocation] {
             auto s = run_walk_sim_job(make_walk_sim_job(*o, invocation));
             if (s["accounting"].get<bool>())
-              std::printf(
+              report(
                   "walk-sim: %s, n = %d, T = %lld, R = %lld, network loss mean %.6g (min %.6g, max %.6g), "
                   "LDP mean %.6g, %.3g steps/s, %s -> %s\n",
                   s["walk"].get<std::string>().c_str(), s["n"].get<int>(), s["steps"].get<long long>(),
@@ -104,13 +105,13 @@ Command add_walk_sim_command(CLI::App& app, const nlohmann::json& invocation) {
                   s["local_loss"]["mean"].get<double>(), s["steps_per_second"].get<double>(),
                   s["device"].get<std::string>().c_str(), o->out.c_str());
             else
-              std::printf("walk-sim: %s, n = %d, T = %lld, R = %lld, plain walks, %.3g steps/s, %s -> %s\n",
-                          s["walk"].get<std::string>().c_str(), s["n"].get<int>(),
-                          s["steps"].get<long long>(), s["runs"].get<long long>(),
-                          s["steps_per_second"].get<double>(), s["device"].get<std::string>().c_str(),
-                          o->out.c_str());
+              report("walk-sim: %s, n = %d, T = %lld, R = %lld, plain walks, %.3g steps/s, %s -> %s\n",
+                     s["walk"].get<std::string>().c_str(), s["n"].get<int>(), s["steps"].get<long long>(),
+                     s["runs"].get<long long>(), s["steps_per_second"].get<double>(),
+                     s["device"].get<std::string>().c_str(), o->out.c_str());
             return 0;
-          }};
+          },
+          true};
 }
 
 }  // namespace netdp::cli

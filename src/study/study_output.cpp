@@ -1,0 +1,81 @@
+#include "study_output.hpp"
+
+#include <fstream>
+#include <sstream>
+
+#include "netdp/error.hpp"
+#include "netdp/results_dir.hpp"
+#include "netdp/study/study_results.hpp"
+#include "netdp/study/unit_store.hpp"
+#include "netdp/version.hpp"
+#include "sha256.hpp"
+
+namespace netdp::study {
+
+using json = nlohmann::json;
+namespace fs = std::filesystem;
+
+std::string study_text_of(const fs::path& dir) {
+  std::ifstream in(dir / "study.toml", std::ios::binary);
+  if (!in) throw InvalidInput(dir.string() + " is not a study results directory (no study.toml)");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void claim_study_dir(const fs::path& dir, const StudySpec& spec) {
+  std::error_code ec;
+  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
+    throw InvalidInput("--out " + dir.string() + " exists and is not a directory");
+  if (fs::exists(dir / "study.toml", ec)) {
+    if (study_text_of(dir) != spec.text)
+      throw InvalidInput(dir.string() + " holds the results of another study (its study.toml differs from " +
+                         spec.source + "); choose another --out");
+    return;
+  }
+  if (fs::exists(dir, ec) && !fs::is_empty(dir, ec))
+    throw InvalidInput("--out " + dir.string() + " is not empty and holds no study; choose another --out");
+  ResultsDir(dir).write_text("study.toml", spec.text);
+}
+
+GatheredUnits gather_units(const fs::path& dir, const StudyPlan& plan) {
+  GatheredUnits g;
+  g.records.resize(plan.units.size());
+  for (const auto& unit : plan.units) {
+    auto seen = inspect_unit(dir, unit);
+    if (seen.state == UnitState::finished)
+      g.records[unit.index] = std::move(seen.record);
+    else
+      g.missing.push_back(unit.index);
+  }
+  return g;
+}
+
+void write_study_outputs(const fs::path& dir, const StudySpec& spec, const StudyPlan& plan,
+                         const std::vector<json>& records, const json& facts) {
+  ResultsDir out(dir);
+  out.write_text("results.csv", results_csv(spec, plan, records));
+  double unit_seconds = 0;
+  for (const auto& r : records) unit_seconds += r.value("seconds", 0.0);
+  json experiments = json::array();
+  for (const auto& e : spec.experiments) {
+    std::size_t points = 1;
+    for (const auto& a : e.axes) points *= a.values.size();
+    experiments.push_back(
+        {{"name", e.name}, {"model", e.model}, {"points", points}, {"replicates", e.replicates}});
+  }
+  json manifest = {
+      {"tool", "netdp run"},
+      {"netdp_version", version()},
+      {"git_commit", git_commit()},
+      {"study",
+       {{"file", spec.source}, {"name", spec.name}, {"sha256", sha256_hex(spec.text)}, {"seed", spec.seed}}},
+      {"experiments", experiments},
+      {"units", plan.units.size()},
+      {"unit_seconds_total", unit_seconds},
+      {"outputs", {"study.toml", "results.csv"}}};
+  manifest.update(facts);
+  out.commit_manifest(manifest);
+}
+
+}  // namespace netdp::study

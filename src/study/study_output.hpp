@@ -1,0 +1,33 @@
+#pragma once
+// The study-level files of a results directory (docs/study.md "Outputs"): study.toml (the study as run),
+// results.csv and manifest.json, written last.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "netdp/study/study_plan.hpp"
+
+namespace netdp::study {
+
+/// Creates `dir` and copies the study text into it, or checks that the study already there is the same one
+/// (InvalidInput otherwise: a results directory holds one study).
+void claim_study_dir(const std::filesystem::path& dir, const StudySpec& spec);
+
+/// The study text a results directory was made for; InvalidInput when it has none.
+std::string study_text_of(const std::filesystem::path& dir);
+
+/// unit.json of every unit, or the indices of those not finished.
+struct GatheredUnits {
+  std::vector<nlohmann::json> records;
+  std::vector<std::size_t> missing;
+};
+GatheredUnits gather_units(const std::filesystem::path& dir, const StudyPlan& plan);
+
+/// Writes results.csv and then manifest.json (`facts` are merged into the manifest).
+void write_study_outputs(const std::filesystem::path& dir, const StudySpec& spec, const StudyPlan& plan,
+                         const std::vector<nlohmann::json>& records, const nlohmann::json& facts);
+
+}  // namespace netdp::study

@@ -1,0 +1,212 @@
+// `netdp run` (docs/study.md): one process, several local workers, MPI ranks or a shard of a job array all
+// follow the same path: validate, plan, skip finished units, run the rest, and let the last one gather.
+#include "netdp/study/study_runner.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <mutex>
+#include <thread>
+
+#include "mpi_world.hpp"
+#include "netdp/device.hpp"
+#include "netdp/error.hpp"
+#include "netdp/study/study_plan.hpp"
+#include "netdp/study/unit_store.hpp"
+#include "study_checks.hpp"
+#include "study_output.hpp"
+#include "unit_progress.hpp"
+
+namespace netdp::study {
+
+using json = nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+/// The workers of this process: a device string each ("auto:K" for GPU K, "cpu") and CPU threads each.
+struct WorkerPlan {
+  std::vector<std::string> devices;
+  int threads = 0;
+  std::string description;
+};
+
+WorkerPlan plan_workers(const RunOptions& o, const MpiWorld& world) {
+  if (o.workers < 0) throw InvalidInput("--workers must be >= 0");
+  WorkerPlan w;
+  const int gpus = o.devices == "cpu" ? 0 : cuda_device_count();
+  if (o.devices != "auto" && o.devices != "cpu") {
+    // an explicit list of GPU ordinals, one worker each
+    std::size_t at = 0;
+    while (at <= o.devices.size()) {
+      const std::size_t comma = std::min(o.devices.find(',', at), o.devices.size());
+      const std::string item = o.devices.substr(at, comma - at);
+      if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos)
+        throw InvalidInput("--devices: expected auto, cpu or GPU ordinals like 0,1, got '" + o.devices + "'");
+      if (std::stoi(item) >= gpus)
+        throw InvalidInput("--devices: GPU " + item + " does not answer (" + std::to_string(gpus) +
+                           " found)");
+      w.devices.push_back("cuda:" + item);
+      at = comma + 1;
+    }
+  } else if (gpus > 0 && world.size() > 1) {
+    w.devices.push_back("auto:" + std::to_string(world.local_rank() % gpus));  // rank -> local GPU
+  } else if (gpus > 0) {
+    for (int g = 0; g < gpus; ++g) w.devices.push_back("auto:" + std::to_string(g));
+  }
+  if (w.devices.empty()) {
+    const int workers = std::max(1, o.workers);
+    w.devices.assign(static_cast<std::size_t>(workers), o.devices == "cpu" ? "cpu" : "auto");
+    const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    w.threads = std::max(1, cores / (workers * world.local_size()));
+    w.description = std::to_string(workers) + " CPU worker(s) x " + std::to_string(w.threads) + " thread(s)";
+  } else {
+    w.description = std::to_string(w.devices.size()) + " GPU worker(s):";
+    for (const auto& d : w.devices) w.description += " " + d;
+  }
+  if (world.size() > 1) w.description += " per rank, " + std::to_string(world.size()) + " MPI ranks";
+  return w;
+}
+
+std::string megabytes(double bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f MiB", bytes / (1 << 20));
+  return text;
+}
+
+void print_dry_run(const StudySpec& spec, const StudyPlan& plan, const std::vector<UnitEstimate>& estimates,
+                   const WorkerPlan& workers, const RunOptions& o, int slots) {
+  std::printf("study %s (%s): %zu experiment(s), %zu grid point(s), %zu unit(s)\n", spec.name.c_str(),
+              spec.source.c_str(), spec.experiments.size(), plan.points.size(), plan.units.size());
+  std::printf(
+      "devices: %s%s\n", workers.description.c_str(),
+      o.shards > 1 ? (", shard " + std::to_string(o.shard) + "/" + std::to_string(o.shards)).c_str() : "");
+  std::printf("%-6s %-40s %-7s %12s %10s  %s\n", "unit", "directory", "worker", "memory", "time",
+              "arguments");
+  double seconds = 0, peak = 0;
+  std::size_t mine = 0;
+  for (const auto& u : plan.units) {
+    if (static_cast<int>(u.index % static_cast<std::size_t>(slots)) != o.shard) continue;
+    const auto& est = estimates[u.index];
+    seconds += est.seconds;
+    peak = std::max(peak, est.bytes);
+    std::string args;
+    for (const auto& [key, value] : u.arguments)
+      args += " --" + key + " " + (value.is_string() ? value.get<std::string>() : value.dump());
+    std::printf("%-6zu %-40s %-7s %12s %9.3gs %s %s\n", u.index, u.dir.generic_string().c_str(),
+                workers.devices[mine % workers.devices.size()].c_str(), megabytes(est.bytes).c_str(),
+                est.seconds, spec.experiments[u.experiment].model.c_str(), args.c_str());
+    ++mine;
+  }
+  std::printf("total: %zu unit(s) here, about %.3g s of work, %.3g s on %zu worker(s), peak %s per worker\n",
+              mine, seconds, seconds / double(workers.devices.size()), workers.devices.size(),
+              megabytes(peak).c_str());
+}
+
+}  // namespace
+
+int run_study(const StudySpec& spec, const ModelCatalog& catalog, const RunOptions& o) {
+  const auto started = std::chrono::steady_clock::now();
+  if (o.shards < 1 || o.shard < 0 || o.shard >= o.shards)
+    throw InvalidInput("--shard: expected i/N with 0 <= i < N");
+  MpiWorld world;
+  const StudyPlan plan = expand_study(spec, catalog);
+  const WorkerPlan workers = plan_workers(o, world);
+  const int parallel = static_cast<int>(workers.devices.size()) * world.size() * o.shards;
+  const auto estimates = check_plan(spec, plan, catalog, parallel);
+  // Unit i belongs to slot i mod (shards x ranks): shard-major, so a shard's ranks share its units.
+  const int slots = o.shards * world.size();
+  const int slot = o.shard * world.size() + world.rank();
+  if (o.dry_run) {
+    if (world.rank() == 0) {
+      RunOptions shown = o;
+      shown.shard = slot;
+      print_dry_run(spec, plan, estimates, workers, shown, slots);
+    }
+    return 0;
+  }
+  if (world.rank() == 0) claim_study_dir(o.out, spec);
+  world.barrier();
+  if (world.rank() != 0) claim_study_dir(o.out, spec);  // checks only: rank 0 wrote it
+
+  std::vector<const WorkUnit*> pending;
+  std::size_t mine = 0;
+  for (const auto& u : plan.units) {
+    if (static_cast<int>(u.index % static_cast<std::size_t>(slots)) != slot) continue;
+    ++mine;
+    const auto seen = inspect_unit(o.out, u);
+    if (seen.state == UnitState::finished) continue;
+    if (seen.state == UnitState::torn) {
+      if (!o.quiet)
+        std::fprintf(stderr, "netdp run: redoing %s: %s\n", u.dir.generic_string().c_str(),
+                     seen.reason.c_str());
+      clear_unit(o.out, u);
+    }
+    pending.push_back(&u);
+  }
+
+  UnitProgress progress(mine, mine - pending.size(), !o.quiet);
+  std::mutex failures_mutex;
+  std::vector<std::string> failures;
+  auto work = [&](std::size_t w) {
+    for (std::size_t i = w; i < pending.size(); i += workers.devices.size()) {  // deterministic assignment
+      const WorkUnit& u = *pending[i];
+      const auto& model = spec.experiments[u.experiment].model;
+      const auto unit_start = std::chrono::steady_clock::now();
+      try {
+        const UnitContext context{o.out / u.dir, workers.devices[w], workers.threads};
+        const json summary = catalog.run(model, u.arguments, context);
+        commit_unit(o.out, u, summary, seconds_since(unit_start));
+      } catch (const std::exception& error) {
+        clear_unit(o.out, u);
+        std::lock_guard lock(failures_mutex);
+        failures.push_back(u.dir.generic_string() + ": " + error.what());
+      }
+      progress.unit_done();
+    }
+  };
+  if (workers.devices.size() == 1) {
+    work(0);
+  } else {
+    std::vector<std::thread> threads;
+    for (std::size_t w = 0; w < workers.devices.size(); ++w) threads.emplace_back(work, w);
+    for (auto& t : threads) t.join();
+  }
+  progress.finish();
+  for (const auto& f : failures) std::fprintf(stderr, "netdp run: unit failed: %s\n", f.c_str());
+
+  const long long ran = world.sum(static_cast<long long>(pending.size() - failures.size()));
+  const int exit_code = world.max(failures.empty() ? 0 : 1);
+  if (world.rank() == 0) {
+    const GatheredUnits gathered = gather_units(o.out, plan);
+    if (gathered.missing.empty()) {
+      const json facts = {{"ranks", world.size()},
+                          {"shards", o.shards},
+                          {"workers", workers.description},
+                          {"units_run_by_this_invocation", ran},
+                          {"seconds", seconds_since(started)},
+                          {"invocation", o.invocation}};
+      write_study_outputs(o.out, spec, plan, gathered.records, facts);
+      std::printf("netdp run: %s: %zu unit(s) finished (%lld run now) -> %s/results.csv\n", spec.name.c_str(),
+                  plan.units.size(), ran, o.out.string().c_str());
+    } else if (exit_code == 0) {
+      std::printf(
+          "netdp run: %s: this share is finished; %zu unit(s) of other shards are not: run them, then "
+          "`netdp merge` or this command again\n",
+          spec.name.c_str(), gathered.missing.size());
+    } else {
+      std::fprintf(stderr, "netdp run: %zu unit(s) failed; run the same command again to retry them\n",
+                   failures.size());
+    }
+  }
+  world.barrier();
+  return exit_code;
+}
+
+}  // namespace netdp::study
