@@ -11,6 +11,12 @@ namespace netdp {
 
 using json = nlohmann::json;
 
+void check_gossip_loss_job(const GossipLossJob& job) {
+  GossipLossParams early = job.params;
+  if (job.auto_steps) early.steps = 1;  // resolved once the spectrum is known
+  validate(early, 0x7fffffff);
+}
+
 json run_gossip_loss_job(const GossipLossJob& job) {
   const auto started = std::chrono::steady_clock::now();
   auto elapsed = [&] {
@@ -19,9 +25,7 @@ json run_gossip_loss_job(const GossipLossJob& job) {
 
   GossipLossParams params = job.params;
   // Fail on bad numbers and absent devices before building a large graph or touching the output directory.
-  GossipLossParams early = params;
-  if (job.auto_steps) early.steps = 1;  // resolved below, once the spectrum is known
-  validate(early, 0x7fffffff);
+  check_gossip_loss_job(job);
   resolve_device(params.device);
   const JobGraph graph = load_job_graph(job.graph, job.weights, job.gap);
   const Graph& g = graph.g;

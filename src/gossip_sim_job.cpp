@@ -63,6 +63,26 @@ json privacy_parameters(const GossipPrivacyParams& q) {
 
 }  // namespace
 
+void check_gossip_sim_job(const GossipSimJob& job) {
+  const GossipProtocol protocol = job.params.protocol;
+  if (protocol == GossipProtocol::sequence && job.sequence.empty())
+    throw InvalidInput("--protocol sequence needs --sequence PATH (a list of weight-matrix files)");
+  if (protocol != GossipProtocol::sequence && !job.sequence.empty())
+    throw InvalidInput("--sequence is only used with --protocol sequence");
+  // (the sequence's matrices are checked against the graph's n once both are loaded)
+  GossipSimParams early = job.params;
+  if (job.auto_steps) early.steps = 1;
+  if (protocol != GossipProtocol::sequence) validate(early, 1);
+  if (job.params.device.kind == DeviceKind::cuda && job.privacy)
+    throw InvalidInput(
+        "--device cuda: --privacy runs on the CPU only for now; use --device cpu or auto (auto runs the "
+        "error curves on a GPU when one answers and the privacy pass on the CPU)");
+  if (!(job.er_c >= 0) || !std::isfinite(job.er_c))
+    throw InvalidInput("--er-c must be a finite number >= 0, got " + format_double(job.er_c));
+  if (job.target && !(*job.target >= 0 && std::isfinite(*job.target)))
+    throw InvalidInput("--target must be a finite number >= 0, got " + format_double(*job.target));
+}
+
 json run_gossip_sim_job(const GossipSimJob& job) {
   const auto started = std::chrono::steady_clock::now();
   auto elapsed = [&] {
@@ -71,26 +91,10 @@ json run_gossip_sim_job(const GossipSimJob& job) {
 
   GossipSimParams params = job.params;
   const GossipProtocol protocol = params.protocol;
-  if (protocol == GossipProtocol::sequence && job.sequence.empty())
-    throw InvalidInput("--protocol sequence needs --sequence PATH (a list of weight-matrix files)");
-  if (protocol != GossipProtocol::sequence && !job.sequence.empty())
-    throw InvalidInput("--sequence is only used with --protocol sequence");
-  // Fail on bad numbers and absent devices before building a large graph or touching the output directory
-  // (the sequence's matrices are checked against the graph's n once both are loaded).
-  GossipSimParams early = params;
-  if (job.auto_steps) early.steps = 1;
-  if (protocol != GossipProtocol::sequence) validate(early, 1);
-  if (params.device.kind == DeviceKind::cuda) {
-    if (job.privacy)
-      throw InvalidInput(
-          "--device cuda: --privacy runs on the CPU only for now; use --device cpu or auto (auto runs the "
-          "error curves on a GPU when one answers and the privacy pass on the CPU)");
+  // Fail on bad numbers and absent devices before building a large graph or touching the output directory.
+  check_gossip_sim_job(job);
+  if (params.device.kind == DeviceKind::cuda)
     (void)resolve_device(params.device);  // DeviceUnavailable when no such CUDA device answers
-  }
-  if (!(job.er_c >= 0) || !std::isfinite(job.er_c))
-    throw InvalidInput("--er-c must be a finite number >= 0, got " + format_double(job.er_c));
-  if (job.target && !(*job.target >= 0 && std::isfinite(*job.target)))
-    throw InvalidInput("--target must be a finite number >= 0, got " + format_double(*job.target));
 
   const bool uses_w = uses_graph_weights(protocol);
   JobGraph jg;

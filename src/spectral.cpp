@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "cpu/serial_blas.hpp"
 #include "netdp/error.hpp"
 
 namespace netdp {
@@ -149,6 +150,7 @@ std::vector<double> eigenvalues(const CsrMatrix& w) {
   require_symmetric(w, "eigenvalues");
   if (w.n == 0) return {};
   std::vector<double> dense = to_dense(w), values(static_cast<std::size_t>(w.n));
+  const kernels::SerialBlas serial;  // the same bits for every thread layout
   lapack_int info = LAPACKE_dsyevd(LAPACK_ROW_MAJOR, 'N', 'U', w.n, dense.data(), w.n, values.data());
   if (info != 0)
     throw std::runtime_error("eigenvalues: LAPACKE_dsyevd failed (info " + std::to_string(info) + ")");

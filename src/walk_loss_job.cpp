@@ -46,6 +46,20 @@ std::string coalition_csv(const WorstCoalition& coalition) {
 
 }  // namespace
 
+void check_walk_loss_job(const WalkLossJob& job) {
+  WalkLossParams early = job.params;
+  if (job.auto_steps) early.steps = 1;
+  validate(early, 0x7fffffff);
+  const bool calibrating = job.target_mean_loss > 0;
+  if (job.target_mean_loss < 0 || !std::isfinite(job.target_mean_loss))
+    throw InvalidInput("--target-mean-loss must be > 0");
+  if (calibrating && job.auto_steps)
+    throw InvalidInput("--target-mean-loss needs --steps T: the horizon T_RW itself depends on sigma");
+  if (calibrating && job.params.source)
+    throw InvalidInput("--target-mean-loss needs every source: drop --source");
+  if (job.colluders < 0) throw InvalidInput("--colluders must be >= 0");
+}
+
 json run_walk_loss_job(const WalkLossJob& job) {
   const auto started = std::chrono::steady_clock::now();
   auto elapsed = [&] {
@@ -55,17 +69,8 @@ json run_walk_loss_job(const WalkLossJob& job) {
   WalkLossParams params = job.params;
   const bool calibrating = job.target_mean_loss > 0;
   // Fail on bad numbers and absent devices before building a large graph or touching the output directory.
-  WalkLossParams early = params;
-  if (job.auto_steps) early.steps = 1;
-  validate(early, 0x7fffffff);
+  check_walk_loss_job(job);
   resolve_device(params.device);
-  if (job.target_mean_loss < 0 || !std::isfinite(job.target_mean_loss))
-    throw InvalidInput("--target-mean-loss must be > 0");
-  if (calibrating && job.auto_steps)
-    throw InvalidInput("--target-mean-loss needs --steps T: the horizon T_RW itself depends on sigma");
-  if (calibrating && params.source)
-    throw InvalidInput("--target-mean-loss needs every source: drop --source");
-  if (job.colluders < 0) throw InvalidInput("--colluders must be >= 0");
 
   const JobGraph graph = load_job_graph(job.graph, job.weights, job.gap);
   const Graph& g = graph.g;

@@ -172,15 +172,19 @@ json times_json(const TimeHistogram& h, std::int64_t cap, double expected_mean) 
 
 }  // namespace
 
+void check_walk_sim_job(const WalkSimJob& job) {
+  WalkSimParams early = job.params;
+  early.start.node = 0;  // checked against n once the graph is built
+  validate(early, 2);
+}
+
 json run_walk_sim_job(const WalkSimJob& job) {
   const auto started = std::chrono::steady_clock::now();
   auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   };
   const WalkSimParams& p = job.params;
-  WalkSimParams early = p;  // bad numbers and absent devices fail before a large graph is built
-  early.start.node = 0;
-  validate(early, 2);
+  check_walk_sim_job(job);  // bad numbers fail before a large graph is built
   if (job.out_dir.empty()) throw InvalidInput("--out: an output directory is required");
 
   Graph g;

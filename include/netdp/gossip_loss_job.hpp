@@ -23,6 +23,10 @@ struct GossipLossJob {
   nlohmann::json invocation;  // how the job was asked for (command line), copied to the manifest
 };
 
+/// The checks that need no graph (bad numbers, contradictory options), without running anything; the
+/// run starts with them, and `netdp run` calls them for every grid point before any unit runs.
+void check_gossip_loss_job(const GossipLossJob& job);
+
 /// Runs the job and writes loss.npy, by_distance.csv, per_observer.csv (all pairs only), summary.json and,
 /// last, manifest.json. Returns summary.json's content.
 nlohmann::json run_gossip_loss_job(const GossipLossJob& job);

@@ -27,6 +27,10 @@ struct GossipSimJob {
   nlohmann::json invocation;  // how the job was asked for (command line), copied to the manifest
 };
 
+/// The checks that need no graph (bad numbers, contradictory options), without running anything; the
+/// run starts with them, and `netdp run` calls them for every grid point before any unit runs.
+void check_gossip_sim_job(const GossipSimJob& job);
+
 /// Runs the job and writes mse.csv, with privacy the privacy_* files, summary.json and, last, manifest.json.
 /// Returns summary.json's content.
 nlohmann::json run_gossip_sim_job(const GossipSimJob& job);

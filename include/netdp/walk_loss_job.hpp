@@ -32,6 +32,10 @@ struct WalkLossJob {
   nlohmann::json invocation;
 };
 
+/// The checks that need no graph (bad numbers, contradictory options), without running anything; the
+/// run starts with them, and `netdp run` calls them for every grid point before any unit runs.
+void check_walk_loss_job(const WalkLossJob& job);
+
 /// Runs the job, writes the files (manifest.json last) and returns summary.json's content.
 nlohmann::json run_walk_loss_job(const WalkLossJob& job);
 

@@ -19,6 +19,10 @@ struct WalkSimJob {
   nlohmann::json invocation;  // how the job was asked for (command line), copied to the manifest
 };
 
+/// The checks that need no graph (bad numbers, contradictory options), without running anything; the
+/// run starts with them, and `netdp run` calls them for every grid point before any unit runs.
+void check_walk_sim_job(const WalkSimJob& job);
+
 /// Runs the job and writes the CSVs, summary.json and, last, manifest.json. Returns summary.json's content.
 nlohmann::json run_walk_sim_job(const WalkSimJob& job);
 

@@ -14,6 +14,7 @@
 
 #include "common/walk_loss_math.hpp"
 #include "cpu/power_panels.hpp"
+#include "cpu/serial_blas.hpp"
 #include "walk_loss_kernels.hpp"
 
 namespace netdp::kernels {
@@ -30,6 +31,7 @@ SymmetricEigen symmetric_eigen_cpu(const CsrMatrix& w) {
   SymmetricEigen e;
   e.vectors = to_dense(w);  // symmetric: row- and column-major copies are the same
   e.values.resize(static_cast<std::size_t>(w.n));
+  const SerialBlas serial;  // the same bits for every thread layout
   lapack_int info = LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'V', 'U', w.n, e.vectors.data(), w.n, e.values.data());
   if (info != 0) throw std::runtime_error("LAPACK dsyevd failed with info = " + std::to_string(info));
   return e;

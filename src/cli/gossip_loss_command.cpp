@@ -22,7 +22,7 @@ Command add_gossip_loss_command(CLI::App& app, const nlohmann::json& invocation)
                    options->out.c_str());
             return 0;
           },
-          true};
+          true, [options, invocation] { check_gossip_loss_job(make_gossip_job(*options, invocation)); }};
 }
 
 }  // namespace netdp::cli

@@ -175,7 +175,7 @@ Command add_gossip_sim_command(CLI::App& app, const nlohmann::json& invocation) 
                      s["privacy"]["computed_runs"].get<long long>(), s["privacy"]["seconds"].get<double>());
             return 0;
           },
-          true};
+          true, [o, invocation] { check_gossip_sim_job(make_sim_job(*o, invocation)); }};
 }
 
 }  // namespace netdp::cli

@@ -18,6 +18,7 @@ struct Command {
   CLI::App* app;
   std::function<int()> run;
   bool study_model = false;
+  std::function<void()> check = {};  // the parsed options' checks without running (InvalidInput), if any
 };
 
 /// Every subcommand but the study runner's own (`run`, `merge`); main and the study catalog share the list.

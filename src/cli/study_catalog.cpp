@@ -149,6 +149,8 @@ void CliModelCatalog::check_unit(const std::string& model, const study::Argument
   auto argv = command_line(model, arguments, *app);
   if (has(*app, "out")) argv.insert(argv.end(), {"--out", "unused"});
   parse(tree, argv);
+  for (const auto& c : tree.commands)
+    if (c.app->parsed() && c.check) c.check();
 }
 
 study::UnitEstimate CliModelCatalog::estimate(const std::string& model,

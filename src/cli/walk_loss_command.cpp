@@ -94,7 +94,7 @@ Command add_walk_loss_command(CLI::App& app, const nlohmann::json& invocation) {
                    s["device"].get<std::string>().c_str(), s["seconds"].get<double>(), o->out.c_str());
             return 0;
           },
-          true};
+          true, [o, invocation] { check_walk_loss_job(make_walk_job(*o, invocation)); }};
 }
 
 }  // namespace netdp::cli

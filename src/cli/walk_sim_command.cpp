@@ -111,7 +111,7 @@ Command add_walk_sim_command(CLI::App& app, const nlohmann::json& invocation) {
                      s["device"].get<std::string>().c_str(), o->out.c_str());
             return 0;
           },
-          true};
+          true, [o, invocation] { check_walk_sim_job(make_walk_sim_job(*o, invocation)); }};
 }
 
 }  // namespace netdp::cli
