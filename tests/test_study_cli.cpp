@@ -118,7 +118,7 @@ TEST(StudyCli, UnitsEqualTheModelRunByHandAndResultsAreTidy) {
   const auto manifest = read_json(dir / "out/manifest.json");
   EXPECT_EQ(manifest["units"], 27);
   EXPECT_EQ(manifest["study"]["name"], "mixed");
-  EXPECT_TRUE(same_file(dir / "out/study.toml").string()), kStudy);
+  EXPECT_EQ(read_text((dir / "out/study.toml").string()), kStudy);
 }
 
 TEST(StudyCli, KilledSeveralTimesThenResumedGivesByteIdenticalResults) {
@@ -154,7 +154,7 @@ TEST(StudyCli, TornUnitIsDetectedAndRedone) {
   EXPECT_NE(r.err.find("redoing gossip/p0002/rep-0: loss.npy does not match its checksum"), std::string::npos)
       << r.err;
   EXPECT_NE(r.out.find("(1 run now)"), std::string::npos) << r.out;
-  EXPECT_EQ(read_text((dir / "out/results.csv").string()), before);
+  EXPECT_TRUE(read_text((dir / "out/results.csv").string()) == before);
 }
 
 TEST(StudyCli, ShardsAndMergeEqualOneRun) {
@@ -173,7 +173,7 @@ TEST(StudyCli, ShardsAndMergeEqualOneRun) {
   ASSERT_EQ(run_cli(netdp_run(study, dir / "shared", "--shard 0/3")).exit_code, 0);
   EXPECT_FALSE(fs::exists(dir / "shared/results.csv"));
   ASSERT_EQ(run_cli(netdp_run(study, dir / "shared", "--shard 2/3")).exit_code, 0);
-  EXPECT_EQ(read_text((dir / "shared/results.csv", dir / "whole/results.csv"));
+  EXPECT_TRUE(same_file(dir / "shared/results.csv", dir / "whole/results.csv"));
 }
 
 TEST(StudyCli, TwoCpuWorkersEqualOne) {
