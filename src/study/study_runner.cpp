@@ -97,8 +97,13 @@ void print_dry_run(const StudySpec& spec, const StudyPlan& plan, const std::vect
     seconds += est.seconds;
     peak = std::max(peak, est.bytes);
     std::string args;
-    for (const auto& [key, value] : u.arguments)
+    for (const auto& [key, value] : u.arguments) {
+      if (value.is_boolean()) {  // flags: given or not
+        if (value.get<bool>()) args += " --" + key;
+        continue;
+      }
       args += " --" + key + " " + (value.is_string() ? value.get<std::string>() : value.dump());
+    }
     std::printf("%-6zu %-40s %-7s %12s %9.3gs %s %s\n", u.index, u.dir.generic_string().c_str(),
                 workers.devices[mine % workers.devices.size()].c_str(), megabytes(est.bytes).c_str(),
                 est.seconds, spec.experiments[u.experiment].model.c_str(), args.c_str());
