@@ -25,6 +25,7 @@ namespace fs = std::filesystem;
 class ToyCatalog : public ModelCatalog {
  public:
   mutable std::atomic<int> runs{0};
+  bool fail_13 = false;  // x = 13 fails at run time, like a model running out of memory
   std::vector<std::string> models() const override { return {"toy"}; }
   bool has_model(const std::string& m) const override { return m == "toy"; }
   std::vector<std::string> parameters(const std::string&) const override {
@@ -56,11 +57,13 @@ class ToyCatalog : public ModelCatalog {
       if (k == "y") y = v.get<double>();
       if (k == "seed") seed = v.get<std::uint64_t>();
     }
+    ResultsDir out(c.out_dir);
+    out.write_text("partial.txt", "written before the failure\n");
+    if (fail_13 && x == 13) throw std::runtime_error("unlucky");
     const json summary = {{"value", x * y},
                           {"noise", double(seed % 1000)},
                           {"seconds", 0.5},
                           {"by_distance", {{{"distance", 1}, {"mean", x}}, {{"distance", 2}, {"mean", y}}}}};
-    ResultsDir out(c.out_dir);
     out.write_json("summary.json", summary);
     out.write_text("data.txt", "x=" + std::to_string(x) + "\n");
     return summary;
@@ -403,6 +406,26 @@ TEST(StudyRunner, MissingRequiredParameterNamesTheExperimentAndPoint) {
   } catch (const InvalidInput& e) {
     EXPECT_EQ(std::string(e.what()), "s.toml:2: experiment 'e' point p0000 (y=1.5): --x is required");
   }
+}
+
+TEST(StudyRunner, FailedUnitsAreReportedLeftOutAndRetried) {
+  ToyCatalog catalog;
+  catalog.fail_13 = true;
+  ScratchDir dir;
+  const auto spec =
+      parse("[[experiment]]\nname = \"e\"\nmodel = \"toy\"\n[experiment.grid]\nx = [1, 13, 2]\n", catalog);
+  RunOptions o;
+  o.out = dir / "out";
+  o.quiet = true;
+  EXPECT_EQ(run_study(spec, catalog, o), 1);
+  EXPECT_FALSE(fs::exists(o.out / "results.csv"));
+  EXPECT_FALSE(fs::exists(o.out / "e/p0001/rep-0"))
+      << "a failed unit leaves nothing that could pass for a result";
+  EXPECT_TRUE(fs::exists(o.out / "e/p0002/rep-0/unit.json")) << "the other units still run";
+  catalog.fail_13 = false;
+  EXPECT_EQ(run_study(spec, catalog, o), 0);
+  EXPECT_EQ(catalog.runs, 4);  // three, then the failed one again
+  EXPECT_TRUE(fs::exists(o.out / "results.csv"));
 }
 
 }  // namespace
