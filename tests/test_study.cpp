@@ -145,6 +145,46 @@ y = { start = 0, stop = 1, num = 5 }
   EXPECT_EQ(f[1].values, (std::vector<json>{0.0, 0.25, 0.5, 0.75, 1.0}));
 }
 
+TEST(StudyPlan, CasesBindParametersThatVaryTogether) {
+  ToyCatalog catalog;
+  const auto spec = parse(R"([[experiment]]
+name = "e"
+model = "toy"
+[experiment.grid]
+mode = ["a", "b"]
+cases = [ { y = 0.5, x = 10 }, { y = 2.0, x = 40 } ]
+)",
+                          catalog);
+  const auto plan = expand_study(spec, catalog);
+  ASSERT_EQ(plan.points.size(), 4u);
+  // mode is first in the file: slowest; a case's keys keep their written order (y before x)
+  const std::vector<std::tuple<std::string, double, int>> expected{
+      {"a", 0.5, 10}, {"a", 2.0, 40}, {"b", 0.5, 10}, {"b", 2.0, 40}};
+  for (std::size_t p = 0; p < 4; ++p) {
+    const auto& params = plan.points[p].parameters;
+    ASSERT_EQ(params.size(), 3u);
+    EXPECT_EQ(params[0], (std::pair<std::string, json>{"mode", std::get<0>(expected[p])}));
+    EXPECT_EQ(params[1], (std::pair<std::string, json>{"y", std::get<1>(expected[p])}));
+    EXPECT_EQ(params[2], (std::pair<std::string, json>{"x", std::get<2>(expected[p])}));
+  }
+  const std::string head = "[[experiment]]\nname = \"e\"\nmodel = \"toy\"\n";
+  EXPECT_NE(fail_message(head + "[experiment.params]\nx = 1\n[experiment.grid]\ncases = [{x = 2}]\n")
+                .find("s.toml:7: experiment 'e': 'x' is given twice"),
+            std::string::npos);
+  EXPECT_NE(fail_message(head + "[experiment.grid]\ncases = [{x = 2}]\nx = [3]\n").find("'x' is given twice"),
+            std::string::npos);
+  EXPECT_NE(fail_message(head + "[experiment.grid]\ncases = [{x = 2}, {xx = 3}]\n")
+                .find("s.toml:5: experiment 'e': unknown parameter 'xx'"),
+            std::string::npos);
+  EXPECT_NE(fail_message(head + "[experiment.grid]\ncases = [1, 2]\n").find("every case is a table"),
+            std::string::npos);
+  EXPECT_NE(fail_message(head + "[experiment.grid]\ncases = []\n").find("cases must be a non-empty list"),
+            std::string::npos);
+  EXPECT_NE(
+      fail_message(head + "[experiment.grid]\ncases = [{x = -1}]\n").find("'x' must be an integer >= 0"),
+      std::string::npos);
+}
+
 TEST(StudyPlan, SeedsAreDeterministicDistinctAndLocalToTheirUnit) {
   ToyCatalog catalog;
   const std::string one = R"([study]

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include <toml++/toml.h>
 
@@ -158,6 +159,20 @@ void check_value(const Context& ctx, const ModelCatalog& catalog, const Experime
   }
 }
 
+/// Every parameter an experiment sets so far: fixed ones, axes, and the keys of its cases.
+bool sets(const ExperimentSpec& e, const std::string& key) {
+  for (const auto& p : e.params)
+    if (p.key == key) return true;
+  for (const auto& a : e.axes) {
+    if (a.key == key) return true;
+    if (a.cases())
+      for (const auto& c : a.values)
+        for (const auto& kv : c)
+          if (kv[0] == key) return true;
+  }
+  return false;
+}
+
 void check_key(const Context& ctx, const ModelCatalog& catalog, const ExperimentSpec& e,
                const std::string& key, int line) {
   if (key == "out" || key == "quiet")
@@ -170,10 +185,38 @@ void check_key(const Context& ctx, const ModelCatalog& catalog, const Experiment
     ctx.fail(line, "experiment '" + e.name + "': unknown parameter '" + key + "' of model '" + e.model +
                        "' (known: " + list + ")");
   }
-  for (const auto& p : e.params)
-    if (p.key == key) ctx.fail(line, "experiment '" + e.name + "': '" + key + "' is given twice");
-  for (const auto& a : e.axes)
-    if (a.key == key) ctx.fail(line, "experiment '" + e.name + "': '" + key + "' is given twice");
+  if (sets(e, key)) ctx.fail(line, "experiment '" + e.name + "': '" + key + "' is given twice");
+}
+
+/// `cases = [{graph = ..., steps = ...}, ...]`: parameters that vary together. Each case's keys are checked
+/// like parameters; the keys must not be set elsewhere in the experiment.
+AxisSpec parse_cases(const Context& ctx, const ModelCatalog& catalog, const ExperimentSpec& e,
+                     const toml::node& node, int line) {
+  const auto* list = node.as_array();
+  if (!list || list->empty())
+    ctx.fail(line,
+             "experiment '" + e.name + "': cases must be a non-empty list of tables {key = value, ...}");
+  AxisSpec axis{"cases", {}, line};
+  for (const auto& item : *list) {
+    const auto* table = item.as_table();
+    if (!table || table->empty())
+      ctx.fail(line_of(item), "experiment '" + e.name + "': every case is a table {key = value, ...}");
+    std::vector<std::tuple<int, int, std::string, json>> entries;
+    for (auto&& [k, v] : *table) {
+      const std::string key(k.str());
+      check_key(ctx, catalog, e, key, line_of(k));
+      json value = value_json(ctx, v, key);
+      check_value(ctx, catalog, e, key, value, line_of(k));
+      entries.emplace_back(line_of(k), static_cast<int>(k.source().begin.column), key, std::move(value));
+    }
+    std::sort(entries.begin(), entries.end(), [](auto& a, auto& b) {
+      return std::tie(std::get<0>(a), std::get<1>(a)) < std::tie(std::get<0>(b), std::get<1>(b));
+    });
+    json pairs = json::array();
+    for (auto& [l, c, key, value] : entries) pairs.push_back(json::array({key, value}));
+    axis.values.push_back(std::move(pairs));
+  }
+  return axis;
 }
 
 ExperimentSpec parse_experiment(const Context& ctx, const ModelCatalog& catalog, const toml::table& table,
@@ -226,6 +269,10 @@ ExperimentSpec parse_experiment(const Context& ctx, const ModelCatalog& catalog,
     if (!g->is_table()) ctx.fail(line_of(*g), "experiment '" + e.name + "': grid must be a table");
     for (auto&& [k, v] : *g->as_table()) {
       const std::string key(k.str());
+      if (key == "cases") {
+        e.axes.push_back(parse_cases(ctx, catalog, e, v, line_of(k)));
+        continue;
+      }
       check_key(ctx, catalog, e, key, line_of(k));
       AxisSpec axis{key, {}, line_of(k)};
       if (const auto* range = v.as_table()) {

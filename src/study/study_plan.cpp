@@ -72,8 +72,13 @@ StudyPlan expand_study(const StudySpec& spec, const ModelCatalog& catalog) {
         at[a] = rest % e.axes[a].values.size();
         rest /= e.axes[a].values.size();
       }
-      for (std::size_t a = 0; a < e.axes.size(); ++a)
-        point.parameters.emplace_back(e.axes[a].key, e.axes[a].values[at[a]]);
+      for (std::size_t a = 0; a < e.axes.size(); ++a) {
+        const json& value = e.axes[a].values[at[a]];
+        if (e.axes[a].cases())
+          for (const auto& kv : value) point.parameters.emplace_back(kv[0].get<std::string>(), kv[1]);
+        else
+          point.parameters.emplace_back(e.axes[a].key, value);
+      }
       const std::size_t point_index = plan.points.size();
       for (int r = 0; r < e.replicates; ++r) {
         WorkUnit u;

@@ -19,11 +19,13 @@ struct ParameterSpec {
   int line = 0;
 };
 
-/// One grid axis: every value of the parameter, ranges already expanded.
+/// One grid axis: every value of the parameter, ranges already expanded. The axis `cases` binds several
+/// parameters at once: each value is a list of [key, value] pairs (file order).
 struct AxisSpec {
   std::string key;
   std::vector<nlohmann::json> values;
   int line = 0;
+  bool cases() const { return key == "cases"; }
 };
 
 struct ExperimentSpec {
