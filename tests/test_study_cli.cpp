@@ -143,6 +143,22 @@ TEST(StudyCli, KilledSeveralTimesThenResumedGivesByteIdenticalResults) {
   EXPECT_EQ(read_json(out / "manifest.json")["units"], 16);
 }
 
+TEST(StudyCli, ASecondRunOfTheSameShareIsRefusedWhileTheFirstWorks) {
+  ScratchDir dir;
+  const auto study = dir.write("slow.toml", kSlowStudy);
+  const std::string background = "bash -c '" + std::string(NETDP_CLI) + " " + netdp_run(study, dir / "out") +
+                                 " >/dev/null 2>&1 & echo $! > " + (dir / "pid").string() + "'";
+  ASSERT_EQ(std::system(background.c_str()), 0);
+  std::system("sleep 0.5");
+  auto second = run_cli(netdp_run(study, dir / "out"));
+  std::system(("kill -9 $(cat " + (dir / "pid").string() + ") 2>/dev/null; sleep 0.1").c_str());
+  EXPECT_EQ(second.exit_code, 2);
+  EXPECT_NE(second.err.find("another netdp run is working on this share"), std::string::npos) << second.err;
+  // the lock dies with its process: the study can be resumed at once
+  auto resumed = run_cli(netdp_run(study, dir / "out"));
+  EXPECT_EQ(resumed.exit_code, 0) << resumed.err;
+}
+
 TEST(StudyCli, TornUnitIsDetectedAndRedone) {
   ScratchDir dir;
   const auto study = dir.write("s.toml", kStudy);

@@ -2,7 +2,10 @@
 // follow the same path: validate, plan, skip finished units, run the rest, and let the last one gather.
 #include "netdp/study/study_runner.hpp"
 
+#include <fcntl.h>
 #include <omp.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -74,6 +77,28 @@ WorkerPlan plan_workers(const RunOptions& o, const MpiWorld& world) {
   return w;
 }
 
+/// An exclusive lock on this process's share of the results directory, so that two runs of the same share
+/// cannot race on its units; the kernel releases it when the process ends, however it ends.
+class ShareLock {
+ public:
+  ShareLock(const fs::path& dir, int slot, int slots) {
+    const fs::path path = dir / (".lock-" + std::to_string(slot) + "-of-" + std::to_string(slots));
+    fd_ = ::open(path.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw InvalidInput("cannot create " + path.string());
+    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+      ::close(fd_);
+      throw InvalidInput("another netdp run is working on this share of " + dir.string() + " (lock " +
+                         path.filename().string() + "); wait for it or stop it");
+    }
+  }
+  ~ShareLock() { ::close(fd_); }
+  ShareLock(const ShareLock&) = delete;
+  ShareLock& operator=(const ShareLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
 std::string megabytes(double bytes) {
   char text[32];
   std::snprintf(text, sizeof text, "%.1f MiB", bytes / (1 << 20));
@@ -139,6 +164,7 @@ int run_study(const StudySpec& spec, const ModelCatalog& catalog, const RunOptio
   if (world.rank() == 0) claim_study_dir(o.out, spec);
   world.barrier();
   if (world.rank() != 0) claim_study_dir(o.out, spec);  // checks only: rank 0 wrote it
+  const ShareLock lock(o.out, slot, slots);
 
   std::vector<const WorkUnit*> pending;
   std::size_t mine = 0;
