@@ -40,7 +40,7 @@ json run_gossip_loss_job(const GossipLossJob& job) {
   const double graph_seconds = elapsed();
 
   ResultsDir out(job.out_dir);
-  LossReport report(g, out, params.source ? 1 : g.n, "gossip-loss", job.progress);
+  LossReport report(g, out, params.source ? 1 : g.n, "gossip-loss", job.progress, job.write_matrix);
   GossipLossRun run = gossip_loss(g, w, params, report.sink());
   const json losses = report.finish();
 
@@ -101,8 +101,15 @@ json run_gossip_loss_job(const GossipLossJob& job) {
         {"propagation", run.propagation},
         {"tiles", run.tiles},
         {"tile_sources", run.tile_sources}}},
-      {"files", params.source ? json{"loss.npy", "by_distance.csv", "summary.json"}
-                              : json{"loss.npy", "by_distance.csv", "per_observer.csv", "summary.json"}},
+      {"files",
+       [&] {
+         json files = json::array();
+         if (job.write_matrix) files.push_back("loss.npy");
+         files.push_back("by_distance.csv");
+         if (!params.source) files.push_back("per_observer.csv");
+         files.push_back("summary.json");
+         return files;
+       }()},
       {"seconds", elapsed()},
   });
   out.commit_manifest(manifest);

@@ -1,5 +1,8 @@
 #include "netdp/loss_report.hpp"
 
+#include <optional>
+#include <vector>
+
 #include <algorithm>
 #include <ctime>
 #include <sstream>
@@ -13,29 +16,30 @@ namespace netdp {
 using json = nlohmann::json;
 
 struct LossReport::State {
-  State(const Graph& g, const ResultsDir& out, std::int64_t rows, const std::string& label, bool progress)
-      : out(out),
-        all_pairs(rows == g.n),
-        loss_file(out.file("loss.npy"), rows, g.n),
-        stats(g),
-        reporter(label, rows, progress),
-        tee({&loss_file, &stats, &reporter}) {}
+  State(const Graph& g, const ResultsDir& out, std::int64_t rows, const std::string& label, bool progress,
+        bool write_matrix)
+      : out(out), all_pairs(rows == g.n), stats(g), reporter(label, rows, progress) {
+    if (write_matrix) loss_file.emplace(out.file("loss.npy"), rows, g.n);
+    std::vector<LossRowSink*> sinks{&stats, &reporter};
+    if (loss_file) sinks.insert(sinks.begin(), &*loss_file);
+    tee.emplace(sinks);
+  }
   const ResultsDir& out;
   bool all_pairs;
-  NpyWriter loss_file;
+  std::optional<NpyWriter> loss_file;
   LossStatistics stats;
   ProgressReporter reporter;
-  LossRowTee tee;
+  std::optional<LossRowTee> tee;
 };
 
 LossReport::LossReport(const Graph& g, const ResultsDir& out, std::int64_t rows, const std::string& label,
-                       bool progress)
-    : state_(std::make_unique<State>(g, out, rows, label, progress)) {}
+                       bool progress, bool write_matrix)
+    : state_(std::make_unique<State>(g, out, rows, label, progress, write_matrix)) {}
 
 LossReport::~LossReport() = default;
 
 LossRowSink& LossReport::sink() {
-  return state_->tee;
+  return *state_->tee;
 }
 
 namespace {
@@ -81,7 +85,7 @@ std::string per_observer_csv(const LossStatistics& stats) {
 json LossReport::finish() {
   auto& s = *state_;
   s.reporter.finish();
-  s.loss_file.commit();
+  if (s.loss_file) s.loss_file->commit();
   const json distance_rows = by_distance_rows(s.stats);
   s.out.write_text("by_distance.csv", by_distance_csv(distance_rows));
   const LossAggregate all = s.stats.overall();

@@ -93,7 +93,7 @@ json run_walk_loss_job(const WalkLossJob& job) {
                  params.sigma * params.sigma, job.stated_condition ? "stated" : "exact");
 
   ResultsDir out(job.out_dir);
-  LossReport report(g, out, params.source ? 1 : g.n, "walk-loss", job.progress);
+  LossReport report(g, out, params.source ? 1 : g.n, "walk-loss", job.progress, job.write_matrix);
   std::optional<WorstCoalition> coalition;
   std::vector<LossRowSink*> sinks{&report.sink()};
   if (job.colluders > 0) sinks.push_back(&coalition.emplace(g.n, job.colluders));

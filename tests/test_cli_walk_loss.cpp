@@ -110,5 +110,30 @@ TEST(CliWalkLoss, BadInputFailsWithExitCode2) {
   }
 }
 
+// --no-matrix (both loss commands): the statistics files are those of the run with the matrix, loss.npy is
+// absent.
+TEST(CliLossCommands, NoMatrixKeepsEveryStatisticAndDropsLossNpy) {
+  ScratchDir dir;
+  for (const std::string command : {"gossip-loss --steps 6", "walk-loss --steps 40 --clip"}) {
+    const std::string base = command + " --graph hypercube:dim=5 --quiet --out ";
+    auto with = run_cli(base + (dir / "with").string());
+    auto without = run_cli(base + (dir / "without").string() + " --no-matrix");
+    ASSERT_EQ(with.exit_code, 0) << with.err;
+    ASSERT_EQ(without.exit_code, 0) << without.err;
+    EXPECT_TRUE(fs::exists(dir / "with/loss.npy"));
+    EXPECT_FALSE(fs::exists(dir / "without/loss.npy")) << command;
+    for (const char* file : {"by_distance.csv", "per_observer.csv"})
+      EXPECT_EQ(read_text((dir / "with" / file).string()), read_text((dir / "without" / file).string()))
+          << file;
+    auto a = testing::read_json(dir / "with/summary.json"),
+         b = testing::read_json(dir / "without/summary.json");
+    EXPECT_EQ(a["mean_loss"], b["mean_loss"]);
+    EXPECT_EQ(a["max_loss"], b["max_loss"]);
+    EXPECT_TRUE(fs::exists(dir / "without/manifest.json"));
+    fs::remove_all(dir / "with");
+    fs::remove_all(dir / "without");
+  }
+}
+
 }  // namespace
 }  // namespace netdp

@@ -19,6 +19,7 @@ struct GossipLossJob {
   bool auto_steps = false;  // T = T_stop (MATH_SPEC 2.3)
   GapDefinition gap = GapDefinition::second;
   std::string out_dir;
+  bool write_matrix = true;   // loss.npy; without it only the statistics files (large sweeps)
   bool progress = true;       // progress lines on stderr for runs longer than a few seconds
   nlohmann::json invocation;  // how the job was asked for (command line), copied to the manifest
 };

@@ -28,6 +28,7 @@ struct WalkLossJob {
   TargetStatistic target_statistic = TargetStatistic::max_observer;
   bool stated_condition = true;  // weak-convexity condition: stated (sigma^2 >= 2a(a-1)) or exact (a(a-1)/2)
   std::string out_dir;
+  bool write_matrix = true;  // loss.npy; without it only the statistics files (large sweeps)
   bool progress = true;
   nlohmann::json invocation;
 };

@@ -68,6 +68,8 @@ void add_loss_options(CLI::App& c, LossOptions& o, const std::string& sigma_help
       ->capture_default_str();
   c.add_option("--out", o.out, "output directory")->required();
   c.add_flag("--quiet", o.quiet, "no progress lines on stderr");
+  c.add_flag("--no-matrix", o.no_matrix,
+             "do not write loss.npy (by_distance.csv, per_observer.csv and summary.json only: large sweeps)");
 }
 
 CommonLossValues parse_loss_options(const LossOptions& o) {
@@ -115,6 +117,7 @@ GossipLossJob make_gossip_job(const GossipOptions& o, const nlohmann::json& invo
   job.gap = parse_gap_definition(o.gap);
   job.out_dir = o.out;
   job.progress = !o.quiet;
+  job.write_matrix = !o.no_matrix;
   job.invocation = invocation;
   job.auto_steps = common.auto_steps;
   auto& p = job.params;

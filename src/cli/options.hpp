@@ -38,7 +38,7 @@ struct LossOptions {
   int threads = 0;
   long long source = -1, tile_sources = 0;
   double memory_limit_gib = 0;
-  bool quiet = false;
+  bool quiet = false, no_matrix = false;
 };
 /// Registers them; `sigma_help` and `steps_help` say what sigma and auto mean for the model.
 void add_loss_options(CLI::App& command, LossOptions& o, const std::string& sigma_help,

@@ -33,6 +33,7 @@ WalkLossJob make_walk_job(const WalkOptions& o, const nlohmann::json& invocation
   job.stated_condition = o.condition == "stated";
   job.out_dir = o.out;
   job.progress = !o.quiet;
+  job.write_matrix = !o.no_matrix;
   job.invocation = invocation;
   auto& p = job.params;
   p.alpha = o.alpha;
