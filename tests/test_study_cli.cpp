@@ -216,6 +216,25 @@ TEST(StudyCli, MpirunTwoRanksEqualsOneProcess) {
 #endif
 }
 
+TEST(StudyCli, ProgressIsABarOnATerminalPlainLinesOtherwiseAndNothingWhenQuiet) {
+  ScratchDir dir;
+  const auto study = dir.write("s.toml", kStudy);
+  auto plain = run_cli("run " + study + " --out " + (dir / "plain").string());
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_NE(plain.err.find("netdp run: 27/27 units"), std::string::npos) << plain.err;
+  EXPECT_EQ(plain.err.find('\r'), std::string::npos);
+  auto quiet = run_cli(netdp_run(study, dir / "quiet"));
+  EXPECT_EQ(quiet.err, "");
+  if (std::system("command -v script >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "no `script` to give netdp a terminal";
+  const std::string command = "script -qc '" + std::string(NETDP_CLI) + " run " + study + " --out " +
+                              (dir / "tty").string() + "' /dev/null > " + (dir / "tty.log").string() +
+                              " 2>&1";
+  ASSERT_EQ(std::system(command.c_str()), 0);
+  const std::string tty = read_text((dir / "tty.log").string());
+  EXPECT_NE(tty.find("\rnetdp run [##############################] 27/27 units"), std::string::npos) << tty;
+}
+
 TEST(StudyCli, DryRunListsUnitsAndWritesNothing) {
   ScratchDir dir;
   const auto study = dir.write("s.toml", kStudy);
