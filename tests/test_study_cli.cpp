@@ -282,6 +282,11 @@ TEST(StudyCli, MalformedStudiesExitTwoNamingTheLine) {
   EXPECT_EQ(clash.exit_code, 2);
   EXPECT_NE(clash.err.find("holds the results of another study"), std::string::npos) << clash.err;
   EXPECT_EQ(run_cli(netdp_run(study, dir / "x", "--shard 2/2")).exit_code, 2);
+  EXPECT_EQ(run_cli(netdp_run(study, dir / "x", "--workers -1")).exit_code, 2);
+  auto no_device = run_cli(netdp_run(study, dir / "x", "--devices 7"));
+  EXPECT_EQ(no_device.exit_code, 2);
+  EXPECT_NE(no_device.err.find("--devices: GPU 7 does not answer"), std::string::npos) << no_device.err;
+  EXPECT_FALSE(fs::exists(dir / "x"));
 }
 
 }  // namespace
