@@ -128,6 +128,7 @@ int run_bound(const BoundRun& run, const GridOptions& grid, const json& invocati
   if (names.empty())
     throw InvalidInput("no n of the grid satisfies the bound's conditions (first: n = " +
                        format_double(rows.front().n) + ": " + rows.front().reason + ")");
+  if (grid.check_only) return 0;
 
   std::ostringstream csv;
   csv << "n";
@@ -202,7 +203,14 @@ Command add_bound_command(CLI::App& app, const nlohmann::json& invocation) {
               if (s.app->parsed()) return s.run();
             return 1;
           },
-          true};
+          true,
+          [subcommands] {
+            for (const auto& s : *subcommands)
+              if (s.app->parsed()) {
+                s.grid->check_only = true;  // the bounds are cheap: evaluate them all, write nothing
+                s.run();
+              }
+          }};
 }
 
 }  // namespace netdp::cli

@@ -17,6 +17,7 @@ struct GridOptions {
   std::vector<double> n, logspace;  // --n 10,20,50 and --n-logspace START,STOP,NUM
   std::string rounding = "none", out;
   bool skip_invalid = false;
+  bool check_only = false;  // not an option: evaluate every n and stop before writing (study validation)
 };
 void add_grid_options(CLI::App& c, GridOptions& o);
 
@@ -45,6 +46,7 @@ int run_bound(const BoundRun& run, const GridOptions& grid, const nlohmann::json
 struct Registered {
   CLI::App* app;
   std::function<int()> run;
+  GridOptions* grid;  // the subcommand's grid options, owned by `run`
 };
 Registered add_complete_sum(CLI::App& bound, const nlohmann::json& invocation);
 Registered add_complete_histogram(CLI::App& bound, const nlohmann::json& invocation);

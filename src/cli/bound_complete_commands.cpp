@@ -50,7 +50,8 @@ Registered add_complete_sum(CLI::App& bound, const json& invocation) {
                 "(the last two need integer n)")
       ->check(CLI::IsMember({"assume_delta", "k_delta", "group_privacy", "exact_gaussian"}))
       ->capture_default_str();
-  return {c, [o, invocation] {
+  return {c,
+          [o, invocation] {
             bounds::CompleteSumParams p;
             p.epsilon = o->epsilon;
             p.delta = o->delta;
@@ -74,7 +75,8 @@ Registered add_complete_sum(CLI::App& bound, const json& invocation) {
             return run_bound({"complete-sum", parameters, [p] { bounds::validate(p); },
                               [p, a](double n) { return bounds::complete_sum(a, n, p).columns(); }},
                              o->grid, invocation);
-          }};
+          },
+          &o->grid};
 }
 
 Registered add_complete_histogram(CLI::App& bound, const json& invocation) {
@@ -92,7 +94,8 @@ Registered add_complete_histogram(CLI::App& bound, const json& invocation) {
   c->add_option("--eps", o->epsilon, "LDP level of each RR_gamma contribution")->capture_default_str();
   c->add_option("--delta", o->delta, "delta of the shuffling bound (SH2)")->capture_default_str();
   c->add_option("--categories", o->categories, "histogram size L")->capture_default_str();
-  return {c, [o, invocation] {
+  return {c,
+          [o, invocation] {
             bounds::CompleteHistogramParams p;
             p.epsilon = o->epsilon;
             p.delta = o->delta;
@@ -114,7 +117,8 @@ Registered add_complete_histogram(CLI::App& bound, const json& invocation) {
             return run_bound({"complete-histogram", parameters, [p] { bounds::validate(p); },
                               [p, a](double n) { return bounds::complete_histogram(a, n, p).columns(); }},
                              o->grid, invocation);
-          }};
+          },
+          &o->grid};
 }
 
 }  // namespace netdp::cli::bound

@@ -94,7 +94,8 @@ Registered add_ring_sum(CLI::App& bound, const json& invocation) {
   add_ring_options(*c, *o);
   c->add_option("--eps", o->epsilon, "Perturb is (eps, delta)-LDP")->capture_default_str();
   c->add_option("--sensitivity", o->sensitivity, "Delta, for sigma_loc")->capture_default_str();
-  return {c, [o, invocation] {
+  return {c,
+          [o, invocation] {
             bounds::RingSumParams p;
             p.turns = o->turns;
             p.epsilon = o->epsilon;
@@ -108,7 +109,8 @@ Registered add_ring_sum(CLI::App& bound, const json& invocation) {
             return run_bound({"ring-sum", parameters, [p] { bounds::validate(p); },
                               [p](double n) { return bounds::ring_sum(n, p).columns(); }},
                              o->grid, invocation);
-          }};
+          },
+          &o->grid};
 }
 
 Registered add_ring_histogram(CLI::App& bound, const json& invocation) {
@@ -123,7 +125,8 @@ Registered add_ring_histogram(CLI::App& bound, const json& invocation) {
   c->add_option("--gamma", o->gamma, "corrected (MATH_SPEC 3.2) or literal (as printed, inverted)")
       ->check(CLI::IsMember({"corrected", "literal"}))
       ->capture_default_str();
-  return {c, [o, invocation] {
+  return {c,
+          [o, invocation] {
             bounds::RingHistogramParams p;
             p.turns = o->turns;
             p.epsilon = o->epsilon;
@@ -138,7 +141,8 @@ Registered add_ring_histogram(CLI::App& bound, const json& invocation) {
             return run_bound({"ring-histogram", parameters, [p] { bounds::validate(p); },
                               [p](double n) { return bounds::ring_histogram(n, p).columns(); }},
                              o->grid, invocation);
-          }};
+          },
+          &o->grid};
 }
 
 Registered add_sgd_rdp(CLI::App& bound, const json& invocation) {
@@ -159,7 +163,8 @@ Registered add_sgd_rdp(CLI::App& bound, const json& invocation) {
   c->add_option("--horizon", o->horizon, "infinite (ln n, the thesis) or finite (exact sum up to T)")
       ->check(CLI::IsMember({"infinite", "finite"}))
       ->capture_default_str();
-  return {c, [o, invocation] {
+  return {c,
+          [o, invocation] {
             const bounds::SgdParams p = sgd_params(*o);
             json parameters = sgd_parameters(*o);
             parameters.update({{"sigma", o->sigma},
@@ -169,7 +174,8 @@ Registered add_sgd_rdp(CLI::App& bound, const json& invocation) {
             return run_bound({"sgd-rdp", parameters, [p] { bounds::validate(p); },
                               [p](double n) { return bounds::sgd_network_rdp(n, p).columns(); }},
                              o->grid, invocation);
-          }};
+          },
+          &o->grid};
 }
 
 Registered add_sgd_closed_form(CLI::App& bound, const json& invocation) {
@@ -181,12 +187,14 @@ Registered add_sgd_closed_form(CLI::App& bound, const json& invocation) {
   add_sgd_options(*c, *o, 1);
   c->add_option("--eps", o->epsilon, "local (eps, delta) level of a noisy gradient (< 1)")
       ->capture_default_str();
-  return {c, [o, invocation] {
+  return {c,
+          [o, invocation] {
             const bounds::SgdParams p = sgd_params(*o);
             return run_bound({"sgd-closed-form", sgd_parameters(*o), [p] { bounds::validate(p); },
                               [p](double n) { return bounds::sgd_closed_form(n, p).columns(); }},
                              o->grid, invocation);
-          }};
+          },
+          &o->grid};
 }
 
 Registered add_sgd_sigma(CLI::App& bound, const json& invocation) {
@@ -210,7 +218,8 @@ Registered add_sgd_sigma(CLI::App& bound, const json& invocation) {
   c->add_option("--central-constant", *central,
                 "code: c in ln(c T/(delta n)) of the central sigma ([S4]: 2.5)")
       ->capture_default_str();
-  return {c, [o, procedure, cap, central, invocation] {
+  return {c,
+          [o, procedure, cap, central, invocation] {
             bounds::SigmaSearchParams p;
             p.epsilon = o->epsilon;
             p.delta = o->delta;
@@ -234,7 +243,8 @@ Registered add_sgd_sigma(CLI::App& bound, const json& invocation) {
             return run_bound({"sgd-sigma", parameters, [p] { bounds::validate(p); },
                               [p](double n) { return bounds::sgd_sigma_search(n, p).columns(p.procedure); }},
                              o->grid, invocation);
-          }};
+          },
+          &o->grid};
 }
 
 }  // namespace netdp::cli::bound
