@@ -38,10 +38,12 @@ void claim_study_dir(const fs::path& dir, const StudySpec& spec) {
   ResultsDir(dir).write_text("study.toml", spec.text);
 }
 
-GatheredUnits gather_units(const fs::path& dir, const StudyPlan& plan) {
+GatheredUnits gather_units(const fs::path& dir, const StudyPlan& plan, std::vector<json> known) {
   GatheredUnits g;
+  g.records = std::move(known);
   g.records.resize(plan.units.size());
   for (const auto& unit : plan.units) {
+    if (!g.records[unit.index].is_null()) continue;
     auto seen = inspect_unit(dir, unit);
     if (seen.state == UnitState::finished)
       g.records[unit.index] = std::move(seen.record);

@@ -19,12 +19,14 @@ void claim_study_dir(const std::filesystem::path& dir, const StudySpec& spec);
 /// The study text a results directory was made for; InvalidInput when it has none.
 std::string study_text_of(const std::filesystem::path& dir);
 
-/// unit.json of every unit, or the indices of those not finished.
+/// unit.json of every unit, or the indices of those not finished. Units with a record in `known` (verified or
+/// committed by this process) are taken as they are; the others are inspected, checksums included.
 struct GatheredUnits {
   std::vector<nlohmann::json> records;
   std::vector<std::size_t> missing;
 };
-GatheredUnits gather_units(const std::filesystem::path& dir, const StudyPlan& plan);
+GatheredUnits gather_units(const std::filesystem::path& dir, const StudyPlan& plan,
+                           std::vector<nlohmann::json> known = {});
 
 /// Writes results.csv and then manifest.json (`facts` are merged into the manifest).
 void write_study_outputs(const std::filesystem::path& dir, const StudySpec& spec, const StudyPlan& plan,

@@ -167,12 +167,16 @@ int run_study(const StudySpec& spec, const ModelCatalog& catalog, const RunOptio
   const ShareLock lock(o.out, slot, slots);
 
   std::vector<const WorkUnit*> pending;
+  std::vector<json> known(plan.units.size());  // records verified or committed here: not hashed again
   std::size_t mine = 0;
   for (const auto& u : plan.units) {
     if (static_cast<int>(u.index % static_cast<std::size_t>(slots)) != slot) continue;
     ++mine;
-    const auto seen = inspect_unit(o.out, u);
-    if (seen.state == UnitState::finished) continue;
+    auto seen = inspect_unit(o.out, u);
+    if (seen.state == UnitState::finished) {
+      known[u.index] = std::move(seen.record);
+      continue;
+    }
     if (seen.state == UnitState::torn) {
       if (!o.quiet)
         std::fprintf(stderr, "netdp run: redoing %s: %s\n", u.dir.generic_string().c_str(),
@@ -193,7 +197,7 @@ int run_study(const StudySpec& spec, const ModelCatalog& catalog, const RunOptio
       try {
         const UnitContext context{o.out / u.dir, workers.devices[w], workers.threads};
         const json summary = catalog.run(model, u.arguments, context);
-        commit_unit(o.out, u, summary, seconds_since(unit_start));
+        known[u.index] = commit_unit(o.out, u, summary, seconds_since(unit_start));  // one slot per unit
       } catch (const std::exception& error) {
         clear_unit(o.out, u);
         std::lock_guard lock(failures_mutex);
@@ -215,7 +219,7 @@ int run_study(const StudySpec& spec, const ModelCatalog& catalog, const RunOptio
   const long long ran = world.sum(static_cast<long long>(pending.size() - failures.size()));
   const int exit_code = world.max(failures.empty() ? 0 : 1);
   if (world.rank() == 0) {
-    const GatheredUnits gathered = gather_units(o.out, plan);
+    const GatheredUnits gathered = gather_units(o.out, plan, std::move(known));
     if (gathered.missing.empty()) {
       const json facts = {{"ranks", world.size()},
                           {"shards", o.shards},
