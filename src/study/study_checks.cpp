@@ -51,7 +51,7 @@ std::vector<UnitEstimate> check_plan(const StudySpec& spec, const StudyPlan& pla
     const auto& est = estimates[unit.index];
     total_seconds += est.seconds;
     if (est.bytes > limit) {
-      const auto& e = spec.experiments[spec.experiments.size() > unit.experiment ? unit.experiment : 0];
+      const auto& e = spec.experiments[unit.experiment];
       const std::string where = spec.memory_limit_gib > 0
                                     ? spec.source + ":" + std::to_string(spec.line_memory_limit) +
                                           ": memory_limit_gib = " + format_double(spec.memory_limit_gib)

@@ -106,7 +106,7 @@ std::string megabytes(double bytes) {
 }
 
 void print_dry_run(const StudySpec& spec, const StudyPlan& plan, const std::vector<UnitEstimate>& estimates,
-                   const WorkerPlan& workers, const RunOptions& o, int slots) {
+                   const WorkerPlan& workers, const RunOptions& o, int ranks) {
   std::printf("study %s (%s): %zu experiment(s), %zu grid point(s), %zu unit(s)\n", spec.name.c_str(),
               spec.source.c_str(), spec.experiments.size(), plan.points.size(), plan.units.size());
   std::printf(
@@ -116,8 +116,12 @@ void print_dry_run(const StudySpec& spec, const StudyPlan& plan, const std::vect
               "arguments");
   double seconds = 0, peak = 0;
   std::size_t mine = 0;
+  std::vector<std::size_t> queued(static_cast<std::size_t>(ranks));  // units per rank so far: the worker
+  const auto slots = static_cast<std::size_t>(o.shards * ranks);
   for (const auto& u : plan.units) {
-    if (static_cast<int>(u.index % static_cast<std::size_t>(slots)) != o.shard) continue;
+    const std::size_t slot = u.index % slots;
+    if (static_cast<int>(slot) / ranks != o.shard) continue;  // another shard's unit
+    const std::size_t rank = slot % static_cast<std::size_t>(ranks);
     const auto& est = estimates[u.index];
     seconds += est.seconds;
     peak = std::max(peak, est.bytes);
@@ -129,14 +133,17 @@ void print_dry_run(const StudySpec& spec, const StudyPlan& plan, const std::vect
       }
       args += " --" + key + " " + (value.is_string() ? value.get<std::string>() : value.dump());
     }
+    std::string worker;
+    if (ranks > 1) worker.append("r").append(std::to_string(rank)).append(":");
+    worker.append(workers.devices[queued[rank]++ % workers.devices.size()]);
     std::printf("%-6zu %-40s %-7s %12s %9.3gs %s %s\n", u.index, u.dir.generic_string().c_str(),
-                workers.devices[mine % workers.devices.size()].c_str(), megabytes(est.bytes).c_str(),
-                est.seconds, spec.experiments[u.experiment].model.c_str(), args.c_str());
+                worker.c_str(), megabytes(est.bytes).c_str(), est.seconds,
+                spec.experiments[u.experiment].model.c_str(), args.c_str());
     ++mine;
   }
+  const std::size_t parallel = workers.devices.size() * static_cast<std::size_t>(ranks);
   std::printf("total: %zu unit(s) here, about %.3g s of work, %.3g s on %zu worker(s), peak %s per worker\n",
-              mine, seconds, seconds / double(workers.devices.size()), workers.devices.size(),
-              megabytes(peak).c_str());
+              mine, seconds, seconds / double(parallel), parallel, megabytes(peak).c_str());
 }
 
 }  // namespace
@@ -155,9 +162,7 @@ int run_study(const StudySpec& spec, const ModelCatalog& catalog, const RunOptio
   const int slot = o.shard * world.size() + world.rank();
   if (o.dry_run) {
     if (world.rank() == 0) {
-      RunOptions shown = o;
-      shown.shard = slot;
-      print_dry_run(spec, plan, estimates, workers, shown, slots);
+      print_dry_run(spec, plan, estimates, workers, o, world.size());
     }
     return 0;
   }
