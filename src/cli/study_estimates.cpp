@@ -66,7 +66,8 @@ study::UnitEstimate estimate_model(const std::string& model, const study::Argume
   const double T =
       steps_or > 0 ? steps_or : 4 * std::log2(std::max(2.0, n)) + 8;  // "auto": a few mixing times
   if (model == "gossip-loss") {
-    return {16 * entries + 24 * n * std::min(n, 4096.0), T * entries * n / 1e10 + 8 * n * n / 1e9};
+    // the least it needs: W, the row norms (T x n) and a tile of 64 sources (it tiles to the memory at hand)
+    return {16 * entries + 8 * n * (T + 1) + 24 * n * 64, T * entries * n / 1e10 + 8 * n * n / 1e9};
   }
   if (model == "walk-loss") {
     const bool dense_spectrum = text(a, "method") != "series";
