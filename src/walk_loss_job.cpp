@@ -86,11 +86,14 @@ json run_walk_loss_job(const WalkLossJob& job) {
   double statistic_at_one = 0;
   if (calibrating) params.sigma = calibrate_sigma(g, w, params, job, &statistic_at_one);
   const bool weak_convexity = walk_weak_convexity_holds(params, job.stated_condition);
+  json warnings = json::array();  // also in summary.json, where --quiet runs and studies find them
   if (!weak_convexity)
-    std::fprintf(stderr,
-                 "netdp: warning: sigma^2 = %g is below the weak-convexity condition of Thm 7.7 (%s form); "
-                 "the losses are reported but the theorem does not cover them\n",
-                 params.sigma * params.sigma, job.stated_condition ? "stated" : "exact");
+    warnings.push_back("sigma^2 = " + format_double(params.sigma * params.sigma) +
+                       " is below the weak-convexity condition of Thm 7.7 (" +
+                       (job.stated_condition ? "stated" : "exact") +
+                       " form); the losses are reported but the theorem does not cover them");
+  if (job.progress)
+    for (const auto& w : warnings) std::fprintf(stderr, "netdp: warning: %s\n", w.get<std::string>().c_str());
 
   ResultsDir out(job.out_dir);
   LossReport report(g, out, params.source ? 1 : g.n, "walk-loss", job.progress, job.write_matrix);
@@ -120,6 +123,7 @@ json run_walk_loss_job(const WalkLossJob& job) {
       {"local_loss", walk_local_loss(params)},
       {"weak_convexity",
        {{"condition", job.stated_condition ? "stated" : "exact"}, {"holds", weak_convexity}}},
+      {"warnings", warnings},
       {"device", run.device},
       {"device_note", run.device_note},
       {"tiles", run.tiles},

@@ -135,5 +135,22 @@ TEST(CliLossCommands, NoMatrixKeepsEveryStatisticAndDropsLossNpy) {
   }
 }
 
+TEST(CliWalkLoss, WeakConvexityWarningOnStderrUnlessQuietAndAlwaysInTheSummary) {
+  ScratchDir dir;
+  const std::string base = "walk-loss --graph ring:n=8 --steps 10 --sigma 1 --alpha 2 --out ";
+  auto loud = run_cli(base + (dir / "loud").string());
+  ASSERT_EQ(loud.exit_code, 0) << loud.err;
+  EXPECT_NE(loud.err.find("netdp: warning: sigma^2 = 1 is below the weak-convexity condition"),
+            std::string::npos);
+  auto quiet = run_cli(base + (dir / "quiet").string() + " --quiet");
+  ASSERT_EQ(quiet.exit_code, 0) << quiet.err;
+  EXPECT_EQ(quiet.err, "");
+  EXPECT_EQ(testing::read_json(dir / "quiet/summary.json")["warnings"].size(), 1u);
+  auto fine =
+      run_cli("walk-loss --graph ring:n=8 --steps 10 --sigma 3 --alpha 2 --out " + (dir / "fine").string());
+  EXPECT_EQ(fine.err.find("warning"), std::string::npos);
+  EXPECT_TRUE(testing::read_json(dir / "fine/summary.json")["warnings"].empty());
+}
+
 }  // namespace
 }  // namespace netdp

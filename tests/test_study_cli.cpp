@@ -235,6 +235,25 @@ TEST(StudyCli, ProgressIsABarOnATerminalPlainLinesOtherwiseAndNothingWhenQuiet) 
   EXPECT_NE(tty.find("\rnetdp run [##############################] 27/27 units"), std::string::npos) << tty;
 }
 
+TEST(StudyCli, ModelWarningsSurfaceAsOneLine) {
+  ScratchDir dir;
+  // sigma^2 = 1 < 2 alpha (alpha - 1) = 4: below the weak-convexity condition of Thm 7.7, in both units
+  const auto study = dir.write("w.toml",
+                               "[[experiment]]\nname = \"w\"\nmodel = \"walk-loss\"\n"
+                               "[experiment.params]\nsigma = 1.0\nsteps = 20\n"
+                               "[experiment.grid]\ngraph = [\"hypercube:dim=4\", \"ring:n=12\"]\n");
+  auto r = run_cli(netdp_run(study, dir / "out"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(
+      r.err.find(
+          "netdp run: 2 unit(s) reported warnings in their summary.json, e.g. w/p0000/rep-0: sigma^2 = 1 "
+          "is below the weak-convexity condition"),
+      std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("netdp: warning"), std::string::npos) << "units stay quiet: " << r.err;
+  EXPECT_EQ(read_json(dir / "out/w/p0001/rep-0/summary.json")["warnings"].size(), 1u);
+}
+
 TEST(StudyCli, DryRunListsUnitsAndWritesNothing) {
   ScratchDir dir;
   const auto study = dir.write("s.toml", kStudy);

@@ -47,6 +47,8 @@ int merge_studies(const std::vector<fs::path>& inputs, const fs::path& out, cons
   for (const auto& dir : inputs) sources.push_back(dir.string());
   write_study_outputs(out, spec, plan, gathered.records,
                       {{"merged_from", sources}, {"units_copied", copied}, {"invocation", invocation}});
+  if (const std::string w = warnings_line(plan, gathered.records); !w.empty())
+    std::fprintf(stderr, "netdp merge: %s\n", w.c_str());
   std::printf("netdp merge: %zu unit(s) (%zu copied) -> %s/results.csv\n", plan.units.size(), copied,
               out.string().c_str());
   return 0;

@@ -53,6 +53,19 @@ GatheredUnits gather_units(const fs::path& dir, const StudyPlan& plan, std::vect
   return g;
 }
 
+std::string warnings_line(const StudyPlan& plan, const std::vector<json>& records) {
+  std::size_t count = 0;
+  std::string first;
+  for (const auto& unit : plan.units) {
+    const json w = records[unit.index].at("summary").value("warnings", json::array());
+    if (!w.is_array() || w.empty()) continue;
+    if (count++ == 0)
+      first = unit.dir.generic_string() + ": " + (w[0].is_string() ? w[0].get<std::string>() : w[0].dump());
+  }
+  if (count == 0) return "";
+  return std::to_string(count) + " unit(s) reported warnings in their summary.json, e.g. " + first;
+}
+
 void write_study_outputs(const fs::path& dir, const StudySpec& spec, const StudyPlan& plan,
                          const std::vector<json>& records, const json& facts) {
   ResultsDir out(dir);

@@ -28,6 +28,10 @@ struct GatheredUnits {
 GatheredUnits gather_units(const std::filesystem::path& dir, const StudyPlan& plan,
                            std::vector<nlohmann::json> known = {});
 
+/// One line about the units whose summary.json lists warnings (count and the first), empty when none: the
+/// models stay quiet in a study, and this is where their warnings surface.
+std::string warnings_line(const StudyPlan& plan, const std::vector<nlohmann::json>& records);
+
 /// Writes results.csv and then manifest.json (`facts` are merged into the manifest).
 void write_study_outputs(const std::filesystem::path& dir, const StudySpec& spec, const StudyPlan& plan,
                          const std::vector<nlohmann::json>& records, const nlohmann::json& facts);

@@ -233,6 +233,8 @@ int run_study(const StudySpec& spec, const ModelCatalog& catalog, const RunOptio
                           {"seconds", seconds_since(started)},
                           {"invocation", o.invocation}};
       write_study_outputs(o.out, spec, plan, gathered.records, facts);
+      if (const std::string w = warnings_line(plan, gathered.records); !w.empty())
+        std::fprintf(stderr, "netdp run: %s\n", w.c_str());
       std::printf("netdp run: %s: %zu unit(s) finished (%lld run now) -> %s/results.csv\n", spec.name.c_str(),
                   plan.units.size(), ran, o.out.string().c_str());
     } else if (exit_code == 0) {
