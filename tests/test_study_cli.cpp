@@ -78,7 +78,7 @@ model = "walk-sim"
 replicates = 12
 [experiment.params]
 graph = "complete:n=100"
-steps = 200000
+steps = 400000
 runs = 4
 [[experiment]]
 name = "gossip"
