@@ -1,0 +1,65 @@
+"""Thesis Fig. 6.1a: gossip (Muffliato) privacy loss by hop distance, one line per graph.
+
+Draws the mean pairwise loss at each shortest-path distance (experiments fixed_graphs and random_graphs, all
+ordered pairs), with a shaded band from the smallest to the largest pairwise loss at that distance (over all
+pairs and, for the random graphs, all five graphs: the paper's error bars), and the LDP level 1 for reference.
+
+    build/netdp run examples/fig6_1a_gossip_by_distance/study.toml --out DIR
+    python3 examples/fig6_1a_gossip_by_distance/plot.py DIR        # writes DIR/fig6_1a.png
+
+Needs matplotlib (apt-get install python3-matplotlib).
+"""
+import csv
+import re
+import sys
+from collections import defaultdict
+
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+
+LABELS = {"hypercube": "hypercube (d = 11)", "er": "Erdos-Renyi (c = 1, 5 graphs)",
+          "rgg": "random geometric (r = 0.07, 5 graphs)", "grid": "grid 45 x 45"}
+STAT = re.compile(r"by_distance\[distance=(\d+)\]\.(mean|min|max)$")
+
+
+def main(out):
+    # curves[family][distance] = {"mean": ..., "min": ..., "max": ...}
+    curves = defaultdict(lambda: defaultdict(dict))
+    with open(f"{out}/results.csv", newline="") as f:
+        for row in csv.DictReader(f):
+            m = STAT.match(row["statistic"])
+            if row["experiment"] not in ("fixed_graphs", "random_graphs") or not m:
+                continue
+            d, what = int(m.group(1)), m.group(2)
+            family = row["graph"].split(":")[0]
+            # mean: averaged over replicates; min / max: extremes over pairs and replicates
+            curves[family][d][what] = float(row["mean" if what == "mean" else what])
+
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for family in ("hypercube", "er", "rgg", "grid"):
+        if family not in curves:
+            continue
+        ds = sorted(curves[family])
+        pts = [curves[family][d] for d in ds]
+        line, = ax.plot(ds, [p["mean"] for p in pts], marker="o", ms=3, label=LABELS[family])
+        ax.fill_between(ds, [p["min"] for p in pts], [p["max"] for p in pts], color=line.get_color(), alpha=0.15,
+                        linewidth=0)
+    ax.axhline(1.0, color="black", ls="--", lw=1, label="LDP level")
+    ax.set_yscale("log")
+    ax.set_ylim(1e-8, 2)  # the grid goes on to distance 88 and 3e-18; the other graphs end by distance 23
+    ax.set_xlim(0, 50)
+    ax.set_xlabel("shortest-path distance between u and v")
+    ax.set_ylabel("Renyi privacy loss of u towards v (alpha = 2)")
+    ax.set_title("Fig. 6.1a: private gossip averaging, loss by distance")
+    ax.grid(True, which="major", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(f"{out}/fig6_1a.png", dpi=150)
+    print(f"wrote {out}/fig6_1a.png")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    main(sys.argv[1])
