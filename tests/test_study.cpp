@@ -377,6 +377,31 @@ TEST(StudyRunner, RefusesADirectoryOfAnotherStudy) {
   EXPECT_THROW(run_study(parse(other, catalog), catalog, o), InvalidInput);
 }
 
+TEST(StudyRunner, UpdateKeepsUnchangedUnitsAndRunsOnlyTheNewOnes) {
+  ToyCatalog catalog;
+  ScratchDir dir;
+  RunOptions o;
+  o.out = dir / "out";
+  o.quiet = true;
+  ASSERT_EQ(run_study(parse(kToyStudy, catalog), catalog, o), 0);
+  ASSERT_EQ(catalog.runs, 6);
+  std::string grown = kToyStudy;  // one more replicate, one more x at the end of the axis
+  grown.replace(grown.find("replicates = 3"), 14, "replicates = 4");
+  grown.replace(grown.find("x = [1, 4]"), 10, "x = [1, 4, 9]");
+  const auto spec = parse(grown, catalog);
+  EXPECT_THROW(run_study(spec, catalog, o), InvalidInput) << "a changed study needs --update";
+  o.update = true;
+  ASSERT_EQ(run_study(spec, catalog, o), 0);
+  EXPECT_EQ(catalog.runs, 6 + 2 + 4);  // rep-3 of the two old points, four replicates of x = 9
+  ToyCatalog fresh;
+  RunOptions f;
+  f.out = dir / "fresh";
+  f.quiet = true;
+  ASSERT_EQ(run_study(spec, fresh, f), 0);
+  EXPECT_EQ(read_text((o.out / "results.csv").string()), read_text((f.out / "results.csv").string()));
+  EXPECT_EQ(read_text((o.out / "study.toml").string()), grown);
+}
+
 TEST(StudyRunner, ShardsThenMergeEqualOneRun) {
   ToyCatalog catalog;
   ScratchDir dir;

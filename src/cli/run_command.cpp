@@ -40,6 +40,10 @@ Command add_run_command(CLI::App& app, const nlohmann::json& invocation) {
   c->add_option("--out", o->run.out, "results directory; running the same command again resumes it");
   c->add_flag("--dry-run", o->run.dry_run,
               "validate and print the work units, their memory and time estimates and the device plan");
+  c->add_flag(
+      "--update", o->run.update,
+      "the study file changed: keep the finished units whose parameters and seed are unchanged, run the "
+      "rest (new points, replicates, experiments)");
   c->add_option("--workers", o->run.workers, "CPU workers per process when no GPU is used (0 = 1)")
       ->capture_default_str();
   c->add_option("--devices", o->run.devices,

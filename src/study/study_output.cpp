@@ -23,14 +23,16 @@ std::string study_text_of(const fs::path& dir) {
   return text.str();
 }
 
-void claim_study_dir(const fs::path& dir, const StudySpec& spec) {
+void claim_study_dir(const fs::path& dir, const StudySpec& spec, bool update) {
   std::error_code ec;
   if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
     throw InvalidInput("--out " + dir.string() + " exists and is not a directory");
   if (fs::exists(dir / "study.toml", ec)) {
-    if (study_text_of(dir) != spec.text)
+    if (study_text_of(dir) == spec.text) return;
+    if (!update)
       throw InvalidInput(dir.string() + " holds the results of another study (its study.toml differs from " +
-                         spec.source + "); choose another --out");
+                         spec.source + "); choose another --out, or --update to keep its unchanged units");
+    ResultsDir(dir).write_text("study.toml", spec.text);  // removes the old manifest: the study is unfinished
     return;
   }
   if (fs::exists(dir, ec) && !fs::is_empty(dir, ec))

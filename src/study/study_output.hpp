@@ -13,8 +13,9 @@
 namespace netdp::study {
 
 /// Creates `dir` and copies the study text into it, or checks that the study already there is the same one
-/// (InvalidInput otherwise: a results directory holds one study).
-void claim_study_dir(const std::filesystem::path& dir, const StudySpec& spec);
+/// (InvalidInput otherwise: a results directory holds one study). With `update`, a changed study replaces the
+/// old text; units whose record no longer matches their plan entry are then redone, the others kept.
+void claim_study_dir(const std::filesystem::path& dir, const StudySpec& spec, bool update = false);
 
 /// The study text a results directory was made for; InvalidInput when it has none.
 std::string study_text_of(const std::filesystem::path& dir);

@@ -166,7 +166,7 @@ int run_study(const StudySpec& spec, const ModelCatalog& catalog, const RunOptio
     }
     return 0;
   }
-  if (world.rank() == 0) claim_study_dir(o.out, spec);
+  if (world.rank() == 0) claim_study_dir(o.out, spec, o.update);
   world.barrier();
   if (world.rank() != 0) claim_study_dir(o.out, spec);  // checks only: rank 0 wrote it
   const ShareLock lock(o.out, slot, slots);

@@ -14,6 +14,7 @@ namespace netdp::study {
 struct RunOptions {
   std::filesystem::path out;
   bool dry_run = false;
+  bool update = false;  // accept a changed study file in --out: keep the units whose parameters are unchanged
   bool quiet = false;            // no progress on stderr
   int workers = 0;               // CPU workers per process (0 = 1)
   std::string devices = "auto";  // auto: one worker per GPU that answers, else CPU workers | cpu | 0,1,...
