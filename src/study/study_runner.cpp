@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdio>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "mpi_world.hpp"
@@ -166,10 +167,26 @@ int run_study(const StudySpec& spec, const ModelCatalog& catalog, const RunOptio
     }
     return 0;
   }
-  if (world.rank() == 0) claim_study_dir(o.out, spec, o.update);
-  world.barrier();
+  // Rank 0 claims the directory; every rank learns the outcome, so that none waits for a rank that gave up.
+  std::string refused;
+  if (world.rank() == 0) try {
+      claim_study_dir(o.out, spec, o.update);
+    } catch (const InvalidInput& e) {
+      refused = e.what();
+    }
+  if (world.max(refused.empty() ? 0 : 1) != 0)
+    throw InvalidInput(world.rank() == 0 ? refused
+                                         : "rank 0 refused the results directory " + o.out.string());
   if (world.rank() != 0) claim_study_dir(o.out, spec);  // checks only: rank 0 wrote it
-  const ShareLock lock(o.out, slot, slots);
+  std::optional<ShareLock> lock;
+  std::string busy;
+  try {
+    lock.emplace(o.out, slot, slots);
+  } catch (const InvalidInput& e) {
+    busy = e.what();
+  }
+  if (world.max(busy.empty() ? 0 : 1) != 0)
+    throw InvalidInput(busy.empty() ? "another rank's share of " + o.out.string() + " is busy" : busy);
 
   std::vector<const WorkUnit*> pending;
   std::vector<json> known(plan.units.size());  // records verified or committed here: not hashed again
