@@ -96,6 +96,7 @@ RitzPair tridiagonal_eigenpair(const std::vector<double>& alpha, const std::vect
 // the basis and every new vector is orthogonalised against it, so the eigenvalue 1 of W (eigenvector 1,
 // MATH_SPEC 0.2) never enters the Krylov space and the largest Ritz value converges to lambda_2.
 SpectralSummary lanczos(const CsrMatrix& w) {
+  kernels::use_single_threaded_blas();
   const std::size_t n = static_cast<std::size_t>(w.n);
   const int max_steps = std::min(w.n - 1, kMaxLanczosSteps);
   std::vector<double> basis(2 * n, 1.0 / std::sqrt(double(n)));  // grows by one column per step
@@ -150,7 +151,7 @@ std::vector<double> eigenvalues(const CsrMatrix& w) {
   require_symmetric(w, "eigenvalues");
   if (w.n == 0) return {};
   std::vector<double> dense = to_dense(w), values(static_cast<std::size_t>(w.n));
-  const kernels::SerialBlas serial;  // the same bits for every thread layout
+  kernels::use_single_threaded_blas();
   lapack_int info = LAPACKE_dsyevd(LAPACK_ROW_MAJOR, 'N', 'U', w.n, dense.data(), w.n, values.data());
   if (info != 0)
     throw std::runtime_error("eigenvalues: LAPACKE_dsyevd failed (info " + std::to_string(info) + ")");

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "cpu/serial_blas.hpp"
 #include "netdp/sparse_matrix.hpp"
 
 namespace netdp::kernels {
@@ -39,6 +40,7 @@ void propagate_sparse(const CsrMatrix& w, const double* x, double* y) {
 /// y = W x on a panel, W dense (row-major n x n).
 template <int L>
 void propagate_dense(node_t n, const double* w_dense, const double* x, double* y) {
+  use_single_threaded_blas();  // the panels run in parallel; each GEMM on one thread
   cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, L, n, 1.0, w_dense, n, x, L, 0.0, y, L);
 }
 

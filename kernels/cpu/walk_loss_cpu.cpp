@@ -31,7 +31,7 @@ SymmetricEigen symmetric_eigen_cpu(const CsrMatrix& w) {
   SymmetricEigen e;
   e.vectors = to_dense(w);  // symmetric: row- and column-major copies are the same
   e.values.resize(static_cast<std::size_t>(w.n));
-  const SerialBlas serial;  // the same bits for every thread layout
+  use_single_threaded_blas();
   lapack_int info = LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'V', 'U', w.n, e.vectors.data(), w.n, e.values.data());
   if (info != 0) throw std::runtime_error("LAPACK dsyevd failed with info = " + std::to_string(info));
   return e;
@@ -66,8 +66,15 @@ void walk_spectral_rows_cpu(const WalkLossProblem& p, const SymmetricEigen& eige
   for (node_t r = 0; r < count; ++r)
     for (std::size_t i = 0; i < n; ++i)
       scaled[r * n + i] = eigen.vectors[i * n + static_cast<std::size_t>(first + r)] * g[i];
-  cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, count, p.w.n, p.w.n, 1.0, scaled.data(), p.w.n,
-              eigen.vectors.data(), p.w.n, 0.0, graph_rows.data(), p.w.n);
+  // One single-threaded GEMM per block of rows, blocks over the threads: a row's values do not depend on the
+  // blocks, so they are the same for every thread count.
+  use_single_threaded_blas();
+  constexpr node_t kRows = 32;
+#pragma omp parallel for schedule(dynamic, 1)
+  for (node_t r0 = 0; r0 < count; r0 += kRows)
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, std::min(kRows, count - r0), p.w.n, p.w.n, 1.0,
+                scaled.data() + r0 * n, p.w.n, eigen.vectors.data(), p.w.n, 0.0, graph_rows.data() + r0 * n,
+                p.w.n);
 #pragma omp parallel for
   for (node_t r = 0; r < count; ++r) finish_row(p, first + r, graph_rows.data() + r * n, rows.data() + r * n);
 }
