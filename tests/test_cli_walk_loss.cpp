@@ -1,6 +1,8 @@
 // `netdp walk-loss` end to end: outputs, calibration round trip (MATH_SPEC 5.8), collusion (5.5), bad input.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include <algorithm>
 #include <filesystem>
 #include <functional>
@@ -150,6 +152,30 @@ TEST(CliWalkLoss, WeakConvexityWarningOnStderrUnlessQuietAndAlwaysInTheSummary) 
       run_cli("walk-loss --graph ring:n=8 --steps 10 --sigma 3 --alpha 2 --out " + (dir / "fine").string());
   EXPECT_EQ(fine.err.find("warning"), std::string::npos);
   EXPECT_TRUE(testing::read_json(dir / "fine/summary.json")["warnings"].empty());
+}
+
+// OpenBLAS's threaded GEMM and LAPACK change the last bits with its thread count; netdp calls it
+// single-threaded, so the environment's OPENBLAS_NUM_THREADS (or an MPI rank's core binding) cannot change
+// any result.
+TEST(CliLossCommands, ResultsDoNotDependOnOpenBlasThreads) {
+  ScratchDir dir;
+  for (const std::string command :
+       {"walk-loss --graph hypercube:dim=8 --clip", "gossip-loss --graph complete:n=300",
+        "gossip-loss --graph er:n=1500,c=2,seed=3"}) {
+    ::setenv("OPENBLAS_NUM_THREADS", "1", 1);  // inherited by the child process
+    auto one = run_cli(command + " --quiet --threads 1 --out " + (dir / "one").string());
+    ::unsetenv("OPENBLAS_NUM_THREADS");
+    auto two = run_cli(command + " --quiet --threads 2 --out " + (dir / "two").string());
+    ASSERT_EQ(one.exit_code, 0) << one.err;
+    ASSERT_EQ(two.exit_code, 0) << two.err;
+    EXPECT_TRUE(read_text((dir / "one/loss.npy").string()) == read_text((dir / "two/loss.npy").string()))
+        << command;
+    auto a = testing::read_json(dir / "one/summary.json"), b = testing::read_json(dir / "two/summary.json");
+    EXPECT_EQ(a["lambda_2"], b["lambda_2"]) << command;
+    EXPECT_EQ(a["lambda_min"], b["lambda_min"]) << command;
+    fs::remove_all(dir / "one");
+    fs::remove_all(dir / "two");
+  }
 }
 
 }  // namespace
