@@ -1,6 +1,6 @@
 // Rough resources of one model invocation, for `netdp run --dry-run` and the study budgets. The rates are the
-// 2-core CPU medians of benchmarks/RESULTS.md (e.g. the dense eigendecomposition: 1.1 s at n = 2048); they order
-// units and catch absurd grids, nothing more.
+// 2-core CPU medians of benchmarks/RESULTS.md (e.g. the dense eigendecomposition: 1.1 s at n = 2048); they
+// order units and catch absurd grids, nothing more.
 #include <cmath>
 #include <map>
 #include <mutex>

@@ -15,8 +15,8 @@ struct RunOptions {
   std::filesystem::path out;
   bool dry_run = false;
   bool update = false;  // accept a changed study file in --out: keep the units whose parameters are unchanged
-  bool quiet = false;            // no progress on stderr
-  int workers = 0;               // CPU workers per process (0 = 1)
+  bool quiet = false;   // no progress on stderr
+  int workers = 0;      // CPU workers per process (0 = 1)
   std::string devices = "auto";  // auto: one worker per GPU that answers, else CPU workers | cpu | 0,1,...
   int shard = 0, shards = 1;     // this process runs units whose index % shards == shard
   nlohmann::json invocation;     // the command line, for the manifest
