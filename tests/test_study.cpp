@@ -289,6 +289,14 @@ TEST(StudyResults, QuantileInterpolatesLikeNumpy) {
   EXPECT_DOUBLE_EQ(quantile(v, 0.25), 1.75);  // h = 0.75
 }
 
+/// Options of a run into `out` without progress lines.
+RunOptions quiet_run(const fs::path& out) {
+  RunOptions o;
+  o.out = out;
+  o.quiet = true;
+  return o;
+}
+
 const char* kToyStudy = R"([study]
 seed = 11
 quantiles = [0.5]
@@ -306,9 +314,7 @@ TEST(StudyRunner, AggregatesReplicatesIntoTidyRows) {
   ToyCatalog catalog;
   ScratchDir dir;
   const auto spec = parse(kToyStudy, catalog);
-  RunOptions o;
-  o.out = dir / "out";
-  o.quiet = true;
+  RunOptions o = quiet_run(dir / "out");
   ASSERT_EQ(run_study(spec, catalog, o), 0);
   EXPECT_EQ(catalog.runs, 6);
   const auto rows = testing::read_csv_cells(o.out / "results.csv");
@@ -349,9 +355,7 @@ TEST(StudyRunner, RerunSkipsFinishedUnitsAndRedoesTornOnes) {
   ToyCatalog catalog;
   ScratchDir dir;
   const auto spec = parse(kToyStudy, catalog);
-  RunOptions o;
-  o.out = dir / "out";
-  o.quiet = true;
+  RunOptions o = quiet_run(dir / "out");
   ASSERT_EQ(run_study(spec, catalog, o), 0);
   const std::string first = read_text((o.out / "results.csv").string());
   ASSERT_EQ(run_study(spec, catalog, o), 0);
@@ -368,9 +372,7 @@ TEST(StudyRunner, RerunSkipsFinishedUnitsAndRedoesTornOnes) {
 TEST(StudyRunner, RefusesADirectoryOfAnotherStudy) {
   ToyCatalog catalog;
   ScratchDir dir;
-  RunOptions o;
-  o.out = dir / "out";
-  o.quiet = true;
+  RunOptions o = quiet_run(dir / "out");
   ASSERT_EQ(run_study(parse(kToyStudy, catalog), catalog, o), 0);
   std::string other = kToyStudy;
   other.replace(other.find("x = [1, 4]"), 10, "x = [1, 5]");
@@ -380,9 +382,7 @@ TEST(StudyRunner, RefusesADirectoryOfAnotherStudy) {
 TEST(StudyRunner, UpdateKeepsUnchangedUnitsAndRunsOnlyTheNewOnes) {
   ToyCatalog catalog;
   ScratchDir dir;
-  RunOptions o;
-  o.out = dir / "out";
-  o.quiet = true;
+  RunOptions o = quiet_run(dir / "out");
   ASSERT_EQ(run_study(parse(kToyStudy, catalog), catalog, o), 0);
   ASSERT_EQ(catalog.runs, 6);
   std::string grown = kToyStudy;  // one more replicate, one more x at the end of the axis
@@ -394,9 +394,7 @@ TEST(StudyRunner, UpdateKeepsUnchangedUnitsAndRunsOnlyTheNewOnes) {
   ASSERT_EQ(run_study(spec, catalog, o), 0);
   EXPECT_EQ(catalog.runs, 6 + 2 + 4);  // rep-3 of the two old points, four replicates of x = 9
   ToyCatalog fresh;
-  RunOptions f;
-  f.out = dir / "fresh";
-  f.quiet = true;
+  RunOptions f = quiet_run(dir / "fresh");
   ASSERT_EQ(run_study(spec, fresh, f), 0);
   EXPECT_EQ(read_text((o.out / "results.csv").string()), read_text((f.out / "results.csv").string()));
   EXPECT_EQ(read_text((o.out / "study.toml").string()), grown);
@@ -406,9 +404,7 @@ TEST(StudyRunner, ShardsThenMergeEqualOneRun) {
   ToyCatalog catalog;
   ScratchDir dir;
   const auto spec = parse(kToyStudy, catalog);
-  RunOptions o;
-  o.quiet = true;
-  o.out = dir / "single";
+  RunOptions o = quiet_run(dir / "single");
   ASSERT_EQ(run_study(spec, catalog, o), 0);
   o.shards = 4;
   for (int s = 0; s < 4; ++s) {
@@ -428,9 +424,7 @@ TEST(StudyRunner, ShardsThenMergeEqualOneRun) {
 TEST(StudyRunner, MemoryLimitAndTimeBudgetAreCheckedBeforeAnythingRuns) {
   ToyCatalog catalog;  // estimate: x GiB and x hours
   ScratchDir dir;
-  RunOptions o;
-  o.out = dir / "out";
-  o.quiet = true;
+  RunOptions o = quiet_run(dir / "out");
   const std::string body = "[[experiment]]\nname = \"e\"\nmodel = \"toy\"\n[experiment.grid]\nx = [1, 3]\n";
   try {
     run_study(parse("[study]\nmemory_limit_gib = 2\n" + body, catalog), catalog, o);
@@ -462,8 +456,7 @@ TEST(StudyRunner, MemoryLimitAndTimeBudgetAreCheckedBeforeAnythingRuns) {
 TEST(StudyRunner, MissingRequiredParameterNamesTheExperimentAndPoint) {
   ToyCatalog catalog;
   ScratchDir dir;
-  RunOptions o;
-  o.out = dir / "out";
+  RunOptions o = quiet_run(dir / "out");
   try {
     run_study(parse("[[experiment]]\nname = \"e\"\nmodel = \"toy\"\n[experiment.grid]\ny = [1.5]\n", catalog),
               catalog, o);
@@ -479,9 +472,7 @@ TEST(StudyRunner, FailedUnitsAreReportedLeftOutAndRetried) {
   ScratchDir dir;
   const auto spec =
       parse("[[experiment]]\nname = \"e\"\nmodel = \"toy\"\n[experiment.grid]\nx = [1, 13, 2]\n", catalog);
-  RunOptions o;
-  o.out = dir / "out";
-  o.quiet = true;
+  RunOptions o = quiet_run(dir / "out");
   EXPECT_EQ(run_study(spec, catalog, o), 1);
   EXPECT_FALSE(fs::exists(o.out / "results.csv"));
   EXPECT_FALSE(fs::exists(o.out / "e/p0001/rep-0"))

@@ -282,7 +282,7 @@ TEST(StudyCli, MalformedStudiesExitTwoNamingTheLine) {
        "bad.toml:6: experiment 'e': 'quiet' is set by the runner"},
       {"[[experiment]]\nname = \"b\"\nmodel = \"bound complete-sum\"\n[experiment.params]\neps = -1\nn = "
        "[10]\n",
-       "bad.toml:2: experiment 'b' point p0000 (eps=-1, n=[10]): complete-graph sum: epsilon must be finite "
+       "bad.toml:2: experiment 'b' point p0000 (eps=-1, n=10): complete-graph sum: epsilon must be finite "
        "and > 0"},
       {"[study]\nmemory_limit_gib = 0.001\n" + head + "graph = \"hypercube:dim=12\"\n",
        "bad.toml:2: memory_limit_gib = 0.001: unit e/p0000/rep-0"},

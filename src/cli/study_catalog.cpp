@@ -6,7 +6,7 @@
 
 #include "cli/options.hpp"
 #include "netdp/error.hpp"
-#include "netdp/results_dir.hpp"
+#include "netdp/study/study_plan.hpp"
 
 namespace netdp::cli {
 
@@ -46,18 +46,6 @@ bool is_flag(const CLI::Option& option) {
   return option.get_items_expected_max() == 0;
 }
 
-/// A TOML value as one command-line token (lists joined by commas, numbers in shortest round-trip form).
-std::string token(const json& value) {
-  if (value.is_string()) return value.get<std::string>();
-  if (value.is_number_float()) return format_double(value.get<double>());
-  if (value.is_array()) {
-    std::string joined;
-    for (const auto& item : value) joined.append(joined.empty() ? "" : ",").append(token(item));
-    return joined;
-  }
-  return value.dump();
-}
-
 CLI::App* model_app(Tree& tree, const std::string& model) {
   CLI::App* app = tree.find(model);
   if (!app) throw InvalidInput("unknown model '" + model + "'");
@@ -75,7 +63,7 @@ std::vector<std::string> command_line(const std::string& model, const study::Arg
       if (value.is_boolean() && value.get<bool>()) argv.push_back("--" + key);
     } else {
       argv.push_back("--" + key);
-      argv.push_back(token(value));
+      argv.push_back(study::argument_text(value));
     }
   }
   return argv;
@@ -136,7 +124,7 @@ void CliModelCatalog::check_parameter(const std::string& model, const std::strin
   if (value.is_boolean()) throw InvalidInput("'" + key + "' takes a value, not true/false");
   if (value.is_array() && value.empty()) throw InvalidInput("'" + key + "' is an empty list");
   try {
-    option->add_result(token(value));
+    option->add_result(study::argument_text(value));
     option->run_callback();
   } catch (const CLI::Error& e) {
     throw InvalidInput("'" + key + "' = " + value.dump() + ": " + e.what());

@@ -13,8 +13,7 @@ namespace {
 std::string describe(const GridPoint& point) {
   std::string text;
   for (const auto& [key, value] : point.parameters)
-    text += (text.empty() ? "" : ", ") + key + "=" +
-            (value.is_string() ? value.get<std::string>() : value.dump());
+    text += (text.empty() ? "" : ", ") + key + "=" + argument_text(value);
   return text;
 }
 

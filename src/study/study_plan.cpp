@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "netdp/error.hpp"
+#include "netdp/results_dir.hpp"
 #include "sha256.hpp"
 
 namespace netdp::study {
@@ -19,6 +20,17 @@ std::uint64_t derive_seed(std::uint64_t study_seed, const std::string& experimen
   std::uint64_t seed = 0;
   for (int i = 0; i < 8; ++i) seed = (seed << 8) | digest[static_cast<std::size_t>(i)];
   return seed >> 11;
+}
+
+std::string argument_text(const json& value) {
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_number_float()) return format_double(value.get<double>());
+  if (value.is_array()) {
+    std::string joined;
+    for (const auto& item : value) joined.append(joined.empty() ? "" : ",").append(argument_text(item));
+    return joined;
+  }
+  return value.dump();
 }
 
 json substitute(const json& value, std::uint64_t seed, int replicate) {

@@ -57,17 +57,6 @@ std::string csv_cell(const std::string& text) {
   return quoted + "\"";
 }
 
-std::string value_text(const json& value) {
-  if (value.is_string()) return value.get<std::string>();
-  if (value.is_number_float()) return format_double(value.get<double>());
-  if (value.is_array()) {
-    std::string joined;
-    for (const auto& item : value) joined.append(joined.empty() ? "" : ",").append(value_text(item));
-    return joined;
-  }
-  return value.dump();
-}
-
 }  // namespace
 
 std::vector<std::pair<std::string, double>> flatten_summary(const json& summary) {
@@ -103,7 +92,7 @@ std::string results_csv(const StudySpec& spec, const StudyPlan& plan, const std:
     for (const auto& c : columns) {
       auto it = std::find_if(point.parameters.begin(), point.parameters.end(),
                              [&](auto& kv) { return kv.first == c; });
-      prefix += ',' + (it == point.parameters.end() ? std::string() : csv_cell(value_text(it->second)));
+      prefix += ',' + (it == point.parameters.end() ? std::string() : csv_cell(argument_text(it->second)));
     }
     std::vector<std::string> order;
     std::map<std::string, std::vector<double>> values;

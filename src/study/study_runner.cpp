@@ -132,7 +132,7 @@ void print_dry_run(const StudySpec& spec, const StudyPlan& plan, const std::vect
         if (value.get<bool>()) args += " --" + key;
         continue;
       }
-      args += " --" + key + " " + (value.is_string() ? value.get<std::string>() : value.dump());
+      args += " --" + key + " " + argument_text(value);
     }
     std::string worker;
     if (ranks > 1) worker.append("r").append(std::to_string(rank)).append(":");

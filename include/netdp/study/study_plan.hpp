@@ -38,6 +38,10 @@ StudyPlan expand_study(const StudySpec& spec, const ModelCatalog& catalog);
 std::uint64_t derive_seed(std::uint64_t study_seed, const std::string& experiment, const Arguments& point,
                           int replicate);
 
+/// A parameter value as text: what the model's command line receives and results.csv shows (strings as they
+/// are, floats in shortest round-trip form, lists joined by commas).
+std::string argument_text(const nlohmann::json& value);
+
 /// "{seed}" and "{replicate}" replaced in strings (also inside lists).
 nlohmann::json substitute(const nlohmann::json& value, std::uint64_t seed, int replicate);
 
