@@ -421,49 +421,39 @@ TEST(StudyRunner, ShardsThenMergeEqualOneRun) {
             read_text((dir / "single/results.csv").string()));
 }
 
+/// The message of the InvalidInput that running `text` throws, or "(no error)".
+std::string run_error(const std::string& text, const ToyCatalog& catalog, const RunOptions& o) {
+  try {
+    run_study(parse(text, catalog), catalog, o);
+  } catch (const InvalidInput& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
 TEST(StudyRunner, MemoryLimitAndTimeBudgetAreCheckedBeforeAnythingRuns) {
   ToyCatalog catalog;  // estimate: x GiB and x hours
   ScratchDir dir;
   RunOptions o = quiet_run(dir / "out");
   const std::string body = "[[experiment]]\nname = \"e\"\nmodel = \"toy\"\n[experiment.grid]\nx = [1, 3]\n";
-  try {
-    run_study(parse("[study]\nmemory_limit_gib = 2\n" + body, catalog), catalog, o);
-    ADD_FAILURE() << "no error";
-  } catch (const InvalidInput& e) {
-    EXPECT_NE(std::string(e.what()).find("s.toml:2: memory_limit_gib = 2: unit e/p0001/rep-0"),
-              std::string::npos)
-        << e.what();
-  }
-  try {
-    run_study(parse("[study]\ntime_budget_hours = 3.5\n" + body, catalog), catalog, o);
-    ADD_FAILURE() << "no error";
-  } catch (const InvalidInput& e) {
-    EXPECT_NE(std::string(e.what()).find("s.toml:2: time_budget_hours = 3.5: the study needs about 4 h"),
-              std::string::npos)
-        << e.what();
+  const std::vector<std::pair<std::string, std::string>> table{
+      {"[study]\nmemory_limit_gib = 2\n", "s.toml:2: memory_limit_gib = 2: unit e/p0001/rep-0"},
+      {"[study]\ntime_budget_hours = 3.5\n", "s.toml:2: time_budget_hours = 3.5: the study needs about 4 h"},
+      {"[study]\nmax_units = 1\n", "s.toml:2: the study expands to 2 units"}};
+  for (const auto& [head, message] : table) {
+    const std::string error = run_error(head + body, catalog, o);
+    EXPECT_NE(error.find(message), std::string::npos) << error;
   }
   EXPECT_EQ(catalog.runs, 0);
   EXPECT_FALSE(fs::exists(o.out));
-  try {
-    run_study(parse("[study]\nmax_units = 1\n" + body, catalog), catalog, o);
-    ADD_FAILURE() << "no error";
-  } catch (const InvalidInput& e) {
-    EXPECT_NE(std::string(e.what()).find("s.toml:2: the study expands to 2 units"), std::string::npos)
-        << e.what();
-  }
 }
 
 TEST(StudyRunner, MissingRequiredParameterNamesTheExperimentAndPoint) {
   ToyCatalog catalog;
   ScratchDir dir;
-  RunOptions o = quiet_run(dir / "out");
-  try {
-    run_study(parse("[[experiment]]\nname = \"e\"\nmodel = \"toy\"\n[experiment.grid]\ny = [1.5]\n", catalog),
-              catalog, o);
-    ADD_FAILURE() << "no error";
-  } catch (const InvalidInput& e) {
-    EXPECT_EQ(std::string(e.what()), "s.toml:2: experiment 'e' point p0000 (y=1.5): --x is required");
-  }
+  EXPECT_EQ(run_error("[[experiment]]\nname = \"e\"\nmodel = \"toy\"\n[experiment.grid]\ny = [1.5]\n",
+                      catalog, quiet_run(dir / "out")),
+            "s.toml:2: experiment 'e' point p0000 (y=1.5): --x is required");
 }
 
 TEST(StudyRunner, FailedUnitsAreReportedLeftOutAndRetried) {
