@@ -1,11 +1,16 @@
 #pragma once
-// Backend entry point of the gossip simulator's fixed-W protocols (sync, accelerated: MATH_SPEC 6.1-6.2,
-// 2.4) on CUDA. Internal: called by src/gossip_sim.cpp and the backend tests only. The CPU implementation
-// (the oracle) is src/gossip_sim_fixed.cpp; the randomness layout is that of include/netdp/gossip_sim.hpp.
+// Backend entry points of the gossip simulator on CUDA: the fixed-W protocols (sync, accelerated: MATH_SPEC
+// 6.1-6.2, 2.4) and the time-varying ones without privacy (sequence, dropout, randomized: 6.1, 6.8, 6.3).
+// Internal: called by src/gossip_sim.cpp and the backend tests only. The CPU implementations (the oracles)
+// are src/gossip_sim_fixed.cpp and src/gossip_sim_varying.cpp; the randomness layout is that of
+// include/netdp/gossip_sim.hpp.
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <vector>
 
+#include "netdp/gossip_schedule.hpp"
+#include "netdp/graph.hpp"
 #include "netdp/sparse_matrix.hpp"
 
 namespace netdp::kernels {
@@ -40,5 +45,36 @@ struct CudaGossipSimRun {
 CudaGossipSimRun gossip_sim_cuda(const GossipSimProblem& p, int device, std::int64_t runs,
                                  std::int64_t batch_runs, std::int64_t memory_limit,
                                  const GossipSimBatchSink& sink);
+
+enum class VaryingProtocol { sequence, dropout, randomized };
+
+/// A time-varying protocol: every run has its own W_t per round (dropout), or its own edge per tick
+/// (randomized), or all runs share the user's W_{t mod L} (sequence).
+struct GossipSimVaryingProblem {
+  VaryingProtocol protocol = VaryingProtocol::sequence;
+  node_t n = 0;
+  int steps = 0;                 // T: rounds, or ticks for randomized
+  int dim = 1;                   // D
+  double sigma = 0;              // noise std (added once at t = 0)
+  std::uint64_t seed = 0;        // Philox key
+  std::span<const double> x;     // initial values, n x D row-major, shared by all runs
+  std::span<const double> xbar;  // their average, D
+  std::span<const int> times;    // recorded t, increasing, first 0, last = T
+  // sequence: W_0 .. W_{L-1} (checked by load_gossip_sequence), round t uses W_{t mod L}
+  const std::vector<GossipRound>* rounds = nullptr;
+  // dropout: the base graph (sorted CSR adjacency) and the drop-out probability q
+  const Graph* graph = nullptr;
+  double dropout = 0;
+  // randomized: cumulative p_0 + ... + p_e and endpoints (u_e, v_e) of the edges u < v in CSR order, as
+  // gossip_sim_detail::ActivationSampler holds them (edge_nodes[2 e] = u_e, edge_nodes[2 e + 1] = v_e)
+  std::span<const double> cumulative;
+  std::span<const node_t> edge_nodes;
+};
+
+/// All `runs` runs of a time-varying protocol on CUDA device `device`, batch after batch; batch size and
+/// errors as gossip_sim_cuda.
+CudaGossipSimRun gossip_sim_varying_cuda(const GossipSimVaryingProblem& p, int device, std::int64_t runs,
+                                         std::int64_t batch_runs, std::int64_t memory_limit,
+                                         const GossipSimBatchSink& sink);
 
 }  // namespace netdp::kernels

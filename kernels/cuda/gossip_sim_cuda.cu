@@ -30,6 +30,7 @@
 #include "cuda/base/device_buffer.hpp"
 #include "cuda/base/handles.hpp"
 #include "cuda/base/launch.cuh"
+#include "cuda/gossip_sim_common.cuh"
 #include "cuda/propagator.hpp"
 #include "gossip_loss_kernels.hpp"  // cuda_device_count_impl
 #include "gossip_sim_kernels.hpp"
@@ -44,104 +45,6 @@ using cuda::global_thread;
 using cuda::grid_for;
 using cuda::grid_threads;
 using cuda::kThreads;  // a power of two: the column reductions halve it
-
-// Share of the free device memory a run plans to use; the rest is headroom for the SpMM workspace, the
-// library handles and the CUDA context (sizes unknown before the batch is chosen).
-constexpr double kFreeMemoryShare = 0.85;
-
-/// PhiloxStream::next_uniform_double on two raw words: (x ^ (y << 21)) 2^-53 + 2^-54.
-__device__ inline double uniform_from_words(unsigned int x, unsigned int y) {
-  const std::uint64_t bits = std::uint64_t{x} ^ (std::uint64_t{y} << 21);
-  return __dadd_rn(__dmul_rn(static_cast<double>(bits), 0x1p-53), 0x1p-54);
-}
-
-// x^0 = x + sigma eta (Alg 6.1, MATH_SPEC 6.1) for runs first .. first + count - 1: one thread per
-// (run, Box-Muller pair). `noise_stream` = gossip_subsequence(noise, 0, 0); the run goes into bits 24..55.
-// Products and sums are rounded separately (no FMA contraction), like the host's.
-__global__ void noisy_start(const double* x, std::int64_t n, int dim, double sigma, std::uint64_t seed,
-                            std::uint64_t noise_stream, std::int64_t first, std::int64_t count, double* out) {
-  const std::int64_t values = n * dim, pairs = (values + 1) / 2, total = pairs * count;
-  constexpr double kTwoPi = 2.0 * 3.141592653589793238462643383279502884;  // as in next_normal_pair
-  for (std::int64_t idx = global_thread(); idx < total; idx += grid_threads()) {
-    const std::int64_t b = idx / pairs, pair = idx % pairs;
-    double z[2] = {0.0, 0.0};
-    if (sigma > 0.0) {
-      curandStatePhilox4_32_10_t state;
-      const std::uint64_t run = static_cast<std::uint64_t>(first + b);
-      curand_init(seed, noise_stream | (run << 24), 4 * static_cast<std::uint64_t>(pair), &state);
-      const unsigned int w0 = curand(&state), w1 = curand(&state), w2 = curand(&state), w3 = curand(&state);
-      const double u = uniform_from_words(w0, w1), v = uniform_from_words(w2, w3);
-      const double radius = sqrt(__dmul_rn(-2.0, log(u))), angle = __dmul_rn(kTwoPi, v);
-      z[0] = __dmul_rn(radius, sin(angle));
-      z[1] = __dmul_rn(radius, cos(angle));
-    }
-    for (int m = 0; m < 2; ++m) {
-      const std::int64_t i = 2 * pair + m;  // row-major index v D + k of the CPU state
-      if (i >= values) break;
-      const std::int64_t v = i / dim, column = b * dim + i % dim;
-      out[v + column * n] = sigma > 0.0 ? __dadd_rn(x[i], __dmul_rn(sigma, z[m])) : x[i];
-    }
-  }
-}
-
-/// Block tree sum of partial[0 .. kThreads) into partial[0] (fixed order).
-__device__ inline void block_sum(double* partial) {
-  __syncthreads();
-  for (int stride = kThreads / 2; stride > 0; stride /= 2) {
-    if (static_cast<int>(threadIdx.x) < stride) partial[threadIdx.x] += partial[threadIdx.x + stride];
-    __syncthreads();
-  }
-}
-
-// average[c] = (1/n) sum_v X[v, c]: the run's noisy average per coordinate, one block per column.
-__global__ void column_averages(const double* x, std::int64_t n, double* average) {
-  __shared__ double partial[kThreads];
-  const double* column = x + static_cast<std::int64_t>(blockIdx.x) * n;
-  double sum = 0.0;
-  for (std::int64_t v = threadIdx.x; v < n; v += kThreads) sum += column[v];
-  partial[threadIdx.x] = sum;
-  block_sum(partial);
-  if (threadIdx.x == 0) average[blockIdx.x] = partial[0] / static_cast<double>(n);
-}
-
-// sum_v (X[v, c] - xbar_k)^2 and sum_v (X[v, c] - noisy_average[c])^2, k = c mod D, one block per column.
-__global__ void column_errors(const double* x, std::int64_t n, int dim, const double* xbar,
-                              const double* noisy_average, double* col_true, double* col_noisy) {
-  __shared__ double partial_true[kThreads], partial_noisy[kThreads];
-  const std::int64_t c = blockIdx.x;
-  const double* column = x + c * n;
-  const double ref_true = xbar[c % dim], ref_noisy = noisy_average[c];
-  double sum_true = 0.0, sum_noisy = 0.0;
-  for (std::int64_t v = threadIdx.x; v < n; v += kThreads) {
-    const double dt = column[v] - ref_true, dn = column[v] - ref_noisy;
-    sum_true += dt * dt;
-    sum_noisy += dn * dn;
-  }
-  partial_true[threadIdx.x] = sum_true;
-  partial_noisy[threadIdx.x] = sum_noisy;
-  block_sum(partial_true);
-  block_sum(partial_noisy);
-  if (threadIdx.x == 0) {
-    col_true[c] = partial_true[0];
-    col_noisy[c] = partial_noisy[0];
-  }
-}
-
-// e(t) of every run: the D column sums in coordinate order, divided by n (gossip_sim.hpp, GossipSimResult),
-// stored at [b * points + point] like the CPU's BatchErrors.
-__global__ void run_errors(const double* col_true, const double* col_noisy, std::int64_t count, int dim,
-                           std::int64_t n, std::int64_t point, std::int64_t points, double* truth,
-                           double* noisy) {
-  for (std::int64_t b = global_thread(); b < count; b += grid_threads()) {
-    double sum_true = 0.0, sum_noisy = 0.0;
-    for (int k = 0; k < dim; ++k) {
-      sum_true += col_true[b * dim + k];
-      sum_noisy += col_noisy[b * dim + k];
-    }
-    truth[b * points + point] = sum_true / static_cast<double>(n);
-    noisy[b * points + point] = sum_noisy / static_cast<double>(n);
-  }
-}
 
 // Chebyshev step (MATH_SPEC 2.4): y = gamma (W x) + (1 - gamma) prev, with y holding W x on entry.
 __global__ void chebyshev_combine(double* y, const double* prev, std::int64_t elements, double gamma,
@@ -162,10 +65,6 @@ MemoryPlan plan_memory(const GossipSimProblem& p, std::int64_t points) {
   plan.fixed = (n + 1) * i32 + p.w.nnz() * (i32 + d) + (p.dense ? n * n * d : 0) + n * dim * d + dim * d;
   plan.per_run = (p.accelerated ? 3 : 2) * n * dim * d + 3 * dim * d + 2 * points * d;
   return plan;
-}
-
-std::string mib(std::int64_t bytes) {
-  return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB";
 }
 
 }  // namespace
@@ -192,35 +91,10 @@ CudaGossipSimRun gossip_sim_cuda(const GossipSimProblem& p, int device, std::int
 
   // ---- Batch size (DESIGN principle 5): estimated before anything is allocated. ----
   const MemoryPlan plan = plan_memory(p, points);
-  std::size_t free_bytes = 0, total_bytes = 0;
-  NETDP_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
-  std::int64_t budget = static_cast<std::int64_t>(kFreeMemoryShare * static_cast<double>(free_bytes));
-  std::string source = "85% of the free memory of CUDA device " + std::to_string(device);
-  if (memory_limit > 0 && memory_limit < budget) {
-    budget = memory_limit;
-    source = "the memory limit";
-  }
   const std::string sizes = "n = " + std::to_string(n) + ", D = " + std::to_string(dim) + ", " +
-                            std::to_string(points) + " recorded times; " + mib(plan.fixed) + " fixed + " +
-                            mib(plan.per_run) + " per run";
-  if (plan.fixed + plan.per_run > budget)
-    throw InsufficientMemory("gossip-sim on CUDA: one run needs " + mib(plan.fixed + plan.per_run) + " (" +
-                             sizes + ") but only " + mib(budget) + " is available (" + source + ")");
-  const std::int64_t fits = (budget - plan.fixed) / plan.per_run;
-  // Column counts stay within the 32-bit sizes of the grid and of DGEMM.
-  const std::int64_t column_cap = std::numeric_limits<std::int32_t>::max() / dim;
-  std::int64_t b = 0;
-  if (batch_runs > 0) {
-    b = std::min(batch_runs, runs);
-    if (b > fits)
-      throw InsufficientMemory("gossip-sim on CUDA: --batch-runs " + std::to_string(b) + " needs " +
-                               mib(plan.fixed + b * plan.per_run) + " (" + sizes + ") but only " +
-                               mib(budget) + " is available (" + source + "); at most " +
-                               std::to_string(fits) + " runs fit");
-  } else {
-    b = std::min(fits, runs);
-  }
-  b = std::clamp<std::int64_t>(b, 1, column_cap);
+                            std::to_string(points) + " recorded times";
+  const std::int64_t b =
+      choose_batch(device, plan.fixed, plan.per_run, runs, batch_runs, memory_limit, sizes, dim);
 
   // ---- Device state. Declaration order = reverse destruction order: buffers go before the stream. ----
   const cuda::Stream stream;
@@ -279,12 +153,8 @@ CudaGossipSimRun gossip_sim_cuda(const GossipSimProblem& p, int device, std::int
         }
       }
       if (point < points && p.times[static_cast<std::size_t>(point)] == t) {
-        column_errors<<<static_cast<unsigned>(cols), kThreads, 0, stream.get()>>>(
-            cur, n, p.dim, xbar.data(), noisy_average.data(), col_true.data(), col_noisy.data());
-        NETDP_CUDA_CHECK_LAUNCH();
-        run_errors<<<grid_for(count), kThreads, 0, stream.get()>>>(
-            col_true.data(), col_noisy.data(), count, p.dim, n, point, points, truth.data(), noisy.data());
-        NETDP_CUDA_CHECK_LAUNCH();
+        record_errors(cur, n, p.dim, count, xbar.data(), noisy_average.data(), col_true.data(),
+                      col_noisy.data(), point, points, truth.data(), noisy.data(), stream.get());
         ++point;
       }
     }

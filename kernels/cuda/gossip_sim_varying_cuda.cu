@@ -1,0 +1,243 @@
+// CUDA backend of the gossip simulator's time-varying protocols without privacy: sequence (MATH_SPEC 6.1),
+// dropout (6.8) and randomized gossip (6.3), the same computation as the CPU oracle
+// src/gossip_sim_varying.cpp (interface: gossip_sim_kernels.hpp). Batch after batch of runs:
+//   * the noisy start, its averages and the errors at t = 0 as for sync (gossip_sim_common.cuh);
+//   * sequence: every W_t uploaded once (CSR, concatenated), one csr_multiply per round;
+//   * dropout: per round, each run's active mask drawn on the device from the CPU's Philox words, the active
+//     degrees, then each run's W-MH applied to its own columns (gossip_sim_rounds.cuh);
+//   * randomized: one thread per run over the ticks, in launches of kTickChunk ticks (gossip_sim_ticks.cuh).
+// Errors at the recorded times come back per run and are folded on the host in run order.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cuda/base/cuda_check.hpp"
+#include "cuda/base/device_buffer.hpp"
+#include "cuda/base/handles.hpp"
+#include "cuda/base/launch.cuh"
+#include "cuda/gossip_sim_common.cuh"
+#include "cuda/gossip_sim_rounds.cuh"
+#include "cuda/gossip_sim_ticks.cuh"
+#include "gossip_loss_kernels.hpp"  // cuda_device_count_impl
+#include "gossip_sim_kernels.hpp"
+#include "netdp/error.hpp"
+#include "netdp/gossip_sim.hpp"
+
+namespace netdp::kernels {
+namespace {
+
+using cuda::DeviceBuffer;
+using cuda::grid_for;
+using cuda::kThreads;
+
+constexpr int kTickChunk = 1 << 14;  // ticks per launch of ticks_run: short kernels, progress per batch
+
+/// The protocol's shared data, laid out for the device: the sequence's CSR arrays concatenated (offsets
+/// rebased), the dropout base graph, or the activation table.
+struct HostTables {
+  std::vector<offset_t> offsets;
+  std::vector<node_t> columns;
+  std::vector<double> values;
+};
+
+HostTables host_tables(const GossipSimVaryingProblem& p) {
+  HostTables h;
+  if (p.protocol == VaryingProtocol::sequence) {
+    for (const GossipRound& r : *p.rounds) {
+      const offset_t base = static_cast<offset_t>(h.columns.size());
+      for (node_t i = 0; i <= p.n; ++i) h.offsets.push_back(base + r.w.offsets[i]);
+      h.columns.insert(h.columns.end(), r.w.columns.begin(), r.w.columns.end());
+      h.values.insert(h.values.end(), r.w.values.begin(), r.w.values.end());
+    }
+  } else if (p.protocol == VaryingProtocol::dropout) {
+    h.offsets = p.graph->offsets;
+    h.columns = p.graph->adjacency;
+  } else {
+    h.columns.assign(p.edge_nodes.begin(), p.edge_nodes.end());
+    h.values.assign(p.cumulative.begin(), p.cumulative.end());
+  }
+  return h;
+}
+
+/// Bytes per run: state blocks (1 for randomized, else 2), per-column averages and sums, per-run errors, and
+/// the dropout mask and degrees or the randomized per-node errors and totals.
+std::int64_t per_run_bytes(const GossipSimVaryingProblem& p, std::int64_t points) {
+  const std::int64_t n = p.n, dim = p.dim, d = sizeof(double);
+  std::int64_t bytes = 3 * dim * d + 2 * points * d;
+  switch (p.protocol) {
+    case VaryingProtocol::sequence:
+      return bytes + 2 * n * dim * d;
+    case VaryingProtocol::dropout:
+      return bytes + 2 * n * dim * d + n * (1 + sizeof(std::int32_t));
+    default:
+      return bytes + n * dim * d + 2 * n * d + 2 * d;
+  }
+}
+
+void check_problem(const GossipSimVaryingProblem& p, std::int64_t runs) {
+  const std::int64_t n = p.n, dim = p.dim, points = static_cast<std::int64_t>(p.times.size());
+  bool ok = n >= 1 && dim >= 1 && p.steps >= 1 && runs >= 1 && points >= 1 && p.times.front() == 0 &&
+            p.times.back() == p.steps && static_cast<std::int64_t>(p.x.size()) == n * dim &&
+            static_cast<std::int64_t>(p.xbar.size()) == dim;
+  switch (p.protocol) {
+    case VaryingProtocol::sequence:
+      ok = ok && p.rounds != nullptr && !p.rounds->empty();
+      if (ok)
+        for (const GossipRound& r : *p.rounds)
+          ok = ok && r.w.n == p.n && r.w.offsets.size() == static_cast<std::size_t>(n) + 1;
+      break;
+    case VaryingProtocol::dropout:
+      ok = ok && p.graph != nullptr && p.graph->n == p.n && p.dropout >= 0.0 && p.dropout <= 1.0;
+      break;
+    case VaryingProtocol::randomized:
+      ok = ok && p.edge_nodes.size() == 2 * p.cumulative.size();
+      break;
+  }
+  if (!ok)
+    throw InvalidInput("gossip-sim on CUDA: inconsistent time-varying problem (n = " + std::to_string(n) +
+                       ", D = " + std::to_string(dim) + ", T = " + std::to_string(p.steps) +
+                       ", runs = " + std::to_string(runs) + ")");
+}
+
+}  // namespace
+
+CudaGossipSimRun gossip_sim_varying_cuda(const GossipSimVaryingProblem& p, int device, std::int64_t runs,
+                                         std::int64_t batch_runs, std::int64_t memory_limit,
+                                         const GossipSimBatchSink& sink) {
+  check_problem(p, runs);
+  const std::int64_t n = p.n, dim = p.dim, points = static_cast<std::int64_t>(p.times.size());
+  const int devices = cuda_device_count_impl();
+  if (device < 0 || device >= devices)
+    throw DeviceUnavailable("CUDA device " + std::to_string(device) + " is not available (" +
+                            std::to_string(devices) + " CUDA devices answer)");
+  const cuda::DeviceGuard guard(device);
+
+  // ---- Batch size (DESIGN principle 5): estimated before anything is allocated. ----
+  const HostTables h = host_tables(p);
+  const std::int64_t fixed = static_cast<std::int64_t>(
+      (p.x.size() + p.xbar.size() + h.values.size()) * sizeof(double) + h.offsets.size() * sizeof(offset_t) +
+      h.columns.size() * sizeof(node_t) + p.times.size() * sizeof(int));
+  const std::int64_t per_run = per_run_bytes(p, points);
+  const std::string sizes = "n = " + std::to_string(n) + ", D = " + std::to_string(dim) + ", " +
+                            std::to_string(points) + " recorded times";
+  const std::int64_t b = choose_batch(device, fixed, per_run, runs, batch_runs, memory_limit, sizes, dim);
+
+  // ---- Device state. Declaration order = reverse destruction order: buffers go before the stream. ----
+  const cuda::Stream stream;
+  const cudaStream_t s = stream.get();
+  DeviceBuffer<double> x(p.x.size()), xbar(p.xbar.size()), values(h.values.size());
+  DeviceBuffer<offset_t> offsets(h.offsets.size());
+  DeviceBuffer<node_t> columns(h.columns.size());
+  DeviceBuffer<int> times(p.times.size());
+  x.upload(p.x, s);
+  xbar.upload(p.xbar, s);
+  values.upload(std::span<const double>(h.values), s);
+  offsets.upload(std::span<const offset_t>(h.offsets), s);
+  columns.upload(std::span<const node_t>(h.columns), s);
+  times.upload(p.times, s);
+  const bool ticks = p.protocol == VaryingProtocol::randomized;
+  const bool dropout = p.protocol == VaryingProtocol::dropout;
+  const std::size_t block = static_cast<std::size_t>(n * b * dim),
+                    columns_per_batch = static_cast<std::size_t>(b * dim),
+                    errors = static_cast<std::size_t>(b * points), nodes = static_cast<std::size_t>(n * b);
+  DeviceBuffer<double> cur(block), next(ticks ? 0 : block);
+  DeviceBuffer<double> noisy_average(columns_per_batch), col_true(columns_per_batch),
+      col_noisy(columns_per_batch);
+  DeviceBuffer<double> truth(errors), noisy(errors);
+  DeviceBuffer<unsigned char> active(dropout ? nodes : 0);
+  DeviceBuffer<std::int32_t> degree(dropout ? nodes : 0);
+  DeviceBuffer<double> err_true(ticks ? nodes : 0), err_noisy(ticks ? nodes : 0),
+      totals(ticks ? static_cast<std::size_t>(2 * b) : 0);
+  cuda::PinnedBuffer<double> host_truth(errors), host_noisy(errors);
+
+  CudaGossipSimRun run;
+  run.batch_runs = b;
+  run.batches = (runs + b - 1) / b;
+  run.device_bytes = fixed + b * per_run;
+
+  const std::uint64_t noise_stream = gossip_subsequence(GossipStream::noise, 0, 0);
+  const std::int64_t length = p.rounds ? static_cast<std::int64_t>(p.rounds->size()) : 1;
+  for (std::int64_t first = 0; first < runs; first += b) {
+    const std::int64_t count = std::min(b, runs - first), cols = count * dim;
+    noisy_start<<<grid_for(((n * dim + 1) / 2) * count), kThreads, 0, s>>>(
+        x.data(), n, p.dim, p.sigma, p.seed, noise_stream, first, count, cur.data());
+    NETDP_CUDA_CHECK_LAUNCH();
+    column_averages<<<static_cast<unsigned>(cols), kThreads, 0, s>>>(cur.data(), n, noisy_average.data());
+    NETDP_CUDA_CHECK_LAUNCH();
+    auto record = [&](const double* state, std::int64_t point) {
+      record_errors(state, n, p.dim, count, xbar.data(), noisy_average.data(), col_true.data(),
+                    col_noisy.data(), point, points, truth.data(), noisy.data(), s);
+    };
+    record(cur.data(), 0);
+    if (ticks) {
+      ticks_start<<<grid_for(count), kThreads, 0, s>>>(cur.data(), n, p.dim, count, xbar.data(),
+                                                       noisy_average.data(), err_true.data(),
+                                                       err_noisy.data(), totals.data());
+      NETDP_CUDA_CHECK_LAUNCH();
+      const TickArgs args{n,
+                          first,
+                          count,
+                          static_cast<std::int64_t>(p.cumulative.size()),
+                          points,
+                          p.dim,
+                          p.seed,
+                          gossip_subsequence(GossipStream::activation, 0, 0),
+                          values.data(),
+                          columns.data(),
+                          times.data(),
+                          xbar.data(),
+                          noisy_average.data()};
+      for (std::int64_t t0 = 0; t0 < p.steps; t0 += kTickChunk) {
+        const std::int64_t t1 = std::min<std::int64_t>(t0 + kTickChunk, p.steps);
+        const std::int64_t point = std::upper_bound(p.times.begin(), p.times.end(), t0) - p.times.begin();
+        ticks_run<<<grid_for(count), kThreads, 0, s>>>(args, t0, t1, point, cur.data(), err_true.data(),
+                                                       err_noisy.data(), totals.data(), truth.data(),
+                                                       noisy.data());
+        NETDP_CUDA_CHECK_LAUNCH();
+      }
+    } else {
+      double* from = cur.data();
+      double* to = next.data();
+      std::int64_t point = 1;
+      for (int t = 1; t <= p.steps; ++t) {
+        const std::int64_t elements = n * cols;
+        if (dropout) {
+          const std::uint64_t round_stream =
+              gossip_subsequence(GossipStream::dropout, 0, std::uint64_t(t - 1));
+          dropout_mask<<<grid_for(n * count), kThreads, 0, s>>>(p.seed, round_stream, first, count, n,
+                                                                p.dropout, active.data());
+          NETDP_CUDA_CHECK_LAUNCH();
+          active_degrees<<<grid_for(n * count), kThreads, 0, s>>>(offsets.data(), columns.data(), n, count,
+                                                                  active.data(), degree.data());
+          NETDP_CUDA_CHECK_LAUNCH();
+          dropout_step<<<grid_for(elements), kThreads, 0, s>>>(offsets.data(), columns.data(), n, p.dim,
+                                                               count, active.data(), degree.data(), from, to);
+        } else {  // sequence: W_{(t - 1) mod L}
+          const offset_t* round = offsets.data() + ((t - 1) % length) * (n + 1);
+          csr_multiply<<<grid_for(elements), kThreads, 0, s>>>(round, columns.data(), values.data(), n, cols,
+                                                               from, to);
+        }
+        NETDP_CUDA_CHECK_LAUNCH();
+        std::swap(from, to);
+        if (point < points && p.times[static_cast<std::size_t>(point)] == t) record(from, point++);
+      }
+    }
+    const std::size_t used = static_cast<std::size_t>(count * points);
+    NETDP_CUDA_TRY(
+        cudaMemcpyAsync(host_truth.data(), truth.data(), used * sizeof(double), cudaMemcpyDeviceToHost, s));
+    NETDP_CUDA_TRY(
+        cudaMemcpyAsync(host_noisy.data(), noisy.data(), used * sizeof(double), cudaMemcpyDeviceToHost, s));
+    stream.synchronize();
+    sink(first, count, std::span<const double>(host_truth.data(), used),
+         std::span<const double>(host_noisy.data(), used));
+  }
+  return run;
+}
+
+}  // namespace netdp::kernels
