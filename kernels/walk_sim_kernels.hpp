@@ -4,8 +4,12 @@
 // per-step maths of common/walk_sim_math.hpp, DESIGN principle 2); only integer tallies leave the device, so
 // the statistics are exactly the CPU's.
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <span>
 #include <vector>
+
+#include "common/walk_sim_math.hpp"
 
 #include "netdp/walk_sim.hpp"
 
@@ -32,5 +36,49 @@ struct WalkSimCudaRun {
 WalkSimCudaRun walk_sim_cuda(const WalkModel& model, const WalkSimParams& p, int device,
                              std::int64_t time_cap, std::int64_t visit_cap, double nv, WalkVisitTallies& out,
                              const WalkSimProgress& progress);
+
+/// The CUDA accounting's inputs made on the host (docs/walk_sim.md "CUDA (accounted walks)").
+struct WalkAccountingInputs {
+  std::span<const walk::CycleTerms> cycles;  // index m - 1 for cycle lengths m = 1 .. size (the CPU's values)
+  bool gaussian = true;                      // beyond the table: gaussian_cycle_terms on the device
+  bool known = true;                         // view known (boundary corrections) or hidden
+  double eps0 = 0, delta = 0;
+  bool utility = false;            // private summation: values and noise at every position (MATH_SPEC 4.1)
+  double sigma_loc = 0;            // noise std of one contribution
+  std::span<const double> values;  // x_v
+  double log_base = 0;             // quantile sketch bins: floor(ln x / log_base)
+};
+
+/// What the accounting of runs first .. first + count - 1 gives the host, run-major (index k n + v for run
+/// first + k and observer v), in the form of the CPU's RunAccountant::finish: k_v cycles, the loss shared by
+/// every u without a correction, and the corrected pairs' losses; and each run's utility.
+struct WalkAccountedBatch {
+  std::int64_t first = 0, count = 0;
+  std::span<const std::int64_t> cycles;
+  std::span<const double> shared;
+  std::span<const walk::PairLosses> pairs;
+  std::span<const double> truth, noise;  // per run: sum of the T values, of the noise
+  std::span<const std::int64_t> noises;  // per run: noisy contributions
+};
+using WalkAccountedSink = std::function<void(const WalkAccountedBatch&)>;
+
+/// The quantile sketch's bins filled on the device: integer weights of bins first_bin, first_bin + 1, ...
+/// and of x <= 0.
+struct WalkSketchBins {
+  std::int64_t first_bin = 0;
+  std::vector<std::uint64_t> counts;
+  std::uint64_t zero = 0;
+};
+
+/// Runs p.runs accounted walks on CUDA device `device`: the walks and visit tallies of walk_sim_cuda, and per
+/// walk the per-observer sums of the c = 0 cycle terms and the boundary-correction records; then per batch a
+/// radix sort of the records by (walk, v, u) (stable: time order within a pair, as the CPU), the C4 loss of
+/// every corrected pair, and per observer its shared loss and corrected pairs, handed to `sink` batch by
+/// batch in run order. InsufficientMemory when one walk does not fit.
+WalkSimCudaRun walk_sim_accounted_cuda(const WalkModel& model, const WalkSimParams& p, int device,
+                                       std::int64_t time_cap, std::int64_t visit_cap, double nv,
+                                       const WalkAccountingInputs& in, WalkVisitTallies& tallies,
+                                       WalkSketchBins& bins, const WalkAccountedSink& sink,
+                                       const WalkSimProgress& progress);
 
 }  // namespace netdp::kernels

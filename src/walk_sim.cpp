@@ -21,6 +21,7 @@
 #include "netdp/walk_sim.hpp"
 #include "walk_sim_accounting.hpp"
 #include "walk_sim_kernels.hpp"
+#include "walk_sim_run.hpp"
 #include "walk_sim_samplers.hpp"
 #include "walk_sim_statistics.hpp"
 
@@ -28,10 +29,14 @@ namespace netdp {
 
 namespace {
 
+using walk_detail::account_observer;
+using walk_detail::Context;
 using walk_detail::CycleEpsilons;
 using walk_detail::PairLoss;
 using walk_detail::QuantileSketch;
 using walk_detail::RunAccountant;
+using walk_detail::RunStats;
+using walk_detail::start_accounting;
 
 constexpr std::int64_t kTimeCap = std::int64_t{1} << 16;   // return / hitting histogram bins
 constexpr std::int64_t kVisitCap = std::int64_t{1} << 20;  // dense visit-count bins
@@ -59,31 +64,6 @@ struct ThreadState {
     hitting_counts.assign(static_cast<std::size_t>(time_cap) + 2, 0);
     visit_dense.assign(static_cast<std::size_t>(visit_cap) + 1, 0);
   }
-};
-
-// Everything a run reads.
-struct Context {
-  Context(const WalkModel& m, const WalkSimParams& params, const DistanceCounts* d = nullptr)
-      : model(m), p(params), distances(d) {}
-  const WalkModel& model;
-  const WalkSimParams& p;
-  const DistanceCounts* distances = nullptr;
-  std::int64_t time_cap = 0, visit_cap = 0;
-  double nv = std::numeric_limits<double>::infinity();  // CB1 N_v (complete graph)
-  const CycleEpsilons* eps = nullptr;
-  bool utility = false;
-  double sigma_loc = 0;
-  std::vector<double> values;  // synthetic x_v in (0, 1)
-  std::size_t distance_rows = 0;
-};
-
-struct RunStats {
-  LossStats network, local;
-  std::vector<LossStats> by_distance;
-  std::vector<double> observer, node_local;
-  UtilityRun utility;
-  double noise = 0;
-  std::vector<node_t> path;
 };
 
 // Sees every position of a run: visit tallies always, accounting and utility when kAccount.
@@ -159,45 +139,20 @@ void finish_visits(const Context& ctx, ThreadState& ts) {
   }
 }
 
-// Pair losses of the finished run into its RunStats (MATH_SPEC 4.1.3: C4 per ordered pair, C2 for the LDP
-// baseline with delta' = delta).
+// The CPU's finish: the run's accountant gives every observer's losses; the quantile sketch takes them too.
 void finish_accounting(const Context& ctx, ThreadState& ts, RunStats& out) {
-  const node_t n = ctx.model.n;
-  const double others = n - 1;
-  out.observer.assign(static_cast<std::size_t>(n), 0.0);
-  out.node_local.assign(static_cast<std::size_t>(n), 0.0);
-  out.by_distance.assign(ctx.distance_rows, LossStats{});
-  const WalkSimParams& p = ctx.p;
-  ts.accountant.finish(
-      *ctx.eps, p.delta, [&](node_t v, double k, double shared, std::span<const PairLoss> pairs) {
-        const double shared_weight = others - double(pairs.size());
-        double observer_sum = shared * shared_weight;
-        out.network.add(shared, shared_weight);
-        ts.sketch.add(shared, shared_weight);
-        for (const PairLoss& pl : pairs) {
-          out.network.add(pl.loss, 1);
-          ts.sketch.add(pl.loss, 1);
-          observer_sum += pl.loss;
-        }
-        if (ctx.distance_rows > 0) {
-          // The boundary participants of a cycle are neighbours of v in the walk: hop distance 1.
-          for (const PairLoss& pl : pairs) out.by_distance[1].add(pl.loss, 1);
-          if (ctx.distances == nullptr) {
-            out.by_distance[1].add(shared, shared_weight);
-          } else {
-            const offset_t begin = ctx.distances->offsets[v], end = ctx.distances->offsets[v + 1];
-            for (offset_t d = 1; begin + d < end; ++d) {
-              const double w =
-                  double(ctx.distances->counts[begin + d]) - (d == 1 ? double(pairs.size()) : 0.0);
-              out.by_distance[d].add(shared, w);
-            }
-          }
-        }
-        out.observer[v] = observer_sum / others;
-        const double ldp = dp::advanced_composition(p.eps0, p.delta, k, p.delta).epsilon;
-        out.node_local[v] = ldp;
-        out.local.add(ldp, others);
-      });
+  start_accounting(ctx, out);
+  const double others = ctx.model.n - 1;
+  ts.accountant.finish(*ctx.eps, ctx.p.delta,
+                       [&](node_t v, double k, double shared, std::span<const PairLoss> pairs) {
+                         kernels::walk::PairLosses corrected;
+                         for (const PairLoss& pl : pairs) {
+                           corrected.add(pl.loss);
+                           ts.sketch.add(pl.loss, 1);
+                         }
+                         ts.sketch.add(shared, others - corrected.count);
+                         account_observer(ctx, out, v, k, shared, corrected);
+                       });
 }
 
 template <bool kAccount, bool kKnown, class Tick>
@@ -341,15 +296,16 @@ WalkSimResult walk_sim(const WalkModel& model, const WalkSimParams& p, const Dis
   r.n = n;
   r.steps = p.steps;
   r.runs = p.runs;
-  // Plain walks run where the device spec says (auto: CUDA when a device answers); the accounting and saved
-  // paths are CPU only for now (validate rejects them with --device cuda).
-  const bool gpu_capable = !p.accounting && !p.save_paths;
+  // Walks run where the device spec says (auto: CUDA when a device answers); saved paths, and histograms
+  // with cycles longer than the device's table, are CPU only (validate rejects them with --device cuda).
+  const bool gpu_capable = !p.save_paths && (!p.accounting || p.mechanism == WalkMechanism::gaussian ||
+                                             p.steps - 1 <= walk_detail::kDeviceCycleTable);
   const ResolvedDevice device = resolve_device(gpu_capable ? p.device : DeviceSpec{DeviceKind::cpu, 0});
   r.device = device.name;
   r.device_note = device.note;
   if (!gpu_capable && p.device.kind == DeviceKind::automatic)
-    r.device_note = p.accounting ? "auto: the accounted walk simulator runs on the CPU only (for now)"
-                                 : "auto: --save-paths runs on the CPU only";
+    r.device_note = p.save_paths ? "auto: --save-paths runs on the CPU only"
+                                 : "auto: the histogram mechanism with T - 1 > 2^20 runs on the CPU only";
 
   Context ctx(model, p, distances);
   ctx.time_cap = std::min<std::int64_t>(p.steps, kTimeCap);
@@ -397,11 +353,28 @@ WalkSimResult walk_sim(const WalkModel& model, const WalkSimParams& p, const Dis
     }
   };
 
+  // Per-run floating-point results are folded in run order, whatever the backend.
+  const auto merge = [&](RunStats& s) {
+    r.network.merge(s.network);
+    r.local.merge(s.local);
+    for (std::size_t d = 0; d < s.by_distance.size(); ++d) r.by_distance[d].merge(s.by_distance[d]);
+    for (std::size_t v = 0; v < s.observer.size(); ++v) {
+      observer_sum[v] += s.observer[v];
+      local_sum[v] += s.node_local[v];
+    }
+    if (ctx.utility) r.utility.push_back(s.utility);
+    if (p.save_paths) r.paths.push_back(std::move(s.path));
+  };
+
   kernels::WalkVisitTallies tallies;
+  kernels::WalkSketchBins device_bins;
   if (device.kind == DeviceKind::cuda) {
 #ifdef NETDP_HAVE_CUDA
-    const kernels::WalkSimCudaRun cuda = kernels::walk_sim_cuda(model, p, device.index, ctx.time_cap,
-                                                                ctx.visit_cap, ctx.nv, tallies, progress);
+    const kernels::WalkSimCudaRun cuda =
+        p.accounting
+            ? walk_detail::accounted_cuda_runs(ctx, device.index, tallies, device_bins, merge, progress)
+            : kernels::walk_sim_cuda(model, p, device.index, ctx.time_cap, ctx.visit_cap, ctx.nv, tallies,
+                                     progress);
     r.threads = 1;
     r.batch_runs = cuda.batch_runs;
     r.batches = cuda.batches;
@@ -427,17 +400,7 @@ WalkSimResult walk_sim(const WalkModel& model, const WalkSimParams& p, const Dis
       }
     }
     if (error) std::rethrow_exception(error);
-    for (RunStats& s : batch) {  // run order: the floating-point sums do not depend on threads or batches
-      r.network.merge(s.network);
-      r.local.merge(s.local);
-      for (std::size_t d = 0; d < s.by_distance.size(); ++d) r.by_distance[d].merge(s.by_distance[d]);
-      for (std::size_t v = 0; v < s.observer.size(); ++v) {
-        observer_sum[v] += s.observer[v];
-        local_sum[v] += s.node_local[v];
-      }
-      if (ctx.utility) r.utility.push_back(s.utility);
-      if (p.save_paths) r.paths.push_back(std::move(s.path));
-    }
+    for (RunStats& s : batch) merge(s);  // run order: nothing depends on threads or batches
     ++r.batches;
   }
   if (progress) progress(1.0);
@@ -497,6 +460,9 @@ WalkSimResult walk_sim(const WalkModel& model, const WalkSimParams& p, const Dis
       r.observer_loss[v] = observer_sum[v] / double(p.runs);
       r.node_local[v] = local_sum[v] / double(p.runs);
     }
+    if (device.kind == DeviceKind::cuda)
+      sketch.add_counts(device_bins.first_bin, device_bins.counts, double(device_bins.zero), r.network.min,
+                        r.network.max);
     for (double q : p.quantiles) r.network_quantiles.emplace_back(q, sketch.quantile(q));
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

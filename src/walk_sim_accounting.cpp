@@ -59,9 +59,10 @@ void RunAccountant::reset(node_t n) {
 }
 
 void RunAccountant::finish(const CycleEpsilons& eps, double delta, const Observer& observer) {
-  std::sort(corrections_.begin(), corrections_.end(), [](const Correction& a, const Correction& b) {
-    return a.key != b.key ? a.key < b.key : (a.m != b.m ? a.m < b.m : a.c < b.c);
-  });
+  // Stable by pair: a pair's corrections stay in time order (the CUDA backend's radix sort gives the same
+  // order, so both add them to the shared sums identically).
+  std::stable_sort(corrections_.begin(), corrections_.end(),
+                   [](const Correction& a, const Correction& b) { return a.key < b.key; });
   std::size_t i = 0;
   const auto n = static_cast<node_t>(shared_.size());
   for (node_t v = 0; v < n; ++v) {

@@ -65,11 +65,12 @@ void validate(const WalkSimParams& p, node_t n) {
       bad("--delta " + format_double(p.delta) + " times T - 1 = " + std::to_string(p.steps - 1) +
           " cycles must stay below 1 (C4 composes with delta_new = k delta)");
   }
-  // Plain walks run on CUDA (docs/walk_sim.md "CUDA"); the accounting and saved paths are CPU only for now.
+  // Plain and accounted walks run on CUDA (docs/walk_sim.md "CUDA"); saved paths are CPU only, and the
+  // histogram mechanism's per-cycle levels (SH3) are tabulated on the host for cycles up to 2^20 positions.
   if (p.device.kind == DeviceKind::cuda) {
-    if (p.accounting)
-      bad("--device cuda: the accounted walk simulator runs on the CPU only for now (its CUDA path is not "
-          "available yet); use --no-accounting for plain walks on the GPU, or --device cpu");
+    if (p.accounting && p.mechanism == WalkMechanism::histogram && p.steps - 1 > (std::int64_t{1} << 20))
+      bad("--device cuda: --mechanism histogram needs T - 1 <= 2^20 on the GPU (got T = " +
+          std::to_string(p.steps) + "); use --device cpu");
     if (p.save_paths) bad("--device cuda: --save-paths runs on the CPU only; use --device cpu");
     (void)resolve_device(p.device);  // DeviceUnavailable when no such device answers
   }

@@ -8,20 +8,14 @@
 #include <atomic>
 #include <cmath>
 
+#include "common/walk_sim_math.hpp"
 #include "netdp/walk_sim.hpp"
 
 namespace netdp {
 
 namespace {
 
-// Neumaier's compensated x + y.
-void compensated_add(double& sum, double& compensation, double x) {
-  const double t = sum + x;
-  compensation += std::fabs(sum) >= std::fabs(x) ? (sum - t) + x : (x - t) + sum;
-  sum = t;
-}
-
-const double kLogBase = std::log1p(2e-4);  // bin k holds [b^k, b^(k+1)), b = 1 + 2e-4
+using kernels::walk::compensated_add;
 
 }  // namespace
 
@@ -92,7 +86,22 @@ void QuantileSketch::add(double x, double weight) {
     zero_ += weight;
     return;
   }
-  bins_[static_cast<std::int64_t>(std::floor(std::log(x) / kLogBase))] += weight;
+  bins_[kernels::walk::quantile_bin(x, kLogBase)] += weight;
+}
+
+void QuantileSketch::add_counts(std::int64_t first_bin, std::span<const std::uint64_t> counts, double zero,
+                                double min, double max) {
+  double added = zero;
+  for (std::size_t i = 0; i < counts.size(); ++i)
+    if (counts[i] > 0) {
+      bins_[first_bin + std::int64_t(i)] += double(counts[i]);
+      added += double(counts[i]);
+    }
+  if (!(added > 0)) return;
+  min_ = total_ == 0 ? min : std::min(min_, min);
+  max_ = total_ == 0 ? max : std::max(max_, max);
+  total_ += added;
+  zero_ += zero;
 }
 
 void QuantileSketch::merge(const QuantileSketch& o) {

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "common/dp_math.hpp"
 #include "common/hd.hpp"
 
 namespace netdp::kernels::walk {
@@ -59,6 +60,44 @@ struct EpsTerms {
 };
 NETDP_HD inline EpsTerms eps_terms(double eps) {
   return {eps, eps * eps, eps * std::tanh(eps / 2)};
+}
+
+/// The C4 terms of one cycle of length m for the three boundary counts c = 0 (SS2: the m draws with
+/// replacement from n miss u), 1 (mass) and 2 (2 mass) (MATH_SPEC 4.1.3).
+struct CycleTerms {
+  EpsTerms zero, one, two;
+};
+
+/// The Gaussian cycle of length m (G6 mass eps0 / sqrt(m), MATH_SPEC 4.1.3).
+NETDP_HD inline CycleTerms gaussian_cycle_terms(double eps0, std::int64_t m, std::int64_t n) {
+  const double mass = eps0 / std::sqrt(static_cast<double>(m));
+  return {eps_terms(dp_math::amplified(dp_math::with_replacement_hit_probability(m, n), mass)),
+          eps_terms(mass), eps_terms(2 * mass)};
+}
+
+/// Neumaier's compensated sum += x.
+NETDP_HD inline void compensated_add(double& sum, double& compensation, double x) {
+  const double t = sum + x;
+  compensation += std::fabs(sum) >= std::fabs(x) ? (sum - t) + x : (x - t) + sum;
+  sum = t;
+}
+
+/// Count, compensated sum, min and max of the corrected pair losses of one observer (the fields of
+/// LossStats, added one loss of weight 1 at a time in increasing u).
+struct PairLosses {
+  double count = 0, sum = 0, compensation = 0, min = 0, max = 0;
+  NETDP_HD void add(double x) {
+    if (count == 0) min = max = x;
+    count += 1;
+    compensated_add(sum, compensation, x);
+    min = x < min ? x : min;
+    max = x > max ? x : max;
+  }
+};
+
+/// The quantile sketch's bin of a loss x > 0: floor(ln x / ln(1 + 2e-4)) (docs/walk_sim.md "Statistics").
+NETDP_HD inline std::int64_t quantile_bin(double x, double log_base) {
+  return static_cast<std::int64_t>(std::floor(std::log(x) / log_base));
 }
 
 }  // namespace netdp::kernels::walk

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numbers>
 #include <string>
 
 #include "checks.hpp"
+#include "common/dp_math.hpp"
 
 namespace netdp::dp {
 using namespace detail;
@@ -52,12 +52,9 @@ EpsDelta heterogeneous_composition(const HeterogeneousSums& s, double delta) {
   if (s.count == 0) return {0, 0};  // C4: empty list, no loss
   const double delta_new = s.count * delta;
   require(delta_new < 1, f, "count * delta", delta_new, "< 1");
-  const double root = std::sqrt(s.sum_squares);
-  const double second = std::numbers::e + root / delta_new > 1 / delta_new
-                            ? std::sqrt(2 * s.sum_squares * std::log(1 / delta_new))
-                            : std::sqrt(2 * s.sum_squares * std::log(std::numbers::e + root / delta_new));
   const double total_delta = -std::expm1(s.count * std::log1p(-delta) + std::log1p(-delta_new));
-  return {std::min(s.sum_first + second, s.sum), total_delta};
+  return {kernels::dp_math::heterogeneous_epsilon(s.count, s.sum, s.sum_squares, s.sum_first, delta),
+          total_delta};
 }
 
 EpsDelta heterogeneous_composition(const std::vector<double>& epsilons, double delta) {

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "checks.hpp"
+#include "common/dp_math.hpp"
 #include "netdp/dp/gaussian.hpp"
 
 namespace netdp::dp {
@@ -11,12 +12,7 @@ using namespace detail;
 
 namespace {
 
-// ln(1 + q (e^eps - 1)) without overflow for large eps.
-double amplified(double q, double epsilon) {
-  if (q == 0) return 0;
-  if (epsilon > 30) return epsilon + std::log(q + (1 - q) * std::exp(-epsilon));
-  return std::log1p(q * std::expm1(epsilon));
-}
+using kernels::dp_math::amplified;
 
 // ln(e^x - 1) for x > 0, no overflow.
 double log_expm1(double x) {
@@ -46,9 +42,7 @@ double with_replacement_hit_probability(std::int64_t m, std::int64_t n) {
   const char* f = "with_replacement_hit_probability";
   require(m >= 0, f, "m", double(m), ">= 0");
   require(n >= 1, f, "n", double(n), ">= 1");
-  if (m == 0) return 0;
-  if (n == 1) return 1;
-  return -std::expm1(double(m) * std::log1p(-1.0 / double(n)));
+  return kernels::dp_math::with_replacement_hit_probability(m, n);
 }
 
 double with_replacement_epsilon(double epsilon_a, std::int64_t m, std::int64_t n) {
