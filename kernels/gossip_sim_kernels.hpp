@@ -53,13 +53,13 @@ enum class VaryingProtocol { sequence, dropout, randomized };
 struct GossipSimVaryingProblem {
   VaryingProtocol protocol = VaryingProtocol::sequence;
   node_t n = 0;
-  int steps = 0;                 // T: rounds, or ticks for randomized
-  int dim = 1;                   // D
-  double sigma = 0;              // noise std (added once at t = 0)
-  std::uint64_t seed = 0;        // Philox key
-  std::span<const double> x;     // initial values, n x D row-major, shared by all runs
-  std::span<const double> xbar;  // their average, D
-  std::span<const int> times;    // recorded t, increasing, first 0, last = T
+  int steps = 0;                   // T: rounds, or ticks for randomized
+  int dim = 1;                     // D
+  double sigma = 0;                // noise std (added once at t = 0)
+  std::uint64_t seed = 0;          // Philox key
+  std::span<const double> x{};     // initial values, n x D row-major, shared by all runs
+  std::span<const double> xbar{};  // their average, D
+  std::span<const int> times{};    // recorded t, increasing, first 0, last = T
   // sequence: W_0 .. W_{L-1} (checked by load_gossip_sequence), round t uses W_{t mod L}
   const std::vector<GossipRound>* rounds = nullptr;
   // dropout: the base graph (sorted CSR adjacency) and the drop-out probability q
@@ -67,8 +67,8 @@ struct GossipSimVaryingProblem {
   double dropout = 0;
   // randomized: cumulative p_0 + ... + p_e and endpoints (u_e, v_e) of the edges u < v in CSR order, as
   // gossip_sim_detail::ActivationSampler holds them (edge_nodes[2 e] = u_e, edge_nodes[2 e + 1] = v_e)
-  std::span<const double> cumulative;
-  std::span<const node_t> edge_nodes;
+  std::span<const double> cumulative{};
+  std::span<const node_t> edge_nodes{};
 };
 
 /// All `runs` runs of a time-varying protocol on CUDA device `device`, batch after batch; batch size and

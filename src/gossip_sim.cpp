@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include "cpu/power_panels.hpp"
@@ -153,16 +154,67 @@ struct Welford {
   }
 };
 
-/// The device of the runs: CUDA for sync and accelerated when asked (validate() refuses --device cuda for the
-/// other protocols) or under auto when a device answers; the CPU otherwise, with auto's reason.
+/// The device of the runs: CUDA when asked (validate() refuses --device cuda for protocols without a CUDA
+/// path) or under auto when a device answers and the protocol has one; the CPU otherwise, with auto's reason.
 ResolvedDevice choose_device(const GossipSimParams& p) {
-  if (p.device.kind == DeviceKind::automatic && !fixed_matrix(p.protocol)) {
+  if (p.device.kind == DeviceKind::automatic && !runs_on_cuda(p.protocol)) {
     ResolvedDevice cpu = resolve_device({DeviceKind::cpu, 0});
     cpu.note = "auto: --protocol " + to_string(p.protocol) + " runs on the CPU only for now";
     return cpu;
   }
   return resolve_device(p.device);
 }
+
+#ifdef NETDP_HAVE_CUDA
+/// All runs on CUDA device `device` (kernels/cuda/gossip_sim*.cu), batches handed to `sink` in run order.
+kernels::CudaGossipSimRun simulate_cuda(const Graph& g, const CsrMatrix& w, std::span<const double> x,
+                                        const GossipSimParams& p, const Prepared& s, int device,
+                                        const kernels::GossipSimBatchSink& sink) {
+  if (fixed_matrix(p.protocol)) {
+    const kernels::GossipSimProblem problem{w,
+                                            p.protocol == GossipProtocol::accelerated,
+                                            w.density() > 0.25,  // DESIGN principle 4, as gossip-loss
+                                            p.steps,
+                                            p.dim,
+                                            p.sigma,
+                                            s.gamma,
+                                            p.seed,
+                                            x,
+                                            s.xbar,
+                                            s.times};
+    return kernels::gossip_sim_cuda(problem, device, p.runs, p.batch_runs, p.memory_limit, sink);
+  }
+  kernels::GossipSimVaryingProblem problem{.protocol = kernels::VaryingProtocol::sequence,
+                                           .n = g.n,
+                                           .steps = p.steps,
+                                           .dim = p.dim,
+                                           .sigma = p.sigma,
+                                           .seed = p.seed,
+                                           .x = x,
+                                           .xbar = s.xbar,
+                                           .times = s.times};
+  std::vector<node_t> edge_nodes;
+  std::optional<ActivationSampler> sampler;
+  switch (p.protocol) {
+    case GossipProtocol::sequence:
+      problem.rounds = p.sequence.get();
+      break;
+    case GossipProtocol::dropout:
+      problem.protocol = kernels::VaryingProtocol::dropout;
+      problem.graph = &g;
+      problem.dropout = p.dropout;
+      break;
+    default:  // randomized: the CPU's activation table, looked up by the same activated_edge
+      problem.protocol = kernels::VaryingProtocol::randomized;
+      sampler.emplace(g, w);
+      edge_nodes = sampler->edge_nodes();
+      problem.cumulative = sampler->cumulative();
+      problem.edge_nodes = edge_nodes;
+      break;
+  }
+  return kernels::gossip_sim_varying_cuda(problem, device, p.runs, p.batch_runs, p.memory_limit, sink);
+}
+#endif
 
 }  // namespace
 
@@ -187,19 +239,8 @@ GossipSimResult gossip_sim(const Graph& g, const CsrMatrix& w, std::span<const d
   r.device_note = device.note;
   if (device.kind == DeviceKind::cuda) {
 #ifdef NETDP_HAVE_CUDA
-    const kernels::GossipSimProblem problem{w,
-                                            p.protocol == GossipProtocol::accelerated,
-                                            w.density() > 0.25,  // DESIGN principle 4, as gossip-loss
-                                            p.steps,
-                                            p.dim,
-                                            p.sigma,
-                                            s.gamma,
-                                            p.seed,
-                                            x,
-                                            s.xbar,
-                                            s.times};
-    const auto cuda = kernels::gossip_sim_cuda(
-        problem, device.index, p.runs, p.batch_runs, p.memory_limit,
+    const auto cuda = simulate_cuda(
+        g, w, x, p, s, device.index,
         [&](std::int64_t first, std::int64_t count, std::span<const double> t, std::span<const double> e) {
           fold(count, t.data(), e.data());
           if (progress) progress(double(first + count) / double(p.runs));

@@ -14,6 +14,9 @@ namespace netdp::gossip_sim_detail {
 /// The reported times: 0, K, 2K, ... and T.
 std::vector<int> recorded_times(int steps, int every);
 
+/// Protocols with a CUDA path (kernels/cuda/gossip_sim*.cu): all but er-per-round; privacy stays on the CPU.
+bool runs_on_cuda(GossipProtocol p);
+
 /// Everything the runs of a batch share.
 struct SimContext {
   const Graph& g;
@@ -77,6 +80,10 @@ class ActivationSampler {
   ActivationSampler(const Graph& g, const CsrMatrix& w);
   /// The edge activated at tick `tick` of run `run`; {0, 0} for an idle tick.
   std::pair<node_t, node_t> draw(std::uint64_t seed, std::int64_t run, std::int64_t tick) const;
+  /// The table the draws look up (for the CUDA backend): p_0 + ... + p_e per edge, and the endpoints
+  /// u_0, v_0, u_1, v_1, ... of the edges in the same order.
+  std::span<const double> cumulative() const { return cumulative_; }
+  std::vector<node_t> edge_nodes() const;
 
  private:
   std::vector<double> cumulative_;  // p_0 + ... + p_e, in edge order

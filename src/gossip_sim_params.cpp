@@ -96,14 +96,20 @@ void validate(const GossipSimParams& p, node_t n) {
             " x " + std::to_string((*p.sequence)[t].w.n) + " but the graph has " + std::to_string(n) +
             " nodes");
   }
-  // The CUDA simulator covers the fixed-W protocols (kernels/cuda/gossip_sim_cuda.cu); whether a device
-  // answers is checked when the device is resolved.
-  if (p.device.kind == DeviceKind::cuda && !fixed_matrix(p.protocol))
+  // The CUDA simulator covers every protocol but er-per-round (kernels/cuda/gossip_sim*.cu); whether a
+  // device answers is checked when the device is resolved.
+  if (p.device.kind == DeviceKind::cuda && !gossip_sim_detail::runs_on_cuda(p.protocol))
     bad("--device cuda: --protocol " + to_string(p.protocol) +
-        " runs on the CPU only for now (CUDA covers sync and accelerated); use --device cpu or auto");
+        " runs on the CPU only for now (CUDA covers sync, accelerated, randomized, dropout and sequence); "
+        "use "
+        "--device cpu or auto");
 }
 
 namespace gossip_sim_detail {
+
+bool runs_on_cuda(GossipProtocol p) {
+  return p != GossipProtocol::er_per_round;
+}
 
 std::vector<int> recorded_times(int steps, int every) {
   std::vector<int> t;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string>
 
+#include "common/gossip_sim_math.hpp"
 #include "gossip_sim_internal.hpp"
 #include "netdp/error.hpp"
 #include "netdp/philox.hpp"
@@ -119,10 +120,20 @@ std::pair<node_t, node_t> ActivationSampler::draw(std::uint64_t seed, std::int64
                                                   std::int64_t tick) const {
   PhiloxStream s(seed, gossip_subsequence(GossipStream::activation, static_cast<std::uint64_t>(run), 0),
                  4 * static_cast<std::uint64_t>(tick));
-  const double u = s.next_uniform_double();
-  const auto e = std::upper_bound(cumulative_.begin(), cumulative_.end(), u) - cumulative_.begin();
-  if (e == static_cast<std::ptrdiff_t>(edges_.size())) return {0, 0};  // idle tick
+  const auto edges = static_cast<std::int64_t>(edges_.size());
+  const std::int64_t e = kernels::activated_edge(cumulative_.data(), edges, s.next_uniform_double());
+  if (e == edges) return {0, 0};  // idle tick
   return edges_[static_cast<std::size_t>(e)];
+}
+
+std::vector<node_t> ActivationSampler::edge_nodes() const {
+  std::vector<node_t> nodes;
+  nodes.reserve(2 * edges_.size());
+  for (auto [u, v] : edges_) {
+    nodes.push_back(u);
+    nodes.push_back(v);
+  }
+  return nodes;
 }
 
 const GossipRound& sequence_round(const GossipSimParams& p, int round) {

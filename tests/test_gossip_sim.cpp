@@ -297,7 +297,7 @@ TEST(GossipSim, BadInput) {
   if (cuda_device_count() == 0) {
     EXPECT_THROW(gossip_sim(g, w, x, p), DeviceUnavailable);
   }
-  p.protocol = GossipProtocol::randomized;  // CUDA covers sync and accelerated only
+  p.protocol = GossipProtocol::er_per_round;  // no CUDA path for er-per-round
   EXPECT_THROW(gossip_sim(g, w, x, p), InvalidInput);
   p.protocol = GossipProtocol::sync;
   p.device = {DeviceKind::cpu, 0};
