@@ -1,6 +1,7 @@
 #pragma once
 // Backend entry points of the gossip simulator on CUDA: the fixed-W protocols (sync, accelerated: MATH_SPEC
-// 6.1-6.2, 2.4) and the time-varying ones without privacy (sequence, dropout, randomized: 6.1, 6.8, 6.3).
+// 6.1-6.2, 2.4) and the time-varying ones without privacy (sequence, dropout, randomized, er-per-round: 6.1,
+// 6.8, 6.3, 6.4).
 // Internal: called by src/gossip_sim.cpp and the backend tests only. The CPU implementations (the oracles)
 // are src/gossip_sim_fixed.cpp and src/gossip_sim_varying.cpp; the randomness layout is that of
 // include/netdp/gossip_sim.hpp.
@@ -46,10 +47,10 @@ CudaGossipSimRun gossip_sim_cuda(const GossipSimProblem& p, int device, std::int
                                  std::int64_t batch_runs, std::int64_t memory_limit,
                                  const GossipSimBatchSink& sink);
 
-enum class VaryingProtocol { sequence, dropout, randomized };
+enum class VaryingProtocol { sequence, dropout, randomized, er_per_round };
 
-/// A time-varying protocol: every run has its own W_t per round (dropout), or its own edge per tick
-/// (randomized), or all runs share the user's W_{t mod L} (sequence).
+/// A time-varying protocol: every run has its own W_t per round (dropout, er-per-round), or its own edge per
+/// tick (randomized), or all runs share the user's W_{t mod L} (sequence).
 struct GossipSimVaryingProblem {
   VaryingProtocol protocol = VaryingProtocol::sequence;
   node_t n = 0;
@@ -69,6 +70,8 @@ struct GossipSimVaryingProblem {
   // gossip_sim_detail::ActivationSampler holds them (edge_nodes[2 e] = u_e, edge_nodes[2 e + 1] = v_e)
   std::span<const double> cumulative{};
   std::span<const node_t> edge_nodes{};
+  // er-per-round: the edge probability q = c ln(n) / n of the fresh G(n, q) per round (MATH_SPEC 6.4)
+  double edge_probability = 0;
 };
 
 /// All `runs` runs of a time-varying protocol on CUDA device `device`, batch after batch; batch size and

@@ -154,14 +154,9 @@ struct Welford {
   }
 };
 
-/// The device of the runs: CUDA when asked (validate() refuses --device cuda for protocols without a CUDA
-/// path) or under auto when a device answers and the protocol has one; the CPU otherwise, with auto's reason.
+/// The device of the runs: CUDA when asked or under auto when a device answers (every protocol has a CUDA
+/// path; the privacy pass, gossip_sim_privacy.cpp, always runs on the CPU), else the CPU.
 ResolvedDevice choose_device(const GossipSimParams& p) {
-  if (p.device.kind == DeviceKind::automatic && !runs_on_cuda(p.protocol)) {
-    ResolvedDevice cpu = resolve_device({DeviceKind::cpu, 0});
-    cpu.note = "auto: --protocol " + to_string(p.protocol) + " runs on the CPU only for now";
-    return cpu;
-  }
   return resolve_device(p.device);
 }
 
@@ -203,6 +198,10 @@ kernels::CudaGossipSimRun simulate_cuda(const Graph& g, const CsrMatrix& w, std:
       problem.protocol = kernels::VaryingProtocol::dropout;
       problem.graph = &g;
       problem.dropout = p.dropout;
+      break;
+    case GossipProtocol::er_per_round:
+      problem.protocol = kernels::VaryingProtocol::er_per_round;
+      problem.edge_probability = p.edge_probability;
       break;
     default:  // randomized: the CPU's activation table, looked up by the same activated_edge
       problem.protocol = kernels::VaryingProtocol::randomized;

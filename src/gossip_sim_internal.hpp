@@ -14,9 +14,6 @@ namespace netdp::gossip_sim_detail {
 /// The reported times: 0, K, 2K, ... and T.
 std::vector<int> recorded_times(int steps, int every);
 
-/// Protocols with a CUDA path (kernels/cuda/gossip_sim*.cu): all but er-per-round; privacy stays on the CPU.
-bool runs_on_cuda(GossipProtocol p);
-
 /// Everything the runs of a batch share.
 struct SimContext {
   const Graph& g;

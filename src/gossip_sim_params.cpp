@@ -96,20 +96,11 @@ void validate(const GossipSimParams& p, node_t n) {
             " x " + std::to_string((*p.sequence)[t].w.n) + " but the graph has " + std::to_string(n) +
             " nodes");
   }
-  // The CUDA simulator covers every protocol but er-per-round (kernels/cuda/gossip_sim*.cu); whether a
-  // device answers is checked when the device is resolved.
-  if (p.device.kind == DeviceKind::cuda && !gossip_sim_detail::runs_on_cuda(p.protocol))
-    bad("--device cuda: --protocol " + to_string(p.protocol) +
-        " runs on the CPU only for now (CUDA covers sync, accelerated, randomized, dropout and sequence); "
-        "use "
-        "--device cpu or auto");
+  // Every protocol has a CUDA path (kernels/cuda/gossip_sim*.cu); whether a device answers is checked when
+  // the device is resolved, and --device cuda with --privacy is refused by the job (gossip_sim_job.cpp).
 }
 
 namespace gossip_sim_detail {
-
-bool runs_on_cuda(GossipProtocol p) {
-  return p != GossipProtocol::er_per_round;
-}
 
 std::vector<int> recorded_times(int steps, int every) {
   std::vector<int> t;

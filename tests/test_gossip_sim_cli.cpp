@@ -157,7 +157,6 @@ TEST(CliGossipSim, BadInputExitsWithTwoAndLeavesNoManifest) {
       {"--init file:" + (dir / "missing.txt").string(), "cannot open"},
       {"--dim 2 --init file:" + bad_file, "line 2"},
       {"--dim 2 --init file:" + short_file, "2 lines of values, but the graph has 4 nodes"},
-      {"--device cuda --protocol er-per-round", "CPU only for now"},
       {"--privacy --device cuda", "--privacy runs on the CPU only"},
       {"--protocol dropout --steps auto", "--steps auto"},
       {"--memory-limit 0.000000001", "needs"},

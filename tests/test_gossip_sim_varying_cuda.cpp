@@ -1,10 +1,10 @@
-// CUDA backend of the gossip simulator's time-varying protocols (sequence, dropout, randomized: MATH_SPEC
-// 6.1, 6.8, 6.3) against the CPU, the oracle (DESIGN principle 1): random graphs, D = 1 and 3, batch sizes
-// 1, 7, all and automatic, every curve within relative error 1e-10. The dropout masks and the activated edges
-// are drawn on the device from the CPU's Philox words (principle 2); a differing draw would move an error
-// curve far beyond 1e-10, and one-run curves recorded at every step pin each round. Skipped where no CUDA
-// device answers. The shared per-element maths (kernels/common/gossip_sim_math.hpp) and the refusals are
-// checked on the host, without a device.
+// CUDA backend of the gossip simulator's time-varying protocols (sequence, dropout, randomized, er-per-round:
+// MATH_SPEC 6.1, 6.8, 6.3, 6.4) against the CPU, the oracle (DESIGN principle 1): random graphs, D = 1 and 3,
+// batch sizes 1, 7, all and automatic, every curve within relative error 1e-10. The dropout masks, the
+// activated edges and the ER graphs are drawn on the device from the CPU's Philox words (principle 2); a
+// differing draw would move an error curve far beyond 1e-10, and one-run curves recorded at every step pin
+// each round. Skipped where no CUDA device answers. The shared per-element maths
+// (kernels/common/gossip_sim_math.hpp) and the no-device path are checked on the host.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -142,22 +142,17 @@ TEST(GossipSimVaryingMath, MetropolisTermsRebuildGossipMatrixBitForBit) {
   }
 }
 
-TEST(GossipSimVaryingCuda, RefusalsWithoutDevice) {
+TEST(GossipSimVaryingCuda, NoDeviceMeansDeviceUnavailableOrCpu) {
+  if (!no_device()) GTEST_SKIP() << "a CUDA device answers";
   const Graph g = netdp::erdos_renyi_graph(20, 0.3, 4);
   const netdp::CsrMatrix w = netdp::gossip_matrix(g, netdp::Weighting::metropolis);
-  auto p = params(GossipProtocol::er_per_round, 1, InitKind::normal, 3, 4);
+  auto p = params(GossipProtocol::dropout, 1, InitKind::normal, 3, 4);
   p.edge_probability = 0.5;
   const std::vector<double> x = netdp::initial_values(g.n, p);
-  p.device = {DeviceKind::cuda, 0};  // er-per-round has no CUDA path
-  EXPECT_THROW(netdp::gossip_sim(g, w, x, p), netdp::InvalidInput);
-  p.device = {DeviceKind::automatic, 0};  // auto keeps it on the CPU and says so
-  const GossipSimResult r = netdp::gossip_sim(g, w, x, p);
-  EXPECT_NE(r.device_note.find("CPU only"), std::string::npos) << r.device_note;
-  if (!no_device()) return;
-  for (auto protocol : {GossipProtocol::dropout, GossipProtocol::randomized}) {
-    p.protocol = protocol;  // accepted, but no device answers
+  for (auto protocol : {GossipProtocol::dropout, GossipProtocol::randomized, GossipProtocol::er_per_round}) {
+    p.protocol = protocol;  // accepted by the checks, but no device answers
     p.device = {DeviceKind::cuda, 0};
-    EXPECT_THROW(netdp::gossip_sim(g, w, x, p), netdp::DeviceUnavailable);
+    EXPECT_THROW(netdp::gossip_sim(g, w, x, p), netdp::DeviceUnavailable) << netdp::to_string(protocol);
     p.device = {DeviceKind::automatic, 0};  // auto falls back to the CPU
     EXPECT_EQ(netdp::gossip_sim(g, w, x, p).device.find("cuda"), std::string::npos);
   }
@@ -238,13 +233,52 @@ TEST(GossipSimVaryingCuda, RandomizedAcrossTickChunks) {
   expect_same_curves(g, p, {2, 0});
 }
 
+TEST(GossipSimVaryingCuda, ErPerRoundMatchesCpu) {
+  if (no_device()) GTEST_SKIP() << "no CUDA device";
+  // The device draws each run's connected G(n, q) per round from the CPU's words (redraws included: with
+  // c = 1, q = ln(n)/n, many first draws are disconnected).
+  const Graph g = netdp::ring_graph(40);  // only n is used
+  for (double c : {1.0, 2.5}) {
+    for (int dim : {1, 3}) {
+      auto p = params(GossipProtocol::er_per_round, dim, InitKind::normal, 21, 8);
+      p.edge_probability = c * std::log(40.0) / 40.0;
+      expect_same_curves(g, p, {1, 7, 21, 0});
+    }
+  }
+  auto one_run = params(GossipProtocol::er_per_round, 2, InitKind::uniform, 1, 20);
+  one_run.edge_probability = 1;  // the complete graph every round: no draws at all
+  expect_same_curves(netdp::ring_graph(9), one_run, {0});
+  one_run.edge_probability = 0.3;
+  expect_same_curves(netdp::ring_graph(9), one_run, {0});
+}
+
+TEST(GossipSimVaryingCuda, ErPerRoundNeverConnectedIsInvalidInput) {
+  if (no_device()) GTEST_SKIP() << "no CUDA device";
+  const Graph g = netdp::ring_graph(6);
+  const netdp::CsrMatrix w = netdp::gossip_matrix(g, netdp::Weighting::metropolis);
+  auto p = params(GossipProtocol::er_per_round, 1, InitKind::normal, 2, 3);
+  p.edge_probability = 0;  // G(6, 0) is never connected: 1000 draws, then the CPU's error
+  const std::vector<double> x = netdp::initial_values(g.n, p);
+  EXPECT_THROW(netdp::gossip_sim(g, w, x, p), netdp::InvalidInput);
+  p.device = {DeviceKind::cuda, 0};
+  try {
+    netdp::gossip_sim(g, w, x, p);
+    ADD_FAILURE() << "no error";
+  } catch (const netdp::InvalidInput& e) {
+    EXPECT_NE(std::string(e.what()).find("disconnected in 1000 draws (run 0, round 0)"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(GossipSimVaryingCuda, TooLittleMemory) {
   if (no_device()) GTEST_SKIP() << "no CUDA device";
   const Graph g = netdp::erdos_renyi_graph(30, 0.2, 9);
   const netdp::CsrMatrix w = netdp::gossip_matrix(g, netdp::Weighting::metropolis);
-  for (auto protocol : {GossipProtocol::dropout, GossipProtocol::randomized, GossipProtocol::sequence}) {
+  for (auto protocol : {GossipProtocol::dropout, GossipProtocol::randomized, GossipProtocol::sequence,
+                        GossipProtocol::er_per_round}) {
     auto p = params(protocol, 1, InitKind::normal, 4, 5);
     p.sequence = three_rounds();
+    p.edge_probability = 0.5;
     const std::vector<double> x = netdp::initial_values(g.n, p);
     p.device = {DeviceKind::cuda, 0};
     p.memory_limit = 1000;  // not even one run

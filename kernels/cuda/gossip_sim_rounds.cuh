@@ -63,10 +63,38 @@ __global__ void active_degrees(const offset_t* offsets, const node_t* adjacency,
   }
 }
 
-// y = W_t x with W_t the W-MH matrix of the round's graph (MATH_SPEC 2.2), built on the fly in the order of
-// gossip_matrix: the row of v lists its active neighbours in base order, with the diagonal
-// W_vv = cap + sum_u (cap - W_vu) inserted before the first neighbour u > v (skipped when exactly 0). A
-// dropped or isolated node keeps its value (W_vv = 1). One thread per (node, column).
+/// Row v of W x for W the W-MH matrix of a graph (MATH_SPEC 2.2), built on the fly in the order of
+/// gossip_matrix: the neighbours u of v in adjacency[begin, end) with present(u), the diagonal
+/// W_vv = cap + sum_u (cap - W_vu) inserted before the first neighbour u > v (skipped when exactly 0), an
+/// isolated node keeping its value (W_vv = 1). degree[u] = d_u in the graph; products and sums rounded
+/// separately, as the CPU's multiply.
+template <class Present>
+__device__ double wmh_row(const node_t* adjacency, offset_t begin, offset_t end, std::int64_t v,
+                          const std::int32_t* degree, Present present, const double* column) {
+  const double xv = column[v];
+  const std::int32_t dv = degree[v];
+  if (dv == 0) return __dadd_rn(0.0, xv);  // the CPU's 0 + 1 * x_v
+  double diagonal = 1.0 / (1.0 + dv);
+  for (offset_t k = begin; k < end; ++k)
+    if (present(adjacency[k]))
+      diagonal = __dadd_rn(diagonal, metropolis_diagonal_term(dv, degree[adjacency[k]]));
+  bool diagonal_done = diagonal == 0.0;
+  double sum = 0.0;
+  for (offset_t k = begin; k < end; ++k) {
+    const node_t u = adjacency[k];
+    if (!present(u)) continue;
+    if (!diagonal_done && u > v) {
+      sum = __dadd_rn(sum, __dmul_rn(diagonal, xv));
+      diagonal_done = true;
+    }
+    sum = __dadd_rn(sum, __dmul_rn(metropolis_weight(dv, degree[u]), column[u]));
+  }
+  if (!diagonal_done) sum = __dadd_rn(sum, __dmul_rn(diagonal, xv));
+  return sum;
+}
+
+// y = W_t x with W_t the W-MH matrix of the round's graph: the base graph without the dropped nodes' edges
+// (a dropped node has degree 0 and keeps its value). One thread per (node, column).
 __global__ void dropout_step(const offset_t* offsets, const node_t* adjacency, std::int64_t n, int dim,
                              std::int64_t count, const unsigned char* active, const std::int32_t* degree,
                              const double* x, double* y) {
@@ -74,32 +102,8 @@ __global__ void dropout_step(const offset_t* offsets, const node_t* adjacency, s
   for (std::int64_t idx = cuda::global_thread(); idx < total; idx += cuda::grid_threads()) {
     const std::int64_t v = idx % n, c = idx / n, b = c / dim;
     const unsigned char* run_active = active + b * n;
-    const std::int32_t* run_degree = degree + b * n;
-    const double* column = x + c * n;
-    const double xv = column[v];
-    const std::int32_t dv = run_degree[v];
-    if (!run_active[v] || dv == 0) {
-      y[idx] = __dadd_rn(0.0, xv);  // the CPU's 0 + 1 * x_v
-      continue;
-    }
-    double diagonal = 1.0 / (1.0 + dv);
-    for (offset_t k = offsets[v]; k < offsets[v + 1]; ++k) {
-      const node_t u = adjacency[k];
-      if (run_active[u]) diagonal = __dadd_rn(diagonal, metropolis_diagonal_term(dv, run_degree[u]));
-    }
-    bool diagonal_done = diagonal == 0.0;
-    double sum = 0.0;
-    for (offset_t k = offsets[v]; k < offsets[v + 1]; ++k) {
-      const node_t u = adjacency[k];
-      if (!run_active[u]) continue;
-      if (!diagonal_done && u > v) {
-        sum = __dadd_rn(sum, __dmul_rn(diagonal, xv));
-        diagonal_done = true;
-      }
-      sum = __dadd_rn(sum, __dmul_rn(metropolis_weight(dv, run_degree[u]), column[u]));
-    }
-    if (!diagonal_done) sum = __dadd_rn(sum, __dmul_rn(diagonal, xv));
-    y[idx] = sum;
+    const auto present = [run_active](node_t u) { return run_active[u] != 0; };
+    y[idx] = wmh_row(adjacency, offsets[v], offsets[v + 1], v, degree + b * n, present, x + c * n);
   }
 }
 

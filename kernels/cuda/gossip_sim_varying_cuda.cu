@@ -1,17 +1,21 @@
 // CUDA backend of the gossip simulator's time-varying protocols without privacy: sequence (MATH_SPEC 6.1),
-// dropout (6.8) and randomized gossip (6.3), the same computation as the CPU oracle
+// dropout (6.8), er-per-round (6.4) and randomized gossip (6.3), the same computation as the CPU oracle
 // src/gossip_sim_varying.cpp (interface: gossip_sim_kernels.hpp). Batch after batch of runs:
 //   * the noisy start, its averages and the errors at t = 0 as for sync (gossip_sim_common.cuh);
 //   * sequence: every W_t uploaded once (CSR, concatenated), one csr_multiply per round;
 //   * dropout: per round, each run's active mask drawn on the device from the CPU's Philox words, the active
 //     degrees, then each run's W-MH applied to its own columns (gossip_sim_rounds.cuh);
+//   * er-per-round: per round, one thread per run draws its connected G(n, q) from the CPU's Philox words,
+//     then each run's W-MH is applied to its own columns (gossip_sim_er.cuh);
 //   * randomized: one thread per run over the ticks, in launches of kTickChunk ticks (gossip_sim_ticks.cuh).
 // Errors at the recorded times come back per run and are folded on the host in run order.
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <string>
 #include <utility>
@@ -22,6 +26,7 @@
 #include "cuda/base/handles.hpp"
 #include "cuda/base/launch.cuh"
 #include "cuda/gossip_sim_common.cuh"
+#include "cuda/gossip_sim_er.cuh"
 #include "cuda/gossip_sim_rounds.cuh"
 #include "cuda/gossip_sim_ticks.cuh"
 #include "gossip_loss_kernels.hpp"  // cuda_device_count_impl
@@ -65,6 +70,14 @@ HostTables host_tables(const GossipSimVaryingProblem& p) {
   return h;
 }
 
+/// Edges one er-per-round run may hold in a round: the mean q n (n - 1) / 2 plus 6 standard deviations and
+/// 16 (the CPU's memory plan uses the same bound); a draw above it stops the simulation with an error.
+std::int64_t er_capacity(const GossipSimVaryingProblem& p) {
+  if (p.protocol != VaryingProtocol::er_per_round) return 0;
+  const double pairs = double(p.n) * double(p.n - 1) / 2, mean = p.edge_probability * pairs;
+  return static_cast<std::int64_t>(std::min(pairs, std::ceil(mean + 6 * std::sqrt(mean) + 16)));
+}
+
 /// Bytes per run: state blocks (1 for randomized, else 2), per-column averages and sums, per-run errors, and
 /// the dropout mask and degrees or the randomized per-node errors and totals.
 std::int64_t per_run_bytes(const GossipSimVaryingProblem& p, std::int64_t points) {
@@ -75,9 +88,23 @@ std::int64_t per_run_bytes(const GossipSimVaryingProblem& p, std::int64_t points
       return bytes + 2 * n * dim * d;
     case VaryingProtocol::dropout:
       return bytes + 2 * n * dim * d + n * (1 + sizeof(std::int32_t));
+    case VaryingProtocol::er_per_round:  // pairs, adjacency, offsets, degrees, union-find, status
+      return bytes + 2 * n * dim * d + 4 * er_capacity(p) * 4 + (n + 1) * 8 + 2 * n * 4 + 4;
     default:
       return bytes + n * dim * d + 2 * n * d + 2 * d;
   }
+}
+
+/// The CPU's message for a G(n, q) disconnected in every attempt (sample_er_round), or the capacity error.
+[[noreturn]] void throw_er_failure(const GossipSimVaryingProblem& p, std::int64_t run, std::int32_t status,
+                                   std::int64_t cap) {
+  const std::string where = "(run " + std::to_string(run) + ", round " + std::to_string(status / 4 - 1) + ")";
+  if (status % 4 == 1)
+    throw InsufficientMemory("er-per-round on CUDA: a round drew more than " + std::to_string(cap) +
+                             " edges (mean + 6 standard deviations) " + where + "; use --device cpu");
+  throw InvalidInput("er-per-round: G(n = " + std::to_string(p.n) +
+                     ", q = " + std::to_string(p.edge_probability) + ") was disconnected in " +
+                     std::to_string(kErMaxAttempts) + " draws " + where + "; raise --er-c");
 }
 
 void check_problem(const GossipSimVaryingProblem& p, std::int64_t runs) {
@@ -98,7 +125,13 @@ void check_problem(const GossipSimVaryingProblem& p, std::int64_t runs) {
     case VaryingProtocol::randomized:
       ok = ok && p.edge_nodes.size() == 2 * p.cumulative.size();
       break;
+    case VaryingProtocol::er_per_round:
+      ok = ok && p.edge_probability >= 0.0 && p.edge_probability <= 1.0;
+      break;
   }
+  if (ok && 2 * er_capacity(p) >= std::numeric_limits<std::int32_t>::max())
+    throw InvalidInput("gossip-sim on CUDA: er-per-round with n = " + std::to_string(n) +
+                       " needs 2^31 or more adjacency entries per run; use --device cpu");
   if (!ok)
     throw InvalidInput("gossip-sim on CUDA: inconsistent time-varying problem (n = " + std::to_string(n) +
                        ", D = " + std::to_string(dim) + ", T = " + std::to_string(p.steps) +
@@ -152,6 +185,20 @@ CudaGossipSimRun gossip_sim_varying_cuda(const GossipSimVaryingProblem& p, int d
   DeviceBuffer<double> truth(errors), noisy(errors);
   DeviceBuffer<unsigned char> active(dropout ? nodes : 0);
   DeviceBuffer<std::int32_t> degree(dropout ? nodes : 0);
+  const bool er = p.protocol == VaryingProtocol::er_per_round;
+  const std::int64_t cap = er_capacity(p);
+  const std::size_t er_entries = er ? static_cast<std::size_t>(2 * cap * b) : 0;
+  DeviceBuffer<std::int32_t> er_pairs(er_entries), er_adjacency(er_entries), er_degree(er ? nodes : 0),
+      er_parent(er ? nodes : 0), er_status(er ? static_cast<std::size_t>(b) : 0);
+  DeviceBuffer<offset_t> er_offsets(er ? static_cast<std::size_t>((n + 1) * b) : 0);
+  const ErScratch scratch{er_pairs.data(),
+                          er_adjacency.data(),
+                          er_degree.data(),
+                          er_parent.data(),
+                          er_status.data(),
+                          er_offsets.data(),
+                          cap};
+  std::vector<std::int32_t> status(er ? static_cast<std::size_t>(b) : 0);
   DeviceBuffer<double> err_true(ticks ? nodes : 0), err_noisy(ticks ? nodes : 0),
       totals(ticks ? static_cast<std::size_t>(2 * b) : 0);
   cuda::PinnedBuffer<double> host_truth(errors), host_noisy(errors);
@@ -163,6 +210,7 @@ CudaGossipSimRun gossip_sim_varying_cuda(const GossipSimVaryingProblem& p, int d
 
   const std::uint64_t noise_stream = gossip_subsequence(GossipStream::noise, 0, 0);
   const std::int64_t length = p.rounds ? static_cast<std::int64_t>(p.rounds->size()) : 1;
+  const double log_absent = std::log1p(-p.edge_probability);  // the CPU's ln(1 - q)
   for (std::int64_t first = 0; first < runs; first += b) {
     const std::int64_t count = std::min(b, runs - first), cols = count * dim;
     noisy_start<<<grid_for(((n * dim + 1) / 2) * count), kThreads, 0, s>>>(
@@ -175,6 +223,7 @@ CudaGossipSimRun gossip_sim_varying_cuda(const GossipSimVaryingProblem& p, int d
                     col_noisy.data(), point, points, truth.data(), noisy.data(), s);
     };
     record(cur.data(), 0);
+    if (er) NETDP_CUDA_TRY(cudaMemsetAsync(er_status.data(), 0, er_status.bytes(), s));
     if (ticks) {
       ticks_start<<<grid_for(count), kThreads, 0, s>>>(cur.data(), n, p.dim, count, xbar.data(),
                                                        noisy_average.data(), err_true.data(),
@@ -207,7 +256,14 @@ CudaGossipSimRun gossip_sim_varying_cuda(const GossipSimVaryingProblem& p, int d
       std::int64_t point = 1;
       for (int t = 1; t <= p.steps; ++t) {
         const std::int64_t elements = n * cols;
-        if (dropout) {
+        if (er) {
+          const std::uint64_t round_stream =
+              gossip_subsequence(GossipStream::er_graph, 0, std::uint64_t(t - 1));
+          er_sample<<<grid_for(count), kThreads, 0, s>>>(p.seed, round_stream, t - 1, first, count, n,
+                                                         p.edge_probability, log_absent, scratch);
+          NETDP_CUDA_CHECK_LAUNCH();
+          er_step<<<grid_for(elements), kThreads, 0, s>>>(scratch, n, p.dim, count, from, to);
+        } else if (dropout) {
           const std::uint64_t round_stream =
               gossip_subsequence(GossipStream::dropout, 0, std::uint64_t(t - 1));
           dropout_mask<<<grid_for(n * count), kThreads, 0, s>>>(p.seed, round_stream, first, count, n,
@@ -233,7 +289,13 @@ CudaGossipSimRun gossip_sim_varying_cuda(const GossipSimVaryingProblem& p, int d
         cudaMemcpyAsync(host_truth.data(), truth.data(), used * sizeof(double), cudaMemcpyDeviceToHost, s));
     NETDP_CUDA_TRY(
         cudaMemcpyAsync(host_noisy.data(), noisy.data(), used * sizeof(double), cudaMemcpyDeviceToHost, s));
+    if (er)
+      NETDP_CUDA_TRY(
+          cudaMemcpyAsync(status.data(), er_status.data(), er_status.bytes(), cudaMemcpyDeviceToHost, s));
     stream.synchronize();
+    for (std::int64_t r = 0; r < count; ++r)
+      if (er && status[static_cast<std::size_t>(r)] != 0)
+        throw_er_failure(p, first + r, status[static_cast<std::size_t>(r)], cap);
     sink(first, count, std::span<const double>(host_truth.data(), used),
          std::span<const double>(host_noisy.data(), used));
   }
