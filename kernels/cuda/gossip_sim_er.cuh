@@ -51,7 +51,8 @@ __global__ void er_sample(std::uint64_t seed, std::uint64_t round_stream, int ro
     const std::int64_t total = n * (n - 1) / 2;
     std::int64_t edges = 0;
     bool connected = false, overflow = false;
-    for (int attempt = 0; attempt < kErMaxAttempts && !connected && !overflow; ++attempt) {
+    const bool failed = s.status[b] != 0;  // an earlier round failed: the host throws after the batch
+    for (int attempt = 0; attempt < kErMaxAttempts && !connected && !overflow && !failed; ++attempt) {
       curandStatePhilox4_32_10_t state;
       curand_init(seed, round_stream | (run << 24), static_cast<std::uint64_t>(attempt) * kErAttemptStride,
                   &state);
@@ -91,7 +92,7 @@ __global__ void er_sample(std::uint64_t seed, std::uint64_t round_stream, int ro
       }
       connected = components <= 1;
     }
-    if (!connected && s.status[b] == 0) s.status[b] = 4 * (round + 1) + (overflow ? 1 : 2);
+    if (!connected && !failed) s.status[b] = 4 * (round + 1) + (overflow ? 1 : 2);
     if (!connected) edges = 0;  // the run's result is discarded (the host throws); keep the state finite
     // CSR rows as graph_from_sorted_pairs: counts, prefix sums, then the pairs in order (rows come out
     // sorted).
