@@ -75,12 +75,12 @@ struct GossipSimParams {
   std::shared_ptr<const std::vector<GossipRound>> sequence;
   double spectral_gap = 0;        // lambda_W for gamma (accelerated); 0 = 1 - lambda_2 of W
   int record_every = 1;           // report t = 0, K, 2K, ... and T
-  DeviceSpec device;              // sync/accelerated run on CUDA; other protocols on the CPU
+  DeviceSpec device;              // every protocol runs on CUDA; the --privacy pass on the CPU
   std::int64_t batch_runs = 0;    // runs per batch; 0 = from the memory available
   std::int64_t memory_limit = 0;  // bytes; 0 = what the machine reports as available
 };
 
-/// Throws InvalidInput naming the offending value (cuda with a CPU-only protocol or without a device too).
+/// Throws InvalidInput naming the offending value (DeviceUnavailable for cuda without a device).
 void validate(const GossipSimParams& p, node_t n);
 
 /// The rounds of `--protocol sequence`: `list_path` names one weight-matrix file per line (Matrix Market or

@@ -111,7 +111,7 @@ struct WalkSimParams {
   std::vector<double> quantiles{0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99};
   bool save_paths = false;      // keep every path (R T <= kMaxSavedPositions)
   std::int64_t batch_runs = 0;  // runs per batch; 0 = automatic
-  DeviceSpec device;            // plain walks (no accounting) run on CUDA; accounted walks on the CPU
+  DeviceSpec device;            // walks and their accounting run on CUDA; --save-paths on the CPU
 };
 inline constexpr std::int64_t kMaxSavedPositions = 1'000'000;
 

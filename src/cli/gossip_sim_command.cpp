@@ -136,8 +136,7 @@ Command add_gossip_sim_command(CLI::App& app, const nlohmann::json& invocation) 
   c->add_option("--record-every", o->record_every, "report every K-th t (and T)")->capture_default_str();
   c->add_option("--batch-runs", o->batch_runs, "runs per batch (0 = from the memory available)")
       ->capture_default_str();
-  c->add_option("--device", o->device,
-                "auto | cpu | cuda[:N] (CUDA: sync and accelerated, without --privacy)")
+  c->add_option("--device", o->device, "auto | cpu | cuda[:N] (CUDA: every protocol, without --privacy)")
       ->capture_default_str();
   c->add_option("--memory-limit", o->memory_limit_gib, "GiB the run may use (0 = what the machine has free)")
       ->capture_default_str();

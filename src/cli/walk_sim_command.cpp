@@ -88,7 +88,7 @@ Command add_walk_sim_command(CLI::App& app, const nlohmann::json& invocation) {
   c->add_option("--batch-runs", o->batch_runs, "runs per batch (0 = automatic)")->capture_default_str();
   c->add_option("--threads", o->threads, "CPU threads (0 = OMP_NUM_THREADS or all cores)")
       ->capture_default_str();
-  c->add_option("--device", o->device, "auto | cpu | cuda[:N] (CUDA: plain walks, --no-accounting)")
+  c->add_option("--device", o->device, "auto | cpu | cuda[:N] (CUDA: everything but --save-paths)")
       ->capture_default_str();
   c->add_option("--out", o->out, "output directory")->required();
   c->add_flag("--quiet", o->quiet, "no progress lines on stderr");
