@@ -39,9 +39,14 @@ WalkSimCudaRun walk_sim_cuda(const WalkModel& model, const WalkSimParams& p, int
 
 /// The CUDA accounting's inputs made on the host (docs/walk_sim.md "CUDA (accounted walks)").
 struct WalkAccountingInputs {
-  std::span<const walk::CycleTerms> cycles;  // index m - 1 for cycle lengths m = 1 .. size (the CPU's values)
-  bool gaussian = true;                      // beyond the table: gaussian_cycle_terms on the device
-  bool known = true;                         // view known (boundary corrections) or hidden
+  /// Cycle lengths m = 1 .. table_lengths have their terms in a table made on the host: `fill` writes
+  /// table[m - 1] for the lengths it is given (the CPU's CycleEpsilons). Gaussian: every length up front, and
+  /// beyond the table gaussian_cycle_terms on the device; histogram (SH3 levels cost up to ~10 ms each): only
+  /// the lengths that occur, found by a first pass over each batch's walks, and T - 1 <= table_lengths.
+  std::int64_t table_lengths = 0;
+  std::function<void(std::span<const std::int64_t> lengths, std::span<walk::CycleTerms> table)> fill;
+  bool gaussian = true;
+  bool known = true;  // view known (boundary corrections) or hidden
   double eps0 = 0, delta = 0;
   bool utility = false;            // private summation: values and noise at every position (MATH_SPEC 4.1)
   double sigma_loc = 0;            // noise std of one contribution

@@ -48,16 +48,17 @@ kernels::WalkSimCudaRun accounted_cuda_runs(const Context& ctx, int device,
                                             const WalkSimProgress& progress) {
   const WalkSimParams& p = ctx.p;
   const node_t n = ctx.model.n;
-  // The CPU's per-cycle values for every cycle length the table covers (beyond it, Gaussian only, the device
-  // evaluates the same formula).
-  const std::int64_t lengths = std::min<std::int64_t>(p.steps - 1, kDeviceCycleTable);
-  std::vector<kernels::walk::CycleTerms> table(static_cast<std::size_t>(lengths));
-#pragma omp parallel for schedule(dynamic, 1024)
-  for (std::int64_t m = 1; m <= lengths; ++m)
-    table[static_cast<std::size_t>(m - 1)] = {ctx.eps->at(m).zero, ctx.eps->terms(m, 1),
-                                              ctx.eps->terms(m, 2)};
   kernels::WalkAccountingInputs in;
-  in.cycles = table;
+  // The CPU's per-cycle values, for the lengths the device asks for.
+  in.table_lengths = std::min<std::int64_t>(p.steps - 1, kDeviceCycleTable);
+  in.fill = [&](std::span<const std::int64_t> lengths, std::span<kernels::walk::CycleTerms> table) {
+#pragma omp parallel for schedule(dynamic, 16)
+    for (std::size_t i = 0; i < lengths.size(); ++i) {
+      const std::int64_t m = lengths[i];
+      table[static_cast<std::size_t>(m - 1)] = {ctx.eps->at(m).zero, ctx.eps->terms(m, 1),
+                                                ctx.eps->terms(m, 2)};
+    }
+  };
   in.gaussian = p.mechanism == WalkMechanism::gaussian;
   in.known = p.view == WalkView::known;
   in.eps0 = p.eps0;

@@ -164,6 +164,32 @@ __global__ void __launch_bounds__(kBlock)
   if (above > 0) atomicAdd(out.above_nv, above);
 }
 
+/// First pass of a histogram batch: the same walks, marking every cycle length that occurs (up to
+/// `lengths`), so that the host computes the SH3 levels of those lengths only (as the CPU's lazy memo does).
+template <WalkKind kKind>
+__global__ void __launch_bounds__(kBlock)
+    cycle_lengths(const DeviceWalk m, const AccountedBatch b, std::int64_t lengths, std::uint8_t* used) {
+  const std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (k >= b.count) return;
+  const auto cell = [&](node_t v) {
+    return static_cast<std::size_t>(v) * static_cast<std::size_t>(b.stride) + static_cast<std::size_t>(k);
+  };
+  const auto run = static_cast<std::uint64_t>(b.first_run + k);
+  Philox words;
+  curand_init(b.seed, walk_subsequence(WalkStream::walk, run), 0, &words);
+  node_t current = b.start(k);
+  b.count_run[cell(current)] = 1;
+  b.last[cell(current)] = 0;
+  for (std::int64_t t = 1; t < b.steps; ++t) {
+    current = next_node<kKind>(m, current, &words, b.seed, run, t);
+    const std::size_t at = cell(current);
+    const std::int64_t length = t - (b.count_run[at] > 0 ? b.last[at] : 0);
+    if (length <= lengths) used[length] = 1;  // racing threads store the same value
+    b.count_run[at] = 1;
+    b.last[at] = t;
+  }
+}
+
 /// v's cycles in walk k: its visits but the start's position 0.
 __device__ double cycles_of(const AccountedBatch& b, std::int64_t k, node_t v, std::size_t at) {
   return static_cast<double>(b.count_run[at] - (v == b.start(k) ? 1 : 0));
@@ -285,7 +311,7 @@ WalkSimCudaRun walk_sim_accounted_cuda(const WalkModel& model, const WalkSimPara
                                        const WalkSimProgress& progress) {
   if (!p.accounting || p.save_paths)
     throw InvalidInput("walk_sim_accounted_cuda: accounted walks only (no saved paths)");
-  if (!in.gaussian && p.steps - 1 > static_cast<std::int64_t>(in.cycles.size()))
+  if (!in.gaussian && p.steps - 1 > in.table_lengths)
     throw InvalidInput("walk_sim_accounted_cuda: the histogram mechanism needs a cycle table up to T - 1");
   cuda::DeviceGuard guard(device);
   cuda::Stream stream;
@@ -297,8 +323,18 @@ WalkSimCudaRun walk_sim_accounted_cuda(const WalkModel& model, const WalkSimPara
   // Fixed: model, tallies (the overflow list grows with the batch: counted per walk), cycle table, values,
   // sketch bins covering every positive double.
   const ModelBuffers model_buffers(model, s);
-  DeviceBuffer<walk::CycleTerms> table(in.cycles.size());
-  if (!in.cycles.empty()) table.upload(in.cycles, s);
+  // The cycle table: Gaussian, every length now; histogram, the lengths each batch's first pass finds.
+  const auto lengths = static_cast<std::size_t>(in.table_lengths);
+  std::vector<walk::CycleTerms> host_table(lengths);
+  std::vector<std::uint8_t> filled(lengths + 1, 0), used_host(lengths + 1, 0);
+  std::vector<std::int64_t> wanted;
+  if (in.gaussian) {
+    for (std::int64_t len = 1; len <= in.table_lengths; ++len) wanted.push_back(len);
+    in.fill(wanted, host_table);
+  }
+  DeviceBuffer<walk::CycleTerms> table(lengths);
+  if (in.gaussian && lengths > 0) table.upload(std::span<const walk::CycleTerms>(host_table), s);
+  DeviceBuffer<std::uint8_t> used = zeros<std::uint8_t>(in.gaussian ? 0 : lengths + 1, s);
   DeviceBuffer<double> values(in.utility ? in.values.size() : 0);
   if (in.utility) values.upload(in.values, s);
   const std::int64_t first_bin = walk::quantile_bin(4.9406564584124654e-324, in.log_base) - 1;
@@ -371,6 +407,36 @@ WalkSimCudaRun walk_sim_accounted_cuda(const WalkModel& model, const WalkSimPara
   const SketchBins bins{bin_counts.data(), bin_zero.data(), first_bin, bin_count, in.log_base};
   const ObserverOutputs outputs{cycles.data(), shared.data(), pairs.data()};
   double* loss = reinterpret_cast<double*>(record_values.data());  // free once sorted: the pair losses
+  // Histogram: walk the batch once to find its cycle lengths, compute the new ones on the host, upload.
+  const auto fill_used_lengths = [&](std::int64_t first_run, std::int64_t count) {
+    AccountedBatch pass;
+    pass.seed = p.seed;
+    pass.first_run = first_run;
+    pass.count = count;
+    pass.stride = batch;
+    pass.steps = p.steps;
+    pass.starts = per_walk_start ? starts.data() : nullptr;
+    pass.start_node = p.start.node;
+    pass.last = last.data();
+    pass.count_run = count_run.data();
+    const auto blocks = static_cast<unsigned>((count + kBlock - 1) / kBlock);
+    for_kind(model.kind, [&](auto kind) {
+      cycle_lengths<kind.value><<<blocks, kBlock, 0, s>>>(m, pass, in.table_lengths, used.data());
+    });
+    NETDP_CUDA_CHECK_LAUNCH();
+    NETDP_CUDA_TRY(cudaMemcpyAsync(used_host.data(), used.data(), used.bytes(), cudaMemcpyDeviceToHost, s));
+    NETDP_CUDA_TRY(cudaMemsetAsync(count_run.data(), 0, count_run.bytes(), s));
+    stream.synchronize();
+    wanted.clear();
+    for (std::size_t len = 1; len <= lengths; ++len)
+      if (used_host[len] != 0 && filled[len] == 0) {
+        wanted.push_back(static_cast<std::int64_t>(len));
+        filled[len] = 1;
+      }
+    if (wanted.empty()) return;
+    in.fill(wanted, host_table);
+    table.upload(std::span<const walk::CycleTerms>(host_table), s);
+  };
   std::vector<node_t> host_starts;
   for (std::int64_t first_run = 0; first_run < p.runs; first_run += batch) {
     const std::int64_t count = std::min(batch, p.runs - first_run);
@@ -381,6 +447,7 @@ WalkSimCudaRun walk_sim_accounted_cuda(const WalkModel& model, const WalkSimPara
       starts.upload(std::span<const node_t>(host_starts), s);
     }
     NETDP_CUDA_TRY(cudaMemsetAsync(count_run.data(), 0, count_run.bytes(), s));
+    if (!in.gaussian) fill_used_lengths(first_run, count);
     NETDP_CUDA_TRY(cudaMemsetAsync(last_send.data(), 0xff, last_send.bytes(), s));  // -1: nobody yet
     for (const DeviceBuffer<double>* sums : {&zero_sum, &zero_square, &zero_first})
       NETDP_CUDA_TRY(cudaMemsetAsync(sums->data(), 0, sums->bytes(), s));
