@@ -7,6 +7,7 @@
 //   2. losses     s_u(w) = sum_t (W^t)_{w,u}^2 / r_t(w), then f(u, v) = scale * sum_{w in N(v)} s_u(w).
 // Every source column is computed with the same arithmetic whatever the tile it belongs to, so tiled and
 // untiled runs agree bit for bit.
+#include <cstddef>
 #include <cstdint>
 #include <span>
 
@@ -55,5 +56,6 @@ CudaGossipLossRun gossip_loss_cuda(const GossipLossProblem& p, int device, node_
 /// Number of CUDA devices that answer, and a device's name ("" when absent).
 int cuda_device_count_impl();
 const char* cuda_device_name_impl(int device);
+double cuda_copy_bandwidth_impl(int device, std::size_t bytes);
 
 }  // namespace netdp::kernels

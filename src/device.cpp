@@ -34,6 +34,16 @@ int cuda_device_count() {
 #endif
 }
 
+double cuda_copy_bandwidth(int device, std::size_t bytes) {
+#ifdef NETDP_HAVE_CUDA
+  if (device < 0 || device >= cuda_device_count()) return 0;
+  return kernels::cuda_copy_bandwidth_impl(device, bytes);
+#else
+  (void)device, (void)bytes;
+  return 0;
+#endif
+}
+
 ResolvedDevice resolve_device(const DeviceSpec& spec) {
   ResolvedDevice cpu{DeviceKind::cpu, 0, "cpu (" + std::to_string(omp_get_max_threads()) + " threads)", ""};
   if (spec.kind == DeviceKind::cpu) return cpu;

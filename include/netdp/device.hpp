@@ -1,5 +1,6 @@
 #pragma once
 // Device selection: `--device auto|cpu|cuda[:N]` (DESIGN "Conventions").
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -26,5 +27,9 @@ ResolvedDevice resolve_device(const DeviceSpec& spec);
 
 /// Number of CUDA devices that answer (0 in a build without CUDA or on a machine without a GPU).
 int cuda_device_count();
+
+/// Bytes read + written per second by a device-to-device copy of `bytes` bytes on CUDA device `device` (best
+/// of 5; the memory-bandwidth floor of the benchmarks). 0 in a build without CUDA or when no device answers.
+double cuda_copy_bandwidth(int device, std::size_t bytes);
 
 }  // namespace netdp
