@@ -87,12 +87,9 @@ struct AccountedBatch {
 template <WalkKind kKind, bool kKnown>
 __global__ void __launch_bounds__(kBlock)
     accounted_walks(const DeviceWalk m, const AccountedBatch b, const CycleTable table, DeviceTallies out) {
-  const std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::int64_t k = walk_index();
   if (k >= b.count) return;
-  const auto cell = [&](node_t v) {
-    return static_cast<std::size_t>(v) * static_cast<std::size_t>(b.stride) + static_cast<std::size_t>(k);
-  };
-  const auto run = static_cast<std::uint64_t>(b.first_run + k);
+  WalkThread w(k, b.first_run, b.stride, b.seed);
   const bool ring = kKind == WalkKind::directed_ring;
   double truth = 0, noise = 0;
   std::int64_t noises = 0;
@@ -101,7 +98,7 @@ __global__ void __launch_bounds__(kBlock)
     truth += b.values_x[v];
     if (ring && t % (m.n - 1) != 0) return;  // Alg 5.1: noise once every n - 1 hops on the ring
     ++noises;
-    noise = __dadd_rn(noise, __dmul_rn(b.sigma_loc, position_noise(b.seed, run, t)));
+    noise = __dadd_rn(noise, __dmul_rn(b.sigma_loc, position_noise(b.seed, w.run, t)));
   };
   std::uint64_t* keys = b.keys + k * b.capacity;
   std::uint64_t* values = b.values + k * b.capacity;
@@ -111,19 +108,17 @@ __global__ void __launch_bounds__(kBlock)
     values[used++] = static_cast<std::uint64_t>(length) << 2 | c;
   };
 
-  Philox words;
-  curand_init(b.seed, walk_subsequence(WalkStream::walk, run), 0, &words);
   node_t current = b.start(k);
-  std::size_t at = cell(current);
+  std::size_t at = w.cell(current);
   b.first[at] = 0;
   b.last[at] = 0;
   b.count_run[at] = 1;
   position(0, current);
   for (std::int64_t t = 1; t < b.steps; ++t) {
     const node_t sender = current;
-    current = next_node<kKind>(m, current, &words, b.seed, run, t);
+    current = next_node<kKind>(m, current, &w.words, b.seed, w.run, t);
     const node_t v = current;
-    at = cell(v);
+    at = w.cell(v);
     const std::int64_t seen = b.count_run[at];
     const std::int64_t previous = seen > 0 ? b.last[at] : 0;
     tally_visit(out, seen, previous, t);
@@ -137,7 +132,7 @@ __global__ void __launch_bounds__(kBlock)
     b.zero_square[at] += terms.zero.square;
     b.zero_first[at] += terms.zero.first;
     if constexpr (kKnown) {
-      b.last_send[cell(sender)] = v;  // first: after a self-loop, v's receiver is v itself
+      b.last_send[w.cell(sender)] = v;  // first: after a self-loop, v's receiver is v itself
       const node_t receiver = b.last_send[at];
       if (receiver >= 0 && receiver != v) record(v, receiver, length, receiver == sender ? 2u : 1u);
       if (sender != v && sender != receiver) record(v, sender, length, 1u);
@@ -153,7 +148,7 @@ __global__ void __launch_bounds__(kBlock)
   std::int64_t unvisited = 0;
   Counter above = 0;
   for (node_t v = 0; v < m.n; ++v) {  // the visit tallies; the per-node state stays for kernels 2 and 3
-    at = cell(v);
+    at = w.cell(v);
     const std::int64_t c = b.count_run[at];
     if (c == 0)
       ++unvisited;
@@ -169,20 +164,15 @@ __global__ void __launch_bounds__(kBlock)
 template <WalkKind kKind>
 __global__ void __launch_bounds__(kBlock)
     cycle_lengths(const DeviceWalk m, const AccountedBatch b, std::int64_t lengths, std::uint8_t* used) {
-  const std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::int64_t k = walk_index();
   if (k >= b.count) return;
-  const auto cell = [&](node_t v) {
-    return static_cast<std::size_t>(v) * static_cast<std::size_t>(b.stride) + static_cast<std::size_t>(k);
-  };
-  const auto run = static_cast<std::uint64_t>(b.first_run + k);
-  Philox words;
-  curand_init(b.seed, walk_subsequence(WalkStream::walk, run), 0, &words);
+  WalkThread w(k, b.first_run, b.stride, b.seed);
   node_t current = b.start(k);
-  b.count_run[cell(current)] = 1;
-  b.last[cell(current)] = 0;
+  b.count_run[w.cell(current)] = 1;
+  b.last[w.cell(current)] = 0;
   for (std::int64_t t = 1; t < b.steps; ++t) {
-    current = next_node<kKind>(m, current, &words, b.seed, run, t);
-    const std::size_t at = cell(current);
+    current = next_node<kKind>(m, current, &w.words, b.seed, w.run, t);
+    const std::size_t at = w.cell(current);
     const std::int64_t length = t - (b.count_run[at] > 0 ? b.last[at] : 0);
     if (length <= lengths) used[length] = 1;  // racing threads store the same value
     b.count_run[at] = 1;

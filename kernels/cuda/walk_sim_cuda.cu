@@ -40,22 +40,17 @@ struct WalkBatch {
 template <WalkKind kKind>
 __global__ void __launch_bounds__(kBlock)
     plain_walks(const DeviceWalk m, const WalkBatch b, DeviceTallies out) {
-  const std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::int64_t k = walk_index();
   if (k >= b.count) return;
-  const auto cell = [&](node_t v) {
-    return static_cast<std::size_t>(v) * static_cast<std::size_t>(b.stride) + static_cast<std::size_t>(k);
-  };
-  const auto run = static_cast<std::uint64_t>(b.first_run + k);
-  Philox words;
-  curand_init(b.seed, walk_subsequence(WalkStream::walk, run), 0, &words);
+  WalkThread w(k, b.first_run, b.stride, b.seed);
   node_t current = b.starts != nullptr ? b.starts[k] : b.start_node;
-  std::size_t at = cell(current);
+  std::size_t at = w.cell(current);
   b.first[at] = 0;
   b.last[at] = 0;
   b.count_run[at] = 1;
   for (std::int64_t t = 1; t < b.steps; ++t) {
-    current = next_node<kKind>(m, current, &words, b.seed, run, t);
-    at = cell(current);
+    current = next_node<kKind>(m, current, &w.words, b.seed, w.run, t);
+    at = w.cell(current);
     const std::int64_t seen = b.count_run[at];
     tally_visit(out, seen, seen > 0 ? b.last[at] : 0, t);
     if (seen == 0) b.first[at] = t;
@@ -65,7 +60,7 @@ __global__ void __launch_bounds__(kBlock)
   std::int64_t unvisited = 0;
   Counter above = 0;
   for (node_t v = 0; v < m.n; ++v) {
-    at = cell(v);
+    at = w.cell(v);
     const std::int64_t c = b.count_run[at];
     if (c == 0) {
       ++unvisited;

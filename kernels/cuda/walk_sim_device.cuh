@@ -86,6 +86,28 @@ __device__ node_t next_node(const DeviceWalk& m, node_t v, Philox* words, std::u
   }
 }
 
+/// One thread's walk: walk k of the batch (run first_run + k), its Philox words (the walk stream from offset
+/// 0) and its column of the per-node scratch, index v * stride + k.
+struct WalkThread {
+  std::int64_t k;
+  std::uint64_t run;
+  std::size_t stride;
+  Philox words;
+
+  __device__ WalkThread(std::int64_t k_, std::int64_t first_run, std::int64_t stride_, std::uint64_t seed)
+      : k(k_), run(static_cast<std::uint64_t>(first_run + k_)), stride(static_cast<std::size_t>(stride_)) {
+    curand_init(seed, walk_subsequence(WalkStream::walk, run), 0, &words);
+  }
+  __device__ std::size_t cell(node_t v) const {
+    return static_cast<std::size_t>(v) * stride + static_cast<std::size_t>(k);
+  }
+};
+
+/// The walk of this thread in a one-thread-per-walk launch.
+__device__ inline std::int64_t walk_index() {
+  return static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+}
+
 /// The visit at t of a node seen `seen` times before in the run, last at `last`: a return of length t - last,
 /// or the first hit at t.
 __device__ void tally_visit(const DeviceTallies& out, std::int64_t seen, std::int64_t last, std::int64_t t) {
