@@ -1,6 +1,7 @@
 #include "mpi_world.hpp"
 
 #include <cstdlib>
+#include <initializer_list>
 
 #ifdef NETDP_HAVE_MPI
 #include <mpi.h>
