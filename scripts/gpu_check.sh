@@ -8,8 +8,10 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-gpu-check}
 mkdir -p "$out"
-export LD_LIBRARY_PATH="$PWD/.carry/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
-bin=.carry/bin
+bundle=$(mktemp -d)
+tar -C "$bundle" -xJf .carry/bundle.tar.xz
+export LD_LIBRARY_PATH="$bundle/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
+bin=$bundle/bin
 quick=${1:-}
 sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 
@@ -29,5 +31,5 @@ scale=()
 "$bin/bench_gossip_sim" --device cuda --repeats 3 > "$out/bench_gossip_sim.csv" 2>&1 || status=1
 "$bin/bench_gossip_loss" --device cuda --repeats 3 > "$out/bench_gossip_loss.csv" 2>&1 || status=1
 "$bin/bench_walk_loss" --device cuda --repeats 3 > "$out/bench_walk_loss.csv" 2>&1 || status=1
-grep -E "^== |PASSED|FAILED|SKIPPED|ERROR SUMMARY" "$out/tests.log" "$out/memcheck.log"
+grep -hE "^== |^\[  (PASSED|FAILED)  \] [0-9]|ERROR SUMMARY" "$out/tests.log" "$out/memcheck.log"
 exit $status
