@@ -32,7 +32,12 @@ double hoeffding_log_delta(double epsilon, double eps0, double n) {
   return -std::log(gamma_lb * n) + 2 * std::log(b) - std::log(4 * a) + n * std::log1p(-gamma_lb * shrink);
 }
 
-double bennett_log_delta(double epsilon, double eps0, double n) {
+// M ~ Bin(n, e^-eps0): the binomial of the Bennett bound, whose terms do not depend on epsilon.
+BinomialTerms bennett_binomial(double eps0, double n) {
+  return BinomialTerms(n, std::exp(-eps0), 1);
+}
+
+double bennett_log_delta(double epsilon, double eps0, double n, BinomialTerms& binomial) {
   const double gamma_lb = std::exp(-eps0);
   const double a = std::expm1(epsilon);
   const double b_plus = std::exp(eps0) * -std::expm1(epsilon - 2 * eps0);
@@ -42,7 +47,7 @@ double bennett_log_delta(double epsilon, double eps0, double n) {
   // E[exp(-M alpha phi(beta)) / (eta ln(1 + beta)) ; M >= 1], M ~ Bin(n, gamma_lb): the M = 0 term is
   // excluded.
   const double log_expectation =
-      log_binomial_sum(n, gamma_lb, 1, [&](double m) { return -m * rate - log_denominator; });
+      log_binomial_sum(binomial, [&](double m) { return -m * rate - log_denominator; });
   return -std::log(gamma_lb * n) + log_expectation;
 }
 
@@ -115,14 +120,25 @@ std::string to_string(BlanketBound b) {
   return b == BlanketBound::hoeffding ? "hoeffding" : "bennett";
 }
 
+namespace {
+
+double blanket_delta_with(BlanketBound bound, double epsilon, double eps0, std::int64_t n,
+                          BinomialTerms& binomial) {
+  if (epsilon >= eps0) return 10 * kTol;
+  const double log_delta = bound == BlanketBound::hoeffding
+                               ? hoeffding_log_delta(epsilon, eps0, double(n))
+                               : bennett_log_delta(epsilon, eps0, double(n), binomial);
+  return std::clamp(std::exp(log_delta), 10 * kTol, 1.0);
+}
+
+}  // namespace
+
 double blanket_delta(BlanketBound bound, double epsilon, double eps0, std::int64_t n) {
   const char* f = "blanket_delta";
   check_base(f, eps0, n);
   require_positive(f, "epsilon", epsilon);
-  if (epsilon >= eps0) return 10 * kTol;
-  const double log_delta = bound == BlanketBound::hoeffding ? hoeffding_log_delta(epsilon, eps0, double(n))
-                                                            : bennett_log_delta(epsilon, eps0, double(n));
-  return std::clamp(std::exp(log_delta), 10 * kTol, 1.0);
+  BinomialTerms binomial = bennett_binomial(eps0, double(n));
+  return blanket_delta_with(bound, epsilon, eps0, n, binomial);
 }
 
 double blanket_epsilon(BlanketBound bound, double eps0, std::int64_t n, double delta) {
@@ -130,14 +146,16 @@ double blanket_epsilon(BlanketBound bound, double eps0, std::int64_t n, double d
   check_base(f, eps0, n);
   require_open_unit(f, "delta", delta);
   if (eps0 <= kMinBlanketEpsilon) return eps0;
+  // Every step of the bisection sums against the same binomial terms: computed once.
+  BinomialTerms binomial = bennett_binomial(eps0, double(n));
+  const auto delta_at = [&](double epsilon) { return blanket_delta_with(bound, epsilon, eps0, n, binomial); };
   double lo = kMinBlanketEpsilon, hi = eps0;
-  if (blanket_delta(bound, lo, eps0, n) <= delta) return lo;
-  if (blanket_delta(bound, hi, eps0, n) > delta)
-    return eps0;  // delta below 10 tol: no amplification certified
+  if (delta_at(lo) <= delta) return lo;
+  if (delta_at(hi) > delta) return eps0;  // delta below 10 tol: no amplification certified
   while (hi - lo > kTol) {
     const double mid = 0.5 * (lo + hi);
     if (mid <= lo || mid >= hi) break;
-    (blanket_delta(bound, mid, eps0, n) > delta ? lo : hi) = mid;
+    (delta_at(mid) > delta ? lo : hi) = mid;
   }
   return hi;
 }
