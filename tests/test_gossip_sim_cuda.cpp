@@ -19,6 +19,7 @@
 #include "netdp/graph_generators.hpp"
 #include "netdp/sparse_matrix.hpp"
 #include "netdp/weighting.hpp"
+#include "support/test_support.hpp"
 
 namespace {
 
@@ -31,14 +32,7 @@ using netdp::InitKind;
 
 constexpr double kTolerance = 1e-10;
 
-double max_relative_error(const std::vector<double>& gpu, const std::vector<double>& cpu) {
-  double worst = 0.0;
-  for (std::size_t i = 0; i < cpu.size(); ++i) {
-    if (std::isnan(cpu[i]) && std::isnan(gpu[i])) continue;  // the standard error of one run
-    worst = std::max(worst, std::abs(gpu[i] - cpu[i]) / std::max(std::abs(cpu[i]), 1e-300));
-  }
-  return worst;
-}
+using netdp::testing::max_relative_error;
 
 GossipSimParams params(GossipProtocol protocol, int dim, InitKind init, std::int64_t runs, int steps) {
   GossipSimParams p;

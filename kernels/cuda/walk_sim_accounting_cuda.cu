@@ -430,12 +430,7 @@ WalkSimCudaRun walk_sim_accounted_cuda(const WalkModel& model, const WalkSimPara
   std::vector<node_t> host_starts;
   for (std::int64_t first_run = 0; first_run < p.runs; first_run += batch) {
     const std::int64_t count = std::min(batch, p.runs - first_run);
-    if (per_walk_start) {  // the CPU's start draws, so starts are identical by construction
-      host_starts.resize(static_cast<std::size_t>(count));
-      for (std::int64_t k = 0; k < count; ++k)
-        host_starts[static_cast<std::size_t>(k)] = walk_start(model, p, first_run + k);
-      starts.upload(std::span<const node_t>(host_starts), s);
-    }
+    if (per_walk_start) upload_starts(model, p, first_run, count, host_starts, starts, s);
     NETDP_CUDA_TRY(cudaMemsetAsync(count_run.data(), 0, count_run.bytes(), s));
     if (!in.gaussian) fill_used_lengths(first_run, count);
     NETDP_CUDA_TRY(cudaMemsetAsync(last_send.data(), 0xff, last_send.bytes(), s));  // -1: nobody yet

@@ -119,12 +119,7 @@ WalkSimCudaRun walk_sim_cuda(const WalkModel& model, const WalkSimParams& p, int
   std::vector<node_t> host_starts;
   for (std::int64_t first_run = 0; first_run < p.runs; first_run += batch) {
     const std::int64_t count = std::min(batch, p.runs - first_run);
-    if (per_walk_start) {  // the CPU's start draws, so starts are identical by construction
-      host_starts.resize(static_cast<std::size_t>(count));
-      for (std::int64_t k = 0; k < count; ++k)
-        host_starts[static_cast<std::size_t>(k)] = walk_start(model, p, first_run + k);
-      starts.upload(std::span<const node_t>(host_starts), s);
-    }
+    if (per_walk_start) upload_starts(model, p, first_run, count, host_starts, starts, s);
     const WalkBatch b{p.seed,          first_run,    count,
                       batch,           p.steps,      per_walk_start ? starts.data() : nullptr,
                       p.start.node,    first.data(), last.data(),

@@ -186,6 +186,17 @@ inline std::vector<std::int64_t> download(const DeviceBuffer<Counter>& d, cudaSt
   return std::vector<std::int64_t>(host.begin(), host.end());
 }
 
+/// The start nodes of runs first_run .. first_run + count - 1, drawn on the host by the CPU's walk_start (so
+/// they are identical by construction), into `starts` on the device.
+inline void upload_starts(const WalkModel& model, const WalkSimParams& p, std::int64_t first_run,
+                          std::int64_t count, std::vector<node_t>& host, DeviceBuffer<node_t>& starts,
+                          cudaStream_t s) {
+  host.resize(static_cast<std::size_t>(count));
+  for (std::int64_t k = 0; k < count; ++k)
+    host[static_cast<std::size_t>(k)] = walk_start(model, p, first_run + k);
+  starts.upload(std::span<const node_t>(host), s);
+}
+
 /// The walk model on the device (CSR arrays for CSR walks only).
 struct ModelBuffers {
   DeviceBuffer<offset_t> offsets;

@@ -3,7 +3,9 @@
 #include <unistd.h>
 
 #include <sys/wait.h>
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -102,6 +104,15 @@ NpyArray read_npy(const std::string& path) {
 
 std::string source_path(const std::string& relative) {
   return std::string(NETDP_SOURCE_DIR) + "/" + relative;
+}
+
+double max_relative_error(const std::vector<double>& gpu, const std::vector<double>& cpu) {
+  double worst = 0.0;
+  for (std::size_t i = 0; i < cpu.size(); ++i) {
+    if (std::isnan(cpu[i]) && std::isnan(gpu[i])) continue;
+    worst = std::max(worst, std::abs(gpu[i] - cpu[i]) / std::max(std::abs(cpu[i]), 1e-300));
+  }
+  return worst;
 }
 
 }  // namespace netdp::testing

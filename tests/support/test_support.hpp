@@ -38,6 +38,10 @@ struct NpyArray {
 NpyArray read_npy(const std::string& path);
 
 std::string read_text(const std::string& path);
+
+/// max_i |gpu_i - cpu_i| / |cpu_i| (CUDA against the CPU oracle); entries NaN on both sides are equal (the
+/// standard error of a single run).
+double max_relative_error(const std::vector<double>& gpu, const std::vector<double>& cpu);
 nlohmann::json read_json(const std::filesystem::path& path);
 
 /// The comma-separated cells of every line of a CSV file, header first.
