@@ -51,13 +51,7 @@ std::vector<std::pair<node_t, node_t>> sample_gnp_pairs(node_t n, double q, Phil
   while (true) {
     const double skip = q >= 1.0 ? 0.0 : std::floor(std::log(s.next_uniform_double()) / log_absent);
     if (!(skip < double(total - 1 - index))) break;
-    const std::int64_t step = static_cast<std::int64_t>(skip) + 1;
-    index += step;
-    v += step;
-    while (v >= n) {  // carry into the next rows: row u holds v = u + 1 .. n - 1
-      ++u;
-      v = v - n + u + 1;
-    }
+    kernels::advance_pair(static_cast<std::int64_t>(skip) + 1, n, index, u, v);
     pairs.emplace_back(static_cast<node_t>(u), static_cast<node_t>(v));
     if (2 * pairs.size() + 2 >= kAttemptStride)
       throw InvalidInput("er-per-round: more than 2^39 edges in one round");

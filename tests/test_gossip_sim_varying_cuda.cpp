@@ -24,6 +24,7 @@
 #include "netdp/philox.hpp"
 #include "netdp/sparse_matrix.hpp"
 #include "netdp/weighting.hpp"
+#include "support/gossip_sim_cuda_compare.hpp"
 #include "support/test_support.hpp"
 
 namespace {
@@ -35,54 +36,15 @@ using netdp::GossipSimResult;
 using netdp::Graph;
 using netdp::InitKind;
 
-constexpr double kTolerance = 1e-10;
-
 bool no_device() {
   return netdp::cuda_device_count() == 0;
 }
 
-using netdp::testing::max_relative_error;
-
 GossipSimParams params(GossipProtocol protocol, int dim, InitKind init, std::int64_t runs, int steps) {
-  GossipSimParams p;
-  p.protocol = protocol;
-  p.dim = dim;
-  p.init.kind = init;
-  p.runs = runs;
-  p.steps = steps;
-  p.sigma = 0.5;
-  p.seed = 977;
-  p.dropout = 0.3;
-  p.device = {DeviceKind::cpu, 0};
-  return p;
+  return netdp::testing::gossip_params(protocol, dim, init, runs, steps, 977);
 }
 
-/// The CPU's result, then the GPU's with each of `batches` (0 = from the memory): same curves.
-GossipSimResult expect_same_curves(const Graph& g, GossipSimParams p,
-                                   const std::vector<std::int64_t>& batches) {
-  const netdp::CsrMatrix w = netdp::gossip_matrix(g, netdp::Weighting::metropolis);
-  const std::vector<double> x = netdp::initial_values(g.n, p);
-  const GossipSimResult cpu = netdp::gossip_sim(g, w, x, p);
-  for (std::int64_t batch : batches) {
-    GossipSimParams q = p;
-    q.device = {DeviceKind::cuda, 0};
-    q.batch_runs = batch;
-    const GossipSimResult gpu = netdp::gossip_sim(g, w, x, q);
-    const std::string what = netdp::to_string(p.protocol) + ", D = " + std::to_string(p.dim) + ", batch " +
-                             std::to_string(batch) + ", n = " + std::to_string(g.n);
-    EXPECT_NE(gpu.device.find("cuda"), std::string::npos) << gpu.device;
-    if (batch > 0) {
-      EXPECT_EQ(gpu.batch_runs, std::min(batch, p.runs)) << what;
-    }
-    EXPECT_EQ(gpu.batches, (p.runs + gpu.batch_runs - 1) / gpu.batch_runs) << what;
-    EXPECT_EQ(gpu.t, cpu.t) << what;
-    EXPECT_LE(max_relative_error(gpu.mean, cpu.mean), kTolerance) << what;
-    EXPECT_LE(max_relative_error(gpu.std_error, cpu.std_error), kTolerance) << what;
-    EXPECT_LE(max_relative_error(gpu.noisy_mean, cpu.noisy_mean), kTolerance) << what;
-    EXPECT_LE(max_relative_error(gpu.noisy_std_error, cpu.noisy_std_error), kTolerance) << what;
-  }
-  return cpu;
-}
+using netdp::testing::expect_cuda_curves;
 
 /// Three W-MH matrices on the same 30 nodes: two random graphs and a ring, so W_t changes every round.
 std::shared_ptr<const std::vector<netdp::GossipRound>> three_rounds() {
@@ -160,11 +122,11 @@ TEST(GossipSimVaryingCuda, SequenceMatchesCpu) {
   for (int dim : {1, 3}) {
     auto p = params(GossipProtocol::sequence, dim, InitKind::normal, 19, 8);  // 8 rounds wrap the 3 matrices
     p.sequence = three_rounds();
-    expect_same_curves(g, p, {1, 7, 19, 0});
+    expect_cuda_curves(g, p, {1, 7, 19, 0});
   }
   auto one_run = params(GossipProtocol::sequence, 2, InitKind::uniform, 1, 10);
   one_run.sequence = three_rounds();
-  expect_same_curves(g, one_run, {0});
+  expect_cuda_curves(g, one_run, {0});
 }
 
 TEST(GossipSimVaryingCuda, DropoutMatchesCpu) {
@@ -173,16 +135,16 @@ TEST(GossipSimVaryingCuda, DropoutMatchesCpu) {
     const Graph g = netdp::erdos_renyi_graph(60, 0.1, seed);
     for (int dim : {1, 3}) {
       auto p = params(GossipProtocol::dropout, dim, InitKind::normal, 21, 9);
-      expect_same_curves(g, p, {1, 7, 21, 0});
+      expect_cuda_curves(g, p, {1, 7, 21, 0});
     }
   }
   // One run, every round recorded: each round's mask shows in its own error.
   const Graph g = netdp::erdos_renyi_graph(45, 0.12, 3);
   auto one_run = params(GossipProtocol::dropout, 1, InitKind::uniform, 1, 25);
   one_run.dropout = 0.5;
-  expect_same_curves(g, one_run, {0});
+  expect_cuda_curves(g, one_run, {0});
   one_run.dropout = 0;  // nobody drops: W-MH of the whole graph every round
-  expect_same_curves(g, one_run, {0});
+  expect_cuda_curves(g, one_run, {0});
 }
 
 TEST(GossipSimVaryingCuda, DropoutOfEveryNodeFreezesTheState) {
@@ -190,7 +152,7 @@ TEST(GossipSimVaryingCuda, DropoutOfEveryNodeFreezesTheState) {
   const Graph g = netdp::erdos_renyi_graph(40, 0.2, 5);
   auto p = params(GossipProtocol::dropout, 2, InitKind::normal, 6, 5);
   p.dropout = 1;
-  const GossipSimResult cpu = expect_same_curves(g, p, {4});
+  const GossipSimResult cpu = expect_cuda_curves(g, p, {4});
   p.device = {DeviceKind::cuda, 0};
   const netdp::CsrMatrix w = netdp::gossip_matrix(g, netdp::Weighting::metropolis);
   const GossipSimResult gpu = netdp::gossip_sim(g, w, netdp::initial_values(g.n, p), p);
@@ -208,14 +170,14 @@ TEST(GossipSimVaryingCuda, RandomizedMatchesCpu) {
     for (int dim : {1, 3}) {
       auto p = params(GossipProtocol::randomized, dim, InitKind::normal, 23, 400);
       p.record_every = 7;  // 400 ticks: the per-node totals are re-summed every n = 50 ticks
-      expect_same_curves(g, p, {1, 7, 23, 0});
+      expect_cuda_curves(g, p, {1, 7, 23, 0});
     }
   }
   // One run, every tick recorded: each activation shows in its own error (idle ticks included: a star's
   // p_e = 2 W_e / n sum to 2 (n - 1) / n^2 < 1).
   const Graph star = netdp::star_graph(12);
   auto one_run = params(GossipProtocol::randomized, 2, InitKind::uniform, 1, 300);
-  expect_same_curves(star, one_run, {0});
+  expect_cuda_curves(star, one_run, {0});
 }
 
 TEST(GossipSimVaryingCuda, RandomizedAcrossTickChunks) {
@@ -224,7 +186,7 @@ TEST(GossipSimVaryingCuda, RandomizedAcrossTickChunks) {
   const Graph g = netdp::erdos_renyi_graph(80, 0.08, 6);
   auto p = params(GossipProtocol::randomized, 1, InitKind::uniform, 5, 40000);
   p.record_every = 1000;
-  expect_same_curves(g, p, {2, 0});
+  expect_cuda_curves(g, p, {2, 0});
 }
 
 TEST(GossipSimVaryingCuda, ErPerRoundMatchesCpu) {
@@ -236,14 +198,14 @@ TEST(GossipSimVaryingCuda, ErPerRoundMatchesCpu) {
     for (int dim : {1, 3}) {
       auto p = params(GossipProtocol::er_per_round, dim, InitKind::normal, 21, 8);
       p.edge_probability = c * std::log(40.0) / 40.0;
-      expect_same_curves(g, p, {1, 7, 21, 0});
+      expect_cuda_curves(g, p, {1, 7, 21, 0});
     }
   }
   auto one_run = params(GossipProtocol::er_per_round, 2, InitKind::uniform, 1, 20);
   one_run.edge_probability = 1;  // the complete graph every round: no draws at all
-  expect_same_curves(netdp::ring_graph(9), one_run, {0});
+  expect_cuda_curves(netdp::ring_graph(9), one_run, {0});
   one_run.edge_probability = 0.3;
-  expect_same_curves(netdp::ring_graph(9), one_run, {0});
+  expect_cuda_curves(netdp::ring_graph(9), one_run, {0});
 }
 
 TEST(GossipSimVaryingCuda, ErPerRoundNeverConnectedIsInvalidInput) {

@@ -42,4 +42,16 @@ NETDP_HD inline double metropolis_diagonal_term(std::int32_t du, std::int32_t dv
   return 1.0 / (1.0 + du) - metropolis_weight(du, dv);
 }
 
+/// G(n, q) by geometric skips over the pairs (u, v), u < v, in row order (MATH_SPEC 6.4): moves the pair
+/// (u, v), whose index is `index`, `step` >= 1 pairs on; row u holds v = u + 1 .. n - 1.
+NETDP_HD inline void advance_pair(std::int64_t step, std::int64_t n, std::int64_t& index, std::int64_t& u,
+                                  std::int64_t& v) {
+  index += step;
+  v += step;
+  while (v >= n) {  // carry into the next rows
+    ++u;
+    v = v - n + u + 1;
+  }
+}
+
 }  // namespace netdp::kernels

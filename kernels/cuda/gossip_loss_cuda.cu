@@ -24,6 +24,7 @@
 #include "cuda/base/device_buffer.hpp"
 #include "cuda/base/handles.hpp"
 #include "cuda/base/launch.cuh"
+#include "cuda/base/memory_budget.hpp"
 #include "cuda/base/request.hpp"
 #include "cuda/propagator.hpp"
 #include "gossip_loss_kernels.hpp"
@@ -127,14 +128,7 @@ CudaGossipLossRun gossip_loss_cuda(const GossipLossProblem& p, int device, node_
   const MemoryPlan plan = plan_memory(p);
   std::int64_t b = tile_sources;
   if (b <= 0) {
-    std::size_t free_bytes = 0, total_bytes = 0;
-    NETDP_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
-    std::int64_t budget = static_cast<std::int64_t>(kFreeMemoryShare * static_cast<double>(free_bytes));
-    std::string source = "85% of the free memory of CUDA device " + std::to_string(device);
-    if (memory_limit > 0 && memory_limit < budget) {
-      budget = memory_limit;
-      source = "the memory limit";
-    }
+    const auto [budget, source] = cuda::device_memory_budget(device, kFreeMemoryShare, memory_limit);
     const std::int64_t needed = plan.fixed + plan.per_source;
     if (needed > budget) {
       throw InsufficientMemory("gossip loss on CUDA: n = " + std::to_string(n) + " needs " +

@@ -17,6 +17,7 @@
 #include "common/gossip_sim_math.hpp"
 #include "cuda/base/cuda_check.hpp"
 #include "cuda/base/launch.cuh"
+#include "cuda/base/memory_budget.hpp"
 #include "netdp/error.hpp"
 
 namespace netdp::kernels {
@@ -140,14 +141,7 @@ inline std::string mib(std::int64_t bytes) {
 inline std::int64_t choose_batch(int device, std::int64_t fixed, std::int64_t per_run, std::int64_t runs,
                                  std::int64_t batch_runs, std::int64_t memory_limit, const std::string& what,
                                  std::int64_t dim) {
-  std::size_t free_bytes = 0, total_bytes = 0;
-  NETDP_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
-  std::int64_t budget = static_cast<std::int64_t>(kFreeMemoryShare * static_cast<double>(free_bytes));
-  std::string source = "85% of the free memory of CUDA device " + std::to_string(device);
-  if (memory_limit > 0 && memory_limit < budget) {
-    budget = memory_limit;
-    source = "the memory limit";
-  }
+  const auto [budget, source] = cuda::device_memory_budget(device, kFreeMemoryShare, memory_limit);
   const std::string sizes = what + "; " + mib(fixed) + " fixed + " + mib(per_run) + " per run";
   if (fixed + per_run > budget)
     throw InsufficientMemory("gossip-sim on CUDA: one run needs " + mib(fixed + per_run) + " (" + sizes +

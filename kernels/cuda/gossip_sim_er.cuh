@@ -65,13 +65,7 @@ __global__ void er_sample(std::uint64_t seed, std::uint64_t round_stream, int ro
           skip = floor(log(uniform_from_words(w0, w1)) / log_absent);
         }
         if (!(skip < static_cast<double>(total - 1 - index))) break;
-        const std::int64_t step = static_cast<std::int64_t>(skip) + 1;
-        index += step;
-        v += step;
-        while (v >= n) {  // carry into the next rows: row u holds v = u + 1 .. n - 1
-          ++u;
-          v = v - n + u + 1;
-        }
+        advance_pair(static_cast<std::int64_t>(skip) + 1, n, index, u, v);
         if (edges == s.cap) {
           overflow = true;
           break;

@@ -29,6 +29,7 @@
 #include "cuda/base/device_buffer.hpp"
 #include "cuda/base/handles.hpp"
 #include "cuda/base/launch.cuh"
+#include "cuda/base/memory_budget.hpp"
 #include "cuda/base/request.hpp"
 #include "cuda/propagator.hpp"
 #include "gossip_loss_kernels.hpp"  // cuda_device_count_impl
@@ -124,23 +125,10 @@ std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
   return (a + b - 1) / b;
 }
 
-/// Bytes available to the run: 85% of the free device memory, or memory_limit when set and smaller.
-struct Budget {
-  std::int64_t bytes = 0;
-  std::string source;
-};
-
-Budget device_budget(int device, std::int64_t memory_limit) {
-  std::size_t free_bytes = 0, total_bytes = 0;
-  NETDP_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
-  Budget budget{static_cast<std::int64_t>(kFreeMemoryShare * static_cast<double>(free_bytes)),
-                "85% of the free memory of CUDA device " + std::to_string(device)};
-  if (memory_limit > 0 && memory_limit < budget.bytes) budget = Budget{memory_limit, "the memory limit"};
-  return budget;
-}
+using cuda::MemoryBudget;
 
 [[noreturn]] void throw_insufficient(std::int64_t n, std::int64_t needed, const std::string& parts,
-                                     const Budget& budget) {
+                                     const MemoryBudget& budget) {
   throw InsufficientMemory("walk loss on CUDA: n = " + std::to_string(n) + " needs " +
                            std::to_string(needed) + " bytes (" + parts + ") but only " +
                            std::to_string(budget.bytes) + " bytes are available (" + budget.source + ")");
@@ -198,7 +186,7 @@ CudaWalkLossRun walk_loss_cuda(const WalkLossProblem& p, int device, node_t firs
   if (count == 0) return run;
 
   const cuda::DeviceGuard guard(device);
-  const Budget budget = device_budget(device, memory_limit);
+  const MemoryBudget budget = cuda::device_memory_budget(device, kFreeMemoryShare, memory_limit);
   const std::int64_t d = sizeof(double);
   const std::int64_t end = std::int64_t{first} + count;
   auto tile_for = [&](std::int64_t fixed, std::int64_t per_row) {

@@ -22,6 +22,7 @@
 
 #include "common/dp_math.hpp"
 #include "cuda/base/handles.hpp"
+#include "cuda/base/memory_budget.hpp"
 #include "cuda/walk_sim_device.cuh"
 #include "netdp/error.hpp"
 
@@ -345,9 +346,7 @@ WalkSimCudaRun walk_sim_accounted_cuda(const WalkModel& model, const WalkSimPara
     return 2 * node_bits + static_cast<int>(std::bit_width(static_cast<std::uint64_t>(b)));
   };
   if (batch == 0) {
-    std::size_t free_bytes = 0, total_bytes = 0;
-    NETDP_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
-    const auto budget = static_cast<std::int64_t>(kFreeMemoryShare * static_cast<double>(free_bytes));
+    const std::int64_t budget = cuda::device_memory_budget(device, kFreeMemoryShare).bytes;
     batch = std::min({budget / per_walk, p.runs, key_limit});
     while (batch > 0 && capacity > 0) {  // the sort's temporary storage grows with the records
       temp_bytes = sort_bytes(batch * capacity, end_bit(batch), s);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cuda/base/handles.hpp"
+#include "cuda/base/memory_budget.hpp"
 #include "cuda/walk_sim_device.cuh"
 #include "netdp/error.hpp"
 
@@ -94,9 +95,7 @@ WalkSimCudaRun walk_sim_cuda(const WalkModel& model, const WalkSimParams& p, int
 
   std::int64_t batch = p.batch_runs > 0 ? std::min(p.batch_runs, p.runs) : 0;
   if (batch == 0) {
-    std::size_t free_bytes = 0, total_bytes = 0;
-    NETDP_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
-    const auto budget = static_cast<std::int64_t>(kFreeMemoryShare * static_cast<double>(free_bytes));
+    const std::int64_t budget = cuda::device_memory_budget(device, kFreeMemoryShare).bytes;
     if (budget < per_walk)
       throw InsufficientMemory("walk-sim on CUDA: one walk on n = " + std::to_string(n) + " nodes needs " +
                                std::to_string(per_walk) + " bytes of device scratch but only " +
