@@ -8,7 +8,7 @@
 #include <functional>
 #include <vector>
 
-#include "netdp/loss_rows.hpp"
+#include "netdp/core/loss_rows.hpp"
 
 namespace netdp::bench {
 

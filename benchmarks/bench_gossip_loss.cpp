@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "bench_common.hpp"
-#include "netdp/gossip_loss.hpp"
-#include "netdp/graph_generators.hpp"
-#include "netdp/spectral.hpp"
-#include "netdp/weighting.hpp"
+#include "netdp/accounting/gossip_loss.hpp"
+#include "netdp/core/graph_generators.hpp"
+#include "netdp/core/spectral.hpp"
+#include "netdp/core/weighting.hpp"
 
 int main(int argc, char** argv) {
   std::string device = "cpu";

@@ -19,10 +19,10 @@
 #include <vector>
 
 #include "bench_common.hpp"
-#include "netdp/device.hpp"
-#include "netdp/gossip_sim.hpp"
-#include "netdp/graph_generators.hpp"
-#include "netdp/weighting.hpp"
+#include "netdp/core/device.hpp"
+#include "netdp/core/graph_generators.hpp"
+#include "netdp/core/weighting.hpp"
+#include "netdp/simulation/gossip_sim.hpp"
 
 namespace {
 

@@ -11,10 +11,10 @@
 #include <string>
 
 #include "bench_common.hpp"
-#include "netdp/graph_generators.hpp"
-#include "netdp/spectral.hpp"
-#include "netdp/walk_loss.hpp"
-#include "netdp/weighting.hpp"
+#include "netdp/accounting/walk_loss.hpp"
+#include "netdp/core/graph_generators.hpp"
+#include "netdp/core/spectral.hpp"
+#include "netdp/core/weighting.hpp"
 
 int main(int argc, char** argv) {
   std::string device = "cpu", method = "spectral";

@@ -15,9 +15,9 @@
 #include <string>
 
 #include "bench_common.hpp"
-#include "netdp/device.hpp"
-#include "netdp/graph_generators.hpp"
-#include "netdp/walk_sim.hpp"
+#include "netdp/core/device.hpp"
+#include "netdp/core/graph_generators.hpp"
+#include "netdp/simulation/walk_sim.hpp"
 
 namespace {
 

@@ -1,6 +1,6 @@
 #pragma once
-// Backend entry points of the gossip accountant (MATH_SPEC 6.2). Internal: called by src/gossip_loss.cpp and
-// the backend tests only.
+// Backend entry points of the gossip accountant (MATH_SPEC 6.2). Internal: called by
+// src/accounting/gossip_loss.cpp and the backend tests only.
 //
 // Both backends use the same two passes over the sources u (columns W^t e_u, propagated by SpMM):
 //   1. row norms  r_t(w) = ||row w of W^t||^2 = ||W^t e_w||^2 (W^t is symmetric), for every w;
@@ -11,9 +11,9 @@
 #include <cstdint>
 #include <span>
 
-#include "netdp/graph.hpp"
-#include "netdp/loss_rows.hpp"
-#include "netdp/sparse_matrix.hpp"
+#include "netdp/core/graph.hpp"
+#include "netdp/core/loss_rows.hpp"
+#include "netdp/core/sparse_matrix.hpp"
 
 namespace netdp::kernels {
 
@@ -39,7 +39,7 @@ void gossip_loss_rows_cpu(const GossipLossProblem& p, std::span<const double> no
 /// Bytes the CPU backend needs besides the norms and the output tile (per-thread buffers, dense W).
 std::int64_t gossip_cpu_workspace_bytes(const GossipLossProblem& p, int threads);
 
-// ---- CUDA (kernels/cuda/gossip_loss_cuda.cu; only in builds with NETDP_HAVE_CUDA) ----
+// ---- CUDA (kernels/cuda/gossip_loss_cuda.cu; kernels/stubs/ in builds without CUDA) ----
 
 struct CudaGossipLossRun {
   std::int64_t tile_sources = 0;
@@ -52,10 +52,5 @@ struct CudaGossipLossRun {
 /// (or memory_limit bytes when > 0); throws InsufficientMemory when not even one source fits.
 CudaGossipLossRun gossip_loss_cuda(const GossipLossProblem& p, int device, node_t first, node_t count,
                                    std::int64_t tile_sources, std::int64_t memory_limit, LossRowSink& sink);
-
-/// Number of CUDA devices that answer, and a device's name ("" when absent).
-int cuda_device_count_impl();
-const char* cuda_device_name_impl(int device);
-double cuda_copy_bandwidth_impl(int device, std::size_t bytes);
 
 }  // namespace netdp::kernels

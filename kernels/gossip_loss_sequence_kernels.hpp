@@ -1,6 +1,6 @@
 #pragma once
 // Backend entry points of the time-varying gossip accountant (MATH_SPEC 6.1, 6.3, 6.5). Internal: called by
-// src/gossip_loss_sequence.cpp and its tests only.
+// src/accounting/gossip_loss_sequence.cpp and its tests only.
 //
 // The state is a dense product P of gossip matrices (n x n, row-major, row w = row w of W_{0:t}) and the
 // accumulated shares F of the requested sources, observer-major: F[v * count + j] = sum over the messages v
@@ -9,9 +9,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "netdp/gossip_schedule.hpp"
-#include "netdp/graph.hpp"
-#include "netdp/sparse_matrix.hpp"
+#include "netdp/core/gossip_schedule.hpp"
+#include "netdp/core/graph.hpp"
+#include "netdp/core/sparse_matrix.hpp"
 
 namespace netdp::kernels {
 

@@ -2,17 +2,17 @@
 // Backend entry points of the gossip simulator on CUDA: the fixed-W protocols (sync, accelerated: MATH_SPEC
 // 6.1-6.2, 2.4) and the time-varying ones without privacy (sequence, dropout, randomized, er-per-round: 6.1,
 // 6.8, 6.3, 6.4).
-// Internal: called by src/gossip_sim.cpp and the backend tests only. The CPU implementations (the oracles)
-// are src/gossip_sim_fixed.cpp and src/gossip_sim_varying.cpp; the randomness layout is that of
-// include/netdp/gossip_sim.hpp.
+// Internal: called by src/simulation/gossip_sim.cpp and the backend tests only. The CPU implementations (the
+// oracles) are src/simulation/gossip_sim_fixed.cpp and src/simulation/gossip_sim_varying.cpp; the randomness
+// layout is that of include/netdp/simulation/gossip_sim.hpp.
 #include <cstdint>
 #include <functional>
 #include <span>
 #include <vector>
 
-#include "netdp/gossip_schedule.hpp"
-#include "netdp/graph.hpp"
-#include "netdp/sparse_matrix.hpp"
+#include "netdp/core/gossip_schedule.hpp"
+#include "netdp/core/graph.hpp"
+#include "netdp/core/sparse_matrix.hpp"
 
 namespace netdp::kernels {
 
@@ -34,7 +34,7 @@ struct GossipSimProblem {
 using GossipSimBatchSink = std::function<void(std::int64_t first, std::int64_t count,
                                               std::span<const double> truth, std::span<const double> noisy)>;
 
-// ---- CUDA (kernels/cuda/gossip_sim_cuda.cu; only in builds with NETDP_HAVE_CUDA) ----
+// ---- CUDA (kernels/cuda/gossip_sim_cuda.cu; kernels/stubs/ in builds without CUDA) ----
 
 struct CudaGossipSimRun {
   std::int64_t batch_runs = 0, batches = 0, device_bytes = 0;

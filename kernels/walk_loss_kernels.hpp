@@ -1,6 +1,6 @@
 #pragma once
 // Backend entry points of the random-walk accountant (MATH_SPEC 5.2-5.4). Internal: called by
-// src/walk_loss.cpp and the backend tests only.
+// src/accounting/walk_loss.cpp and the backend tests only.
 //
 // Spectral methods: W = V diag(lambda) V^T (ascending eigenvalues, the largest = 1 on phi_1 = 1/sqrt(n)); the
 // graph term is G = V diag(g) V^T with g_i = -ln(1 - lambda_i) (E3) or S_T(lambda_i) (E2) for every eigenpair
@@ -11,9 +11,9 @@
 #include <span>
 #include <vector>
 
-#include "netdp/graph.hpp"
-#include "netdp/loss_rows.hpp"
-#include "netdp/sparse_matrix.hpp"
+#include "netdp/core/graph.hpp"
+#include "netdp/core/loss_rows.hpp"
+#include "netdp/core/sparse_matrix.hpp"
 
 namespace netdp::kernels {
 
@@ -50,7 +50,7 @@ void walk_series_rows_cpu(const WalkLossProblem& p, node_t first, node_t count, 
 /// Bytes of the series method's per-thread panels.
 std::int64_t walk_series_cpu_workspace_bytes(node_t n, int threads);
 
-// ---- CUDA (kernels/cuda/walk_loss_cuda.cu; only in builds with NETDP_HAVE_CUDA) ----
+// ---- CUDA (kernels/cuda/walk_loss_cuda.cu; kernels/stubs/ in builds without CUDA) ----
 
 struct CudaWalkLossRun {
   std::int64_t tile_sources = 0, tiles = 0, device_bytes = 0;

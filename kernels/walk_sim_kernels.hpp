@@ -1,8 +1,8 @@
 #pragma once
 // Backend entry point of the Monte Carlo walk engine for plain walks (docs/walk_sim.md "CUDA"). Internal:
-// called by src/walk_sim.cpp and the backend tests only. The walks are the CPU's (same Philox words, same
-// per-step maths of common/walk_sim_math.hpp, DESIGN principle 2); only integer tallies leave the device, so
-// the statistics are exactly the CPU's.
+// called by src/simulation/walk_sim.cpp and the backend tests only. The walks are the CPU's (same Philox
+// words, same per-step maths of common/walk_sim_math.hpp, DESIGN principle 2); only integer tallies leave the
+// device, so the statistics are exactly the CPU's.
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -11,7 +11,7 @@
 
 #include "common/walk_sim_math.hpp"
 
-#include "netdp/walk_sim.hpp"
+#include "netdp/simulation/walk_sim.hpp"
 
 namespace netdp::kernels {
 
@@ -23,7 +23,7 @@ struct WalkVisitTallies {
   std::int64_t above_nv = 0;                                // (node, run) pairs with visits >= nv
 };
 
-// ---- CUDA (kernels/cuda/walk_sim_cuda.cu; only in builds with NETDP_HAVE_CUDA) ----
+// ---- CUDA (kernels/cuda/walk_sim_cuda.cu; kernels/stubs/ in builds without CUDA) ----
 
 struct WalkSimCudaRun {
   std::int64_t batch_runs = 0, batches = 0, device_bytes = 0;

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "cpu/serial_blas.hpp"
-#include "netdp/sparse_matrix.hpp"
+#include "netdp/core/sparse_matrix.hpp"
 
 namespace netdp::kernels {
 

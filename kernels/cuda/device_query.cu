@@ -11,11 +11,15 @@
 #include "cuda/base/device_buffer.hpp"
 #include "cuda/base/handles.hpp"
 
-#include "gossip_loss_kernels.hpp"
+#include "device_kernels.hpp"
 
 namespace netdp::kernels {
 
 using cuda::DeviceBuffer;
+
+bool cuda_backend_built() {
+  return true;
+}
 
 int cuda_device_count_impl() {
   int count = 0;

@@ -28,7 +28,7 @@
 #include "cuda/base/request.hpp"
 #include "cuda/propagator.hpp"
 #include "gossip_loss_kernels.hpp"
-#include "netdp/error.hpp"
+#include "netdp/core/error.hpp"
 
 namespace netdp::kernels {
 namespace {

@@ -18,7 +18,7 @@
 #include "cuda/base/cuda_check.hpp"
 #include "cuda/base/launch.cuh"
 #include "cuda/base/memory_budget.hpp"
-#include "netdp/error.hpp"
+#include "netdp/core/error.hpp"
 
 namespace netdp::kernels {
 namespace {

@@ -1,12 +1,13 @@
 // CUDA backend of the gossip simulator's fixed-W protocols (sync, accelerated: MATH_SPEC 6.1-6.2, 2.4),
-// the same computation as the CPU oracle src/gossip_sim_fixed.cpp (interface: gossip_sim_kernels.hpp).
+// the same computation as the CPU oracle src/simulation/gossip_sim_fixed.cpp (interface:
+// gossip_sim_kernels.hpp).
 //
 // Layout: the states of a batch of `count` runs form one column-major n x (D count) block X (ld = n),
 // column c = b D + k is coordinate k of run first + b, so X[v + c n] is entry v D + k of the CPU's row-major
 // n x D state of that run. Propagation is X <- W X (Propagator: cuSPARSE SpMM, or DGEMM when W is dense).
 //
-// Randomness (DESIGN principle 2, layout of include/netdp/gossip_sim.hpp): the noise of run r is the
-// Philox stream curand_init(seed, 2 << 56 | r << 24, offset); value i = v D + k takes member i % 2 of the
+// Randomness (DESIGN principle 2, layout of include/netdp/simulation/gossip_sim.hpp): the noise of run r is
+// the Philox stream curand_init(seed, 2 << 56 | r << 24, offset); value i = v D + k takes member i % 2 of the
 // Box-Muller pair i / 2, drawn from the four curand() words at offset 4 (i / 2) with exactly the host
 // formulas of PhiloxStream (next_uniform_double, next_normal_pair): the words are bit-identical, the values
 // agree to the few ulps of the device's log / sin / cos. The initial values x are shared by all runs and
@@ -32,10 +33,10 @@
 #include "cuda/base/launch.cuh"
 #include "cuda/gossip_sim_common.cuh"
 #include "cuda/propagator.hpp"
-#include "gossip_loss_kernels.hpp"  // cuda_device_count_impl
+#include "device_kernels.hpp"
 #include "gossip_sim_kernels.hpp"
-#include "netdp/error.hpp"
-#include "netdp/gossip_sim.hpp"
+#include "netdp/core/error.hpp"
+#include "netdp/simulation/gossip_sim.hpp"
 
 namespace netdp::kernels {
 namespace {

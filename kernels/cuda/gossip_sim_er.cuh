@@ -1,12 +1,13 @@
 #pragma once
 // Er-per-round on the device (MATH_SPEC 6.4), included by gossip_sim_varying_cuda.cu. Per round, one thread
 // per run draws a connected G(n, q) exactly as the CPU oracle's sample_er_round
-// (src/gossip_sim_schedule.cpp): attempt a reads the stream curand_init(seed, gossip_subsequence(er_graph,
-// run, round), a 2^40), one uniform (two words) per geometric skip floor(ln U / ln(1 - q)) over the pairs (u,
-// v), u < v, row by row; a disconnected draw (union-find) is redrawn, at most 1000 times. The only difference
-// from the CPU is the device's log (within 1 ulp of the host's), which could move a skip when ln U / ln(1 -
-// q) lies within an ulp of an integer (probability about 2^-52 per skip). The pairs become a CSR graph as
-// graph_from_sorted_pairs builds it (sorted rows), and er_step applies its W-MH with the shared wmh_row.
+// (src/simulation/gossip_sim_schedule.cpp): attempt a reads the stream curand_init(seed,
+// gossip_subsequence(er_graph, run, round), a 2^40), one uniform (two words) per geometric skip floor(ln U /
+// ln(1 - q)) over the pairs (u, v), u < v, row by row; a disconnected draw (union-find) is redrawn, at most
+// 1000 times. The only difference from the CPU is the device's log (within 1 ulp of the host's), which could
+// move a skip when ln U / ln(1 - q) lies within an ulp of an integer (probability about 2^-52 per skip). The
+// pairs become a CSR graph as graph_from_sorted_pairs builds it (sorted rows), and er_step applies its W-MH
+// with the shared wmh_row.
 //
 // Per-run scratch (run b): pairs[2 b cap ..) (u, v), adjacency[2 b cap ..), offsets[b (n + 1) ..),
 // degree[b n ..), parent[b n ..) (union-find, then the fill cursor), status[b]: 0, or 4 (round + 1) + code
@@ -17,7 +18,7 @@
 
 #include "cuda/base/launch.cuh"
 #include "cuda/gossip_sim_rounds.cuh"  // wmh_row
-#include "netdp/graph.hpp"
+#include "netdp/core/graph.hpp"
 
 namespace netdp::kernels {
 namespace {

@@ -1,9 +1,9 @@
 #pragma once
 // Round kernels of the CUDA gossip simulator's time-varying protocols with one matrix per round (MATH_SPEC
 // 6.1 sequence, 6.8 dropout), included by gossip_sim_varying_cuda.cu. They mirror the CPU oracle
-// (src/gossip_sim_varying.cpp `multiply`, src/gossip_sim_schedule.cpp `sample_dropout_round`,
-// netdp::gossip_matrix): every output entry is summed in the CPU's CSR row order, products and sums rounded
-// separately, so a state equal to the CPU's gives the same bits after the round.
+// (src/simulation/gossip_sim_varying.cpp `multiply`, src/simulation/gossip_sim_schedule.cpp
+// `sample_dropout_round`, netdp::gossip_matrix): every output entry is summed in the CPU's CSR row order,
+// products and sums rounded separately, so a state equal to the CPU's gives the same bits after the round.
 //
 // Layout: column-major n x (D count) blocks, column c = b D + k (gossip_sim_common.cuh).
 #include <curand_kernel.h>
@@ -12,7 +12,7 @@
 
 #include "common/gossip_sim_math.hpp"
 #include "cuda/base/launch.cuh"
-#include "netdp/graph.hpp"
+#include "netdp/core/graph.hpp"
 
 namespace netdp::kernels {
 namespace {

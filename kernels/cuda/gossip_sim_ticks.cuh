@@ -1,11 +1,11 @@
 #pragma once
 // Tick kernels of the CUDA randomized gossip (Alg 6.2, MATH_SPEC 2.2 / 6.3), included by
 // gossip_sim_varying_cuda.cu. One thread per run walks the ticks as the CPU oracle's run_ticks
-// (src/gossip_sim_varying.cpp) does: the same activation draw (the uniform of words 4 t, 4 t + 1 of the
-// stream gossip_subsequence(activation, run, 0), looked up by the shared activated_edge), the same averaging,
-// and the same error bookkeeping: per-node errors, totals updated with the two changed nodes, re-summed in
-// node order every n ticks, reported as total / n at the recorded ticks. Products and sums are rounded
-// separately, so a start equal to the CPU's gives the same bits.
+// (src/simulation/gossip_sim_varying.cpp) does: the same activation draw (the uniform of words 4 t, 4 t + 1
+// of the stream gossip_subsequence(activation, run, 0), looked up by the shared activated_edge), the same
+// averaging, and the same error bookkeeping: per-node errors, totals updated with the two changed nodes,
+// re-summed in node order every n ticks, reported as total / n at the recorded ticks. Products and sums are
+// rounded separately, so a start equal to the CPU's gives the same bits.
 //
 // Layout: column-major n x (D count) block, column c = b D + k (gossip_sim_common.cuh); per-node errors of
 // run b at [b n + v]; totals of run b at [2 b] (to xbar) and [2 b + 1] (to the run's noisy average).
@@ -15,7 +15,7 @@
 
 #include "common/gossip_sim_math.hpp"
 #include "cuda/base/launch.cuh"
-#include "netdp/graph.hpp"
+#include "netdp/core/graph.hpp"
 
 namespace netdp::kernels {
 namespace {

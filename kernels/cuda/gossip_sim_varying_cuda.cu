@@ -1,6 +1,6 @@
 // CUDA backend of the gossip simulator's time-varying protocols without privacy: sequence (MATH_SPEC 6.1),
 // dropout (6.8), er-per-round (6.4) and randomized gossip (6.3), the same computation as the CPU oracle
-// src/gossip_sim_varying.cpp (interface: gossip_sim_kernels.hpp). Batch after batch of runs:
+// src/simulation/gossip_sim_varying.cpp (interface: gossip_sim_kernels.hpp). Batch after batch of runs:
 //   * the noisy start, its averages and the errors at t = 0 as for sync (gossip_sim_common.cuh);
 //   * sequence: every W_t uploaded once (CSR, concatenated), one csr_multiply per round;
 //   * dropout: per round, each run's active mask drawn on the device from the CPU's Philox words, the active
@@ -29,10 +29,10 @@
 #include "cuda/gossip_sim_er.cuh"
 #include "cuda/gossip_sim_rounds.cuh"
 #include "cuda/gossip_sim_ticks.cuh"
-#include "gossip_loss_kernels.hpp"  // cuda_device_count_impl
+#include "device_kernels.hpp"
 #include "gossip_sim_kernels.hpp"
-#include "netdp/error.hpp"
-#include "netdp/gossip_sim.hpp"
+#include "netdp/core/error.hpp"
+#include "netdp/simulation/gossip_sim.hpp"
 
 namespace netdp::kernels {
 namespace {

@@ -12,7 +12,7 @@
 
 #include "cuda/base/device_buffer.hpp"
 #include "cuda/base/handles.hpp"
-#include "netdp/sparse_matrix.hpp"
+#include "netdp/core/sparse_matrix.hpp"
 
 namespace netdp::kernels::cuda {
 

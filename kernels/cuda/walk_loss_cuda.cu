@@ -32,8 +32,8 @@
 #include "cuda/base/memory_budget.hpp"
 #include "cuda/base/request.hpp"
 #include "cuda/propagator.hpp"
-#include "gossip_loss_kernels.hpp"  // cuda_device_count_impl
-#include "netdp/error.hpp"
+#include "device_kernels.hpp"
+#include "netdp/core/error.hpp"
 #include "walk_loss_kernels.hpp"
 
 namespace netdp::kernels::cuda {

@@ -24,7 +24,7 @@
 #include "cuda/base/handles.hpp"
 #include "cuda/base/memory_budget.hpp"
 #include "cuda/walk_sim_device.cuh"
-#include "netdp/error.hpp"
+#include "netdp/core/error.hpp"
 
 namespace netdp::kernels {
 namespace {

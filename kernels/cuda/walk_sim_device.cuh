@@ -15,7 +15,7 @@
 #include "common/walk_sim_math.hpp"
 #include "cuda/base/cuda_check.hpp"
 #include "cuda/base/device_buffer.hpp"
-#include "netdp/walk_sim.hpp"
+#include "netdp/simulation/walk_sim.hpp"
 #include "walk_sim_kernels.hpp"
 
 namespace netdp::kernels::walk_device {
@@ -63,7 +63,7 @@ __device__ std::uint32_t draw(Philox* words, std::uint64_t seed, std::uint64_t r
   return k;
 }
 
-/// The rules of src/walk_sim_samplers.hpp, word for word.
+/// The rules of src/simulation/walk_sim_samplers.hpp, word for word.
 template <WalkKind kKind>
 __device__ node_t next_node(const DeviceWalk& m, node_t v, Philox* words, std::uint64_t seed,
                             std::uint64_t run, std::int64_t t) {

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <string>
 
-#include "netdp/error.hpp"
-#include "netdp/results_dir.hpp"
+#include "netdp/core/error.hpp"
+#include "netdp/io/results_dir.hpp"
 
 namespace netdp::bounds::detail {
 

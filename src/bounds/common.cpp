@@ -5,7 +5,7 @@
 #include <queue>
 
 #include "checks.hpp"
-#include "netdp/error.hpp"
+#include "netdp/core/error.hpp"
 
 namespace netdp::bounds {
 using namespace detail;

@@ -10,9 +10,9 @@
 #include <sstream>
 
 #include "cli/options.hpp"
-#include "netdp/error.hpp"
-#include "netdp/loss_report.hpp"
-#include "netdp/results_dir.hpp"
+#include "netdp/accounting/loss_report.hpp"
+#include "netdp/core/error.hpp"
+#include "netdp/io/results_dir.hpp"
 
 namespace netdp::cli {
 namespace bound {

@@ -5,8 +5,8 @@
 #include <sstream>
 
 #include "cli/options.hpp"
-#include "netdp/loss_report.hpp"
-#include "netdp/results_dir.hpp"
+#include "netdp/accounting/loss_report.hpp"
+#include "netdp/io/results_dir.hpp"
 
 namespace netdp::cli {
 

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "cli/options.hpp"
-#include "netdp/error.hpp"
-#include "netdp/gossip_sim_job.hpp"
+#include "netdp/core/error.hpp"
+#include "netdp/jobs/gossip_sim_job.hpp"
 
 namespace netdp::cli {
 

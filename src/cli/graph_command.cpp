@@ -4,13 +4,13 @@
 #include <sstream>
 
 #include "cli/options.hpp"
-#include "netdp/error.hpp"
-#include "netdp/graph_io.hpp"
-#include "netdp/graph_spec.hpp"
-#include "netdp/loss_report.hpp"
-#include "netdp/results_dir.hpp"
-#include "netdp/spectral.hpp"
-#include "netdp/weighting.hpp"
+#include "netdp/accounting/loss_report.hpp"
+#include "netdp/core/error.hpp"
+#include "netdp/core/graph_io.hpp"
+#include "netdp/core/graph_spec.hpp"
+#include "netdp/core/spectral.hpp"
+#include "netdp/core/weighting.hpp"
+#include "netdp/io/results_dir.hpp"
 
 namespace netdp::cli {
 

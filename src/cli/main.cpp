@@ -5,8 +5,8 @@
 #include <new>
 
 #include "cli/options.hpp"
-#include "netdp/error.hpp"
-#include "netdp/version.hpp"
+#include "netdp/core/error.hpp"
+#include "netdp/core/version.hpp"
 
 int main(int argc, char** argv) {
   using namespace netdp;

@@ -7,8 +7,8 @@
 #include <string>
 
 #include "cli/options.hpp"
-#include "netdp/error.hpp"
-#include "netdp/muffliato_gd_job.hpp"
+#include "netdp/core/error.hpp"
+#include "netdp/jobs/muffliato_gd_job.hpp"
 
 namespace netdp::cli {
 

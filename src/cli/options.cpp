@@ -7,8 +7,8 @@
 #include <cstdarg>
 #include <cstdio>
 
-#include "netdp/error.hpp"
-#include "netdp/graph_spec.hpp"
+#include "netdp/core/error.hpp"
+#include "netdp/core/graph_spec.hpp"
 
 namespace netdp::cli {
 

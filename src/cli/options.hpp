@@ -8,7 +8,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "netdp/gossip_loss_job.hpp"
+#include "netdp/jobs/gossip_loss_job.hpp"
 
 namespace netdp::cli {
 

@@ -4,7 +4,7 @@
 
 #include "cli/options.hpp"
 #include "cli/study_catalog.hpp"
-#include "netdp/error.hpp"
+#include "netdp/core/error.hpp"
 #include "netdp/study/study_runner.hpp"
 
 namespace netdp::cli {

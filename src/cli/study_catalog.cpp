@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "cli/options.hpp"
-#include "netdp/error.hpp"
+#include "netdp/core/error.hpp"
 #include "netdp/study/study_plan.hpp"
 
 namespace netdp::cli {

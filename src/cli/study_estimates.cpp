@@ -6,7 +6,7 @@
 #include <mutex>
 
 #include "cli/study_catalog.hpp"
-#include "netdp/graph_spec.hpp"
+#include "netdp/core/graph_spec.hpp"
 
 namespace netdp::cli {
 

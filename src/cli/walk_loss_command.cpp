@@ -4,8 +4,8 @@
 #include <memory>
 
 #include "cli/options.hpp"
-#include "netdp/error.hpp"
-#include "netdp/walk_loss_job.hpp"
+#include "netdp/core/error.hpp"
+#include "netdp/jobs/walk_loss_job.hpp"
 
 namespace netdp::cli {
 

@@ -6,8 +6,8 @@
 #include <memory>
 
 #include "cli/options.hpp"
-#include "netdp/error.hpp"
-#include "netdp/walk_sim_job.hpp"
+#include "netdp/core/error.hpp"
+#include "netdp/jobs/walk_sim_job.hpp"
 
 namespace netdp::cli {
 

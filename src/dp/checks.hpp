@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "netdp/error.hpp"
+#include "netdp/core/error.hpp"
 
 namespace netdp::dp::detail {
 

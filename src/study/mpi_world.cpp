@@ -1,4 +1,4 @@
-#include "mpi_world.hpp"
+#include "study/mpi_world.hpp"
 
 #include <cstdlib>
 #include <initializer_list>

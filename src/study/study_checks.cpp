@@ -1,10 +1,10 @@
-#include "study_checks.hpp"
+#include "study/study_checks.hpp"
 
 #include <cmath>
 
-#include "memory_info.hpp"
-#include "netdp/error.hpp"
-#include "netdp/results_dir.hpp"
+#include "core/memory_info.hpp"
+#include "netdp/core/error.hpp"
+#include "netdp/io/results_dir.hpp"
 
 namespace netdp::study {
 

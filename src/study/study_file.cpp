@@ -11,8 +11,8 @@
 
 #include <toml++/toml.h>
 
-#include "netdp/error.hpp"
-#include "netdp/results_dir.hpp"
+#include "netdp/core/error.hpp"
+#include "netdp/io/results_dir.hpp"
 
 namespace netdp::study {
 

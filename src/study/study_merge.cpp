@@ -2,10 +2,10 @@
 // directory and gathers it; the result equals that of a single run.
 #include <cstdio>
 
-#include "netdp/error.hpp"
+#include "netdp/core/error.hpp"
 #include "netdp/study/study_runner.hpp"
 #include "netdp/study/unit_store.hpp"
-#include "study_output.hpp"
+#include "study/study_output.hpp"
 
 namespace netdp::study {
 

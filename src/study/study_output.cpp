@@ -1,14 +1,14 @@
-#include "study_output.hpp"
+#include "study/study_output.hpp"
 
 #include <fstream>
 #include <sstream>
 
-#include "netdp/error.hpp"
-#include "netdp/results_dir.hpp"
+#include "netdp/core/error.hpp"
+#include "netdp/core/version.hpp"
+#include "netdp/io/results_dir.hpp"
 #include "netdp/study/study_results.hpp"
 #include "netdp/study/unit_store.hpp"
-#include "netdp/version.hpp"
-#include "sha256.hpp"
+#include "study/sha256.hpp"
 
 namespace netdp::study {
 

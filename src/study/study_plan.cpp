@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "netdp/error.hpp"
-#include "netdp/results_dir.hpp"
-#include "sha256.hpp"
+#include "netdp/core/error.hpp"
+#include "netdp/io/results_dir.hpp"
+#include "study/sha256.hpp"
 
 namespace netdp::study {
 

@@ -5,7 +5,7 @@
 #include <map>
 #include <sstream>
 
-#include "netdp/results_dir.hpp"
+#include "netdp/io/results_dir.hpp"
 
 namespace netdp::study {
 

@@ -14,14 +14,14 @@
 #include <optional>
 #include <thread>
 
-#include "mpi_world.hpp"
-#include "netdp/device.hpp"
-#include "netdp/error.hpp"
+#include "netdp/core/device.hpp"
+#include "netdp/core/error.hpp"
 #include "netdp/study/study_plan.hpp"
 #include "netdp/study/unit_store.hpp"
-#include "study_checks.hpp"
-#include "study_output.hpp"
-#include "unit_progress.hpp"
+#include "study/mpi_world.hpp"
+#include "study/study_checks.hpp"
+#include "study/study_output.hpp"
+#include "study/unit_progress.hpp"
 
 namespace netdp::study {
 

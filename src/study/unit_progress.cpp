@@ -1,4 +1,4 @@
-#include "unit_progress.hpp"
+#include "study/unit_progress.hpp"
 
 #include <unistd.h>
 

@@ -3,8 +3,8 @@
 #include <fstream>
 #include <set>
 
-#include "netdp/results_dir.hpp"
-#include "sha256.hpp"
+#include "netdp/io/results_dir.hpp"
+#include "study/sha256.hpp"
 
 namespace netdp::study {
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "netdp/gossip_sim.hpp"
-#include "netdp/graph.hpp"
-#include "netdp/weighting.hpp"
+#include "netdp/core/graph.hpp"
+#include "netdp/core/weighting.hpp"
+#include "netdp/simulation/gossip_sim.hpp"
 #include "support/test_support.hpp"
 
 namespace netdp::testing {

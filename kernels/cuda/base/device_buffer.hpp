@@ -10,7 +10,7 @@
 #include <utility>
 
 #include "cuda/base/cuda_check.hpp"
-#include "netdp/error.hpp"
+#include "netdp/core/error.hpp"
 
 namespace netdp::kernels::cuda {
 

@@ -5,10 +5,10 @@
 #include <limits>
 #include <string>
 
-#include "gossip_loss_kernels.hpp"  // cuda_device_count_impl
-#include "netdp/error.hpp"
-#include "netdp/graph.hpp"
-#include "netdp/sparse_matrix.hpp"
+#include "device_kernels.hpp"
+#include "netdp/core/error.hpp"
+#include "netdp/core/graph.hpp"
+#include "netdp/core/sparse_matrix.hpp"
 
 namespace netdp::kernels::cuda {
 

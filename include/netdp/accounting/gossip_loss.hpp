@@ -1,0 +1,59 @@
+#pragma once
+// Pairwise Renyi privacy loss of private gossip averaging (Muffliato) with a fixed symmetric W:
+// MATH_SPEC 6.1-6.2, thesis Theorem 6.1 (eq. 6.3) / Corollary 6.3.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "netdp/core/device.hpp"
+#include "netdp/core/graph.hpp"
+#include "netdp/core/loss_rows.hpp"
+#include "netdp/core/sparse_matrix.hpp"
+
+namespace netdp {
+
+enum class Propagation { automatic, sparse, dense };
+
+struct GossipLossParams {
+  double alpha = 2.0;            // Renyi order, > 1
+  double sigma = 1.0;            // absolute noise std of eta_v ~ N(0, sigma^2), > 0
+  double sensitivity = 1.0;      // Delta, > 0
+  int steps = 1;                 // T >= 1: messages at t = t_start .. t_start + T - 1
+  int t_start = 0;               // 0: Theorem 6.1 (includes W^0 = I); 1: the reference figure code
+  bool cap_ldp = true;           // report min(f, alpha Delta^2 / (2 sigma^2)) (post-processing bound)
+  std::optional<node_t> source;  // compute the row of this source only
+  DeviceSpec device;
+  Propagation propagation = Propagation::automatic;
+  std::int64_t tile_sources = 0;  // sources per tile; 0 = chosen from the memory available
+  std::int64_t memory_limit = 0;  // bytes the run may use; 0 = what the machine reports as available
+};
+
+/// What a run did, for summary.json and manifest.json.
+struct GossipLossRun {
+  std::string device;       // e.g. "cpu (2 threads)"
+  std::string device_note;  // why --device auto chose it
+  std::string propagation;  // "sparse" or "dense"
+  std::int64_t tile_sources = 0;
+  std::int64_t tiles = 0;
+  std::int64_t memory_estimate = 0;  // bytes
+  double seconds = 0;
+};
+
+/// The LDP level alpha Delta^2 / (2 sigma^2): the loss of a single Gaussian release of x_u.
+double gossip_ldp_loss(const GossipLossParams& p);
+
+/// Throws InvalidInput for alpha <= 1, sigma <= 0, Delta <= 0, steps < 1, t_start not 0/1, a bad source.
+void validate(const GossipLossParams& p, node_t n);
+
+/// f(u, v) = (alpha Delta^2 / (2 sigma^2)) sum_{t in [t_start, t_start + T)} sum_{w in N(v)}
+///           (W^t)_{w,u}^2 / ||row w of W^t||^2, capped when cap_ldp; f(u, u) = 0.
+/// W must be a symmetric gossip matrix supported on g (validate_gossip_matrix). Streams the rows to `sink`
+/// (one row when p.source is set).
+GossipLossRun gossip_loss(const Graph& g, const CsrMatrix& w, const GossipLossParams& p, LossRowSink& sink);
+
+/// Convenience: the whole matrix, row-major (1 x n when p.source is set).
+std::vector<double> gossip_loss_matrix(const Graph& g, const CsrMatrix& w, const GossipLossParams& p,
+                                       GossipLossRun* run = nullptr);
+
+}  // namespace netdp

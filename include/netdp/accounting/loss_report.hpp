@@ -1,0 +1,37 @@
+#pragma once
+// The output side shared by every pairwise-loss model (gossip-loss, walk-loss, ...): rows stream into
+// loss.npy, the statistics and the progress reporter; finish() writes by_distance.csv and per_observer.csv
+// and returns the statistics as JSON for summary.json. Formats: README "Output files".
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "netdp/core/graph.hpp"
+#include "netdp/core/loss_rows.hpp"
+#include "netdp/io/results_dir.hpp"
+
+namespace netdp {
+
+class LossReport {
+ public:
+  /// `rows` = n for all pairs, fewer for a subset of sources (per_observer.csv is then not written);
+  /// without `write_matrix` the rows feed the statistics only (no loss.npy: large sweeps).
+  LossReport(const Graph& g, const ResultsDir& out, std::int64_t rows, const std::string& label,
+             bool progress, bool write_matrix = true);
+  ~LossReport();
+  LossRowSink& sink();
+  /// Commits loss.npy, writes the CSVs; returns {"pairs", "mean_loss", "min_loss", "max_loss", "by_distance",
+  /// and "max_mean_observer_loss" for all pairs}.
+  nlohmann::json finish();
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+/// The provenance fields every manifest starts with: version, git commit, command, UTC time, command line.
+nlohmann::json manifest_header(const std::string& command, const nlohmann::json& invocation);
+
+}  // namespace netdp

@@ -1,0 +1,75 @@
+#pragma once
+// Pairwise Renyi privacy loss of random-walk DP-SGD on an arbitrary graph (MATH_SPEC 5; thesis Theorem 7.7,
+// Lemma D.17, App D.7-D.9). sigma is the noise MULTIPLIER here (noise N(0, Delta^2 sigma^2), MATH_SPEC 0.2).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "netdp/core/device.hpp"
+#include "netdp/core/graph.hpp"
+#include "netdp/core/loss_rows.hpp"
+#include "netdp/core/sparse_matrix.hpp"
+
+namespace netdp {
+
+enum class WalkLossMethod {
+  spectral,  // (E3) closed form of Thm 7.7: ln(T)/n - log(I - W + J/n)_{uv}, eigendecomposition + one product
+  finite,    // (E2) exact finite-T sum written spectrally: H_T/n + sum_{i>=2} phi_i(u) phi_i(v) S_T(lambda_i)
+  series,    // (E1) the same finite-T sum by propagation: sum_{t=1}^T (W^t)_{uv} / t (Lemma D.17)
+};
+WalkLossMethod parse_walk_loss_method(std::string_view text);  // "spectral" | "finite" | "series"
+std::string to_string(WalkLossMethod m);
+
+enum class SenderView {
+  anonymous,  // v does not know who sent it the token (thesis eq. 7.5)
+  known,      // v knows its sender: max over w in N(v) of the graph term (MATH_SPEC 5.4, [CODE] maxi_priv)
+};
+SenderView parse_sender_view(std::string_view text);  // "anonymous" | "known"
+std::string to_string(SenderView s);
+
+struct WalkLossParams {
+  double alpha = 2.0;          // Renyi order, > 1
+  double sigma = 1.0;          // noise multiplier, > 0
+  int steps = 1;               // T >= 1 walk steps
+  double contributions = 0.0;  // N_u; 0 = T/n (the expectation for a bistochastic W, MATH_SPEC 5.2)
+  WalkLossMethod method = WalkLossMethod::spectral;
+  SenderView sender = SenderView::anonymous;
+  bool clip = false;             // clip to [0, alpha/(2 sigma^2)] like the reference figures (MATH_SPEC 5.3)
+  std::optional<node_t> source;  // compute the row of this source only
+  DeviceSpec device;
+  std::int64_t tile_sources = 0;  // 0 = chosen from the memory available
+  std::int64_t memory_limit = 0;  // bytes; 0 = what the machine reports as available
+};
+
+struct WalkLossRun {
+  std::string device, device_note;
+  std::int64_t tile_sources = 0, tiles = 0, memory_estimate = 0;
+  double seconds = 0, eigen_seconds = 0;
+};
+
+/// The clipping level alpha / (2 sigma^2) (one Gaussian step seen directly: eps_local of the figures).
+double walk_local_loss(const WalkLossParams& p);
+
+/// N_u actually used: p.contributions, or T/n.
+double walk_contributions(const WalkLossParams& p, node_t n);
+
+/// Throws InvalidInput for alpha <= 1, sigma <= 0, steps < 1, contributions < 0, a bad source.
+void validate(const WalkLossParams& p, node_t n);
+
+/// The weak-convexity condition of Thm 7.7 (MATH_SPEC 1.7 PI4): sigma^2 >= 2 alpha (alpha - 1) as stated, or
+/// the exact sigma^2 >= alpha (alpha - 1) / 2.
+bool walk_weak_convexity_holds(const WalkLossParams& p, bool stated = true);
+
+/// eps_{u->v} = N_u (alpha / sigma^2) [c_T / n + G_{uv}] with c_T = ln T (spectral) or H_T (finite), G the
+/// graph term (E2/E3), or N_u (alpha / sigma^2) sum_{t=1}^T (W^t)_{uv}/t (series); sender known: G_{uv}
+/// replaced by max_{w in N(v)} G_{uw}. Diagonal 0; clipped when p.clip. W: symmetric gossip matrix of a
+/// connected graph.
+WalkLossRun walk_loss(const Graph& g, const CsrMatrix& w, const WalkLossParams& p, LossRowSink& sink);
+
+/// Convenience: the whole matrix, row-major (1 x n when p.source is set).
+std::vector<double> walk_loss_matrix(const Graph& g, const CsrMatrix& w, const WalkLossParams& p,
+                                     WalkLossRun* run = nullptr);
+
+}  // namespace netdp

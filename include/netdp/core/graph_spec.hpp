@@ -1,0 +1,27 @@
+#pragma once
+// Graph specs of the CLI and study files: `FAMILY:key=value,...` (DESIGN "Conventions").
+#include <map>
+#include <string>
+#include <string_view>
+
+#include "netdp/core/graph.hpp"
+
+namespace netdp {
+
+struct GraphSpec {
+  std::string family;                         // e.g. "er", "hypercube", "file"
+  std::map<std::string, std::string> params;  // e.g. {"n": "2048", "c": "1", "seed": "3"}
+  std::string text;                           // the spec as given
+};
+
+/// Parses `family[:key=value,...]`; `file:PATH[,one-based=1][,lcc=1]`. Throws InvalidInput on syntax errors.
+GraphSpec parse_graph_spec(std::string_view text);
+
+/// Builds the graph; unknown families, unknown or missing keys and bad values throw InvalidInput naming them.
+Graph make_graph(const GraphSpec& spec);
+Graph make_graph(std::string_view text);
+
+/// One line per family with its keys and defaults, for --help texts and docs.
+std::string graph_families_help();
+
+}  // namespace netdp

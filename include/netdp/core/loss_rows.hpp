@@ -1,0 +1,44 @@
+#pragma once
+// Streaming consumers of pairwise loss matrices (row = source/victim u, column = observer v).
+#include <span>
+#include <vector>
+
+#include "netdp/core/graph.hpp"
+
+namespace netdp {
+
+/// Receives consecutive rows of a loss matrix in increasing source order, a tile at a time, so that matrices
+/// larger than memory can be written and summarised without being held whole.
+class LossRowSink {
+ public:
+  virtual ~LossRowSink() = default;
+  /// rows holds count x n values, row i being the losses of source first_source + i.
+  virtual void consume(node_t first_source, node_t count, std::span<const double> rows) = 0;
+};
+
+/// Keeps every row (for tests, small problems and the library's convenience calls).
+class LossMatrixCollector : public LossRowSink {
+ public:
+  explicit LossMatrixCollector(node_t n) : n_(n) {}
+  void consume(node_t first_source, node_t count, std::span<const double> rows) override;
+  const std::vector<double>& values() const { return values_; }
+  std::vector<double> take() { return std::move(values_); }
+
+ private:
+  node_t n_;
+  std::vector<double> values_;
+};
+
+/// Forwards every tile to several sinks.
+class LossRowTee : public LossRowSink {
+ public:
+  explicit LossRowTee(std::vector<LossRowSink*> sinks) : sinks_(std::move(sinks)) {}
+  void consume(node_t first_source, node_t count, std::span<const double> rows) override {
+    for (auto* sink : sinks_) sink->consume(first_source, count, rows);
+  }
+
+ private:
+  std::vector<LossRowSink*> sinks_;
+};
+
+}  // namespace netdp

@@ -1,0 +1,63 @@
+#pragma once
+// A results directory (DESIGN "Data flow": writers). Every file is written to a temporary name and renamed,
+// and manifest.json is written last: a directory without manifest.json is incomplete.
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <span>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "netdp/core/graph.hpp"
+#include "netdp/core/loss_rows.hpp"
+
+namespace netdp {
+
+/// A file that appears under its final name only on commit(); destroyed uncommitted, it leaves nothing.
+class AtomicFile {
+ public:
+  explicit AtomicFile(std::filesystem::path path);
+  ~AtomicFile();
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+  std::ofstream& stream() { return out_; }
+  void commit();  // flush, check, rename; throws std::runtime_error on I/O failure
+
+ private:
+  std::filesystem::path path_, temporary_;
+  std::ofstream out_;
+  bool committed_ = false;
+};
+
+/// Streams a float64 C-order .npy matrix of shape (rows, cols) row tile by row tile.
+class NpyWriter : public LossRowSink {
+ public:
+  NpyWriter(std::filesystem::path path, std::int64_t rows, std::int64_t cols);
+  void consume(node_t first_source, node_t count, std::span<const double> rows) override;
+  void commit();  // throws unless exactly `rows` rows were written
+
+ private:
+  AtomicFile file_;
+  std::int64_t rows_, cols_, written_ = 0;
+};
+
+class ResultsDir {
+ public:
+  /// Creates the directory (and parents) and removes a manifest.json left by an earlier run, so that the
+  /// directory looks incomplete until this run's manifest is committed.
+  explicit ResultsDir(std::filesystem::path path);
+  const std::filesystem::path& path() const { return path_; }
+  std::filesystem::path file(const std::string& name) const { return path_ / name; }
+  void write_text(const std::string& name, const std::string& content) const;
+  void write_json(const std::string& name, const nlohmann::json& value) const;
+  void commit_manifest(const nlohmann::json& manifest) const { write_json("manifest.json", manifest); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+/// Shortest round-trip text for a double (CSV/JSON-friendly: "inf", "nan" for the non-finite values).
+std::string format_double(double x);
+
+}  // namespace netdp

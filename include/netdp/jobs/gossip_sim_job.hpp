@@ -1,0 +1,38 @@
+#pragma once
+// One gossip simulation from specs to a results directory: what `netdp gossip-sim` runs. Outputs are
+// described in docs/gossip_sim.md.
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "netdp/core/spectral.hpp"
+#include "netdp/simulation/gossip_sim.hpp"
+#include "netdp/simulation/gossip_sim_privacy.hpp"
+
+namespace netdp {
+
+struct GossipSimJob {
+  std::string graph;             // graph spec; er-per-round and sequence use only its number of nodes
+  std::string sequence;          // --protocol sequence: the list of matrix files (load_gossip_sequence)
+  GossipSimParams params;        // params.steps is ignored when auto_steps; edge_probability comes from er_c
+  bool auto_steps = false;       // T = T_stop (MATH_SPEC 2.3, 6.3)
+  double er_c = 1.0;             // er-per-round: q = c ln(n) / n (MATH_SPEC 6.4)
+  std::optional<double> target;  // report the first t whose mean error is <= target
+  GapDefinition gap = GapDefinition::second;
+  bool privacy = false;  // also the pairwise losses of every run, aggregated (gossip_sim_privacy)
+  GossipPrivacyParams privacy_params;  // memory_limit is taken from params.memory_limit
+  std::string out_dir;
+  bool progress = true;       // progress lines on stderr for runs longer than a few seconds
+  nlohmann::json invocation;  // how the job was asked for (command line), copied to the manifest
+};
+
+/// The checks that need no graph (bad numbers, contradictory options), without running anything; the
+/// run starts with them, and `netdp run` calls them for every grid point before any unit runs.
+void check_gossip_sim_job(const GossipSimJob& job);
+
+/// Runs the job and writes mse.csv, with privacy the privacy_* files, summary.json and, last, manifest.json.
+/// Returns summary.json's content.
+nlohmann::json run_gossip_sim_job(const GossipSimJob& job);
+
+}  // namespace netdp

@@ -1,0 +1,35 @@
+#pragma once
+// One Muffliato-GD study from specs to a results directory: what `netdp muffliato-gd` runs. Outputs are
+// described in docs/muffliato_gd.md.
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "netdp/core/weighting.hpp"
+#include "netdp/simulation/muffliato_gd.hpp"
+
+namespace netdp {
+
+struct MuffliatoGdJob {
+  std::string graph;    // graph spec: W's graph, or (er_c) n and the hop distances of the privacy summary
+  WeightsSpec weights;  // W of the graph (fixed W)
+  MuffliatoGdParams params;    // edge_probability comes from er_c, spectral_gap from the graph
+  std::optional<double> er_c;  // a fresh G(n, q), q = c ln(n) / n, per outer iteration (MATH_SPEC 6.4)
+  std::string data;            // CSV file; empty: synthetic data from the seed
+  int dim = 0;                 // p: required for synthetic data; 0 = from the CSV file
+  int samples = 0;             // synthetic examples per node; 0 = 1 for quadratic, 10 otherwise
+  double alpha = 2.0;          // Renyi order of the privacy accounting
+  std::optional<double>
+      sensitivity;               // Delta_phi; unset: 2 L with clipping, 0.5 for the reference code, else 1
+  bool cap_ldp = true;           // cap the pairwise losses at T x the LDP level
+  std::optional<node_t> source;  // accountant rows of this source only; source of the ER sum (default 0)
+  std::string out_dir;
+  nlohmann::json invocation;  // how the job was asked for (command line), copied to the manifest
+};
+
+/// Runs the job and writes curves.csv, privacy.csv (sigma > 0), summary.json and, last, manifest.json.
+/// Returns summary.json's content. Bad input throws InvalidInput before anything is written.
+nlohmann::json run_muffliato_gd_job(const MuffliatoGdJob& job);
+
+}  // namespace netdp

@@ -1,0 +1,43 @@
+#pragma once
+// One complete walk-loss computation from specs to a results directory: what `netdp walk-loss` runs.
+// Outputs as gossip-loss (README "Output files"), plus collusion.csv with --colluders.
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "netdp/accounting/walk_loss.hpp"
+#include "netdp/core/spectral.hpp"
+#include "netdp/core/weighting.hpp"
+
+namespace netdp {
+
+/// Which mean loss --target-mean-loss calibrates (MATH_SPEC 5.8 exposes both).
+enum class TargetStatistic {
+  max_observer,  // max_v (1/n) sum_{u != v} eps_{u->v}
+  all_pairs,     // mean over all ordered pairs u != v
+};
+
+struct WalkLossJob {
+  std::string graph;
+  WeightsSpec weights;
+  WalkLossParams params;    // params.steps is ignored when auto_steps
+  bool auto_steps = false;  // T = T_RW (MATH_SPEC 2.3)
+  GapDefinition gap = GapDefinition::second;
+  int colluders = 0;            // K > 0: worst coalition of K observers per source (MATH_SPEC 5.5)
+  double target_mean_loss = 0;  // > 0: choose sigma so that the statistic below equals it (MATH_SPEC 5.8)
+  TargetStatistic target_statistic = TargetStatistic::max_observer;
+  bool stated_condition = true;  // weak-convexity condition: stated (sigma^2 >= 2a(a-1)) or exact (a(a-1)/2)
+  std::string out_dir;
+  bool write_matrix = true;  // loss.npy; without it only the statistics files (large sweeps)
+  bool progress = true;
+  nlohmann::json invocation;
+};
+
+/// The checks that need no graph (bad numbers, contradictory options), without running anything; the
+/// run starts with them, and `netdp run` calls them for every grid point before any unit runs.
+void check_walk_loss_job(const WalkLossJob& job);
+
+/// Runs the job, writes the files (manifest.json last) and returns summary.json's content.
+nlohmann::json run_walk_loss_job(const WalkLossJob& job);
+
+}  // namespace netdp

@@ -1,0 +1,29 @@
+#pragma once
+// One walk simulation from specs to a results directory: what `netdp walk-sim` runs. Outputs are described
+// in docs/walk_sim.md.
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "netdp/simulation/walk_sim.hpp"
+
+namespace netdp {
+
+struct WalkSimJob {
+  std::string graph;  // graph spec; complete:n=N is the implicit J/n walk
+  std::string weights =
+      "auto";  // auto | uniform | lazy-uniform | directed-ring | metropolis | ... | file:PATH
+  WalkSimParams params;
+  std::string out_dir;
+  bool progress = true;       // progress lines on stderr for runs longer than a few seconds
+  nlohmann::json invocation;  // how the job was asked for (command line), copied to the manifest
+};
+
+/// The checks that need no graph (bad numbers, contradictory options), without running anything; the
+/// run starts with them, and `netdp run` calls them for every grid point before any unit runs.
+void check_walk_sim_job(const WalkSimJob& job);
+
+/// Runs the job and writes the CSVs, summary.json and, last, manifest.json. Returns summary.json's content.
+nlohmann::json run_walk_sim_job(const WalkSimJob& job);
+
+}  // namespace netdp

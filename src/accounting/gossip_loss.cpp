@@ -1,0 +1,108 @@
+// Driver of the gossip accountant (MATH_SPEC 6.1-6.2): validation, device and propagation choice, memory
+// plan, then the backend's two passes (kernels/gossip_loss_kernels.hpp) tile by tile into the sink.
+#include "netdp/accounting/gossip_loss.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <string>
+
+#include "accounting/row_tiles.hpp"
+#include "gossip_loss_kernels.hpp"
+#include "netdp/core/error.hpp"
+#include "netdp/core/weighting.hpp"
+#include "netdp/io/results_dir.hpp"
+
+namespace netdp {
+
+double gossip_ldp_loss(const GossipLossParams& p) {
+  return p.alpha * p.sensitivity * p.sensitivity / (2.0 * p.sigma * p.sigma);
+}
+
+void validate(const GossipLossParams& p, node_t n) {
+  auto bad = [](const std::string& what) { throw InvalidInput(what); };
+  if (!(p.alpha > 1.0) || !std::isfinite(p.alpha))
+    bad("--alpha must be a finite Renyi order > 1, got " + format_double(p.alpha));
+  if (!(p.sigma > 0.0) || !std::isfinite(p.sigma)) bad("--sigma must be > 0, got " + format_double(p.sigma));
+  if (!(p.sensitivity > 0.0) || !std::isfinite(p.sensitivity))
+    bad("--sensitivity must be > 0, got " + format_double(p.sensitivity));
+  if (p.steps < 1) bad("--steps must be >= 1, got " + std::to_string(p.steps));
+  if (p.t_start != 0 && p.t_start != 1) bad("--t-start must be 0 or 1, got " + std::to_string(p.t_start));
+  if (p.source && (*p.source < 0 || *p.source >= n))
+    bad("--source " + std::to_string(*p.source) + " is not a node id in [0, " + std::to_string(n) + ")");
+  if (p.tile_sources < 0) bad("--tile-sources must be >= 0, got " + std::to_string(p.tile_sources));
+  if (p.memory_limit < 0) bad("--memory-limit must be >= 0");
+}
+
+namespace {
+
+bool use_dense(const GossipLossParams& p, const CsrMatrix& w) {
+  if (p.propagation == Propagation::automatic) return w.density() > 0.25;  // DESIGN principle 4
+  return p.propagation == Propagation::dense;
+}
+
+/// CPU: the norms (T x n) and the per-thread panels are fixed; each source row of a tile is n doubles.
+GossipLossRun run_cpu(const kernels::GossipLossProblem& problem, const GossipLossParams& p, node_t first,
+                      node_t count, LossRowSink& sink) {
+  const std::int64_t n = problem.w.n;
+  const std::int64_t fixed =
+      std::int64_t(p.steps) * n * 8 + kernels::gossip_cpu_workspace_bytes(problem, omp_get_max_threads());
+  const RowTilePlan plan = plan_row_tiles("gossip-loss", "the row norms and the propagation panels", n, count,
+                                          fixed, n * 8, p.tile_sources, p.memory_limit);
+  std::vector<double> norms(static_cast<std::size_t>(p.steps) * n);
+  kernels::gossip_row_norms_cpu(problem, norms);
+  stream_row_tiles(first, count, plan.tile, problem.w.n, sink,
+                   [&](node_t start, node_t rows, std::span<double> out) {
+                     kernels::gossip_loss_rows_cpu(problem, norms, start, rows, out);
+                   });
+  GossipLossRun run;
+  run.tile_sources = plan.tile;
+  run.tiles = plan.tiles;
+  run.memory_estimate = plan.memory_estimate;
+  return run;
+}
+
+}  // namespace
+
+GossipLossRun gossip_loss(const Graph& g, const CsrMatrix& w, const GossipLossParams& p, LossRowSink& sink) {
+  const auto started = std::chrono::steady_clock::now();
+  validate(p, g.n);
+  if (w.n != g.n)
+    throw InvalidInput("gossip-loss: W is " + std::to_string(w.n) + " x " + std::to_string(w.n) +
+                       " but the graph has " + std::to_string(g.n) + " nodes");
+  validate_gossip_matrix(w, g);  // Theorem 6.1's symmetric shortcut needs a symmetric doubly stochastic W
+
+  const ResolvedDevice device = resolve_device(p.device);
+  const kernels::GossipLossProblem problem{
+      g, w, p.t_start, p.steps, gossip_ldp_loss(p), p.cap_ldp, use_dense(p, w)};
+  const node_t first = p.source.value_or(0);
+  const node_t count = p.source ? 1 : g.n;
+
+  GossipLossRun run;
+  if (device.kind == DeviceKind::cuda) {
+    auto cuda =
+        kernels::gossip_loss_cuda(problem, device.index, first, count, p.tile_sources, p.memory_limit, sink);
+    run.tile_sources = cuda.tile_sources;
+    run.tiles = cuda.tiles;
+    run.memory_estimate = cuda.device_bytes;
+  } else {
+    run = run_cpu(problem, p, first, count, sink);
+  }
+  run.device = device.name;
+  run.device_note = device.note;
+  run.propagation = problem.dense ? "dense" : "sparse";
+  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return run;
+}
+
+std::vector<double> gossip_loss_matrix(const Graph& g, const CsrMatrix& w, const GossipLossParams& p,
+                                       GossipLossRun* run) {
+  LossMatrixCollector collector(g.n);
+  auto info = gossip_loss(g, w, p, collector);
+  if (run) *run = info;
+  return collector.take();
+}
+
+}  // namespace netdp

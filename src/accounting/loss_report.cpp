@@ -1,0 +1,116 @@
+#include "netdp/accounting/loss_report.hpp"
+
+#include <optional>
+#include <vector>
+
+#include <algorithm>
+#include <ctime>
+#include <sstream>
+
+#include "core/progress.hpp"
+#include "netdp/accounting/loss_statistics.hpp"
+#include "netdp/core/version.hpp"
+
+namespace netdp {
+
+using json = nlohmann::json;
+
+struct LossReport::State {
+  State(const Graph& g, const ResultsDir& out, std::int64_t rows, const std::string& label, bool progress,
+        bool write_matrix)
+      : out(out), all_pairs(rows == g.n), stats(g), reporter(label, rows, progress) {
+    if (write_matrix) loss_file.emplace(out.file("loss.npy"), rows, g.n);
+    std::vector<LossRowSink*> sinks{&stats, &reporter};
+    if (loss_file) sinks.insert(sinks.begin(), &*loss_file);
+    tee.emplace(sinks);
+  }
+  const ResultsDir& out;
+  bool all_pairs;
+  std::optional<NpyWriter> loss_file;
+  LossStatistics stats;
+  ProgressReporter reporter;
+  std::optional<LossRowTee> tee;
+};
+
+LossReport::LossReport(const Graph& g, const ResultsDir& out, std::int64_t rows, const std::string& label,
+                       bool progress, bool write_matrix)
+    : state_(std::make_unique<State>(g, out, rows, label, progress, write_matrix)) {}
+
+LossReport::~LossReport() = default;
+
+LossRowSink& LossReport::sink() {
+  return *state_->tee;
+}
+
+namespace {
+
+/// by_distance rows; the unreachable pairs (bucket 0) come last, as distance "inf".
+json by_distance_rows(const LossStatistics& stats) {
+  json rows = json::array();
+  auto buckets = stats.by_distance();
+  for (std::size_t b = 1; b <= buckets.size(); ++b) {
+    const auto& a = buckets[b % buckets.size()];
+    if (a.count == 0) continue;
+    rows.push_back({{"distance", b == buckets.size() ? json("inf") : json(b - 1)},
+                    {"pairs", a.count},
+                    {"mean", a.mean()},
+                    {"min", a.min},
+                    {"max", a.max}});
+  }
+  return rows;
+}
+
+std::string by_distance_csv(const json& rows) {
+  std::ostringstream csv;
+  csv << "distance,pairs,mean,min,max\n";
+  for (const auto& r : rows)
+    csv << (r["distance"].is_string() ? r["distance"].get<std::string>()
+                                      : std::to_string(r["distance"].get<int>()))
+        << ',' << r["pairs"].get<std::int64_t>() << ',' << format_double(r["mean"]) << ','
+        << format_double(r["min"]) << ',' << format_double(r["max"]) << '\n';
+  return csv.str();
+}
+
+std::string per_observer_csv(const LossStatistics& stats) {
+  std::ostringstream csv;
+  csv << "v,mean,max\n";
+  auto mean = stats.observer_mean(), max = stats.observer_max();
+  for (std::size_t v = 0; v < mean.size(); ++v)
+    csv << v << ',' << format_double(mean[v]) << ',' << format_double(max[v]) << '\n';
+  return csv.str();
+}
+
+}  // namespace
+
+json LossReport::finish() {
+  auto& s = *state_;
+  s.reporter.finish();
+  if (s.loss_file) s.loss_file->commit();
+  const json distance_rows = by_distance_rows(s.stats);
+  s.out.write_text("by_distance.csv", by_distance_csv(distance_rows));
+  const LossAggregate all = s.stats.overall();
+  json result = {{"pairs", all.count},
+                 {"mean_loss", all.mean()},
+                 {"min_loss", all.count ? all.min : 0.0},
+                 {"max_loss", all.count ? all.max : 0.0},
+                 {"by_distance", distance_rows}};
+  if (s.all_pairs) {
+    s.out.write_text("per_observer.csv", per_observer_csv(s.stats));
+    auto mean = s.stats.observer_mean();
+    result["max_mean_observer_loss"] = mean.empty() ? 0.0 : *std::max_element(mean.begin(), mean.end());
+  }
+  return result;
+}
+
+json manifest_header(const std::string& command, const json& invocation) {
+  std::time_t now = std::time(nullptr);
+  char created[32];
+  std::strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  return {{"netdp_version", version()},
+          {"git_commit", git_commit()},
+          {"command", command},
+          {"created_utc", created},
+          {"invocation", invocation}};
+}
+
+}  // namespace netdp

@@ -1,0 +1,161 @@
+// Driver of the random-walk accountant (MATH_SPEC 5.2-5.4): validation, device choice, memory plan, then the
+// backend (kernels/walk_loss_kernels.hpp) tile by tile into the sink.
+#include "netdp/accounting/walk_loss.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "accounting/row_tiles.hpp"
+#include "netdp/core/error.hpp"
+#include "netdp/core/weighting.hpp"
+#include "netdp/io/results_dir.hpp"
+#include "walk_loss_kernels.hpp"
+
+namespace netdp {
+
+WalkLossMethod parse_walk_loss_method(std::string_view text) {
+  if (text == "spectral") return WalkLossMethod::spectral;
+  if (text == "finite") return WalkLossMethod::finite;
+  if (text == "series") return WalkLossMethod::series;
+  throw InvalidInput("--method: expected spectral, finite or series, got '" + std::string(text) + "'");
+}
+
+std::string to_string(WalkLossMethod m) {
+  return m == WalkLossMethod::spectral ? "spectral" : m == WalkLossMethod::finite ? "finite" : "series";
+}
+
+SenderView parse_sender_view(std::string_view text) {
+  if (text == "anonymous") return SenderView::anonymous;
+  if (text == "known") return SenderView::known;
+  throw InvalidInput("--sender: expected anonymous or known, got '" + std::string(text) + "'");
+}
+
+std::string to_string(SenderView s) {
+  return s == SenderView::anonymous ? "anonymous" : "known";
+}
+
+double walk_local_loss(const WalkLossParams& p) {
+  return p.alpha / (2.0 * p.sigma * p.sigma);
+}
+
+double walk_contributions(const WalkLossParams& p, node_t n) {
+  return p.contributions > 0 ? p.contributions : double(p.steps) / double(n);
+}
+
+void validate(const WalkLossParams& p, node_t n) {
+  auto bad = [](const std::string& what) { throw InvalidInput(what); };
+  if (!(p.alpha > 1.0) || !std::isfinite(p.alpha))
+    bad("--alpha must be a finite Renyi order > 1, got " + format_double(p.alpha));
+  if (!(p.sigma > 0.0) || !std::isfinite(p.sigma)) bad("--sigma must be > 0, got " + format_double(p.sigma));
+  if (p.steps < 1) bad("--steps must be >= 1, got " + std::to_string(p.steps));
+  if (!(p.contributions >= 0.0) || !std::isfinite(p.contributions))
+    bad("--contributions must be >= 0 (0 = T/n), got " + format_double(p.contributions));
+  if (p.source && (*p.source < 0 || *p.source >= n))
+    bad("--source " + std::to_string(*p.source) + " is not a node id in [0, " + std::to_string(n) + ")");
+  if (p.tile_sources < 0) bad("--tile-sources must be >= 0, got " + std::to_string(p.tile_sources));
+  if (p.memory_limit < 0) bad("--memory-limit must be >= 0");
+}
+
+bool walk_weak_convexity_holds(const WalkLossParams& p, bool stated) {
+  const double sigma2 = p.sigma * p.sigma, a = p.alpha * (p.alpha - 1.0);
+  return stated ? sigma2 >= 2.0 * a : sigma2 >= a / 2.0;
+}
+
+namespace {
+
+double harmonic_number(int steps) {
+  double h = 0;
+  for (int t = 1; t <= steps; ++t) h += 1.0 / t;
+  return h;
+}
+
+}  // namespace
+
+WalkLossRun walk_loss(const Graph& g, const CsrMatrix& w, const WalkLossParams& p, LossRowSink& sink) {
+  const auto started = std::chrono::steady_clock::now();
+  auto since = [](auto t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  };
+  validate(p, g.n);
+  if (w.n != g.n)
+    throw InvalidInput("walk-loss: W is " + std::to_string(w.n) + " x " + std::to_string(w.n) +
+                       " but the graph has " + std::to_string(g.n) + " nodes");
+  validate_gossip_matrix(w, g);  // Thm 7.7 assumes a symmetric bistochastic W
+  node_t components = 0;
+  connected_components(g, &components);
+  if (components > 1)
+    throw InvalidInput("walk-loss: the graph has " + std::to_string(components) +
+                       " connected components; the random-walk accountant needs an irreducible W");
+
+  const ResolvedDevice device = resolve_device(p.device);
+  const std::int64_t n = g.n;
+  const double constant = p.method == WalkLossMethod::spectral ? std::log(double(p.steps)) / double(n)
+                          : p.method == WalkLossMethod::finite ? harmonic_number(p.steps) / double(n)
+                                                               : 0.0;
+  const kernels::WalkLossProblem problem{g,
+                                         w,
+                                         static_cast<int>(p.method),
+                                         p.sender == SenderView::known,
+                                         p.steps,
+                                         constant,
+                                         walk_contributions(p, g.n) * p.alpha / (p.sigma * p.sigma),
+                                         p.clip,
+                                         walk_local_loss(p)};
+  const node_t first = p.source.value_or(0);
+  const node_t count = p.source ? 1 : g.n;
+
+  WalkLossRun run;
+  run.device = device.name;
+  run.device_note = device.note;
+  if (device.kind == DeviceKind::cuda) {
+    auto cuda =
+        kernels::walk_loss_cuda(problem, device.index, first, count, p.tile_sources, p.memory_limit, sink);
+    run.tile_sources = cuda.tile_sources;
+    run.tiles = cuda.tiles;
+    run.memory_estimate = cuda.device_bytes;
+    run.eigen_seconds = cuda.eigen_seconds;
+  } else if (p.method == WalkLossMethod::series) {
+    const RowTilePlan plan =
+        plan_row_tiles("walk-loss", "the propagation panels", n, count,
+                       kernels::walk_series_cpu_workspace_bytes(g.n, omp_get_max_threads()), n * 8,
+                       p.tile_sources, p.memory_limit);
+    run.tile_sources = plan.tile;
+    run.tiles = plan.tiles;
+    run.memory_estimate = plan.memory_estimate;
+    stream_row_tiles(first, count, plan.tile, g.n, sink,
+                     [&](node_t start, node_t rows, std::span<double> out) {
+                       kernels::walk_series_rows_cpu(problem, start, rows, out);
+                     });
+  } else {
+    // Eigenvectors (n^2) and dsyevd's workspace (about 2 n^2 + 6 n) are fixed; a tile needs 3 rows per
+    // source.
+    const RowTilePlan plan =
+        plan_row_tiles("walk-loss", "the eigendecomposition", n, count, (3 * n * n + 7 * n) * 8, 3 * n * 8,
+                       p.tile_sources, p.memory_limit);
+    run.tile_sources = plan.tile;
+    run.tiles = plan.tiles;
+    run.memory_estimate = plan.memory_estimate;
+    const auto eigen_started = std::chrono::steady_clock::now();
+    const kernels::SymmetricEigen eigen = kernels::symmetric_eigen_cpu(w);
+    run.eigen_seconds = since(eigen_started);
+    stream_row_tiles(first, count, plan.tile, g.n, sink,
+                     [&](node_t start, node_t rows, std::span<double> out) {
+                       kernels::walk_spectral_rows_cpu(problem, eigen, start, rows, out);
+                     });
+  }
+  run.seconds = since(started);
+  return run;
+}
+
+std::vector<double> walk_loss_matrix(const Graph& g, const CsrMatrix& w, const WalkLossParams& p,
+                                     WalkLossRun* run) {
+  LossMatrixCollector collector(g.n);
+  auto info = walk_loss(g, w, p, collector);
+  if (run) *run = info;
+  return collector.take();
+}
+
+}  // namespace netdp

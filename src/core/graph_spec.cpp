@@ -1,0 +1,321 @@
+// Graph specs `FAMILY:key=value,...` (DESIGN "Conventions"; families of MATH_SPEC 2.5). parse_graph_spec
+// checks the syntax, the family and the key names; make_graph parses the values and calls the generators,
+// which check ranges.
+#include "netdp/core/graph_spec.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <vector>
+
+#include "netdp/core/error.hpp"
+#include "netdp/core/graph_generators.hpp"
+#include "netdp/core/graph_io.hpp"
+
+namespace netdp {
+namespace {
+
+class Values;
+using Builder = Graph (*)(const Values&);
+
+struct Family {
+  std::string_view name;
+  std::vector<std::string_view> keys;
+  Builder build;
+  std::string_view usage;        // keys and defaults
+  std::string_view description;  // one line
+};
+
+const std::vector<Family>& families();
+
+const Family* find_family(std::string_view name) {
+  if (name == "davis") name = "southern-women";
+  for (const Family& f : families())
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+std::string join(const std::vector<std::string_view>& items) {
+  std::string out;
+  for (auto item : items) out += (out.empty() ? "" : ", ") + std::string(item);
+  return out;
+}
+
+[[noreturn]] void fail(std::string_view text, const std::string& what) {
+  throw InvalidInput("graph spec '" + std::string(text) + "': " + what);
+}
+
+// Checks the family and the key names (both parse_graph_spec and make_graph accept hand-built specs).
+const Family& check_family_and_keys(const GraphSpec& spec) {
+  const Family* family = find_family(spec.family);
+  if (!family) {
+    std::vector<std::string_view> names;
+    for (const Family& f : families()) names.push_back(f.name);
+    names.push_back("davis");
+    fail(spec.text, "unknown graph family '" + spec.family + "' (known families: " + join(names) + ")");
+  }
+  for (const auto& [key, value] : spec.params)
+    if (std::find(family->keys.begin(), family->keys.end(), key) == family->keys.end())
+      fail(spec.text,
+           "unknown key '" + key + "' for family '" + spec.family + "' (" +
+               (family->keys.empty() ? std::string("it takes no keys") : "keys: " + join(family->keys)) +
+               ")");
+  return *family;
+}
+
+// Typed access to a spec's values; every error names the spec, the key and the value.
+class Values {
+ public:
+  explicit Values(const GraphSpec& spec, const Family& family) : spec_(spec), family_(family) {}
+
+  bool has(const std::string& key) const { return spec_.params.count(key) > 0; }
+  const std::string& text(const std::string& key) const {
+    auto it = spec_.params.find(key);
+    if (it == spec_.params.end())
+      fail(spec_.text,
+           "missing key '" + key + "' (" + std::string(family_.name) + " keys: " + join(family_.keys) + ")");
+    return it->second;
+  }
+
+  template <class T>
+  T number(const std::string& key, const char* kind) const {
+    const std::string& value = text(key);
+    T result{};
+    auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), result);
+    if (ec != std::errc() || end != value.data() + value.size() || value.empty())
+      fail(spec_.text, key + "=" + value + " is not " + kind);
+    return result;
+  }
+
+  node_t int32(const std::string& key) const {
+    auto value = number<std::int64_t>(key, "an integer");
+    if (value < std::numeric_limits<node_t>::min() || value > std::numeric_limits<node_t>::max())
+      fail(spec_.text, key + "=" + text(key) + " does not fit a 32-bit integer");
+    return static_cast<node_t>(value);
+  }
+  double real(const std::string& key) const {
+    double value = number<double>(key, "a number");
+    if (!std::isfinite(value)) fail(spec_.text, key + "=" + text(key) + " is not finite");
+    return value;
+  }
+  std::uint64_t seed(const std::string& key) const {
+    return has(key) ? number<std::uint64_t>(key, "a non-negative 64-bit integer") : 0;
+  }
+  bool flag(const std::string& key, bool fallback) const {
+    if (!has(key)) return fallback;
+    const std::string& value = text(key);
+    if (value == "1" || value == "true" || value == "yes") return true;
+    if (value == "0" || value == "false" || value == "no") return false;
+    fail(spec_.text, key + "=" + value + " is not a boolean (0, 1, true, false)");
+  }
+  [[noreturn]] void error(const std::string& what) const { fail(spec_.text, what); }
+
+ private:
+  const GraphSpec& spec_;
+  const Family& family_;
+};
+
+Graph build_grid(const Values& v) {
+  if (v.has("n")) {
+    if (v.has("rows") || v.has("cols")) v.error("give either n (square side) or rows and cols, not both");
+    return grid_graph(v.int32("n"), v.int32("n"));
+  }
+  return grid_graph(v.int32("rows"), v.int32("cols"));
+}
+
+Graph build_torus(const Values& v) {
+  std::vector<node_t> sides;
+  if (v.has("shape")) {
+    if (v.has("side") || v.has("dims")) v.error("give either shape or side and dims, not both");
+    const std::string& shape = v.text("shape");
+    std::size_t start = 0;
+    for (;;) {
+      std::size_t x = shape.find('x', start);
+      std::string_view part = std::string_view(shape).substr(start, x == std::string::npos ? x : x - start);
+      node_t side = 0;
+      auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), side);
+      if (part.empty() || ec != std::errc() || end != part.data() + part.size())
+        v.error("shape=" + shape + " is not a list of sides like 4x4x8");
+      sides.push_back(side);
+      if (x == std::string::npos) break;
+      start = x + 1;
+    }
+  } else {
+    node_t dims = v.has("dims") ? v.int32("dims") : 2;
+    if (dims < 1 || dims > 64) v.error("dims=" + std::to_string(dims) + " must be in 1..64");
+    sides.assign(static_cast<std::size_t>(dims), v.int32("side"));
+  }
+  return torus_graph(sides);
+}
+
+Graph build_er(const Values& v) {
+  node_t n = v.int32("n");
+  if (v.has("p") == v.has("c")) v.error("give exactly one of p (edge probability) and c (p = c ln(n) / n)");
+  double p = 0;
+  if (v.has("p")) {
+    p = v.real("p");
+  } else {
+    double c = v.real("c");
+    if (c < 0) v.error("c=" + v.text("c") + " must be >= 0");
+    // MATH_SPEC 2.5: q = c ln(n) / n; capped at 1 for tiny n.
+    p = n >= 1 ? std::min(1.0, c * std::log(double(n)) / n) : 0.0;
+  }
+  return erdos_renyi_graph(n, p, v.seed("seed"), v.flag("connected", true));
+}
+
+Graph build_file(const Values& v) {
+  EdgeListOptions options;
+  options.one_based = v.flag("one-based", false);
+  options.largest_component = v.flag("lcc", false);
+  return load_graph_file(v.text("path"), options);
+}
+
+Graph build_complete(const Values& v) {
+  return complete_graph(v.int32("n"));
+}
+Graph build_ring(const Values& v) {
+  return ring_graph(v.int32("n"));
+}
+Graph build_path(const Values& v) {
+  return path_graph(v.int32("n"));
+}
+Graph build_star(const Values& v) {
+  return star_graph(v.int32("n"));
+}
+Graph build_hypercube(const Values& v) {
+  return hypercube_graph(v.int32("dim"));
+}
+Graph build_exponential(const Values& v) {
+  return exponential_graph(v.int32("n"));
+}
+Graph build_rgg(const Values& v) {
+  return random_geometric_graph(v.int32("n"), v.real("r"), v.seed("seed"));
+}
+Graph build_regular(const Values& v) {
+  return random_regular_graph(v.int32("n"), v.int32("d"), v.seed("seed"));
+}
+Graph build_florentine(const Values&) {
+  return florentine_families_graph();
+}
+Graph build_southern_women(const Values&) {
+  return southern_women_graph();
+}
+
+const std::vector<Family>& families() {
+  // clang-format off
+  static const std::vector<Family> table = {
+    {"complete",       {"n"},                               build_complete,
+     "complete:n=N",                          "complete graph K_n"},
+    {"ring",           {"n"},                               build_ring,
+     "ring:n=N",                              "cycle 0-1-...-(n-1)-0"},
+    {"path",           {"n"},                               build_path,
+     "path:n=N",                              "path 0-1-...-(n-1)"},
+    {"star",           {"n"},                               build_star,
+     "star:n=N",                              "centre 0 and leaves 1..n-1"},
+    {"grid",           {"rows", "cols", "n"},               build_grid,
+     "grid:rows=R,cols=C | n=S",              "2-D grid (n = side of a square), node r*C+c"},
+    {"torus",          {"side", "dims", "shape"},           build_torus,
+     "torus:side=S[,dims=2] | shape=4x4x8",   "C-dimensional torus, row-major numbering"},
+    {"hypercube",      {"dim"},                             build_hypercube,
+     "hypercube:dim=D",                       "2^D nodes, edges at Hamming distance 1"},
+    {"exponential",    {"n"},                               build_exponential,
+     "exponential:n=N",                       "i ~ i +- 2^k mod n (Ying et al.)"},
+    {"er",             {"n", "p", "c", "seed", "connected"}, build_er,
+     "er:n=N,p=P|c=C[,seed=0][,connected=1]", "Erdos-Renyi G(n, p), p = c ln(n)/n; redrawn until connected"},
+    {"rgg",            {"n", "r", "seed"},                  build_rgg,
+     "rgg:n=N,r=R[,seed=0]",                  "random geometric graph in the unit square"},
+    {"regular",        {"n", "d", "seed"},                  build_regular,
+     "regular:n=N,d=D[,seed=0]",              "random d-regular graph"},
+    {"florentine",     {},                                  build_florentine,
+     "florentine",                            "Padgett's Florentine families (15 nodes, 20 edges)"},
+    {"southern-women", {},                                  build_southern_women,
+     "southern-women | davis",                "Davis Southern Women (18 women + 14 events, 89 edges)"},
+    {"file",           {"path", "one-based", "lcc"},        build_file,
+     "file:PATH[,one-based=0][,lcc=0]",       "edge list `u v [w]`, or Matrix Market when PATH ends in .mtx"},
+  };
+  // clang-format on
+  return table;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+// Position of the first ",key=" in `s` (key: letters, digits, '-', '_'), or npos.
+std::size_t find_key_suffix(std::string_view s) {
+  for (std::size_t comma = s.find(','); comma != std::string_view::npos; comma = s.find(',', comma + 1)) {
+    std::size_t i = comma + 1;
+    while (i < s.size() && (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '-' || s[i] == '_'))
+      ++i;
+    if (i > comma + 1 && i < s.size() && s[i] == '=') return comma;
+  }
+  return std::string_view::npos;
+}
+
+void parse_key_values(std::string_view list, GraphSpec& spec) {
+  std::size_t start = 0;
+  for (;;) {
+    std::size_t comma = list.find(',', start);
+    std::string_view item = trim(list.substr(start, comma == std::string_view::npos ? comma : comma - start));
+    std::size_t eq = item.find('=');
+    if (item.empty()) fail(spec.text, "empty item (stray comma?)");
+    if (eq == std::string_view::npos || eq == 0)
+      fail(spec.text, "expected key=value, got '" + std::string(item) + "'");
+    std::string key(trim(item.substr(0, eq))), value(trim(item.substr(eq + 1)));
+    if (value.empty()) fail(spec.text, "key '" + key + "' has an empty value");
+    if (!spec.params.emplace(key, value).second) fail(spec.text, "key '" + key + "' is given twice");
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+}
+
+}  // namespace
+
+GraphSpec parse_graph_spec(std::string_view text) {
+  GraphSpec spec;
+  spec.text = std::string(text);
+  std::string_view body = trim(text);
+  if (body.empty()) fail(text, "empty graph spec (expected FAMILY:key=value,...)");
+  std::size_t colon = body.find(':');
+  spec.family = std::string(trim(body.substr(0, colon)));
+  if (spec.family.empty()) fail(text, "missing the family name before ':'");
+  std::string_view rest = colon == std::string_view::npos ? std::string_view() : body.substr(colon + 1);
+  if (spec.family == "file") {
+    // The path may contain ',' and '=': it runs up to the first ",key=".
+    std::size_t suffix = find_key_suffix(rest);
+    std::string_view path = rest.substr(0, suffix);
+    if (path.empty()) fail(text, "file needs a path: file:PATH[,one-based=1][,lcc=1]");
+    spec.params["path"] = std::string(path);
+    if (suffix != std::string_view::npos) parse_key_values(rest.substr(suffix + 1), spec);
+  } else if (colon != std::string_view::npos && !trim(rest).empty()) {
+    parse_key_values(rest, spec);
+  }
+  check_family_and_keys(spec);
+  return spec;
+}
+
+Graph make_graph(const GraphSpec& spec) {
+  const Family& family = check_family_and_keys(spec);
+  return family.build(Values(spec, family));
+}
+
+Graph make_graph(std::string_view text) {
+  return make_graph(parse_graph_spec(text));
+}
+
+std::string graph_families_help() {
+  std::size_t width = 0;
+  for (const Family& f : families()) width = std::max(width, f.usage.size());
+  std::string help;
+  for (const Family& f : families())
+    help += std::string(f.usage) + std::string(width + 2 - f.usage.size(), ' ') + std::string(f.description) +
+            "\n";
+  return help;
+}
+
+}  // namespace netdp

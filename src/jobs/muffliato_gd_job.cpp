@@ -1,0 +1,284 @@
+// `netdp muffliato-gd` as a library call: graph, data, Algorithm 6.3's runs, privacy accounting, results
+// directory (docs/muffliato_gd.md).
+#include "netdp/jobs/muffliato_gd_job.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <sstream>
+
+#include "jobs/job_graph.hpp"
+#include "netdp/accounting/loss_report.hpp"
+#include "netdp/accounting/loss_statistics.hpp"
+#include "netdp/core/error.hpp"
+#include "netdp/core/graph_spec.hpp"
+#include "netdp/io/results_dir.hpp"
+
+namespace netdp {
+
+using json = nlohmann::json;
+
+namespace {
+
+json finite_or_null(double x) {
+  return std::isfinite(x) ? json(x) : json(nullptr);
+}
+
+/// Delta_phi and the rule that gave it (docs/muffliato_gd.md "Privacy").
+std::pair<double, std::string> sensitivity_of(const MuffliatoGdJob& job) {
+  const auto& p = job.params;
+  if (job.sensitivity) return {*job.sensitivity, "given (--sensitivity)"};
+  if (p.noise_order == NoiseOrder::reference_code)
+    return {0.5, "reference code: 0.5, the [R-MUF] assumption for normalised features"};
+  if (p.clip > 0) return {2 * p.clip, "2 L: per-example gradients clipped to L, D_u replaced as a whole"};
+  return {1.0, "assumed 1: nothing bounds the gradients without --clip; give --sensitivity"};
+}
+
+/// Aggregates by hop distance (index d + 1 = distance d, index 0 = unreachable) as rows, unreachable last.
+json distance_rows(const std::vector<LossAggregate>& buckets) {
+  json rows = json::array();
+  for (std::size_t b = 1; b <= buckets.size(); ++b) {
+    const auto& a = buckets[b % buckets.size()];
+    if (a.count == 0) continue;
+    rows.push_back({{"distance", b == buckets.size() ? json("inf") : json(b - 1)},
+                    {"pairs", a.count},
+                    {"mean", a.mean()},
+                    {"min", a.min},
+                    {"max", a.max}});
+  }
+  return rows;
+}
+
+json aggregate_json(const LossAggregate& a) {
+  return {
+      {"pairs", a.count}, {"mean", a.mean()}, {"min", a.count ? a.min : 0.0}, {"max", a.count ? a.max : 0.0}};
+}
+
+void privacy_csv_rows(std::ostringstream& csv, const std::string& name, const json& all, const json& rows) {
+  auto line = [&](const std::string& distance, const json& r) {
+    csv << name << ',' << distance << ',' << r["pairs"].get<std::int64_t>() << ','
+        << format_double(r["mean"].get<double>()) << ',' << format_double(r["min"].get<double>()) << ','
+        << format_double(r["max"].get<double>()) << '\n';
+  };
+  line("all", all);
+  for (const auto& r : rows)
+    line(r["distance"].is_string() ? r["distance"].get<std::string>()
+                                   : std::to_string(r["distance"].get<int>()),
+         r);
+}
+
+/// curves.csv (docs/muffliato_gd.md "Outputs").
+std::string curves_csv(const MuffliatoGdResult& r) {
+  const bool logistic = !r.accuracy.mean.empty();
+  std::ostringstream csv;
+  csv << "t,objective_mean,objective_stderr,gap_mean,gap_stderr,node_objective_mean,node_objective_stderr,"
+         "consensus_mean,consensus_stderr"
+      << (logistic ? ",accuracy_mean,accuracy_stderr" : "") << '\n';
+  for (std::size_t i = 0; i < r.t.size(); ++i) {
+    csv << r.t[i];
+    for (const MeanCurve* c : {&r.objective, &r.gap, &r.node_objective, &r.consensus, &r.accuracy})
+      if (!c->mean.empty()) csv << ',' << format_double(c->mean[i]) << ',' << format_double(c->std_error[i]);
+    csv << '\n';
+  }
+  return csv.str();
+}
+
+json final_json(const MuffliatoGdResult& r) {
+  const std::size_t last = r.t.size() - 1;
+  json f = {{"t", r.t[last]}};
+  const std::pair<const char*, const MeanCurve*> curves[] = {{"objective", &r.objective},
+                                                             {"gap", &r.gap},
+                                                             {"node_objective", &r.node_objective},
+                                                             {"consensus", &r.consensus},
+                                                             {"accuracy", &r.accuracy}};
+  for (const auto& [name, c] : curves)
+    if (!c->mean.empty()) f[name] = {{"mean", c->mean[last]}, {"stderr", finite_or_null(c->std_error[last])}};
+  return f;
+}
+
+}  // namespace
+
+json run_muffliato_gd_job(const MuffliatoGdJob& job) {
+  const auto started = std::chrono::steady_clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  };
+  MuffliatoGdParams p = job.params;
+  p.er_per_round = job.er_c.has_value();
+  if (job.er_c && !(*job.er_c > 0 && std::isfinite(*job.er_c)))
+    throw InvalidInput("--er-c must be a finite number > 0, got " + format_double(*job.er_c));
+  if (job.dim < 0) throw InvalidInput("--dim must be >= 1, got " + std::to_string(job.dim));
+  if (job.samples < 0) throw InvalidInput("--samples must be >= 1, got " + std::to_string(job.samples));
+  const auto [sensitivity, sensitivity_rule] = sensitivity_of(job);
+
+  JobGraph jg;
+  if (p.er_per_round) {
+    jg.g = make_graph(job.graph);
+  } else {
+    jg = load_job_graph(job.graph, job.weights, p.gap_definition);
+    p.spectral_gap = jg.gap;
+  }
+  const Graph& g = jg.g;
+  if (p.er_per_round) p.edge_probability = g.n > 1 ? *job.er_c * std::log(double(g.n)) / g.n : 1.0;
+  const int samples = job.samples > 0 ? job.samples : p.objective == Objective::quadratic ? 1 : 10;
+  const LocalData data = job.data.empty() ? synthetic_data(p.objective, g.n, job.dim, samples, p.seed)
+                                          : read_csv_data(job.data, p.objective, g.n, job.dim);
+  validate(p, data);
+  const bool private_run = p.sigma > 0;
+  const GossipLossParams loss = muffliato_gd_loss_params(p, job.alpha, sensitivity, job.cap_ldp, job.source);
+  if (private_run) validate(loss, g.n);
+  if (p.er_per_round) muffliato_gd_schedule(g, jg.w, p, 0);  // a q too small for connected graphs fails here
+  const double setup_seconds = elapsed();
+
+  ResultsDir out(job.out_dir);
+  const MuffliatoGdResult r = muffliato_gd(g, jg.w, data, p);
+  out.write_text("curves.csv", curves_csv(r));
+
+  json files = {"curves.csv"};
+  json privacy = nullptr;
+  double privacy_seconds = 0;
+  if (private_run) {
+    const auto privacy_started = std::chrono::steady_clock::now();
+    LossStatistics stats(g);
+    const GossipLossRun run = muffliato_gd_privacy(g, jg.w, p, loss, 0, stats);
+    const LossAggregate all = stats.overall();
+    const json rows = distance_rows(stats.by_distance());
+    const double ldp = gossip_ldp_loss(loss);
+    privacy = {{"accountant",
+                p.er_per_round ? "Theorem C.9 (eq. C.4): run 0's graph sequence" : "Theorem 6.9: fixed W"},
+               {"alpha", loss.alpha},
+               {"sigma", loss.sigma},
+               {"sensitivity", loss.sensitivity},
+               {"sensitivity_rule", sensitivity_rule},
+               {"ldp_per_step", ldp},
+               {"ldp_total", p.steps * ldp},
+               {"cap", job.cap_ldp ? "T x LDP" : "none"},
+               {"source", job.source ? json(*job.source) : json(nullptr)},
+               {"by_distance", rows},
+               {"accountant_seconds", run.seconds},
+               {"memory_estimate_bytes", run.memory_estimate}};
+    privacy.update(aggregate_json(all));
+    if (!job.source) {
+      const auto mean = stats.observer_mean();
+      privacy["max_mean_observer"] = *std::max_element(mean.begin(), mean.end());
+    }
+    std::ostringstream csv;
+    csv << "accountant,distance,pairs,mean,min,max\n";
+    privacy_csv_rows(csv, p.er_per_round ? "thm-C.9" : "thm-6.9", aggregate_json(all), rows);
+
+    if (p.er_per_round) {  // Fig. 6.1c: the per-round bound of Thm 6.6, summed over the T iterations
+      const node_t u = job.source.value_or(0);
+      const ErBoundVariant variant = p.noise_order == NoiseOrder::reference_code
+                                         ? ErBoundVariant::reference_code
+                                         : ErBoundVariant::theorem;
+      const auto sums = er_round_loss_sum(muffliato_gd_schedule(g, jg.w, p, 0), p.edge_probability,
+                                          p.gossip_steps, loss, u, variant);
+      const auto distance = bfs_distances(g, u);
+      std::vector<LossAggregate> buckets;
+      LossAggregate total;
+      for (node_t v = 0; v < g.n; ++v) {
+        if (v == u) continue;
+        const std::size_t b = static_cast<std::size_t>(distance[v] + 1);
+        if (buckets.size() <= b) buckets.resize(b + 1);
+        buckets[b].add(sums[v]);
+        total.add(sums[v]);
+      }
+      if (buckets.empty()) buckets.resize(1);
+      const json er_rows = distance_rows(buckets);
+      const double sigma = loss.sigma, delta = loss.sensitivity, a = loss.alpha;
+      json er = {{"source", u},
+                 {"variant", variant == ErBoundVariant::theorem ? "theorem" : "reference-code"},
+                 {"valid", sigma * sigma >= delta * delta * a * (a - 1) / 2},
+                 {"by_distance", er_rows}};
+      er.update(aggregate_json(total));
+      privacy["er_round_sum"] = er;
+      privacy_csv_rows(csv, "er-round-sum", aggregate_json(total), er_rows);
+    }
+    out.write_text("privacy.csv", csv.str());
+    files.push_back("privacy.csv");
+    privacy_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - privacy_started).count();
+  }
+
+  const auto degrees = degree_stats(g);
+  json optimum = {{"value", r.optimum.value},
+                  {"theta", r.optimum.theta},
+                  {"method", r.optimum.method},
+                  {"iterations", r.optimum.iterations},
+                  {"gradient_norm", r.optimum.gradient_norm},
+                  {"converged", r.optimum.converged}};
+  json summary = {
+      {"model", "muffliato-gd"},
+      {"objective", to_string(p.objective)},
+      {"data", job.data.empty() ? json("synthetic") : json(job.data)},
+      {"n", g.n},
+      {"edges", g.num_edges()},
+      {"degree", {{"min", degrees.min}, {"mean", degrees.mean}, {"max", degrees.max}}},
+      {"dim", data.dim},
+      {"examples", data.examples()},
+      {"steps", p.steps},
+      {"gossip_rounds", p.gossip_steps},
+      {"step_size", p.step_size},
+      {"sigma", p.sigma},
+      {"gradient_noise_std", gradient_noise_std(p.sigma, p.noise_order)},
+      {"noise_order", p.noise_order == NoiseOrder::reference_code ? "reference-code" : "clip-then-noise"},
+      {"batch", p.batch},
+      {"clip", p.clip},
+      {"l2", p.l2},
+      {"runs", p.runs},
+      {"seed", p.seed},
+      {"graphs", p.er_per_round ? "fresh G(n, q) per iteration, W-MH" : "fixed W"},
+      {"optimum", optimum},
+      {"final", final_json(r)},
+      {"privacy", privacy},
+      {"device", r.device},
+      {"seconds", r.seconds},
+      {"seconds_privacy", privacy_seconds},
+      {"seconds_total", elapsed()},
+  };
+  if (p.er_per_round) {
+    summary["er_c"] = *job.er_c;
+    summary["edge_probability"] = p.edge_probability;
+  } else {
+    summary["weights"] = to_string(job.weights);
+    summary["spectral_gap"] = r.spectral_gap;
+    summary["gap_definition"] = to_string(p.gap_definition);
+    summary["gamma"] = r.gamma;
+  }
+  out.write_json("summary.json", summary);
+  files.push_back("summary.json");
+
+  json manifest = manifest_header("muffliato-gd", job.invocation);
+  manifest.update({
+      {"parameters",
+       {{"graph", job.graph},
+        {"weights", to_string(job.weights)},
+        {"objective", to_string(p.objective)},
+        {"data", job.data},
+        {"dim", data.dim},
+        {"samples", job.data.empty() ? json(samples) : json(nullptr)},
+        {"steps", p.steps},
+        {"gossip_rounds", p.gossip_steps},
+        {"step_size", p.step_size},
+        {"sigma", p.sigma},
+        {"runs", p.runs},
+        {"seed", p.seed},
+        {"er_c", job.er_c ? json(*job.er_c) : json(nullptr)},
+        {"batch", p.batch},
+        {"clip", p.clip},
+        {"l2", p.l2},
+        {"noise_order", p.noise_order == NoiseOrder::reference_code ? "reference-code" : "clip-then-noise"},
+        {"gap_definition", to_string(p.gap_definition)},
+        {"alpha", job.alpha},
+        {"sensitivity", sensitivity},
+        {"cap", job.cap_ldp ? "ldp" : "none"},
+        {"source", job.source ? json(*job.source) : json(nullptr)}}},
+      {"backend", {{"device", r.device}, {"propagation", "sparse, one run per thread"}}},
+      {"files", files},
+      {"seconds_setup", setup_seconds},
+      {"seconds", elapsed()},
+  });
+  out.commit_manifest(manifest);
+  return summary;
+}
+
+}  // namespace netdp

@@ -1,0 +1,183 @@
+#include "netdp/jobs/walk_loss_job.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "jobs/job_graph.hpp"
+#include "netdp/accounting/coalition.hpp"
+#include "netdp/accounting/loss_report.hpp"
+#include "netdp/accounting/loss_statistics.hpp"
+#include "netdp/core/error.hpp"
+#include "netdp/io/results_dir.hpp"
+
+namespace netdp {
+
+using json = nlohmann::json;
+
+namespace {
+
+/// Every loss is proportional to 1 / sigma^2, clipping level included (MATH_SPEC 5.8), so the sigma meeting a
+/// target mean loss follows from one run at sigma = 1: sigma^2 = statistic(1) / target.
+double calibrate_sigma(const Graph& g, const CsrMatrix& w, WalkLossParams p, const WalkLossJob& job,
+                       double* statistic_at_one) {
+  p.sigma = 1.0;
+  LossStatistics stats(g);
+  walk_loss(g, w, p, stats);
+  double value = stats.overall().mean();
+  if (job.target_statistic == TargetStatistic::max_observer) {
+    auto mean = stats.observer_mean();
+    value = *std::max_element(mean.begin(), mean.end());
+  }
+  *statistic_at_one = value;
+  if (!(value > 0))
+    throw InvalidInput("--target-mean-loss: the mean loss is 0 at sigma = 1, nothing to calibrate");
+  return std::sqrt(value / job.target_mean_loss);
+}
+
+std::string coalition_csv(const WorstCoalition& coalition) {
+  std::ostringstream csv;
+  csv << "u,worst_coalition_loss\n";
+  for (auto [u, loss] : coalition.worst()) csv << u << ',' << format_double(loss) << '\n';
+  return csv.str();
+}
+
+}  // namespace
+
+void check_walk_loss_job(const WalkLossJob& job) {
+  WalkLossParams early = job.params;
+  if (job.auto_steps) early.steps = 1;
+  validate(early, 0x7fffffff);
+  const bool calibrating = job.target_mean_loss > 0;
+  if (job.target_mean_loss < 0 || !std::isfinite(job.target_mean_loss))
+    throw InvalidInput("--target-mean-loss must be > 0");
+  if (calibrating && job.auto_steps)
+    throw InvalidInput("--target-mean-loss needs --steps T: the horizon T_RW itself depends on sigma");
+  if (calibrating && job.params.source)
+    throw InvalidInput("--target-mean-loss needs every source: drop --source");
+  if (job.colluders < 0) throw InvalidInput("--colluders must be >= 0");
+}
+
+json run_walk_loss_job(const WalkLossJob& job) {
+  const auto started = std::chrono::steady_clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  };
+
+  WalkLossParams params = job.params;
+  const bool calibrating = job.target_mean_loss > 0;
+  // Fail on bad numbers and absent devices before building a large graph or touching the output directory.
+  check_walk_loss_job(job);
+  resolve_device(params.device);
+
+  const JobGraph graph = load_job_graph(job.graph, job.weights, job.gap);
+  const Graph& g = graph.g;
+  const CsrMatrix& w = graph.w;
+  const SpectralSummary& spectrum = graph.spectrum;
+  const double gap = graph.gap;
+  if (job.auto_steps) {
+    require_connected_for_auto_steps(g, "the horizon T_RW");
+    params.steps = random_walk_horizon(g.n, params.sigma, gap);
+  }
+  validate(params, g.n);
+
+  double statistic_at_one = 0;
+  if (calibrating) params.sigma = calibrate_sigma(g, w, params, job, &statistic_at_one);
+  const bool weak_convexity = walk_weak_convexity_holds(params, job.stated_condition);
+  json warnings = json::array();  // also in summary.json, where --quiet runs and studies find them
+  if (!weak_convexity)
+    warnings.push_back("sigma^2 = " + format_double(params.sigma * params.sigma) +
+                       " is below the weak-convexity condition of Thm 7.7 (" +
+                       (job.stated_condition ? "stated" : "exact") +
+                       " form); the losses are reported but the theorem does not cover them");
+  if (job.progress)
+    for (const auto& w : warnings) std::fprintf(stderr, "netdp: warning: %s\n", w.get<std::string>().c_str());
+
+  ResultsDir out(job.out_dir);
+  LossReport report(g, out, params.source ? 1 : g.n, "walk-loss", job.progress, job.write_matrix);
+  std::optional<WorstCoalition> coalition;
+  std::vector<LossRowSink*> sinks{&report.sink()};
+  if (job.colluders > 0) sinks.push_back(&coalition.emplace(g.n, job.colluders));
+  LossRowTee sink(sinks);
+  WalkLossRun run = walk_loss(g, w, params, sink);
+  const json losses = report.finish();
+
+  json summary = {
+      {"model", "walk-loss"},
+      {"n", g.n},
+      {"edges", g.num_edges()},
+      {"spectral_gap", gap},
+      {"gap_definition", to_string(job.gap)},
+      {"lambda_2", spectrum.lambda_2},
+      {"lambda_min", spectrum.lambda_min},
+      {"steps", params.steps},
+      {"steps_rule", job.auto_steps ? "auto: T_RW of MATH_SPEC 2.3" : "given"},
+      {"method", to_string(params.method)},
+      {"sender", to_string(params.sender)},
+      {"alpha", params.alpha},
+      {"sigma", params.sigma},
+      {"contributions", walk_contributions(params, g.n)},
+      {"clip", params.clip},
+      {"local_loss", walk_local_loss(params)},
+      {"weak_convexity",
+       {{"condition", job.stated_condition ? "stated" : "exact"}, {"holds", weak_convexity}}},
+      {"warnings", warnings},
+      {"device", run.device},
+      {"device_note", run.device_note},
+      {"tiles", run.tiles},
+      {"tile_sources", run.tile_sources},
+      {"memory_estimate_bytes", run.memory_estimate},
+      {"seconds", run.seconds},
+      {"seconds_eigen", run.eigen_seconds},
+  };
+  summary.update(losses);
+  if (params.source) summary["source"] = *params.source;
+  if (calibrating)
+    summary["calibration"] = {
+        {"target_mean_loss", job.target_mean_loss},
+        {"statistic", job.target_statistic == TargetStatistic::max_observer ? "max-observer" : "all-pairs"},
+        {"statistic_at_sigma_1", statistic_at_one},
+        {"sigma", params.sigma}};
+  if (coalition) {
+    out.write_text("collusion.csv", coalition_csv(*coalition));
+    double worst = 0, sum = 0;
+    for (auto [u, loss] : coalition->worst()) {
+      worst = std::max(worst, loss);
+      sum += loss;
+    }
+    summary["collusion"] = {{"colluders", job.colluders},
+                            {"max_worst_coalition_loss", worst},
+                            {"mean_worst_coalition_loss", sum / double(coalition->worst().size())}};
+  }
+  summary["seconds_total"] = elapsed();
+  out.write_json("summary.json", summary);
+
+  json manifest = manifest_header("walk-loss", job.invocation);
+  manifest.update(
+      {{"parameters",
+        {{"graph", job.graph},
+         {"weights", to_string(job.weights)},
+         {"alpha", job.params.alpha},
+         {"sigma", job.params.sigma},
+         {"sigma_used", params.sigma},
+         {"steps", job.auto_steps ? json("auto") : json(params.steps)},
+         {"steps_resolved", params.steps},
+         {"method", to_string(params.method)},
+         {"sender", to_string(params.sender)},
+         {"contributions", params.contributions},
+         {"clip", params.clip},
+         {"colluders", job.colluders},
+         {"target_mean_loss", job.target_mean_loss},
+         {"source", params.source ? json(*params.source) : json(nullptr)},
+         {"gap_definition", to_string(job.gap)},
+         {"tile_sources", params.tile_sources},
+         {"memory_limit", params.memory_limit}}},
+       {"backend", {{"device", run.device}, {"tiles", run.tiles}, {"tile_sources", run.tile_sources}}},
+       {"seconds", elapsed()}});
+  out.commit_manifest(manifest);
+  return summary;
+}
+
+}  // namespace netdp

@@ -1,0 +1,311 @@
+#include "netdp/jobs/walk_sim_job.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "netdp/accounting/loss_report.hpp"
+#include "netdp/core/error.hpp"
+#include "netdp/core/graph_spec.hpp"
+#include "netdp/dp/concentration.hpp"
+#include "netdp/io/results_dir.hpp"
+
+#include "core/progress.hpp"
+
+namespace netdp {
+
+using json = nlohmann::json;
+
+namespace {
+
+constexpr node_t kMaxNodesCsv = 100'000;
+
+json finite_or_null(double x) {
+  return std::isfinite(x) ? json(x) : json(nullptr);
+}
+
+std::string csv_number(double x) {
+  return std::isfinite(x) ? format_double(x) : std::string();
+}
+
+std::string by_distance_csv(const WalkSimResult& r) {
+  std::ostringstream csv;
+  csv << "distance,pairs,mean,min,max\n";
+  for (std::size_t d = 1; d < r.by_distance.size(); ++d) {
+    const LossStats& s = r.by_distance[d];
+    if (s.weight == 0) continue;
+    csv << d << ',' << format_double(s.weight) << ',' << format_double(s.mean()) << ','
+        << format_double(s.min) << ',' << format_double(s.max) << '\n';
+  }
+  return csv.str();
+}
+
+std::string nodes_csv(const WalkModel& m, const WalkSimResult& r, bool accounting) {
+  std::ostringstream csv;
+  csv << "node,degree,pi,visits_mean,visits_expected,returns,mean_return_time,expected_return_time,hits,"
+         "mean_hitting_time";
+  if (accounting) csv << ",cycles,observer_loss,local_loss";
+  csv << '\n';
+  const double runs = double(r.runs);
+  for (node_t v = 0; v < r.n; ++v) {
+    const double pi = m.pi(v);
+    csv << v << ',' << m.degree(v) << ',' << format_double(pi) << ','
+        << format_double(double(r.visits[v]) / runs) << ',' << format_double(double(r.steps) * pi) << ','
+        << r.returns[v] << ','
+        << csv_number(r.returns[v] ? double(r.return_time_sum[v]) / double(r.returns[v]) : NAN) << ','
+        << format_double(1 / pi) << ',' << r.hits[v] << ','
+        << csv_number(r.hits[v] ? double(r.hitting_time_sum[v]) / double(r.hits[v]) : NAN);
+    if (accounting)
+      csv << ',' << r.cycles[v] << ',' << format_double(r.observer_loss[v]) << ','
+          << format_double(r.node_local[v]);
+    csv << '\n';
+  }
+  return csv.str();
+}
+
+// time,count,expected (expected: the complete-graph closed form times R, empty otherwise).
+template <class Expected>
+std::string times_csv(const char* name, const TimeHistogram& h, bool theory, Expected expected) {
+  std::ostringstream csv;
+  csv << name << ",count,expected\n";
+  for (std::size_t t = 1; t < h.counts.size(); ++t)
+    csv << t << ',' << h.counts[t] << ',' << (theory ? format_double(expected(std::int64_t(t))) : "") << '\n';
+  return csv.str();
+}
+
+std::string visit_counts_csv(const WalkModel& m, const WalkSimResult& r) {
+  std::ostringstream csv;
+  csv << "visits,count,expected\n";
+  const bool theory = m.kind == WalkKind::complete;
+  for (const auto& [k, c] : r.visit_counts)
+    csv << k << ',' << c << ','
+        << (theory ? format_double(double(r.runs) * complete_expected_visit_counts(m.n, r.steps, k)) : "")
+        << '\n';
+  return csv.str();
+}
+
+std::string utility_csv(const WalkSimResult& r) {
+  std::ostringstream csv;
+  csv << "run,truth,estimate,error,noises\n";
+  for (std::size_t i = 0; i < r.utility.size(); ++i) {
+    const UtilityRun& u = r.utility[i];
+    csv << i << ',' << format_double(u.truth) << ',' << format_double(u.estimate) << ','
+        << format_double(u.estimate - u.truth) << ',' << u.noises << '\n';
+  }
+  return csv.str();
+}
+
+std::string paths_csv(const WalkSimResult& r) {
+  std::ostringstream csv;
+  csv << "run,t,node\n";
+  for (std::size_t i = 0; i < r.paths.size(); ++i)
+    for (std::size_t t = 0; t < r.paths[i].size(); ++t) csv << i << ',' << t << ',' << r.paths[i][t] << '\n';
+  return csv.str();
+}
+
+json loss_json(const LossStats& s) {
+  return {{"mean", s.mean()}, {"min", s.min}, {"max", s.max}, {"pairs", s.weight}};
+}
+
+json utility_json(const WalkModel& m, const WalkSimResult& r) {
+  const double runs = double(r.utility.size());
+  double sum = 0, squares = 0, noises = 0;
+  for (const UtilityRun& u : r.utility) {
+    const double e = u.estimate - u.truth;
+    sum += e;
+    squares += e * e;
+    noises += double(u.noises);
+  }
+  const double mean = sum / runs;
+  const double sd = runs > 1 ? std::sqrt(std::max(0.0, (squares - runs * mean * mean) / (runs - 1))) : NAN;
+  return {
+      {"sigma_loc", r.sigma_loc},
+      {"sigma_loc_rule", "G2: sqrt(2 ln(1.25/delta)) / eps0, sensitivity 1 (values in (0, 1))"},
+      {"noises_per_run", noises / runs},
+      {"error_mean", mean},
+      {"error_std", finite_or_null(sd)},
+      {"error_rmse", std::sqrt(squares / runs)},
+      {"theory_std", summation_theory_std(m, r.steps, r.sigma_loc)},
+      {"exact_std", std::sqrt(double(summation_noises(m, r.steps))) * r.sigma_loc},
+      {"theory_rule", m.kind == WalkKind::directed_ring ? "Thm 5.5: sqrt(floor(T/(n-1))) sigma_loc (T = K n)"
+                                                        : "MATH_SPEC 4.1: sqrt(T) sigma_loc"}};
+}
+
+// Finite-window means of the complete-graph return and hitting times (closed forms above).
+template <class Expected>
+double expected_mean(std::int64_t steps, Expected expected) {
+  double weight = 0, sum = 0;
+  for (std::int64_t t = 1; t < steps; ++t) {
+    const double e = expected(t);
+    weight += e;
+    sum += double(t) * e;
+  }
+  return weight > 0 ? sum / weight : NAN;
+}
+
+json visits_json(const WalkModel& m, const WalkSimResult& r, const WalkSimParams& p) {
+  double worst = 0;
+  for (node_t v = 0; v < r.n; ++v) {
+    const double expected = double(r.steps) * m.pi(v);
+    worst = std::max(worst, std::fabs(double(r.visits[v]) / double(r.runs) - expected) / expected);
+  }
+  json j = {{"mean_per_node_run", double(r.steps) / r.n},
+            {"max_relative_deviation_from_T_pi", worst},
+            {"expected_rule", "T pi_v (exact for a stationary start)"}};
+  if (m.kind == WalkKind::complete) {
+    // CB1 (MATH_SPEC 1.8) with delta_hat = delta: P(T_v >= N_v) <= delta_hat.
+    j["chernoff_N_v"] = dp::chernoff_visit_bound(double(r.steps), double(r.n), p.delta);
+    j["fraction_at_or_above_N_v"] = double(r.visit_counts_above_nv) / (double(r.n) * double(r.runs));
+  }
+  return j;
+}
+
+json times_json(const TimeHistogram& h, std::int64_t cap, double expected_mean) {
+  return {{"count", h.total},
+          {"mean", h.total ? json(h.mean()) : json(nullptr)},
+          {"histogram_cap", cap},
+          {"above_cap", h.overflow},
+          {"expected_mean", finite_or_null(expected_mean)}};
+}
+
+}  // namespace
+
+void check_walk_sim_job(const WalkSimJob& job) {
+  WalkSimParams early = job.params;
+  early.start.node = 0;  // checked against n once the graph is built
+  validate(early, 2);
+}
+
+json run_walk_sim_job(const WalkSimJob& job) {
+  const auto started = std::chrono::steady_clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  };
+  const WalkSimParams& p = job.params;
+  check_walk_sim_job(job);  // bad numbers fail before a large graph is built
+  if (job.out_dir.empty()) throw InvalidInput("--out: an output directory is required");
+
+  Graph g;
+  const WalkModel model = make_walk_model(job.graph, job.weights, &g);
+  validate(p, model.n);
+  DistanceCounts distances;
+  bool have_distances = false;
+  std::string distance_note =
+      model.kind == WalkKind::complete ? "complete graph: every pair at distance 1" : "";
+  if (p.accounting && model.kind != WalkKind::complete) {
+    have_distances = distance_counts(g, distances);
+    distance_note = have_distances ? "hop distances by BFS from every node"
+                                   : "skipped: the all-pairs distance table is too large for this graph";
+  }
+  const double graph_seconds = elapsed();
+
+  ResultsDir out(job.out_dir);
+  ProgressLine progress("walk-sim", "of the run-steps", job.progress);
+  const WalkSimResult r =
+      walk_sim(model, p, have_distances ? &distances : nullptr, [&](double f) { progress.update(f); });
+  progress.finish();
+
+  const bool complete = model.kind == WalkKind::complete;
+  const std::int64_t cap = std::min<std::int64_t>(p.steps, std::int64_t{1} << 16);
+  const auto returns = [&](std::int64_t m) {
+    return double(p.runs) * complete_expected_returns(model.n, p.steps, m);
+  };
+  const auto hits = [&](std::int64_t h) {
+    return double(p.runs) * complete_expected_hits(model.n, p.steps, h);
+  };
+  json files = json::array();
+  auto write = [&](const std::string& name, const std::string& content) {
+    out.write_text(name, content);
+    files.push_back(name);
+  };
+  write("visit_counts.csv", visit_counts_csv(model, r));
+  write("return_times.csv", times_csv("m", r.return_times, complete, returns));
+  write("hitting_times.csv", times_csv("h", r.hitting_times, complete, hits));
+  const bool node_table = model.n <= kMaxNodesCsv;
+  if (node_table) write("nodes.csv", nodes_csv(model, r, p.accounting));
+  if (p.accounting && !r.by_distance.empty()) write("by_distance.csv", by_distance_csv(r));
+  if (!r.utility.empty()) write("utility.csv", utility_csv(r));
+  if (p.save_paths) write("paths.csv", paths_csv(r));
+
+  json quantiles = json::object();
+  for (const auto& [q, value] : r.network_quantiles) quantiles[format_double(q)] = value;
+  json network = nullptr, local = nullptr;
+  if (p.accounting) {
+    network = loss_json(r.network);
+    network["quantiles"] = quantiles;
+    network["quantile_resolution"] = "relative 1e-4";
+    local = loss_json(r.local);
+  }
+  json summary = {
+      {"model", "walk-sim"},
+      {"graph", job.graph},
+      {"walk", to_string(model.kind)},
+      {"weights", model.weights},
+      {"stationary", model.stationary_rule},
+      {"n", model.n},
+      {"edges", model.edges},
+      {"steps", p.steps},
+      {"runs", p.runs},
+      {"seed", p.seed},
+      {"start", to_string(p.start)},
+      {"accounting", p.accounting},
+      {"mechanism", to_string(p.mechanism)},
+      {"view", to_string(p.view)},
+      {"eps0", p.eps0},
+      {"delta", p.delta},
+      {"network_loss", network},
+      {"local_loss", local},
+      {"by_distance", distance_note},
+      {"visits", visits_json(model, r, p)},
+      {"return_time", times_json(r.return_times, cap, complete ? expected_mean(p.steps, returns) : NAN)},
+      {"hitting_time", times_json(r.hitting_times, cap, complete ? expected_mean(p.steps, hits) : NAN)},
+      {"utility", r.utility.empty() ? json(nullptr) : utility_json(model, r)},
+      {"steps_per_second", r.steps_per_second},
+      {"device", r.device},
+      {"device_note", r.device_note},
+      {"threads", r.threads},
+      {"batch_runs", r.batch_runs},
+      {"batches", r.batches},
+      {"seconds", r.seconds},
+      {"seconds_graph", graph_seconds},
+      {"seconds_total", elapsed()},
+  };
+  if (!node_table) summary["nodes_csv"] = "skipped: more than 100000 nodes";
+  out.write_json("summary.json", summary);
+  files.push_back("summary.json");
+
+  json manifest = manifest_header("walk-sim", job.invocation);
+  manifest.update({
+      {"parameters",
+       {{"graph", job.graph},
+        {"weights", job.weights},
+        {"steps", p.steps},
+        {"runs", p.runs},
+        {"seed", p.seed},
+        {"start", to_string(p.start)},
+        {"accounting", p.accounting},
+        {"eps0", p.eps0},
+        {"delta", p.delta},
+        {"mechanism", to_string(p.mechanism)},
+        {"view", to_string(p.view)},
+        {"quantiles", p.quantiles},
+        {"save_paths", p.save_paths},
+        {"batch_runs", p.batch_runs}}},
+      {"backend",
+       {{"device", r.device},
+        {"device_note", r.device_note},
+        {"threads", r.threads},
+        {"sampler", to_string(model.kind)},
+        {"words_per_step", model.words_per_step()},
+        {"batch_runs", r.batch_runs},
+        {"batches", r.batches}}},
+      {"files", files},
+      {"seconds", elapsed()},
+  });
+  out.commit_manifest(manifest);
+  return summary;
+}
+
+}  // namespace netdp

@@ -1,0 +1,291 @@
+// Driver of the gossip simulator: checks, the memory plan, batches of runs in run order, and the statistics
+// over runs (Welford, in run order, so that batch size and threads cannot change a bit).
+#include "netdp/simulation/gossip_sim.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <string>
+
+#include "core/memory_info.hpp"
+#include "cpu/power_panels.hpp"
+#include "gossip_sim_kernels.hpp"
+#include "netdp/core/error.hpp"
+#include "netdp/core/spectral.hpp"
+#include "netdp/io/results_dir.hpp"
+#include "simulation/gossip_sim_internal.hpp"
+
+namespace netdp {
+
+namespace {
+
+using namespace gossip_sim_detail;
+
+/// What a simulation shares between the library calls: checked inputs, times, averages, gamma.
+struct Prepared {
+  std::vector<int> times;
+  std::vector<double> xbar;
+  double spread = 0, gamma = 0;
+};
+
+Prepared prepare(const Graph& g, const CsrMatrix& w, std::span<const double> x, const GossipSimParams& p) {
+  validate(p, g.n);
+  const std::size_t n = static_cast<std::size_t>(g.n), dim = static_cast<std::size_t>(p.dim);
+  if (x.size() != n * dim)
+    throw InvalidInput("gossip-sim: " + std::to_string(x.size()) + " initial values for n = " +
+                       std::to_string(n) + " nodes of dimension " + std::to_string(dim));
+  if (uses_graph_weights(p.protocol)) {
+    if (w.n != g.n)
+      throw InvalidInput("gossip-sim: W is " + std::to_string(w.n) + " x " + std::to_string(w.n) +
+                         " but the graph has " + std::to_string(g.n) + " nodes");
+    validate_gossip_matrix(w, g);  // doubly stochastic: the average is preserved (MATH_SPEC 2.1)
+  }
+  Prepared s;
+  s.times = recorded_times(p.steps, p.record_every);
+  s.xbar.assign(dim, 0.0);
+  node_average(x, g.n, p.dim, s.xbar);
+  s.spread = squared_error(x, g.n, p.dim, s.xbar);
+  if (p.protocol == GossipProtocol::accelerated) {
+    const double gap = p.spectral_gap > 0 ? p.spectral_gap : spectral_summary(w).gap(GapDefinition::second);
+    s.gamma = chebyshev_gamma(gap);  // MATH_SPEC 2.4
+  }
+  return s;
+}
+
+std::string mib(std::int64_t bytes) {
+  return format_double(std::round(double(bytes) / (1 << 20) * 10) / 10) + " MiB";
+}
+
+struct BatchPlan {
+  std::int64_t batch = 1, batches = 1, memory_estimate = 0;
+};
+
+/// Bytes: `fixed` once, `per_run` for each run of a batch. Fixed W: the state buffers are per run;
+/// time-varying protocols hold one run's state (and round) per thread and only the errors per run.
+BatchPlan plan_batches(const Graph& g, const CsrMatrix& w, const GossipSimParams& p, std::size_t points) {
+  const std::int64_t n = g.n, dim = p.dim, threads = omp_get_max_threads(), pts = std::int64_t(points);
+  const std::int64_t state = n * dim * 8, errors = 2 * pts * 8;
+  std::int64_t fixed = state + 6 * pts * 8, per_run = errors + 2 * dim * 8;
+  switch (p.protocol) {
+    case GossipProtocol::sync:
+    case GossipProtocol::accelerated: {
+      const std::int64_t buffers = p.protocol == GossipProtocol::accelerated ? 3 : 2;
+      per_run += buffers * state + 2 * pts * dim * 8;
+      fixed += buffers * n * kernels::kSparseLanes * 8 + threads * (state + dim * 8);
+      break;
+    }
+    case GossipProtocol::randomized:
+      fixed += w.nnz() * 16 + threads * (state + 2 * n * 8);
+      break;
+    case GossipProtocol::er_per_round: {
+      const double edges = p.edge_probability * double(n) * double(n - 1) / 2;
+      const double high = edges + 6 * std::sqrt(edges) + 16;  // W, graph, pairs and BFS of one round
+      fixed += threads * (2 * state + std::int64_t(64 * high) + 64 * n);
+      break;
+    }
+    case GossipProtocol::dropout:
+      fixed += threads * (2 * state + 64 * g.num_edges() + 64 * n);
+      break;
+    case GossipProtocol::sequence:  // the rounds are shared (already loaded): one state pair per thread
+      fixed += threads * 2 * state;
+      break;
+  }
+  const std::int64_t budget = p.memory_limit > 0 ? p.memory_limit : available_memory_bytes() * 4 / 5;
+  const std::string sizes = "n = " + std::to_string(n) + ", D = " + std::to_string(dim) + ", " +
+                            std::to_string(points) + " recorded times";
+  if (fixed + per_run > budget)
+    throw InsufficientMemory("gossip-sim: one run needs " + mib(fixed + per_run) + " (" + sizes +
+                             ") but only " + mib(budget) + " is available");
+  BatchPlan plan;
+  const std::int64_t fits = (budget - fixed) / per_run;
+  if (p.batch_runs > 0) {
+    plan.batch = std::min(p.batch_runs, p.runs);
+    if (plan.batch > fits)
+      throw InsufficientMemory("gossip-sim: --batch-runs " + std::to_string(plan.batch) + " needs " +
+                               mib(fixed + plan.batch * per_run) + " (" + sizes + ") but only " +
+                               mib(budget) + " is available; at most " + std::to_string(fits) + " runs fit");
+  } else {
+    // Enough columns for every thread to hold a few panels, else about 256 MiB per batch (progress).
+    const std::int64_t busy = (4 * threads * kernels::kSparseLanes + dim - 1) / dim;
+    const std::int64_t preferred = std::max(busy, (std::int64_t{256} << 20) / per_run);
+    plan.batch = std::clamp<std::int64_t>(std::min(fits, preferred), 1, p.runs);
+    // Whole panels where possible: a short last panel costs as much as a full one.
+    const std::int64_t trimmed = plan.batch - (plan.batch * dim % kernels::kSparseLanes) / dim;
+    if (plan.batch < p.runs && trimmed >= 1) plan.batch = trimmed;
+  }
+  plan.batches = (p.runs + plan.batch - 1) / plan.batch;
+  plan.memory_estimate = fixed + plan.batch * per_run;
+  return plan;
+}
+
+void simulate(const SimContext& c, std::int64_t first, std::int64_t count, BatchErrors& out,
+              const StateVisitor* visit, WorkMeter& meter) {
+  if (fixed_matrix(c.p.protocol))
+    simulate_fixed(c, first, count, out, visit, meter);
+  else
+    simulate_varying(c, first, count, out, visit, meter);
+}
+
+/// Running mean and sum of squared deviations (Welford), fed in run order.
+struct Welford {
+  std::vector<double> mean, m2;
+  std::int64_t count = 0;
+  explicit Welford(std::size_t points) : mean(points, 0.0), m2(points, 0.0) {}
+  void add(const double* values) {
+    ++count;
+    for (std::size_t i = 0; i < mean.size(); ++i) {
+      const double delta = values[i] - mean[i];
+      mean[i] += delta / double(count);
+      m2[i] += delta * (values[i] - mean[i]);
+    }
+  }
+  std::vector<double> std_error() const {
+    std::vector<double> se(mean.size(), std::numeric_limits<double>::quiet_NaN());
+    if (count > 1)
+      for (std::size_t i = 0; i < se.size(); ++i)
+        se[i] = std::sqrt(m2[i] / double(count - 1) / double(count));
+    return se;
+  }
+};
+
+/// The device of the runs: CUDA when asked or under auto when a device answers (every protocol has a CUDA
+/// path; the privacy pass, gossip_sim_privacy.cpp, always runs on the CPU), else the CPU.
+ResolvedDevice choose_device(const GossipSimParams& p) {
+  return resolve_device(p.device);
+}
+
+/// All runs on CUDA device `device` (kernels/cuda/gossip_sim*.cu), batches handed to `sink` in run order.
+kernels::CudaGossipSimRun simulate_cuda(const Graph& g, const CsrMatrix& w, std::span<const double> x,
+                                        const GossipSimParams& p, const Prepared& s, int device,
+                                        const kernels::GossipSimBatchSink& sink) {
+  if (fixed_matrix(p.protocol)) {
+    const kernels::GossipSimProblem problem{w,
+                                            p.protocol == GossipProtocol::accelerated,
+                                            w.density() > 0.25,  // DESIGN principle 4, as gossip-loss
+                                            p.steps,
+                                            p.dim,
+                                            p.sigma,
+                                            s.gamma,
+                                            p.seed,
+                                            x,
+                                            s.xbar,
+                                            s.times};
+    return kernels::gossip_sim_cuda(problem, device, p.runs, p.batch_runs, p.memory_limit, sink);
+  }
+  kernels::GossipSimVaryingProblem problem{.protocol = kernels::VaryingProtocol::sequence,
+                                           .n = g.n,
+                                           .steps = p.steps,
+                                           .dim = p.dim,
+                                           .sigma = p.sigma,
+                                           .seed = p.seed,
+                                           .x = x,
+                                           .xbar = s.xbar,
+                                           .times = s.times};
+  std::vector<node_t> edge_nodes;
+  std::optional<ActivationSampler> sampler;
+  switch (p.protocol) {
+    case GossipProtocol::sequence:
+      problem.rounds = p.sequence.get();
+      break;
+    case GossipProtocol::dropout:
+      problem.protocol = kernels::VaryingProtocol::dropout;
+      problem.graph = &g;
+      problem.dropout = p.dropout;
+      break;
+    case GossipProtocol::er_per_round:
+      problem.protocol = kernels::VaryingProtocol::er_per_round;
+      problem.edge_probability = p.edge_probability;
+      break;
+    default:  // randomized: the CPU's activation table, looked up by the same activated_edge
+      problem.protocol = kernels::VaryingProtocol::randomized;
+      sampler.emplace(g, w);
+      edge_nodes = sampler->edge_nodes();
+      problem.cumulative = sampler->cumulative();
+      problem.edge_nodes = edge_nodes;
+      break;
+  }
+  return kernels::gossip_sim_varying_cuda(problem, device, p.runs, p.batch_runs, p.memory_limit, sink);
+}
+
+}  // namespace
+
+GossipSimResult gossip_sim(const Graph& g, const CsrMatrix& w, std::span<const double> x,
+                           const GossipSimParams& p, const GossipSimProgress& progress) {
+  const auto started = std::chrono::steady_clock::now();
+  const Prepared s = prepare(g, w, x, p);
+  const ResolvedDevice device = choose_device(p);
+  const std::size_t points = s.times.size();
+
+  // Per-run errors are folded in run order on the host whatever the device (principle 1: same statistics).
+  Welford truth(points), noisy(points);
+  auto fold = [&](std::int64_t count, const double* truth_errors, const double* noisy_errors) {
+    for (std::int64_t b = 0; b < count; ++b) {
+      truth.add(truth_errors + b * points);
+      noisy.add(noisy_errors + b * points);
+    }
+  };
+
+  GossipSimResult r;
+  r.device = device.name;
+  r.device_note = device.note;
+  if (device.kind == DeviceKind::cuda) {
+    const auto cuda = simulate_cuda(
+        g, w, x, p, s, device.index,
+        [&](std::int64_t first, std::int64_t count, std::span<const double> t, std::span<const double> e) {
+          fold(count, t.data(), e.data());
+          if (progress) progress(double(first + count) / double(p.runs));
+        });
+    r.batch_runs = cuda.batch_runs;
+    r.batches = cuda.batches;
+    r.memory_estimate = cuda.device_bytes;
+  } else {
+    const BatchPlan plan = plan_batches(g, w, p, points);
+    const SimContext c{g, w, p, x, s.xbar, s.times, s.gamma};
+    WorkMeter meter(double(p.runs) * p.steps, progress);
+    BatchErrors errors;
+    for (std::int64_t first = 0; first < p.runs; first += plan.batch) {
+      const std::int64_t count = std::min(plan.batch, p.runs - first);
+      simulate(c, first, count, errors, nullptr, meter);
+      fold(count, errors.truth.data(), errors.noisy.data());
+    }
+    r.batch_runs = plan.batch;
+    r.batches = plan.batches;
+    r.memory_estimate = plan.memory_estimate;
+  }
+
+  r.t = s.times;
+  r.mean = truth.mean;
+  r.std_error = truth.std_error();
+  r.noisy_mean = noisy.mean;
+  r.noisy_std_error = noisy.std_error();
+  r.true_average = s.xbar;
+  r.initial_spread = s.spread;
+  r.gamma = s.gamma;
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return r;
+}
+
+std::vector<std::vector<double>> gossip_sim_trajectory(const Graph& g, const CsrMatrix& w,
+                                                       std::span<const double> x, const GossipSimParams& p,
+                                                       std::int64_t run) {
+  const Prepared s = prepare(g, w, x, p);
+  if (run < 0 || run >= p.runs)
+    throw InvalidInput("gossip-sim: run " + std::to_string(run) + " outside [0, " + std::to_string(p.runs) +
+                       ")");
+  const SimContext c{g, w, p, x, s.xbar, s.times, s.gamma};
+  std::vector<std::vector<double>> states(s.times.size());
+  const StateVisitor visit = [&](std::int64_t, std::size_t point, std::span<const double> state) {
+    states[point].assign(state.begin(), state.end());
+  };
+  const GossipSimProgress none;
+  WorkMeter meter(1, none);
+  BatchErrors errors;
+  simulate(c, run, 1, errors, &visit, meter);
+  return states;
+}
+
+}  // namespace netdp

@@ -1,0 +1,161 @@
+// The privacy files of `netdp gossip-sim --privacy` and summary.json's "privacy" object (formats:
+// docs/gossip_sim.md, "Privacy over runs").
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <utility>
+
+#include "netdp/accounting/gossip_loss_sequence.hpp"
+#include "simulation/gossip_sim_privacy_internal.hpp"
+
+namespace netdp::gossip_sim_detail {
+
+using json = nlohmann::json;
+
+namespace {
+
+void write_matrix(const ResultsDir& out, const std::string& name, const GossipPrivacyResult& r,
+                  const std::vector<double>& values, std::vector<std::string>& files) {
+  NpyWriter file(out.file(name), r.rows, r.n);
+  file.consume(r.first_source, r.rows, values);
+  file.commit();
+  files.push_back(name);
+}
+
+/// distance,pairs_per_run,mean,min,max; the unreachable pairs last as "inf"; `runs` divides the counts.
+std::pair<std::string, json> distance_table(const std::vector<LossAggregate>& buckets, double runs) {
+  std::ostringstream csv;
+  csv << "distance,pairs_per_run,mean,min,max\n";
+  json rows = json::array();
+  for (std::size_t b = 1; b <= buckets.size(); ++b) {
+    const auto& a = buckets[b % buckets.size()];
+    if (a.count == 0) continue;
+    const std::string distance = b == buckets.size() ? "inf" : std::to_string(b - 1);
+    const double pairs = double(a.count) / runs;
+    csv << distance << ',' << format_double(pairs) << ',' << format_double(a.mean()) << ','
+        << format_double(a.min) << ',' << format_double(a.max) << '\n';
+    rows.push_back({{"distance", b == buckets.size() ? json("inf") : json(b - 1)},
+                    {"pairs_per_run", pairs},
+                    {"mean", a.mean()},
+                    {"min", a.min},
+                    {"max", a.max}});
+  }
+  return {csv.str(), rows};
+}
+
+/// mean / min / max over the computed runs of one per-run number (null when it is undefined).
+json over_runs(const std::vector<GossipPrivacyRun>& runs,
+               const std::function<double(const GossipPrivacyRun&)>& f) {
+  LossAggregate a;
+  for (const auto& run : runs)
+    if (std::isfinite(f(run))) a.add(f(run));
+  if (a.count == 0) return {{"mean", nullptr}, {"min", nullptr}, {"max", nullptr}};
+  return {{"mean", a.mean()}, {"min", a.min}, {"max", a.max}};
+}
+
+std::string runs_csv(const std::vector<GossipPrivacyRun>& runs) {
+  std::ostringstream csv;
+  csv << "run,mean_loss,max_loss,mean_eps_bar,max_eps_bar,eps_bar_bound\n";
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const auto& r = runs[i];
+    csv << i << ',' << format_double(r.mean_loss) << ',' << format_double(r.max_loss) << ','
+        << format_double(r.mean_eps_bar) << ',' << format_double(r.max_eps_bar) << ','
+        << format_double(r.eps_bar_bound) << '\n';
+  }
+  return csv.str();
+}
+
+json er_case(const LossAggregate& loss, const LossAggregate& bound, std::int64_t samples) {
+  return {{"samples", loss.count},
+          {"fraction", samples ? double(loss.count) / double(samples) : 0.0},
+          {"mean_loss", loss.count ? json(loss.mean()) : json(nullptr)},
+          {"max_loss", loss.count ? json(loss.max) : json(nullptr)},
+          {"mean_bound", bound.count ? json(bound.mean()) : json(nullptr)}};
+}
+
+json er_json(const ErBoundComparison& e) {
+  LossAggregate bound = e.neighbour_bound;
+  bound.merge(e.other_bound);
+  const std::int64_t samples = bound.count;
+  return {{"rule",
+           "Thm 6.6 per run: alpha Delta^2/(2 sigma^2) if {u, v} is an edge of some counted round, else "
+           "(alpha Delta^2/sigma^2) T' d_v/(n - d_v), d_v = ceil(T_v / T'), T' = T - t_start"},
+          {"edge_probability", e.edge_probability},
+          {"messages", e.messages},
+          {"valid", e.valid},
+          {"samples", samples},
+          {"mean_bound", samples ? json(bound.mean()) : json(nullptr)},
+          {"exceeded", e.exceeded},
+          {"neighbour", er_case(e.neighbour_loss, e.neighbour_bound, samples)},
+          {"non_neighbour", er_case(e.other_loss, e.other_bound, samples)}};
+}
+
+}  // namespace
+
+json write_privacy_outputs(const ResultsDir& out, const GossipSimParams& p, const GossipPrivacyParams& q,
+                           const GossipPrivacyResult& r, std::vector<std::string>& files) {
+  write_matrix(out, "privacy_mean.npy", r, r.mean, files);
+  write_matrix(out, "privacy_min.npy", r, r.min, files);
+  write_matrix(out, "privacy_max.npy", r, r.max, files);
+  json levels = json::array();
+  for (std::size_t k = 0; k < r.quantile_levels.size(); ++k) {
+    const std::string name = "privacy_quantile_" + format_double(r.quantile_levels[k]) + ".npy";
+    write_matrix(out, name, r, r.quantiles[k], files);
+    levels.push_back({{"level", r.quantile_levels[k]}, {"file", name}});
+  }
+  out.write_text("privacy_runs.csv", runs_csv(r.per_run));
+  files.push_back("privacy_runs.csv");
+
+  const double computed = double(r.per_run.size());
+  const GossipLossParams lp = gossip_privacy_loss_params(q, p);
+  json s = {
+      {"accountant", "Theorem 6.1 on each run's schedule (gossip_loss_sequence), MATH_SPEC 6.1"},
+      {"alpha", q.alpha},
+      {"sensitivity", q.sensitivity},
+      {"sigma", p.sigma},
+      {"t_start", q.t_start},
+      {"messages", p.steps - q.t_start},
+      {"cap", q.cap_ldp ? "ldp" : "none"},
+      {"ldp_level", gossip_ldp_loss(lp)},
+      {"source", q.source ? json(*q.source) : json(nullptr)},
+      {"rows", r.rows},
+      {"runs", r.runs},
+      {"computed_runs", r.per_run.size()},
+      {"runs_identical", r.runs_identical},
+      {"pairs", computed > 0 ? double(r.overall.count) / computed : 0.0},
+      {"mean", r.overall.count ? json(r.overall.mean()) : json(nullptr)},
+      {"min", r.overall.count ? json(r.overall.min) : json(nullptr)},
+      {"max", r.overall.count ? json(r.overall.max) : json(nullptr)},
+      {"quantiles", levels},
+      {"per_run",
+       {{"mean_loss", over_runs(r.per_run, [](const GossipPrivacyRun& x) { return x.mean_loss; })},
+        {"max_loss", over_runs(r.per_run, [](const GossipPrivacyRun& x) { return x.max_loss; })},
+        {"mean_eps_bar", over_runs(r.per_run, [](const GossipPrivacyRun& x) { return x.mean_eps_bar; })},
+        {"max_eps_bar", over_runs(r.per_run, [](const GossipPrivacyRun& x) { return x.max_eps_bar; })},
+        {"eps_bar_bound", over_runs(r.per_run, [](const GossipPrivacyRun& x) { return x.eps_bar_bound; })}}},
+      {"device", r.device},
+      {"memory_estimate_bytes", r.memory_estimate},
+      {"seconds", r.seconds},
+  };
+  if (!r.by_base_distance.empty()) {
+    auto [csv, rows] = distance_table(r.by_base_distance, 1.0);
+    out.write_text("privacy_by_distance.csv", csv);
+    files.push_back("privacy_by_distance.csv");
+    s["by_distance"] = rows;
+  }
+  if (!r.by_union_distance.empty()) {
+    auto [csv, rows] = distance_table(r.by_union_distance, computed);
+    out.write_text("privacy_by_union_distance.csv", csv);
+    files.push_back("privacy_by_union_distance.csv");
+    s["by_union_distance"] = rows;
+  }
+  if (r.er) {
+    write_matrix(out, "privacy_er_bound_mean.npy", r, r.er_bound_mean, files);
+    s["er_bound"] = er_json(*r.er);
+  }
+  return s;
+}
+
+}  // namespace netdp::gossip_sim_detail

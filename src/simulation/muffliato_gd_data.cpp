@@ -1,0 +1,141 @@
+// Local datasets of Muffliato-GD: synthetic ones drawn from the seed, or the rows of a CSV file split across
+// the nodes in file order (docs/muffliato_gd.md "Objectives and data").
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <string>
+
+#include "netdp/core/error.hpp"
+#include "netdp/core/philox.hpp"
+#include "netdp/simulation/muffliato_gd.hpp"
+
+namespace netdp {
+
+namespace {
+
+/// Standard normals one at a time from a sequential stream of Box-Muller pairs (both members used).
+class NormalSource {
+ public:
+  explicit NormalSource(PhiloxStream& s) : s_(s) {}
+  double next() {
+    if (has_second_) {
+      has_second_ = false;
+      return second_;
+    }
+    const auto [a, b] = s_.next_normal_pair();
+    second_ = b;
+    has_second_ = true;
+    return a;
+  }
+
+ private:
+  PhiloxStream& s_;
+  double second_ = 0;
+  bool has_second_ = false;
+};
+
+/// The numbers of one CSV line (commas or blanks between them); false when a field is not a number.
+bool parse_numbers(const std::string& line, std::vector<double>& out) {
+  out.clear();
+  const char* p = line.data();
+  const char* end = p + line.size();
+  while (p < end) {
+    while (p < end && (*p == ',' || *p == ' ' || *p == '\t' || *p == '\r')) ++p;
+    if (p == end) break;
+    if (*p == '+') ++p;  // from_chars does not take a leading '+'
+    double x = 0;
+    auto [next, ec] = std::from_chars(p, end, x);
+    if (ec != std::errc() || (next < end && *next != ',' && *next != ' ' && *next != '\t' && *next != '\r'))
+      return false;
+    out.push_back(x);
+    p = next;
+  }
+  return true;
+}
+
+}  // namespace
+
+LocalData synthetic_data(Objective o, node_t n, int dim, int samples, std::uint64_t seed) {
+  if (n < 1) throw InvalidInput("synthetic data: n must be >= 1");
+  if (dim < 1) throw InvalidInput("--dim must be >= 1 for synthetic data, got " + std::to_string(dim));
+  if (samples < 1) throw InvalidInput("--samples must be >= 1, got " + std::to_string(samples));
+  LocalData d;
+  d.n = n;
+  d.dim = dim;
+  const std::int64_t m = std::int64_t{n} * samples;
+  d.offsets.resize(static_cast<std::size_t>(n) + 1);
+  for (node_t v = 0; v <= n; ++v) d.offsets[v] = std::int64_t{v} * samples;
+  d.features.resize(static_cast<std::size_t>(m) * dim);
+  if (o != Objective::quadratic) d.labels.resize(static_cast<std::size_t>(m));
+
+  PhiloxStream s(seed, muffliato_gd_subsequence(MgdStream::data, 0, 0));
+  NormalSource normal(s);
+  std::vector<double> theta_true(dim);
+  for (auto& x : theta_true) x = normal.next();
+  for (std::int64_t i = 0; i < m; ++i) {
+    double* x = d.features.data() + i * dim;
+    double margin = 0;
+    for (int k = 0; k < dim; ++k) {
+      x[k] = normal.next() + (o == Objective::quadratic ? theta_true[k] : 0.0);
+      margin += x[k] * theta_true[k];
+    }
+    if (o == Objective::least_squares) d.labels[i] = margin + 0.1 * normal.next();
+    if (o == Objective::logistic)  // P(y = +1) = sigmoid(margin)
+      d.labels[i] = s.next_uniform_double() * (1.0 + std::exp(-margin)) < 1.0 ? 1.0 : -1.0;
+  }
+  return d;
+}
+
+LocalData read_csv_data(const std::string& path, Objective o, node_t n, int dim) {
+  std::ifstream in(path);
+  if (!in) throw InvalidInput("--data: cannot open '" + path + "'");
+  if (n < 1) throw InvalidInput("--data: n must be >= 1");
+  const int label_columns = o == Objective::quadratic ? 0 : 1;
+  std::vector<double> rows, numbers;
+  int columns = dim > 0 ? dim + label_columns : 0;
+  bool seen_data = false;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    if (auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);
+    const bool ok = parse_numbers(line, numbers);
+    if (ok && numbers.empty()) continue;
+    const std::string where = "--data " + path + ", line " + std::to_string(number) + ": ";
+    if (!ok) {
+      if (!seen_data) {  // one header line
+        seen_data = true;
+        continue;
+      }
+      throw InvalidInput(where + "expected numbers separated by commas or blanks");
+    }
+    seen_data = true;
+    if (columns == 0) columns = static_cast<int>(numbers.size());
+    if (static_cast<int>(numbers.size()) != columns || columns <= label_columns)
+      throw InvalidInput(where + "expected " +
+                         (columns > label_columns ? std::to_string(columns) : std::string("p + 1")) +
+                         " values (p features" + (label_columns ? " then a label" : "") + "), got " +
+                         std::to_string(numbers.size()));
+    if (o == Objective::logistic && numbers.back() != 1.0 && numbers.back() != -1.0)
+      throw InvalidInput(where + "the label must be -1 or +1");
+    rows.insert(rows.end(), numbers.begin(), numbers.end());
+  }
+  if (columns == 0) throw InvalidInput("--data " + path + ": no data rows");
+  const std::int64_t count = static_cast<std::int64_t>(rows.size()) / columns;
+  if (count < n)
+    throw InvalidInput("--data " + path + ": " + std::to_string(count) +
+                       " rows for n = " + std::to_string(n) + " nodes (every node needs at least one)");
+  LocalData d;
+  d.n = n;
+  d.dim = columns - label_columns;
+  d.offsets.resize(static_cast<std::size_t>(n) + 1);
+  for (node_t v = 0; v <= n; ++v) d.offsets[v] = std::int64_t{v} * count / n;  // floor(v N / n)
+  d.features.reserve(static_cast<std::size_t>(count) * d.dim);
+  for (std::int64_t i = 0; i < count; ++i) {
+    const double* r = rows.data() + i * columns;
+    d.features.insert(d.features.end(), r, r + d.dim);
+    if (label_columns) d.labels.push_back(r[d.dim]);
+  }
+  validate(d, o);
+  return d;
+}
+
+}  // namespace netdp

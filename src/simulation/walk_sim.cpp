@@ -1,0 +1,471 @@
+// The Monte Carlo walk driver (docs/walk_sim.md): runs in batches, threads over the runs of a batch, merges
+// the per-run floating-point results in run order (so nothing depends on threads or batches) and the integer
+// tallies per thread (order-free).
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <map>
+#include <memory>
+#include <mutex>
+
+#include "netdp/core/error.hpp"
+#include "netdp/core/philox.hpp"
+#include "netdp/dp/composition.hpp"
+#include "netdp/dp/concentration.hpp"
+#include "netdp/dp/gaussian.hpp"
+#include "netdp/simulation/walk_sim.hpp"
+#include "simulation/walk_sim_accounting.hpp"
+#include "simulation/walk_sim_run.hpp"
+#include "simulation/walk_sim_samplers.hpp"
+#include "simulation/walk_sim_statistics.hpp"
+#include "walk_sim_kernels.hpp"
+
+namespace netdp {
+
+namespace {
+
+using walk_detail::account_observer;
+using walk_detail::Context;
+using walk_detail::CycleEpsilons;
+using walk_detail::PairLoss;
+using walk_detail::QuantileSketch;
+using walk_detail::RunAccountant;
+using walk_detail::RunStats;
+using walk_detail::start_accounting;
+
+constexpr std::int64_t kTimeCap = std::int64_t{1} << 16;   // return / hitting histogram bins
+constexpr std::int64_t kVisitCap = std::int64_t{1} << 20;  // dense visit-count bins
+
+// One cache line per node: the state of the current run and the totals over this thread's runs.
+struct alignas(64) NodeState {
+  std::int64_t last = -1;  // position of the last visit in this run (-1: none yet)
+  std::int64_t visits_run = 0;
+  std::int64_t visits = 0, returns = 0, return_sum = 0, hits = 0, hit_sum = 0;
+};
+
+struct ThreadState {
+  std::vector<NodeState> nodes;
+  std::vector<std::int64_t> return_counts, hitting_counts;  // index min(time, cap + 1)
+  std::vector<std::int64_t> visit_dense;                    // visits of a node in a run, up to kVisitCap
+  std::map<std::int64_t, std::int64_t> visit_sparse;
+  std::int64_t above_nv = 0;
+  RunAccountant accountant;
+  QuantileSketch sketch;
+
+  void prepare(node_t n, std::int64_t time_cap, std::int64_t visit_cap) {
+    if (!nodes.empty()) return;
+    nodes.resize(static_cast<std::size_t>(n));
+    return_counts.assign(static_cast<std::size_t>(time_cap) + 2, 0);
+    hitting_counts.assign(static_cast<std::size_t>(time_cap) + 2, 0);
+    visit_dense.assign(static_cast<std::size_t>(visit_cap) + 1, 0);
+  }
+};
+
+// Sees every position of a run: visit tallies always, accounting and utility when kAccount.
+template <bool kAccount, bool kKnown>
+struct RunVisitor {
+  const Context& ctx;
+  ThreadState& ts;
+  RunStats& out;
+  std::uint64_t run;
+  bool record;
+
+  void start(node_t v) {
+    NodeState& s = ts.nodes[v];
+    s.last = 0;
+    s.visits_run = 1;
+    if constexpr (kAccount) position(0, v);
+    if (record) out.path.push_back(v);
+  }
+
+  void step(std::int64_t t, node_t sender, node_t v) {
+    NodeState& s = ts.nodes[v];
+    const std::int64_t last = s.last;
+    ++s.visits_run;
+    if (last >= 0) {
+      const std::int64_t m = t - last;
+      ++s.returns;
+      s.return_sum += m;
+      ++ts.return_counts[m <= ctx.time_cap ? m : ctx.time_cap + 1];
+    } else {
+      ++s.hits;
+      s.hit_sum += t;
+      ++ts.hitting_counts[t <= ctx.time_cap ? t : ctx.time_cap + 1];
+    }
+    s.last = t;
+    if constexpr (kAccount) {
+      // The visit at t closes v's cycle of m = t - (previous visit, or 0) positions (MATH_SPEC 4.1.3).
+      ts.accountant.cycle<kKnown>(v, last >= 0 ? t - last : t, sender, *ctx.eps);
+      position(t, v);
+    }
+    if (record) out.path.push_back(v);
+  }
+
+  // Private real summation (MATH_SPEC 4.1 / 3.1): every position adds x_v; noise N(0, sigma_loc^2) at every
+  // position, or on the directed ring once every n - 1 hops (Alg 5.1: positions 0, n-1, 2(n-1), ...).
+  void position(std::int64_t t, node_t v) {
+    if (!ctx.utility) return;
+    out.utility.truth += ctx.values[v];
+    const bool noisy = ctx.model.kind != WalkKind::directed_ring || t % (ctx.model.n - 1) == 0;
+    if (!noisy) return;
+    ++out.utility.noises;
+    PhiloxStream s(ctx.p.seed, walk_subsequence(WalkStream::noise, run), 4 * static_cast<std::uint64_t>(t));
+    out.noise += ctx.sigma_loc * s.next_normal_pair().first;
+  }
+};
+
+struct PathRecorder {
+  std::vector<node_t>& path;
+  void start(node_t v) { path.push_back(v); }
+  void step(std::int64_t, node_t, node_t v) { path.push_back(v); }
+};
+
+// Folds the visits of the finished run into the thread's totals and resets the per-run state.
+void finish_visits(const Context& ctx, ThreadState& ts) {
+  for (NodeState& s : ts.nodes) {
+    s.visits += s.visits_run;
+    if (s.visits_run <= ctx.visit_cap)
+      ++ts.visit_dense[s.visits_run];
+    else
+      ++ts.visit_sparse[s.visits_run];
+    if (double(s.visits_run) >= ctx.nv) ++ts.above_nv;
+    s.last = -1;
+    s.visits_run = 0;
+  }
+}
+
+// The CPU's finish: the run's accountant gives every observer's losses; the quantile sketch takes them too.
+void finish_accounting(const Context& ctx, ThreadState& ts, RunStats& out) {
+  start_accounting(ctx, out);
+  const double others = ctx.model.n - 1;
+  ts.accountant.finish(*ctx.eps, ctx.p.delta,
+                       [&](node_t v, double k, double shared, std::span<const PairLoss> pairs) {
+                         kernels::walk::PairLosses corrected;
+                         for (const PairLoss& pl : pairs) {
+                           corrected.add(pl.loss);
+                           ts.sketch.add(pl.loss, 1);
+                         }
+                         ts.sketch.add(shared, others - corrected.count);
+                         account_observer(ctx, out, v, k, shared, corrected);
+                       });
+}
+
+template <bool kAccount, bool kKnown, class Tick>
+void simulate(const Context& ctx, std::int64_t run, ThreadState& ts, RunStats& out, Tick&& tick) {
+  if constexpr (kAccount) ts.accountant.reset(ctx.model.n);
+  RunVisitor<kAccount, kKnown> visitor{ctx, ts, out, static_cast<std::uint64_t>(run), ctx.p.save_paths};
+  if (visitor.record) out.path.reserve(static_cast<std::size_t>(ctx.p.steps));
+  walk_detail::dispatch_walk(ctx.model, ctx.p.seed, run, ctx.p.steps, walk_start(ctx.model, ctx.p, run),
+                             visitor, tick);
+  finish_visits(ctx, ts);
+  if constexpr (kAccount) {
+    finish_accounting(ctx, ts, out);
+    out.utility.estimate = out.utility.truth + out.noise;
+  }
+}
+
+template <class Tick>
+void simulate_run(const Context& ctx, std::int64_t run, ThreadState& ts, RunStats& out, Tick&& tick) {
+  if (!ctx.p.accounting) return simulate<false, false>(ctx, run, ts, out, tick);
+  if (ctx.p.view == WalkView::known) return simulate<true, true>(ctx, run, ts, out, tick);
+  simulate<true, false>(ctx, run, ts, out, tick);
+}
+
+std::vector<double> node_values(const WalkSimParams& p, node_t n) {
+  std::vector<double> x(static_cast<std::size_t>(n));
+  for (node_t v = 0; v < n; ++v)
+    x[v] = PhiloxStream(p.seed, walk_subsequence(WalkStream::values, 0), 2 * static_cast<std::uint64_t>(v))
+               .next_uniform_double();
+  return x;
+}
+
+std::int64_t auto_batch(const WalkSimParams& p, node_t n, std::size_t distance_rows, int threads) {
+  double bytes = 256;
+  if (p.accounting) bytes += 16.0 * n + 48.0 * double(distance_rows);
+  if (p.save_paths) bytes += 4.0 * double(p.steps);
+  const double fit = double(std::int64_t{1} << 28) / bytes;
+  return std::clamp<std::int64_t>(static_cast<std::int64_t>(fit), threads, std::max<std::int64_t>(p.runs, 1));
+}
+
+void fill_histogram(TimeHistogram& h, const std::vector<std::int64_t>& counts, std::int64_t total,
+                    std::int64_t sum) {
+  const std::size_t cap = counts.size() - 2;
+  std::size_t last = 0;
+  for (std::size_t t = 1; t <= cap; ++t)
+    if (counts[t] > 0) last = t;
+  h.counts.assign(counts.begin(), counts.begin() + static_cast<std::ptrdiff_t>(last) + 1);
+  h.overflow = counts[cap + 1];
+  h.total = total;
+  h.sum = sum;
+  std::int64_t binned = 0;
+  for (std::size_t t = 1; t <= cap; ++t) binned += std::int64_t(t) * counts[t];
+  h.overflow_sum = sum - binned;
+}
+
+}  // namespace
+
+node_t walk_start(const WalkModel& m, const WalkSimParams& p, std::int64_t run) {
+  if (p.start.kind == StartKind::node) return p.start.node;
+  PhiloxStream s(p.seed, walk_subsequence(WalkStream::start, static_cast<std::uint64_t>(run)));
+  if (p.start.kind == StartKind::uniform || m.stationary.empty())
+    return static_cast<node_t>(s.next_below(static_cast<std::uint32_t>(m.n)));
+  if (m.kind == WalkKind::uniform || m.kind == WalkKind::lazy_uniform) {
+    // pi_v = d_v / 2m: a uniform adjacency entry, then its row.
+    const auto entry = static_cast<offset_t>(walk_detail::next_below_64(s, std::uint64_t(m.offsets.back())));
+    return static_cast<node_t>(std::upper_bound(m.offsets.begin(), m.offsets.end(), entry) -
+                               m.offsets.begin() - 1);
+  }
+  return static_cast<node_t>(
+      kernels::walk::weighted_pick(m.stationary_thresholds.data(), 0, m.n, walk_detail::next_u64(s)));
+}
+
+std::vector<node_t> sample_walk(const WalkModel& model, const WalkSimParams& params, std::int64_t run) {
+  WalkSimParams p = params;  // only the walk's parameters matter here
+  p.accounting = p.save_paths = false;
+  p.device = {DeviceKind::cpu, 0};
+  validate(p, model.n);
+  std::vector<node_t> path;
+  path.reserve(static_cast<std::size_t>(p.steps));
+  PathRecorder recorder{path};
+  walk_detail::dispatch_walk(model, p.seed, run, p.steps, walk_start(model, p, run), recorder,
+                             [](std::int64_t) {});
+  return path;
+}
+
+PathAccounting account_path(std::span<const node_t> path, node_t n, const WalkSimParams& params) {
+  WalkSimParams p = params;
+  p.steps = std::max<std::int64_t>(1, std::int64_t(path.size()));
+  p.accounting = true;
+  p.save_paths = false;
+  p.device = {DeviceKind::cpu, 0};
+  p.start = {StartKind::node, path.empty() ? 0 : path[0]};
+  validate(p, n);
+  if (path.empty()) throw InvalidInput("account_path: the path is empty");
+  for (node_t v : path)
+    if (v < 0 || v >= n) throw InvalidInput("account_path: node " + std::to_string(v) + " outside [0, n)");
+  const WalkModel model = complete_walk(n);  // only n and the kind matter to the accounting
+  const CycleEpsilons eps(n, p);
+  Context ctx(model, p);
+  ctx.time_cap = std::min<std::int64_t>(p.steps, kTimeCap);
+  ctx.visit_cap = std::min<std::int64_t>(p.steps, kVisitCap);
+  ctx.eps = &eps;
+  ThreadState ts;
+  ts.prepare(n, ctx.time_cap, ctx.visit_cap);
+  ts.accountant.reset(n);
+  RunStats stats;
+  auto feed = [&](auto& visitor) {
+    visitor.start(path[0]);
+    for (std::size_t t = 1; t < path.size(); ++t) visitor.step(std::int64_t(t), path[t - 1], path[t]);
+  };
+  if (p.view == WalkView::known) {
+    RunVisitor<true, true> visitor{ctx, ts, stats, 0, false};
+    feed(visitor);
+  } else {
+    RunVisitor<true, false> visitor{ctx, ts, stats, 0, false};
+    feed(visitor);
+  }
+  PathAccounting r;
+  r.n = n;
+  r.loss.assign(std::size_t(n) * std::size_t(n), 0.0);
+  r.cycles.assign(static_cast<std::size_t>(n), 0);
+  r.local.assign(static_cast<std::size_t>(n), 0.0);
+  ts.accountant.finish(eps, p.delta, [&](node_t v, double k, double shared, std::span<const PairLoss> pairs) {
+    for (node_t u = 0; u < n; ++u)
+      if (u != v) r.loss[std::size_t(u) * n + v] = shared;
+    for (const PairLoss& pl : pairs) r.loss[std::size_t(pl.u) * n + v] = pl.loss;
+    r.cycles[v] = static_cast<std::int64_t>(k);
+    r.local[v] = dp::advanced_composition(p.eps0, p.delta, k, p.delta).epsilon;
+  });
+  return r;
+}
+
+WalkSimResult walk_sim(const WalkModel& model, const WalkSimParams& p, const DistanceCounts* distances,
+                       const WalkSimProgress& progress) {
+  validate(p, model.n);
+  const node_t n = model.n;
+  if (distances && distances->offsets.size() != static_cast<std::size_t>(n) + 1)
+    throw InvalidInput("walk_sim: the distance table does not match the graph's " + std::to_string(n) +
+                       " nodes");
+  const auto started = std::chrono::steady_clock::now();
+  WalkSimResult r;
+  r.n = n;
+  r.steps = p.steps;
+  r.runs = p.runs;
+  // Walks run where the device spec says (auto: CUDA when a device answers); saved paths, and histograms
+  // with cycles longer than the device's table, are CPU only (validate rejects them with --device cuda).
+  const bool gpu_capable = !p.save_paths && (!p.accounting || p.mechanism == WalkMechanism::gaussian ||
+                                             p.steps - 1 <= walk_detail::kDeviceCycleTable);
+  const ResolvedDevice device = resolve_device(gpu_capable ? p.device : DeviceSpec{DeviceKind::cpu, 0});
+  r.device = device.name;
+  r.device_note = device.note;
+  if (!gpu_capable && p.device.kind == DeviceKind::automatic)
+    r.device_note = p.save_paths ? "auto: --save-paths runs on the CPU only"
+                                 : "auto: the histogram mechanism with T - 1 > 2^20 runs on the CPU only";
+
+  Context ctx(model, p, distances);
+  ctx.time_cap = std::min<std::int64_t>(p.steps, kTimeCap);
+  ctx.visit_cap = std::min<std::int64_t>(p.steps, kVisitCap);
+  if (model.kind == WalkKind::complete)
+    ctx.nv = dp::chernoff_visit_bound(double(p.steps), double(n), p.delta);
+  std::unique_ptr<CycleEpsilons> eps;
+  if (p.accounting) {
+    eps = std::make_unique<CycleEpsilons>(n, p);
+    (void)eps->at(1);  // surfaces a bad parameter here rather than inside a thread
+    ctx.eps = eps.get();
+    ctx.utility = p.mechanism == WalkMechanism::gaussian;
+    if (ctx.utility) {
+      ctx.sigma_loc = dp::gaussian_sigma_classic(p.eps0, p.delta, 1.0);
+      ctx.values = node_values(p, n);
+    }
+    // Hop distances: the complete graph has every pair at distance 1 (row 1); CSR walks need the table.
+    if (model.kind == WalkKind::complete) {
+      ctx.distances = nullptr;
+      ctx.distance_rows = 2;
+    } else if (distances) {
+      std::size_t rows = 2;
+      for (node_t v = 0; v < n; ++v)
+        rows = std::max<std::size_t>(rows, std::size_t(distances->offsets[v + 1] - distances->offsets[v]));
+      ctx.distance_rows = rows;
+    }
+  }
+  r.sigma_loc = ctx.sigma_loc;
+
+  const int threads = std::max(1, omp_get_max_threads());
+  r.threads = threads;
+  r.batch_runs =
+      p.batch_runs > 0 ? std::min(p.batch_runs, p.runs) : auto_batch(p, n, ctx.distance_rows, threads);
+  std::vector<ThreadState> states(static_cast<std::size_t>(threads));
+  std::vector<double> observer_sum(p.accounting ? n : 0, 0.0), local_sum(p.accounting ? n : 0, 0.0);
+  r.by_distance.assign(ctx.distance_rows, LossStats{});
+  const double total_positions = double(p.steps) * double(p.runs);
+  std::atomic<std::int64_t> done{0};
+  std::mutex reporting;
+  auto tick = [&](std::int64_t k) {
+    const std::int64_t now = done.fetch_add(k) + k;
+    if (progress && reporting.try_lock()) {  // one thread at a time; the others skip this report
+      progress(double(now) / total_positions);
+      reporting.unlock();
+    }
+  };
+
+  // Per-run floating-point results are folded in run order, whatever the backend.
+  const auto merge = [&](RunStats& s) {
+    r.network.merge(s.network);
+    r.local.merge(s.local);
+    for (std::size_t d = 0; d < s.by_distance.size(); ++d) r.by_distance[d].merge(s.by_distance[d]);
+    for (std::size_t v = 0; v < s.observer.size(); ++v) {
+      observer_sum[v] += s.observer[v];
+      local_sum[v] += s.node_local[v];
+    }
+    if (ctx.utility) r.utility.push_back(s.utility);
+    if (p.save_paths) r.paths.push_back(std::move(s.path));
+  };
+
+  kernels::WalkVisitTallies tallies;
+  kernels::WalkSketchBins device_bins;
+  if (device.kind == DeviceKind::cuda) {
+    const kernels::WalkSimCudaRun cuda =
+        p.accounting
+            ? walk_detail::accounted_cuda_runs(ctx, device.index, tallies, device_bins, merge, progress)
+            : kernels::walk_sim_cuda(model, p, device.index, ctx.time_cap, ctx.visit_cap, ctx.nv, tallies,
+                                     progress);
+    r.threads = 1;
+    r.batch_runs = cuda.batch_runs;
+    r.batches = cuda.batches;
+  }
+  for (std::int64_t first = 0; device.kind == DeviceKind::cpu && first < p.runs; first += r.batch_runs) {
+    const std::int64_t count = std::min(r.batch_runs, p.runs - first);
+    std::vector<RunStats> batch(static_cast<std::size_t>(count));
+    std::exception_ptr error;
+    std::mutex error_mutex;
+#pragma omp parallel num_threads(threads)
+    {
+      ThreadState& ts = states[static_cast<std::size_t>(omp_get_thread_num())];
+      ts.prepare(n, ctx.time_cap, ctx.visit_cap);
+#pragma omp for schedule(dynamic, 1)
+      for (std::int64_t k = 0; k < count; ++k) {
+        try {
+          simulate_run(ctx, first + k, ts, batch[static_cast<std::size_t>(k)], tick);
+        } catch (...) {
+          std::lock_guard<std::mutex> lock(error_mutex);
+          if (!error) error = std::current_exception();
+        }
+      }
+    }
+    if (error) std::rethrow_exception(error);
+    for (RunStats& s : batch) merge(s);  // run order: nothing depends on threads or batches
+    ++r.batches;
+  }
+  if (progress) progress(1.0);
+
+  // Integer tallies: order-free (the CUDA path filled `tallies` itself).
+  QuantileSketch sketch;
+  if (device.kind == DeviceKind::cpu) {
+    tallies.visits.assign(static_cast<std::size_t>(n), 0);
+    tallies.returns = tallies.return_time_sum = tallies.hits = tallies.hitting_time_sum = tallies.visits;
+    tallies.return_counts.assign(static_cast<std::size_t>(ctx.time_cap) + 2, 0);
+    tallies.hitting_counts = tallies.return_counts;
+    for (const ThreadState& ts : states) {
+      if (ts.nodes.empty()) continue;
+      for (node_t v = 0; v < n; ++v) {
+        const NodeState& s = ts.nodes[v];
+        tallies.visits[v] += s.visits;
+        tallies.returns[v] += s.returns;
+        tallies.return_time_sum[v] += s.return_sum;
+        tallies.hits[v] += s.hits;
+        tallies.hitting_time_sum[v] += s.hit_sum;
+      }
+      for (std::size_t t = 0; t < tallies.return_counts.size(); ++t) {
+        tallies.return_counts[t] += ts.return_counts[t];
+        tallies.hitting_counts[t] += ts.hitting_counts[t];
+      }
+      for (std::size_t k = 0; k < ts.visit_dense.size(); ++k)
+        if (ts.visit_dense[k] > 0) tallies.visit_counts[std::int64_t(k)] += ts.visit_dense[k];
+      for (const auto& [k, c] : ts.visit_sparse) tallies.visit_counts[k] += c;
+      tallies.above_nv += ts.above_nv;
+      sketch.merge(ts.sketch);
+    }
+  }
+  r.visits = std::move(tallies.visits);
+  r.returns = std::move(tallies.returns);
+  r.return_time_sum = std::move(tallies.return_time_sum);
+  r.hits = std::move(tallies.hits);
+  r.hitting_time_sum = std::move(tallies.hitting_time_sum);
+  r.visit_counts = std::move(tallies.visit_counts);
+  r.visit_counts_above_nv = tallies.above_nv;
+  const std::vector<std::int64_t>& return_counts = tallies.return_counts;
+  const std::vector<std::int64_t>& hitting_counts = tallies.hitting_counts;
+  std::int64_t returns = 0, return_sum = 0, hits = 0, hit_sum = 0;
+  for (node_t v = 0; v < n; ++v) {
+    returns += r.returns[v];
+    return_sum += r.return_time_sum[v];
+    hits += r.hits[v];
+    hit_sum += r.hitting_time_sum[v];
+  }
+  fill_histogram(r.return_times, return_counts, returns, return_sum);
+  fill_histogram(r.hitting_times, hitting_counts, hits, hit_sum);
+  if (p.accounting) {
+    r.cycles.resize(static_cast<std::size_t>(n));
+    r.observer_loss.resize(static_cast<std::size_t>(n));
+    r.node_local.resize(static_cast<std::size_t>(n));
+    for (node_t v = 0; v < n; ++v) {
+      r.cycles[v] = r.returns[v] + r.hits[v];
+      r.observer_loss[v] = observer_sum[v] / double(p.runs);
+      r.node_local[v] = local_sum[v] / double(p.runs);
+    }
+    if (device.kind == DeviceKind::cuda)
+      sketch.add_counts(device_bins.first_bin, device_bins.counts, double(device_bins.zero), r.network.min,
+                        r.network.max);
+    for (double q : p.quantiles) r.network_quantiles.emplace_back(q, sketch.quantile(q));
+  }
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  r.steps_per_second = r.seconds > 0 ? total_positions / r.seconds : 0.0;
+  return r;
+}
+
+}  // namespace netdp

@@ -1,0 +1,96 @@
+// The per-observer fold of a finished run, shared by both backends, and the host side of the CUDA
+// accounting (docs/walk_sim.md "CUDA (accounted walks)").
+#include <omp.h>
+
+#include <algorithm>
+
+#include "netdp/dp/composition.hpp"
+#include "simulation/walk_sim_run.hpp"
+
+namespace netdp::walk_detail {
+
+void start_accounting(const Context& ctx, RunStats& out) {
+  out.observer.assign(static_cast<std::size_t>(ctx.model.n), 0.0);
+  out.node_local.assign(static_cast<std::size_t>(ctx.model.n), 0.0);
+  out.by_distance.assign(ctx.distance_rows, LossStats{});
+}
+
+void account_observer(const Context& ctx, RunStats& out, node_t v, double k, double shared,
+                      const kernels::walk::PairLosses& pairs) {
+  const double others = ctx.model.n - 1;
+  const double shared_weight = others - pairs.count;
+  const LossStats corrected{pairs.count, pairs.sum, pairs.compensation, pairs.min, pairs.max};
+  out.network.add(shared, shared_weight);
+  out.network.merge(corrected);
+  if (ctx.distance_rows > 0) {
+    // The boundary participants of a cycle are neighbours of v in the walk: hop distance 1.
+    out.by_distance[1].merge(corrected);
+    if (ctx.distances == nullptr) {
+      out.by_distance[1].add(shared, shared_weight);
+    } else {
+      const offset_t begin = ctx.distances->offsets[v], end = ctx.distances->offsets[v + 1];
+      for (offset_t d = 1; begin + d < end; ++d) {
+        const double w = double(ctx.distances->counts[begin + d]) - (d == 1 ? pairs.count : 0.0);
+        out.by_distance[d].add(shared, w);
+      }
+    }
+  }
+  out.observer[v] = (shared * shared_weight + (pairs.sum + pairs.compensation)) / others;
+  const double ldp = dp::advanced_composition(ctx.p.eps0, ctx.p.delta, k, ctx.p.delta).epsilon;
+  out.node_local[v] = ldp;
+  out.local.add(ldp, others);
+}
+
+kernels::WalkSimCudaRun accounted_cuda_runs(const Context& ctx, int device,
+                                            kernels::WalkVisitTallies& tallies, kernels::WalkSketchBins& bins,
+                                            const std::function<void(RunStats&)>& merge,
+                                            const WalkSimProgress& progress) {
+  const WalkSimParams& p = ctx.p;
+  const node_t n = ctx.model.n;
+  kernels::WalkAccountingInputs in;
+  // The CPU's per-cycle values, for the lengths the device asks for.
+  in.table_lengths = std::min<std::int64_t>(p.steps - 1, kDeviceCycleTable);
+  in.fill = [&](std::span<const std::int64_t> lengths, std::span<kernels::walk::CycleTerms> table) {
+#pragma omp parallel for schedule(dynamic, 16)
+    for (std::size_t i = 0; i < lengths.size(); ++i) {
+      const std::int64_t m = lengths[i];
+      table[static_cast<std::size_t>(m - 1)] = {ctx.eps->at(m).zero, ctx.eps->terms(m, 1),
+                                                ctx.eps->terms(m, 2)};
+    }
+  };
+  in.gaussian = p.mechanism == WalkMechanism::gaussian;
+  in.known = p.view == WalkView::known;
+  in.eps0 = p.eps0;
+  in.delta = p.delta;
+  in.utility = ctx.utility;
+  in.sigma_loc = ctx.sigma_loc;
+  in.values = ctx.values;
+  in.log_base = kLogBase;
+
+  std::vector<RunStats> stats;
+  const kernels::WalkAccountedSink sink = [&](const kernels::WalkAccountedBatch& b) {
+    stats.assign(static_cast<std::size_t>(b.count), RunStats{});
+#pragma omp parallel for schedule(dynamic, 1)
+    for (std::int64_t k = 0; k < b.count; ++k) {
+      RunStats& s = stats[static_cast<std::size_t>(k)];
+      start_accounting(ctx, s);
+      for (node_t v = 0; v < n; ++v) {
+        const auto i = static_cast<std::size_t>(k * n + v);
+        account_observer(ctx, s, v, double(b.cycles[i]), b.shared[i], b.pairs[i]);
+      }
+      if (ctx.utility) {
+        const auto r = static_cast<std::size_t>(k);
+        s.utility.truth = b.truth[r];
+        s.utility.noises = b.noises[r];
+        s.noise = b.noise[r];
+        s.utility.estimate = s.utility.truth + s.noise;
+      }
+    }
+    for (RunStats& s : stats) merge(s);  // run order
+  };
+  const kernels::WalkSimCudaRun run = kernels::walk_sim_accounted_cuda(
+      ctx.model, p, device, ctx.time_cap, ctx.visit_cap, ctx.nv, in, tallies, bins, sink, progress);
+  return run;
+}
+
+}  // namespace netdp::walk_detail

@@ -1,0 +1,79 @@
+// Walk simulator parameters: names and validation (DESIGN principle 6: one clear message per bad value).
+#include <cmath>
+#include <string>
+
+#include "netdp/core/device.hpp"
+#include "netdp/core/error.hpp"
+#include "netdp/io/results_dir.hpp"
+#include "netdp/simulation/walk_sim.hpp"
+
+namespace netdp {
+
+namespace {
+constexpr std::int64_t kMaxRuns = std::int64_t{1} << 56;   // the run field of the Philox subsequence
+constexpr std::int64_t kMaxSteps = std::int64_t{1} << 44;  // retry offsets t << 20 stay below 2^64
+constexpr std::int64_t kMaxAccountedSteps = (std::int64_t{1} << 31) - 1;  // cycle lengths in 32 bits
+
+[[noreturn]] void bad(const std::string& message) {
+  throw InvalidInput(message);
+}
+}  // namespace
+
+WalkMechanism parse_walk_mechanism(std::string_view text) {
+  if (text == "gaussian") return WalkMechanism::gaussian;
+  if (text == "histogram") return WalkMechanism::histogram;
+  bad("--mechanism: expected gaussian or histogram, got '" + std::string(text) + "'");
+}
+
+WalkView parse_walk_view(std::string_view text) {
+  if (text == "known") return WalkView::known;
+  if (text == "hidden") return WalkView::hidden;
+  bad("--view: expected known or hidden, got '" + std::string(text) + "'");
+}
+
+std::string to_string(WalkMechanism m) {
+  return m == WalkMechanism::gaussian ? "gaussian" : "histogram";
+}
+std::string to_string(WalkView v) {
+  return v == WalkView::known ? "known" : "hidden";
+}
+
+void validate(const WalkSimParams& p, node_t n) {
+  if (n < 2) bad("walk-sim needs n >= 2 nodes, got n = " + std::to_string(n));
+  if (p.steps < 1) bad("--steps must be >= 1, got " + std::to_string(p.steps));
+  if (p.steps >= kMaxSteps) bad("--steps must be < 2^44, got " + std::to_string(p.steps));
+  if (p.runs < 1) bad("--runs must be >= 1, got " + std::to_string(p.runs));
+  if (p.runs >= kMaxRuns) bad("--runs must be < 2^56, got " + std::to_string(p.runs));
+  if (!(p.eps0 > 0) || !std::isfinite(p.eps0))
+    bad("--eps0 must be a finite number > 0, got " + format_double(p.eps0));
+  if (!(p.delta > 0 && p.delta < 1)) bad("--delta must be in (0, 1), got " + format_double(p.delta));
+  if (p.start.kind == StartKind::node && (p.start.node < 0 || p.start.node >= n))
+    bad("--start node:" + std::to_string(p.start.node) +
+        " is not a node of the graph (n = " + std::to_string(n) + ")");
+  for (double q : p.quantiles)
+    if (!(q >= 0 && q <= 1)) bad("--quantiles: every quantile must be in [0, 1], got " + format_double(q));
+  if (p.batch_runs < 0) bad("--batch-runs must be >= 0, got " + std::to_string(p.batch_runs));
+  if (p.save_paths && p.runs > kMaxSavedPositions / p.steps)
+    bad("--save-paths is for small runs: R T = " + std::to_string(p.runs) + " x " + std::to_string(p.steps) +
+        " positions exceed " + std::to_string(kMaxSavedPositions));
+  if (p.accounting) {
+    if (p.steps > kMaxAccountedSteps)
+      bad("--steps: the accounting needs T < 2^31 (got " + std::to_string(p.steps) +
+          "); use --no-accounting");
+    // C4 uses delta_new = k delta with k up to T - 1 cycles per observer (MATH_SPEC 1.4).
+    if (double(p.steps - 1) * p.delta >= 1)
+      bad("--delta " + format_double(p.delta) + " times T - 1 = " + std::to_string(p.steps - 1) +
+          " cycles must stay below 1 (C4 composes with delta_new = k delta)");
+  }
+  // Plain and accounted walks run on CUDA (docs/walk_sim.md "CUDA"); saved paths are CPU only, and the
+  // histogram mechanism's per-cycle levels (SH3) are tabulated on the host for cycles up to 2^20 positions.
+  if (p.device.kind == DeviceKind::cuda) {
+    if (p.accounting && p.mechanism == WalkMechanism::histogram && p.steps - 1 > (std::int64_t{1} << 20))
+      bad("--device cuda: --mechanism histogram needs T - 1 <= 2^20 on the GPU (got T = " +
+          std::to_string(p.steps) + "); use --device cpu");
+    if (p.save_paths) bad("--device cuda: --save-paths runs on the CPU only; use --device cpu");
+    (void)resolve_device(p.device);  // DeviceUnavailable when no such device answers
+  }
+}
+
+}  // namespace netdp

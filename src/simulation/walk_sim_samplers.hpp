@@ -1,0 +1,141 @@
+#pragma once
+// The walk loop and its next-node rules (docs/walk_sim.md "Samplers" and "Randomness"): one rule per walk
+// kind, each reading a fixed number of Philox words per position, with the per-step maths of
+// kernels/common/walk_sim_math.hpp. A visitor sees every position; the loop is the same for the simulator,
+// the path sampler and the tests.
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "common/walk_sim_math.hpp"
+#include "netdp/core/philox.hpp"
+#include "netdp/simulation/walk_sim.hpp"
+
+namespace netdp::walk_detail {
+
+/// floor(2^64 x) for x in [0, 1), saturated at both ends (cumulative weights as 64-bit thresholds).
+inline std::uint64_t fixed_point_64(double x) {
+  if (!(x > 0)) return 0;
+  if (x >= 1) return std::numeric_limits<std::uint64_t>::max();
+  return static_cast<std::uint64_t>(std::ldexp(x, 64));
+}
+
+/// Two words as one uniform 64-bit integer (low word first).
+inline std::uint64_t next_u64(PhiloxStream& s) {
+  const std::uint64_t low = s.next_u32();
+  return low | std::uint64_t{s.next_u32()} << 32;
+}
+
+/// Uniform on [0, bound) for any bound >= 1: Lemire on one word below 2^32, else masked 64-bit rejection.
+inline std::uint64_t next_below_64(PhiloxStream& s, std::uint64_t bound) {
+  if (bound <= std::numeric_limits<std::uint32_t>::max())
+    return s.next_below(static_cast<std::uint32_t>(bound));
+  std::uint64_t mask = bound - 1;
+  for (int shift = 1; shift < 64; shift *= 2) mask |= mask >> shift;
+  for (;;) {
+    const std::uint64_t x = next_u64(s) & mask;
+    if (x < bound) return x;
+  }
+}
+
+/// Redraw of a rejected Lemire word of position t: next_below on the retry stream at offset t << 20.
+struct Retry {
+  std::uint64_t seed = 0, run = 0;
+  std::uint32_t below(std::int64_t t, std::uint32_t bound) const {
+    PhiloxStream s(seed, walk_subsequence(WalkStream::retry, run), static_cast<std::uint64_t>(t) << 20);
+    return s.next_below(bound);
+  }
+};
+
+inline std::uint32_t draw(PhiloxStream& words, const Retry& retry, std::int64_t t, std::uint32_t bound) {
+  std::uint32_t k;
+  if (!kernels::walk::bounded_draw(words.next_u32(), bound, &k)) k = retry.below(t, bound);
+  return k;
+}
+
+struct CompleteRule {
+  node_t n;
+  node_t next(node_t, PhiloxStream& w, const Retry& r, std::int64_t t) const {
+    return static_cast<node_t>(draw(w, r, t, static_cast<std::uint32_t>(n)));
+  }
+};
+
+struct UniformRule {
+  const offset_t* offsets;
+  const node_t* targets;
+  node_t next(node_t v, PhiloxStream& w, const Retry& r, std::int64_t t) const {
+    const offset_t begin = offsets[v];
+    return targets[begin + draw(w, r, t, static_cast<std::uint32_t>(offsets[v + 1] - begin))];
+  }
+};
+
+struct LazyRule {
+  const offset_t* offsets;
+  const node_t* targets;
+  node_t next(node_t v, PhiloxStream& w, const Retry& r, std::int64_t t) const {
+    const offset_t begin = offsets[v];
+    const auto degree = static_cast<std::uint32_t>(offsets[v + 1] - begin);
+    const std::uint32_t k = draw(w, r, t, 2 * degree);
+    return kernels::walk::lazy_moves(k, degree) ? targets[begin + k] : v;
+  }
+};
+
+struct WeightedRule {
+  const offset_t* offsets;
+  const node_t* targets;
+  const std::uint64_t* thresholds;
+  node_t next(node_t v, PhiloxStream& w, const Retry&, std::int64_t) const {
+    return targets[kernels::walk::weighted_pick(thresholds, offsets[v], offsets[v + 1], next_u64(w))];
+  }
+};
+
+struct RingRule {
+  node_t n;
+  node_t next(node_t v, PhiloxStream&, const Retry&, std::int64_t) const {
+    return kernels::walk::ring_next(v, n);
+  }
+};
+
+/// Positions 1 .. steps-1 of run `run` from `start`: visitor.start(p_0), then visitor.step(t, p_{t-1}, p_t).
+/// tick(k) is called after every chunk of k positions (progress).
+template <class Rule, class Visitor, class Tick>
+void walk_positions(const Rule& rule, std::uint64_t seed, std::int64_t run, std::int64_t steps, node_t start,
+                    Visitor& visitor, Tick&& tick) {
+  constexpr std::int64_t kChunk = std::int64_t{1} << 20;
+  PhiloxStream words(seed, walk_subsequence(WalkStream::walk, static_cast<std::uint64_t>(run)));
+  const Retry retry{seed, static_cast<std::uint64_t>(run)};
+  node_t current = start;
+  visitor.start(current);
+  for (std::int64_t t0 = 1; t0 < steps; t0 += kChunk) {
+    const std::int64_t t1 = steps - t0 > kChunk ? t0 + kChunk : steps;
+    for (std::int64_t t = t0; t < t1; ++t) {
+      const node_t next = rule.next(current, words, retry, t);
+      visitor.step(t, current, next);
+      current = next;
+    }
+    tick(t1 - t0);
+  }
+}
+
+/// walk_positions with the rule of the model's kind.
+template <class Visitor, class Tick>
+void dispatch_walk(const WalkModel& m, std::uint64_t seed, std::int64_t run, std::int64_t steps, node_t start,
+                   Visitor& visitor, Tick&& tick) {
+  switch (m.kind) {
+    case WalkKind::complete:
+      return walk_positions(CompleteRule{m.n}, seed, run, steps, start, visitor, tick);
+    case WalkKind::uniform:
+      return walk_positions(UniformRule{m.offsets.data(), m.targets.data()}, seed, run, steps, start, visitor,
+                            tick);
+    case WalkKind::lazy_uniform:
+      return walk_positions(LazyRule{m.offsets.data(), m.targets.data()}, seed, run, steps, start, visitor,
+                            tick);
+    case WalkKind::weighted:
+      return walk_positions(WeightedRule{m.offsets.data(), m.targets.data(), m.thresholds.data()}, seed, run,
+                            steps, start, visitor, tick);
+    case WalkKind::directed_ring:
+      return walk_positions(RingRule{m.n}, seed, run, steps, start, visitor, tick);
+  }
+}
+
+}  // namespace netdp::walk_detail

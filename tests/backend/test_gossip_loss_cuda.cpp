@@ -1,0 +1,244 @@
+// CUDA backend of the gossip accountant (MATH_SPEC 6.1-6.2) against the CPU backend, the oracle (DESIGN
+// principle 1): fresh random graphs and awkward ones, every t_start / steps / cap combination, forced tiles,
+// the dense path and single sources. Relative error <= 1e-10 entry by entry. Skipped where no CUDA device
+// answers, except the test that such a request fails cleanly.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "netdp/accounting/gossip_loss.hpp"
+#include "netdp/core/device.hpp"
+#include "netdp/core/error.hpp"
+#include "netdp/core/graph.hpp"
+#include "netdp/core/graph_generators.hpp"
+#include "netdp/core/sparse_matrix.hpp"
+#include "netdp/core/weighting.hpp"
+
+namespace {
+
+using netdp::CsrMatrix;
+using netdp::DeviceKind;
+using netdp::GossipLossParams;
+using netdp::GossipLossRun;
+using netdp::Graph;
+using netdp::Propagation;
+
+constexpr double kTolerance = 1e-10;
+
+/// max over entries of |gpu - cpu| / |cpu|. Both backends propagate non-negative W, so structural zeros are
+/// exact zeros on both; the floor only keeps the ratio finite there (any non-zero GPU value then fails).
+double max_relative_error(const std::vector<double>& gpu, const std::vector<double>& cpu) {
+  double worst = 0.0;
+  for (std::size_t i = 0; i < cpu.size(); ++i) {
+    worst = std::max(worst, std::abs(gpu[i] - cpu[i]) / std::max(std::abs(cpu[i]), 1e-300));
+  }
+  return worst;
+}
+
+GossipLossParams on(DeviceKind kind, GossipLossParams p) {
+  p.device = netdp::DeviceSpec{kind, 0};
+  return p;
+}
+
+std::string describe(const GossipLossParams& p) {
+  return "t_start=" + std::to_string(p.t_start) + " steps=" + std::to_string(p.steps) +
+         " cap=" + std::to_string(p.cap_ldp) + " tile=" + std::to_string(p.tile_sources) +
+         " dense=" + std::to_string(p.propagation == Propagation::dense) +
+         (p.source ? " source=" + std::to_string(*p.source) : std::string());
+}
+
+/// CUDA vs CPU on the same parameters; returns the CUDA matrix. The CPU oracle runs untiled and unlimited so
+/// that it does not depend on the tiling under test.
+std::vector<double> expect_matches_cpu(const Graph& g, const CsrMatrix& w, const GossipLossParams& p,
+                                       GossipLossRun* run = nullptr) {
+  GossipLossParams oracle = on(DeviceKind::cpu, p);
+  oracle.tile_sources = 0;
+  oracle.memory_limit = 0;
+  const std::vector<double> cpu = netdp::gossip_loss_matrix(g, w, oracle);
+  std::vector<double> gpu = netdp::gossip_loss_matrix(g, w, on(DeviceKind::cuda, p), run);
+  EXPECT_EQ(gpu.size(), cpu.size()) << describe(p);
+  if (gpu.size() != cpu.size()) return gpu;
+  EXPECT_GT(*std::max_element(cpu.begin(), cpu.end()), 0.0) << "vacuous comparison: " << describe(p);
+  EXPECT_LE(max_relative_error(gpu, cpu), kTolerance) << describe(p);
+  return gpu;
+}
+
+GossipLossParams base_params() {
+  GossipLossParams p;
+  p.alpha = 2.0;
+  p.sigma = 1.3;  // scale = alpha Delta^2 / (2 sigma^2) != 1, so a lost factor would show
+  p.sensitivity = 1.0;
+  p.propagation = Propagation::sparse;
+  return p;
+}
+
+TEST(GossipLossCuda, MatchesCpuOnRandomGraphs) {
+  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  for (std::uint64_t seed : {1u, 2u}) {
+    const Graph g = netdp::erdos_renyi_graph(200, 0.05, seed);
+    const CsrMatrix w = netdp::gossip_matrix(g, netdp::Weighting::metropolis);
+    for (int t_start : {0, 1}) {
+      for (int steps : {1, 4, 15}) {
+        for (bool cap : {true, false}) {
+          GossipLossParams p = base_params();
+          p.t_start = t_start;
+          p.steps = steps;
+          p.cap_ldp = cap;
+          SCOPED_TRACE("seed " + std::to_string(seed));
+          expect_matches_cpu(g, w, p);
+        }
+      }
+    }
+  }
+}
+
+TEST(GossipLossCuda, SmallTilesMatchCpuAndOneTile) {
+  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  const Graph g = netdp::erdos_renyi_graph(200, 0.05, 7);
+  const CsrMatrix w = netdp::gossip_matrix(g, netdp::Weighting::metropolis);
+  GossipLossParams p = base_params();
+  p.steps = 6;
+  p.cap_ldp = false;
+
+  p.tile_sources = 7;
+  GossipLossRun tiled_run;
+  const std::vector<double> tiled = expect_matches_cpu(g, w, p, &tiled_run);
+  EXPECT_EQ(tiled_run.tile_sources, 7);
+  EXPECT_EQ(tiled_run.tiles, 29);  // ceil(200 / 7)
+
+  p.tile_sources = 200;
+  GossipLossRun single_run;
+  const std::vector<double> single = expect_matches_cpu(g, w, p, &single_run);
+  EXPECT_EQ(single_run.tiles, 1);
+  ASSERT_EQ(tiled.size(), single.size());
+  // cuSPARSE may pick different kernels for different block widths, so tiled and untiled runs agree to
+  // rounding rather than bit for bit on the GPU (docs/cuda_backend.md).
+  EXPECT_LE(max_relative_error(tiled, single), kTolerance);
+}
+
+TEST(GossipLossCuda, AwkwardGraphsMatchCpu) {
+  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  // A hub of degree 100, long paths (many exact zeros for small T), a cycle.
+  const std::vector<Graph> graphs = {netdp::star_graph(101), netdp::path_graph(60), netdp::ring_graph(50)};
+  for (std::size_t i = 0; i < graphs.size(); ++i) {
+    const CsrMatrix w = netdp::gossip_matrix(graphs[i], netdp::Weighting::metropolis);
+    for (int steps : {2, 10}) {
+      for (int t_start : {0, 1}) {
+        GossipLossParams p = base_params();
+        p.steps = steps;
+        p.t_start = t_start;
+        p.cap_ldp = false;
+        p.tile_sources = 7;
+        SCOPED_TRACE("graph " + std::to_string(i));
+        expect_matches_cpu(graphs[i], w, p);
+      }
+    }
+  }
+}
+
+TEST(GossipLossCuda, DensePropagationMatchesCpu) {
+  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  const Graph complete = netdp::complete_graph(64);
+  const CsrMatrix wc = netdp::gossip_matrix(complete, netdp::Weighting::metropolis);
+  for (int t_start : {0, 1}) {
+    for (int steps : {1, 3, 8}) {
+      for (bool cap : {true, false}) {
+        GossipLossParams p = base_params();
+        p.propagation = Propagation::dense;
+        p.t_start = t_start;
+        p.steps = steps;
+        p.cap_ldp = cap;
+        const std::vector<double> dense = expect_matches_cpu(complete, wc, p);
+        p.propagation = Propagation::sparse;
+        const std::vector<double> sparse = netdp::gossip_loss_matrix(complete, wc, on(DeviceKind::cuda, p));
+        ASSERT_EQ(dense.size(), sparse.size());
+        EXPECT_LE(max_relative_error(dense, sparse), kTolerance) << describe(p);
+      }
+    }
+  }
+  // The dense path on a sparse graph, tiled.
+  const Graph g = netdp::erdos_renyi_graph(200, 0.05, 11);
+  const CsrMatrix w = netdp::gossip_matrix(g, netdp::Weighting::metropolis);
+  GossipLossParams p = base_params();
+  p.propagation = Propagation::dense;
+  p.steps = 5;
+  p.cap_ldp = false;
+  p.tile_sources = 7;
+  expect_matches_cpu(g, w, p);
+}
+
+TEST(GossipLossCuda, SingleSourceMatchesCpuAndFullMatrix) {
+  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  const Graph g = netdp::erdos_renyi_graph(200, 0.05, 3);
+  const CsrMatrix w = netdp::gossip_matrix(g, netdp::Weighting::metropolis);
+  GossipLossParams p = base_params();
+  p.steps = 5;
+  p.cap_ldp = false;
+  const std::vector<double> full = netdp::gossip_loss_matrix(g, w, on(DeviceKind::cuda, p));
+  ASSERT_EQ(full.size(), std::size_t{200} * 200);
+  for (netdp::node_t source : {0, 17, 199}) {
+    p.source = source;
+    const std::vector<double> row = expect_matches_cpu(g, w, p);
+    ASSERT_EQ(row.size(), std::size_t{200});
+    const std::vector<double> full_row(full.begin() + std::ptrdiff_t{source} * 200,
+                                       full.begin() + std::ptrdiff_t{source + 1} * 200);
+    EXPECT_LE(max_relative_error(row, full_row), kTolerance) << "source " << source;
+    EXPECT_EQ(row[static_cast<std::size_t>(source)], 0.0);  // f(u, u) = 0
+  }
+}
+
+TEST(GossipLossCuda, RunsAreReproducible) {
+  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  // Deterministic reductions, non-transposed SpMM and a single stream: bit-identical repeated runs.
+  const Graph g = netdp::erdos_renyi_graph(200, 0.05, 5);
+  const CsrMatrix w = netdp::gossip_matrix(g, netdp::Weighting::metropolis);
+  for (Propagation propagation : {Propagation::sparse, Propagation::dense}) {
+    GossipLossParams p = on(DeviceKind::cuda, base_params());
+    p.propagation = propagation;
+    p.steps = 8;
+    p.tile_sources = 7;
+    const std::vector<double> first = netdp::gossip_loss_matrix(g, w, p);
+    EXPECT_TRUE(first == netdp::gossip_loss_matrix(g, w, p)) << describe(p);
+  }
+}
+
+TEST(GossipLossCuda, MemoryLimitSplitsIntoTiles) {
+  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  const Graph g = netdp::erdos_renyi_graph(200, 0.05, 9);
+  const CsrMatrix w = netdp::gossip_matrix(g, netdp::Weighting::metropolis);
+  GossipLossParams p = base_params();
+  p.steps = 4;
+  // About 40 KB of fixed arrays and 8 KB per source (5 n doubles): room for far fewer than 200 sources.
+  p.memory_limit = std::int64_t{1} << 20;
+  GossipLossRun run;
+  expect_matches_cpu(g, w, p, &run);
+  EXPECT_GT(run.tiles, 1);
+  EXPECT_LT(run.tile_sources, 200);
+
+  p.memory_limit = 1000;  // not even the fixed arrays fit
+  EXPECT_THROW(netdp::gossip_loss_matrix(g, w, on(DeviceKind::cuda, p)), netdp::InsufficientMemory);
+}
+
+TEST(GossipLossCuda, AbsentDeviceIndexThrows) {
+  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  const Graph g = netdp::ring_graph(10);
+  const CsrMatrix w = netdp::gossip_matrix(g, netdp::Weighting::metropolis);
+  GossipLossParams p = base_params();
+  p.device = netdp::DeviceSpec{DeviceKind::cuda, netdp::cuda_device_count()};
+  EXPECT_THROW(netdp::gossip_loss_matrix(g, w, p), netdp::DeviceUnavailable);
+}
+
+TEST(GossipLossCuda, NoDeviceThrowsDeviceUnavailable) {
+  if (netdp::cuda_device_count() > 0) GTEST_SKIP() << "a CUDA device is present";
+  const Graph g = netdp::ring_graph(10);
+  const CsrMatrix w = netdp::gossip_matrix(g, netdp::Weighting::metropolis);
+  EXPECT_THROW(netdp::gossip_loss_matrix(g, w, on(DeviceKind::cuda, base_params())),
+               netdp::DeviceUnavailable);
+}
+
+}  // namespace

@@ -1,0 +1,89 @@
+// CUDA backend of the gossip simulator (sync, accelerated: MATH_SPEC 6.1-6.2, 2.4) against the CPU, the
+// oracle (DESIGN principle 1): random sparse and dense graphs, D = 1 and 3, several batch sizes, every
+// curve (mean and standard error, to the true and to the noisy average) within relative error 1e-10. The
+// noise is drawn on the device from the same Philox words (principle 2), so e(0) checks it. Skipped where
+// no CUDA device answers.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "netdp/core/device.hpp"
+#include "netdp/core/error.hpp"
+#include "netdp/core/graph.hpp"
+#include "netdp/core/graph_generators.hpp"
+#include "netdp/core/sparse_matrix.hpp"
+#include "netdp/core/weighting.hpp"
+#include "netdp/simulation/gossip_sim.hpp"
+#include "support/gossip_sim_cuda_compare.hpp"
+#include "support/test_support.hpp"
+
+namespace {
+
+using netdp::DeviceKind;
+using netdp::GossipProtocol;
+using netdp::GossipSimParams;
+using netdp::GossipSimResult;
+using netdp::Graph;
+using netdp::InitKind;
+
+GossipSimParams params(GossipProtocol protocol, int dim, InitKind init, std::int64_t runs, int steps) {
+  return netdp::testing::gossip_params(protocol, dim, init, runs, steps, 20240611);
+}
+
+using netdp::testing::expect_cuda_curves;
+
+TEST(GossipSimCuda, SyncMatchesCpuOnRandomGraphs) {
+  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  for (std::uint64_t seed : {1u, 2u}) {
+    const Graph g = netdp::erdos_renyi_graph(90, 0.08, seed);
+    for (int dim : {1, 3}) {
+      auto p = params(GossipProtocol::sync, dim, InitKind::normal, 23, 12);
+      expect_cuda_curves(g, p, {1, 5, 23, 0});
+    }
+  }
+}
+
+TEST(GossipSimCuda, AcceleratedMatchesCpuOnRandomGraphs) {
+  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  for (std::uint64_t seed : {3u, 4u}) {
+    const Graph g = netdp::erdos_renyi_graph(90, 0.08, seed);
+    for (int dim : {1, 3}) {
+      auto p = params(GossipProtocol::accelerated, dim, InitKind::uniform, 17, 10);
+      p.record_every = 3;
+      expect_cuda_curves(g, p, {1, 4, 0});
+    }
+  }
+}
+
+TEST(GossipSimCuda, ZeroInitOddValueCountAndDenseW) {
+  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  // n D odd: the last Box-Muller pair gives one value. A dense graph takes the DGEMM path (density > 1/4).
+  const Graph sparse = netdp::erdos_renyi_graph(41, 0.15, 7);
+  const Graph dense = netdp::erdos_renyi_graph(40, 0.6, 8);
+  for (auto protocol : {GossipProtocol::sync, GossipProtocol::accelerated}) {
+    expect_cuda_curves(sparse, params(protocol, 3, InitKind::zero, 9, 6), {2, 0});
+    expect_cuda_curves(dense, params(protocol, 1, InitKind::normal, 9, 6), {4, 0});
+  }
+  auto one_run = params(GossipProtocol::sync, 1, InitKind::normal, 1, 5);  // standard errors are NaN
+  expect_cuda_curves(sparse, one_run, {0});
+  one_run.sigma = 0;  // no noise: x^0 = x on both devices
+  expect_cuda_curves(sparse, one_run, {0});
+}
+
+TEST(GossipSimCuda, TooSmallMemory) {
+  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  const Graph g = netdp::erdos_renyi_graph(30, 0.2, 9);
+  const netdp::CsrMatrix w = netdp::gossip_matrix(g, netdp::Weighting::metropolis);
+  auto p = params(GossipProtocol::sync, 1, InitKind::normal, 4, 5);
+  const std::vector<double> x = netdp::initial_values(g.n, p);
+  p.device = {DeviceKind::cuda, 0};
+  p.memory_limit = 1000;
+  EXPECT_THROW(netdp::gossip_sim(g, w, x, p), netdp::InsufficientMemory);
+}
+
+}  // namespace

@@ -1,0 +1,277 @@
+// `netdp gossip-sim` end to end: files, mse.csv layout, agreement with the library, auto steps, target, and
+// bad input (exit 2, no manifest).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "netdp/core/graph_spec.hpp"
+#include "netdp/core/spectral.hpp"
+#include "netdp/core/weighting.hpp"
+#include "netdp/io/results_dir.hpp"
+#include "netdp/simulation/gossip_sim.hpp"
+#include "netdp/simulation/gossip_sim_privacy.hpp"
+#include "support/test_support.hpp"
+
+namespace netdp {
+namespace {
+
+using testing::read_csv_cells;
+using testing::read_json;
+using testing::read_text;
+using testing::run_cli;
+using testing::ScratchDir;
+namespace fs = std::filesystem;
+
+/// Rows of mse.csv after the header, as numbers.
+std::vector<std::vector<double>> csv_rows(const fs::path& file, std::string* header) {
+  auto cells = read_csv_cells(file);
+  *header = "";
+  for (std::size_t i = 0; i < cells.front().size(); ++i) *header += (i ? "," : "") + cells.front()[i];
+  std::vector<std::vector<double>> rows;
+  for (std::size_t r = 1; r < cells.size(); ++r) {
+    rows.emplace_back();
+    for (const auto& cell : cells[r]) rows.back().push_back(std::strtod(cell.c_str(), nullptr));
+  }
+  return rows;
+}
+
+TEST(CliGossipSim, WritesFilesThatMatchTheLibrary) {
+  ScratchDir dir;
+  auto out = dir / "sim";
+  auto r = run_cli(
+      "gossip-sim --graph ring:n=10 --protocol sync --steps 20 --runs 50 --dim 2 --sigma 0.5 "
+      "--init normal --seed 3 --target 0.05 --threads 2 --out " +
+      out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* file : {"mse.csv", "summary.json", "manifest.json"}) EXPECT_TRUE(fs::exists(out / file));
+  std::string header;
+  auto rows = csv_rows(out / "mse.csv", &header);
+  EXPECT_EQ(header, "t,mean,stderr,noisy_mean,noisy_stderr,bound");
+  ASSERT_EQ(rows.size(), 21u);
+
+  Graph g = make_graph("ring:n=10");
+  CsrMatrix w = gossip_matrix(g, Weighting::metropolis);
+  GossipSimParams p;
+  p.steps = 20;
+  p.runs = 50;
+  p.dim = 2;
+  p.sigma = 0.5;
+  p.seed = 3;
+  p.init.kind = InitKind::normal;
+  auto x = initial_values(g.n, p);
+  auto lib = gossip_sim(g, w, x, p);
+  const double gap = spectral_summary(w).gap(GapDefinition::second);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    ASSERT_EQ(rows[i].size(), 6u);
+    EXPECT_EQ(rows[i][0], double(i));
+    EXPECT_EQ(rows[i][1], lib.mean[i]);  // shortest round-trip text
+    EXPECT_EQ(rows[i][2], lib.std_error[i]);
+    EXPECT_EQ(rows[i][3], lib.noisy_mean[i]);
+    EXPECT_EQ(rows[i][4], lib.noisy_std_error[i]);
+    EXPECT_EQ(rows[i][5],
+              gossip_sim_bound({GossipProtocol::sync, 10, 2, 0.5, lib.initial_spread, gap}, double(i)));
+  }
+  auto s = read_json(out / "summary.json");
+  EXPECT_EQ(s["protocol"], "sync");
+  EXPECT_EQ(s["runs"], 50);
+  EXPECT_DOUBLE_EQ(s["noise_floor"].get<double>(), 2 * 0.25 / 10);
+  auto reached = first_reaching(lib, 0.05);
+  if (reached)
+    EXPECT_EQ(s["target_reached_t"], *reached);
+  else
+    EXPECT_TRUE(s["target_reached_t"].is_null());
+  auto m = read_json(out / "manifest.json");
+  EXPECT_EQ(m["command"], "gossip-sim");
+  EXPECT_EQ(m["parameters"]["protocol"], "sync");
+}
+
+TEST(CliGossipSim, EveryProtocolRuns) {
+  ScratchDir dir;
+  for (const char* protocol : {"accelerated", "randomized", "er-per-round", "dropout"}) {
+    auto out = dir / protocol;
+    auto r =
+        run_cli(std::string("gossip-sim --graph hypercube:dim=4 --protocol ") + protocol +
+                " --steps 30 --runs 20 --init uniform --dropout 0.2 --er-c 2 --quiet --out " + out.string());
+    ASSERT_EQ(r.exit_code, 0) << protocol << ": " << r.err;
+    EXPECT_TRUE(fs::exists(out / "manifest.json")) << protocol;
+    auto s = read_json(out / "summary.json");
+    EXPECT_EQ(s["protocol"], protocol);
+    EXPECT_EQ(s["steps"], 30);
+  }
+}
+
+TEST(CliGossipSim, AutoStepsIsTheStoppingTime) {
+  ScratchDir dir;
+  auto out = dir / "auto";
+  auto r = run_cli(
+      "gossip-sim --graph hypercube:dim=5 --protocol accelerated --steps auto --runs 10 "
+      "--sigma 0.2 --init uniform --out " +
+      out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto s = read_json(out / "summary.json");
+  GossipBoundInputs in{GossipProtocol::accelerated,    32, 1, 0.2, s["initial_spread"].get<double>(),
+                       s["spectral_gap"].get<double>()};
+  EXPECT_EQ(s["steps"], gossip_sim_stopping_time(in));
+  EXPECT_EQ(read_json(out / "manifest.json")["parameters"]["steps"], "auto");
+}
+
+TEST(CliGossipSim, InitFromFile) {
+  ScratchDir dir;
+  auto file = dir.write("x.txt", "# values of 4 nodes, D = 2\n1 2\n3, 4\n\n5 6  # third\n7 8\n");
+  auto out = dir / "file";
+  auto r = run_cli("gossip-sim --graph ring:n=4 --steps 3 --dim 2 --sigma 0 --init file:" + file + " --out " +
+                   out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto s = read_json(out / "summary.json");
+  EXPECT_EQ(s["true_average"], nlohmann::json({4.0, 5.0}));
+  EXPECT_DOUBLE_EQ(s["initial_spread"].get<double>(), 10.0);  // (9 + 1 + 1 + 9) / 4 per coordinate, x 2
+}
+
+TEST(CliGossipSim, BadInputExitsWithTwoAndLeavesNoManifest) {
+  ScratchDir dir;
+  auto bad_file = dir.write("bad.txt", "1 2\n3 x\n");
+  auto short_file = dir.write("short.txt", "1 2\n3 4\n");
+  // A 4-node ring with metropolis weights 1/3, then a matrix that is not symmetric.
+  dir.write("ring.txt",
+            "0 0 0.3333333333333333\n0 1 0.3333333333333333\n0 3 0.3333333333333334\n"
+            "1 0 0.3333333333333333\n1 1 0.3333333333333333\n1 2 0.3333333333333334\n"
+            "2 1 0.3333333333333334\n2 2 0.3333333333333333\n2 3 0.3333333333333333\n"
+            "3 0 0.3333333333333334\n3 2 0.3333333333333333\n3 3 0.3333333333333333\n");
+  const std::string bad_matrix = (dir / "asym.txt").string();
+  dir.write("asym.txt", "0 0 0.5\n0 1 0.5\n1 0 0.25\n1 1 0.75\n2 2 1\n3 3 1\n");
+  auto bad_list = dir.write("bad_list.txt", "ring.txt\nasym.txt\n");
+  const std::string base = "gossip-sim --graph ring:n=4 ";
+  const std::pair<std::string, std::string> cases[] = {
+      {"--runs 0", "--runs"},
+      {"--dim 0", "--dim"},
+      {"--sigma -1", "--sigma"},
+      {"--steps 0", "--steps"},
+      {"--dropout 1.5 --protocol dropout", "--dropout"},
+      {"--protocol er-per-round --er-c 10", "q = c ln(n)/n"},
+      {"--protocol push-sum", "--protocol"},
+      {"--init file:" + (dir / "missing.txt").string(), "cannot open"},
+      {"--dim 2 --init file:" + bad_file, "line 2"},
+      {"--dim 2 --init file:" + short_file, "2 lines of values, but the graph has 4 nodes"},
+      {"--privacy --device cuda", "--privacy runs on the CPU only"},
+      {"--protocol dropout --steps auto", "--steps auto"},
+      {"--memory-limit 0.000000001", "needs"},
+      {"--protocol sequence", "--sequence PATH"},
+      {"--sequence " + bad_file, "only used with --protocol sequence"},
+      {"--protocol sequence --sequence " + bad_list, "bad_list.txt line 2 (" + bad_matrix + ")"},
+      {"--protocol sequence --sequence " + bad_list, "not symmetric"},
+      {"--privacy --sigma 0", "--sigma > 0"},
+      {"--privacy --alpha 1", "--alpha"},
+      {"--privacy --t-start 2", "--t-start"},
+      {"--privacy --source 4", "--source 4"},
+      {"--quantiles 0.5", "need --privacy"},
+      {"--privacy --quantiles 0.5,x", "--quantiles"},
+      {"--privacy --quantiles 0.5 --protocol dropout --runs 10000 --memory-limit 0.001", "--quantiles keeps"},
+  };
+  int i = 0;
+  for (const auto& [args, message] : cases) {
+    auto out = dir / ("bad" + std::to_string(i++));
+    const std::string steps = args.find("--steps") == std::string::npos ? " --steps 5" : "";
+    auto r = run_cli(base + args + steps + " --out " + out.string());
+    EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos) << args << ": " << r.err;
+    EXPECT_FALSE(fs::exists(out / "manifest.json")) << args;
+  }
+}
+
+/// The rows of a CSV file after the header, as strings.
+std::vector<std::string> csv_lines(const fs::path& file) {
+  std::istringstream in(read_text(file.string()));
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+TEST(CliGossipSim, PrivacyWritesTheFilesAndMatchesTheLibrary) {
+  ScratchDir dir;
+  auto out = dir / "privacy";
+  auto r = run_cli(
+      "gossip-sim --graph hypercube:dim=4 --protocol er-per-round --er-c 2 --steps 5 --runs 6 --sigma 2 "
+      "--seed 3 --privacy --cap none --quantiles 0.5,0.9 --quiet --out " +
+      out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* file :
+       {"privacy_mean.npy", "privacy_min.npy", "privacy_max.npy", "privacy_quantile_0.5.npy",
+        "privacy_quantile_0.9.npy", "privacy_er_bound_mean.npy", "privacy_runs.csv",
+        "privacy_by_distance.csv", "privacy_by_union_distance.csv"})
+    EXPECT_TRUE(fs::exists(out / file)) << file;
+
+  Graph g = make_graph("hypercube:dim=4");
+  GossipSimParams p;
+  p.protocol = GossipProtocol::er_per_round;
+  p.edge_probability = 2 * std::log(16.0) / 16;
+  p.steps = 5;
+  p.runs = 6;
+  p.sigma = 2;
+  p.seed = 3;
+  GossipPrivacyParams q;
+  q.cap_ldp = false;
+  q.quantiles = {0.5, 0.9};
+  const auto lib = gossip_sim_privacy(g, CsrMatrix{}, p, q);
+  const std::pair<const char*, const std::vector<double>*> matrices[] = {
+      {"privacy_mean.npy", &lib.mean},
+      {"privacy_max.npy", &lib.max},
+      {"privacy_quantile_0.9.npy", &lib.quantiles[1]},
+      {"privacy_er_bound_mean.npy", &lib.er_bound_mean}};
+  for (const auto& [file, values] : matrices) {
+    auto npy = testing::read_npy((out / file).string());
+    EXPECT_EQ(npy.shape, (std::vector<std::int64_t>{16, 16})) << file;
+    EXPECT_EQ(npy.values, *values) << file;
+  }
+  EXPECT_EQ(csv_lines(out / "privacy_runs.csv").size(), 7u);  // header + 6 runs
+  EXPECT_EQ(csv_lines(out / "privacy_by_distance.csv").front(), "distance,pairs_per_run,mean,min,max");
+  auto s = read_json(out / "summary.json")["privacy"];
+  EXPECT_EQ(s["runs"], 6);
+  EXPECT_EQ(s["computed_runs"], 6);
+  EXPECT_EQ(s["runs_identical"], false);
+  EXPECT_EQ(s["mean"].get<double>(), lib.overall.mean());
+  EXPECT_EQ(s["max"].get<double>(), lib.overall.max);
+  EXPECT_EQ(s["er_bound"]["exceeded"], lib.er->exceeded);
+  EXPECT_EQ(s["er_bound"]["non_neighbour"]["mean_loss"].get<double>(), lib.er->other_loss.mean());
+  auto files = read_json(out / "manifest.json")["files"];
+  EXPECT_NE(std::find(files.begin(), files.end(), "privacy_mean.npy"), files.end());
+}
+
+TEST(CliGossipSim, PrivacyOfSyncAndOfASequence) {
+  ScratchDir dir;
+  auto out = dir / "sync";
+  auto r = run_cli("gossip-sim --graph ring:n=8 --steps 6 --runs 3 --privacy --source 2 --quiet --out " +
+                   out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto s = read_json(out / "summary.json")["privacy"];
+  EXPECT_EQ(s["runs_identical"], true);
+  EXPECT_EQ(s["rows"], 1);
+  EXPECT_EQ(testing::read_npy((out / "privacy_mean.npy").string()).shape, (std::vector<std::int64_t>{1, 8}));
+  EXPECT_TRUE(fs::exists(out / "privacy_by_distance.csv"));
+  EXPECT_FALSE(fs::exists(out / "privacy_by_union_distance.csv"));  // one fixed graph
+
+  // The ring's own W as a one-matrix sequence gives the same losses as sync.
+  Graph g = make_graph("ring:n=8");
+  CsrMatrix w = gossip_matrix(g, Weighting::metropolis);
+  std::ostringstream text;
+  for (node_t i = 0; i < 8; ++i)
+    for (offset_t k = w.offsets[i]; k < w.offsets[i + 1]; ++k)
+      text << i << ' ' << w.columns[k] << ' ' << format_double(w.values[k]) << '\n';
+  dir.write("w.txt", text.str());
+  auto list = dir.write("list.txt", "w.txt\n");
+  auto seq = dir / "seq";
+  r = run_cli("gossip-sim --graph ring:n=8 --protocol sequence --sequence " + list +
+              " --steps 6 --runs 3 --privacy --source 2 --quiet --out " + seq.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(read_json(seq / "summary.json")["sequence"]["length"], 1);
+  EXPECT_EQ(testing::read_npy((seq / "privacy_mean.npy").string()).values,
+            testing::read_npy((out / "privacy_mean.npy").string()).values);
+  EXPECT_TRUE(fs::exists(seq / "privacy_by_union_distance.csv"));
+}
+
+}  // namespace
+}  // namespace netdp

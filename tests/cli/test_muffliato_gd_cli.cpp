@@ -1,0 +1,180 @@
+// `netdp muffliato-gd` end to end: files and their layout, agreement with the library (curves and privacy),
+// CSV data, Erdos-Renyi rounds, and bad input (exit 2, one line, no manifest).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "netdp/core/graph_spec.hpp"
+#include "netdp/core/weighting.hpp"
+#include "netdp/simulation/muffliato_gd.hpp"
+#include "support/test_support.hpp"
+
+namespace netdp {
+namespace {
+
+using testing::read_csv_cells;
+using testing::read_json;
+using testing::read_text;
+using testing::run_cli;
+using testing::ScratchDir;
+namespace fs = std::filesystem;
+
+double number(const std::string& cell) {
+  return std::strtod(cell.c_str(), nullptr);
+}
+
+TEST(CliMuffliatoGd, WritesCurvesAndPrivacyThatMatchTheLibrary) {
+  ScratchDir dir;
+  auto out = dir / "mgd";
+  auto r = run_cli(
+      "muffliato-gd --graph ring:n=10 --objective least-squares --dim 3 --samples 4 --steps 6 "
+      "--gossip-rounds 3 --step-size 0.3 --sigma 2 --runs 20 --seed 5 --clip 1 --alpha 3 --threads 2 --out " +
+      out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* file : {"curves.csv", "privacy.csv", "summary.json", "manifest.json"})
+    EXPECT_TRUE(fs::exists(out / file)) << file;
+
+  Graph g = make_graph("ring:n=10");
+  CsrMatrix w = gossip_matrix(g, Weighting::metropolis);
+  MuffliatoGdParams p;
+  p.objective = Objective::least_squares;
+  p.steps = 6;
+  p.gossip_steps = 3;
+  p.step_size = 0.3;
+  p.sigma = 2;
+  p.runs = 20;
+  p.seed = 5;
+  p.clip = 1;
+  const LocalData d = synthetic_data(Objective::least_squares, 10, 3, 4, 5);
+  auto lib = muffliato_gd(g, w, d, p);
+
+  auto curves = read_csv_cells(out / "curves.csv");
+  ASSERT_EQ(curves.size(), 8u);
+  EXPECT_EQ(curves[0], (std::vector<std::string>{"t", "objective_mean", "objective_stderr", "gap_mean",
+                                                 "gap_stderr", "node_objective_mean", "node_objective_stderr",
+                                                 "consensus_mean", "consensus_stderr"}));
+  for (std::size_t t = 0; t <= 6; ++t) {
+    const auto& row = curves[t + 1];
+    EXPECT_EQ(number(row[0]), double(t));
+    EXPECT_EQ(number(row[1]), lib.objective.mean[t]);  // shortest round-trip text
+    EXPECT_EQ(number(row[3]), lib.gap.mean[t]);
+    EXPECT_EQ(number(row[5]), lib.node_objective.mean[t]);
+    EXPECT_EQ(number(row[7]), lib.consensus.mean[t]);
+    EXPECT_EQ(number(row[8]), lib.consensus.std_error[t]);
+  }
+
+  // Theorem 6.9 with Delta_phi = 2 L = 2, sigma = 2, alpha = 3: the accountant called directly.
+  auto loss = muffliato_sgd_loss_matrix(g, w, muffliato_gd_loss_params(p, 3.0, 2.0, true, std::nullopt), 6);
+  double sum = 0, max = 0, sum1 = 0;
+  int pairs = 0, pairs1 = 0;
+  for (node_t u = 0; u < 10; ++u)
+    for (node_t v = 0; v < 10; ++v) {
+      if (u == v) continue;
+      const double f = loss[u * 10 + v];
+      sum += f;
+      max = std::max(max, f);
+      ++pairs;
+      const int hops = std::min((u - v + 10) % 10, (v - u + 10) % 10);
+      if (hops == 1) {
+        sum1 += f;
+        ++pairs1;
+      }
+    }
+  auto s = read_json(out / "summary.json");
+  const auto& privacy = s["privacy"];
+  EXPECT_EQ(privacy["sensitivity"], 2.0);
+  EXPECT_EQ(privacy["ldp_per_step"], 3.0 * 4.0 / (2 * 4.0));
+  EXPECT_EQ(privacy["pairs"], pairs);
+  EXPECT_NEAR(privacy["mean"].get<double>(), sum / pairs, 1e-13);
+  EXPECT_EQ(privacy["max"].get<double>(), max);
+  auto rows = read_csv_cells(out / "privacy.csv");
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"accountant", "distance", "pairs", "mean", "min", "max"}));
+  EXPECT_EQ(rows[1][0], "thm-6.9");
+  EXPECT_EQ(rows[1][1], "all");
+  EXPECT_EQ(rows[2][1], "1");
+  EXPECT_EQ(number(rows[2][2]), pairs1);
+  EXPECT_NEAR(number(rows[2][3]), sum1 / pairs1, 1e-13);
+  EXPECT_EQ(s["final"]["t"], 6);
+  EXPECT_NEAR(s["optimum"]["value"].get<double>(), lib.optimum.value, 0);
+  auto m = read_json(out / "manifest.json");
+  EXPECT_EQ(m["command"], "muffliato-gd");
+  EXPECT_EQ(m["files"], (nlohmann::json{"curves.csv", "privacy.csv", "summary.json"}));
+}
+
+TEST(CliMuffliatoGd, LogisticFromCsvWithErRounds) {
+  ScratchDir dir;
+  std::ostringstream data;
+  data << "f1,f2,label\n";
+  for (int i = 0; i < 40; ++i)
+    data << std::sin(i) << ',' << std::cos(3 * i) << ',' << (i % 3 ? 1 : -1) << '\n';
+  auto csv = dir.write("data.csv", data.str());
+  auto out = dir / "er";
+  auto r = run_cli("muffliato-gd --graph complete:n=8 --er-c 1.5 --objective logistic --data " + csv +
+                   " --steps 4 --gossip-rounds 2 --step-size 0.7 --sigma 1.5 --clip 0.4 --reference-code "
+                   "--alpha 1.5 --runs 3 --seed 2 --batch 3 --out " +
+                   out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto curves = read_csv_cells(out / "curves.csv");
+  ASSERT_EQ(curves.size(), 6u);
+  EXPECT_EQ(curves[0].back(), "accuracy_stderr");
+  EXPECT_EQ(number(curves[1][9]), 26.0 / 40);  // theta = 0 predicts +1 for every example
+  auto s = read_json(out / "summary.json");
+  EXPECT_EQ(s["examples"], 40);
+  EXPECT_EQ(s["dim"], 2);
+  EXPECT_EQ(s["gradient_noise_std"], 0.75);
+  EXPECT_EQ(s["privacy"]["sensitivity"], 0.5);
+  EXPECT_EQ(s["privacy"]["er_round_sum"]["variant"], "reference-code");
+  EXPECT_NEAR(s["edge_probability"].get<double>(), 1.5 * std::log(8.0) / 8, 1e-15);
+  auto rows = read_csv_cells(out / "privacy.csv");
+  EXPECT_EQ(rows[1][0], "thm-C.9");
+  EXPECT_EQ(rows.back()[0], "er-round-sum");
+}
+
+TEST(CliMuffliatoGd, NoiselessRunHasNoPrivacyFile) {
+  ScratchDir dir;
+  auto out = dir / "clean";
+  auto r = run_cli(
+      "muffliato-gd --graph hypercube:dim=3 --dim 2 --steps 3 --gossip-rounds 2 --step-size 0.5 --out " +
+      out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_FALSE(fs::exists(out / "privacy.csv"));
+  EXPECT_TRUE(read_json(out / "summary.json")["privacy"].is_null());
+  EXPECT_TRUE(fs::exists(out / "manifest.json"));
+}
+
+TEST(CliMuffliatoGd, BadInputExitsWithCode2AndNoManifest) {
+  ScratchDir dir;
+  auto bad_labels = dir.write("bad.csv", "1,2,0.5\n3,4,1\n");
+  const std::string common = " --graph ring:n=6 --steps 2 --gossip-rounds 2 --out ";
+  const std::string cases[] = {
+      "--objective hinge --dim 2",
+      "--objective logistic --data " + (dir / "missing.csv").string(),
+      "--objective logistic --data " + bad_labels,
+      "--objective quadratic",  // no --dim for synthetic data
+      "--dim 2 --batch 2",      // one example per node
+      "--dim 2 --er-c 0",
+      "--dim 2 --er-c 0.01",  // G(6, q) is never connected
+      "--dim 2 --sigma -1",
+      "--dim 2 --step-size 0",
+      "--dim 2 --sigma 1 --alpha 1",
+      "--dim 2 --sigma 1 --source 6",
+      "--dim 2 --weights bogus",
+  };
+  int i = 0;
+  for (const auto& args : cases) {
+    auto out = dir / ("case" + std::to_string(i++));
+    auto r = run_cli("muffliato-gd " + args + common + out.string());
+    EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_FALSE(fs::exists(out / "manifest.json")) << args;
+  }
+  auto r = run_cli("muffliato-gd --graph ring:n=6 --dim 2 --gossip-rounds 2 --out " + (dir / "x").string());
+  EXPECT_EQ(r.exit_code, 2);  // --steps is required
+}
+
+}  // namespace
+}  // namespace netdp

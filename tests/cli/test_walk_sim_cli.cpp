@@ -1,0 +1,147 @@
+// `netdp walk-sim` end to end: files, summary.json against the library, --no-accounting, --save-paths, hop
+// distances, and bad input (exit 2, one line, no manifest).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "netdp/simulation/walk_sim.hpp"
+#include "support/test_support.hpp"
+
+namespace netdp {
+namespace {
+
+using testing::read_json;
+using testing::read_text;
+using testing::run_cli;
+using testing::ScratchDir;
+namespace fs = std::filesystem;
+
+std::string first_line(const std::string& text) {
+  return text.substr(0, text.find('\n'));
+}
+
+TEST(CliWalkSim, WritesFilesThatMatchTheLibrary) {
+  ScratchDir dir;
+  const auto out = dir / "sim";
+  auto r = run_cli(
+      "walk-sim --graph complete:n=20 --steps 600 --runs 4 --seed 5 --eps0 0.2 --delta 1e-6 "
+      "--quantiles 0.5,0.9 --threads 2 --out " +
+      out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* file : {"summary.json", "manifest.json", "by_distance.csv", "nodes.csv",
+                           "visit_counts.csv", "return_times.csv", "hitting_times.csv", "utility.csv"})
+    EXPECT_TRUE(fs::exists(out / file)) << file;
+  EXPECT_EQ(first_line(read_text((out / "by_distance.csv").string())), "distance,pairs,mean,min,max");
+  EXPECT_EQ(first_line(read_text((out / "return_times.csv").string())), "m,count,expected");
+
+  WalkSimParams p;
+  p.steps = 600;
+  p.runs = 4;
+  p.seed = 5;
+  p.eps0 = 0.2;
+  p.delta = 1e-6;
+  p.quantiles = {0.5, 0.9};
+  const WalkSimResult lib = walk_sim(complete_walk(20), p);
+  const auto s = read_json(out / "summary.json");
+  EXPECT_EQ(s["network_loss"]["mean"].get<double>(), lib.network.mean());
+  EXPECT_EQ(s["network_loss"]["min"].get<double>(), lib.network.min);
+  EXPECT_EQ(s["network_loss"]["max"].get<double>(), lib.network.max);
+  EXPECT_EQ(s["network_loss"]["quantiles"]["0.9"].get<double>(), lib.network_quantiles[1].second);
+  EXPECT_EQ(s["local_loss"]["mean"].get<double>(), lib.local.mean());
+  EXPECT_EQ(s["local_loss"]["min"].get<double>(), lib.local.min);
+  EXPECT_EQ(s["local_loss"]["max"].get<double>(), lib.local.max);
+  EXPECT_GT(s["steps_per_second"].get<double>(), 0);
+  EXPECT_EQ(s["device"].get<std::string>().substr(0, 3), "cpu");
+  EXPECT_EQ(s["walk"], "complete");
+  EXPECT_EQ(s["return_time"]["count"].get<std::int64_t>(), lib.return_times.total);
+  const auto m = read_json(out / "manifest.json");
+  EXPECT_EQ(m["command"], "walk-sim");
+  EXPECT_EQ(m["parameters"]["steps"], 600);
+}
+
+TEST(CliWalkSim, PlainWalksAndSavedPaths) {
+  ScratchDir dir;
+  const auto out = dir / "plain";
+  auto r = run_cli(
+      "walk-sim --graph ring:n=6 --weights uniform --steps 50 --runs 3 --seed 2 --no-accounting "
+      "--save-paths --start stationary --out " +
+      out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto s = read_json(out / "summary.json");
+  EXPECT_TRUE(s["network_loss"].is_null());
+  EXPECT_TRUE(s["local_loss"].is_null());
+  EXPECT_FALSE(fs::exists(out / "by_distance.csv"));
+  EXPECT_FALSE(fs::exists(out / "utility.csv"));
+  // paths.csv holds exactly the library's walks.
+  WalkSimParams p;
+  p.steps = 50;
+  p.runs = 3;
+  p.seed = 2;
+  p.accounting = false;
+  p.start.kind = StartKind::stationary;
+  const WalkModel model = make_walk_model("ring:n=6", "uniform");
+  std::ostringstream expected;
+  expected << "run,t,node\n";
+  for (int run = 0; run < 3; ++run) {
+    const auto path = sample_walk(model, p, run);
+    for (std::size_t t = 0; t < path.size(); ++t) expected << run << ',' << t << ',' << path[t] << '\n';
+  }
+  EXPECT_EQ(read_text((out / "paths.csv").string()), expected.str());
+}
+
+TEST(CliWalkSim, HopDistancesOnAGraph) {
+  ScratchDir dir;
+  const auto out = dir / "grid";
+  auto r =
+      run_cli("walk-sim --graph grid:n=4 --weights metropolis --steps 2000 --runs 2 --out " + out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::istringstream csv(read_text((out / "by_distance.csv").string()));
+  std::string line;
+  int rows = 0;
+  double pairs = 0;
+  std::getline(csv, line);
+  while (std::getline(csv, line)) {
+    ++rows;
+    pairs += std::stod(line.substr(line.find(',') + 1));
+  }
+  EXPECT_EQ(rows, 6);               // distances 1..6 on the 4 x 4 grid
+  EXPECT_EQ(pairs, 2.0 * 16 * 15);  // every ordered pair of both runs
+}
+
+TEST(CliWalkSim, BadInputExitsTwoWithoutManifest) {
+  ScratchDir dir;
+  const auto out = dir / "bad";
+  const std::string base = " --out " + out.string();
+  for (const std::string args : {
+           "walk-sim --graph complete:n=1 --steps 10 --runs 1",
+           "walk-sim --graph complete:n=10 --steps 0 --runs 1",
+           "walk-sim --graph complete:n=10 --steps 10 --runs 0",
+           "walk-sim --graph complete:n=10 --steps 10 --runs 1 --eps0 0",
+           "walk-sim --graph complete:n=10 --steps 10 --runs 1 --eps0 -1",
+           "walk-sim --graph complete:n=10 --steps 10 --runs 1 --delta 0",
+           "walk-sim --graph complete:n=10 --steps 10 --runs 1 --delta 1",
+           "walk-sim --graph complete:n=10 --steps 10 --runs 1 --delta 2",
+           "walk-sim --graph complete:n=10 --steps 10 --runs 1 --bogus",
+           "walk-sim --graph complete:n=10 --steps 10 --runs 1 --view sideways",
+           "walk-sim --graph complete:n=10 --steps 10 --runs 1 --start node:10",
+           "walk-sim --graph complete:n=10 --steps 10000 --runs 1000 --save-paths",
+           "walk-sim --graph path:n=5 --weights directed-ring --steps 10 --runs 1",
+           "walk-sim --graph complete:n=10 --steps 2000000 --runs 1 --mechanism histogram --device cuda",
+       }) {
+    auto r = run_cli(args + base);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << "\n" << r.err;
+    EXPECT_FALSE(fs::exists(out / "manifest.json")) << args;
+  }
+  // The histogram's per-cycle levels are tabulated on the host up to 2^20 positions: checked before the
+  // device.
+  auto r = run_cli(
+      "walk-sim --graph complete:n=10 --steps 2000000 --runs 1 --mechanism histogram --device cuda" + base);
+  EXPECT_NE(r.err.find("needs T - 1 <= 2^20"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace netdp

@@ -1,0 +1,16 @@
+// Links every layer of an installed netdp: a graph from its spec (core), a Gaussian RDP value (dp).
+#include <cmath>
+#include <cstdio>
+
+#include "netdp/core/graph.hpp"
+#include "netdp/core/graph_spec.hpp"
+#include "netdp/dp/gaussian.hpp"
+
+int main() {
+  const netdp::Graph g = netdp::make_graph("hypercube:dim=3");
+  const bool graph_ok = g.n == 8 && netdp::diameter(g) == 3;
+  // Gaussian mechanism of noise multiplier s: RDP of order alpha is alpha / (2 s^2).
+  const bool dp_ok = std::abs(netdp::dp::gaussian_rdp(2.0, 2.0) - 0.25) < 1e-15;
+  std::printf("graph %s, dp %s\n", graph_ok ? "ok" : "WRONG", dp_ok ? "ok" : "WRONG");
+  return graph_ok && dp_ok ? 0 : 1;
+}

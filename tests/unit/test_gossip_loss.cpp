@@ -1,0 +1,279 @@
+// Gossip accountant (MATH_SPEC 6.1-6.2, Theorem 6.1) against hand calculations, an independent dense
+// implementation of the formula, invariants and MATH_SPEC Appendix Z.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "netdp/accounting/gossip_loss.hpp"
+#include "netdp/core/error.hpp"
+#include "netdp/core/graph_generators.hpp"
+#include "netdp/core/weighting.hpp"
+
+namespace netdp {
+namespace {
+
+GossipLossParams params(int steps, int t_start = 0, bool cap = false) {
+  GossipLossParams p;
+  p.steps = steps;
+  p.t_start = t_start;
+  p.cap_ldp = cap;
+  p.device = {DeviceKind::cpu, 0};
+  return p;
+}
+
+/// Theorem 6.1 literally, with dense powers of W and row norms taken along rows (no symmetry shortcut).
+/// Returns the n x n matrix including the diagonal f(u, u), uncapped.
+std::vector<double> dense_oracle(const Graph& g, const CsrMatrix& w, const GossipLossParams& p) {
+  const std::size_t n = g.n;
+  auto wd = to_dense(w);
+  std::vector<double> power(n * n, 0.0), next(n * n), f(n * n, 0.0);
+  for (std::size_t i = 0; i < n; ++i) power[i * n + i] = 1.0;
+  const double scale = gossip_ldp_loss(p);
+  for (int t = 0; t < p.t_start + p.steps; ++t) {
+    if (t > 0) {
+      std::fill(next.begin(), next.end(), 0.0);
+      for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t k = 0; k < n; ++k)
+          for (std::size_t j = 0; j < n; ++j) next[i * n + j] += wd[i * n + k] * power[k * n + j];
+      power.swap(next);
+    }
+    if (t < p.t_start) continue;
+    for (std::size_t v = 0; v < n; ++v)
+      for (node_t w_node : g.neighbors(static_cast<node_t>(v))) {
+        double norm = 0;
+        for (std::size_t k = 0; k < n; ++k) norm += power[w_node * n + k] * power[w_node * n + k];
+        for (std::size_t u = 0; u < n; ++u)
+          f[u * n + v] += scale * power[w_node * n + u] * power[w_node * n + u] / norm;
+      }
+  }
+  return f;
+}
+
+void expect_close(double expected, double actual, double rel) {
+  EXPECT_NEAR(expected, actual, rel * std::max(1.0, std::fabs(expected)));
+}
+
+TEST(GossipLoss, TwoNodesClosedForm) {
+  // K2 with metropolis: W = J/2, so W^0 = I and W^t = J/2 for t >= 1; row norms 1 then 1/2.
+  // f(0, 1) = scale (1 + (T - 1)/2) with t = 0 included, scale T/2 from t = 1 (hand calculation).
+  Graph g = path_graph(2);
+  auto w = gossip_matrix(g, Weighting::metropolis);
+  auto p = params(5);
+  p.alpha = 3;
+  p.sigma = 2;
+  p.sensitivity = 1.5;
+  const double scale = 3 * 2.25 / 8;
+  EXPECT_DOUBLE_EQ(gossip_ldp_loss(p), scale);
+  auto f = gossip_loss_matrix(g, w, p);
+  expect_close(scale * 3.0, f[1], 1e-14);
+  expect_close(scale * 3.0, f[2], 1e-14);
+  EXPECT_EQ(f[0], 0.0);
+  EXPECT_EQ(f[3], 0.0);
+  p.t_start = 1;
+  f = gossip_loss_matrix(g, w, p);
+  expect_close(scale * 2.5, f[1], 1e-14);
+  p.cap_ldp = true;
+  f = gossip_loss_matrix(g, w, p);
+  EXPECT_DOUBLE_EQ(f[1], scale);
+}
+
+TEST(GossipLoss, PathOfThreeByHand) {
+  // Path 0-1-2, metropolis: W = [[2/3,1/3,0],[1/3,1/3,1/3],[0,1/3,2/3]]; row norms of W: 5/9, 1/3, 5/9.
+  // T = 2, t = 0, 1:  f(0,1) = 1 + (4/9)/(5/9) = 9/5;  f(1,0) = 1 + (1/9)/(1/3) = 4/3;
+  //                   f(0,2) = 0 + (1/9)/(1/3) = 1/3;  f(2,0) = 1/3 (scale = 1).
+  Graph g = path_graph(3);
+  auto w = gossip_matrix(g, Weighting::metropolis);
+  auto f = gossip_loss_matrix(g, w, params(2));
+  expect_close(9.0 / 5.0, f[0 * 3 + 1], 1e-14);
+  expect_close(4.0 / 3.0, f[1 * 3 + 0], 1e-14);
+  expect_close(1.0 / 3.0, f[0 * 3 + 2], 1e-14);
+  expect_close(1.0 / 3.0, f[2 * 3 + 0], 1e-14);
+  expect_close(9.0 / 5.0, f[2 * 3 + 1], 1e-14);  // mirror symmetry of the path
+}
+
+TEST(GossipLoss, MatchesDenseOracleOnRandomGraphs) {
+  for (std::uint64_t seed : {1u, 2u, 3u}) {
+    Graph g = erdos_renyi_graph(40, 0.12, seed);
+    for (Weighting scheme : {Weighting::metropolis, Weighting::hamilton_literal, Weighting::max_degree}) {
+      auto w = gossip_matrix(g, scheme);
+      for (int t_start : {0, 1}) {
+        auto p = params(6, t_start);
+        auto oracle = dense_oracle(g, w, p);
+        auto f = gossip_loss_matrix(g, w, p);
+        for (std::size_t u = 0; u < 40; ++u)
+          for (std::size_t v = 0; v < 40; ++v)
+            expect_close(u == v ? 0.0 : oracle[u * 40 + v], f[u * 40 + v], 1e-12);
+      }
+    }
+  }
+}
+
+TEST(GossipLoss, OracleColumnSumsEqualScaleTimesStepsTimesDegree) {
+  // sum_u f(u, v), u = v included, = scale * sum_t sum_{w in N(v)} ||row w||^2 / ||row w||^2 = scale T d_v
+  // for any symmetric W; on vertex-transitive graphs the row sums (losses from u) equal it too.
+  for (const Graph& g : {erdos_renyi_graph(30, 0.2, 7), hypercube_graph(4), ring_graph(9)}) {
+    auto w = gossip_matrix(g, Weighting::metropolis);
+    auto p = params(7);
+    auto oracle = dense_oracle(g, w, p);
+    auto f = gossip_loss_matrix(g, w, p);
+    const std::size_t n = g.n;
+    for (std::size_t v = 0; v < n; ++v) {
+      double column = oracle[v * n + v];  // the diagonal term, which netdp reports as 0
+      for (std::size_t u = 0; u < n; ++u)
+        if (u != v) column += f[u * n + v];
+      expect_close(gossip_ldp_loss(p) * p.steps * g.degree(static_cast<node_t>(v)), column, 1e-12);
+    }
+  }
+  Graph cube = hypercube_graph(5);
+  auto w = gossip_matrix(cube, Weighting::metropolis);
+  auto p = params(4);
+  auto oracle = dense_oracle(cube, w, p);
+  auto f = gossip_loss_matrix(cube, w, p);
+  for (std::size_t u = 0; u < 32; ++u) {
+    double row = oracle[u * 32 + u];
+    for (std::size_t v = 0; v < 32; ++v)
+      if (u != v) row += f[u * 32 + v];
+    expect_close(gossip_ldp_loss(p) * 4 * 5, row, 1e-12);
+  }
+}
+
+TEST(GossipLoss, CapIsTheMinimumWithTheLdpLevel) {
+  Graph g = hypercube_graph(6);
+  auto w = gossip_matrix(g, Weighting::metropolis);
+  auto raw = gossip_loss_matrix(g, w, params(8, 0, false));
+  auto capped = gossip_loss_matrix(g, w, params(8, 0, true));
+  const double ldp = gossip_ldp_loss(params(8));
+  int above = 0;
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    EXPECT_EQ(capped[i], std::min(raw[i], ldp));
+    above += raw[i] > ldp;
+  }
+  EXPECT_GT(above, 0);  // the cap is exercised: neighbours exceed the LDP level without it
+}
+
+TEST(GossipLoss, TilingGivesIdenticalResults) {
+  Graph g = erdos_renyi_graph(150, 0.05, 11);
+  auto w = gossip_matrix(g, Weighting::metropolis);
+  for (Propagation propagation : {Propagation::sparse, Propagation::dense}) {
+    auto p = params(9, 0, true);
+    p.propagation = propagation;
+    GossipLossRun run;
+    auto whole = gossip_loss_matrix(g, w, p, &run);
+    EXPECT_EQ(run.tiles, 1);
+    for (std::int64_t tile : {1, 7, 64, 149}) {
+      p.tile_sources = tile;
+      auto tiled = gossip_loss_matrix(g, w, p, &run);
+      EXPECT_EQ(run.tiles, (150 + tile - 1) / tile);
+      EXPECT_EQ(whole, tiled) << "tile " << tile;
+    }
+  }
+}
+
+TEST(GossipLoss, MemoryLimitForcesTilesWithIdenticalResults) {
+  Graph g = erdos_renyi_graph(300, 0.03, 5);
+  auto w = gossip_matrix(g, Weighting::metropolis);
+  auto p = params(10);
+  auto whole = gossip_loss_matrix(g, w, p);
+  p.memory_limit = 400'000;  // bytes: norms (24 kB) + workspace leave room for a few rows per tile only
+  GossipLossRun run;
+  auto tiled = gossip_loss_matrix(g, w, p, &run);
+  EXPECT_GT(run.tiles, 1);
+  EXPECT_EQ(whole, tiled);
+  p.memory_limit = 1000;
+  EXPECT_THROW(gossip_loss_matrix(g, w, p), InsufficientMemory);
+}
+
+TEST(GossipLoss, DenseAndSparsePropagationAgree) {
+  Graph g = erdos_renyi_graph(120, 0.3, 3);
+  auto w = gossip_matrix(g, Weighting::metropolis);
+  auto p = params(12);
+  p.propagation = Propagation::sparse;
+  auto sparse = gossip_loss_matrix(g, w, p);
+  p.propagation = Propagation::dense;
+  GossipLossRun run;
+  auto dense = gossip_loss_matrix(g, w, p, &run);
+  EXPECT_EQ(run.propagation, "dense");
+  for (std::size_t i = 0; i < sparse.size(); ++i) expect_close(sparse[i], dense[i], 1e-12);
+}
+
+TEST(GossipLoss, SourceRowEqualsTheMatrixRow) {
+  Graph g = erdos_renyi_graph(90, 0.08, 2);
+  auto w = gossip_matrix(g, Weighting::metropolis);
+  auto p = params(6, 1, true);
+  auto all = gossip_loss_matrix(g, w, p);
+  for (node_t u : {0, 17, 89}) {
+    p.source = u;
+    auto row = gossip_loss_matrix(g, w, p);
+    ASSERT_EQ(row.size(), 90u);
+    EXPECT_TRUE(std::equal(row.begin(), row.end(), all.begin() + u * 90));
+  }
+}
+
+TEST(GossipLoss, CompleteGraphHasUniformLoss) {
+  // W = J/n: every message after t = 0 carries (1/n)^2 / (1/n) = 1/n of x_u, from each of the n - 1
+  // neighbours.
+  const int n = 12, steps = 5;
+  Graph g = complete_graph(n);
+  auto w = gossip_matrix(g, Weighting::metropolis);
+  auto f = gossip_loss_matrix(g, w, params(steps));
+  const double expected = 1.0 + (steps - 1) * double(n - 1) / n;  // t = 0: only w = u counts
+  for (int u = 0; u < n; ++u)
+    for (int v = 0; v < n; ++v) expect_close(u == v ? 0.0 : expected, f[u * n + v], 1e-13);
+}
+
+TEST(GossipLoss, AppendixZHypercubeByDistance) {
+  // MATH_SPEC Appendix Z item 2: hypercube d = 11, W-MH, alpha = 2, Delta = sigma = 1, T = 19, u = 0,
+  // unclipped.
+  const double theorem[] = {2.25,   0.634,  0.239,  0.118,  0.070,  0.0454,
+                            0.0317, 0.0225, 0.0168, 0.0123, 0.00945};
+  const double code[] = {1.26, 0.642, 0.245, 0.125, 0.0752, 0.0507, 0.0360, 0.0269, 0.0202, 0.0158, 0.0121};
+  Graph g = hypercube_graph(11);
+  auto w = gossip_matrix(g, Weighting::metropolis);
+  for (int t_start : {0, 1}) {
+    auto p = params(19, t_start);
+    p.source = 0;
+    auto row = gossip_loss_matrix(g, w, p);
+    std::vector<double> sum(12, 0.0);
+    std::vector<int> count(12, 0);
+    for (int v = 1; v < 2048; ++v) {
+      int d = __builtin_popcount(v);
+      sum[d] += row[v];
+      ++count[d];
+    }
+    for (int d = 1; d <= 11; ++d) {
+      const double expected = (t_start == 0 ? theorem : code)[d - 1];
+      // The spec prints 3 significant digits.
+      EXPECT_NEAR(sum[d] / count[d], expected, 0.006 * expected)
+          << "distance " << d << " t_start " << t_start;
+    }
+  }
+}
+
+TEST(GossipLoss, RejectsBadParameters) {
+  Graph g = ring_graph(6);
+  auto w = gossip_matrix(g, Weighting::metropolis);
+  auto expect_invalid = [&](auto mutate) {
+    auto p = params(3);
+    mutate(p);
+    EXPECT_THROW(gossip_loss_matrix(g, w, p), InvalidInput);
+  };
+  expect_invalid([](GossipLossParams& p) { p.alpha = 1.0; });
+  expect_invalid([](GossipLossParams& p) { p.sigma = 0.0; });
+  expect_invalid([](GossipLossParams& p) { p.sigma = -1.0; });
+  expect_invalid([](GossipLossParams& p) { p.sensitivity = 0.0; });
+  expect_invalid([](GossipLossParams& p) { p.steps = 0; });
+  expect_invalid([](GossipLossParams& p) { p.t_start = 2; });
+  expect_invalid([](GossipLossParams& p) { p.source = 6; });
+  expect_invalid([](GossipLossParams& p) { p.source = -1; });
+  // A row-stochastic but non-symmetric W (lazy-uniform on an irregular graph) is not a gossip matrix.
+  Graph star = star_graph(5);
+  EXPECT_THROW(gossip_loss_matrix(star, gossip_matrix(star, Weighting::lazy_uniform), params(3)),
+               InvalidInput);
+  // W for another graph size.
+  EXPECT_THROW(gossip_loss_matrix(ring_graph(7), w, params(3)), InvalidInput);
+}
+
+}  // namespace
+}  // namespace netdp

@@ -1,0 +1,250 @@
+// Graph and weight-matrix files: round trips, options, Matrix Market variants, and errors that name the file,
+// the line number and the line.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "netdp/core/error.hpp"
+#include "netdp/core/graph_generators.hpp"
+#include "netdp/core/graph_io.hpp"
+#include "support/test_support.hpp"
+
+namespace netdp {
+namespace {
+
+using netdp::testing::ScratchDir;
+using Edges = std::vector<std::pair<node_t, node_t>>;
+
+std::vector<node_t> row(const Graph& g, node_t u) {
+  return {g.neighbors(u).begin(), g.neighbors(u).end()};
+}
+
+bool same_graph(const Graph& a, const Graph& b) {
+  return a.n == b.n && a.offsets == b.offsets && a.adjacency == b.adjacency;
+}
+
+// Expects InvalidInput whose message contains every fragment.
+template <class F>
+void expect_invalid(F&& load, const std::vector<std::string>& fragments) {
+  try {
+    load();
+    ADD_FAILURE() << "no InvalidInput thrown";
+  } catch (const InvalidInput& e) {
+    for (const auto& f : fragments) EXPECT_NE(std::string(e.what()).find(f), std::string::npos) << e.what();
+  }
+}
+
+TEST(GraphIo, WriteThenLoadRoundTrip) {
+  ScratchDir dir;
+  const std::string path = (dir / "hypercube.txt").string();
+  for (const Graph& g : {hypercube_graph(6), grid_graph(7, 9), florentine_families_graph()}) {
+    write_edge_list(g, path);
+    EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+    Graph back = load_edge_list(path);
+    validate(back);
+    EXPECT_TRUE(same_graph(g, back));
+  }
+}
+
+TEST(GraphIo, WrittenFormat) {
+  ScratchDir dir;
+  const std::string path = (dir / "path.txt").string();
+  write_edge_list(graph_from_edges(4, Edges{{2, 1}, {3, 2}, {1, 0}}), path);
+  EXPECT_EQ(netdp::testing::read_text(path), "# 4 3\n0 1\n1 2\n2 3\n");
+}
+
+TEST(GraphIo, CommentsBlankLinesWeightsAndWhitespace) {
+  ScratchDir dir;
+  auto path = dir.write("g.txt",
+                        "# a comment\n"
+                        "\n"
+                        "0 1 0.5\n"
+                        "  1\t2   \n"
+                        "2 3 -1e-3   # trailing comment\r\n"
+                        "   \n"
+                        "3 0\n"
+                        "0 0\n"    // self-loop: dropped
+                        "1 0\n");  // repeat: merged
+  Graph g = load_edge_list(path);
+  EXPECT_EQ(g.n, 4);
+  EXPECT_EQ(g.num_edges(), 4);
+  EXPECT_EQ(row(g, 0), (std::vector<node_t>{1, 3}));
+  EXPECT_EQ(row(g, 2), (std::vector<node_t>{1, 3}));
+}
+
+TEST(GraphIo, NodeCountIsLargestIdPlusOne) {
+  ScratchDir dir;
+  Graph g = load_edge_list(dir.write("g.txt", "0 1\n7 5\n"));
+  EXPECT_EQ(g.n, 8);  // 2, 3, 4, 6 isolated
+  EXPECT_EQ(g.degree(3), 0);
+}
+
+TEST(GraphIo, OneBasedIds) {
+  ScratchDir dir;
+  auto path = dir.write("g.txt", "1 2\n2 3\n");
+  Graph g = load_edge_list(path, {.one_based = true});
+  EXPECT_EQ(g.n, 3);
+  EXPECT_EQ(row(g, 1), (std::vector<node_t>{0, 2}));
+  EXPECT_EQ(load_graph_file(path, {.one_based = true}).n, 3);
+}
+
+TEST(GraphIo, LargestComponentIsRelabelled) {
+  ScratchDir dir;
+  // Components {0, 9} and {2, 4, 6}: the larger becomes 2 -> 0, 4 -> 1, 6 -> 2.
+  auto path = dir.write("g.txt", "0 9\n4 6\n2 4\n");
+  Graph g = load_edge_list(path, {.largest_component = true});
+  EXPECT_EQ(g.n, 3);
+  EXPECT_EQ(g.num_edges(), 2);
+  EXPECT_EQ(row(g, 1), (std::vector<node_t>{0, 2}));
+  EXPECT_EQ(load_edge_list(path).n, 10);
+}
+
+TEST(GraphIo, EdgeListErrorsNamePathLineAndContent) {
+  ScratchDir dir;
+  auto check = [&](const std::string& content, const std::string& bad_line, const std::string& line_number,
+                   EdgeListOptions options = {}) {
+    auto path = dir.write("bad.txt", content);
+    expect_invalid([&] { load_edge_list(path, options); }, {path, ":" + line_number + ":", bad_line});
+  };
+  check("0 1\n# ok\n1 2 3 4\n", "1 2 3 4", "3");         // too many fields
+  check("0 1\n5\n", "5", "2");                           // too few
+  check("0 1\n1 x\n", "1 x", "2");                       // not a number
+  check("0 1\n1 2x\n", "1 2x", "2");                     // trailing garbage
+  check("\n\n0 -4\n", "0 -4", "3");                      // negative id
+  check("1 2\n0 1\n", "0 1", "2", {.one_based = true});  // id 0 in a 1-based file
+  check("0 1 nan\n", "0 1 nan", "1");                    // non-finite weight
+  check("0 1 inf\n", "0 1 inf", "1");
+  check("0 1 0.5w\n", "0 1 0.5w", "1");
+  check("0 99999999999\n", "0 99999999999", "1");  // beyond 32-bit ids
+  expect_invalid([&] { load_edge_list(dir.write("negative.txt", "-1 2\n")); }, {"negative"});
+  expect_invalid([&] { load_edge_list(dir.write("zero.txt", "0 1\n"), {.one_based = true}); },
+                 {"0", "1-based"});
+}
+
+TEST(GraphIo, MissingAndEmptyFiles) {
+  ScratchDir dir;
+  const std::string missing = (dir / "nope.txt").string();
+  expect_invalid([&] { load_edge_list(missing); }, {missing});
+  expect_invalid([&] { load_graph_file(missing); }, {missing});
+  auto empty = dir.write("empty.txt", "# only a comment\n\n");
+  expect_invalid([&] { load_edge_list(empty); }, {empty, "no edges"});
+}
+
+TEST(GraphIo, MatrixMarketSymmetricPattern) {
+  ScratchDir dir;
+  auto path = dir.write("g.mtx",
+                        "%%MatrixMarket matrix coordinate pattern symmetric\n"
+                        "% a comment\n"
+                        "5 5 5\n"
+                        "2 1\n3 2\n4 3\n4 4\n5 1\n");  // diagonal (4, 4) ignored; node ids 1-based
+  Graph g = load_matrix_market(path);
+  validate(g);
+  EXPECT_EQ(g.n, 5);
+  EXPECT_EQ(g.num_edges(), 4);
+  EXPECT_EQ(row(g, 0), (std::vector<node_t>{1, 4}));
+  EXPECT_EQ(row(g, 3), (std::vector<node_t>{2}));
+  EXPECT_TRUE(same_graph(load_graph_file(path), g));  // dispatch on .mtx
+}
+
+TEST(GraphIo, MatrixMarketGeneralRealAndInteger) {
+  ScratchDir dir;
+  // General storage lists both (i, j) and (j, i); zero values are still part of the pattern.
+  auto real = dir.write("r.mtx",
+                        "%%MatrixMarket matrix coordinate real general\n"
+                        "4 4 5\n"
+                        "1 2 0.5\n2 1 0.5\n2 3 0\n3 3 1\n1 4 -2.5e1\n");
+  Graph g = load_matrix_market(real);
+  EXPECT_EQ(g.n, 4);
+  EXPECT_EQ(g.num_edges(), 3);
+  EXPECT_EQ(row(g, 0), (std::vector<node_t>{1, 3}));
+  auto integer =
+      dir.write("i.mtx", "%%MatrixMarket matrix coordinate integer general\n3 3 2\n1 2 7\n3 2 1\n");
+  EXPECT_EQ(load_matrix_market(integer).num_edges(), 2);
+  // Largest component: {1, 2} (0-based 0, 1) beats the isolated nodes.
+  auto pair = dir.write("p.mtx", "%%MatrixMarket matrix coordinate pattern general\n6 6 1\n1 2\n");
+  EXPECT_EQ(load_matrix_market(pair, true).n, 2);
+  EXPECT_EQ(load_graph_file(pair, {.largest_component = true}).n, 2);
+}
+
+TEST(GraphIo, MatrixMarketErrorsNameTheLine) {
+  ScratchDir dir;
+  auto check = [&](const std::string& content, const std::vector<std::string>& fragments) {
+    auto path = dir.write("bad.mtx", content);
+    std::vector<std::string> all = fragments;
+    all.push_back(path);
+    expect_invalid([&] { load_matrix_market(path); }, all);
+  };
+  const std::string header = "%%MatrixMarket matrix coordinate pattern general\n";
+  check("", {"empty"});
+  check("hello\n", {":1:", "hello"});
+  check("%%MatrixMarket matrix array real general\n2 2\n", {":1:", "coordinate"});
+  check("%%MatrixMarket matrix coordinate complex general\n", {":1:", "complex"});
+  check("%%MatrixMarket matrix coordinate real skew-symmetric\n", {":1:", "skew-symmetric"});
+  check(header + "% c\n3 3\n", {":3:", "size line", "3 3"});
+  check(header + "3 4 1\n1 2\n", {":2:", "square", "3 4 1"});
+  check(header + "3 3 x\n", {":2:", "3 3 x"});
+  check(header + "3 3 2\n1 2\n", {":3:", "only 1 of the 2"});
+  check(header + "3 3 1\n1 2\n2 3\n", {":4:", "2 3", "more entries"});
+  check(header + "3 3 1\n1 4\n", {":3:", "1 4", "outside"});
+  check(header + "3 3 1\n0 1\n", {":3:", "0 1"});
+  check(header + "3 3 1\n1 2 5\n", {":3:", "1 2 5"});
+  check("%%MatrixMarket matrix coordinate real general\n3 3 1\n1 2\n", {":3:", "1 2", "value"});
+  check("%%MatrixMarket matrix coordinate real general\n3 3 1\n1 2 inf\n", {":3:", "1 2 inf", "finite"});
+  check(header, {"size line"});
+}
+
+TEST(GraphIo, WeightMatrixFromTriplets) {
+  ScratchDir dir;
+  auto path = dir.write("w.txt",
+                        "# i j w, 0-based\n"
+                        "0 0 0.5\n0 1 0.5\n1 0 0.5\n1 1 0.25\n"
+                        "1 2 0.125\n1 2 0.125\n"  // repeated entries are summed
+                        "2 1 0.25\n2 2 0.75\n");
+  CsrMatrix w = load_weight_matrix(path);
+  EXPECT_EQ(w.n, 3);
+  EXPECT_EQ(w.nnz(), 7);
+  EXPECT_DOUBLE_EQ(w.at(0, 0), 0.5);
+  EXPECT_DOUBLE_EQ(w.at(1, 2), 0.25);
+  EXPECT_DOUBLE_EQ(w.at(2, 0), 0.0);
+  expect_invalid([&] { load_weight_matrix(dir.write("bad.txt", "0 0 1\n0 1\n")); },
+                 {"bad.txt", ":2:", "0 1"});
+  expect_invalid([&] { load_weight_matrix(dir.write("nan.txt", "0 0 nan\n")); },
+                 {"nan.txt", ":1:", "0 0 nan"});
+  expect_invalid([&] { load_weight_matrix(dir.write("none.txt", "# nothing\n")); }, {"none.txt"});
+}
+
+TEST(GraphIo, WeightMatrixFromMatrixMarket) {
+  ScratchDir dir;
+  // Symmetric file: lower triangle stored, mirrored on load; n from the size line (node 4 has no entries).
+  auto sym = dir.write("w.mtx",
+                       "%%MatrixMarket matrix coordinate real symmetric\n"
+                       "4 4 4\n"
+                       "1 1 0.5\n2 1 0.5\n2 2 0.25\n3 2 0.75\n");
+  CsrMatrix w = load_weight_matrix(sym);
+  EXPECT_EQ(w.n, 4);
+  EXPECT_EQ(w.nnz(), 6);
+  EXPECT_DOUBLE_EQ(w.at(0, 1), 0.5);
+  EXPECT_DOUBLE_EQ(w.at(1, 0), 0.5);
+  EXPECT_DOUBLE_EQ(w.at(1, 2), 0.75);
+  EXPECT_DOUBLE_EQ(w.at(2, 1), 0.75);
+  EXPECT_DOUBLE_EQ(w.at(3, 3), 0.0);
+  auto general = dir.write("g.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 2 0.3\n2 2 1\n");
+  CsrMatrix m = load_weight_matrix(general);
+  EXPECT_DOUBLE_EQ(m.at(0, 1), 0.3);
+  EXPECT_DOUBLE_EQ(m.at(1, 0), 0.0);
+  auto pattern = dir.write("p.mtx", "%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n");
+  expect_invalid([&] { load_weight_matrix(pattern); }, {pattern, "pattern"});
+}
+
+TEST(GraphIo, WriteFailsCleanlyInMissingDirectory) {
+  ScratchDir dir;
+  const std::string path = (dir / "no" / "such" / "g.txt").string();
+  EXPECT_ANY_THROW(write_edge_list(ring_graph(4), path));
+  EXPECT_FALSE(std::filesystem::exists(path));
+}
+
+}  // namespace
+}  // namespace netdp
