@@ -5,7 +5,9 @@
 //
 // Layout: a tile of b sources is a column-major n x b block X (ld = n), column j = W^t e_{s + j}, so
 // X[w, j] = (W^t)_{w, s + j}. Propagation is X <- W X (cuSPARSE SpMM, or cuBLAS DGEMM on a dense copy of W).
-// Column j of the final block is row s + j of the row-major loss matrix, so the block goes to the sink as is.
+// Column j of the final block is row s + j of the row-major loss matrix, so the block goes to the sink as is,
+// through two small pinned chunks (RowStaging). Tiles and bytes: memory_plan::plan_gossip_loss (pure, tested
+// without a GPU).
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <cusparse.h>
@@ -20,12 +22,14 @@
 #include <vector>
 
 #include "common/gossip_loss_math.hpp"
+#include "common/memory_plan.hpp"
 #include "cuda/base/cuda_check.hpp"
 #include "cuda/base/device_buffer.hpp"
 #include "cuda/base/handles.hpp"
 #include "cuda/base/launch.cuh"
 #include "cuda/base/memory_budget.hpp"
 #include "cuda/base/request.hpp"
+#include "cuda/base/row_staging.hpp"
 #include "cuda/propagator.hpp"
 #include "gossip_loss_kernels.hpp"
 #include "netdp/core/error.hpp"
@@ -35,24 +39,25 @@ namespace {
 
 using cuda::DeviceBuffer;
 
+using cuda::column_stride;
+using cuda::first_column;
 using cuda::global_thread;
-using cuda::grid_for;
+using cuda::grid_2d;
 using cuda::grid_threads;
 using cuda::kThreads;  // a power of two: column_sum_of_squares reduces with a halving tree
 using cuda::set_identity_columns;
 
-// Share of the free device memory a run plans to use: the rest is headroom for the cuSPARSE / cuBLAS internal
-// workspaces and the CUDA context, which are not known before the tile is chosen.
-constexpr double kFreeMemoryShare = 0.85;
-
 // out[j] = ||X[:, j]||^2, one block per column. Each thread sums a fixed strided subset in order, then a
 // fixed shared-memory tree combines them: no atomics, so the result is the same bit for bit on every run. By
 // symmetry of W^t this is r_t(u) = ||row u of W^t||^2, the noise variance factor of M1 (MATH_SPEC 6.2).
+// Each term is added with an explicit fused multiply-add (one rounding per term instead of two; nvcc would
+// contract `sum += c * c` anyway): the CPU sums the squares in another order, so r_t agrees with it to the
+// bound of docs/cuda_backend.md ("Rounding"), not bit for bit, on either form.
 __global__ void column_sum_of_squares(const double* x, std::int64_t n, double* out) {
   __shared__ double partial[kThreads];
   const double* column = x + static_cast<std::int64_t>(blockIdx.x) * n;
   double sum = 0.0;
-  for (std::int64_t w = threadIdx.x; w < n; w += kThreads) sum += column[w] * column[w];
+  for (std::int64_t w = threadIdx.x; w < n; w += kThreads) sum = __fma_rn(column[w], column[w], sum);
   partial[threadIdx.x] = sum;
   __syncthreads();
   for (int stride = kThreads / 2; stride > 0; stride /= 2) {
@@ -62,51 +67,35 @@ __global__ void column_sum_of_squares(const double* x, std::int64_t n, double* o
   if (threadIdx.x == 0) out[blockIdx.x] = partial[0];
 }
 
-// S[w, j] += (W^t)_{w,u}^2 / r_t(w): the share of the message w sends at time t (M1), norms_t = r_t.
+// S[w, j] += (W^t)_{w,u}^2 / r_t(w): the share of the message w sends at time t (M1), norms_t = r_t. 2-D
+// launch (grid_2d(n, cols)). The share is a product and a quotient (no sum to contract into an FMA), then one
+// addition: the CPU's rounding, element for element.
 __global__ void accumulate_shares(const double* x, const double* norms_t, std::int64_t n, std::int64_t cols,
                                   double* s) {
-  const std::int64_t total = n * cols;
-  for (std::int64_t i = global_thread(); i < total; i += grid_threads()) {
-    s[i] += message_share(x[i], norms_t[i % n]);
+  for (std::int64_t j = first_column(); j < cols; j += column_stride()) {
+    const double* x_column = x + j * n;
+    double* s_column = s + j * n;
+    for (std::int64_t w = global_thread(); w < n; w += grid_threads())
+      s_column[w] += message_share(x_column[w], norms_t[w]);
   }
 }
 
 // out[v, j] = pair_loss(sum_{w in N(v)} S[w, j]): v hears every message of its neighbours (M1, P^T_{v,w} =
-// all t for a fixed graph). Neighbours are summed in the graph's sorted order, like the CPU backend.
+// all t for a fixed graph). Neighbours are summed in the graph's sorted order, like the CPU backend. 2-D
+// launch (grid_2d(n, cols)).
 __global__ void neighbour_losses(const double* s, const std::int64_t* adj_offsets, const std::int32_t* adj,
                                  std::int64_t n, std::int64_t cols, std::int64_t first, double scale,
                                  bool cap_ldp, double* out) {
-  const std::int64_t total = n * cols;
-  for (std::int64_t i = global_thread(); i < total; i += grid_threads()) {
-    const std::int64_t v = i % n;
-    const std::int64_t j = i / n;
+  for (std::int64_t j = first_column(); j < cols; j += column_stride()) {
     const double* s_column = s + j * n;
-    double sum = 0.0;
-    for (std::int64_t e = adj_offsets[v]; e < adj_offsets[v + 1]; ++e) sum += s_column[adj[e]];
-    out[i] = pair_loss(sum, scale, cap_ldp, v == first + j);
+    double* out_column = out + j * n;
+    const std::int64_t source = first + j;
+    for (std::int64_t v = global_thread(); v < n; v += grid_threads()) {
+      double sum = 0.0;
+      for (std::int64_t e = adj_offsets[v]; e < adj_offsets[v + 1]; ++e) sum += s_column[adj[e]];
+      out_column[v] = pair_loss(sum, scale, cap_ldp, v == source);
+    }
   }
-}
-
-/// Bytes of the memory plan, estimated before anything is allocated (DESIGN principle 5).
-struct MemoryPlan {
-  std::int64_t fixed = 0;       // W (CSR, 32-bit indices), adjacency, norms, dense W
-  std::int64_t per_source = 0;  // X, Y, S, out (device) + the pinned host rows
-};
-
-MemoryPlan plan_memory(const GossipLossProblem& p) {
-  const std::int64_t n = p.w.n;
-  const std::int64_t d = sizeof(double), i32 = sizeof(std::int32_t), i64 = sizeof(std::int64_t);
-  MemoryPlan plan;
-  plan.fixed = (n + 1) * i32 + p.w.nnz() * (i32 + d)                                        // W
-               + (n + 1) * i64 + static_cast<std::int64_t>(p.graph.adjacency.size()) * i32  // adjacency
-               + static_cast<std::int64_t>(p.steps) * n * d                                 // norms r_t
-               + (p.dense ? n * n * d : 0);                                                 // dense W
-  plan.per_source = 5 * n * d;
-  return plan;
-}
-
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
-  return (a + b - 1) / b;
 }
 
 }  // namespace
@@ -124,24 +113,24 @@ CudaGossipLossRun gossip_loss_cuda(const GossipLossProblem& p, int device, node_
 
   const cuda::DeviceGuard guard(device);
 
-  // ---- Tile size (DESIGN principle 5): the largest b whose blocks fit beside the fixed arrays. ----
-  const MemoryPlan plan = plan_memory(p);
-  std::int64_t b = tile_sources;
-  if (b <= 0) {
-    const auto [budget, source] = cuda::device_memory_budget(device, kFreeMemoryShare, memory_limit);
-    const std::int64_t needed = plan.fixed + plan.per_source;
-    if (needed > budget) {
-      throw InsufficientMemory("gossip loss on CUDA: n = " + std::to_string(n) + " needs " +
-                               std::to_string(needed) + " bytes for a tile of one source (" +
-                               std::to_string(plan.fixed) + " fixed + " + std::to_string(plan.per_source) +
-                               " per source) but only " + std::to_string(budget) + " bytes are available (" +
-                               source + ")");
-    }
-    b = (budget - plan.fixed) / plan.per_source;
+  // ---- Memory plan (DESIGN principle 5), before anything is allocated: pure, common/memory_plan.hpp. ----
+  namespace mp = memory_plan;
+  const mp::GossipLossSizes sizes{n,       p.w.nnz(), static_cast<std::int64_t>(p.graph.adjacency.size()),
+                                  p.steps, p.dense,   count};
+  const mp::GossipLossPlan plan =
+      mp::plan_gossip_loss(sizes, {cuda::free_device_bytes(), memory_limit, tile_sources});
+  if (!plan.fits) {
+    throw InsufficientMemory(
+        "gossip loss on CUDA: n = " + std::to_string(n) + " needs " + std::to_string(plan.needed_bytes) +
+        " bytes for a tile of one source (" + std::to_string(plan.fixed_bytes) + " fixed + " +
+        std::to_string(plan.per_source_bytes) + " per source) but only " + std::to_string(plan.budget.bytes) +
+        " bytes are available (" + mp::describe(plan.budget, device) + ")");
   }
-  const std::int64_t b1 = std::min<std::int64_t>(b, n);          // pass 1 covers all n sources
-  const std::int64_t b2 = std::min<std::int64_t>(b, count);      // pass 2 the requested ones
+  const std::int64_t b1 = plan.norms_tile;                       // pass 1 covers all n sources
+  const std::int64_t b2 = plan.tile;                             // pass 2 the requested ones
   const std::int64_t t_end = std::int64_t{p.t_start} + p.steps;  // powers W^0 .. W^{t_end - 1}
+  const auto block = static_cast<std::size_t>(n) * static_cast<std::size_t>(plan.block_columns);
+  const auto tile_block = static_cast<std::size_t>(n) * static_cast<std::size_t>(b2);
 
   // ---- Device state. Declaration order = reverse destruction order: buffers go before the stream. ----
   const cuda::Stream stream;
@@ -151,17 +140,18 @@ CudaGossipLossRun gossip_loss_cuda(const GossipLossProblem& p, int device, node_
   adj_offsets.upload(std::span<const std::int64_t>(p.graph.offsets), stream.get());
   adjacency.upload(std::span<const std::int32_t>(p.graph.adjacency), stream.get());
   DeviceBuffer<double> norms(static_cast<std::size_t>(p.steps) * static_cast<std::size_t>(n));
-  DeviceBuffer<double> block_a(static_cast<std::size_t>(n * b1)), block_b(static_cast<std::size_t>(n * b1));
-  DeviceBuffer<double> shares(static_cast<std::size_t>(n * b2)), losses(static_cast<std::size_t>(n * b2));
-  cuda::PinnedBuffer<double> host_rows(static_cast<std::size_t>(n * b2));
+  DeviceBuffer<double> block_a(block), block_b(block);
+  DeviceBuffer<double> shares(tile_block), losses(tile_block);
   // Never hand a library uninitialised memory, not even as a beta = 0 output (0 * NaN = NaN).
   NETDP_CUDA_TRY(cudaMemsetAsync(block_a.data(), 0, block_a.bytes(), stream.get()));
   NETDP_CUDA_TRY(cudaMemsetAsync(block_b.data(), 0, block_b.bytes(), stream.get()));
   propagator.reserve(block_a.data(), block_b.data(), b1);
   propagator.reserve(block_a.data(), block_b.data(), b2);
+  // Declared after the device buffers: destroyed first, once the copies in flight have landed.
+  cuda::RowStaging staging(n, plan.staging.chunk_columns, stream.get(), sink);
 
   run.tile_sources = b2;
-  run.tiles = ceil_div(count, b2);
+  run.tiles = plan.tiles;
   run.device_bytes =
       propagator.device_bytes() +
       static_cast<std::int64_t>(adj_offsets.bytes() + adjacency.bytes() + norms.bytes() + block_a.bytes() +
@@ -172,7 +162,7 @@ CudaGossipLossRun gossip_loss_cuda(const GossipLossProblem& p, int device, node_
   auto propagate_tile = [&](std::int64_t s, std::int64_t cols, auto&& record) {
     double* x = block_a.data();
     double* y = block_b.data();
-    set_identity_columns<<<grid_for(n * cols), kThreads, 0, stream.get()>>>(x, n, cols, s);
+    set_identity_columns<<<grid_2d(n, cols), kThreads, 0, stream.get()>>>(x, n, cols, s);
     NETDP_CUDA_CHECK_LAUNCH();
     for (std::int64_t t = 0; t < t_end; ++t) {
       if (t >= p.t_start) record(t - p.t_start, x);
@@ -197,22 +187,21 @@ CudaGossipLossRun gossip_loss_cuda(const GossipLossProblem& p, int device, node_
   const std::int64_t end = std::int64_t{first} + count;
   for (std::int64_t s = first; s < end; s += b2) {
     const std::int64_t cols = std::min(b2, end - s);
-    const std::size_t elements = static_cast<std::size_t>(n * cols);
-    NETDP_CUDA_TRY(cudaMemsetAsync(shares.data(), 0, elements * sizeof(double), stream.get()));
+    NETDP_CUDA_TRY(
+        cudaMemsetAsync(shares.data(), 0, static_cast<std::size_t>(n * cols) * sizeof(double), stream.get()));
     propagate_tile(s, cols, [&](std::int64_t k, const double* x) {
-      accumulate_shares<<<grid_for(n * cols), kThreads, 0, stream.get()>>>(x, norms.data() + k * n, n, cols,
-                                                                           shares.data());
+      accumulate_shares<<<grid_2d(n, cols), kThreads, 0, stream.get()>>>(x, norms.data() + k * n, n, cols,
+                                                                         shares.data());
       NETDP_CUDA_CHECK_LAUNCH();
     });
-    neighbour_losses<<<grid_for(n * cols), kThreads, 0, stream.get()>>>(
+    neighbour_losses<<<grid_2d(n, cols), kThreads, 0, stream.get()>>>(
         shares.data(), adj_offsets.data(), adjacency.data(), n, cols, s, p.scale, p.cap_ldp, losses.data());
     NETDP_CUDA_CHECK_LAUNCH();
-    NETDP_CUDA_TRY(cudaMemcpyAsync(host_rows.data(), losses.data(), elements * sizeof(double),
-                                   cudaMemcpyDeviceToHost, stream.get()));
-    stream.synchronize();
-    sink.consume(static_cast<node_t>(s), static_cast<node_t>(cols),
-                 std::span<const double>(host_rows.data(), elements));
+    // Queued behind the kernels; the next tile's kernels, queued after, overwrite `losses` only once these
+    // copies are done (one stream), while the host hands this tile's rows to the sink.
+    staging.push(s, cols, losses.data());
   }
+  staging.flush();
   return run;
 }
 

@@ -5,10 +5,13 @@
 // Layout: a tile of b sources s .. s + b - 1 ends as a column-major n x b block (ld = n) whose column j is
 // the graph term G[s + j, :] (spectral) or s_{s+j}(.) (series), so column j of the loss block is row s + j of
 // the row-major loss matrix and the block goes to the sink as is.
-//  - spectral (E3) / finite (E2), MATH_SPEC 5.3: W = V diag(lambda) V^T by cuSOLVER syevd, g from the host;
+//  - spectral (E3) / finite (E2), MATH_SPEC 5.3: W = V diag(lambda) V^T by cuSOLVER syevd (the 64-bit API,
+//    cusolverDnXsyevd: the 32-bit one's int workspace overflows from n = 32,767), g from the host;
 //    B = V[s:s+b, :] diag(g) (b x n), then V B^T = (V diag(g) V^T)[:, s:s+b] = G[s:s+b, :]^T by symmetry of
 //    G.
 //  - series (E1), MATH_SPEC 5.2: X = W^t e_u by propagation (Propagator), S += X / t for t = 1 .. T.
+// Tiles, staging and bytes: memory_plan::plan_walk_series / plan_walk_spectral (pure, tested without a GPU);
+// rows reach the sink through two small pinned chunks (RowStaging).
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <cusolverDn.h>
@@ -24,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/memory_plan.hpp"
 #include "common/walk_loss_math.hpp"
 #include "cuda/base/cuda_check.hpp"
 #include "cuda/base/device_buffer.hpp"
@@ -31,6 +35,7 @@
 #include "cuda/base/launch.cuh"
 #include "cuda/base/memory_budget.hpp"
 #include "cuda/base/request.hpp"
+#include "cuda/base/row_staging.hpp"
 #include "cuda/propagator.hpp"
 #include "device_kernels.hpp"
 #include "netdp/core/error.hpp"
@@ -59,6 +64,20 @@ class CusolverHandle {
   cusolverDnHandle_t handle_ = nullptr;
 };
 
+/// Options of cuSOLVER's 64-bit generic API (defaults: the default algorithm of each routine).
+class CusolverParams {
+ public:
+  CusolverParams() { NETDP_CUDA_TRY(cusolverDnCreateParams(&params_)); }
+  ~CusolverParams() { (void)cusolverDnDestroyParams(params_); }
+  CusolverParams(const CusolverParams&) = delete;
+  CusolverParams& operator=(const CusolverParams&) = delete;
+
+  cusolverDnParams_t get() const { return params_; }
+
+ private:
+  cusolverDnParams_t params_ = nullptr;
+};
+
 }  // namespace
 }  // namespace netdp::kernels::cuda
 
@@ -66,72 +85,70 @@ namespace netdp::kernels {
 namespace {
 
 using cuda::DeviceBuffer;
-using cuda::PinnedBuffer;
 
+using cuda::column_stride;
+using cuda::first_column;
 using cuda::global_thread;
+using cuda::grid_2d;
 using cuda::grid_for;
 using cuda::grid_threads;
 using cuda::kThreads;
 using cuda::set_identity_columns;
-
-// Share of the free device memory a run plans to use: the rest is headroom for the library handles' internal
-// workspaces, the SpMM buffer and the CUDA context, unknown before the tile is chosen (as in the gossip
-// backend).
-constexpr double kFreeMemoryShare = 0.85;
+namespace mp = memory_plan;
 
 // out[r + i b] = V[first + r, i] g_i: rows first .. first + b - 1 of V diag(g) as a column-major b x n block
-// (V column-major n x n). Consecutive threads walk r, so reads and writes are both contiguous.
+// (V column-major n x n). 2-D launch (grid_2d(b, n)): x walks r, so reads and writes are both contiguous, y
+// walks i. A product only: the CPU's rounding.
 __global__ void scale_eigenvector_rows(const double* v, const double* g, std::int64_t n, std::int64_t b,
                                        std::int64_t first, double* out) {
-  const std::int64_t total = n * b;
-  for (std::int64_t k = global_thread(); k < total; k += grid_threads()) {
-    const std::int64_t r = k % b;
-    const std::int64_t i = k / b;
-    out[k] = v[(first + r) + i * n] * g[i];
+  for (std::int64_t i = first_column(); i < n; i += column_stride()) {
+    const double* v_rows = v + i * n + first;
+    double* out_column = out + i * b;
+    const double g_i = g[i];
+    for (std::int64_t r = global_thread(); r < b; r += grid_threads()) out_column[r] = v_rows[r] * g_i;
   }
 }
 
-// S += X (1/t): the t-th term (W^t e_u)_v / t of the series (MATH_SPEC 5.2, E1), scaled like the CPU backend.
+// S += X (1/t): the t-th term (W^t e_u)_v / t of the series (MATH_SPEC 5.2, E1), scaled like the CPU backend:
+// the product and the sum rounded separately (__dmul_rn / __dadd_rn: nvcc would otherwise contract them into
+// one FMA, whose single rounding differs from the CPU's two).
 __global__ void accumulate_series(const double* x, double inverse_t, std::int64_t elements, double* s) {
-  for (std::int64_t i = global_thread(); i < elements; i += grid_threads()) s[i] += x[i] * inverse_t;
+  for (std::int64_t i = global_thread(); i < elements; i += grid_threads())
+    s[i] = __dadd_rn(s[i], __dmul_rn(x[i], inverse_t));
 }
 
 // out[v, j] = walk_pair_loss(term) for source u = first + j, term = G[v, j] (anonymous sender) or
 // max_{w in N(v)} G[w, j] when v knows its sender (MATH_SPEC 5.4: the last hop is post-processing); a node
 // without neighbours gets 0, like the CPU backend. The max does not depend on the order: exact on both
-// backends.
+// backends. 2-D launch (grid_2d(n, cols)).
 __global__ void walk_losses(const double* term, const std::int64_t* adj_offsets, const std::int32_t* adj,
                             std::int64_t n, std::int64_t cols, std::int64_t first, bool sender_known,
                             double constant, double scale, bool clip, double clip_level, double* out) {
-  const std::int64_t total = n * cols;
-  for (std::int64_t i = global_thread(); i < total; i += grid_threads()) {
-    const std::int64_t v = i % n;
-    const std::int64_t j = i / n;
+  for (std::int64_t j = first_column(); j < cols; j += column_stride()) {
     const double* column = term + j * n;
-    double t = column[v];
-    if (sender_known) {
-      const std::int64_t begin = adj_offsets[v], end = adj_offsets[v + 1];
-      t = 0.0;
-      if (begin < end) {
-        t = column[adj[begin]];
-        for (std::int64_t e = begin + 1; e < end; ++e) t = column[adj[e]] > t ? column[adj[e]] : t;
+    double* out_column = out + j * n;
+    const std::int64_t source = first + j;
+    for (std::int64_t v = global_thread(); v < n; v += grid_threads()) {
+      double t = column[v];
+      if (sender_known) {
+        const std::int64_t begin = adj_offsets[v], end = adj_offsets[v + 1];
+        t = 0.0;
+        if (begin < end) {
+          t = column[adj[begin]];
+          for (std::int64_t e = begin + 1; e < end; ++e) t = column[adj[e]] > t ? column[adj[e]] : t;
+        }
       }
+      out_column[v] = walk_pair_loss(t, constant, scale, clip, clip_level, v == source);
     }
-    out[i] = walk_pair_loss(t, constant, scale, clip, clip_level, v == first + j);
   }
 }
 
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
-  return (a + b - 1) / b;
-}
-
-using cuda::MemoryBudget;
-
 [[noreturn]] void throw_insufficient(std::int64_t n, std::int64_t needed, const std::string& parts,
-                                     const MemoryBudget& budget) {
+                                     const mp::Budget& budget, int device) {
   throw InsufficientMemory("walk loss on CUDA: n = " + std::to_string(n) + " needs " +
                            std::to_string(needed) + " bytes (" + parts + ") but only " +
-                           std::to_string(budget.bytes) + " bytes are available (" + budget.source + ")");
+                           std::to_string(budget.bytes) + " bytes are available (" +
+                           mp::describe(budget, device) + ")");
 }
 
 /// State shared by both methods: the stream, the adjacency of the sender-known view and the output path.
@@ -141,35 +158,28 @@ struct TileContext {
   cudaStream_t stream;
   const std::int64_t* adj_offsets;  // nullptr for the anonymous view
   const std::int32_t* adjacency;
-  PinnedBuffer<double>& host_rows;
-  LossRowSink& sink;
+  cuda::RowStaging& staging;
 
   /// Loss block of sources s .. s + cols - 1 from the graph-term block `term` into `out` (n x cols, both on
-  /// the device), then to the host and the sink.
+  /// the device), then queued for the host and the sink (the copies run behind the kernel on the stream; the
+  /// next tile's work, queued after them, may reuse `term` and `out`).
   void finish(std::int64_t s, std::int64_t cols, const double* term, double* out) const {
-    const std::size_t elements = static_cast<std::size_t>(n * cols);
-    walk_losses<<<grid_for(n * cols), kThreads, 0, stream>>>(term, adj_offsets, adjacency, n, cols, s,
-                                                             p.sender_known, p.constant, p.scale, p.clip,
-                                                             p.clip_level, out);
+    walk_losses<<<grid_2d(n, cols), kThreads, 0, stream>>>(term, adj_offsets, adjacency, n, cols, s,
+                                                           p.sender_known, p.constant, p.scale, p.clip,
+                                                           p.clip_level, out);
     NETDP_CUDA_CHECK_LAUNCH();
-    NETDP_CUDA_TRY(
-        cudaMemcpyAsync(host_rows.data(), out, elements * sizeof(double), cudaMemcpyDeviceToHost, stream));
-    NETDP_CUDA_TRY(cudaStreamSynchronize(stream));
-    sink.consume(static_cast<node_t>(s), static_cast<node_t>(cols),
-                 std::span<const double>(host_rows.data(), elements));
+    staging.push(s, cols, out);
   }
 };
 
-std::int64_t adjacency_bytes(const WalkLossProblem& p) {
-  if (!p.sender_known) return 0;
-  return static_cast<std::int64_t>(p.graph.offsets.size() * sizeof(std::int64_t) +
-                                   p.graph.adjacency.size() * sizeof(std::int32_t));
-}
-
-/// W in CSR with 32-bit indices (what cuSPARSE and csr_to_dense_async take).
-std::int64_t csr32_bytes(const CsrMatrix& w) {
-  return (std::int64_t{w.n} + 1) * std::int64_t{sizeof(std::int32_t)} +
-         w.nnz() * std::int64_t{sizeof(std::int32_t) + sizeof(double)};
+/// The graph's adjacency on the device, for the sender-known view only (both stay empty otherwise).
+void upload_adjacency(const WalkLossProblem& p, cudaStream_t stream, DeviceBuffer<std::int64_t>& offsets,
+                      DeviceBuffer<std::int32_t>& adjacency) {
+  if (!p.sender_known) return;
+  offsets = DeviceBuffer<std::int64_t>(p.graph.offsets.size());
+  adjacency = DeviceBuffer<std::int32_t>(p.graph.adjacency.size());
+  offsets.upload(std::span<const std::int64_t>(p.graph.offsets), stream);
+  adjacency.upload(std::span<const std::int32_t>(p.graph.adjacency), stream);
 }
 
 }  // namespace
@@ -186,56 +196,51 @@ CudaWalkLossRun walk_loss_cuda(const WalkLossProblem& p, int device, node_t firs
   if (count == 0) return run;
 
   const cuda::DeviceGuard guard(device);
-  const MemoryBudget budget = cuda::device_memory_budget(device, kFreeMemoryShare, memory_limit);
-  const std::int64_t d = sizeof(double);
+  // ---- Memory plan (DESIGN principle 5): pure, common/memory_plan.hpp; the free bytes are read once. ----
+  const mp::Limits limits{cuda::free_device_bytes(), memory_limit, tile_sources};
+  const mp::WalkLossSizes sizes{n, p.w.nnz(), static_cast<std::int64_t>(p.graph.adjacency.size()),
+                                p.sender_known, count};
   const std::int64_t end = std::int64_t{first} + count;
-  auto tile_for = [&](std::int64_t fixed, std::int64_t per_row) {
-    const std::int64_t b = tile_sources > 0 ? tile_sources : (budget.bytes - fixed) / per_row;
-    return std::clamp<std::int64_t>(b, 1, count);
-  };
 
   // ---- Device state. Declaration order = reverse destruction order: buffers go before the stream. ----
   const cuda::Stream stream;
   DeviceBuffer<std::int64_t> adj_offsets;
   DeviceBuffer<std::int32_t> adjacency;
-  if (p.sender_known) {
-    adj_offsets = DeviceBuffer<std::int64_t>(p.graph.offsets.size());
-    adjacency = DeviceBuffer<std::int32_t>(p.graph.adjacency.size());
-    adj_offsets.upload(std::span<const std::int64_t>(p.graph.offsets), stream.get());
-    adjacency.upload(std::span<const std::int32_t>(p.graph.adjacency), stream.get());
-  }
 
   if (p.method == 2) {
-    // ---- Series (E1). Per source: X, Y, S on the device (the spare of X / Y takes the losses) + host row.
-    const std::int64_t fixed = csr32_bytes(p.w) + adjacency_bytes(p);
-    const std::int64_t per_row = 4 * n * d;
-    if (fixed + per_row > budget.bytes) {
-      throw_insufficient(
-          n, fixed + per_row,
-          std::to_string(fixed) + " for W and the adjacency + " + std::to_string(per_row) + " for one source",
-          budget);
+    // ---- Series (E1). Per source: X, Y, S on the device (the spare of X / Y takes the losses).
+    const mp::WalkSeriesPlan plan = mp::plan_walk_series(sizes, limits);
+    if (!plan.fits) {
+      throw_insufficient(n, plan.needed_bytes,
+                         std::to_string(plan.fixed_bytes) + " for W and the adjacency + " +
+                             std::to_string(plan.per_source_bytes) + " for one source",
+                         plan.budget, device);
     }
-    const std::int64_t b = tile_for(fixed, per_row);
+    upload_adjacency(p, stream.get(), adj_offsets, adjacency);
+    const std::int64_t b = plan.tile;
+    const auto block = static_cast<std::size_t>(n) * static_cast<std::size_t>(b);
     cuda::Propagator propagator(p.w, /*dense=*/false, stream.get());
-    DeviceBuffer<double> block_a(static_cast<std::size_t>(n * b)), block_b(static_cast<std::size_t>(n * b));
-    DeviceBuffer<double> sums(static_cast<std::size_t>(n * b));
-    PinnedBuffer<double> host_rows(static_cast<std::size_t>(n * b));
+    DeviceBuffer<double> block_a(block), block_b(block), sums(block);
     // Never hand a library uninitialised memory, not even as a beta = 0 output (0 * NaN = NaN).
     NETDP_CUDA_TRY(cudaMemsetAsync(block_a.data(), 0, block_a.bytes(), stream.get()));
     NETDP_CUDA_TRY(cudaMemsetAsync(block_b.data(), 0, block_b.bytes(), stream.get()));
     propagator.reserve(block_a.data(), block_b.data(), b);
+    cuda::RowStaging staging(n, plan.staging.chunk_columns, stream.get(), sink);  // destroyed first
     run.tile_sources = b;
-    run.tiles = ceil_div(count, b);
+    run.tiles = plan.tiles;
     run.device_bytes = propagator.device_bytes() +
                        static_cast<std::int64_t>(adj_offsets.bytes() + adjacency.bytes() + block_a.bytes() +
                                                  block_b.bytes() + sums.bytes());
-    const TileContext tiles{p, n, stream.get(), adj_offsets.data(), adjacency.data(), host_rows, sink};
+    const TileContext tiles{p, n, stream.get(), adj_offsets.data(), adjacency.data(), staging};
+    // X and Y alternate as the source and the product; at the end of a tile the product is in `x` and the
+    // spare `y` takes the losses. The next tile's identity columns overwrite block_a only after the copies of
+    // the previous tile's losses (same stream), whichever block held them.
     for (std::int64_t s = first; s < end; s += b) {
       const std::int64_t cols = std::min(b, end - s);
       const std::int64_t elements = n * cols;
       double* x = block_a.data();
       double* y = block_b.data();
-      set_identity_columns<<<grid_for(elements), kThreads, 0, stream.get()>>>(x, n, cols, s);
+      set_identity_columns<<<grid_2d(n, cols), kThreads, 0, stream.get()>>>(x, n, cols, s);
       NETDP_CUDA_CHECK_LAUNCH();
       NETDP_CUDA_TRY(
           cudaMemsetAsync(sums.data(), 0, static_cast<std::size_t>(elements) * sizeof(double), stream.get()));
@@ -248,31 +253,33 @@ CudaWalkLossRun walk_loss_cuda(const WalkLossProblem& p, int device, node_t firs
       }
       tiles.finish(s, cols, sums.data(), y);
     }
+    staging.flush();
     return run;
   }
 
   // ---- Spectral (E3) / finite (E2). Fixed: V (n^2, syevd works in place on the dense W), eigenvalues, g,
   // devInfo, adjacency; before the tiles, the 32-bit CSR of W (while the dense W is built) and then the syevd
-  // workspace take turns beside it. Per source: B / losses and the G block on the device + the host row. ----
-  const std::int64_t fixed = n * n * d + 2 * n * d + std::int64_t{sizeof(int)} + adjacency_bytes(p);
-  const std::int64_t per_row = 3 * n * d;
-  const std::int64_t csr_bytes = csr32_bytes(p.w);
-  if (fixed + std::max(per_row, csr_bytes) > budget.bytes) {
-    throw_insufficient(n, fixed + std::max(per_row, csr_bytes),
-                       std::to_string(n * n * d) + " for the eigenvectors V (n^2 doubles), " +
-                           std::to_string(fixed - n * n * d) + " for small arrays and " +
-                           std::to_string(std::max(per_row, csr_bytes)) + " for one source or the CSR of W",
-                       budget);
+  // workspace take turns beside it. Per source: B / losses and the G block on the device. ----
+  const std::int64_t vectors_bytes = n * n * std::int64_t{sizeof(double)};
+  mp::WalkSpectralPlan plan = mp::plan_walk_spectral(sizes, limits, /*workspace_bytes=*/0);
+  if (!plan.fits) {
+    const std::int64_t other = std::max(plan.per_source_bytes, plan.csr_bytes);
+    throw_insufficient(n, plan.needed_bytes,
+                       std::to_string(vectors_bytes) + " for the eigenvectors V (n^2 doubles), " +
+                           std::to_string(plan.fixed_bytes - vectors_bytes) + " for small arrays and " +
+                           std::to_string(other) + " for one source or the CSR of W",
+                       plan.budget, device);
   }
-  const int n32 = static_cast<int>(n);  // node_t is 32-bit: n fits cuSOLVER's and cuBLAS's int
-  DeviceBuffer<double> vectors(static_cast<std::size_t>(n * n));
+  upload_adjacency(p, stream.get(), adj_offsets, adjacency);
+  DeviceBuffer<double> vectors(static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
   DeviceBuffer<double> values(static_cast<std::size_t>(n)), weights(static_cast<std::size_t>(n));
   DeviceBuffer<int> info(1);
   std::vector<double> host_values(static_cast<std::size_t>(n));
   std::int64_t eigen_peak = 0;
   {
     const cuda::CusolverHandle solver(stream.get());
-    // Bit-identical repeated runs (syevd is one of the routines this mode governs).
+    const cuda::CusolverParams params;
+    // Bit-identical repeated runs (Xsyevd is one of the routines this mode governs).
     NETDP_CUDA_TRY(cusolverDnSetDeterministicMode(solver.get(), CUSOLVER_DETERMINISTIC_RESULTS));
     const auto started = std::chrono::steady_clock::now();
     {
@@ -288,31 +295,37 @@ CudaWalkLossRun walk_loss_cuda(const WalkLossProblem& p, int device, node_t firs
                                stream.get());
       stream.synchronize();  // before the CSR copies are freed
     }
-    int lwork = 0;
-    NETDP_CUDA_TRY(cusolverDnDsyevd_bufferSize(solver.get(), CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER,
-                                               n32, vectors.data(), n32, values.data(), &lwork));
-    const std::int64_t work_bytes = std::int64_t{lwork} * d;
-    if (fixed + work_bytes > budget.bytes) {
-      throw_insufficient(n, fixed + work_bytes,
-                         std::to_string(n * n * d) + " for the eigenvectors V (n^2 doubles), " +
-                             std::to_string(work_bytes) + " for the cuSOLVER syevd workspace and " +
-                             std::to_string(fixed - n * n * d) + " for small arrays",
-                         budget);
+    // The 64-bit API: sizes in size_t bytes and int64 dimensions (the 32-bit cusolverDnDsyevd_bufferSize
+    // returns an int count of doubles, which overflows from n = 32,767; memory_plan::int_lwork_overflows).
+    std::size_t device_work = 0, host_work = 0;
+    NETDP_CUDA_TRY(cusolverDnXsyevd_bufferSize(
+        solver.get(), params.get(), CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, n, CUDA_R_64F,
+        vectors.data(), n, CUDA_R_64F, values.data(), CUDA_R_64F, &device_work, &host_work));
+    plan = mp::plan_walk_spectral(sizes, limits, static_cast<std::int64_t>(device_work));
+    if (!plan.fits) {
+      throw_insufficient(n, plan.needed_bytes,
+                         std::to_string(vectors_bytes) + " for the eigenvectors V (n^2 doubles), " +
+                             std::to_string(plan.workspace_bytes) + " for the cuSOLVER syevd workspace and " +
+                             std::to_string(plan.fixed_bytes - vectors_bytes) + " for small arrays",
+                         plan.budget, device);
     }
-    DeviceBuffer<double> work(static_cast<std::size_t>(std::max(lwork, 1)));
+    DeviceBuffer<std::byte> work(std::max<std::size_t>(device_work, 1));
+    std::vector<std::byte> work_on_host(host_work);
     // Ascending eigenvalues; V is overwritten by the orthonormal eigenvectors, column i = phi_i.
-    NETDP_CUDA_TRY(cusolverDnDsyevd(solver.get(), CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, n32,
-                                    vectors.data(), n32, values.data(), work.data(), lwork, info.data()));
+    NETDP_CUDA_TRY(cusolverDnXsyevd(solver.get(), params.get(), CUSOLVER_EIG_MODE_VECTOR,
+                                    CUBLAS_FILL_MODE_LOWER, n, CUDA_R_64F, vectors.data(), n, CUDA_R_64F,
+                                    values.data(), CUDA_R_64F, work.data(), device_work,
+                                    host_work > 0 ? work_on_host.data() : nullptr, host_work, info.data()));
     int host_info = 0;
     NETDP_CUDA_TRY(
         cudaMemcpyAsync(&host_info, info.data(), sizeof(int), cudaMemcpyDeviceToHost, stream.get()));
     NETDP_CUDA_TRY(cudaMemcpyAsync(host_values.data(), values.data(), values.bytes(), cudaMemcpyDeviceToHost,
                                    stream.get()));
-    stream.synchronize();
+    stream.synchronize();  // also before the host workspace goes
     run.eigen_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     if (host_info != 0) {
       throw std::runtime_error(
-          "walk loss on CUDA: cusolverDnDsyevd returned devInfo = " + std::to_string(host_info) +
+          "walk loss on CUDA: cusolverDnXsyevd returned info = " + std::to_string(host_info) +
           (host_info > 0 ? " (that many off-diagonal elements did not converge)"
                          : " (parameter " + std::to_string(-host_info) + " was wrong)"));
     }
@@ -324,23 +337,25 @@ CudaWalkLossRun walk_loss_cuda(const WalkLossProblem& p, int device, node_t firs
   const std::vector<double> g = walk_eigen_weights(host_values, p.method, p.steps);
   weights.upload(std::span<const double>(g), stream.get());
 
-  const std::int64_t b = tile_for(fixed, per_row);
-  DeviceBuffer<double> scaled(static_cast<std::size_t>(n * b)), graph_block(static_cast<std::size_t>(n * b));
-  PinnedBuffer<double> host_rows(static_cast<std::size_t>(n * b));
+  const std::int64_t b = plan.tile;
+  const auto block = static_cast<std::size_t>(n) * static_cast<std::size_t>(b);
+  DeviceBuffer<double> scaled(block), graph_block(block);
   NETDP_CUDA_TRY(cudaMemsetAsync(graph_block.data(), 0, graph_block.bytes(), stream.get()));
   const cuda::CublasHandle blas(stream.get());
+  cuda::RowStaging staging(n, plan.staging.chunk_columns, stream.get(), sink);  // destroyed first
   run.tile_sources = b;
-  run.tiles = ceil_div(count, b);
+  run.tiles = plan.tiles;
   run.device_bytes =
       std::max(eigen_peak, static_cast<std::int64_t>(vectors.bytes() + values.bytes() + weights.bytes() +
                                                      info.bytes() + adj_offsets.bytes() + adjacency.bytes() +
                                                      scaled.bytes() + graph_block.bytes()));
-  const TileContext tiles{p, n, stream.get(), adj_offsets.data(), adjacency.data(), host_rows, sink};
+  const TileContext tiles{p, n, stream.get(), adj_offsets.data(), adjacency.data(), staging};
+  const int n32 = static_cast<int>(n);  // node_t is 32-bit: n fits cuBLAS's int
   const double one = 1.0, zero = 0.0;
   for (std::int64_t s = first; s < end; s += b) {
     const std::int64_t cols = std::min(b, end - s);
-    scale_eigenvector_rows<<<grid_for(n * cols), kThreads, 0, stream.get()>>>(vectors.data(), weights.data(),
-                                                                              n, cols, s, scaled.data());
+    scale_eigenvector_rows<<<grid_2d(cols, n), kThreads, 0, stream.get()>>>(vectors.data(), weights.data(), n,
+                                                                            cols, s, scaled.data());
     NETDP_CUDA_CHECK_LAUNCH();
     // graph_block (n x cols) = V B^T, column j = G[:, s + j] = G[s + j, :].
     NETDP_CUDA_TRY(cublasDgemm(blas.get(), CUBLAS_OP_N, CUBLAS_OP_T, n32, static_cast<int>(cols), n32, &one,
@@ -349,6 +364,7 @@ CudaWalkLossRun walk_loss_cuda(const WalkLossProblem& p, int device, node_t firs
     // B is spent once the product is queued (same stream): it takes the losses.
     tiles.finish(s, cols, graph_block.data(), scaled.data());
   }
+  staging.flush();
   return run;
 }
 

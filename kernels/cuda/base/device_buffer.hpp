@@ -70,7 +70,8 @@ class DeviceBuffer {
   std::size_t size_ = 0;
 };
 
-/// `size` elements of T in page-locked host memory, so device -> host copies run at full bandwidth.
+/// `size` elements of T in page-locked host memory, so device -> host copies run at full bandwidth and
+/// asynchronously. Kept small (cuda/base/row_staging.hpp stages result rows through two chunks).
 template <class T>
 class PinnedBuffer {
  public:
@@ -83,16 +84,30 @@ class PinnedBuffer {
     NETDP_CUDA_TRY(status);
     data_ = static_cast<T*>(p);
   }
-  ~PinnedBuffer() {
-    if (data_ != nullptr) (void)cudaFreeHost(data_);
+  ~PinnedBuffer() { release(); }
+  PinnedBuffer(PinnedBuffer&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
+  PinnedBuffer& operator=(PinnedBuffer&& other) noexcept {
+    if (this != &other) {
+      release();
+      data_ = std::exchange(other.data_, nullptr);
+      size_ = std::exchange(other.size_, 0);
+    }
+    return *this;
   }
   PinnedBuffer(const PinnedBuffer&) = delete;
   PinnedBuffer& operator=(const PinnedBuffer&) = delete;
 
   T* data() const { return data_; }
   std::size_t size() const { return size_; }
+  std::size_t bytes() const { return size_ * sizeof(T); }
 
  private:
+  void release() noexcept {
+    if (data_ != nullptr) (void)cudaFreeHost(data_);
+    data_ = nullptr;
+    size_ = 0;
+  }
   T* data_ = nullptr;
   std::size_t size_ = 0;
 };

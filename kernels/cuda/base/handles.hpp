@@ -1,11 +1,12 @@
 #pragma once
-// RAII owners of CUDA streams, cuSPARSE / cuBLAS handles and cuSPARSE generic-API descriptors, and a guard
-// that restores the caller's current device. Destructors ignore errors (they must not throw).
+// RAII owners of CUDA streams and events, cuSPARSE / cuBLAS handles and cuSPARSE generic-API descriptors, and
+// a guard that restores the caller's current device. Destructors ignore errors (they must not throw).
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 #include <cusparse.h>
 
 #include <cstdint>
+#include <utility>
 
 #include "cuda/base/cuda_check.hpp"
 
@@ -38,6 +39,32 @@ class Stream {
 
  private:
   cudaStream_t stream_ = nullptr;
+};
+
+/// A CUDA event without timing (cheaper), for ordering host work after queued device work.
+class Event {
+ public:
+  Event() { NETDP_CUDA_TRY(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming)); }
+  ~Event() {
+    if (event_ != nullptr) (void)cudaEventDestroy(event_);
+  }
+  Event(Event&& other) noexcept : event_(std::exchange(other.event_, nullptr)) {}
+  Event& operator=(Event&& other) noexcept {
+    if (this != &other) {
+      if (event_ != nullptr) (void)cudaEventDestroy(event_);
+      event_ = std::exchange(other.event_, nullptr);
+    }
+    return *this;
+  }
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+
+  cudaEvent_t get() const { return event_; }
+  void record(cudaStream_t stream) const { NETDP_CUDA_TRY(cudaEventRecord(event_, stream)); }
+  void synchronize() const { NETDP_CUDA_TRY(cudaEventSynchronize(event_)); }
+
+ private:
+  cudaEvent_t event_ = nullptr;
 };
 
 /// cuSPARSE handle bound to `stream`.

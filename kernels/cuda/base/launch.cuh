@@ -1,6 +1,10 @@
 #pragma once
 // Launch geometry and tiny kernels shared by the CUDA backends. Internal linkage: each .cu gets its own copy,
 // so no relocatable device code is needed.
+//
+// Element-wise kernels over a column-major rows x cols block use a 2-D grid (grid_2d): x strides over the
+// rows of a column, y over the columns, so no element needs a 64-bit `%` or `/` to find its row and column
+// (dozens of instructions each on the GPU).
 #include <algorithm>
 #include <cstdint>
 
@@ -17,6 +21,14 @@ inline int grid_for(std::int64_t elements) {
   return static_cast<int>(std::clamp<std::int64_t>(blocks, 1, std::int64_t{1} << 20));
 }
 
+/// Grid for a rows x cols block: x blocks of kThreads over the rows (at most 2^16, the loops stride on), y
+/// one per column (at most 65,535, the hardware limit of y; the loops stride on).
+inline dim3 grid_2d(std::int64_t rows, std::int64_t cols) {
+  const std::int64_t x = std::clamp<std::int64_t>((rows + kThreads - 1) / kThreads, 1, std::int64_t{1} << 16);
+  const std::int64_t y = std::clamp<std::int64_t>(cols, 1, 65535);
+  return dim3(static_cast<unsigned>(x), static_cast<unsigned>(y));
+}
+
 __device__ inline std::int64_t global_thread() {
   return static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
 }
@@ -24,11 +36,23 @@ __device__ inline std::int64_t grid_threads() {
   return static_cast<std::int64_t>(gridDim.x) * blockDim.x;
 }
 
-/// X[:, j] = e_{first + j} for a column-major n x cols block: the t = 0 columns W^0 e_u of every propagation.
+/// The loops of a 2-D kernel (grid_2d): `for (j = first_column(); j < cols; j += column_stride())`, then
+/// `for (r = global_thread(); r < rows; r += grid_threads())`.
+__device__ inline std::int64_t first_column() {
+  return blockIdx.y;
+}
+__device__ inline std::int64_t column_stride() {
+  return gridDim.y;
+}
+
+/// X[:, j] = e_{first + j} for a column-major n x cols block (launch with grid_2d(n, cols)): the t = 0
+/// columns W^0 e_u of every propagation.
 __global__ void set_identity_columns(double* x, std::int64_t n, std::int64_t cols, std::int64_t first) {
-  const std::int64_t total = n * cols;
-  for (std::int64_t i = global_thread(); i < total; i += grid_threads())
-    x[i] = (i % n == first + i / n) ? 1.0 : 0.0;
+  for (std::int64_t j = first_column(); j < cols; j += column_stride()) {
+    double* column = x + j * n;
+    const std::int64_t one = first + j;
+    for (std::int64_t r = global_thread(); r < n; r += grid_threads()) column[r] = r == one ? 1.0 : 0.0;
+  }
 }
 
 }  // namespace

@@ -1,15 +1,25 @@
 #pragma once
 // The device memory a run may plan with (DESIGN principle 5), decided once before anything is allocated and
-// named in InsufficientMemory messages.
+// named in InsufficientMemory messages. The only CUDA call is cudaMemGetInfo; the arithmetic (one share of
+// the free memory, the memory limit, tiles and staging) is the pure code of common/memory_plan.hpp, which
+// builds and is tested without CUDA.
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
+#include "common/memory_plan.hpp"
 #include "cuda/base/cuda_check.hpp"
 
 namespace netdp::kernels::cuda {
+
+/// Free memory of the current device, in bytes.
+inline std::int64_t free_device_bytes() {
+  std::size_t free_bytes = 0, total_bytes = 0;
+  NETDP_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
+  return static_cast<std::int64_t>(free_bytes);
+}
 
 struct MemoryBudget {
   std::int64_t bytes = 0;
@@ -17,15 +27,12 @@ struct MemoryBudget {
 };
 
 /// `share` of the free memory of the current device (`device` only names it), or memory_limit when it is
-/// > 0 and smaller. The rest of the free memory is headroom for library workspaces.
+/// > 0 and smaller. The accountants plan with memory_plan::kDeviceMemoryShare through memory_plan::Limits;
+/// this form serves the simulators' drivers.
 inline MemoryBudget device_memory_budget(int device, double share, std::int64_t memory_limit = 0) {
-  std::size_t free_bytes = 0, total_bytes = 0;
-  NETDP_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
-  MemoryBudget budget{static_cast<std::int64_t>(share * static_cast<double>(free_bytes)),
-                      std::to_string(static_cast<int>(share * 100 + 0.5)) +
-                          "% of the free memory of CUDA device " + std::to_string(device)};
-  if (memory_limit > 0 && memory_limit < budget.bytes) budget = {memory_limit, "the memory limit"};
-  return budget;
+  const memory_plan::Budget budget =
+      memory_plan::device_budget_with_share(free_device_bytes(), share, memory_limit);
+  return {budget.bytes, memory_plan::describe(budget, device, share)};
 }
 
 }  // namespace netdp::kernels::cuda

@@ -1,0 +1,299 @@
+#pragma once
+// Memory plans of the CUDA accountants (docs/cuda_backend.md, "One memory plan"; DESIGN principle 5): tile
+// widths, pinned staging and device bytes, decided once before anything is allocated, as pure functions of
+// the problem sizes, the free device memory and the user's limits. No CUDA call and no CUDA header: the plans
+// build in every configuration and tests/unit/test_memory_plan.cpp checks them at the target sizes without a
+// GPU. The drivers (kernels/cuda/gossip_loss_cuda.cu, walk_loss_cuda.cu) read the free bytes once
+// (cuda/base/memory_budget.hpp), call a plan and allocate what it says.
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <string>
+
+namespace netdp::kernels::memory_plan {
+
+/// The one share of the free device memory that every CUDA backend plans with, in percent so that budgets
+/// are exact integers. The rest is headroom for the CUDA context and for the library workspaces whose size is
+/// known only once the blocks exist (cuSPARSE's SpMM buffer, cuBLAS's). The simulators' drivers
+/// (gossip_sim_common.cuh, walk_sim_cuda.cu, walk_sim_accounting_cuda.cu) still pass their own shares to
+/// cuda::device_memory_budget; kDeviceMemoryShare is the value to use there.
+inline constexpr std::int64_t kDeviceMemoryPercent = 85;
+inline constexpr double kDeviceMemoryShare = static_cast<double>(kDeviceMemoryPercent) / 100.0;
+
+/// Result rows go to the host through kStagingChunks pinned chunks of at most kStagingChunkBytes each, used
+/// in turn (the copy into one overlaps the host's work on the other), never through a pinned buffer as large
+/// as the device tile (that would be 13 GB at n = 65,536).
+inline constexpr std::int64_t kStagingChunkBytes = std::int64_t{256} << 20;
+inline constexpr std::int64_t kStagingChunks = 2;
+
+/// Device blocks (n x tile) hold at most 2^31 - 1 elements, so that no library call (cuSPARSE SpMM with
+/// 32-bit indices, cuBLAS with int dimensions) is handed a block whose element offsets need more than 32
+/// bits. It binds from n = 65,536 with more than 32,767 sources per tile.
+inline constexpr std::int64_t kMaxBlockElements = std::numeric_limits<std::int32_t>::max();
+
+inline constexpr std::int64_t kDoubleBytes = sizeof(double);
+inline constexpr std::int64_t kInt32Bytes = sizeof(std::int32_t);
+inline constexpr std::int64_t kInt64Bytes = sizeof(std::int64_t);
+
+/// What the user and the device allow.
+struct Limits {
+  std::int64_t free_bytes = 0;    // free device memory (cudaMemGetInfo), read once before planning
+  std::int64_t memory_limit = 0;  // --memory-limit in bytes; 0: none
+  std::int64_t tile_sources = 0;  // --tile-sources; 0: the widest tile that fits
+};
+
+struct Budget {
+  std::int64_t bytes = 0;
+  bool from_limit = false;  // memory_limit, not the share of the free memory, set the figure
+};
+
+/// floor(free_bytes * kDeviceMemoryPercent / 100), or memory_limit when it is > 0 and smaller.
+constexpr Budget device_budget(std::int64_t free_bytes, std::int64_t memory_limit) {
+  const std::int64_t share =
+      free_bytes / 100 * kDeviceMemoryPercent + free_bytes % 100 * kDeviceMemoryPercent / 100;
+  if (memory_limit > 0 && memory_limit < share) return {memory_limit, true};
+  return {share, false};
+}
+
+/// The same with another share of the free memory (the simulators' drivers).
+constexpr Budget device_budget_with_share(std::int64_t free_bytes, double share, std::int64_t memory_limit) {
+  const auto bytes = static_cast<std::int64_t>(share * static_cast<double>(free_bytes));
+  if (memory_limit > 0 && memory_limit < bytes) return {memory_limit, true};
+  return {bytes, false};
+}
+
+/// Where a budget comes from, for messages: "85% of the free memory of CUDA device 0" or "the memory limit".
+inline std::string describe(const Budget& budget, int device, double share = kDeviceMemoryShare) {
+  if (budget.from_limit) return "the memory limit";
+  return std::to_string(static_cast<int>(share * 100 + 0.5)) + "% of the free memory of CUDA device " +
+         std::to_string(device);
+}
+
+constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
+  return (a + b - 1) / b;
+}
+
+/// The most columns of `rows` rows that one device block may hold (kMaxBlockElements), at least 1.
+constexpr std::int64_t max_block_columns(std::int64_t rows) {
+  return std::max<std::int64_t>(1, kMaxBlockElements / std::max<std::int64_t>(rows, 1));
+}
+
+/// Equal tiles: the fewest tiles of at most `widest` columns that cover `count`, then the narrowest width
+/// that still needs no more tiles (less memory, never an extra tile). 0 when count or widest is < 1.
+constexpr std::int64_t balanced_tile(std::int64_t count, std::int64_t widest) {
+  if (count < 1 || widest < 1) return 0;
+  return ceil_div(count, ceil_div(count, std::min(widest, count)));
+}
+
+/// Pinned staging of result rows of length n for device tiles of `tile` columns: kStagingChunks chunks of
+/// chunk_columns rows each (as many rows of n doubles as kStagingChunkBytes holds, at least 1, at most the
+/// tile).
+struct Staging {
+  std::int64_t chunk_columns = 0;
+  std::int64_t bytes = 0;  // all chunks together
+};
+
+constexpr Staging plan_staging(std::int64_t n, std::int64_t tile) {
+  if (n < 1 || tile < 1) return {};
+  const std::int64_t row_bytes = n * kDoubleBytes;
+  const std::int64_t columns = std::clamp<std::int64_t>(kStagingChunkBytes / row_bytes, 1, tile);
+  return {columns, kStagingChunks * columns * row_bytes};
+}
+
+/// W in CSR with 32-bit offsets and column indices, float64 values (cuSPARSE, csr_to_dense_async).
+constexpr std::int64_t csr32_bytes(std::int64_t n, std::int64_t nnz) {
+  return (n + 1) * kInt32Bytes + nnz * (kInt32Bytes + kDoubleBytes);
+}
+
+/// The graph's adjacency on the device: int64 offsets, int32 neighbour ids.
+constexpr std::int64_t adjacency_bytes(std::int64_t n, std::int64_t entries) {
+  return (n + 1) * kInt64Bytes + entries * kInt32Bytes;
+}
+
+/// Widest tile (in sources) of `per_source` bytes beside `fixed` in the budget, within the block limit for
+/// blocks of `rows` rows; or the forced width (within the block limit too). Not balanced, not clamped to a
+/// count; 0 when not even one source fits.
+constexpr std::int64_t widest_tile(std::int64_t fixed, std::int64_t per_source, std::int64_t rows,
+                                   const Budget& budget, std::int64_t forced) {
+  if (forced > 0) return std::min(forced, max_block_columns(rows));
+  if (fixed + per_source > budget.bytes) return 0;
+  return std::min((budget.bytes - fixed) / per_source, max_block_columns(rows));
+}
+
+// ---- Gossip accountant (gossip_loss_cuda.cu, docs/math.md §6.2) ----
+
+struct GossipLossSizes {
+  std::int64_t n = 0;
+  std::int64_t nnz = 0;        // stored entries of W
+  std::int64_t adjacency = 0;  // stored neighbour ids of the graph (N(v) of Theorem 6.1)
+  std::int64_t steps = 0;      // T: the norms r_t hold T n doubles
+  bool dense = false;          // a dense copy of W (n^2 doubles) for GEMM propagation
+  std::int64_t count = 0;      // requested sources (pass 2)
+};
+
+struct GossipLossPlan {
+  Budget budget;
+  std::int64_t fixed_bytes = 0;       // W (32-bit CSR), adjacency, norms, dense W
+  std::int64_t per_source_bytes = 0;  // X, Y, S and the loss block: 4 n doubles
+  std::int64_t norms_tile = 0;        // pass 1 tile (all n sources)
+  std::int64_t tile = 0;              // pass 2 tile (the requested sources)
+  std::int64_t tiles = 0;             // pass 2 tiles
+  std::int64_t block_columns = 0;     // columns of X and Y: max(norms_tile, tile)
+  Staging staging;                    // pinned chunks of pass 2
+  std::int64_t device_bytes = 0;      // fixed + X, Y (block_columns) + S, losses (tile); no SpMM buffer
+  bool fits = false;                  // false: not even one source fits beside the fixed arrays
+  std::int64_t needed_bytes = 0;      // fixed + one source
+};
+
+/// The gossip plan. A forced tile (limits.tile_sources) is used as given, clamped to the source counts and
+/// the block limit; an automatic one is the widest that fits, balanced over each pass.
+constexpr GossipLossPlan plan_gossip_loss(const GossipLossSizes& s, const Limits& limits) {
+  GossipLossPlan plan;
+  plan.budget = device_budget(limits.free_bytes, limits.memory_limit);
+  plan.fixed_bytes = csr32_bytes(s.n, s.nnz) + adjacency_bytes(s.n, s.adjacency) +
+                     s.steps * s.n * kDoubleBytes + (s.dense ? s.n * s.n * kDoubleBytes : 0);
+  plan.per_source_bytes = 4 * s.n * kDoubleBytes;
+  plan.needed_bytes = plan.fixed_bytes + plan.per_source_bytes;
+  plan.fits = limits.tile_sources > 0 || plan.needed_bytes <= plan.budget.bytes;
+  if (!plan.fits || s.n < 1 || s.count < 1) return plan;
+  const std::int64_t widest =
+      widest_tile(plan.fixed_bytes, plan.per_source_bytes, s.n, plan.budget, limits.tile_sources);
+  if (limits.tile_sources > 0) {
+    plan.norms_tile = std::min(widest, s.n);
+    plan.tile = std::min(widest, s.count);
+  } else {
+    plan.norms_tile = balanced_tile(s.n, widest);
+    plan.tile = balanced_tile(s.count, widest);
+  }
+  plan.tiles = ceil_div(s.count, plan.tile);
+  plan.block_columns = std::max(plan.norms_tile, plan.tile);
+  plan.staging = plan_staging(s.n, plan.tile);
+  plan.device_bytes = plan.fixed_bytes + 2 * s.n * kDoubleBytes * (plan.block_columns + plan.tile);
+  return plan;
+}
+
+// ---- Random-walk accountant (walk_loss_cuda.cu, docs/math.md §5.2-5.4) ----
+
+struct WalkLossSizes {
+  std::int64_t n = 0;
+  std::int64_t nnz = 0;        // stored entries of W
+  std::int64_t adjacency = 0;  // stored neighbour ids of the graph (uploaded for the sender-known view only)
+  bool sender_known = false;
+  std::int64_t count = 0;  // requested sources
+};
+
+/// Series method (E1): W in 32-bit CSR and the adjacency fixed; per source X, Y, S (the spare of X / Y takes
+/// the losses): 3 n doubles. The SpMM buffer is left to the headroom.
+struct WalkSeriesPlan {
+  Budget budget;
+  std::int64_t fixed_bytes = 0;
+  std::int64_t per_source_bytes = 0;
+  std::int64_t tile = 0, tiles = 0;
+  Staging staging;
+  std::int64_t device_bytes = 0;  // fixed + 3 n tile doubles
+  bool fits = false;              // fixed + one source fits the budget (checked with a forced tile too)
+  std::int64_t needed_bytes = 0;  // fixed + one source
+};
+
+constexpr std::int64_t walk_adjacency_bytes(const WalkLossSizes& s) {
+  return s.sender_known ? adjacency_bytes(s.n, s.adjacency) : 0;
+}
+
+constexpr WalkSeriesPlan plan_walk_series(const WalkLossSizes& s, const Limits& limits) {
+  WalkSeriesPlan plan;
+  plan.budget = device_budget(limits.free_bytes, limits.memory_limit);
+  plan.fixed_bytes = csr32_bytes(s.n, s.nnz) + walk_adjacency_bytes(s);
+  plan.per_source_bytes = 3 * s.n * kDoubleBytes;
+  plan.needed_bytes = plan.fixed_bytes + plan.per_source_bytes;
+  plan.fits = plan.needed_bytes <= plan.budget.bytes;
+  if (!plan.fits || s.n < 1 || s.count < 1) return plan;
+  const std::int64_t widest =
+      widest_tile(plan.fixed_bytes, plan.per_source_bytes, s.n, plan.budget, limits.tile_sources);
+  plan.tile = limits.tile_sources > 0 ? std::min(widest, s.count) : balanced_tile(s.count, widest);
+  plan.tiles = ceil_div(s.count, plan.tile);
+  plan.staging = plan_staging(s.n, plan.tile);
+  plan.device_bytes = plan.fixed_bytes + plan.per_source_bytes * plan.tile;
+  return plan;
+}
+
+/// LAPACK dsyevd's workspace for eigenvectors (jobz = 'V'): 1 + 6 n + 2 n^2 doubles; cuSOLVER's is of the
+/// same order. It is the reference size of the eigensolver plan where the device's own figure is not known.
+constexpr std::int64_t syevd_workspace_doubles(std::int64_t n) {
+  return 1 + 6 * n + 2 * n * n;
+}
+
+/// True when that workspace, counted in doubles, does not fit the int that the 32-bit cuSOLVER API
+/// (cusolverDnDsyevd_bufferSize) returns: from n = 32,767. walk_loss_cuda.cu therefore uses the 64-bit API
+/// (cusolverDnXsyevd_bufferSize / cusolverDnXsyevd, sizes in size_t bytes).
+constexpr bool int_lwork_overflows(std::int64_t n) {
+  return syevd_workspace_doubles(n) > std::numeric_limits<std::int32_t>::max();
+}
+
+/// Spectral methods (E3, E2). Fixed: V (n^2 doubles; syevd overwrites the dense W with it), the eigenvalues
+/// and g (2 n doubles), devInfo, the adjacency. Before the tiles, first the 32-bit CSR of W (while the dense
+/// W is built) and then the syevd workspace sit beside the fixed part, one after the other. Per source: B
+/// (which later takes the losses) and the G block: 2 n doubles.
+struct WalkSpectralPlan {
+  Budget budget;
+  std::int64_t vectors_bytes = 0;
+  std::int64_t fixed_bytes = 0;
+  std::int64_t csr_bytes = 0;
+  std::int64_t workspace_bytes = 0;   // syevd's device workspace (the plan's input)
+  std::int64_t eigen_peak_bytes = 0;  // fixed + max(CSR, workspace)
+  std::int64_t per_source_bytes = 0;
+  std::int64_t tile = 0, tiles = 0;
+  Staging staging;
+  std::int64_t device_bytes = 0;  // max(eigen peak, fixed + per_source tile)
+  bool fits = false;              // fixed + max(one source, CSR, workspace) fits the budget
+  std::int64_t needed_bytes = 0;  // fixed + max(one source, CSR, workspace)
+};
+
+/// `workspace_bytes`: syevd's device workspace as the solver reports it (0 before it is known: the plan then
+/// checks V, the small arrays and max(one source, CSR) only).
+constexpr WalkSpectralPlan plan_walk_spectral(const WalkLossSizes& s, const Limits& limits,
+                                              std::int64_t workspace_bytes) {
+  WalkSpectralPlan plan;
+  plan.budget = device_budget(limits.free_bytes, limits.memory_limit);
+  plan.vectors_bytes = s.n * s.n * kDoubleBytes;
+  plan.fixed_bytes =
+      plan.vectors_bytes + 2 * s.n * kDoubleBytes + std::int64_t{sizeof(int)} + walk_adjacency_bytes(s);
+  plan.csr_bytes = csr32_bytes(s.n, s.nnz);
+  plan.workspace_bytes = workspace_bytes;
+  plan.eigen_peak_bytes = plan.fixed_bytes + std::max(plan.csr_bytes, workspace_bytes);
+  plan.per_source_bytes = 2 * s.n * kDoubleBytes;
+  plan.needed_bytes = std::max(plan.eigen_peak_bytes, plan.fixed_bytes + plan.per_source_bytes);
+  plan.fits = plan.needed_bytes <= plan.budget.bytes;
+  if (!plan.fits || s.n < 1 || s.count < 1) return plan;
+  const std::int64_t widest =
+      widest_tile(plan.fixed_bytes, plan.per_source_bytes, s.n, plan.budget, limits.tile_sources);
+  plan.tile = limits.tile_sources > 0 ? std::min(widest, s.count) : balanced_tile(s.count, widest);
+  plan.tiles = ceil_div(s.count, plan.tile);
+  plan.staging = plan_staging(s.n, plan.tile);
+  plan.device_bytes = std::max(plan.eigen_peak_bytes, plan.fixed_bytes + plan.per_source_bytes * plan.tile);
+  return plan;
+}
+
+// ---- Batches of independent runs (walks, gossip runs) ----
+
+/// For the simulators' drivers (not yet called by them): the most items of `per_item` bytes beside `fixed`
+/// in the budget, at most max_batch (0: no cap) and `items`, then balanced over the batches.
+struct BatchPlan {
+  std::int64_t batch = 0, batches = 0;
+  std::int64_t bytes = 0;  // fixed + per_item batch
+  bool fits = false;       // one item fits beside the fixed part
+};
+
+constexpr BatchPlan plan_batch(std::int64_t items, std::int64_t fixed, std::int64_t per_item,
+                               const Budget& budget, std::int64_t max_batch) {
+  BatchPlan plan;
+  plan.fits = fixed + per_item <= budget.bytes;
+  if (!plan.fits || items < 1) return plan;
+  std::int64_t widest = (budget.bytes - fixed) / per_item;
+  if (max_batch > 0) widest = std::min(widest, max_batch);
+  plan.batch = balanced_tile(items, widest);
+  plan.batches = ceil_div(items, plan.batch);
+  plan.bytes = fixed + per_item * plan.batch;
+  return plan;
+}
+
+}  // namespace netdp::kernels::memory_plan
