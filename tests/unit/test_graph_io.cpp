@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -24,6 +25,27 @@ std::vector<node_t> row(const Graph& g, node_t u) {
 
 bool same_graph(const Graph& a, const Graph& b) {
   return a.n == b.n && a.offsets == b.offsets && a.adjacency == b.adjacency;
+}
+
+/// A Matrix Market coordinate file: the header line of `kind` (e.g. "real general"), then `body`.
+std::string mtx(const std::string& kind, const std::string& body = "") {
+  return "%%MatrixMarket matrix coordinate " + kind + "\n" + body;
+}
+
+/// g has n nodes and `edges` edges, and node u of each {u, neighbours} has exactly those neighbours.
+void expect_graph(const Graph& g, node_t n, std::int64_t edges,
+                  const std::vector<std::pair<node_t, std::vector<node_t>>>& rows) {
+  EXPECT_EQ(g.n, n);
+  EXPECT_EQ(g.num_edges(), edges);
+  for (const auto& [u, neighbours] : rows) EXPECT_EQ(row(g, u), neighbours) << "node " << u;
+}
+
+/// w is n x n with `stored` stored entries, and w(i, j) = value for each {i, j, value}.
+void expect_weights(const CsrMatrix& w, node_t n, std::int64_t stored,
+                    const std::vector<std::tuple<node_t, node_t, double>>& entries) {
+  EXPECT_EQ(w.n, n);
+  EXPECT_EQ(w.nnz(), stored);
+  for (const auto& [i, j, value] : entries) EXPECT_DOUBLE_EQ(w.at(i, j), value) << i << ", " << j;
 }
 
 // Expects InvalidInput whose message contains every fragment.
@@ -68,11 +90,7 @@ TEST(GraphIo, CommentsBlankLinesWeightsAndWhitespace) {
                         "3 0\n"
                         "0 0\n"    // self-loop: dropped
                         "1 0\n");  // repeat: merged
-  Graph g = load_edge_list(path);
-  EXPECT_EQ(g.n, 4);
-  EXPECT_EQ(g.num_edges(), 4);
-  EXPECT_EQ(row(g, 0), (std::vector<node_t>{1, 3}));
-  EXPECT_EQ(row(g, 2), (std::vector<node_t>{1, 3}));
+  expect_graph(load_edge_list(path), 4, 4, {{0, {1, 3}}, {2, {1, 3}}});
 }
 
 TEST(GraphIo, NodeCountIsLargestIdPlusOne) {
@@ -95,10 +113,7 @@ TEST(GraphIo, LargestComponentIsRelabelled) {
   ScratchDir dir;
   // Components {0, 9} and {2, 4, 6}: the larger becomes 2 -> 0, 4 -> 1, 6 -> 2.
   auto path = dir.write("g.txt", "0 9\n4 6\n2 4\n");
-  Graph g = load_edge_list(path, {.largest_component = true});
-  EXPECT_EQ(g.n, 3);
-  EXPECT_EQ(g.num_edges(), 2);
-  EXPECT_EQ(row(g, 1), (std::vector<node_t>{0, 2}));
+  expect_graph(load_edge_list(path, {.largest_component = true}), 3, 2, {{1, {0, 2}}});
   EXPECT_EQ(load_edge_list(path).n, 10);
 }
 
@@ -135,36 +150,23 @@ TEST(GraphIo, MissingAndEmptyFiles) {
 
 TEST(GraphIo, MatrixMarketSymmetricPattern) {
   ScratchDir dir;
-  auto path = dir.write("g.mtx",
-                        "%%MatrixMarket matrix coordinate pattern symmetric\n"
-                        "% a comment\n"
-                        "5 5 5\n"
-                        "2 1\n3 2\n4 3\n4 4\n5 1\n");  // diagonal (4, 4) ignored; node ids 1-based
+  // The diagonal (4, 4) is ignored; node ids are 1-based.
+  auto path = dir.write("g.mtx", mtx("pattern symmetric", "% a comment\n5 5 5\n2 1\n3 2\n4 3\n4 4\n5 1\n"));
   Graph g = load_matrix_market(path);
   validate(g);
-  EXPECT_EQ(g.n, 5);
-  EXPECT_EQ(g.num_edges(), 4);
-  EXPECT_EQ(row(g, 0), (std::vector<node_t>{1, 4}));
-  EXPECT_EQ(row(g, 3), (std::vector<node_t>{2}));
+  expect_graph(g, 5, 4, {{0, {1, 4}}, {3, {2}}});
   EXPECT_TRUE(same_graph(load_graph_file(path), g));  // dispatch on .mtx
 }
 
 TEST(GraphIo, MatrixMarketGeneralRealAndInteger) {
   ScratchDir dir;
   // General storage lists both (i, j) and (j, i); zero values are still part of the pattern.
-  auto real = dir.write("r.mtx",
-                        "%%MatrixMarket matrix coordinate real general\n"
-                        "4 4 5\n"
-                        "1 2 0.5\n2 1 0.5\n2 3 0\n3 3 1\n1 4 -2.5e1\n");
-  Graph g = load_matrix_market(real);
-  EXPECT_EQ(g.n, 4);
-  EXPECT_EQ(g.num_edges(), 3);
-  EXPECT_EQ(row(g, 0), (std::vector<node_t>{1, 3}));
-  auto integer =
-      dir.write("i.mtx", "%%MatrixMarket matrix coordinate integer general\n3 3 2\n1 2 7\n3 2 1\n");
+  auto real = dir.write("r.mtx", mtx("real general", "4 4 5\n1 2 0.5\n2 1 0.5\n2 3 0\n3 3 1\n1 4 -2.5e1\n"));
+  expect_graph(load_matrix_market(real), 4, 3, {{0, {1, 3}}});
+  auto integer = dir.write("i.mtx", mtx("integer general", "3 3 2\n1 2 7\n3 2 1\n"));
   EXPECT_EQ(load_matrix_market(integer).num_edges(), 2);
   // Largest component: {1, 2} (0-based 0, 1) beats the isolated nodes.
-  auto pair = dir.write("p.mtx", "%%MatrixMarket matrix coordinate pattern general\n6 6 1\n1 2\n");
+  auto pair = dir.write("p.mtx", mtx("pattern general", "6 6 1\n1 2\n"));
   EXPECT_EQ(load_matrix_market(pair, true).n, 2);
   EXPECT_EQ(load_graph_file(pair, {.largest_component = true}).n, 2);
 }
@@ -177,12 +179,12 @@ TEST(GraphIo, MatrixMarketErrorsNameTheLine) {
     all.push_back(path);
     expect_invalid([&] { load_matrix_market(path); }, all);
   };
-  const std::string header = "%%MatrixMarket matrix coordinate pattern general\n";
+  const std::string header = mtx("pattern general");
   check("", {"empty"});
   check("hello\n", {":1:", "hello"});
   check("%%MatrixMarket matrix array real general\n2 2\n", {":1:", "coordinate"});
-  check("%%MatrixMarket matrix coordinate complex general\n", {":1:", "complex"});
-  check("%%MatrixMarket matrix coordinate real skew-symmetric\n", {":1:", "skew-symmetric"});
+  check(mtx("complex general"), {":1:", "complex"});
+  check(mtx("real skew-symmetric"), {":1:", "skew-symmetric"});
   check(header + "% c\n3 3\n", {":3:", "size line", "3 3"});
   check(header + "3 4 1\n1 2\n", {":2:", "square", "3 4 1"});
   check(header + "3 3 x\n", {":2:", "3 3 x"});
@@ -191,8 +193,8 @@ TEST(GraphIo, MatrixMarketErrorsNameTheLine) {
   check(header + "3 3 1\n1 4\n", {":3:", "1 4", "outside"});
   check(header + "3 3 1\n0 1\n", {":3:", "0 1"});
   check(header + "3 3 1\n1 2 5\n", {":3:", "1 2 5"});
-  check("%%MatrixMarket matrix coordinate real general\n3 3 1\n1 2\n", {":3:", "1 2", "value"});
-  check("%%MatrixMarket matrix coordinate real general\n3 3 1\n1 2 inf\n", {":3:", "1 2 inf", "finite"});
+  check(mtx("real general", "3 3 1\n1 2\n"), {":3:", "1 2", "value"});
+  check(mtx("real general", "3 3 1\n1 2 inf\n"), {":3:", "1 2 inf", "finite"});
   check(header, {"size line"});
 }
 
@@ -203,12 +205,7 @@ TEST(GraphIo, WeightMatrixFromTriplets) {
                         "0 0 0.5\n0 1 0.5\n1 0 0.5\n1 1 0.25\n"
                         "1 2 0.125\n1 2 0.125\n"  // repeated entries are summed
                         "2 1 0.25\n2 2 0.75\n");
-  CsrMatrix w = load_weight_matrix(path);
-  EXPECT_EQ(w.n, 3);
-  EXPECT_EQ(w.nnz(), 7);
-  EXPECT_DOUBLE_EQ(w.at(0, 0), 0.5);
-  EXPECT_DOUBLE_EQ(w.at(1, 2), 0.25);
-  EXPECT_DOUBLE_EQ(w.at(2, 0), 0.0);
+  expect_weights(load_weight_matrix(path), 3, 7, {{0, 0, 0.5}, {1, 2, 0.25}, {2, 0, 0.0}});
   expect_invalid([&] { load_weight_matrix(dir.write("bad.txt", "0 0 1\n0 1\n")); },
                  {"bad.txt", ":2:", "0 1"});
   expect_invalid([&] { load_weight_matrix(dir.write("nan.txt", "0 0 nan\n")); },
@@ -219,23 +216,12 @@ TEST(GraphIo, WeightMatrixFromTriplets) {
 TEST(GraphIo, WeightMatrixFromMatrixMarket) {
   ScratchDir dir;
   // Symmetric file: lower triangle stored, mirrored on load; n from the size line (node 4 has no entries).
-  auto sym = dir.write("w.mtx",
-                       "%%MatrixMarket matrix coordinate real symmetric\n"
-                       "4 4 4\n"
-                       "1 1 0.5\n2 1 0.5\n2 2 0.25\n3 2 0.75\n");
-  CsrMatrix w = load_weight_matrix(sym);
-  EXPECT_EQ(w.n, 4);
-  EXPECT_EQ(w.nnz(), 6);
-  EXPECT_DOUBLE_EQ(w.at(0, 1), 0.5);
-  EXPECT_DOUBLE_EQ(w.at(1, 0), 0.5);
-  EXPECT_DOUBLE_EQ(w.at(1, 2), 0.75);
-  EXPECT_DOUBLE_EQ(w.at(2, 1), 0.75);
-  EXPECT_DOUBLE_EQ(w.at(3, 3), 0.0);
-  auto general = dir.write("g.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 2 0.3\n2 2 1\n");
-  CsrMatrix m = load_weight_matrix(general);
-  EXPECT_DOUBLE_EQ(m.at(0, 1), 0.3);
-  EXPECT_DOUBLE_EQ(m.at(1, 0), 0.0);
-  auto pattern = dir.write("p.mtx", "%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n");
+  auto sym = dir.write("w.mtx", mtx("real symmetric", "4 4 4\n1 1 0.5\n2 1 0.5\n2 2 0.25\n3 2 0.75\n"));
+  expect_weights(load_weight_matrix(sym), 4, 6,
+                 {{0, 1, 0.5}, {1, 0, 0.5}, {1, 2, 0.75}, {2, 1, 0.75}, {3, 3, 0.0}});
+  auto general = dir.write("g.mtx", mtx("real general", "2 2 2\n1 2 0.3\n2 2 1\n"));
+  expect_weights(load_weight_matrix(general), 2, 2, {{0, 1, 0.3}, {1, 0, 0.0}});
+  auto pattern = dir.write("p.mtx", mtx("pattern general", "2 2 1\n1 2\n"));
   expect_invalid([&] { load_weight_matrix(pattern); }, {pattern, "pattern"});
 }
 
