@@ -17,6 +17,14 @@ if(NOT NETDP_CUDA STREQUAL "OFF")
     set(CMAKE_CUDA_STANDARD_REQUIRED ON)
     find_package(CUDAToolkit REQUIRED)
     set(NETDP_HAVE_CUDA ON)
+    # Debug aid: NETDP_CUDA_CHECK_LAUNCH() (kernels/cuda/base/cuda_check.hpp) also synchronises the device
+    # after every kernel launch and checks the result, so a kernel that faults is named at its launch rather
+    # than at the next synchronising call. Slow; scripts/gpu_bundle.sh builds the sanitizer binaries with it.
+    option(NETDP_CUDA_SYNC_LAUNCHES "Synchronise and check after every CUDA kernel launch (debugging)" OFF)
+    if(NETDP_CUDA_SYNC_LAUNCHES)
+      add_compile_definitions(NETDP_CUDA_SYNC_LAUNCHES=1)
+      message(STATUS "netdp: CUDA launches are synchronised and checked (NETDP_CUDA_SYNC_LAUNCHES)")
+    endif()
   elseif(NETDP_CUDA STREQUAL "ON")
     message(FATAL_ERROR "NETDP_CUDA=ON but no CUDA compiler was found (set CMAKE_CUDA_COMPILER)")
   else()

@@ -68,4 +68,16 @@ inline void check(cusolverStatus_t status, const char* call, const char* file, i
 #define NETDP_CUDA_TRY(call) ::netdp::kernels::cuda::check((call), #call, __FILE__, __LINE__)
 
 /// After a kernel launch: configuration errors are reported by cudaGetLastError, not by the launch itself.
+/// Faults during the kernel's execution (an illegal address, a trap) only show at a later synchronising call,
+/// named after that call. Builds with -DNETDP_CUDA_SYNC_LAUNCHES=ON (cmake/Cuda.cmake; scripts/gpu_check.sh's
+/// sanitizer passes) also synchronise the device after every launch and check the result, so that such a
+/// fault is reported at the launch that caused it (slow: for debugging and the sanitizers only).
+#if defined(NETDP_CUDA_SYNC_LAUNCHES) && NETDP_CUDA_SYNC_LAUNCHES
+#define NETDP_CUDA_CHECK_LAUNCH()            \
+  do {                                       \
+    NETDP_CUDA_TRY(cudaGetLastError());      \
+    NETDP_CUDA_TRY(cudaDeviceSynchronize()); \
+  } while (false)
+#else
 #define NETDP_CUDA_CHECK_LAUNCH() NETDP_CUDA_TRY(cudaGetLastError())
+#endif
