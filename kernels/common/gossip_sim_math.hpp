@@ -7,15 +7,12 @@
 #include <cstdint>
 
 #include "common/hd.hpp"
+#include "common/philox.hpp"
 
 namespace netdp::kernels {
 
-/// PhiloxStream::next_uniform_double on two raw words x, y: (x ^ (y << 21)) 2^-53 + 2^-54, in (0, 1). The
-/// product by a power of two is exact, so a fused multiply-add gives the same double.
-NETDP_HD inline double uniform_from_words(std::uint32_t x, std::uint32_t y) {
-  const std::uint64_t bits = std::uint64_t{x} ^ (std::uint64_t{y} << 21);
-  return static_cast<double>(bits) * 0x1p-53 + 0x1p-54;
-}
+/// PhiloxStream::next_uniform_double on two raw words (the one definition is in common/philox.hpp).
+using philox::uniform_from_words;
 
 /// Randomized gossip (MATH_SPEC 2.2, 6.3): the edge e activated by the uniform u, i.e. the first e with
 /// cumulative[e] > u (std::upper_bound); `edges` (= the number of edges) for an idle tick.

@@ -8,22 +8,13 @@
 
 #include "common/dp_math.hpp"
 #include "common/hd.hpp"
+#include "common/philox.hpp"
 
 namespace netdp::kernels::walk {
 
-/// Lemire's multiply-shift on one 32-bit word: true and *out = floor(word bound / 2^32) unless the word falls
-/// in the rejection zone (probability < bound / 2^32); accepted values are exactly uniform on [0, bound).
-/// Same acceptance rule as PhiloxStream::next_below, so a stream that never rejects gives the same numbers.
-NETDP_HD inline bool bounded_draw(std::uint32_t word, std::uint32_t bound, std::uint32_t* out) {
-  const std::uint64_t product = std::uint64_t{word} * bound;
-  const std::uint32_t low = static_cast<std::uint32_t>(product);
-  if (low < bound) {
-    const std::uint32_t threshold = static_cast<std::uint32_t>(0u - bound) % bound;
-    if (low < threshold) return false;
-  }
-  *out = static_cast<std::uint32_t>(product >> 32);
-  return true;
-}
+/// Lemire's multiply-shift on one 32-bit word (the one definition is in common/philox.hpp; the same rule as
+/// PhiloxStream::next_below, so a stream that never rejects gives the same numbers).
+using philox::bounded_draw;
 
 /// Weighted row pick: entries [begin, end) carry cumulative thresholds C_k = floor(2^64 (w_0 + ... + w_k)),
 /// the last entry's (2^64) implicit. Returns the first k with u < C_k, i.e. entry k with probability w_k up

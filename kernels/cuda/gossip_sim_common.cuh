@@ -7,7 +7,6 @@
 // c = b D + k is coordinate k of run first + b, so X[v + c n] is entry v D + k of the CPU's row-major n x D
 // state of that run.
 #include <cuda_runtime.h>
-#include <curand_kernel.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -15,6 +14,7 @@
 #include <string>
 
 #include "common/gossip_sim_math.hpp"
+#include "common/philox.hpp"
 #include "cuda/base/cuda_check.hpp"
 #include "cuda/base/launch.cuh"
 #include "cuda/base/memory_budget.hpp"
@@ -29,25 +29,21 @@ constexpr double kFreeMemoryShare = 0.85;
 
 // x^0 = x + sigma eta (Alg 6.1, MATH_SPEC 6.1) for runs first .. first + count - 1: one thread per
 // (run, Box-Muller pair). `noise_stream` = gossip_subsequence(noise, 0, 0); the run goes into bits 24..55.
-// Value i = v D + k takes member i % 2 of the pair i / 2, drawn from the four curand() words at offset
-// 4 (i / 2) with the host formulas of PhiloxStream (words bit-identical, values within a few ulps of the
+// Value i = v D + k takes member i % 2 of the pair i / 2, drawn from the four words at offset 4 (i / 2) by
+// the shared Philox (common/philox.hpp: the host's words and formulas; values within a few ulps of the
 // device's log / sin / cos). Products and sums are rounded separately (no FMA contraction), like the host's.
 __global__ void noisy_start(const double* x, std::int64_t n, int dim, double sigma, std::uint64_t seed,
                             std::uint64_t noise_stream, std::int64_t first, std::int64_t count, double* out) {
   const std::int64_t values = n * dim, pairs = (values + 1) / 2, total = pairs * count;
-  constexpr double kTwoPi = 2.0 * 3.141592653589793238462643383279502884;  // as in next_normal_pair
   for (std::int64_t idx = cuda::global_thread(); idx < total; idx += cuda::grid_threads()) {
     const std::int64_t b = idx / pairs, pair = idx % pairs;
     double z[2] = {0.0, 0.0};
     if (sigma > 0.0) {
-      curandStatePhilox4_32_10_t state;
       const std::uint64_t run = static_cast<std::uint64_t>(first + b);
-      curand_init(seed, noise_stream | (run << 24), 4 * static_cast<std::uint64_t>(pair), &state);
-      const unsigned int w0 = curand(&state), w1 = curand(&state), w2 = curand(&state), w3 = curand(&state);
-      const double u = uniform_from_words(w0, w1), v = uniform_from_words(w2, w3);
-      const double radius = sqrt(__dmul_rn(-2.0, log(u))), angle = __dmul_rn(kTwoPi, v);
-      z[0] = __dmul_rn(radius, sin(angle));
-      z[1] = __dmul_rn(radius, cos(angle));
+      philox::Stream state(seed, noise_stream | (run << 24), 4 * static_cast<std::uint64_t>(pair));
+      const philox::NormalPair normal = state.next_normal_pair();
+      z[0] = normal.first;
+      z[1] = normal.second;
     }
     for (int m = 0; m < 2; ++m) {
       const std::int64_t i = 2 * pair + m;  // row-major index v D + k of the CPU state

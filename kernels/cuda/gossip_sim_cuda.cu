@@ -7,17 +7,16 @@
 // n x D state of that run. Propagation is X <- W X (Propagator: cuSPARSE SpMM, or DGEMM when W is dense).
 //
 // Randomness (DESIGN principle 2, layout of include/netdp/simulation/gossip_sim.hpp): the noise of run r is
-// the Philox stream curand_init(seed, 2 << 56 | r << 24, offset); value i = v D + k takes member i % 2 of the
-// Box-Muller pair i / 2, drawn from the four curand() words at offset 4 (i / 2) with exactly the host
-// formulas of PhiloxStream (next_uniform_double, next_normal_pair): the words are bit-identical, the values
-// agree to the few ulps of the device's log / sin / cos. The initial values x are shared by all runs and
+// the Philox stream (seed, 2 << 56 | r << 24, offset) of common/philox.hpp, the one implementation the host's
+// PhiloxStream uses too; value i = v D + k takes member i % 2 of the Box-Muller pair i / 2, drawn from the
+// four words at offset 4 (i / 2): the words are bit-identical, the values agree to the few ulps of the
+// device's log / sin / cos. The initial values x are shared by all runs and
 // given by the caller (the host drew them once with the same stream), so they are uploaded as they are.
 //
 // Reductions (errors per column, noisy averages) use one block per column with a fixed shared-memory tree:
 // no atomics, the same bits on every run. The D columns of a run are then summed in coordinate order and
 // divided by n, as on the CPU, and the host folds the runs in run order.
 #include <cuda_runtime.h>
-#include <curand_kernel.h>
 
 #include <algorithm>
 #include <cstddef>

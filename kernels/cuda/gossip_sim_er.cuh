@@ -1,7 +1,7 @@
 #pragma once
 // Er-per-round on the device (MATH_SPEC 6.4), included by gossip_sim_varying_cuda.cu. Per round, one thread
 // per run draws a connected G(n, q) exactly as the CPU oracle's sample_er_round
-// (src/simulation/gossip_sim_schedule.cpp): attempt a reads the stream curand_init(seed,
+// (src/simulation/gossip_sim_schedule.cpp): attempt a reads the Philox stream (seed,
 // gossip_subsequence(er_graph, run, round), a 2^40), one uniform (two words) per geometric skip floor(ln U /
 // ln(1 - q)) over the pairs (u, v), u < v, row by row; a disconnected draw (union-find) is redrawn, at most
 // 1000 times. The only difference from the CPU is the device's log (within 1 ulp of the host's), which could
@@ -12,10 +12,9 @@
 // Per-run scratch (run b): pairs[2 b cap ..) (u, v), adjacency[2 b cap ..), offsets[b (n + 1) ..),
 // degree[b n ..), parent[b n ..) (union-find, then the fill cursor), status[b]: 0, or 4 (round + 1) + code
 // with code 1 = more than cap edges, 2 = disconnected in every attempt (the first failure is kept).
-#include <curand_kernel.h>
-
 #include <cstdint>
 
+#include "common/philox.hpp"
 #include "cuda/base/launch.cuh"
 #include "cuda/gossip_sim_rounds.cuh"  // wmh_row
 #include "netdp/core/graph.hpp"
@@ -54,16 +53,14 @@ __global__ void er_sample(std::uint64_t seed, std::uint64_t round_stream, int ro
     bool connected = false, overflow = false;
     const bool failed = s.status[b] != 0;  // an earlier round failed: the host throws after the batch
     for (int attempt = 0; attempt < kErMaxAttempts && !connected && !overflow && !failed; ++attempt) {
-      curandStatePhilox4_32_10_t state;
-      curand_init(seed, round_stream | (run << 24), static_cast<std::uint64_t>(attempt) * kErAttemptStride,
-                  &state);
+      philox::Stream state(seed, round_stream | (run << 24),
+                           static_cast<std::uint64_t>(attempt) * kErAttemptStride);
       edges = 0;
       std::int64_t index = -1, u = 0, v = 0;  // (u, v) = pair `index`
       while (q > 0.0 && total > 0) {
         double skip = 0.0;
         if (q < 1.0) {
-          const unsigned int w0 = curand(&state), w1 = curand(&state);
-          skip = floor(log(uniform_from_words(w0, w1)) / log_absent);
+          skip = floor(log(state.next_uniform_double()) / log_absent);
         }
         if (!(skip < static_cast<double>(total - 1 - index))) break;
         advance_pair(static_cast<std::int64_t>(skip) + 1, n, index, u, v);

@@ -6,11 +6,10 @@
 // products and sums rounded separately, so a state equal to the CPU's gives the same bits after the round.
 //
 // Layout: column-major n x (D count) blocks, column c = b D + k (gossip_sim_common.cuh).
-#include <curand_kernel.h>
-
 #include <cstdint>
 
 #include "common/gossip_sim_math.hpp"
+#include "common/philox.hpp"
 #include "cuda/base/launch.cuh"
 #include "netdp/core/graph.hpp"
 
@@ -40,11 +39,9 @@ __global__ void dropout_mask(std::uint64_t seed, std::uint64_t round_stream, std
   const std::int64_t total = n * count;
   for (std::int64_t idx = cuda::global_thread(); idx < total; idx += cuda::grid_threads()) {
     const std::int64_t b = idx / n, v = idx % n;
-    curandStatePhilox4_32_10_t state;
     const std::uint64_t run = static_cast<std::uint64_t>(first + b);
-    curand_init(seed, round_stream | (run << 24), 2 * static_cast<std::uint64_t>(v), &state);
-    const unsigned int w0 = curand(&state), w1 = curand(&state);
-    active[idx] = uniform_from_words(w0, w1) < q ? 0 : 1;
+    philox::Stream state(seed, round_stream | (run << 24), 2 * static_cast<std::uint64_t>(v));
+    active[idx] = state.next_uniform_double() < q ? 0 : 1;
   }
 }
 

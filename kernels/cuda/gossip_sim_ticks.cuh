@@ -9,11 +9,10 @@
 //
 // Layout: column-major n x (D count) block, column c = b D + k (gossip_sim_common.cuh); per-node errors of
 // run b at [b n + v]; totals of run b at [2 b] (to xbar) and [2 b + 1] (to the run's noisy average).
-#include <curand_kernel.h>
-
 #include <cstdint>
 
 #include "common/gossip_sim_math.hpp"
+#include "common/philox.hpp"
 #include "cuda/base/launch.cuh"
 #include "netdp/core/graph.hpp"
 
@@ -73,19 +72,18 @@ struct TickArgs {
 __global__ void ticks_run(TickArgs a, std::int64_t t0, std::int64_t t1, std::int64_t point, double* x,
                           double* err_true, double* err_noisy, double* totals, double* truth, double* noisy) {
   for (std::int64_t b = cuda::global_thread(); b < a.count; b += cuda::grid_threads()) {
-    curandStatePhilox4_32_10_t state;
     const std::uint64_t run = static_cast<std::uint64_t>(a.first + b);
-    curand_init(a.seed, a.stream | (run << 24), 4 * static_cast<std::uint64_t>(t0), &state);
+    philox::Stream state(a.seed, a.stream | (run << 24), 4 * static_cast<std::uint64_t>(t0));
     double* run_true = err_true + b * a.n;
     double* run_noisy = err_noisy + b * a.n;
     const double* ref_noisy = a.noisy_average + b * a.dim;
     double total_true = totals[2 * b], total_noisy = totals[2 * b + 1];
     std::int64_t p = point;
     for (std::int64_t t = t0 + 1; t <= t1; ++t) {
-      const unsigned int w0 = curand(&state), w1 = curand(&state);
-      (void)curand(&state);  // tick t - 1 owns words 4 (t - 1) .. 4 (t - 1) + 3 and uses the first two
-      (void)curand(&state);
-      const std::int64_t e = activated_edge(a.cumulative, a.edges, uniform_from_words(w0, w1));
+      const double u = state.next_uniform_double();
+      state.next_u32();  // tick t - 1 owns words 4 (t - 1) .. 4 (t - 1) + 3 and uses the first two
+      state.next_u32();
+      const std::int64_t e = activated_edge(a.cumulative, a.edges, u);
       if (e < a.edges) {
         const std::int64_t u = a.edge_nodes[2 * e], v = a.edge_nodes[2 * e + 1];
         for (int k = 0; k < a.dim; ++k) {

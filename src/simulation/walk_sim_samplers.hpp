@@ -22,8 +22,7 @@ inline std::uint64_t fixed_point_64(double x) {
 
 /// Two words as one uniform 64-bit integer (low word first).
 inline std::uint64_t next_u64(PhiloxStream& s) {
-  const std::uint64_t low = s.next_u32();
-  return low | std::uint64_t{s.next_u32()} << 32;
+  return s.next_u64();
 }
 
 /// Uniform on [0, bound) for any bound >= 1: Lemire on one word below 2^32, else masked 64-bit rejection.
