@@ -192,6 +192,25 @@ TEST(GossipLossCuda, SingleSourceMatchesCpuAndFullMatrix) {
   }
 }
 
+TEST(GossipLossCuda, LargeStagingInSeveralChunksPerTileMatchesCpu) {
+  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  // Rows of n = 12,288 doubles: a 256 MiB pinned chunk holds 2,730 of them (memory_plan::plan_staging), so
+  // tiles of 5,000 sources go to the host in two chunks each (2,730 + 2,270; the last tile of 2,288 in one),
+  // the two chunks taking turns across tiles. The one-tile run (12,288 rows, five chunks) reuses each chunk
+  // twice within the tile. Sanitizer passes skip this test (scripts/gpu_check.sh: -*Large*).
+  const Graph g = netdp::ring_graph(12'288);
+  const CsrMatrix w = netdp::gossip_matrix(g, netdp::Weighting::metropolis);
+  GossipLossParams p = base_params();
+  p.steps = 4;
+  p.cap_ldp = false;
+  for (std::int64_t tile : {5'000, 0}) {
+    p.tile_sources = tile;
+    GossipLossRun run;
+    expect_matches_cpu(g, w, p, &run);
+    EXPECT_EQ(run.tiles, tile == 0 ? 1 : 3) << describe(p);
+  }
+}
+
 TEST(GossipLossCuda, RunsAreReproducible) {
   if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
   // Deterministic reductions, non-transposed SpMM and a single stream: bit-identical repeated runs.
@@ -213,7 +232,9 @@ TEST(GossipLossCuda, MemoryLimitSplitsIntoTiles) {
   const CsrMatrix w = netdp::gossip_matrix(g, netdp::Weighting::metropolis);
   GossipLossParams p = base_params();
   p.steps = 4;
-  // About 40 KB of fixed arrays and 8 KB per source (5 n doubles): room for far fewer than 200 sources.
+  // About 40 KB of fixed arrays and 6.4 KB per source (X, Y, S and the losses: 4 n doubles; the pinned
+  // staging is not device memory): room for about 150 sources, balanced to 2 tiles of 100
+  // (memory_plan::plan_gossip_loss).
   p.memory_limit = std::int64_t{1} << 20;
   GossipLossRun run;
   expect_matches_cpu(g, w, p, &run);

@@ -180,6 +180,25 @@ TEST(WalkLossCuda, SingleSourceMatchesCpuAndFullMatrix) {
   }
 }
 
+TEST(WalkLossCuda, LargeStagingInSeveralChunksPerTileMatchesCpu) {
+  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  // The series method on a ring of n = 12,288 (no eigendecomposition, so the CPU oracle stays fast): rows of
+  // 98,304 bytes, 2,730 per 256 MiB pinned chunk, so tiles of 5,000 sources take two chunks each and the
+  // one-tile run five (memory_plan::plan_staging). Sanitizer passes skip this test (-*Large*).
+  const Graph g = netdp::ring_graph(12'288);
+  const CsrMatrix w = metropolis(g);
+  WalkLossParams p = base_params();
+  p.method = WalkLossMethod::series;
+  p.sender = SenderView::known;
+  p.steps = 6;
+  for (std::int64_t tile : {5'000, 0}) {
+    p.tile_sources = tile;
+    WalkLossRun run;
+    expect_matches_cpu(g, w, p, &run);
+    EXPECT_EQ(run.tiles, tile == 0 ? 1 : 3) << describe(p);
+  }
+}
+
 TEST(WalkLossCuda, RunsAreReproducible) {
   if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
   // Deterministic cuSOLVER mode, cuBLAS and non-transposed SpMM on one stream, no atomics in our kernels.
@@ -200,8 +219,8 @@ TEST(WalkLossCuda, MemoryLimitSplitsIntoTilesOrThrows) {
   const Graph g = netdp::erdos_renyi_graph(150, 0.06, 9);
   const CsrMatrix w = metropolis(g);
   WalkLossParams p = base_params();
-  // Series: about 19 KB for W (32-bit CSR) and 4.8 KB per source (4 n doubles): 128 KB holds about 23
-  // sources.
+  // Series: about 19 KB for W (32-bit CSR) and 3.6 KB per source (X, Y, S: 3 n doubles): 128 KB holds
+  // about 31 sources, balanced to 5 tiles of 30 (memory_plan::plan_walk_series).
   p.method = WalkLossMethod::series;
   p.memory_limit = std::int64_t{128} << 10;
   WalkLossRun run;
