@@ -32,6 +32,7 @@ namespace {
 using walk_detail::account_observer;
 using walk_detail::Context;
 using walk_detail::CycleEpsilons;
+using walk_detail::DistantPair;
 using walk_detail::PairLoss;
 using walk_detail::QuantileSketch;
 using walk_detail::RunAccountant;
@@ -143,21 +144,28 @@ void finish_visits(const Context& ctx, ThreadState& ts) {
 void finish_accounting(const Context& ctx, ThreadState& ts, RunStats& out) {
   start_accounting(ctx, out);
   const double others = ctx.model.n - 1;
+  // The reference bookkeeping's initial receiver, node 0, need not be a neighbour of v.
+  const std::vector<node_t>* from_node0 =
+      ctx.p.bookkeeping == WalkBookkeeping::reference && ctx.distances ? &ctx.distances->from_node0 : nullptr;
   ts.accountant.finish(*ctx.eps, ctx.p.delta,
                        [&](node_t v, double k, double shared, std::span<const PairLoss> pairs) {
                          kernels::walk::PairLosses corrected;
+                         DistantPair distant;
                          for (const PairLoss& pl : pairs) {
-                           corrected.add(pl.loss);
+                           if (pl.u == 0 && from_node0 && (*from_node0)[v] > 1)
+                             distant = {(*from_node0)[v], pl.loss};
+                           else
+                             corrected.add(pl.loss);
                            ts.sketch.add(pl.loss, 1);
                          }
-                         ts.sketch.add(shared, others - corrected.count);
-                         account_observer(ctx, out, v, k, shared, corrected);
+                         ts.sketch.add(shared, others - double(pairs.size()));
+                         account_observer(ctx, out, v, k, shared, corrected, distant);
                        });
 }
 
 template <bool kAccount, bool kKnown, class Tick>
 void simulate(const Context& ctx, std::int64_t run, ThreadState& ts, RunStats& out, Tick&& tick) {
-  if constexpr (kAccount) ts.accountant.reset(ctx.model.n);
+  if constexpr (kAccount) ts.accountant.reset(ctx.model.n, ctx.p.bookkeeping);
   RunVisitor<kAccount, kKnown> visitor{ctx, ts, out, static_cast<std::uint64_t>(run), ctx.p.save_paths};
   if (visitor.record) out.path.reserve(static_cast<std::size_t>(ctx.p.steps));
   walk_detail::dispatch_walk(ctx.model, ctx.p.seed, run, ctx.p.steps, walk_start(ctx.model, ctx.p, run),
@@ -256,7 +264,7 @@ PathAccounting account_path(std::span<const node_t> path, node_t n, const WalkSi
   ctx.eps = &eps;
   ThreadState ts;
   ts.prepare(n, ctx.time_cap, ctx.visit_cap);
-  ts.accountant.reset(n);
+  ts.accountant.reset(n, p.bookkeeping);
   RunStats stats;
   auto feed = [&](auto& visitor) {
     visitor.start(path[0]);
@@ -291,20 +299,29 @@ WalkSimResult walk_sim(const WalkModel& model, const WalkSimParams& p, const Dis
   if (distances && distances->offsets.size() != static_cast<std::size_t>(n) + 1)
     throw InvalidInput("walk_sim: the distance table does not match the graph's " + std::to_string(n) +
                        " nodes");
+  if (distances && p.accounting && p.bookkeeping == WalkBookkeeping::reference &&
+      distances->from_node0.size() != static_cast<std::size_t>(n))
+    throw InvalidInput(
+        "walk_sim: --bookkeeping reference needs the distance table's hop distances from node 0 "
+        "(distance_counts fills them)");
   const auto started = std::chrono::steady_clock::now();
   WalkSimResult r;
   r.n = n;
   r.steps = p.steps;
   r.runs = p.runs;
-  // Walks run where the device spec says (auto: CUDA when a device answers); saved paths, and histograms
-  // with cycles longer than the device's table, are CPU only (validate rejects them with --device cuda).
-  const bool gpu_capable = !p.save_paths && (!p.accounting || p.mechanism == WalkMechanism::gaussian ||
-                                             p.steps - 1 <= walk_detail::kDeviceCycleTable);
+  // Walks run where the device spec says (auto: CUDA when a device answers); saved paths, the reference
+  // bookkeeping and histograms with cycles longer than the device's table are CPU only (validate rejects
+  // them with --device cuda).
+  const bool reference = p.accounting && p.bookkeeping == WalkBookkeeping::reference;
+  const bool gpu_capable = !p.save_paths && !reference &&
+                           (!p.accounting || p.mechanism == WalkMechanism::gaussian ||
+                            p.steps - 1 <= walk_detail::kDeviceCycleTable);
   const ResolvedDevice device = resolve_device(gpu_capable ? p.device : DeviceSpec{DeviceKind::cpu, 0});
   r.device = device.name;
   r.device_note = device.note;
   if (!gpu_capable && p.device.kind == DeviceKind::automatic)
     r.device_note = p.save_paths ? "auto: --save-paths runs on the CPU only"
+                    : reference  ? "auto: --bookkeeping reference runs on the CPU only"
                                  : "auto: the histogram mechanism with T - 1 > 2^20 runs on the CPU only";
 
   Context ctx(model, p, distances);

@@ -52,9 +52,11 @@ EpsTerms CycleEpsilons::terms(std::int64_t m, int c) const {
   return kernels::walk::eps_terms(c == 1 ? e.mass : 2 * e.mass);
 }
 
-void RunAccountant::reset(node_t n) {
+void RunAccountant::reset(node_t n, WalkBookkeeping bookkeeping) {
+  reference_ = bookkeeping == WalkBookkeeping::reference;
   shared_.assign(static_cast<std::size_t>(n), dp::HeterogeneousSums{});
-  last_send_.assign(static_cast<std::size_t>(n), -1);
+  // -1: no receiver before a node's first send; the reference code starts every node's at node 0.
+  last_send_.assign(static_cast<std::size_t>(n), reference_ ? 0 : -1);
   corrections_.clear();
 }
 

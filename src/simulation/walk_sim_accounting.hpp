@@ -61,7 +61,8 @@ struct PairLoss {
 /// The accounting state of one run (per thread, reused between runs).
 class RunAccountant {
  public:
-  void reset(node_t n);  // O(n)
+  /// O(n). `bookkeeping`: how the receiver of a cycle is kept (docs/math.md §4.1.3; WalkBookkeeping).
+  void reset(node_t n, WalkBookkeeping bookkeeping = WalkBookkeeping::definition);
 
   /// A cycle of v of length m closed by `sender` (the previous position). kKnown: v knows its receiver and
   /// sender (MATH_SPEC 4.1.3); otherwise c = 0 for every u (MATH_SPEC 12 item 22).
@@ -74,8 +75,16 @@ class RunAccountant {
     s.sum_squares += e.zero.square;
     s.sum_first += e.zero.first;
     if constexpr (kKnown) {
-      last_send_[sender] = v;                 // first: after a self-loop, v's receiver is v itself
-      const node_t receiver = last_send_[v];  // whom v sent to at its previous visit (none before it)
+      node_t receiver;
+      if (!reference_) {
+        last_send_[sender] = v;    // first: after a self-loop, v's receiver is v itself
+        receiver = last_send_[v];  // whom v sent to at its previous visit (none before it)
+      } else {
+        // The reference code (docs/math.md §4.1.3): read, then record the send that brought the token here,
+        // so after a self-loop v keeps the receiver of its previous-but-one visit (node 0 initially).
+        receiver = last_send_[v];
+        last_send_[sender] = v;
+      }
       const auto length = static_cast<std::uint32_t>(m);
       if (receiver >= 0 && receiver != v)
         corrections_.push_back({key(v, receiver), length, receiver == sender ? 2u : 1u});
@@ -94,6 +103,7 @@ class RunAccountant {
   }
   std::vector<dp::HeterogeneousSums> shared_;
   std::vector<node_t> last_send_;
+  bool reference_ = false;  // WalkBookkeeping::reference
   std::vector<Correction> corrections_;
   std::vector<PairLoss> pairs_;
 };

@@ -16,26 +16,31 @@ void start_accounting(const Context& ctx, RunStats& out) {
 }
 
 void account_observer(const Context& ctx, RunStats& out, node_t v, double k, double shared,
-                      const kernels::walk::PairLosses& pairs) {
+                      const kernels::walk::PairLosses& pairs, const DistantPair& distant) {
   const double others = ctx.model.n - 1;
-  const double shared_weight = others - pairs.count;
+  const bool far = distant.distance > 0;
+  const double shared_weight = others - pairs.count - (far ? 1.0 : 0.0);
   const LossStats corrected{pairs.count, pairs.sum, pairs.compensation, pairs.min, pairs.max};
   out.network.add(shared, shared_weight);
   out.network.merge(corrected);
+  if (far) out.network.add(distant.loss, 1);
   if (ctx.distance_rows > 0) {
     // The boundary participants of a cycle are neighbours of v in the walk: hop distance 1.
     out.by_distance[1].merge(corrected);
+    if (far) out.by_distance[static_cast<std::size_t>(distant.distance)].add(distant.loss, 1);
     if (ctx.distances == nullptr) {
       out.by_distance[1].add(shared, shared_weight);
     } else {
       const offset_t begin = ctx.distances->offsets[v], end = ctx.distances->offsets[v + 1];
       for (offset_t d = 1; begin + d < end; ++d) {
-        const double w = double(ctx.distances->counts[begin + d]) - (d == 1 ? pairs.count : 0.0);
+        const double w = double(ctx.distances->counts[begin + d]) - (d == 1 ? pairs.count : 0.0) -
+                         (far && d == distant.distance ? 1.0 : 0.0);
         out.by_distance[d].add(shared, w);
       }
     }
   }
-  out.observer[v] = (shared * shared_weight + (pairs.sum + pairs.compensation)) / others;
+  out.observer[v] =
+      (shared * shared_weight + (pairs.sum + pairs.compensation) + (far ? distant.loss : 0.0)) / others;
   const double ldp = dp::advanced_composition(ctx.p.eps0, ctx.p.delta, k, ctx.p.delta).epsilon;
   out.node_local[v] = ldp;
   out.local.add(ldp, others);

@@ -31,11 +31,20 @@ WalkView parse_walk_view(std::string_view text) {
   bad("--view: expected known or hidden, got '" + std::string(text) + "'");
 }
 
+WalkBookkeeping parse_walk_bookkeeping(std::string_view text) {
+  if (text == "definition") return WalkBookkeeping::definition;
+  if (text == "reference") return WalkBookkeeping::reference;
+  bad("--bookkeeping: expected definition or reference, got '" + std::string(text) + "'");
+}
+
 std::string to_string(WalkMechanism m) {
   return m == WalkMechanism::gaussian ? "gaussian" : "histogram";
 }
 std::string to_string(WalkView v) {
   return v == WalkView::known ? "known" : "hidden";
+}
+std::string to_string(WalkBookkeeping b) {
+  return b == WalkBookkeeping::definition ? "definition" : "reference";
 }
 
 void validate(const WalkSimParams& p, node_t n) {
@@ -65,13 +74,18 @@ void validate(const WalkSimParams& p, node_t n) {
       bad("--delta " + format_double(p.delta) + " times T - 1 = " + std::to_string(p.steps - 1) +
           " cycles must stay below 1 (C4 composes with delta_new = k delta)");
   }
-  // Plain and accounted walks run on CUDA (docs/walk_sim.md "CUDA"); saved paths are CPU only, and the
-  // histogram mechanism's per-cycle levels (SH3) are tabulated on the host for cycles up to 2^20 positions.
+  // Plain and accounted walks run on CUDA (docs/walk_sim.md "CUDA"); saved paths and the reference
+  // bookkeeping are CPU only, and the histogram mechanism's per-cycle levels (SH3) are tabulated on the host
+  // for cycles up to 2^20 positions.
   if (p.device.kind == DeviceKind::cuda) {
     if (p.accounting && p.mechanism == WalkMechanism::histogram && p.steps - 1 > (std::int64_t{1} << 20))
       bad("--device cuda: --mechanism histogram needs T - 1 <= 2^20 on the GPU (got T = " +
           std::to_string(p.steps) + "); use --device cpu");
     if (p.save_paths) bad("--device cuda: --save-paths runs on the CPU only; use --device cpu");
+    // The CUDA accounting implements the definition's receiver only (docs/walk_sim.md "Receiver
+    // bookkeeping").
+    if (p.accounting && p.bookkeeping == WalkBookkeeping::reference)
+      bad("--device cuda: --bookkeeping reference runs on the CPU only; use --device cpu or auto");
     (void)resolve_device(p.device);  // DeviceUnavailable when no such device answers
   }
 }

@@ -46,11 +46,19 @@ struct RunStats {
 /// Sizes a finished run's per-observer arrays and distance rows.
 void start_accounting(const Context& ctx, RunStats& out);
 
+/// A corrected pair (u, v) with u farther than one hop from v: only the reference bookkeeping's initial
+/// receiver, node 0, on a graph where it is not a neighbour of v (CPU only). distance 0: none.
+struct DistantPair {
+  std::int64_t distance = 0;
+  double loss = 0;
+};
+
 /// One observer v of a finished run into its RunStats (MATH_SPEC 4.1.3: C4 per ordered pair, C2 for the LDP
-/// baseline with delta' = delta): k cycles, the loss shared by the u != v without a correction, and the
-/// corrected pairs' losses. Both backends end here, so the statistics come from one piece of code.
+/// baseline with delta' = delta): k cycles, the loss shared by the u != v without a correction, the losses
+/// of the corrected pairs at hop distance 1 (a cycle's boundary participants are neighbours of v) and the
+/// distant one, if any. Both backends end here, so the statistics come from one piece of code.
 void account_observer(const Context& ctx, RunStats& out, node_t v, double k, double shared,
-                      const kernels::walk::PairLosses& pairs);
+                      const kernels::walk::PairLosses& pairs, const DistantPair& distant = {});
 
 /// The accounted runs on CUDA device `device`: `merge` receives every run's RunStats in run order; the
 /// visit tallies and the quantile sketch's bins are filled.

@@ -54,6 +54,7 @@ bool distance_counts(const Graph& g, DistanceCounts& out, std::int64_t max_entri
     for (node_t v = 0; v < g.n; ++v) {
       if (too_large.load(std::memory_order_relaxed)) continue;
       bfs_distances(g, v, distance, queue);
+      if (v == 0) out.from_node0 = distance;  // the reference bookkeeping's initial receiver
       auto& row = rows[v];
       for (node_t d : distance) {
         if (d < 0) continue;
@@ -64,7 +65,10 @@ bool distance_counts(const Graph& g, DistanceCounts& out, std::int64_t max_entri
         too_large.store(true);
     }
   }
-  if (too_large.load()) return false;
+  if (too_large.load()) {
+    out = {};
+    return false;
+  }
   out.offsets.assign(1, 0);
   out.counts.reserve(static_cast<std::size_t>(entries.load()));
   for (const auto& row : rows) {

@@ -93,10 +93,20 @@ std::string to_string(const WalkStart& s);
 
 enum class WalkMechanism { gaussian, histogram };  // per-cycle mass: eps0/sqrt(m) (G6) or SH3 shuffling
 enum class WalkView { known, hidden };  // v knows its sender and receiver (Fig 7.1b), or c = 0 always (12.22)
+/// Who v's receiver is in the known view (docs/math.md §4.1.3, docs/walk_sim.md "Receiver bookkeeping"):
+///   definition: the node v sent the token to at its previous visit; none before v's first send, and v itself
+///               (no participant u) after a self-transition v -> v;
+///   reference:  the authors' code: every node's last receiver starts at node 0, and the send p_{t-1} -> v is
+///               recorded after v's cycle reads it, so the cycle closed at t uses p_{j+1}, j = v's last visit
+///               at a position <= t - 2 (node 0 when there is none): after a self-transition, the receiver of
+///               v's previous-but-one visit. CPU only.
+enum class WalkBookkeeping { definition, reference };
 WalkMechanism parse_walk_mechanism(std::string_view text);
 WalkView parse_walk_view(std::string_view text);
+WalkBookkeeping parse_walk_bookkeeping(std::string_view text);  // "definition" | "reference"
 std::string to_string(WalkMechanism m);
 std::string to_string(WalkView v);
+std::string to_string(WalkBookkeeping b);
 
 struct WalkSimParams {
   std::int64_t steps = 1;  // T >= 1 positions (contributions) per walk
@@ -108,6 +118,7 @@ struct WalkSimParams {
   double delta = 1e-7;     // delta of C4 (delta_new = k delta) and of the LDP baseline C2 (delta' = delta)
   WalkMechanism mechanism = WalkMechanism::gaussian;
   WalkView view = WalkView::known;
+  WalkBookkeeping bookkeeping = WalkBookkeeping::definition;  // reference: the authors' code (CPU only)
   std::vector<double> quantiles{0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99};
   bool save_paths = false;      // keep every path (R T <= kMaxSavedPositions)
   std::int64_t batch_runs = 0;  // runs per batch; 0 = automatic
@@ -164,10 +175,13 @@ struct WalkSimResult {
   double seconds = 0, steps_per_second = 0;
 };
 
-/// Per observer v, the number of nodes at each hop distance d >= 0: counts[offsets[v] + d].
+/// Per observer v, the number of nodes at each hop distance d >= 0: counts[offsets[v] + d]; from_node0[v] =
+/// the hop distance between node 0 and v (the reference bookkeeping's initial receiver, which need not be a
+/// neighbour of v).
 struct DistanceCounts {
   std::vector<offset_t> offsets;
   std::vector<std::int64_t> counts;
+  std::vector<node_t> from_node0;
 };
 /// BFS from every node (parallel). Returns false and leaves `out` empty when the table would exceed
 /// `max_entries` or the BFS work n (n + 2m) exceeds 2e10 (hop statistics are then skipped).
