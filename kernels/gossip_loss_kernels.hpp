@@ -48,8 +48,10 @@ struct CudaGossipLossRun {
 };
 
 /// Both passes on CUDA device `device` for sources first .. first + count - 1, emitting the rows to `sink`
-/// tile by tile in increasing order. tile_sources = 0 picks the largest tile that fits the free device memory
-/// (or memory_limit bytes when > 0); throws InsufficientMemory when not even one source fits.
+/// in increasing order (through two pinned chunks of at most 256 MiB, so possibly in more calls than tiles).
+/// Tiles come from memory_plan::plan_gossip_loss (common/memory_plan.hpp): tile_sources = 0 picks the widest
+/// tile that fits 85% of the free device memory (or memory_limit bytes when > 0 and smaller), balanced over
+/// the sources; throws InsufficientMemory when not even one source fits.
 CudaGossipLossRun gossip_loss_cuda(const GossipLossProblem& p, int device, node_t first, node_t count,
                                    std::int64_t tile_sources, std::int64_t memory_limit, LossRowSink& sink);
 

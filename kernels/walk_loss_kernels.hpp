@@ -57,10 +57,12 @@ struct CudaWalkLossRun {
   double eigen_seconds = 0;
 };
 
-/// The whole computation on CUDA device `device` for sources first .. first + count - 1 (cuSOLVER syevd +
-/// cuBLAS GEMM for the spectral methods, cuSPARSE SpMM for the series), rows emitted to `sink` tile by tile
-/// in order. tile_sources = 0 picks the largest tile that fits (or memory_limit bytes when > 0);
-/// InsufficientMemory when the eigenvectors or one row cannot fit.
+/// The whole computation on CUDA device `device` for sources first .. first + count - 1 (cuSOLVER's 64-bit
+/// Xsyevd + cuBLAS GEMM for the spectral methods, cuSPARSE SpMM for the series), rows emitted to `sink` in
+/// order through two pinned chunks of at most 256 MiB. Tiles come from memory_plan::plan_walk_series /
+/// plan_walk_spectral (common/memory_plan.hpp): tile_sources = 0 picks the widest tile that fits (85% of the
+/// free memory, or memory_limit bytes when > 0 and smaller), balanced over the sources; InsufficientMemory
+/// when the eigenvectors with the solver's workspace, or one row, cannot fit.
 CudaWalkLossRun walk_loss_cuda(const WalkLossProblem& p, int device, node_t first, node_t count,
                                std::int64_t tile_sources, std::int64_t memory_limit, LossRowSink& sink);
 
