@@ -12,6 +12,9 @@
 #include <random>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
+
+#include "netdp/core/weighting.hpp"
 
 namespace netdp::testing {
 
@@ -113,6 +116,36 @@ double max_relative_error(const std::vector<double>& gpu, const std::vector<doub
     worst = std::max(worst, std::abs(gpu[i] - cpu[i]) / std::max(std::abs(cpu[i]), 1e-300));
   }
   return worst;
+}
+
+MetropolisGraph with_metropolis(Graph g) {
+  CsrMatrix w = gossip_matrix(g, Weighting::metropolis);
+  return {std::move(g), std::move(w)};
+}
+
+Dense dense_identity(std::size_t n) {
+  Dense d(n * n, 0.0);
+  for (std::size_t i = 0; i < n; ++i) d[i * n + i] = 1.0;
+  return d;
+}
+
+Dense dense_product(const Dense& a, const Dense& b, std::size_t n) {
+  Dense c(n * n, 0.0);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t k = 0; k < n; ++k)
+      for (std::size_t j = 0; j < n; ++j) c[i * n + j] += a[i * n + k] * b[k * n + j];
+  return c;
+}
+
+void add_gossip_messages(const Dense& product, const Graph& e, double scale, Dense& f) {
+  const std::size_t n = e.n;
+  for (std::size_t v = 0; v < n; ++v)
+    for (node_t w : e.neighbors(static_cast<node_t>(v))) {
+      double norm = 0;
+      for (std::size_t k = 0; k < n; ++k) norm += product[w * n + k] * product[w * n + k];
+      for (std::size_t u = 0; u < n; ++u)
+        f[u * n + v] += scale * product[w * n + u] * product[w * n + u] / norm;
+    }
 }
 
 }  // namespace netdp::testing

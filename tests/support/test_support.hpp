@@ -7,6 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "netdp/core/graph.hpp"
+#include "netdp/core/sparse_matrix.hpp"
+
 namespace netdp::testing {
 
 /// A fresh directory under the system temp dir, removed with its contents on destruction.
@@ -49,5 +52,21 @@ std::vector<std::vector<std::string>> read_csv_cells(const std::filesystem::path
 
 /// Path of a file in the source tree, e.g. source_path("tests/data/x.txt").
 std::string source_path(const std::string& relative);
+
+/// A graph and its Metropolis-Hastings gossip matrix W-MH (MATH_SPEC 2.2).
+struct MetropolisGraph {
+  Graph g;
+  CsrMatrix w;
+};
+MetropolisGraph with_metropolis(Graph g);
+
+/// Dense row-major n x n matrices, for the oracles of the gossip accountant and simulator tests.
+using Dense = std::vector<double>;
+Dense dense_identity(std::size_t n);
+/// a b: c_ij = sum_k a_ik b_kj, accumulated over k in increasing order.
+Dense dense_product(const Dense& a, const Dense& b, std::size_t n);
+/// The messages of the product P (n x n) over the graph E, Theorem 6.1 literally: f(u, v) += scale P_{w,u}^2
+/// / ||row w of P||^2 for every w in N_E(v) and every u (diagonal included).
+void add_gossip_messages(const Dense& product, const Graph& e, double scale, Dense& f);
 
 }  // namespace netdp::testing
