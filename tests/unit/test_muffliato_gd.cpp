@@ -36,6 +36,32 @@ double chebyshev(double lambda, double gamma, int k) {
   return cur;
 }
 
+/// A graph of the --graph syntax and its W-MH.
+testing::MetropolisGraph network(std::string_view spec) {
+  return testing::with_metropolis(make_graph(spec));
+}
+
+/// T outer iterations of K gossip steps with step size nu; every other parameter at its default.
+MuffliatoGdParams params(int steps, int gossip_steps, double step_size) {
+  MuffliatoGdParams p;
+  p.steps = steps;
+  p.gossip_steps = gossip_steps;
+  p.step_size = step_size;
+  return p;
+}
+
+/// f() with one thread, then with two; the thread count is restored.
+template <class F>
+auto on_one_then_two_threads(F f) {
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(1);
+  auto one = f();
+  omp_set_num_threads(2);
+  auto two = f();
+  omp_set_num_threads(threads);
+  return std::pair{std::move(one), std::move(two)};
+}
+
 LocalData zero_targets(node_t n, int dim) {
   LocalData d;
   d.n = n;
@@ -46,13 +72,9 @@ LocalData zero_targets(node_t n, int dim) {
 }
 
 TEST(MuffliatoGd, NoiselessQuadraticConvergesToTheMeanOfTheTargets) {
-  Graph g = make_graph("hypercube:dim=3");  // W-MH = (I + A) / 4: eigenvalues 1, 1/2, 0, -1/2
-  CsrMatrix w = gossip_matrix(g, Weighting::metropolis);
+  const auto [g, w] = network("hypercube:dim=3");  // W-MH = (I + A) / 4: eigenvalues 1, 1/2, 0, -1/2
   const LocalData d = synthetic_data(Objective::quadratic, g.n, 3, 1, 5);
-  MuffliatoGdParams p;
-  p.steps = 80;
-  p.gossip_steps = 30;
-  p.step_size = 0.5;
+  const MuffliatoGdParams p = params(80, 30, 0.5);
   std::vector<double> ybar(3, 0.0);
   for (node_t v = 0; v < g.n; ++v)
     for (int k = 0; k < 3; ++k) ybar[k] += d.features[v * 3 + k] / g.n;
@@ -116,14 +138,10 @@ std::vector<double> centralized_step(const LocalData& d, std::vector<double> the
 }
 
 void expect_centralized(NoiseOrder order) {
-  Graph g = make_graph("complete:n=8");
-  CsrMatrix w = gossip_matrix(g, Weighting::metropolis);  // J/n: one step averages exactly
+  const auto [g, w] = network("complete:n=8");  // W-MH = J/n: one step averages exactly
   const LocalData d = synthetic_data(Objective::logistic, g.n, 3, 5, 11);
-  MuffliatoGdParams p;
+  MuffliatoGdParams p = params(20, 1, 0.5);
   p.objective = Objective::logistic;
-  p.steps = 20;
-  p.gossip_steps = 1;
-  p.step_size = 0.5;
   p.clip = 0.3;
   p.l2 = 0.1;
   p.noise_order = order;
@@ -153,12 +171,8 @@ TEST(MuffliatoGd, NoiseOnlyConsensusMatchesTheChebyshevPolynomial) {
   // Ring, W-MH = 1/3 on the three diagonals: lambda_k = (1 + 2 cos(2 pi k / n)) / 3.
   const node_t n = 12;
   const int dim = 2, K = 4;
-  Graph g = make_graph("ring:n=12");
-  CsrMatrix w = gossip_matrix(g, Weighting::metropolis);
-  MuffliatoGdParams p;
-  p.steps = 3;
-  p.gossip_steps = K;
-  p.step_size = 1.0;
+  const auto [g, w] = network("ring:n=12");
+  MuffliatoGdParams p = params(3, K, 1.0);
   p.sigma = 0.7;
   p.runs = 4000;
   p.seed = 9;
@@ -182,14 +196,10 @@ TEST(MuffliatoGd, NoiseOnlyConsensusMatchesTheChebyshevPolynomial) {
 }
 
 TEST(MuffliatoGd, FullBatchSgdIsGdAndResultsDoNotDependOnThreads) {
-  Graph g = make_graph("er:n=30,c=2,seed=1");
-  CsrMatrix w = gossip_matrix(g, Weighting::metropolis);
+  const auto [g, w] = network("er:n=30,c=2,seed=1");
   const LocalData d = synthetic_data(Objective::least_squares, g.n, 4, 6, 2);
-  MuffliatoGdParams p;
+  MuffliatoGdParams p = params(5, 3, 0.2);
   p.objective = Objective::least_squares;
-  p.steps = 5;
-  p.gossip_steps = 3;
-  p.step_size = 0.2;
   p.sigma = 0.3;
   p.runs = 70;  // more than one chunk of 64 runs
   p.seed = 4;
@@ -201,12 +211,7 @@ TEST(MuffliatoGd, FullBatchSgdIsGdAndResultsDoNotDependOnThreads) {
   p.batch = 2;
   p.er_per_round = true;
   p.edge_probability = 2 * std::log(30.0) / 30;
-  const int threads = omp_get_max_threads();
-  omp_set_num_threads(1);
-  auto one = muffliato_gd(g, w, d, p);
-  omp_set_num_threads(2);
-  auto two = muffliato_gd(g, w, d, p);
-  omp_set_num_threads(threads);
+  const auto [one, two] = on_one_then_two_threads([&] { return muffliato_gd(g, w, d, p); });
   for (auto [a, b] : {std::pair{&one.objective, &two.objective},
                       {&one.node_objective, &two.node_objective},
                       {&one.consensus, &two.consensus},
@@ -217,20 +222,13 @@ TEST(MuffliatoGd, FullBatchSgdIsGdAndResultsDoNotDependOnThreads) {
   EXPECT_TRUE(std::isnan(one.gamma));
 
   // One run on a large graph is split over nodes and rows instead of runs.
-  Graph big = make_graph("ring:n=600");
-  CsrMatrix big_w = gossip_matrix(big, Weighting::metropolis);
+  const auto [big, big_w] = network("ring:n=600");
   const LocalData big_d = synthetic_data(Objective::logistic, big.n, 3, 2, 7);
-  MuffliatoGdParams q;
+  MuffliatoGdParams q = params(3, 3, 0.1);
   q.objective = Objective::logistic;
-  q.steps = 3;
-  q.gossip_steps = 3;
   q.sigma = 0.5;
   q.batch = 1;
-  omp_set_num_threads(1);
-  auto big_one = muffliato_gd(big, big_w, big_d, q);
-  omp_set_num_threads(2);
-  auto big_two = muffliato_gd(big, big_w, big_d, q);
-  omp_set_num_threads(threads);
+  const auto [big_one, big_two] = on_one_then_two_threads([&] { return muffliato_gd(big, big_w, big_d, q); });
   EXPECT_EQ(big_one.node_objective.mean, big_two.node_objective.mean);
   EXPECT_EQ(big_one.consensus.mean, big_two.consensus.mean);
   EXPECT_EQ(big_one.accuracy.mean, big_two.accuracy.mean);
@@ -274,11 +272,8 @@ GossipLossParams loss_params(const MuffliatoGdParams& p) {
 }
 
 TEST(MuffliatoGd, PrivacyIsTheAccountantsOutput) {
-  Graph g = make_graph("ring:n=9");
-  CsrMatrix w = gossip_matrix(g, Weighting::metropolis);
-  MuffliatoGdParams p;
-  p.steps = 3;
-  p.gossip_steps = 2;
+  const auto [g, w] = network("ring:n=9");
+  MuffliatoGdParams p = params(3, 2, 0.1);
   p.sigma = 4.0;
   p.noise_order = NoiseOrder::reference_code;  // accounting sigma = 2
   auto loss = loss_params(p);
@@ -289,18 +284,16 @@ TEST(MuffliatoGd, PrivacyIsTheAccountantsOutput) {
   muffliato_gd_privacy(g, w, p, loss, 0, fixed);
   EXPECT_EQ(fixed.values(), muffliato_sgd_loss_matrix(g, w, loss, 3));
 
-  p.er_per_round = true;
-  p.edge_probability = 0.4;
-  p.runs = 2;
-  p.seed = 6;
-  LossMatrixCollector varying(g.n);
-  muffliato_gd_privacy(g, w, p, loss, 1, varying);
+  // The gossip simulator's er-per-round rounds with the same T, runs, seed and q.
   GossipSimParams sp;
   sp.protocol = GossipProtocol::er_per_round;
-  sp.steps = 3;
-  sp.runs = 2;
-  sp.seed = 6;
-  sp.edge_probability = 0.4;
+  sp.steps = p.steps;
+  sp.runs = p.runs = 2;
+  sp.seed = p.seed = 6;
+  sp.edge_probability = p.edge_probability = 0.4;
+  p.er_per_round = true;
+  LossMatrixCollector varying(g.n);
+  muffliato_gd_privacy(g, w, p, loss, 1, varying);
   const GossipSchedule s = sample_gossip_schedule(g, sp, 1);
   EXPECT_EQ(varying.values(), muffliato_sgd_loss_sequence_matrix(s, 2, loss));
 
@@ -343,8 +336,7 @@ TEST(MuffliatoGd, ReadsCsvDataSplitInFileOrder) {
 }
 
 TEST(MuffliatoGd, RejectsBadInput) {
-  Graph g = make_graph("ring:n=6");
-  CsrMatrix w = gossip_matrix(g, Weighting::metropolis);
+  const auto [g, w] = network("ring:n=6");
   const LocalData d = synthetic_data(Objective::least_squares, g.n, 2, 3, 1);
   MuffliatoGdParams ok;
   ok.objective = Objective::least_squares;
