@@ -10,43 +10,29 @@
 #include "netdp/core/error.hpp"
 #include "netdp/core/graph_generators.hpp"
 #include "netdp/core/weighting.hpp"
+#include "support/test_support.hpp"
 
 namespace netdp {
 namespace {
 
 GossipLossParams params(int steps, int t_start = 0, bool cap = false) {
-  GossipLossParams p;
-  p.steps = steps;
-  p.t_start = t_start;
-  p.cap_ldp = cap;
-  p.device = {DeviceKind::cpu, 0};
-  return p;
+  return {.steps = steps,
+          .t_start = t_start,
+          .cap_ldp = cap,
+          .source = std::nullopt,  // every source's row
+          .device = {DeviceKind::cpu, 0}};
 }
 
 /// Theorem 6.1 literally, with dense powers of W and row norms taken along rows (no symmetry shortcut).
 /// Returns the n x n matrix including the diagonal f(u, u), uncapped.
 std::vector<double> dense_oracle(const Graph& g, const CsrMatrix& w, const GossipLossParams& p) {
   const std::size_t n = g.n;
-  auto wd = to_dense(w);
-  std::vector<double> power(n * n, 0.0), next(n * n), f(n * n, 0.0);
-  for (std::size_t i = 0; i < n; ++i) power[i * n + i] = 1.0;
-  const double scale = gossip_ldp_loss(p);
+  const auto wd = to_dense(w);
+  auto power = testing::dense_identity(n);
+  std::vector<double> f(n * n, 0.0);
   for (int t = 0; t < p.t_start + p.steps; ++t) {
-    if (t > 0) {
-      std::fill(next.begin(), next.end(), 0.0);
-      for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t k = 0; k < n; ++k)
-          for (std::size_t j = 0; j < n; ++j) next[i * n + j] += wd[i * n + k] * power[k * n + j];
-      power.swap(next);
-    }
-    if (t < p.t_start) continue;
-    for (std::size_t v = 0; v < n; ++v)
-      for (node_t w_node : g.neighbors(static_cast<node_t>(v))) {
-        double norm = 0;
-        for (std::size_t k = 0; k < n; ++k) norm += power[w_node * n + k] * power[w_node * n + k];
-        for (std::size_t u = 0; u < n; ++u)
-          f[u * n + v] += scale * power[w_node * n + u] * power[w_node * n + u] / norm;
-      }
+    if (t > 0) power = testing::dense_product(wd, power, n);
+    if (t >= p.t_start) testing::add_gossip_messages(power, g, gossip_ldp_loss(p), f);
   }
   return f;
 }
@@ -58,8 +44,7 @@ void expect_close(double expected, double actual, double rel) {
 TEST(GossipLoss, TwoNodesClosedForm) {
   // K2 with metropolis: W = J/2, so W^0 = I and W^t = J/2 for t >= 1; row norms 1 then 1/2.
   // f(0, 1) = scale (1 + (T - 1)/2) with t = 0 included, scale T/2 from t = 1 (hand calculation).
-  Graph g = path_graph(2);
-  auto w = gossip_matrix(g, Weighting::metropolis);
+  const auto [g, w] = testing::with_metropolis(path_graph(2));
   auto p = params(5);
   p.alpha = 3;
   p.sigma = 2;
@@ -83,8 +68,7 @@ TEST(GossipLoss, PathOfThreeByHand) {
   // Path 0-1-2, metropolis: W = [[2/3,1/3,0],[1/3,1/3,1/3],[0,1/3,2/3]]; row norms of W: 5/9, 1/3, 5/9.
   // T = 2, t = 0, 1:  f(0,1) = 1 + (4/9)/(5/9) = 9/5;  f(1,0) = 1 + (1/9)/(1/3) = 4/3;
   //                   f(0,2) = 0 + (1/9)/(1/3) = 1/3;  f(2,0) = 1/3 (scale = 1).
-  Graph g = path_graph(3);
-  auto w = gossip_matrix(g, Weighting::metropolis);
+  const auto [g, w] = testing::with_metropolis(path_graph(3));
   auto f = gossip_loss_matrix(g, w, params(2));
   expect_close(9.0 / 5.0, f[0 * 3 + 1], 1e-14);
   expect_close(4.0 / 3.0, f[1 * 3 + 0], 1e-14);
@@ -140,8 +124,7 @@ TEST(GossipLoss, OracleColumnSumsEqualScaleTimesStepsTimesDegree) {
 }
 
 TEST(GossipLoss, CapIsTheMinimumWithTheLdpLevel) {
-  Graph g = hypercube_graph(6);
-  auto w = gossip_matrix(g, Weighting::metropolis);
+  const auto [g, w] = testing::with_metropolis(hypercube_graph(6));
   auto raw = gossip_loss_matrix(g, w, params(8, 0, false));
   auto capped = gossip_loss_matrix(g, w, params(8, 0, true));
   const double ldp = gossip_ldp_loss(params(8));
@@ -154,8 +137,7 @@ TEST(GossipLoss, CapIsTheMinimumWithTheLdpLevel) {
 }
 
 TEST(GossipLoss, TilingGivesIdenticalResults) {
-  Graph g = erdos_renyi_graph(150, 0.05, 11);
-  auto w = gossip_matrix(g, Weighting::metropolis);
+  const auto [g, w] = testing::with_metropolis(erdos_renyi_graph(150, 0.05, 11));
   for (Propagation propagation : {Propagation::sparse, Propagation::dense}) {
     auto p = params(9, 0, true);
     p.propagation = propagation;
@@ -172,8 +154,7 @@ TEST(GossipLoss, TilingGivesIdenticalResults) {
 }
 
 TEST(GossipLoss, MemoryLimitForcesTilesWithIdenticalResults) {
-  Graph g = erdos_renyi_graph(300, 0.03, 5);
-  auto w = gossip_matrix(g, Weighting::metropolis);
+  const auto [g, w] = testing::with_metropolis(erdos_renyi_graph(300, 0.03, 5));
   auto p = params(10);
   auto whole = gossip_loss_matrix(g, w, p);
   p.memory_limit = 400'000;  // bytes: norms (24 kB) + workspace leave room for a few rows per tile only
@@ -186,8 +167,7 @@ TEST(GossipLoss, MemoryLimitForcesTilesWithIdenticalResults) {
 }
 
 TEST(GossipLoss, DenseAndSparsePropagationAgree) {
-  Graph g = erdos_renyi_graph(120, 0.3, 3);
-  auto w = gossip_matrix(g, Weighting::metropolis);
+  const auto [g, w] = testing::with_metropolis(erdos_renyi_graph(120, 0.3, 3));
   auto p = params(12);
   p.propagation = Propagation::sparse;
   auto sparse = gossip_loss_matrix(g, w, p);
@@ -199,8 +179,7 @@ TEST(GossipLoss, DenseAndSparsePropagationAgree) {
 }
 
 TEST(GossipLoss, SourceRowEqualsTheMatrixRow) {
-  Graph g = erdos_renyi_graph(90, 0.08, 2);
-  auto w = gossip_matrix(g, Weighting::metropolis);
+  const auto [g, w] = testing::with_metropolis(erdos_renyi_graph(90, 0.08, 2));
   auto p = params(6, 1, true);
   auto all = gossip_loss_matrix(g, w, p);
   for (node_t u : {0, 17, 89}) {
@@ -215,8 +194,7 @@ TEST(GossipLoss, CompleteGraphHasUniformLoss) {
   // W = J/n: every message after t = 0 carries (1/n)^2 / (1/n) = 1/n of x_u, from each of the n - 1
   // neighbours.
   const int n = 12, steps = 5;
-  Graph g = complete_graph(n);
-  auto w = gossip_matrix(g, Weighting::metropolis);
+  const auto [g, w] = testing::with_metropolis(complete_graph(n));
   auto f = gossip_loss_matrix(g, w, params(steps));
   const double expected = 1.0 + (steps - 1) * double(n - 1) / n;  // t = 0: only w = u counts
   for (int u = 0; u < n; ++u)
@@ -229,8 +207,7 @@ TEST(GossipLoss, AppendixZHypercubeByDistance) {
   const double theorem[] = {2.25,   0.634,  0.239,  0.118,  0.070,  0.0454,
                             0.0317, 0.0225, 0.0168, 0.0123, 0.00945};
   const double code[] = {1.26, 0.642, 0.245, 0.125, 0.0752, 0.0507, 0.0360, 0.0269, 0.0202, 0.0158, 0.0121};
-  Graph g = hypercube_graph(11);
-  auto w = gossip_matrix(g, Weighting::metropolis);
+  const auto [g, w] = testing::with_metropolis(hypercube_graph(11));
   for (int t_start : {0, 1}) {
     auto p = params(19, t_start);
     p.source = 0;
@@ -252,8 +229,7 @@ TEST(GossipLoss, AppendixZHypercubeByDistance) {
 }
 
 TEST(GossipLoss, RejectsBadParameters) {
-  Graph g = ring_graph(6);
-  auto w = gossip_matrix(g, Weighting::metropolis);
+  const auto [g, w] = testing::with_metropolis(ring_graph(6));
   auto expect_invalid = [&](auto mutate) {
     auto p = params(3);
     mutate(p);

@@ -13,21 +13,24 @@
 #include "netdp/core/error.hpp"
 #include "netdp/core/graph_generators.hpp"
 #include "netdp/core/weighting.hpp"
+#include "support/test_support.hpp"
 
 namespace netdp {
 namespace {
 
-using Dense = std::vector<double>;
+using testing::add_gossip_messages;
+using testing::Dense;
+using testing::dense_identity;
+using testing::dense_product;
 
 GossipLossParams params(int t_start = 0, bool cap = false) {
-  GossipLossParams p;
-  p.alpha = 3;
-  p.sigma = 1.5;
-  p.sensitivity = 0.8;
-  p.t_start = t_start;
-  p.cap_ldp = cap;
-  p.device = {DeviceKind::cpu, 0};
-  return p;
+  return {.alpha = 3,
+          .sigma = 1.5,
+          .sensitivity = 0.8,
+          .t_start = t_start,
+          .cap_ldp = cap,
+          .source = std::nullopt,  // every source's row
+          .device = {DeviceKind::cpu, 0}};
 }
 
 GossipRound metropolis_round(const Graph& g) {
@@ -59,20 +62,6 @@ GossipSchedule randomized(node_t n, std::vector<std::pair<node_t, node_t>> activ
   return s;
 }
 
-Dense identity(std::size_t n) {
-  Dense a(n * n, 0.0);
-  for (std::size_t i = 0; i < n; ++i) a[i * n + i] = 1.0;
-  return a;
-}
-
-Dense multiply(const Dense& a, const Dense& b, std::size_t n) {
-  Dense c(n * n, 0.0);
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t k = 0; k < n; ++k)
-      for (std::size_t j = 0; j < n; ++j) c[i * n + j] += a[i * n + k] * b[k * n + j];
-  return c;
-}
-
 /// One round of the oracle: a dense W_t and its communication graph E_t. Randomized ticks become
 /// W_t = I - (e_v - e_w)(e_v - e_w)^T / 2 with E_t = {{v, w}} (MATH_SPEC 6.3).
 struct DenseRound {
@@ -89,7 +78,7 @@ std::vector<DenseRound> dense_rounds(const GossipSchedule& s) {
       continue;
     }
     auto [v, w] = s.activations[t];
-    Dense m = identity(n);
+    Dense m = dense_identity(n);
     std::vector<std::pair<node_t, node_t>> edges;
     if (v != w) {
       m[v * n + v] = m[w * n + w] = m[v * n + w] = m[w * n + v] = 0.5;
@@ -100,27 +89,14 @@ std::vector<DenseRound> dense_rounds(const GossipSchedule& s) {
   return out;
 }
 
-/// Adds the messages of product P over graph E, literally: f(u, v) += scale P_{w,u}^2 / ||row w of P||^2
-/// for every w in N_E(v), every u (diagonal included).
-void add_messages(const Dense& product, const Graph& e, double scale, Dense& f) {
-  const std::size_t n = e.n;
-  for (std::size_t v = 0; v < n; ++v)
-    for (node_t w : e.neighbors(static_cast<node_t>(v))) {
-      double norm = 0;
-      for (std::size_t k = 0; k < n; ++k) norm += product[w * n + k] * product[w * n + k];
-      for (std::size_t u = 0; u < n; ++u)
-        f[u * n + v] += scale * product[w * n + u] * product[w * n + u] / norm;
-    }
-}
-
 /// Theorem 6.1 (M1), row-w orientation, with explicit products W_{0:t}; uncapped, diagonal included.
 Dense oracle_m1(const GossipSchedule& s, const GossipLossParams& p) {
   const std::size_t n = s.n;
   auto rounds = dense_rounds(s);
-  Dense product = identity(n), f(n * n, 0.0);
+  Dense product = dense_identity(n), f(n * n, 0.0);
   for (int t = 0; t < s.steps; ++t) {
-    if (t >= p.t_start) add_messages(product, rounds[t].graph, gossip_ldp_loss(p), f);
-    product = multiply(rounds[t].w, product, n);
+    if (t >= p.t_start) add_gossip_messages(product, rounds[t].graph, gossip_ldp_loss(p), f);
+    product = dense_product(rounds[t].w, product, n);
   }
   return f;
 }
@@ -133,11 +109,11 @@ Dense oracle_c9(const GossipSchedule& s, int K, const GossipLossParams& p) {
   for (int t = 0; t < s.steps; ++t)
     for (int j = t; j < s.steps; ++j)
       for (int k = 0; k < K; ++k) {
-        Dense q = identity(n);
+        Dense q = dense_identity(n);
         for (int i = t; i < j; ++i)
-          for (int r = 0; r < K; ++r) q = multiply(rounds[i].w, q, n);
-        for (int r = 0; r < k; ++r) q = multiply(rounds[j].w, q, n);
-        add_messages(q, rounds[j].graph, gossip_ldp_loss(p), f);
+          for (int r = 0; r < K; ++r) q = dense_product(rounds[i].w, q, n);
+        for (int r = 0; r < k; ++r) q = dense_product(rounds[j].w, q, n);
+        add_gossip_messages(q, rounds[j].graph, gossip_ldp_loss(p), f);
       }
   return f;
 }
@@ -176,8 +152,7 @@ std::vector<std::pair<node_t, node_t>> random_activations(node_t n, int steps, u
 
 TEST(GossipLossSequence, ConstantScheduleEqualsFixedAccountant) {
   for (std::uint64_t seed : {1u, 2u, 3u}) {
-    Graph g = erdos_renyi_graph(40, 0.12, seed);
-    auto w = gossip_matrix(g, Weighting::metropolis);
+    const auto [g, w] = testing::with_metropolis(erdos_renyi_graph(40, 0.12, seed));
     for (int t_start : {0, 1})
       for (bool cap : {false, true}) {
         auto p = params(t_start, cap);
@@ -348,8 +323,7 @@ TEST(ErGossipBound, ClosedForms) {
 }
 
 TEST(MuffliatoSgd, Theorem69IsTSquaredTimesTheFixedAccountant) {
-  Graph g = erdos_renyi_graph(30, 0.15, 5);
-  auto w = gossip_matrix(g, Weighting::metropolis);
+  const auto [g, w] = testing::with_metropolis(erdos_renyi_graph(30, 0.15, 5));
   auto p = params(1);  // t_start is ignored: Theorem 6.9 starts at W^0
   p.steps = 3;         // K
   auto fixed_p = params(0);
@@ -390,8 +364,7 @@ TEST(MuffliatoSgd, TheoremC9ByHand) {
 
 TEST(MuffliatoSgd, TheoremC9WithConstantWIsAWeightedFixedSum) {
   // Q_{t,j,k} = W^{(j-t)K+k}: power s is counted T - floor(s/K) times, so C.9 = sum_{m=1}^{T} fixed(m K).
-  Graph g = erdos_renyi_graph(20, 0.2, 8);
-  auto w = gossip_matrix(g, Weighting::metropolis);
+  const auto [g, w] = testing::with_metropolis(erdos_renyi_graph(20, 0.2, 8));
   const int T = 4;
   for (int K : {1, 3}) {
     auto expected = Dense(400, 0.0);

@@ -12,6 +12,7 @@
 #include "netdp/core/spectral.hpp"
 #include "netdp/core/weighting.hpp"
 #include "netdp/simulation/gossip_sim.hpp"
+#include "support/test_support.hpp"
 
 namespace netdp {
 namespace {
@@ -31,21 +32,9 @@ GossipSimParams params(GossipProtocol protocol, int steps, std::int64_t runs) {
   return p;
 }
 
-using Dense = std::vector<double>;
-
-Dense product(const Dense& a, const Dense& b, std::size_t n) {
-  Dense c(n * n, 0.0);
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t k = 0; k < n; ++k)
-      for (std::size_t j = 0; j < n; ++j) c[i * n + j] += a[i * n + k] * b[k * n + j];
-  return c;
-}
-
-Dense identity(std::size_t n) {
-  Dense d(n * n, 0.0);
-  for (std::size_t i = 0; i < n; ++i) d[i * n + i] = 1;
-  return d;
-}
+using testing::Dense;
+using testing::dense_identity;
+using testing::dense_product;
 
 double frobenius2(const Dense& a) {
   double s = 0;
@@ -67,8 +56,7 @@ void expect_zero_init_matches(const GossipSimResult& r, const std::vector<Dense>
 }
 
 TEST(GossipSim, SyncZeroInitMatchesFrobeniusNormOfPowers) {
-  Graph g = small_graph();
-  CsrMatrix w = gossip_matrix(g, Weighting::metropolis);
+  const auto [g, w] = testing::with_metropolis(small_graph());
   auto p = params(GossipProtocol::sync, 12, 4000);
   p.dim = 2;
   p.sigma = 1.5;
@@ -77,14 +65,13 @@ TEST(GossipSim, SyncZeroInitMatchesFrobeniusNormOfPowers) {
   auto r = gossip_sim(g, w, x, p);
   ASSERT_EQ(r.t.size(), 13u);
   const std::size_t n = g.n;
-  std::vector<Dense> powers{identity(n)};
-  for (int t = 1; t <= 12; ++t) powers.push_back(product(to_dense(w), powers.back(), n));
+  std::vector<Dense> powers{dense_identity(n)};
+  for (int t = 1; t <= 12; ++t) powers.push_back(dense_product(to_dense(w), powers.back(), n));
   expect_zero_init_matches(r, powers, 2, 1.5, n);
 }
 
 TEST(GossipSim, AcceleratedZeroInitMatchesChebyshevPolynomial) {
-  Graph g = small_graph();
-  CsrMatrix w = gossip_matrix(g, Weighting::metropolis);
+  const auto [g, w] = testing::with_metropolis(small_graph());
   auto p = params(GossipProtocol::accelerated, 10, 4000);
   p.sigma = 2.0;
   p.seed = 5;
@@ -95,9 +82,9 @@ TEST(GossipSim, AcceleratedZeroInitMatchesChebyshevPolynomial) {
   // P_0 = I, P_1 = W, P_{t+1} = gamma W P_t + (1 - gamma) P_{t-1} (MATH_SPEC 2.4).
   const std::size_t n = g.n;
   const Dense wd = to_dense(w);
-  std::vector<Dense> poly{identity(n), wd};
+  std::vector<Dense> poly{dense_identity(n), wd};
   for (int t = 2; t <= 10; ++t) {
-    Dense next = product(wd, poly[t - 1], n);
+    Dense next = dense_product(wd, poly[t - 1], n);
     for (std::size_t i = 0; i < next.size(); ++i) next[i] = gamma * next[i] + (1 - gamma) * poly[t - 2][i];
     poly.push_back(next);
   }
@@ -114,8 +101,7 @@ std::vector<double> average(const std::vector<double>& state, int dim) {
 }
 
 TEST(GossipSim, DoublyStochasticStepsPreserveTheNoisyAverage) {
-  Graph g = erdos_renyi_graph(30, 0.2, 4);
-  CsrMatrix w = gossip_matrix(g, Weighting::metropolis);
+  const auto [g, w] = testing::with_metropolis(erdos_renyi_graph(30, 0.2, 4));
   for (auto protocol : {GossipProtocol::sync, GossipProtocol::accelerated, GossipProtocol::er_per_round,
                         GossipProtocol::dropout, GossipProtocol::randomized}) {
     auto p = params(protocol, protocol == GossipProtocol::randomized ? 2000 : 25, 3);
@@ -141,8 +127,7 @@ TEST(GossipSim, DoublyStochasticStepsPreserveTheNoisyAverage) {
 }
 
 TEST(GossipSim, NoiseFollowsTheDocumentedStreamLayout) {
-  Graph g = small_graph();
-  CsrMatrix w = gossip_matrix(g, Weighting::metropolis);
+  const auto [g, w] = testing::with_metropolis(small_graph());
   for (auto protocol : {GossipProtocol::sync, GossipProtocol::dropout}) {
     auto p = params(protocol, 1, 5);
     p.dim = 3;
@@ -164,8 +149,7 @@ TEST(GossipSim, NoiseFollowsTheDocumentedStreamLayout) {
 }
 
 TEST(GossipSim, SyncTrajectoryIsPowersOfW) {
-  Graph g = small_graph();
-  CsrMatrix w = gossip_matrix(g, Weighting::metropolis);
+  const auto [g, w] = testing::with_metropolis(small_graph());
   auto p = params(GossipProtocol::sync, 6, 2);
   p.dim = 10;  // two panels of 8 columns, the second one short
   p.init.kind = InitKind::normal;
@@ -184,8 +168,7 @@ TEST(GossipSim, SyncTrajectoryIsPowersOfW) {
 }
 
 TEST(GossipSim, SameSeedSameResultsForThreadsAndBatches) {
-  Graph g = erdos_renyi_graph(40, 0.15, 2);
-  CsrMatrix w = gossip_matrix(g, Weighting::metropolis);
+  const auto [g, w] = testing::with_metropolis(erdos_renyi_graph(40, 0.15, 2));
   const int threads = omp_get_max_threads();
   for (auto protocol : {GossipProtocol::sync, GossipProtocol::accelerated, GossipProtocol::randomized,
                         GossipProtocol::er_per_round, GossipProtocol::dropout}) {
@@ -218,8 +201,7 @@ TEST(GossipSim, SameSeedSameResultsForThreadsAndBatches) {
 }
 
 TEST(GossipSim, OneRunReportsItsOwnError) {
-  Graph g = small_graph();
-  CsrMatrix w = gossip_matrix(g, Weighting::metropolis);
+  const auto [g, w] = testing::with_metropolis(small_graph());
   for (auto protocol : {GossipProtocol::accelerated, GossipProtocol::er_per_round}) {
     auto p = params(protocol, 8, 1);
     p.init.kind = InitKind::normal;
@@ -242,8 +224,7 @@ TEST(GossipSim, OneRunReportsItsOwnError) {
 }
 
 TEST(GossipSim, MonteCarloStaysUnderTheBounds) {
-  Graph g = hypercube_graph(4);
-  CsrMatrix w = gossip_matrix(g, Weighting::metropolis);
+  const auto [g, w] = testing::with_metropolis(hypercube_graph(4));
   const double gap = spectral_summary(w).gap(GapDefinition::absolute);
   for (auto protocol : {GossipProtocol::sync, GossipProtocol::accelerated, GossipProtocol::randomized}) {
     auto p = params(protocol, protocol == GossipProtocol::randomized ? 600 : 30, 400);
@@ -276,8 +257,7 @@ TEST(GossipSim, TheoryHelpers) {
 }
 
 TEST(GossipSim, BadInput) {
-  Graph g = small_graph();
-  CsrMatrix w = gossip_matrix(g, Weighting::metropolis);
+  const auto [g, w] = testing::with_metropolis(small_graph());
   std::vector<double> x(g.n, 0.0);
   auto p = params(GossipProtocol::sync, 5, 10);
   auto expect_bad = [&](auto change) {

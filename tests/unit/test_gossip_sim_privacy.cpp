@@ -38,15 +38,13 @@ GossipSimParams sim_params(GossipProtocol protocol, int steps, std::int64_t runs
 }
 
 GossipLossParams loss_params(const GossipPrivacyParams& q, double sigma) {
-  GossipLossParams lp;
-  lp.alpha = q.alpha;
-  lp.sigma = sigma;
-  lp.sensitivity = q.sensitivity;
-  lp.t_start = q.t_start;
-  lp.cap_ldp = q.cap_ldp;
-  lp.source = q.source;
-  lp.device = {DeviceKind::cpu, 0};
-  return lp;
+  return {.alpha = q.alpha,
+          .sigma = sigma,
+          .sensitivity = q.sensitivity,
+          .t_start = q.t_start,
+          .cap_ldp = q.cap_ldp,
+          .source = q.source,
+          .device = {DeviceKind::cpu, 0}};
 }
 
 /// Every computed run's rows, as whole matrices (rows x n), collected through the visitor.
@@ -80,8 +78,7 @@ double numpy_quantile(std::vector<double> v, double q) {
 }
 
 TEST(GossipSimPrivacy, SyncEqualsTheFixedAccountantAndRunsAreIdentical) {
-  Graph g = erdos_renyi_graph(30, 0.15, 4);
-  CsrMatrix w = gossip_matrix(g, Weighting::metropolis);
+  const auto [g, w] = testing::with_metropolis(erdos_renyi_graph(30, 0.15, 4));
   for (int t_start : {0, 1})
     for (bool cap : {true, false}) {
       auto p = sim_params(GossipProtocol::sync, 7, 4);
@@ -211,8 +208,7 @@ TEST(GossipSimPrivacy, ErPerRoundRunsAggregatesAndBoundColumns) {
 }
 
 TEST(GossipSimPrivacy, SourceRowIsTheRowOfTheFullMatrix) {
-  Graph g = erdos_renyi_graph(24, 0.2, 3);
-  CsrMatrix w = gossip_matrix(g, Weighting::metropolis);
+  const auto [g, w] = testing::with_metropolis(erdos_renyi_graph(24, 0.2, 3));
   auto p = sim_params(GossipProtocol::dropout, 5, 3);
   p.dropout = 0.3;
   GossipPrivacyParams q;
@@ -229,8 +225,7 @@ TEST(GossipSimPrivacy, SourceRowIsTheRowOfTheFullMatrix) {
 }
 
 TEST(GossipSimPrivacy, SameResultsOnOneAndTwoThreads) {
-  Graph g = erdos_renyi_graph(30, 0.15, 2);
-  CsrMatrix w = gossip_matrix(g, Weighting::metropolis);
+  const auto [g, w] = testing::with_metropolis(erdos_renyi_graph(30, 0.15, 2));
   const int threads = omp_get_max_threads();
   for (auto protocol : {GossipProtocol::er_per_round, GossipProtocol::randomized, GossipProtocol::dropout}) {
     auto p = sim_params(protocol, protocol == GossipProtocol::randomized ? 200 : 6, 4);
@@ -395,8 +390,7 @@ TEST(GossipSimSequence, BadFilesNameTheListLineAndMatrix) {
 // ---- memory and input checks ----
 
 TEST(GossipSimPrivacy, MemoryIsCheckedBeforeAllocating) {
-  Graph g = erdos_renyi_graph(200, 0.05, 1);
-  CsrMatrix w = gossip_matrix(g, Weighting::metropolis);
+  const auto [g, w] = testing::with_metropolis(erdos_renyi_graph(200, 0.05, 1));
   auto p = sim_params(GossipProtocol::dropout, 3, 1000);
   p.dropout = 0.1;
   GossipPrivacyParams q;
@@ -418,30 +412,20 @@ TEST(GossipSimPrivacy, MemoryIsCheckedBeforeAllocating) {
 }
 
 TEST(GossipSimPrivacy, BadInput) {
-  Graph g = erdos_renyi_graph(10, 0.4, 1);
-  CsrMatrix w = gossip_matrix(g, Weighting::metropolis);
-  auto p = sim_params(GossipProtocol::sync, 3, 2);
-  GossipPrivacyParams q;
-  auto throws = [&](GossipSimParams pp, GossipPrivacyParams qq) {
-    EXPECT_THROW(gossip_sim_privacy(g, w, pp, qq), InvalidInput);
+  const auto [g, w] = testing::with_metropolis(erdos_renyi_graph(10, 0.4, 1));
+  // One bad value at a time, every other one valid.
+  auto expect_bad = [&](auto change) {
+    GossipSimParams p = sim_params(GossipProtocol::sync, 3, 2);
+    GossipPrivacyParams q;
+    change(p, q);
+    EXPECT_THROW(gossip_sim_privacy(g, w, p, q), InvalidInput);
   };
-  p.sigma = 0;
-  throws(p, q);
-  p.sigma = 1;
-  q.alpha = 1;
-  throws(p, q);
-  q.alpha = 2;
-  q.sensitivity = 0;
-  throws(p, q);
-  q.sensitivity = 1;
-  q.t_start = 2;
-  throws(p, q);
-  q.t_start = 0;
-  q.source = 10;
-  throws(p, q);
-  q.source.reset();
-  q.quantiles = {1.5};
-  throws(p, q);
+  expect_bad([](auto& p, auto&) { p.sigma = 0; });
+  expect_bad([](auto&, auto& q) { q.alpha = 1; });
+  expect_bad([](auto&, auto& q) { q.sensitivity = 0; });
+  expect_bad([](auto&, auto& q) { q.t_start = 2; });
+  expect_bad([](auto&, auto& q) { q.source = 10; });
+  expect_bad([](auto&, auto& q) { q.quantiles = {1.5}; });
 }
 
 TEST(GossipSimPrivacy, HelpersByHand) {

@@ -10,6 +10,7 @@
 #include "netdp/core/graph_generators.hpp"
 #include "netdp/core/weighting.hpp"
 #include "netdp/simulation/gossip_sim.hpp"
+#include "support/test_support.hpp"
 
 namespace netdp {
 namespace {
@@ -140,8 +141,7 @@ TEST(GossipSchedule, DropoutRemovesAFractionQOfTheNodes) {
 TEST(GossipSchedule, RandomizedActivationFrequenciesMatchTwoWOverN) {
   // Degrees 2, 2, 3, 2, 1: W-MH weights 1/3 and 1/4, p_e = 2 W_e / 5, idle with probability 1 - sum p_e.
   const std::pair<node_t, node_t> list[] = {{0, 1}, {0, 2}, {1, 2}, {2, 3}, {3, 4}};
-  Graph g = graph_from_edges(5, list);
-  CsrMatrix w = gossip_matrix(g, Weighting::metropolis);
+  const auto [g, w] = testing::with_metropolis(graph_from_edges(5, list));
   const int ticks = 200000;
   auto s = sample_gossip_schedule(g, w, params(GossipProtocol::randomized, ticks, 99), 1);
   ASSERT_TRUE(s.randomized());
