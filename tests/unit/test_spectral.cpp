@@ -11,6 +11,7 @@
 
 #include "netdp/core/error.hpp"
 #include "netdp/core/graph.hpp"
+#include "netdp/core/graph_generators.hpp"
 #include "netdp/core/spectral.hpp"
 #include "netdp/core/weighting.hpp"
 
@@ -19,19 +20,8 @@ namespace {
 
 using Edges = std::vector<std::pair<node_t, node_t>>;
 
-Graph ring_graph(node_t n) {
-  Edges e;
-  for (node_t u = 0; u < n; ++u) e.push_back({u, (u + 1) % n});
-  return graph_from_edges(n, e);
-}
-Graph complete_graph(node_t n) {
-  Edges e;
-  for (node_t u = 0; u < n; ++u)
-    for (node_t v = u + 1; v < n; ++v) e.push_back({u, v});
-  return graph_from_edges(n, e);
-}
 // Hypercubes of dimension `dim`, `copies` disjoint ones side by side.
-Graph hypercube_graph(int dim, int copies = 1) {
+Graph hypercubes(int dim, int copies) {
   Edges e;
   const node_t size = node_t(1) << dim;
   for (node_t c = 0; c < copies; ++c)
@@ -39,15 +29,6 @@ Graph hypercube_graph(int dim, int copies = 1) {
       for (int b = 0; b < dim; ++b)
         if (node_t v = u ^ (node_t(1) << b); u < v) e.push_back({c * size + u, c * size + v});
   return graph_from_edges(size * copies, e);
-}
-Graph grid_graph(node_t side) {
-  Edges e;
-  for (node_t r = 0; r < side; ++r)
-    for (node_t c = 0; c < side; ++c) {
-      if (c + 1 < side) e.push_back({r * side + c, r * side + c + 1});
-      if (r + 1 < side) e.push_back({r * side + c, (r + 1) * side + c});
-    }
-  return graph_from_edges(side * side, e);
 }
 CsrMatrix metropolis(const Graph& g) {
   return gossip_matrix(g, Weighting::metropolis);
@@ -182,7 +163,7 @@ TEST(Spectral, RingLanczosClosedForm) {
 // 45 x 45 grid (n = 2025): no closed form under metropolis, so Lanczos is checked against the dense solver.
 // Appendix Z item 13: gap 9.851e-4 and T_mix = 243 for sigma = 1.
 TEST(Spectral, GridLanczosMatchesDense) {
-  CsrMatrix w = metropolis(grid_graph(45));
+  CsrMatrix w = metropolis(grid_graph(45, 45));
   SpectralSummary s = spectral_summary(w);
   EXPECT_EQ(s.method, "lanczos");
   std::vector<double> dense = eigenvalues(w);
@@ -195,7 +176,7 @@ TEST(Spectral, GridLanczosMatchesDense) {
 
 // Two disjoint hypercubes: eigenvalue 1 twice, so lambda_2 = 1 (gap 0) even in the complement of 1.
 TEST(Spectral, DisconnectedGraphHasZeroGap) {
-  SpectralSummary s = spectral_summary(metropolis(hypercube_graph(10, 2)));
+  SpectralSummary s = spectral_summary(metropolis(hypercubes(10, 2)));
   EXPECT_EQ(s.method, "lanczos");
   EXPECT_NEAR(s.lambda_2, 1.0, 1e-10);
   EXPECT_NEAR(s.lambda_min, 1 - 20.0 / 11, 1e-10);

@@ -8,6 +8,7 @@
 
 #include "netdp/core/error.hpp"
 #include "netdp/core/graph.hpp"
+#include "netdp/core/graph_generators.hpp"
 #include "netdp/core/sparse_matrix.hpp"
 #include "netdp/core/weighting.hpp"
 #include "support/test_support.hpp"
@@ -19,30 +20,6 @@ using Edges = std::vector<std::pair<node_t, node_t>>;
 
 Graph make_graph(node_t n, const Edges& edges) {
   return graph_from_edges(n, edges);
-}
-Graph path_graph(node_t n) {
-  Edges e;
-  for (node_t u = 0; u + 1 < n; ++u) e.push_back({u, u + 1});
-  return make_graph(n, e);
-}
-Graph star_graph(node_t n) {  // centre 0
-  Edges e;
-  for (node_t u = 1; u < n; ++u) e.push_back({0, u});
-  return make_graph(n, e);
-}
-Graph complete_graph(node_t n) {
-  Edges e;
-  for (node_t u = 0; u < n; ++u)
-    for (node_t v = u + 1; v < n; ++v) e.push_back({u, v});
-  return make_graph(n, e);
-}
-Graph hypercube_graph(int dim) {
-  Edges e;
-  const node_t n = node_t(1) << dim;
-  for (node_t u = 0; u < n; ++u)
-    for (int b = 0; b < dim; ++b)
-      if (node_t v = u ^ (node_t(1) << b); u < v) e.push_back({u, v});
-  return make_graph(n, e);
 }
 // A fixed irregular graph: pseudo-random edges (LCG), plus two isolated nodes.
 Graph irregular_graph() {
