@@ -35,6 +35,23 @@ inline void require_walk_setting(const std::string& where, double steps, double 
   require_open_unit(where, "delta_hat", delta_hat);
   require_open_unit(where, "delta_tilde", delta_tilde);
 }
+/// The walk setting, then epsilon > 0 and delta in (0, 1): the parameters of p (CompleteSumParams,
+/// CompleteHistogramParams, SigmaSearchParams) that the complete-graph bounds check first, in this order.
+template <class P>
+void require_walk_epsilon_delta(const std::string& where, const P& p) {
+  require_walk_setting(where, p.steps, p.steps_per_node, p.delta_prime, p.contributions.delta_hat,
+                       p.delta_tilde);
+  require_positive(where, "epsilon", p.epsilon);
+  require_open_unit(where, "delta", p.delta);
+}
+/// The turns K >= 1, epsilon > 0, delta and delta' in (0, 1) of a ring bound's parameters, in this order.
+template <class P>
+void require_ring_setting(const std::string& where, const P& p) {
+  require(p.turns >= 1, where, "turns K", p.turns, ">= 1");
+  require_positive(where, "epsilon", p.epsilon);
+  require_open_unit(where, "delta", p.delta);
+  require_open_unit(where, "delta_prime", p.delta_prime);
+}
 /// A violated condition of a theorem, with the theorem named.
 inline void require_condition(bool ok, const std::string& where, const std::string& condition) {
   if (!ok) throw InvalidInput(where + ": condition violated: " + condition);

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "checks.hpp"
+#include "cycle_columns.hpp"
 #include "netdp/bounds/complete_graph_sum.hpp"
 #include "netdp/dp/randomized_response.hpp"
 #include "netdp/dp/shuffling.hpp"
@@ -31,9 +32,7 @@ std::string to_string(HistogramAnalysis a) {
 
 void validate(const CompleteHistogramParams& p) {
   const std::string f = "complete-graph histogram";
-  require_walk_setting(f, p.steps, p.steps_per_node, p.delta_prime, p.contributions.delta_hat, p.delta_tilde);
-  require_positive(f, "epsilon", p.epsilon);
-  require_open_unit(f, "delta", p.delta);
+  require_walk_epsilon_delta(f, p);
   require(p.categories >= 2, f, "categories L", p.categories, ">= 2");
   require(p.colluders >= 1, f, "colluders", p.colluders, ">= 1");
 }
@@ -115,12 +114,7 @@ CompleteHistogramBound complete_histogram(HistogramAnalysis a, double n, const C
 }
 
 Columns CompleteHistogramBound::columns() const {
-  Columns c = {{"n_effective", n_effective},
-               {"T", steps},
-               {"N_v", contributions},
-               {"N_v_proven", contributions_proven ? 1.0 : 0.0},
-               {"k", cycles},
-               {"eps_cycle", eps_cycle}};
+  Columns c = cycle_columns(*this);
   if (analysis == HistogramAnalysis::preprint) {
     c.push_back({"c", this->c});
     c.push_back({"gamma_n", gamma_n});

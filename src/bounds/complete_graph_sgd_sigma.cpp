@@ -22,9 +22,7 @@ std::string to_string(SigmaProcedure p) {
 
 void validate(const SigmaSearchParams& p) {
   const std::string f = "sigma search";
-  require_walk_setting(f, p.steps, p.steps_per_node, p.delta_prime, p.contributions.delta_hat, p.delta_tilde);
-  require_positive(f, "epsilon", p.epsilon);
-  require_open_unit(f, "delta", p.delta);
+  require_walk_epsilon_delta(f, p);
   require_positive(f, "lipschitz L", p.lipschitz);
   require(p.slope_factor == 0 || p.slope_factor == 1 || p.slope_factor == 2 || p.slope_factor == 4, f,
           "slope factor", p.slope_factor, "1, 2 or 4");

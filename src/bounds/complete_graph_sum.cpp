@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "checks.hpp"
+#include "cycle_columns.hpp"
 #include "netdp/dp/gaussian.hpp"
 #include "netdp/dp/subsampling.hpp"
 
@@ -52,9 +53,7 @@ std::string to_string(SumAnalysis a) {
 
 void validate(const CompleteSumParams& p) {
   const std::string f = "complete-graph sum";
-  require_walk_setting(f, p.steps, p.steps_per_node, p.delta_prime, p.contributions.delta_hat, p.delta_tilde);
-  require_positive(f, "epsilon", p.epsilon);
-  require_open_unit(f, "delta", p.delta);
+  require_walk_epsilon_delta(f, p);
   require(p.colluders >= 1, f, "colluders", p.colluders, ">= 1");
 }
 
@@ -198,12 +197,7 @@ CompleteSumBound complete_sum(SumAnalysis a, double n, const CompleteSumParams& 
 }
 
 Columns CompleteSumBound::columns() const {
-  Columns c = {{"n_effective", n_effective},
-               {"T", steps},
-               {"N_v", contributions},
-               {"N_v_proven", contributions_proven ? 1.0 : 0.0},
-               {"k", cycles},
-               {"eps_cycle", eps_cycle}};
+  Columns c = cycle_columns(*this);
   if (analysis == SumAnalysis::thesis) {
     c.push_back({"worst_m", worst_m});
     c.push_back({"delta_cycle", delta_cycle});

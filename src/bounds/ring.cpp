@@ -21,10 +21,7 @@ void check_colluders(const std::string& f, double colluders, double n) {
 
 void validate(const RingSumParams& p) {
   const std::string f = "ring sum";
-  require(p.turns >= 1, f, "turns K", p.turns, ">= 1");
-  require_positive(f, "epsilon", p.epsilon);
-  require_open_unit(f, "delta", p.delta);
-  require_open_unit(f, "delta_prime", p.delta_prime);
+  require_ring_setting(f, p);
   require_positive(f, "sensitivity", p.sensitivity);
   require(p.colluders >= 1, f, "colluders", p.colluders, ">= 1");
 }
@@ -67,10 +64,7 @@ std::string to_string(HistogramGamma g) {
 
 void validate(const RingHistogramParams& p) {
   const std::string f = "ring histogram";
-  require(p.turns >= 1, f, "turns K", p.turns, ">= 1");
-  require_positive(f, "epsilon", p.epsilon);
-  require_open_unit(f, "delta", p.delta);
-  require_open_unit(f, "delta_prime", p.delta_prime);
+  require_ring_setting(f, p);
   require(p.categories >= 2, f, "categories L", p.categories, ">= 2");
   require(p.colluders >= 1, f, "colluders", p.colluders, ">= 1");
   require_condition(p.epsilon < 0.5, "Thm 5.7", "eps < 1/2 (got " + format_double(p.epsilon) + ")");
