@@ -173,23 +173,18 @@ Graph build_file(const Values& v) {
   return load_graph_file(v.text("path"), options);
 }
 
-Graph build_complete(const Values& v) {
-  return complete_graph(v.int32("n"));
+// A family whose only key is n.
+template <Graph (*generator)(node_t)>
+Graph build_n(const Values& v) {
+  return generator(v.int32("n"));
 }
-Graph build_ring(const Values& v) {
-  return ring_graph(v.int32("n"));
-}
-Graph build_path(const Values& v) {
-  return path_graph(v.int32("n"));
-}
-Graph build_star(const Values& v) {
-  return star_graph(v.int32("n"));
+// A named graph, without keys.
+template <Graph (*generator)()>
+Graph build_named(const Values&) {
+  return generator();
 }
 Graph build_hypercube(const Values& v) {
   return hypercube_graph(v.int32("dim"));
-}
-Graph build_exponential(const Values& v) {
-  return exponential_graph(v.int32("n"));
 }
 Graph build_rgg(const Values& v) {
   return random_geometric_graph(v.int32("n"), v.real("r"), v.seed("seed"));
@@ -197,23 +192,17 @@ Graph build_rgg(const Values& v) {
 Graph build_regular(const Values& v) {
   return random_regular_graph(v.int32("n"), v.int32("d"), v.seed("seed"));
 }
-Graph build_florentine(const Values&) {
-  return florentine_families_graph();
-}
-Graph build_southern_women(const Values&) {
-  return southern_women_graph();
-}
 
 const std::vector<Family>& families() {
   // clang-format off
   static const std::vector<Family> table = {
-    {"complete",       {"n"},                               build_complete,
+    {"complete",       {"n"},                               build_n<complete_graph>,
      "complete:n=N",                          "complete graph K_n"},
-    {"ring",           {"n"},                               build_ring,
+    {"ring",           {"n"},                               build_n<ring_graph>,
      "ring:n=N",                              "cycle 0-1-...-(n-1)-0"},
-    {"path",           {"n"},                               build_path,
+    {"path",           {"n"},                               build_n<path_graph>,
      "path:n=N",                              "path 0-1-...-(n-1)"},
-    {"star",           {"n"},                               build_star,
+    {"star",           {"n"},                               build_n<star_graph>,
      "star:n=N",                              "centre 0 and leaves 1..n-1"},
     {"grid",           {"rows", "cols", "n"},               build_grid,
      "grid:rows=R,cols=C | n=S",              "2-D grid (n = side of a square), node r*C+c"},
@@ -221,7 +210,7 @@ const std::vector<Family>& families() {
      "torus:side=S[,dims=2] | shape=4x4x8",   "C-dimensional torus, row-major numbering"},
     {"hypercube",      {"dim"},                             build_hypercube,
      "hypercube:dim=D",                       "2^D nodes, edges at Hamming distance 1"},
-    {"exponential",    {"n"},                               build_exponential,
+    {"exponential",    {"n"},                               build_n<exponential_graph>,
      "exponential:n=N",                       "i ~ i +- 2^k mod n (Ying et al.)"},
     {"er",             {"n", "p", "c", "seed", "connected"}, build_er,
      "er:n=N,p=P|c=C[,seed=0][,connected=1]", "Erdos-Renyi G(n, p), p = c ln(n)/n; redrawn until connected"},
@@ -229,9 +218,9 @@ const std::vector<Family>& families() {
      "rgg:n=N,r=R[,seed=0]",                  "random geometric graph in the unit square"},
     {"regular",        {"n", "d", "seed"},                  build_regular,
      "regular:n=N,d=D[,seed=0]",              "random d-regular graph"},
-    {"florentine",     {},                                  build_florentine,
+    {"florentine",     {},                                  build_named<florentine_families_graph>,
      "florentine",                            "Padgett's Florentine families (15 nodes, 20 edges)"},
-    {"southern-women", {},                                  build_southern_women,
+    {"southern-women", {},                                  build_named<southern_women_graph>,
      "southern-women | davis",                "Davis Southern Women (18 women + 14 events, 89 edges)"},
     {"file",           {"path", "one-based", "lcc"},        build_file,
      "file:PATH[,one-based=0][,lcc=0]",       "edge list `u v [w]`, or Matrix Market when PATH ends in .mtx"},
