@@ -9,32 +9,20 @@ pairs and, for the random graphs, all five graphs: the paper's error bars), and 
 
 Needs matplotlib (apt-get install python3-matplotlib).
 """
-import csv
-import re
 import sys
-from collections import defaultdict
+from pathlib import Path
 
-import matplotlib
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for plot_common
+from plot_common import by_distance, command_line, plt, save  # noqa: E402
 
 LABELS = {"hypercube": "hypercube (d = 11)", "er": "Erdos-Renyi (c = 1, 5 graphs)",
           "rgg": "random geometric (r = 0.07, 5 graphs)", "grid": "grid 45 x 45"}
-STAT = re.compile(r"by_distance\[distance=(\d+)\]\.(mean|min|max)$")
 
 
 def main(out):
     # curves[family][distance] = {"mean": ..., "min": ..., "max": ...}
-    curves = defaultdict(lambda: defaultdict(dict))
-    with open(f"{out}/results.csv", newline="") as f:
-        for row in csv.DictReader(f):
-            m = STAT.match(row["statistic"])
-            if row["experiment"] not in ("fixed_graphs", "random_graphs") or not m:
-                continue
-            d, what = int(m.group(1)), m.group(2)
-            family = row["graph"].split(":")[0]
-            # mean: averaged over replicates; min / max: extremes over pairs and replicates
-            curves[family][d][what] = float(row["mean" if what == "mean" else what])
+    curves = by_distance(out, lambda row: row["graph"].split(":")[0]
+                         if row["experiment"] in ("fixed_graphs", "random_graphs") else None)
 
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for family in ("hypercube", "er", "rgg", "grid"):
@@ -54,12 +42,8 @@ def main(out):
     ax.set_title("Fig. 6.1a: private gossip averaging, loss by distance")
     ax.grid(True, which="major", alpha=0.3)
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(f"{out}/fig6_1a.png", dpi=150)
-    print(f"wrote {out}/fig6_1a.png")
+    save(fig, out, "fig6_1a.png")
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit(__doc__)
-    main(sys.argv[1])
+    command_line(main, __doc__)

@@ -10,26 +10,24 @@
 
 Needs matplotlib (apt-get install python3-matplotlib).
 """
-import csv
 import sys
 from collections import defaultdict
+from pathlib import Path
 
-import matplotlib
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for plot_common
+from plot_common import command_line, plt, results, save  # noqa: E402
 
 
 def main(out):
     bound = defaultdict(list)                          # (contributions, statistic) -> [(n, eps)]
     walks = defaultdict(lambda: defaultdict(dict))     # (mechanism, eps0) -> n -> {statistic: value}
-    with open(f"{out}/results.csv", newline="") as f:
-        for row in csv.DictReader(f):
-            stat, value = row["statistic"], float(row["mean"])
-            if row["experiment"] == "sum_bound" and stat in ("last_row.eps", "last_row.eps_ldp"):
-                bound[row["contributions"], stat].append((float(row["n"]), value))
-            elif row["experiment"] == "walks" and stat.startswith(("network_loss.", "local_loss.mean")):
-                n = int(row["graph"].split("n=")[1])   # graph = complete:n=N
-                walks[row["mechanism"], row["eps0"]][n][stat] = value
+    for row in results(out):
+        stat, value = row["statistic"], float(row["mean"])
+        if row["experiment"] == "sum_bound" and stat in ("last_row.eps", "last_row.eps_ldp"):
+            bound[row["contributions"], stat].append((float(row["n"]), value))
+        elif row["experiment"] == "walks" and stat.startswith(("network_loss.", "local_loss.mean")):
+            n = int(row["graph"].split("n=")[1])   # graph = complete:n=N
+            walks[row["mechanism"], row["eps0"]][n][stat] = value
 
     fig, axes = plt.subplots(1, 3, figsize=(15, 4.5))
     ax = axes[0]
@@ -60,12 +58,8 @@ def main(out):
     for ax in axes:
         ax.grid(True, which="major", alpha=0.3)
     fig.suptitle("Fig. 7.1: summation on the complete graph, network DP versus local DP")
-    fig.tight_layout()
-    fig.savefig(f"{out}/fig7_1.png", dpi=150)
-    print(f"wrote {out}/fig7_1.png")
+    save(fig, out, "fig7_1.png")
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit(__doc__)
-    main(sys.argv[1])
+    command_line(main, __doc__)

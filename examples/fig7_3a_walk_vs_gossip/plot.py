@@ -9,34 +9,23 @@ bands go from the smallest to the largest pairwise loss (over all pairs and, for
 
 Needs matplotlib (apt-get install python3-matplotlib).
 """
-import csv
-import re
 import sys
-from collections import defaultdict
+from pathlib import Path
 
-import matplotlib
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for plot_common
+from plot_common import by_distance, command_line, plt, save  # noqa: E402
 
 PANELS = [("hypercube", "hypercube (d = 11)"), ("er", "Erdos-Renyi (c = 1.2, 5 graphs)"),
           ("rgg", "random geometric (r = 0.07, 5 graphs)"), ("grid", "grid 45 x 45")]
 CURVES = [("walk anonymous", dict(color="tab:blue", ls="-"), "walk, anonymous sender (7.3a)"),
           ("walk known", dict(color="tab:blue", ls=":"), "walk, known sender (D.2)"),
           ("gossip ", dict(color="tab:red", ls="--"), "gossip")]
-STAT = re.compile(r"by_distance\[distance=(\d+)\]\.(mean|min|max)$")
 
 
 def main(out):
     # data[(family, "walk anonymous" | "walk known" | "gossip ")][distance] = {"mean", "min", "max"}
-    data = defaultdict(lambda: defaultdict(dict))
-    with open(f"{out}/results.csv", newline="") as f:
-        for row in csv.DictReader(f):
-            m = STAT.match(row["statistic"])
-            if not m:
-                continue
-            d, what = int(m.group(1)), m.group(2)
-            curve = row["experiment"].split("_")[0] + " " + row["sender"]
-            data[row["graph"].split(":")[0], curve][d][what] = float(row["mean" if what == "mean" else what])
+    data = by_distance(out, lambda row: (row["graph"].split(":")[0],
+                                         row["experiment"].split("_")[0] + " " + row["sender"]))
 
     fig, axes = plt.subplots(2, 2, figsize=(10, 7), sharey=True)
     for ax, (family, title) in zip(axes.flat, PANELS):
@@ -60,12 +49,8 @@ def main(out):
         ax.set_ylabel("Renyi loss of u towards v (alpha = 2)")
     axes[0, 0].legend(fontsize=8)
     fig.suptitle("Fig. 7.3a: random walk versus gossip, loss by distance")
-    fig.tight_layout()
-    fig.savefig(f"{out}/fig7_3a.png", dpi=150)
-    print(f"wrote {out}/fig7_3a.png")
+    save(fig, out, "fig7_3a.png")
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit(__doc__)
-    main(sys.argv[1])
+    command_line(main, __doc__)
