@@ -1,14 +1,15 @@
 // CUDA backend of the Monte Carlo walk engine with the empirical accounting of MATH_SPEC 4.1.3 fused in
-// (docs/walk_sim.md "CUDA (accounted walks)"). Three kernels per batch of walks, the CPU's RunAccountant
-// split where its work is independent:
-//   1. one thread per walk: the CPU's path (walk_sim_device.cuh), the visit tallies, per observer v the sums
-//      of the c = 0 cycle terms (in time order, as the CPU), and one record per boundary participant
+// (docs/walk_sim.md "CUDA (accounted walks)"). Three launches per batch of walks, the CPU's RunAccountant
+// split where its work is independent; every per-thread body is in common/walk_sim_bodies.hpp (the bodies
+// the device-bodies tests run on the host), launched here by device_for_each:
+//   1. walk::AccountedWalkBody, one thread per walk: the CPU's path, the visit tallies, per observer v the
+//      sums of the c = 0 cycle terms (in time order, as the CPU), and one record per boundary participant
 //      (key = walk, v, u; value = m, c) in the walk's own segment;
-//   2. a stable radix sort of the records by key (CUB), so a pair's records stay in time order, and one
-//      thread per pair that adds its corrections to v's sums in that order and takes C4 (the CPU's
-//      finish, whose sort is stable by key too: the sums are bit for bit the CPU's);
-//   3. one thread per (walk, observer): v's shared loss, its corrected pairs in increasing u (PairLosses, as
-//      the CPU adds them), the quantile sketch's bins (integer atomics).
+//   2. a stable radix sort of the records by key (CUB), so a pair's records stay in time order, and
+//      walk::PairLossBody, one thread per pair, that adds its corrections to v's sums in that order and
+//      takes C4 (the CPU's finish, whose sort is stable by key too: the sums are bit for bit the CPU's);
+//   3. walk::ObserverLossBody, one thread per (walk, observer): v's shared loss, its corrected pairs in
+//      increasing u (PairLosses, as the CPU adds them), the quantile sketch's bins (integer atomics).
 // The host then folds every observer into the run's statistics with the CPU's own code, in run order.
 #include <cub/device/device_radix_sort.cuh>
 
@@ -22,6 +23,7 @@
 
 #include "common/dp_math.hpp"
 #include "cuda/base/handles.hpp"
+#include "cuda/base/launch.cuh"
 #include "cuda/base/memory_budget.hpp"
 #include "cuda/walk_sim_device.cuh"
 #include "netdp/core/error.hpp"
@@ -31,249 +33,12 @@ namespace {
 
 using namespace walk_device;
 
-constexpr int kBlock = 256;
+using walk::AccountedBatch;
+using walk::CycleTable;
+using walk::ObserverOutputs;
+using walk::SketchBins;
+
 constexpr double kFreeMemoryShare = 0.8;  // of the free device memory, for one batch
-
-struct CycleTable {
-  const walk::CycleTerms* terms = nullptr;  // m = 1 .. size
-  std::int64_t size = 0;
-  double eps0 = 0;
-  std::int64_t n = 0;
-};
-
-/// The C4 terms of a cycle of length m: the host's table, or (Gaussian mechanism only, m beyond the table)
-/// the same formula with the device's libm (a few ulps from the CPU).
-__device__ walk::CycleTerms cycle_terms(const CycleTable& t, std::int64_t m) {
-  if (m <= t.size) return t.terms[m - 1];
-  return walk::gaussian_cycle_terms(t.eps0, m, t.n);
-}
-
-/// PhiloxStream::next_normal_pair().first at offset 4 t of the run's noise stream, with the host's formulas.
-__device__ double position_noise(std::uint64_t seed, std::uint64_t run, std::int64_t t) {
-  Philox s;
-  curand_init(seed, walk_subsequence(WalkStream::noise, run), 4 * static_cast<std::uint64_t>(t), &s);
-  const std::uint64_t x0 = curand(&s), y0 = curand(&s), x1 = curand(&s), y1 = curand(&s);
-  const double u = __dadd_rn(__dmul_rn(static_cast<double>(x0 ^ (y0 << 21)), 0x1p-53), 0x1p-54);
-  const double v = __dadd_rn(__dmul_rn(static_cast<double>(x1 ^ (y1 << 21)), 0x1p-53), 0x1p-54);
-  constexpr double kTwoPi = 2.0 * 3.141592653589793238462643383279502884;  // as in next_normal_pair
-  return __dmul_rn(sqrt(__dmul_rn(-2.0, log(u))), sin(__dmul_rn(kTwoPi, v)));
-}
-
-// One launch: walks first_run .. first_run + count - 1; per-node state at v * stride + k for walk k.
-struct AccountedBatch {
-  std::uint64_t seed = 0;
-  std::int64_t first_run = 0, count = 0, stride = 0, steps = 0;
-  const node_t* starts = nullptr;  // per walk; nullptr: every walk starts at start_node
-  node_t start_node = 0;
-  std::int64_t *first = nullptr, *last = nullptr, *count_run = nullptr;  // as the plain walks
-  node_t* last_send = nullptr;  // whom v sent the token to at its last visit (-1: nobody yet)
-  double *zero_sum = nullptr, *zero_square = nullptr, *zero_first = nullptr;  // c = 0 sums per observer
-  std::uint64_t *keys = nullptr, *values = nullptr;  // records: walk k's segment [k capacity, (k+1) capacity)
-  std::int64_t capacity = 0;
-  int node_bits = 1;                 // key = k << 2 node_bits | v << node_bits | u
-  std::uint64_t sentinel = 0;        // key of an unused slot (k = stride): after every real key
-  const double* values_x = nullptr;  // utility: x_v (nullptr: no utility)
-  double sigma_loc = 0;
-  double *truth = nullptr, *noise = nullptr;
-  std::int64_t* noises = nullptr;
-
-  __device__ node_t start(std::int64_t k) const { return starts != nullptr ? starts[k] : start_node; }
-  __device__ std::uint64_t key(std::int64_t k, node_t v, node_t u) const {
-    return static_cast<std::uint64_t>(k) << (2 * node_bits) | static_cast<std::uint64_t>(v) << node_bits |
-           static_cast<std::uint64_t>(u);
-  }
-};
-
-/// Kernel 1: the CPU's RunVisitor<true, kKnown> for one walk per thread.
-template <WalkKind kKind, bool kKnown>
-__global__ void __launch_bounds__(kBlock)
-    accounted_walks(const DeviceWalk m, const AccountedBatch b, const CycleTable table, DeviceTallies out) {
-  const std::int64_t k = walk_index();
-  if (k >= b.count) return;
-  WalkThread w(k, b.first_run, b.stride, b.seed);
-  const bool ring = kKind == WalkKind::directed_ring;
-  double truth = 0, noise = 0;
-  std::int64_t noises = 0;
-  const auto position = [&](std::int64_t t, node_t v) {  // private summation (MATH_SPEC 4.1 / 3.1)
-    if (b.values_x == nullptr) return;
-    truth += b.values_x[v];
-    if (ring && t % (m.n - 1) != 0) return;  // Alg 5.1: noise once every n - 1 hops on the ring
-    ++noises;
-    noise = __dadd_rn(noise, __dmul_rn(b.sigma_loc, position_noise(b.seed, w.run, t)));
-  };
-  std::uint64_t* keys = b.keys + k * b.capacity;
-  std::uint64_t* values = b.values + k * b.capacity;
-  std::int64_t used = 0;
-  const auto record = [&](node_t v, node_t u, std::int64_t length, unsigned c) {
-    keys[used] = b.key(k, v, u);
-    values[used++] = static_cast<std::uint64_t>(length) << 2 | c;
-  };
-
-  node_t current = b.start(k);
-  std::size_t at = w.cell(current);
-  b.first[at] = 0;
-  b.last[at] = 0;
-  b.count_run[at] = 1;
-  position(0, current);
-  for (std::int64_t t = 1; t < b.steps; ++t) {
-    const node_t sender = current;
-    current = next_node<kKind>(m, current, &w.words, b.seed, w.run, t);
-    const node_t v = current;
-    at = w.cell(v);
-    const std::int64_t seen = b.count_run[at];
-    const std::int64_t previous = seen > 0 ? b.last[at] : 0;
-    tally_visit(out, seen, previous, t);
-    if (seen == 0) b.first[at] = t;
-    b.count_run[at] = seen + 1;
-    b.last[at] = t;
-    // The visit closes v's cycle of m = t - (previous visit, or 0) positions (RunAccountant::cycle).
-    const std::int64_t length = t - previous;
-    const walk::CycleTerms terms = cycle_terms(table, length);
-    b.zero_sum[at] += terms.zero.eps;
-    b.zero_square[at] += terms.zero.square;
-    b.zero_first[at] += terms.zero.first;
-    if constexpr (kKnown) {
-      b.last_send[w.cell(sender)] = v;  // first: after a self-loop, v's receiver is v itself
-      const node_t receiver = b.last_send[at];
-      if (receiver >= 0 && receiver != v) record(v, receiver, length, receiver == sender ? 2u : 1u);
-      if (sender != v && sender != receiver) record(v, sender, length, 1u);
-    }
-    position(t, v);
-  }
-  for (std::int64_t i = used; i < b.capacity; ++i) keys[i] = b.sentinel;
-  if (b.values_x != nullptr) {
-    b.truth[k] = truth;
-    b.noise[k] = noise;
-    b.noises[k] = noises;
-  }
-  std::int64_t unvisited = 0;
-  Counter above = 0;
-  for (node_t v = 0; v < m.n; ++v) {  // the visit tallies; the per-node state stays for kernels 2 and 3
-    at = w.cell(v);
-    const std::int64_t c = b.count_run[at];
-    if (c == 0)
-      ++unvisited;
-    else
-      above += fold_node(out, v, c, b.first[at], b.last[at]);
-  }
-  above += fold_unvisited(out, unvisited);
-  if (above > 0) atomicAdd(out.above_nv, above);
-}
-
-/// First pass of a histogram batch: the same walks, marking every cycle length that occurs (up to
-/// `lengths`), so that the host computes the SH3 levels of those lengths only (as the CPU's lazy memo does).
-template <WalkKind kKind>
-__global__ void __launch_bounds__(kBlock)
-    cycle_lengths(const DeviceWalk m, const AccountedBatch b, std::int64_t lengths, std::uint8_t* used) {
-  const std::int64_t k = walk_index();
-  if (k >= b.count) return;
-  WalkThread w(k, b.first_run, b.stride, b.seed);
-  node_t current = b.start(k);
-  b.count_run[w.cell(current)] = 1;
-  b.last[w.cell(current)] = 0;
-  for (std::int64_t t = 1; t < b.steps; ++t) {
-    current = next_node<kKind>(m, current, &w.words, b.seed, w.run, t);
-    const std::size_t at = w.cell(current);
-    const std::int64_t length = t - (b.count_run[at] > 0 ? b.last[at] : 0);
-    if (length <= lengths) used[length] = 1;  // racing threads store the same value
-    b.count_run[at] = 1;
-    b.last[at] = t;
-  }
-}
-
-/// v's cycles in walk k: its visits but the start's position 0.
-__device__ double cycles_of(const AccountedBatch& b, std::int64_t k, node_t v, std::size_t at) {
-  return static_cast<double>(b.count_run[at] - (v == b.start(k) ? 1 : 0));
-}
-
-/// Kernel 2: one thread per sorted record; the first record of each pair sums the pair's corrections onto
-/// v's shared sums (in time order) and writes the pair's C4 loss at its own index of `loss`.
-__global__ void pair_losses(const AccountedBatch b, const CycleTable table, const std::uint64_t* keys,
-                            const std::uint64_t* values, std::int64_t records, double delta, double* loss) {
-  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= records) return;
-  const std::uint64_t key = keys[i];
-  if (key >= b.sentinel || (i > 0 && keys[i - 1] == key)) return;
-  const std::uint64_t mask = (std::uint64_t{1} << b.node_bits) - 1;
-  const auto k = static_cast<std::int64_t>(key >> (2 * b.node_bits));
-  const auto v = static_cast<node_t>((key >> b.node_bits) & mask);
-  const std::size_t at =
-      static_cast<std::size_t>(v) * static_cast<std::size_t>(b.stride) + static_cast<std::size_t>(k);
-  double sum = b.zero_sum[at], square = b.zero_square[at], first = b.zero_first[at];
-  for (std::int64_t j = i; j < records && keys[j] == key; ++j) {
-    const walk::CycleTerms terms = cycle_terms(table, static_cast<std::int64_t>(values[j] >> 2));
-    const walk::EpsTerms& known = (values[j] & 3) == 1 ? terms.one : terms.two;
-    sum += known.eps - terms.zero.eps;
-    square += known.square - terms.zero.square;
-    first += known.first - terms.zero.first;
-  }
-  loss[i] = dp_math::heterogeneous_epsilon(cycles_of(b, k, v, at), sum, square, first, delta);
-}
-
-/// First index in [0, size) whose key is >= key.
-__device__ std::int64_t lower_bound(const std::uint64_t* keys, std::int64_t size, std::uint64_t key) {
-  std::int64_t lo = 0, hi = size;
-  while (lo < hi) {
-    const std::int64_t mid = lo + (hi - lo) / 2;
-    if (keys[mid] < key)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
-}
-
-struct SketchBins {
-  Counter* counts = nullptr;  // bins first_bin .. first_bin + size - 1
-  Counter* zero = nullptr;
-  std::int64_t first_bin = 0, size = 0;
-  double log_base = 0;
-
-  __device__ void add(double x, Counter weight) const {
-    if (weight == 0) return;
-    if (x <= 0) {
-      atomicAdd(zero, weight);
-      return;
-    }
-    const std::int64_t bin = walk::quantile_bin(x, log_base) - first_bin;
-    atomicAdd(&counts[bin < 0 ? 0 : (bin >= size ? size - 1 : bin)], weight);
-  }
-};
-
-struct ObserverOutputs {
-  std::int64_t* cycles = nullptr;
-  double* shared = nullptr;
-  walk::PairLosses* pairs = nullptr;
-};
-
-/// Kernel 3: one thread per (walk k, observer v), index k n + v: the CPU's finish for one observer.
-__global__ void observer_losses(const AccountedBatch b, std::int64_t n, const std::uint64_t* keys,
-                                const double* loss, std::int64_t records, double delta, SketchBins bins,
-                                ObserverOutputs out) {
-  const std::int64_t index = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (index >= b.count * n) return;
-  const std::int64_t k = index / n;
-  const auto v = static_cast<node_t>(index % n);
-  const std::size_t at =
-      static_cast<std::size_t>(v) * static_cast<std::size_t>(b.stride) + static_cast<std::size_t>(k);
-  const double cycles = cycles_of(b, k, v, at);
-  const double shared =
-      dp_math::heterogeneous_epsilon(cycles, b.zero_sum[at], b.zero_square[at], b.zero_first[at], delta);
-  walk::PairLosses pairs;
-  if (records > 0) {
-    const std::uint64_t low = b.key(k, v, 0), high = low + (std::uint64_t{1} << b.node_bits);
-    const std::int64_t end = lower_bound(keys, records, high);
-    for (std::int64_t j = lower_bound(keys, records, low); j < end; ++j) {
-      if (j > 0 && keys[j - 1] == keys[j]) continue;  // not the first record of its pair
-      pairs.add(loss[j]);
-      bins.add(loss[j], 1);
-    }
-  }
-  bins.add(shared, static_cast<Counter>(n - 1 - static_cast<std::int64_t>(pairs.count)));
-  out.cycles[index] = static_cast<std::int64_t>(cycles);
-  out.shared[index] = shared;
-  out.pairs[index] = pairs;
-}
 
 template <class T>
 std::vector<T> download_vector(const DeviceBuffer<T>& d, std::size_t size, cudaStream_t stream) {
@@ -390,8 +155,8 @@ WalkSimCudaRun walk_sim_accounted_cuda(const WalkModel& model, const WalkSimPara
       per_walk * batch + static_cast<std::int64_t>(temp_bytes) + model_buffers.bytes() + tallies.bytes() +
       static_cast<std::int64_t>(table.bytes() + values.bytes() + bin_counts.bytes() + starts.bytes());
 
-  const DeviceWalk m = model_buffers.view(model.n);
-  const DeviceTallies t = tallies.view();
+  const walk::ModelView m = model_buffers.view(model.n);
+  const walk::TallyView t = tallies.view();
   const CycleTable cycle_table{table.data(), static_cast<std::int64_t>(table.size()), p.eps0, n};
   const SketchBins bins{bin_counts.data(), bin_zero.data(), first_bin, bin_count, in.log_base};
   const ObserverOutputs outputs{cycles.data(), shared.data(), pairs.data()};
@@ -408,9 +173,9 @@ WalkSimCudaRun walk_sim_accounted_cuda(const WalkModel& model, const WalkSimPara
     pass.start_node = p.start.node;
     pass.last = last.data();
     pass.count_run = count_run.data();
-    const auto blocks = static_cast<unsigned>((count + kBlock - 1) / kBlock);
     for_kind(model.kind, [&](auto kind) {
-      cycle_lengths<kind.value><<<blocks, kBlock, 0, s>>>(m, pass, in.table_lengths, used.data());
+      device_for_each<<<cuda::grid_for(count), cuda::kThreads, 0, s>>>(
+          count, walk::CycleLengthBody<kind.value>{m, pass, in.table_lengths, used.data()});
     });
     NETDP_CUDA_CHECK_LAUNCH();
     NETDP_CUDA_TRY(cudaMemcpyAsync(used_host.data(), used.data(), used.bytes(), cudaMemcpyDeviceToHost, s));
@@ -459,12 +224,13 @@ WalkSimCudaRun walk_sim_accounted_cuda(const WalkModel& model, const WalkSimPara
                            truth.data(),
                            noise.data(),
                            noises.data()};
-    const auto walk_blocks = static_cast<unsigned>((count + kBlock - 1) / kBlock);
     for_kind(model.kind, [&](auto kind) {
       if (in.known)
-        accounted_walks<kind.value, true><<<walk_blocks, kBlock, 0, s>>>(m, b, cycle_table, t);
+        device_for_each<<<cuda::grid_for(count), cuda::kThreads, 0, s>>>(
+            count, walk::AccountedWalkBody<kind.value, true>{m, b, cycle_table, t});
       else
-        accounted_walks<kind.value, false><<<walk_blocks, kBlock, 0, s>>>(m, b, cycle_table, t);
+        device_for_each<<<cuda::grid_for(count), cuda::kThreads, 0, s>>>(
+            count, walk::AccountedWalkBody<kind.value, false>{m, b, cycle_table, t});
     });
     NETDP_CUDA_CHECK_LAUNCH();
     const std::int64_t records = count * capacity;
@@ -473,12 +239,13 @@ WalkSimCudaRun walk_sim_accounted_cuda(const WalkModel& model, const WalkSimPara
       NETDP_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp.data(), bytes, keys.data(), sorted_keys.data(),
                                                      record_values.data(), sorted_values.data(), records, 0,
                                                      end_bit(batch), s));
-      pair_losses<<<static_cast<unsigned>((records + kBlock - 1) / kBlock), kBlock, 0, s>>>(
-          b, cycle_table, sorted_keys.data(), sorted_values.data(), records, p.delta, loss);
+      device_for_each<<<cuda::grid_for(records), cuda::kThreads, 0, s>>>(
+          records, walk::PairLossBody{b, cycle_table, sorted_keys.data(), sorted_values.data(), records,
+                                      p.delta, loss});
       NETDP_CUDA_CHECK_LAUNCH();
     }
-    observer_losses<<<static_cast<unsigned>((count * n + kBlock - 1) / kBlock), kBlock, 0, s>>>(
-        b, n, sorted_keys.data(), loss, records, p.delta, bins, outputs);
+    device_for_each<<<cuda::grid_for(count * n), cuda::kThreads, 0, s>>>(
+        count * n, walk::ObserverLossBody{b, n, sorted_keys.data(), loss, records, p.delta, bins, outputs});
     NETDP_CUDA_CHECK_LAUNCH();
     tallies.drain_overflow(tallies_out, s);  // synchronises
 

@@ -1,7 +1,8 @@
 // CUDA backend of the Monte Carlo walk engine, plain walks (docs/walk_sim.md "CUDA", docs/cuda_backend.md):
-// one thread per walk with the CPU's paths (walk_sim_device.cuh). Streaming: per walk and node the first
-// visit, the last visit and the visit count live in device scratch; integer tallies are summed with atomics
-// (exact, order free). Start nodes come from the CPU's walk_start on the host.
+// one thread per walk running walk::PlainWalkBody (common/walk_sim_bodies.hpp, the body the device-bodies
+// tests run on the host) with the CPU's paths. Streaming: per walk and node the first visit, the last visit
+// and the visit count live in device scratch; integer tallies are summed with atomics (exact, order free).
+// Start nodes come from the CPU's walk_start on the host.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "cuda/base/handles.hpp"
+#include "cuda/base/launch.cuh"
 #include "cuda/base/memory_budget.hpp"
 #include "cuda/walk_sim_device.cuh"
 #include "netdp/core/error.hpp"
@@ -20,59 +22,8 @@ namespace {
 
 using namespace walk_device;
 
-constexpr int kBlock = 256;
 constexpr std::int64_t kMaxAutoBatch = std::int64_t{1} << 22;  // walks per launch when chosen automatically
 constexpr double kFreeMemoryShare = 0.5;                       // of the free device memory, for the scratch
-
-// One launch: walks first_run .. first_run + count - 1; scratch index v * stride + k for walk k.
-struct WalkBatch {
-  std::uint64_t seed = 0;
-  std::int64_t first_run = 0, count = 0, stride = 0, steps = 0;
-  const node_t* starts = nullptr;  // per walk; nullptr: every walk starts at start_node
-  node_t start_node = 0;
-  std::int64_t* first = nullptr;      // time of the first visit of the run (0 for the start)
-  std::int64_t* last = nullptr;       // time of the last visit
-  std::int64_t* count_run = nullptr;  // visits in the run; 0 = not visited (kept 0 between walks)
-};
-
-/// One thread per walk: the CPU's RunVisitor (visits, returns, hits) and finish_visits, with the per-node
-/// sums folded at the end of the walk: returns = visits - 1, return-time sum = last - first, a hit at `first`
-/// for every visited node but the start (first = 0).
-template <WalkKind kKind>
-__global__ void __launch_bounds__(kBlock)
-    plain_walks(const DeviceWalk m, const WalkBatch b, DeviceTallies out) {
-  const std::int64_t k = walk_index();
-  if (k >= b.count) return;
-  WalkThread w(k, b.first_run, b.stride, b.seed);
-  node_t current = b.starts != nullptr ? b.starts[k] : b.start_node;
-  std::size_t at = w.cell(current);
-  b.first[at] = 0;
-  b.last[at] = 0;
-  b.count_run[at] = 1;
-  for (std::int64_t t = 1; t < b.steps; ++t) {
-    current = next_node<kKind>(m, current, &w.words, b.seed, w.run, t);
-    at = w.cell(current);
-    const std::int64_t seen = b.count_run[at];
-    tally_visit(out, seen, seen > 0 ? b.last[at] : 0, t);
-    if (seen == 0) b.first[at] = t;
-    b.count_run[at] = seen + 1;
-    b.last[at] = t;
-  }
-  std::int64_t unvisited = 0;
-  Counter above = 0;
-  for (node_t v = 0; v < m.n; ++v) {
-    at = w.cell(v);
-    const std::int64_t c = b.count_run[at];
-    if (c == 0) {
-      ++unvisited;
-      continue;
-    }
-    above += fold_node(out, v, c, b.first[at], b.last[at]);
-    b.count_run[at] = 0;
-  }
-  above += fold_unvisited(out, unvisited);
-  if (above > 0) atomicAdd(out.above_nv, above);
-}
 
 }  // namespace
 
@@ -113,18 +64,20 @@ WalkSimCudaRun walk_sim_cuda(const WalkModel& model, const WalkSimParams& p, int
   run.device_bytes =
       3 * 8 * n * batch + static_cast<std::int64_t>(starts.bytes()) + model_buffers.bytes() + tallies.bytes();
 
-  const DeviceWalk m = model_buffers.view(model.n);
-  const DeviceTallies t = tallies.view();
+  const walk::ModelView m = model_buffers.view(model.n);
+  const walk::TallyView t = tallies.view();
   std::vector<node_t> host_starts;
   for (std::int64_t first_run = 0; first_run < p.runs; first_run += batch) {
     const std::int64_t count = std::min(batch, p.runs - first_run);
     if (per_walk_start) upload_starts(model, p, first_run, count, host_starts, starts, s);
-    const WalkBatch b{p.seed,          first_run,    count,
-                      batch,           p.steps,      per_walk_start ? starts.data() : nullptr,
-                      p.start.node,    first.data(), last.data(),
-                      count_run.data()};
-    const auto blocks = static_cast<unsigned>((count + kBlock - 1) / kBlock);
-    for_kind(model.kind, [&](auto kind) { plain_walks<kind.value><<<blocks, kBlock, 0, s>>>(m, b, t); });
+    const walk::PlainWalkBatch b{p.seed,          first_run,    count,
+                                 batch,           p.steps,      per_walk_start ? starts.data() : nullptr,
+                                 p.start.node,    first.data(), last.data(),
+                                 count_run.data()};
+    for_kind(model.kind, [&](auto kind) {
+      device_for_each<<<cuda::grid_for(count), cuda::kThreads, 0, s>>>(
+          count, walk::PlainWalkBody<kind.value>{m, b, t});
+    });
     NETDP_CUDA_CHECK_LAUNCH();
     tallies.drain_overflow(out, s);  // this batch's visit counts above visit_cap (synchronises)
     ++run.batches;

@@ -1,18 +1,17 @@
 #pragma once
-// Device side of the Monte Carlo walk engine shared by the plain (walk_sim_cuda.cu) and accounted
-// (walk_sim_accounting_cuda.cu) kernels: the CPU's next-node rules on cuRAND's Philox with the CPU's word
-// layout (docs/walk_sim.md "Randomness layout"), so every path is the CPU's, and the integer visit tallies,
-// summed with 64-bit atomics (exact and order free). Included by .cu files only (internal linkage).
+// Host side of the CUDA walk engine shared by the plain (walk_sim_cuda.cu) and accounted
+// (walk_sim_accounting_cuda.cu) launches: the model and the integer visit tallies on the device, the start
+// nodes, the downloads. The per-thread bodies (the CPU's next-node rules on the shared Philox with the CPU's
+// word layout, so every path is the CPU's; the walks; the tallies' 64-bit atomics, exact and order free) are
+// in common/walk_sim_bodies.hpp. Included by .cu files only (internal linkage).
 #include <cuda_runtime.h>
-#include <curand_kernel.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <span>
-#include <type_traits>
 #include <vector>
 
-#include "common/walk_sim_math.hpp"
+#include "common/walk_sim_bodies.hpp"
 #include "cuda/base/cuda_check.hpp"
 #include "cuda/base/device_buffer.hpp"
 #include "netdp/simulation/walk_sim.hpp"
@@ -22,147 +21,8 @@ namespace netdp::kernels::walk_device {
 namespace {
 
 using cuda::DeviceBuffer;
-using Counter = unsigned long long;  // atomicAdd's 64-bit type; every tally is >= 0
-using Philox = curandStatePhilox4_32_10_t;
-
-struct DeviceWalk {
-  node_t n = 0;
-  const offset_t* offsets = nullptr;
-  const node_t* targets = nullptr;
-  const std::uint64_t* thresholds = nullptr;
-};
-
-struct DeviceTallies {
-  Counter *visits = nullptr, *returns = nullptr, *return_sum = nullptr, *hits = nullptr, *hit_sum = nullptr;
-  Counter *return_counts = nullptr, *hitting_counts = nullptr, *visit_dense = nullptr, *above_nv = nullptr;
-  std::int64_t* overflow = nullptr;  // visit counts above visit_cap (appended)
-  Counter* overflow_used = nullptr;
-  std::int64_t overflow_capacity = 0, time_cap = 0, visit_cap = 0;
-  double nv = 0;
-};
-
-/// PhiloxStream::next_below on a cuRAND state (Lemire multiply-shift with rejection, 32-bit words).
-__device__ std::uint32_t next_below(Philox* s, std::uint32_t bound) {
-  std::uint64_t m = std::uint64_t{curand(s)} * bound;
-  if (static_cast<std::uint32_t>(m) < bound) {
-    const std::uint32_t threshold = (0u - bound) % bound;
-    while (static_cast<std::uint32_t>(m) < threshold) m = std::uint64_t{curand(s)} * bound;
-  }
-  return static_cast<std::uint32_t>(m >> 32);
-}
-
-/// walk_detail::draw: one walk word; a rejected word is redrawn on the retry stream at offset t << 20.
-__device__ std::uint32_t draw(Philox* words, std::uint64_t seed, std::uint64_t run, std::int64_t t,
-                              std::uint32_t bound) {
-  std::uint32_t k;
-  if (!walk::bounded_draw(curand(words), bound, &k)) {
-    Philox retry;
-    curand_init(seed, walk_subsequence(WalkStream::retry, run), static_cast<std::uint64_t>(t) << 20, &retry);
-    k = next_below(&retry, bound);
-  }
-  return k;
-}
-
-/// The rules of src/simulation/walk_sim_samplers.hpp, word for word.
-template <WalkKind kKind>
-__device__ node_t next_node(const DeviceWalk& m, node_t v, Philox* words, std::uint64_t seed,
-                            std::uint64_t run, std::int64_t t) {
-  if constexpr (kKind == WalkKind::complete) {
-    return static_cast<node_t>(draw(words, seed, run, t, static_cast<std::uint32_t>(m.n)));
-  } else if constexpr (kKind == WalkKind::uniform) {
-    const offset_t begin = m.offsets[v];
-    return m.targets[begin + draw(words, seed, run, t, static_cast<std::uint32_t>(m.offsets[v + 1] - begin))];
-  } else if constexpr (kKind == WalkKind::lazy_uniform) {
-    const offset_t begin = m.offsets[v];
-    const auto degree = static_cast<std::uint32_t>(m.offsets[v + 1] - begin);
-    const std::uint32_t k = draw(words, seed, run, t, 2 * degree);
-    return walk::lazy_moves(k, degree) ? m.targets[begin + k] : v;
-  } else if constexpr (kKind == WalkKind::weighted) {
-    const std::uint64_t low = curand(words);  // two words, low first (walk_detail::next_u64)
-    const std::uint64_t u = low | std::uint64_t{curand(words)} << 32;
-    return m.targets[walk::weighted_pick(m.thresholds, m.offsets[v], m.offsets[v + 1], u)];
-  } else {
-    return walk::ring_next(v, m.n);
-  }
-}
-
-/// One thread's walk: walk k of the batch (run first_run + k), its Philox words (the walk stream from offset
-/// 0) and its column of the per-node scratch, index v * stride + k.
-struct WalkThread {
-  std::int64_t k;
-  std::uint64_t run;
-  std::size_t stride;
-  Philox words;
-
-  __device__ WalkThread(std::int64_t k_, std::int64_t first_run, std::int64_t stride_, std::uint64_t seed)
-      : k(k_), run(static_cast<std::uint64_t>(first_run + k_)), stride(static_cast<std::size_t>(stride_)) {
-    curand_init(seed, walk_subsequence(WalkStream::walk, run), 0, &words);
-  }
-  __device__ std::size_t cell(node_t v) const {
-    return static_cast<std::size_t>(v) * stride + static_cast<std::size_t>(k);
-  }
-};
-
-/// The walk of this thread in a one-thread-per-walk launch.
-__device__ inline std::int64_t walk_index() {
-  return static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-}
-
-/// The visit at t of a node seen `seen` times before in the run, last at `last`: a return of length t - last,
-/// or the first hit at t.
-__device__ void tally_visit(const DeviceTallies& out, std::int64_t seen, std::int64_t last, std::int64_t t) {
-  if (seen > 0) {
-    const std::int64_t gap = t - last;
-    atomicAdd(&out.return_counts[gap <= out.time_cap ? gap : out.time_cap + 1], Counter{1});
-  } else {
-    atomicAdd(&out.hitting_counts[t <= out.time_cap ? t : out.time_cap + 1], Counter{1});
-  }
-}
-
-/// Node v's totals at the end of a run with c >= 1 visits, the first at `first` and the last at `last`
-/// (the CPU's finish_visits): returns = c - 1, return-time sum = last - first, a hit at `first` unless v is
-/// the start (first = 0). Returns 1 when c >= nv (CB1), else 0.
-__device__ Counter fold_node(const DeviceTallies& out, node_t v, std::int64_t c, std::int64_t first,
-                             std::int64_t last) {
-  atomicAdd(&out.visits[v], static_cast<Counter>(c));
-  atomicAdd(&out.returns[v], static_cast<Counter>(c - 1));
-  atomicAdd(&out.return_sum[v], static_cast<Counter>(last - first));
-  if (first > 0) {
-    atomicAdd(&out.hits[v], Counter{1});
-    atomicAdd(&out.hit_sum[v], static_cast<Counter>(first));
-  }
-  if (c <= out.visit_cap) {
-    atomicAdd(&out.visit_dense[c], Counter{1});
-  } else {
-    const Counter slot = atomicAdd(out.overflow_used, Counter{1});
-    if (slot < static_cast<Counter>(out.overflow_capacity)) out.overflow[slot] = c;
-  }
-  return static_cast<double>(c) >= out.nv ? 1 : 0;
-}
-
-/// The nodes a run never visited: visit count 0 (and >= nv only when nv <= 0).
-__device__ Counter fold_unvisited(const DeviceTallies& out, std::int64_t unvisited) {
-  if (unvisited == 0) return 0;
-  atomicAdd(&out.visit_dense[0], static_cast<Counter>(unvisited));
-  return 0.0 >= out.nv ? static_cast<Counter>(unvisited) : 0;
-}
-
-/// Calls launch(std::integral_constant<WalkKind, kind>) so that a kernel template is instantiated per kind.
-template <class Launch>
-void for_kind(WalkKind kind, Launch&& launch) {
-  switch (kind) {
-    case WalkKind::complete:
-      return launch(std::integral_constant<WalkKind, WalkKind::complete>{});
-    case WalkKind::uniform:
-      return launch(std::integral_constant<WalkKind, WalkKind::uniform>{});
-    case WalkKind::lazy_uniform:
-      return launch(std::integral_constant<WalkKind, WalkKind::lazy_uniform>{});
-    case WalkKind::weighted:
-      return launch(std::integral_constant<WalkKind, WalkKind::weighted>{});
-    case WalkKind::directed_ring:
-      return launch(std::integral_constant<WalkKind, WalkKind::directed_ring>{});
-  }
-}
+using walk::Counter;
+using walk::for_kind;
 
 template <class T>
 DeviceBuffer<T> upload(const std::vector<T>& host, cudaStream_t stream) {
@@ -210,7 +70,7 @@ struct ModelBuffers {
     if (csr) targets = upload(model.targets, s);
     if (model.kind == WalkKind::weighted) thresholds = upload(model.thresholds, s);
   }
-  DeviceWalk view(node_t n) const { return {n, offsets.data(), targets.data(), thresholds.data()}; }
+  walk::ModelView view(node_t n) const { return {n, offsets.data(), targets.data(), thresholds.data()}; }
   std::int64_t bytes() const {
     return static_cast<std::int64_t>(offsets.bytes() + targets.bytes() + thresholds.bytes());
   }
@@ -241,7 +101,7 @@ struct TallyBuffers {
         visit_cap(visit_cap_),
         nv(nv_) {}
 
-  DeviceTallies view() const {
+  walk::TallyView view() const {
     return {visits.data(),
             returns.data(),
             return_sum.data(),

@@ -1,12 +1,13 @@
 #pragma once
 // The walk loop and its next-node rules (docs/walk_sim.md "Samplers" and "Randomness"): one rule per walk
-// kind, each reading a fixed number of Philox words per position, with the per-step maths of
-// kernels/common/walk_sim_math.hpp. A visitor sees every position; the loop is the same for the simulator,
-// the path sampler and the tests.
+// kind, each reading a fixed number of Philox words per position: kernels::walk::next_node of
+// kernels/common/walk_sim_bodies.hpp, the rules the CUDA bodies run. A visitor sees every position; the loop
+// is the same for the simulator, the path sampler and the tests.
 #include <cmath>
 #include <cstdint>
 #include <limits>
 
+#include "common/walk_sim_bodies.hpp"
 #include "common/walk_sim_math.hpp"
 #include "netdp/core/philox.hpp"
 #include "netdp/simulation/walk_sim.hpp"
@@ -37,61 +38,14 @@ inline std::uint64_t next_below_64(PhiloxStream& s, std::uint64_t bound) {
   }
 }
 
-/// Redraw of a rejected Lemire word of position t: next_below on the retry stream at offset t << 20.
-struct Retry {
-  std::uint64_t seed = 0, run = 0;
-  std::uint32_t below(std::int64_t t, std::uint32_t bound) const {
-    PhiloxStream s(seed, walk_subsequence(WalkStream::retry, run), static_cast<std::uint64_t>(t) << 20);
-    return s.next_below(bound);
-  }
-};
-
-inline std::uint32_t draw(PhiloxStream& words, const Retry& retry, std::int64_t t, std::uint32_t bound) {
-  std::uint32_t k;
-  if (!kernels::walk::bounded_draw(words.next_u32(), bound, &k)) k = retry.below(t, bound);
-  return k;
-}
-
-struct CompleteRule {
-  node_t n;
-  node_t next(node_t, PhiloxStream& w, const Retry& r, std::int64_t t) const {
-    return static_cast<node_t>(draw(w, r, t, static_cast<std::uint32_t>(n)));
-  }
-};
-
-struct UniformRule {
-  const offset_t* offsets;
-  const node_t* targets;
-  node_t next(node_t v, PhiloxStream& w, const Retry& r, std::int64_t t) const {
-    const offset_t begin = offsets[v];
-    return targets[begin + draw(w, r, t, static_cast<std::uint32_t>(offsets[v + 1] - begin))];
-  }
-};
-
-struct LazyRule {
-  const offset_t* offsets;
-  const node_t* targets;
-  node_t next(node_t v, PhiloxStream& w, const Retry& r, std::int64_t t) const {
-    const offset_t begin = offsets[v];
-    const auto degree = static_cast<std::uint32_t>(offsets[v + 1] - begin);
-    const std::uint32_t k = draw(w, r, t, 2 * degree);
-    return kernels::walk::lazy_moves(k, degree) ? targets[begin + k] : v;
-  }
-};
-
-struct WeightedRule {
-  const offset_t* offsets;
-  const node_t* targets;
-  const std::uint64_t* thresholds;
-  node_t next(node_t v, PhiloxStream& w, const Retry&, std::int64_t) const {
-    return targets[kernels::walk::weighted_pick(thresholds, offsets[v], offsets[v + 1], next_u64(w))];
-  }
-};
-
-struct RingRule {
-  node_t n;
-  node_t next(node_t v, PhiloxStream&, const Retry&, std::int64_t) const {
-    return kernels::walk::ring_next(v, n);
+/// The next-node rule of walks of kind kKind: the single-source kernels::walk::next_node that the CUDA
+/// bodies run too (kernels/common/walk_sim_bodies.hpp), on the model's arrays.
+using Retry = kernels::walk::Retry;
+template <WalkKind kKind>
+struct StepRule {
+  kernels::walk::ModelView m;
+  node_t next(node_t v, PhiloxStream& words, const Retry& retry, std::int64_t t) const {
+    return kernels::walk::next_node<kKind>(m, v, words, retry, t);
   }
 };
 
@@ -120,21 +74,10 @@ void walk_positions(const Rule& rule, std::uint64_t seed, std::int64_t run, std:
 template <class Visitor, class Tick>
 void dispatch_walk(const WalkModel& m, std::uint64_t seed, std::int64_t run, std::int64_t steps, node_t start,
                    Visitor& visitor, Tick&& tick) {
-  switch (m.kind) {
-    case WalkKind::complete:
-      return walk_positions(CompleteRule{m.n}, seed, run, steps, start, visitor, tick);
-    case WalkKind::uniform:
-      return walk_positions(UniformRule{m.offsets.data(), m.targets.data()}, seed, run, steps, start, visitor,
-                            tick);
-    case WalkKind::lazy_uniform:
-      return walk_positions(LazyRule{m.offsets.data(), m.targets.data()}, seed, run, steps, start, visitor,
-                            tick);
-    case WalkKind::weighted:
-      return walk_positions(WeightedRule{m.offsets.data(), m.targets.data(), m.thresholds.data()}, seed, run,
-                            steps, start, visitor, tick);
-    case WalkKind::directed_ring:
-      return walk_positions(RingRule{m.n}, seed, run, steps, start, visitor, tick);
-  }
+  const kernels::walk::ModelView view{m.n, m.offsets.data(), m.targets.data(), m.thresholds.data()};
+  kernels::walk::for_kind(m.kind, [&](auto kind) {
+    walk_positions(StepRule<kind.value>{view}, seed, run, steps, start, visitor, tick);
+  });
 }
 
 }  // namespace netdp::walk_detail

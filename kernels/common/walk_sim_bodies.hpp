@@ -1,0 +1,502 @@
+#pragma once
+// Single-source bodies of the CUDA walk engine (docs/walk_sim.md "CUDA", docs/cuda_backend.md "Single-source
+// bodies and the device-bodies tests"): every per-thread body of kernels/cuda/walk_sim_cuda.cu and
+// walk_sim_accounting_cuda.cu, written once over plain pointers. The CUDA files launch them with
+// device_for_each (common/for_each.hpp); tests/backend/test_walk_sim_bodies.cpp runs the same functors on
+// the host and compares them with the CPU engine (src/simulation/walk_sim*.cpp), which takes its next-node
+// rules from here too (src/simulation/walk_sim_samplers.hpp).
+//
+// Per-walk node state: walk k of a batch keeps node v's entries at index v * stride + k.
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "common/dp_math.hpp"
+#include "common/for_each.hpp"
+#include "common/hd.hpp"
+#include "common/philox.hpp"
+#include "common/rounding.hpp"
+#include "common/walk_sim_math.hpp"
+#include "netdp/simulation/walk_sim.hpp"
+
+namespace netdp::kernels::walk {
+
+using Counter = unsigned long long;  // atomicAdd's 64-bit type; every tally is >= 0
+
+// ---- next-node rules (docs/walk_sim.md "Walks", "Samplers") ----
+
+/// The transition table of a walk model as plain arrays (CSR kinds only; nullptr otherwise).
+struct ModelView {
+  node_t n = 0;
+  const offset_t* offsets = nullptr;
+  const node_t* targets = nullptr;
+  const std::uint64_t* thresholds = nullptr;  // weighted rows: 64-bit cumulative thresholds
+};
+
+/// Redraw of a rejected Lemire word of position t: next_below on the retry stream at offset t << 20.
+struct Retry {
+  std::uint64_t seed = 0, run = 0;
+  NETDP_HD std::uint32_t below(std::int64_t t, std::uint32_t bound) const {
+    philox::Stream s(seed, walk_subsequence(WalkStream::retry, run), static_cast<std::uint64_t>(t) << 20);
+    return s.next_below(bound);
+  }
+};
+
+/// One walk word bounded to [0, bound); the rare rejected word is replaced from the retry stream, so every
+/// position reads exactly its own words.
+NETDP_HD inline std::uint32_t draw(philox::Stream& words, const Retry& retry, std::int64_t t,
+                                   std::uint32_t bound) {
+  std::uint32_t k = 0;
+  if (!bounded_draw(words.next_u32(), bound, &k)) k = retry.below(t, bound);
+  return k;
+}
+
+/// p_t from p_{t-1} = v for a walk of kind kKind: one word (complete, uniform, lazy), two (weighted, low word
+/// first) or none (directed ring) from the walk stream `words`.
+template <WalkKind kKind>
+NETDP_HD node_t next_node(const ModelView& m, node_t v, philox::Stream& words, const Retry& retry,
+                          std::int64_t t) {
+  if constexpr (kKind == WalkKind::complete) {
+    return static_cast<node_t>(draw(words, retry, t, static_cast<std::uint32_t>(m.n)));
+  } else if constexpr (kKind == WalkKind::uniform) {
+    const offset_t begin = m.offsets[v];
+    return m.targets[begin + draw(words, retry, t, static_cast<std::uint32_t>(m.offsets[v + 1] - begin))];
+  } else if constexpr (kKind == WalkKind::lazy_uniform) {
+    const offset_t begin = m.offsets[v];
+    const auto degree = static_cast<std::uint32_t>(m.offsets[v + 1] - begin);
+    const std::uint32_t k = draw(words, retry, t, 2 * degree);
+    return lazy_moves(k, degree) ? m.targets[begin + k] : v;
+  } else if constexpr (kKind == WalkKind::weighted) {
+    return m.targets[weighted_pick(m.thresholds, m.offsets[v], m.offsets[v + 1], words.next_u64())];
+  } else {
+    return ring_next(v, m.n);
+  }
+}
+
+/// Calls launch(std::integral_constant<WalkKind, kind>) so that a body template is instantiated per kind.
+template <class Launch>
+void for_kind(WalkKind kind, Launch&& launch) {
+  switch (kind) {
+    case WalkKind::complete:
+      return launch(std::integral_constant<WalkKind, WalkKind::complete>{});
+    case WalkKind::uniform:
+      return launch(std::integral_constant<WalkKind, WalkKind::uniform>{});
+    case WalkKind::lazy_uniform:
+      return launch(std::integral_constant<WalkKind, WalkKind::lazy_uniform>{});
+    case WalkKind::weighted:
+      return launch(std::integral_constant<WalkKind, WalkKind::weighted>{});
+    case WalkKind::directed_ring:
+      return launch(std::integral_constant<WalkKind, WalkKind::directed_ring>{});
+  }
+}
+
+/// One walk of a batch: walk k (run first_run + k), its walk stream from offset 0, its retry stream, and
+/// its column of the per-node state.
+struct WalkThread {
+  std::int64_t k;
+  std::uint64_t run;
+  std::size_t stride;
+  philox::Stream words;
+  Retry retry;
+
+  NETDP_HD WalkThread(std::int64_t k_, std::int64_t first_run, std::int64_t stride_, std::uint64_t seed)
+      : k(k_),
+        run(static_cast<std::uint64_t>(first_run + k_)),
+        stride(static_cast<std::size_t>(stride_)),
+        words(seed, walk_subsequence(WalkStream::walk, run), 0),
+        retry{seed, run} {}
+  NETDP_HD std::size_t cell(node_t v) const {
+    return static_cast<std::size_t>(v) * stride + static_cast<std::size_t>(k);
+  }
+};
+
+// ---- visit tallies (64-bit integer atomics: exact, order free) ----
+
+struct TallyView {
+  Counter *visits = nullptr, *returns = nullptr, *return_sum = nullptr, *hits = nullptr, *hit_sum = nullptr;
+  Counter *return_counts = nullptr, *hitting_counts = nullptr, *visit_dense = nullptr, *above_nv = nullptr;
+  std::int64_t* overflow = nullptr;  // visit counts above visit_cap (appended)
+  Counter* overflow_used = nullptr;
+  std::int64_t overflow_capacity = 0, time_cap = 0, visit_cap = 0;
+  double nv = 0;
+};
+
+/// The visit at t of a node seen `seen` times before in the run, last at `last`: a return of length t - last,
+/// or the first hit at t.
+NETDP_HD inline void tally_visit(const TallyView& out, std::int64_t seen, std::int64_t last, std::int64_t t) {
+  if (seen > 0) {
+    const std::int64_t gap = t - last;
+    atomic_add(&out.return_counts[gap <= out.time_cap ? gap : out.time_cap + 1], Counter{1});
+  } else {
+    atomic_add(&out.hitting_counts[t <= out.time_cap ? t : out.time_cap + 1], Counter{1});
+  }
+}
+
+/// Node v's totals at the end of a run with c >= 1 visits, the first at `first` and the last at `last`
+/// (the CPU's finish_visits): returns = c - 1, return-time sum = last - first, a hit at `first` unless v is
+/// the start (first = 0). Returns 1 when c >= nv (CB1), else 0.
+NETDP_HD inline Counter fold_node(const TallyView& out, node_t v, std::int64_t c, std::int64_t first,
+                                  std::int64_t last) {
+  atomic_add(&out.visits[v], static_cast<Counter>(c));
+  atomic_add(&out.returns[v], static_cast<Counter>(c - 1));
+  atomic_add(&out.return_sum[v], static_cast<Counter>(last - first));
+  if (first > 0) {
+    atomic_add(&out.hits[v], Counter{1});
+    atomic_add(&out.hit_sum[v], static_cast<Counter>(first));
+  }
+  if (c <= out.visit_cap) {
+    atomic_add(&out.visit_dense[c], Counter{1});
+  } else {
+    const Counter slot = atomic_add(out.overflow_used, Counter{1});
+    if (slot < static_cast<Counter>(out.overflow_capacity)) out.overflow[slot] = c;
+  }
+  return static_cast<double>(c) >= out.nv ? 1 : 0;
+}
+
+/// The nodes a run never visited: visit count 0 (and >= nv only when nv <= 0).
+NETDP_HD inline Counter fold_unvisited(const TallyView& out, std::int64_t unvisited) {
+  if (unvisited == 0) return 0;
+  atomic_add(&out.visit_dense[0], static_cast<Counter>(unvisited));
+  return 0.0 >= out.nv ? static_cast<Counter>(unvisited) : 0;
+}
+
+// ---- plain walks (walk_sim_cuda.cu) ----
+
+/// Walks first_run .. first_run + count - 1; node state at v * stride + k for walk k.
+struct PlainWalkBatch {
+  std::uint64_t seed = 0;
+  std::int64_t first_run = 0, count = 0, stride = 0, steps = 0;
+  const node_t* starts = nullptr;  // per walk; nullptr: every walk starts at start_node
+  node_t start_node = 0;
+  std::int64_t* first = nullptr;      // time of the first visit of the run (0 for the start)
+  std::int64_t* last = nullptr;       // time of the last visit
+  std::int64_t* count_run = nullptr;  // visits in the run; 0 = not visited (zero on entry, left zero)
+};
+
+/// Walk k (0 <= k < count): the CPU's RunVisitor (visits, returns, hits) and finish_visits, the per-node
+/// sums folded at the end of the walk: returns = visits - 1, return-time sum = last - first, a hit at
+/// `first` for every visited node but the start (first = 0).
+template <WalkKind kKind>
+struct PlainWalkBody {
+  ModelView m;
+  PlainWalkBatch b;
+  TallyView out;
+
+  NETDP_HD void operator()(std::int64_t k) const {
+    WalkThread w(k, b.first_run, b.stride, b.seed);
+    node_t current = b.starts != nullptr ? b.starts[k] : b.start_node;
+    std::size_t at = w.cell(current);
+    b.first[at] = 0;
+    b.last[at] = 0;
+    b.count_run[at] = 1;
+    for (std::int64_t t = 1; t < b.steps; ++t) {
+      current = next_node<kKind>(m, current, w.words, w.retry, t);
+      at = w.cell(current);
+      const std::int64_t seen = b.count_run[at];
+      tally_visit(out, seen, seen > 0 ? b.last[at] : 0, t);
+      if (seen == 0) b.first[at] = t;
+      b.count_run[at] = seen + 1;
+      b.last[at] = t;
+    }
+    std::int64_t unvisited = 0;
+    Counter above = 0;
+    for (node_t v = 0; v < m.n; ++v) {
+      at = w.cell(v);
+      const std::int64_t c = b.count_run[at];
+      if (c == 0) {
+        ++unvisited;
+        continue;
+      }
+      above += fold_node(out, v, c, b.first[at], b.last[at]);
+      b.count_run[at] = 0;
+    }
+    above += fold_unvisited(out, unvisited);
+    if (above > 0) atomic_add(out.above_nv, above);
+  }
+};
+
+// ---- accounted walks (walk_sim_accounting_cuda.cu, MATH_SPEC 4.1.3) ----
+
+/// The C4 terms of the cycle lengths m = 1 .. size, made on the host by the CPU's CycleEpsilons.
+struct CycleTable {
+  const CycleTerms* terms = nullptr;  // m = 1 .. size
+  std::int64_t size = 0;
+  double eps0 = 0;
+  std::int64_t n = 0;
+};
+
+/// The C4 terms of a cycle of length m: the host's table, or (Gaussian mechanism only, m beyond the table)
+/// gaussian_cycle_terms with this side's libm (on the device, a few ulps from the CPU).
+NETDP_HD inline CycleTerms cycle_terms(const CycleTable& t, std::int64_t m) {
+  if (m <= t.size) return t.terms[m - 1];
+  return gaussian_cycle_terms(t.eps0, m, t.n);
+}
+
+/// PhiloxStream::next_normal_pair().first at offset 4 t of the run's noise stream (the CPU's RunVisitor).
+NETDP_HD inline double position_noise(std::uint64_t seed, std::uint64_t run, std::int64_t t) {
+  philox::Stream s(seed, walk_subsequence(WalkStream::noise, run), 4 * static_cast<std::uint64_t>(t));
+  return s.next_normal_pair().first;
+}
+
+/// Walks first_run .. first_run + count - 1 with their accounting state; per-node state at v * stride + k.
+struct AccountedBatch {
+  std::uint64_t seed = 0;
+  std::int64_t first_run = 0, count = 0, stride = 0, steps = 0;
+  const node_t* starts = nullptr;  // per walk; nullptr: every walk starts at start_node
+  node_t start_node = 0;
+  std::int64_t *first = nullptr, *last = nullptr, *count_run = nullptr;  // as the plain walks
+  node_t* last_send = nullptr;  // whom v sent the token to at its last visit (-1: nobody yet)
+  double *zero_sum = nullptr, *zero_square = nullptr, *zero_first = nullptr;  // c = 0 sums per observer
+  std::uint64_t *keys = nullptr, *values = nullptr;  // records: walk k's segment [k capacity, (k+1) capacity)
+  std::int64_t capacity = 0;
+  int node_bits = 1;                 // key = k << 2 node_bits | v << node_bits | u
+  std::uint64_t sentinel = 0;        // key of an unused slot (k = stride): after every real key
+  const double* values_x = nullptr;  // utility: x_v (nullptr: no utility)
+  double sigma_loc = 0;
+  double *truth = nullptr, *noise = nullptr;
+  std::int64_t* noises = nullptr;
+
+  NETDP_HD node_t start(std::int64_t k) const { return starts != nullptr ? starts[k] : start_node; }
+  NETDP_HD std::uint64_t key(std::int64_t k, node_t v, node_t u) const {
+    return static_cast<std::uint64_t>(k) << (2 * node_bits) | static_cast<std::uint64_t>(v) << node_bits |
+           static_cast<std::uint64_t>(u);
+  }
+  NETDP_HD std::size_t cell(std::int64_t k, node_t v) const {
+    return static_cast<std::size_t>(v) * static_cast<std::size_t>(stride) + static_cast<std::size_t>(k);
+  }
+  /// v's cycles in walk k: its visits but the start's position 0.
+  NETDP_HD double cycles_of(std::int64_t k, node_t v) const {
+    return static_cast<double>(count_run[cell(k, v)] - (v == start(k) ? 1 : 0));
+  }
+};
+
+/// Private real summation of one walk (MATH_SPEC 4.1 / 3.1): every position adds x_v; noise at every
+/// position, or on the directed ring once every n - 1 hops (Alg 5.1), summed as the CPU does.
+struct WalkUtility {
+  double truth = 0, noise = 0;
+  std::int64_t noises = 0;
+
+  NETDP_HD void position(const AccountedBatch& b, bool ring, node_t n, std::uint64_t run, std::int64_t t,
+                         node_t v) {
+    if (b.values_x == nullptr) return;
+    truth += b.values_x[v];
+    if (ring && t % (n - 1) != 0) return;
+    ++noises;
+    noise = rn_add(noise, rn_mul(b.sigma_loc, position_noise(b.seed, run, t)));
+  }
+};
+
+/// Walk k: the CPU's RunVisitor<true, kKnown>: the path and visit tallies of the plain walks, per observer
+/// v the sums of the c = 0 terms of v's cycles in time order (RunAccountant::cycle's order, so the sums are
+/// the CPU's bit for bit), and in the known view one record per boundary participant in the walk's segment;
+/// the unused slots get the sentinel key (after every real key) and value 0.
+template <WalkKind kKind, bool kKnown>
+struct AccountedWalkBody {
+  ModelView m;
+  AccountedBatch b;
+  CycleTable table;
+  TallyView out;
+
+  NETDP_HD void operator()(std::int64_t k) const {
+    WalkThread w(k, b.first_run, b.stride, b.seed);
+    constexpr bool kRing = kKind == WalkKind::directed_ring;
+    WalkUtility utility;
+    std::uint64_t* keys = b.keys + k * b.capacity;
+    std::uint64_t* values = b.values + k * b.capacity;
+    std::int64_t used = 0;
+
+    node_t current = b.start(k);
+    std::size_t at = w.cell(current);
+    b.first[at] = 0;
+    b.last[at] = 0;
+    b.count_run[at] = 1;
+    utility.position(b, kRing, m.n, w.run, 0, current);
+    for (std::int64_t t = 1; t < b.steps; ++t) {
+      const node_t sender = current;
+      current = next_node<kKind>(m, current, w.words, w.retry, t);
+      const node_t v = current;
+      at = w.cell(v);
+      const std::int64_t seen = b.count_run[at];
+      const std::int64_t previous = seen > 0 ? b.last[at] : 0;
+      tally_visit(out, seen, previous, t);
+      if (seen == 0) b.first[at] = t;
+      b.count_run[at] = seen + 1;
+      b.last[at] = t;
+      // The visit closes v's cycle of m = t - (previous visit, or 0) positions (RunAccountant::cycle).
+      const std::int64_t length = t - previous;
+      const CycleTerms terms = cycle_terms(table, length);
+      b.zero_sum[at] += terms.zero.eps;
+      b.zero_square[at] += terms.zero.square;
+      b.zero_first[at] += terms.zero.first;
+      if constexpr (kKnown) {
+        b.last_send[w.cell(sender)] = v;  // first: after a self-loop, v's receiver is v itself
+        const node_t receiver = b.last_send[at];
+        if (receiver >= 0 && receiver != v) {
+          keys[used] = b.key(k, v, receiver);
+          values[used++] = static_cast<std::uint64_t>(length) << 2 | (receiver == sender ? 2u : 1u);
+        }
+        if (sender != v && sender != receiver) {
+          keys[used] = b.key(k, v, sender);
+          values[used++] = static_cast<std::uint64_t>(length) << 2 | 1u;
+        }
+      }
+      utility.position(b, kRing, m.n, w.run, t, v);
+    }
+    for (std::int64_t i = used; i < b.capacity; ++i) {
+      keys[i] = b.sentinel;
+      values[i] = 0;
+    }
+    if (b.values_x != nullptr) {
+      b.truth[k] = utility.truth;
+      b.noise[k] = utility.noise;
+      b.noises[k] = utility.noises;
+    }
+    std::int64_t unvisited = 0;
+    Counter above = 0;
+    for (node_t v = 0; v < m.n; ++v) {  // the visit tallies; the per-node state stays for the next bodies
+      at = w.cell(v);
+      const std::int64_t c = b.count_run[at];
+      if (c == 0)
+        ++unvisited;
+      else
+        above += fold_node(out, v, c, b.first[at], b.last[at]);
+    }
+    above += fold_unvisited(out, unvisited);
+    if (above > 0) atomic_add(out.above_nv, above);
+  }
+};
+
+/// First pass of a histogram batch, walk k: the same walk, marking every cycle length that occurs (up to
+/// `lengths`) in `used`, so that the host computes the SH3 levels of those lengths only. Reads and leaves
+/// count_run (zero on entry) and last.
+template <WalkKind kKind>
+struct CycleLengthBody {
+  ModelView m;
+  AccountedBatch b;
+  std::int64_t lengths;
+  std::uint8_t* used;
+
+  NETDP_HD void operator()(std::int64_t k) const {
+    WalkThread w(k, b.first_run, b.stride, b.seed);
+    node_t current = b.start(k);
+    b.count_run[w.cell(current)] = 1;
+    b.last[w.cell(current)] = 0;
+    for (std::int64_t t = 1; t < b.steps; ++t) {
+      current = next_node<kKind>(m, current, w.words, w.retry, t);
+      const std::size_t at = w.cell(current);
+      const std::int64_t length = t - (b.count_run[at] > 0 ? b.last[at] : 0);
+      if (length <= lengths) used[length] = 1;  // racing threads store the same value
+      b.count_run[at] = 1;
+      b.last[at] = t;
+    }
+  }
+};
+
+/// Record i of the records sorted by key (stable: a pair's records in time order): the first record of each
+/// pair adds the pair's corrections onto v's shared sums, in that order (RunAccountant::finish), and writes
+/// the pair's C4 loss at its own index of `loss`.
+struct PairLossBody {
+  AccountedBatch b;
+  CycleTable table;
+  const std::uint64_t* keys;
+  const std::uint64_t* values;
+  std::int64_t records;
+  double delta;
+  double* loss;
+
+  NETDP_HD void operator()(std::int64_t i) const {
+    const std::uint64_t key = keys[i];
+    if (key >= b.sentinel || (i > 0 && keys[i - 1] == key)) return;
+    const std::uint64_t mask = (std::uint64_t{1} << b.node_bits) - 1;
+    const auto k = static_cast<std::int64_t>(key >> (2 * b.node_bits));
+    const auto v = static_cast<node_t>((key >> b.node_bits) & mask);
+    const std::size_t at = b.cell(k, v);
+    double sum = b.zero_sum[at], square = b.zero_square[at], first = b.zero_first[at];
+    for (std::int64_t j = i; j < records && keys[j] == key; ++j) {
+      const CycleTerms terms = cycle_terms(table, static_cast<std::int64_t>(values[j] >> 2));
+      const EpsTerms& known = (values[j] & 3) == 1 ? terms.one : terms.two;
+      sum += known.eps - terms.zero.eps;
+      square += known.square - terms.zero.square;
+      first += known.first - terms.zero.first;
+    }
+    loss[i] = dp_math::heterogeneous_epsilon(b.cycles_of(k, v), sum, square, first, delta);
+  }
+};
+
+/// First index in [0, size) whose key is >= key.
+NETDP_HD inline std::int64_t lower_bound(const std::uint64_t* keys, std::int64_t size, std::uint64_t key) {
+  std::int64_t lo = 0, hi = size;
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    if (keys[mid] < key)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/// The quantile sketch's bins as integer weights: bins first_bin .. first_bin + size - 1 (clamped) and x <=
+/// 0.
+struct SketchBins {
+  Counter* counts = nullptr;
+  Counter* zero = nullptr;
+  std::int64_t first_bin = 0, size = 0;
+  double log_base = 0;
+
+  NETDP_HD void add(double x, Counter weight) const {
+    if (weight == 0) return;
+    if (x <= 0) {
+      atomic_add(zero, weight);
+      return;
+    }
+    const std::int64_t bin = quantile_bin(x, log_base) - first_bin;
+    atomic_add(&counts[bin < 0 ? 0 : (bin >= size ? size - 1 : bin)], weight);
+  }
+};
+
+/// Per (walk k, observer v), index k n + v: k_v, the loss shared by the u without a correction, and the
+/// corrected pairs' losses (the CPU's RunAccountant::finish for one observer).
+struct ObserverOutputs {
+  std::int64_t* cycles = nullptr;
+  double* shared = nullptr;
+  PairLosses* pairs = nullptr;
+};
+
+/// (walk k, observer v) at index k n + v: v's shared loss C4(S_v), its corrected pairs found by binary
+/// search on the sorted keys and added in increasing u (PairLosses, the CPU's order), the sketch's bins.
+struct ObserverLossBody {
+  AccountedBatch b;
+  std::int64_t n;
+  const std::uint64_t* keys;
+  const double* loss;
+  std::int64_t records;
+  double delta;
+  SketchBins bins;
+  ObserverOutputs out;
+
+  NETDP_HD void operator()(std::int64_t index) const {
+    const std::int64_t k = index / n;
+    const auto v = static_cast<node_t>(index % n);
+    const std::size_t at = b.cell(k, v);
+    const double cycles = b.cycles_of(k, v);
+    const double shared =
+        dp_math::heterogeneous_epsilon(cycles, b.zero_sum[at], b.zero_square[at], b.zero_first[at], delta);
+    PairLosses pairs;
+    if (records > 0) {
+      const std::uint64_t low = b.key(k, v, 0), high = low + (std::uint64_t{1} << b.node_bits);
+      const std::int64_t end = lower_bound(keys, records, high);
+      for (std::int64_t j = lower_bound(keys, records, low); j < end; ++j) {
+        if (j > 0 && keys[j - 1] == keys[j]) continue;  // not the first record of its pair
+        pairs.add(loss[j]);
+        bins.add(loss[j], 1);
+      }
+    }
+    bins.add(shared, static_cast<Counter>(n - 1 - static_cast<std::int64_t>(pairs.count)));
+    out.cycles[index] = static_cast<std::int64_t>(cycles);
+    out.shared[index] = shared;
+    out.pairs[index] = pairs;
+  }
+};
+
+}  // namespace netdp::kernels::walk

@@ -1,0 +1,531 @@
+// The CUDA walk engine's single-source bodies (kernels/common/walk_sim_bodies.hpp) run on the host, through
+// the source the GPU compiles, against the CPU engine (walk_sim, sample_walk, account_path): paths, visit
+// tallies, cycle lengths and record sets exactly; losses, utility and sketch bins exactly too, since on the
+// host the bodies use the CPU's libm and the CPU's order of every sum (0 ulps; on a GPU the C4 log / sqrt,
+// the noise's log / sin and the Gaussian terms beyond the host's table differ by a few ulps, which
+// test_walk_sim_cuda bounds by 1e-10 relative). Label device-bodies: no GPU needed.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <numeric>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "common/for_each.hpp"
+#include "common/philox.hpp"
+#include "common/walk_sim_bodies.hpp"
+#include "netdp/core/philox.hpp"
+#include "netdp/dp/concentration.hpp"
+#include "netdp/simulation/walk_sim.hpp"
+#include "simulation/walk_sim_accounting.hpp"
+#include "simulation/walk_sim_statistics.hpp"
+
+namespace netdp {
+namespace {
+
+namespace walk = kernels::walk;
+using walk::Counter;
+
+constexpr std::int64_t kTimeCap = std::int64_t{1} << 16;   // walk_sim's histogram caps
+constexpr std::int64_t kVisitCap = std::int64_t{1} << 20;  // (src/simulation/walk_sim.cpp)
+
+walk::ModelView view(const WalkModel& m) {
+  return {m.n, m.offsets.data(), m.targets.data(), m.thresholds.data()};
+}
+
+WalkSimParams params(std::int64_t steps, std::int64_t runs, bool accounting) {
+  WalkSimParams p;
+  p.steps = steps;
+  p.runs = runs;
+  p.seed = 20240611;
+  p.accounting = accounting;
+  p.device = {DeviceKind::cpu, 0};
+  return p;
+}
+
+// The models of test_walk_sim_cuda: every walk kind, a star, and the directed ring.
+struct Case {
+  std::string what;
+  WalkModel model;
+  StartKind start;
+  node_t node = 0;
+};
+
+std::vector<Case> cases() {
+  std::vector<Case> c;
+  c.push_back({"complete n = 50, node start", complete_walk(50), StartKind::node, 0});
+  c.push_back({"complete n = 50, uniform start", complete_walk(50), StartKind::uniform});
+  c.push_back({"complete n = 3", complete_walk(3), StartKind::node, 2});
+  for (const char* weights : {"uniform", "lazy-uniform", "metropolis"}) {
+    c.push_back({std::string(weights) + ", node start", make_walk_model("er:n=60,p=0.1,seed=3", weights),
+                 StartKind::node, 7});
+    c.push_back({std::string(weights) + ", stationary start",
+                 make_walk_model("er:n=60,p=0.1,seed=3", weights), StartKind::stationary});
+  }
+  c.push_back({"star, stationary start", make_walk_model("star:n=9", "uniform"), StartKind::stationary});
+  c.push_back({"directed ring", directed_ring_walk(17), StartKind::uniform});
+  return c;
+}
+
+WalkSimParams with_start(WalkSimParams p, const Case& c) {
+  p.start = {c.start, c.node};
+  return p;
+}
+
+// ---- Philox streams and step rules ----
+
+TEST(WalkSimBodies, WalkThreadDrawsTheDocumentedStreams) {
+  // A walk's words: walk stream (kind 1) from offset 0; a rejected Lemire word of position t: next_below on
+  // the retry stream (kind 3) at offset t << 20 (docs/walk_sim.md "Randomness layout").
+  const std::uint64_t seed = 99;
+  for (std::int64_t run : {0, 3, 1000}) {
+    walk::WalkThread w(run - 1, 1, 1, seed);  // walk k = run - 1 of a batch starting at run 1
+    PhiloxStream reference(seed, walk_subsequence(WalkStream::walk, static_cast<std::uint64_t>(run)));
+    EXPECT_EQ(w.run, static_cast<std::uint64_t>(run));
+    for (int i = 0; i < 40; ++i) ASSERT_EQ(w.words.next_u32(), reference.next_u32()) << "run " << run;
+    // draw() with a bound that rejects about 30% of the words.
+    int rejected = 0;
+    for (std::int64_t t = 1; t < 300; ++t) {
+      const std::uint32_t bound = 3'000'000'000u;
+      const std::uint32_t word = reference.next_u32();
+      std::uint32_t expected = 0;
+      if (!kernels::philox::bounded_draw(word, bound, &expected)) {
+        ++rejected;
+        expected = PhiloxStream(seed, walk_subsequence(WalkStream::retry, static_cast<std::uint64_t>(run)),
+                                static_cast<std::uint64_t>(t) << 20)
+                       .next_below(bound);
+      }
+      ASSERT_EQ(walk::draw(w.words, w.retry, t, bound), expected) << "run " << run << ", t " << t;
+    }
+    EXPECT_GT(rejected, 40);
+  }
+}
+
+TEST(WalkSimBodies, StepRulesGiveTheCpuPaths) {
+  // next_node<kind> from the walk's own stream (the device's WalkThread) against the CPU's sample_walk.
+  for (const Case& c : cases()) {
+    const WalkSimParams p = with_start(params(3000, 6, false), c);
+    for (std::int64_t run = 0; run < p.runs; ++run) {
+      const std::vector<node_t> expected = sample_walk(c.model, p, run);
+      std::vector<node_t> path{walk_start(c.model, p, run)};
+      walk::WalkThread w(run, 0, 1, p.seed);
+      walk::for_kind(c.model.kind, [&](auto kind) {
+        for (std::int64_t t = 1; t < p.steps; ++t)
+          path.push_back(walk::next_node<kind.value>(view(c.model), path.back(), w.words, w.retry, t));
+      });
+      ASSERT_EQ(path, expected) << c.what << ", run " << run;
+    }
+  }
+}
+
+// ---- the plain-walk loop ----
+
+// What the device's TallyBuffers hold, on the host.
+struct HostTallies {
+  std::vector<Counter> visits, returns, return_sum, hits, hit_sum, return_counts, hitting_counts, visit_dense;
+  std::vector<std::int64_t> overflow;
+  Counter above_nv = 0, overflow_used = 0;
+  std::int64_t time_cap, visit_cap;
+  double nv;
+
+  HostTallies(std::int64_t n, std::int64_t time_cap_, std::int64_t visit_cap_, double nv_,
+              std::int64_t overflow_capacity)
+      : visits(static_cast<std::size_t>(n)),
+        returns(visits),
+        return_sum(visits),
+        hits(visits),
+        hit_sum(visits),
+        return_counts(static_cast<std::size_t>(time_cap_) + 2),
+        hitting_counts(return_counts),
+        visit_dense(static_cast<std::size_t>(visit_cap_) + 1),
+        overflow(static_cast<std::size_t>(overflow_capacity)),
+        time_cap(time_cap_),
+        visit_cap(visit_cap_),
+        nv(nv_) {}
+
+  walk::TallyView view() {
+    return {visits.data(),
+            returns.data(),
+            return_sum.data(),
+            hits.data(),
+            hit_sum.data(),
+            return_counts.data(),
+            hitting_counts.data(),
+            visit_dense.data(),
+            &above_nv,
+            overflow.data(),
+            &overflow_used,
+            static_cast<std::int64_t>(overflow.size()),
+            time_cap,
+            visit_cap,
+            nv};
+  }
+  // TallyBuffers::drain_overflow: the batch's counts above visit_cap into a map, the list emptied.
+  void drain(std::map<std::int64_t, std::int64_t>& sparse) {
+    ASSERT_LE(overflow_used, overflow.size());
+    for (Counter i = 0; i < overflow_used; ++i) ++sparse[overflow[i]];
+    overflow_used = 0;
+  }
+};
+
+std::vector<std::int64_t> as_int(const std::vector<Counter>& v) {
+  return {v.begin(), v.end()};
+}
+
+// A histogram's counts as walk_sim reports them (fill_histogram): up to the last non-zero bin <= cap.
+std::vector<std::int64_t> trimmed(const std::vector<Counter>& counts) {
+  std::size_t last = 0;
+  for (std::size_t t = 1; t + 1 < counts.size(); ++t)
+    if (counts[t] > 0) last = t;
+  return {counts.begin(), counts.begin() + static_cast<std::ptrdiff_t>(last) + 1};
+}
+
+void expect_cpu_tallies(const WalkSimResult& cpu, HostTallies& h, std::map<std::int64_t, std::int64_t> sparse,
+                        const std::string& what) {
+  EXPECT_EQ(as_int(h.visits), cpu.visits) << what;
+  EXPECT_EQ(as_int(h.returns), cpu.returns) << what;
+  EXPECT_EQ(as_int(h.return_sum), cpu.return_time_sum) << what;
+  EXPECT_EQ(as_int(h.hits), cpu.hits) << what;
+  EXPECT_EQ(as_int(h.hit_sum), cpu.hitting_time_sum) << what;
+  EXPECT_EQ(trimmed(h.return_counts), cpu.return_times.counts) << what;
+  EXPECT_EQ(static_cast<std::int64_t>(h.return_counts.back()), cpu.return_times.overflow) << what;
+  EXPECT_EQ(trimmed(h.hitting_counts), cpu.hitting_times.counts) << what;
+  EXPECT_EQ(static_cast<std::int64_t>(h.hitting_counts.back()), cpu.hitting_times.overflow) << what;
+  for (std::size_t c = 0; c < h.visit_dense.size(); ++c)
+    if (h.visit_dense[c] > 0)
+      sparse[static_cast<std::int64_t>(c)] += static_cast<std::int64_t>(h.visit_dense[c]);
+  EXPECT_EQ(sparse, cpu.visit_counts) << what;
+  EXPECT_EQ(static_cast<std::int64_t>(h.above_nv), cpu.visit_counts_above_nv) << what;
+}
+
+double cpu_nv(const WalkModel& m, const WalkSimParams& p) {
+  return m.kind == WalkKind::complete ? dp::chernoff_visit_bound(double(p.steps), double(m.n), p.delta)
+                                      : INFINITY;
+}
+
+/// walk_sim_cuda's launches on the host: batches of `batch` walks through walk::PlainWalkBody.
+void run_plain_bodies(const WalkModel& model, const WalkSimParams& p, std::int64_t batch, HostTallies& h,
+                      std::map<std::int64_t, std::int64_t>& sparse) {
+  const std::int64_t n = model.n;
+  const auto cells = static_cast<std::size_t>(n * batch);
+  std::vector<std::int64_t> first(cells, -7), last(cells, -7), count_run(cells, 0);
+  std::vector<node_t> starts(static_cast<std::size_t>(batch));
+  for (std::int64_t first_run = 0; first_run < p.runs; first_run += batch) {
+    const std::int64_t count = std::min(batch, p.runs - first_run);
+    for (std::int64_t k = 0; k < count; ++k)
+      starts[static_cast<std::size_t>(k)] = walk_start(model, p, first_run + k);
+    const walk::PlainWalkBatch b{p.seed,        first_run,    count,        batch,       p.steps,
+                                 starts.data(), p.start.node, first.data(), last.data(), count_run.data()};
+    walk::for_kind(model.kind, [&](auto kind) {
+      kernels::host_for_each(count, walk::PlainWalkBody<kind.value>{view(model), b, h.view()});
+    });
+    h.drain(sparse);
+    EXPECT_TRUE(std::all_of(count_run.begin(), count_run.end(), [](std::int64_t c) { return c == 0; }))
+        << "the body leaves count_run zero for the next batch";
+  }
+}
+
+TEST(WalkSimBodies, PlainWalkLoopGivesTheCpuTallies) {
+  for (const Case& c : cases()) {
+    const WalkSimParams p = with_start(params(4000, 23, false), c);
+    const WalkSimResult cpu = walk_sim(c.model, p);
+    const std::int64_t time_cap = std::min(p.steps, kTimeCap), visit_cap = std::min(p.steps, kVisitCap);
+    for (std::int64_t batch : {std::int64_t{1}, std::int64_t{7}, p.runs}) {
+      const std::int64_t overflow_per_walk = std::min<std::int64_t>(c.model.n, p.steps / (visit_cap + 1));
+      HostTallies h(c.model.n, time_cap, visit_cap, cpu_nv(c.model, p), overflow_per_walk * batch);
+      std::map<std::int64_t, std::int64_t> sparse;
+      run_plain_bodies(c.model, p, batch, h, sparse);
+      expect_cpu_tallies(cpu, h, sparse, c.what + ", batch " + std::to_string(batch));
+    }
+  }
+}
+
+TEST(WalkSimBodies, PlainWalkLoopBeyondTheHistogramAndVisitCaps) {
+  // Small caps (the body takes them as parameters): returns and hits above time_cap and visit counts above
+  // visit_cap go to the overflow bin and the overflow list; the totals still equal the CPU's.
+  const WalkModel m = complete_walk(2);
+  const WalkSimParams p = params(3000, 5, false);
+  const WalkSimResult cpu = walk_sim(m, p);
+  HostTallies h(2, 4, 1000, cpu_nv(m, p), 2 * 5);
+  std::map<std::int64_t, std::int64_t> sparse;
+  run_plain_bodies(m, p, 5, h, sparse);
+  EXPECT_EQ(as_int(h.visits), cpu.visits);
+  EXPECT_EQ(as_int(h.return_sum), cpu.return_time_sum);
+  EXPECT_EQ(sparse.size() + 0, cpu.visit_counts.size());  // every count is above 1000 (T = 3000, n = 2)
+  EXPECT_EQ(sparse, cpu.visit_counts);
+  std::int64_t returns = 0;
+  for (std::int64_t r : cpu.returns) returns += r;
+  std::int64_t binned = 0;
+  for (std::size_t t = 1; t + 1 < h.return_counts.size(); ++t)
+    binned += static_cast<std::int64_t>(h.return_counts[t]);
+  EXPECT_EQ(binned + static_cast<std::int64_t>(h.return_counts.back()), returns);
+  for (std::size_t t = 1; t <= 4; ++t)
+    EXPECT_EQ(static_cast<std::int64_t>(h.return_counts[t]), cpu.return_times.counts[t]) << t;
+}
+
+// ---- accounted walks ----
+
+struct AccountedOutputs {
+  std::vector<std::int64_t> cycles;
+  std::vector<double> shared;
+  std::vector<walk::PairLosses> pairs;
+  std::vector<double> truth, noise;
+  std::vector<std::int64_t> noises;
+  std::vector<std::set<node_t>> corrected;  // per (walk, observer): the u with a record
+  std::vector<Counter> bins;
+  Counter zero_bin = 0;
+  std::int64_t first_bin = 0;
+  std::vector<std::uint8_t> used_lengths;  // histogram: the first pass's marks
+};
+
+/// walk_sim_accounted_cuda's launches on the host for one batch of all runs: AccountedWalkBody (after
+/// CycleLengthBody for the histogram mechanism), a stable sort of the records by key (what CUB's stable
+/// radix sort gives), PairLossBody, ObserverLossBody. `table_lengths` = the lengths the host tabulates;
+/// sigma_loc the utility's noise scale (Gaussian mechanism).
+AccountedOutputs run_accounted_bodies(const WalkModel& model, const WalkSimParams& p,
+                                      std::int64_t table_lengths, double sigma_loc, HostTallies& h) {
+  const std::int64_t n = model.n, batch = p.runs, count = p.runs;
+  const bool known = p.view == WalkView::known, gaussian = p.mechanism == WalkMechanism::gaussian;
+  const int node_bits = std::max(1, static_cast<int>(std::bit_width(static_cast<std::uint64_t>(n - 1))));
+  const std::int64_t capacity = known ? 2 * (p.steps - 1) : 0;
+  const walk_detail::CycleEpsilons eps(model.n, p);
+  const auto fill = [&](std::int64_t m, walk::CycleTerms& slot) {
+    slot = {eps.at(m).zero, eps.terms(m, 1), eps.terms(m, 2)};
+  };
+  std::vector<walk::CycleTerms> table(static_cast<std::size_t>(table_lengths));
+  const auto cells = static_cast<std::size_t>(n * batch);
+  std::vector<std::int64_t> first(cells, -7), last(cells, -7), count_run(cells, 0);
+  std::vector<node_t> last_send(cells, -1), starts(static_cast<std::size_t>(batch));
+  std::vector<double> zero_sum(cells, 0.0), zero_square(cells, 0.0), zero_first(cells, 0.0);
+  const auto slots = static_cast<std::size_t>(capacity * batch);
+  std::vector<std::uint64_t> keys(slots, 12345), values(slots, 12345);
+  const bool utility = gaussian;
+  std::vector<double> x;
+  if (utility)
+    for (node_t v = 0; v < n; ++v)
+      x.push_back(
+          PhiloxStream(p.seed, walk_subsequence(WalkStream::values, 0), 2 * static_cast<std::uint64_t>(v))
+              .next_uniform_double());
+  AccountedOutputs out;
+  out.truth.assign(static_cast<std::size_t>(batch), 0.0);
+  out.noise = out.truth;
+  out.noises.assign(static_cast<std::size_t>(batch), 0);
+  for (std::int64_t k = 0; k < count; ++k) starts[static_cast<std::size_t>(k)] = walk_start(model, p, k);
+
+  walk::AccountedBatch b;
+  b.seed = p.seed;
+  b.first_run = 0;
+  b.count = count;
+  b.stride = batch;
+  b.steps = p.steps;
+  b.starts = starts.data();
+  b.first = first.data();
+  b.last = last.data();
+  b.count_run = count_run.data();
+  b.last_send = last_send.data();
+  b.zero_sum = zero_sum.data();
+  b.zero_square = zero_square.data();
+  b.zero_first = zero_first.data();
+  b.keys = keys.data();
+  b.values = values.data();
+  b.capacity = capacity;
+  b.node_bits = node_bits;
+  b.sentinel = static_cast<std::uint64_t>(batch) << (2 * node_bits);
+  b.values_x = utility ? x.data() : nullptr;
+  b.sigma_loc = sigma_loc;
+  b.truth = out.truth.data();
+  b.noise = out.noise.data();
+  b.noises = out.noises.data();
+
+  if (gaussian) {
+    for (std::int64_t m = 1; m <= table_lengths; ++m) fill(m, table[static_cast<std::size_t>(m - 1)]);
+  } else {
+    out.used_lengths.assign(static_cast<std::size_t>(table_lengths) + 1, 0);
+    walk::for_kind(model.kind, [&](auto kind) {
+      kernels::host_for_each(
+          count, walk::CycleLengthBody<kind.value>{view(model), b, table_lengths, out.used_lengths.data()});
+    });
+    std::fill(count_run.begin(), count_run.end(), 0);
+    for (std::int64_t m = 1; m <= table_lengths; ++m)
+      if (out.used_lengths[static_cast<std::size_t>(m)] != 0) fill(m, table[static_cast<std::size_t>(m - 1)]);
+  }
+  const walk::CycleTable cycle_table{table.data(), table_lengths, p.eps0, n};
+  walk::for_kind(model.kind, [&](auto kind) {
+    if (known)
+      kernels::host_for_each(
+          count, walk::AccountedWalkBody<kind.value, true>{view(model), b, cycle_table, h.view()});
+    else
+      kernels::host_for_each(
+          count, walk::AccountedWalkBody<kind.value, false>{view(model), b, cycle_table, h.view()});
+  });
+
+  // CUB's stable radix sort by key: equal keys keep their slot order (time order within a walk's segment).
+  const std::int64_t records = count * capacity;
+  std::vector<std::size_t> order(static_cast<std::size_t>(records));
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t c) { return keys[a] < keys[c]; });
+  std::vector<std::uint64_t> sorted_keys(order.size()), sorted_values(order.size());
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    sorted_keys[i] = keys[order[i]];
+    sorted_values[i] = values[order[i]];
+  }
+  std::vector<double> loss(order.size(), -1.0);
+  if (records > 0)
+    kernels::host_for_each(records, walk::PairLossBody{b, cycle_table, sorted_keys.data(),
+                                                       sorted_values.data(), records, p.delta, loss.data()});
+
+  const std::int64_t first_bin = walk::quantile_bin(4.9406564584124654e-324, walk_detail::kLogBase) - 1;
+  const std::int64_t bin_count = walk::quantile_bin(DBL_MAX, walk_detail::kLogBase) + 2 - first_bin;
+  out.first_bin = first_bin;
+  out.bins.assign(static_cast<std::size_t>(bin_count), 0);
+  const walk::SketchBins bins{out.bins.data(), &out.zero_bin, first_bin, bin_count, walk_detail::kLogBase};
+  const auto observers = static_cast<std::size_t>(count * n);
+  out.cycles.assign(observers, -1);
+  out.shared.assign(observers, -1.0);
+  out.pairs.assign(observers, walk::PairLosses{});
+  kernels::host_for_each(count * n,
+                         walk::ObserverLossBody{b,
+                                                n,
+                                                sorted_keys.data(),
+                                                loss.data(),
+                                                records,
+                                                p.delta,
+                                                bins,
+                                                {out.cycles.data(), out.shared.data(), out.pairs.data()}});
+  out.corrected.assign(observers, {});
+  const std::uint64_t mask = (std::uint64_t{1} << node_bits) - 1;
+  for (std::uint64_t key : sorted_keys) {
+    if (key >= b.sentinel) continue;
+    const auto k = static_cast<std::int64_t>(key >> (2 * node_bits));
+    out.corrected[static_cast<std::size_t>(k * n + static_cast<std::int64_t>((key >> node_bits) & mask))]
+        .insert(static_cast<node_t>(key & mask));
+  }
+  // The unused slots: sentinel key and value 0 (initialised for the sort and compute-sanitizer's initcheck).
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    if (keys[i] == b.sentinel) {
+      EXPECT_EQ(values[i], 0u) << "slot " << i;
+    }
+  }
+  EXPECT_EQ(std::count(keys.begin(), keys.end(), std::uint64_t{12345}), 0) << "a slot was left unwritten";
+  return out;
+}
+
+void expect_cpu_accounting(const Case& c, WalkSimParams p, std::int64_t table_lengths) {
+  p = with_start(p, c);
+  const std::string what = c.what + (p.view == WalkView::known ? ", known" : ", hidden") +
+                           (p.mechanism == WalkMechanism::gaussian ? ", gaussian" : ", histogram");
+  const std::int64_t n = c.model.n;
+  const std::int64_t time_cap = std::min(p.steps, kTimeCap), visit_cap = std::min(p.steps, kVisitCap);
+  HostTallies h(n, time_cap, visit_cap, cpu_nv(c.model, p), 0);
+  const WalkSimResult engine = walk_sim(c.model, p);
+  const AccountedOutputs out = run_accounted_bodies(c.model, p, table_lengths, engine.sigma_loc, h);
+  expect_cpu_tallies(engine, h, {}, what);  // the accounted walks' visit tallies
+  if (p.mechanism == WalkMechanism::gaussian) {
+    ASSERT_EQ(engine.utility.size(), static_cast<std::size_t>(p.runs)) << what;
+    for (std::size_t r = 0; r < engine.utility.size(); ++r) {
+      EXPECT_EQ(out.truth[r], engine.utility[r].truth) << what << ", run " << r;
+      EXPECT_EQ(out.noises[r], engine.utility[r].noises) << what << ", run " << r;
+      EXPECT_EQ(out.truth[r] + out.noise[r], engine.utility[r].estimate) << what << ", run " << r;
+    }
+  }
+
+  std::vector<Counter> expected_bins(out.bins.size(), 0);
+  Counter expected_zero = 0;
+  std::vector<std::uint8_t> lengths(out.used_lengths.size(), 0);
+  for (std::int64_t run = 0; run < p.runs; ++run) {
+    const std::vector<node_t> path = sample_walk(c.model, p, run);
+    const PathAccounting cpu = account_path(path, static_cast<node_t>(n), p);
+    for (node_t v = 0; v < n; ++v) {
+      const auto i = static_cast<std::size_t>(run * n + v);
+      const std::string label = what + ", run " + std::to_string(run) + ", observer " + std::to_string(v);
+      ASSERT_EQ(out.cycles[i], cpu.cycles[v]) << label;
+      // Pairs without a record share the loss; those with one have their own, added in increasing u.
+      walk::PairLosses expected;
+      for (node_t u = 0; u < n; ++u) {
+        if (u == v) continue;
+        const double l = cpu.loss[static_cast<std::size_t>(u) * n + v];
+        if (out.corrected[i].count(u) != 0) {
+          expected.add(l);
+        } else {
+          ASSERT_EQ(out.shared[i], l) << label << ", u " << u << " (0 ulps on the host)";
+        }
+        if (l <= 0)
+          ++expected_zero;
+        else
+          ++expected_bins[static_cast<std::size_t>(
+              std::clamp<std::int64_t>(walk::quantile_bin(l, walk_detail::kLogBase) - out.first_bin, 0,
+                                       static_cast<std::int64_t>(out.bins.size()) - 1))];
+      }
+      ASSERT_EQ(out.pairs[i].count, expected.count) << label;
+      ASSERT_EQ(out.pairs[i].sum, expected.sum) << label;
+      ASSERT_EQ(out.pairs[i].compensation, expected.compensation) << label;
+      ASSERT_EQ(out.pairs[i].min, expected.min) << label;
+      ASSERT_EQ(out.pairs[i].max, expected.max) << label;
+    }
+    if (p.mechanism == WalkMechanism::histogram) {
+      // Cycle lengths: t - (previous visit, or 0); the start's position 0 is a visit.
+      std::map<node_t, std::int64_t> previous{{path[0], 0}};
+      for (std::size_t t = 1; t < path.size(); ++t) {
+        const auto it = previous.find(path[t]);
+        lengths[static_cast<std::size_t>(std::int64_t(t) - (it == previous.end() ? 0 : it->second))] = 1;
+        previous[path[t]] = std::int64_t(t);
+      }
+    }
+  }
+  EXPECT_EQ(out.used_lengths, lengths) << what << ": the first pass marks exactly the walks' cycle lengths";
+  EXPECT_EQ(out.bins, expected_bins) << what;
+  EXPECT_EQ(out.zero_bin, expected_zero) << what;
+  if (p.view == WalkView::hidden) {
+    for (const auto& s : out.corrected) EXPECT_TRUE(s.empty()) << what;
+  }
+}
+
+TEST(WalkSimBodies, AccountedWalkAndPairAndObserverBodiesGiveTheCpuLosses) {
+  WalkSimParams p = params(3000, 9, true);
+  for (const Case& c : cases()) {
+    p.view = WalkView::known;
+    expect_cpu_accounting(c, p, p.steps - 1);
+    if (c.model.kind == WalkKind::complete) {
+      p.view = WalkView::hidden;
+      expect_cpu_accounting(c, p, p.steps - 1);
+    }
+  }
+  // Histogram: the first pass marks the lengths, only those are tabulated.
+  WalkSimParams histogram = params(600, 4, true);
+  histogram.mechanism = WalkMechanism::histogram;
+  expect_cpu_accounting(cases()[1], histogram, 599);
+  expect_cpu_accounting(cases()[2], histogram, 599);
+}
+
+TEST(WalkSimBodies, CycleTermsBeyondTheTableAreTheGaussianFormula) {
+  // A short table: cycles longer than it take gaussian_cycle_terms on this side's libm (on the host the
+  // CPU's, so the C4 terms agree with CycleEpsilons to the few ulps test_walk_sim_math allows).
+  const walk_detail::CycleEpsilons eps(50, params(5000, 1, true));
+  const walk::CycleTable table{nullptr, 0, 0.1, 50};
+  for (std::int64_t m : {1, 2, 17, 333, 4999}) {
+    const walk::CycleTerms t = walk::cycle_terms(table, m);
+    EXPECT_NEAR(t.zero.eps, eps.at(m).zero.eps, 4 * DBL_EPSILON * eps.at(m).zero.eps) << m;
+    EXPECT_NEAR(t.one.eps, eps.terms(m, 1).eps, 4 * DBL_EPSILON * eps.terms(m, 1).eps) << m;
+    EXPECT_NEAR(t.two.first, eps.terms(m, 2).first, 8 * DBL_EPSILON * eps.terms(m, 2).first) << m;
+  }
+}
+
+TEST(WalkSimBodies, PositionNoiseIsTheCpusNormal) {
+  // position_noise = next_normal_pair().first at offset 4 t of the run's noise stream; the accounted body's
+  // sums of sigma_loc z_t are compared with walk_sim's utility in the test above.
+  for (std::uint64_t run : {0u, 7u, 123456u})
+    for (std::int64_t t : {0, 1, 17, 1 << 20})
+      EXPECT_EQ(walk::position_noise(42, run, t),
+                PhiloxStream(42, walk_subsequence(WalkStream::noise, run), 4 * static_cast<std::uint64_t>(t))
+                    .next_normal_pair()
+                    .first);
+}
+
+}  // namespace
+}  // namespace netdp
