@@ -3,6 +3,8 @@
 #include <chrono>
 
 #include "jobs/job_graph.hpp"
+#include "jobs/model_list.hpp"
+#include "jobs/model_parts.hpp"
 #include "netdp/accounting/loss_report.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/io/results_dir.hpp"
@@ -115,5 +117,78 @@ json run_gossip_loss_job(const GossipLossJob& job) {
   out.commit_manifest(manifest);
   return summary;
 }
+
+namespace jobs {
+
+namespace {
+
+GossipLossJob gossip_loss_job(const Values& v, const RunContext& context) {
+  const LossValues common = loss_values(v);
+  GossipLossJob job;
+  job.graph = v.text("graph");
+  job.weights = parse_weights_spec(v.text("weights"));
+  job.gap = parse_gap_definition(v.text("gap"));
+  job.out_dir = context.out_dir.string();
+  job.progress = !context.quiet;
+  job.write_matrix = !v.flag("no-matrix");
+  job.invocation = context.invocation;
+  job.auto_steps = common.auto_steps;
+  auto& p = job.params;
+  p.alpha = v.real("alpha");
+  p.sigma = v.real("sigma");
+  p.sensitivity = v.real("sensitivity");
+  p.steps = common.steps;
+  p.t_start = static_cast<int>(v.integer("t-start"));
+  p.cap_ldp = v.text("cap") == "ldp";
+  p.source = common.source;
+  p.device = common.device;
+  const std::string& propagation = v.text("propagation");
+  p.propagation = propagation == "dense"    ? Propagation::dense
+                  : propagation == "sparse" ? Propagation::sparse
+                                            : Propagation::automatic;
+  p.tile_sources = v.integer("tile-sources");
+  p.memory_limit = common.memory_limit;
+  return job;
+}
+
+}  // namespace
+
+Model gossip_loss_model() {
+  using namespace declare;
+  Model m;
+  m.name = "gossip-loss";
+  m.help = "pairwise Renyi loss f(u, v) of private gossip averaging (Muffliato, Thm 6.1) on a graph";
+  m.parameters = loss_parameters("absolute std of the Gaussian noise added once by every node",
+                                 "gossip rounds T, or auto for the stopping time T_stop (MATH_SPEC 2.3)");
+  append(m.parameters,
+         {real("sensitivity", "l2 sensitivity Delta of a node's value").fallback("1").range(above(0)),
+          integer("t-start", "first power of W: 0 = Theorem 6.1, 1 = the reference figure code")
+              .fallback("0")
+              .range(between(0, 1)),
+          choice("cap", "ldp: report min(f, alpha Delta^2/(2 sigma^2)); none: the raw sum", {"ldp", "none"})
+              .fallback("ldp"),
+          choice("propagation", "auto | sparse (SpMM) | dense (GEMM); auto = dense above 25% fill",
+                 {"auto", "sparse", "dense"})
+              .fallback("auto")});
+  m.validate = [](const Values& v) { check_gossip_loss_job(gossip_loss_job(v, {})); };
+  m.execute = [](const Values& v, const RunContext& c) { return run_gossip_loss_job(gossip_loss_job(v, c)); };
+  m.describe = [](const json& s, const RunContext& c) {
+    return format_line("gossip-loss: n = %d, T = %d, mean loss %.6g, max %.6g (LDP %.6g), %s, %.3f s -> %s\n",
+                       s["n"].get<int>(), s["steps"].get<int>(), s["mean_loss"].get<double>(),
+                       s["max_loss"].get<double>(), s["ldp_loss"].get<double>(),
+                       s["device"].get<std::string>().c_str(), s["seconds"].get<double>(),
+                       c.out_dir.string().c_str());
+  };
+  // The least it needs: W, the row norms (T x n) and a tile of 64 sources (it tiles to the memory at hand);
+  // the rates are the 2-core CPU medians of benchmarks/RESULTS.md.
+  m.resources = [](const Values& v) {
+    const GraphSize g = graph_size(v.text("graph"));
+    const double n = g.n, entries = 2 * g.m + n, T = estimate_steps(v, n);
+    return Estimate{16 * entries + 8 * n * (T + 1) + 24 * n * 64, T * entries * n / 1e10 + 8 * n * n / 1e9};
+  };
+  return m;
+}
+
+}  // namespace jobs
 
 }  // namespace netdp

@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "jobs/job_graph.hpp"
+#include "jobs/model_list.hpp"
+#include "jobs/model_parts.hpp"
 #include "netdp/accounting/loss_report.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/core/graph_spec.hpp"
@@ -66,21 +68,24 @@ json privacy_parameters(const GossipPrivacyParams& q) {
 void check_gossip_sim_job(const GossipSimJob& job) {
   const GossipProtocol protocol = job.params.protocol;
   if (protocol == GossipProtocol::sequence && job.sequence.empty())
-    throw InvalidInput("--protocol sequence needs --sequence PATH (a list of weight-matrix files)");
+    throw InvalidParameter("sequence",
+                           "sequence PATH is required by protocol sequence (a list of weight-matrix files)");
   if (protocol != GossipProtocol::sequence && !job.sequence.empty())
-    throw InvalidInput("--sequence is only used with --protocol sequence");
+    throw InvalidParameter("sequence", "sequence is only used with protocol sequence");
   // (the sequence's matrices are checked against the graph's n once both are loaded)
   GossipSimParams early = job.params;
   if (job.auto_steps) early.steps = 1;
   if (protocol != GossipProtocol::sequence) validate(early, 1);
   if (job.params.device.kind == DeviceKind::cuda && job.privacy)
-    throw InvalidInput(
-        "--device cuda: --privacy runs on the CPU only for now; use --device cpu or auto (auto runs the "
+    throw InvalidParameter(
+        "privacy",
+        "privacy runs on the CPU only for now, not on device cuda; use device cpu or auto (auto runs the "
         "error curves on a GPU when one answers and the privacy pass on the CPU)");
   if (!(job.er_c >= 0) || !std::isfinite(job.er_c))
-    throw InvalidInput("--er-c must be a finite number >= 0, got " + format_double(job.er_c));
+    throw InvalidParameter("er-c", "er-c must be a finite number >= 0, got " + format_double(job.er_c));
   if (job.target && !(*job.target >= 0 && std::isfinite(*job.target)))
-    throw InvalidInput("--target must be a finite number >= 0, got " + format_double(*job.target));
+    throw InvalidParameter("target",
+                           "target must be a finite number >= 0, got " + format_double(*job.target));
 }
 
 json run_gossip_sim_job(const GossipSimJob& job) {
@@ -233,5 +238,144 @@ json run_gossip_sim_job(const GossipSimJob& job) {
   out.commit_manifest(manifest);
   return summary;
 }
+
+namespace jobs {
+
+namespace {
+
+GossipSimJob gossip_sim_job(const Values& v, const RunContext& context) {
+  GossipSimJob job;
+  job.graph = v.text("graph");
+  job.auto_steps = v.is_auto("steps");
+  auto& p = job.params;
+  if (!job.auto_steps) {
+    const std::int64_t steps = v.integer("steps");
+    if (steps > 0x7fffffff)
+      throw InvalidParameter(
+          "steps", "steps: expected a positive integer or auto, got '" + std::to_string(steps) + "'");
+    p.steps = static_cast<int>(steps);
+  }
+  p.protocol = parse_gossip_protocol(v.text("protocol"));
+  p.runs = v.integer("runs");
+  p.dim = static_cast<int>(v.integer("dim"));
+  p.sigma = v.real("sigma");
+  p.seed = v.natural("seed");
+  p.init = parse_init_spec(v.text("init"));
+  p.weights = parse_weights_spec(v.text("weights"));
+  p.dropout = v.real("dropout");
+  p.record_every = static_cast<int>(v.integer("record-every"));
+  p.device = parse_device_spec(v.text("device"));
+  p.batch_runs = v.integer("batch-runs");
+  p.memory_limit = memory_limit_bytes(v);
+  job.er_c = v.real("er-c");
+  if (v.has("target")) job.target = v.real("target");
+  job.gap = parse_gap_definition(v.text("gap"));
+  job.sequence = v.has("sequence") ? v.text("sequence") : "";
+  job.privacy = v.flag("privacy");
+  auto& q = job.privacy_params;
+  q.alpha = v.real("alpha");
+  q.sensitivity = v.real("sensitivity");
+  q.t_start = static_cast<int>(v.integer("t-start"));
+  q.cap_ldp = v.text("cap") == "ldp";
+  q.source = source_node(v);
+  q.quantiles = v.reals("quantiles");
+  if (!job.privacy && (v.has("source") || v.has("quantiles")))
+    throw InvalidParameter(v.has("source") ? "source" : "quantiles", "source and quantiles need privacy");
+  job.out_dir = context.out_dir.string();
+  job.progress = !context.quiet;
+  job.invocation = context.invocation;
+  return job;
+}
+
+}  // namespace
+
+Model gossip_sim_model() {
+  using namespace declare;
+  Model m;
+  m.name = "gossip-sim";
+  m.help =
+      "Monte Carlo runs of private gossip averaging (Muffliato, Alg 6.1 / 6.2): error to the true average "
+      "per "
+      "round, over runs, next to Thm 6.2 / 6.4";
+  m.parameters = graph_parameters();
+  append(
+      m.parameters,
+      {choice("protocol",
+              "sync | accelerated (Chebyshev, 2.4) | randomized (one edge per tick, 6.3) | er-per-round (a "
+              "fresh "
+              "G(n, c ln n / n) per round, 6.4) | dropout (6.8) | sequence (--sequence, 6.1)",
+              {"sync", "accelerated", "randomized", "er-per-round", "dropout", "sequence"})
+           .fallback("sync"),
+       text("sequence",
+            "sequence: a file listing one weight-matrix file per line (W_0, W_1, ...; repeated cyclically)"),
+       count_or_auto("steps", "rounds T (ticks for randomized), or auto for T_stop (MATH_SPEC 2.3 / 6.3)")
+           .required()
+           .range(at_least(1)),
+       integer("runs", "independent runs R").fallback("1").range(at_least(1)),
+       integer("dim", "dimension D of every node's value").fallback("1").range(at_least(1)),
+       real("sigma", "absolute std of the Gaussian noise each node adds once (0 = none)")
+           .fallback("1")
+           .range(at_least(0)),
+       natural("seed", "Philox seed of every random draw").fallback("0"),
+       text("init", "initial values: zero | normal | uniform | file:PATH").fallback("zero"),
+       real("er-c", "er-per-round: edge probability q = c ln(n) / n").fallback("1").range(at_least(0)),
+       real("dropout", "dropout: probability q that a node sits out a round")
+           .fallback("0")
+           .range(between(0, 1)),
+       real("target", "report the first t whose mean error is <= this").range(at_least(0)),
+       gap_parameter("spectral gap for gamma, bounds and auto: second (1 - lambda_2) or abs"),
+       integer("record-every", "report every K-th t (and T)").fallback("1").range(at_least(1)),
+       integer("batch-runs", "runs per batch (0 = from the memory available)")
+           .fallback("0")
+           .range(at_least(0)),
+       device_parameter("auto | cpu | cuda[:N] (CUDA: every protocol, without --privacy)"),
+       memory_limit_parameter(),
+       threads_parameter(),
+       out_parameter(),
+       quiet_parameter(),
+       flag("privacy", "also the pairwise losses of Thm 6.1 on every run's schedule, aggregated over runs"),
+       real("alpha", "privacy: Renyi order alpha > 1").fallback("2"),
+       real("sensitivity", "privacy: l2 sensitivity Delta of a node's value").fallback("1"),
+       integer("t-start", "privacy: first message counted, 0 = Theorem 6.1, 1 = reference code")
+           .fallback("0"),
+       choice("cap", "privacy: ldp = min(f, alpha Delta^2/(2 sigma^2)), none = the raw sum", {"ldp", "none"})
+           .fallback("ldp"),
+       integer("source", "privacy: only the row of this source node u").range(between(0, 0x7fffffff)),
+       reals("quantiles",
+             "privacy: levels of per-pair quantiles over runs, e.g. 0.5,0.9 (keeps every run's losses)")
+           .range(between(0, 1))});
+  m.validate = [](const Values& v) { check_gossip_sim_job(gossip_sim_job(v, {})); };
+  m.execute = [](const Values& v, const RunContext& c) { return run_gossip_sim_job(gossip_sim_job(v, c)); };
+  m.describe = [](const json& s, const RunContext& c) {
+    const auto& f = s["final"];
+    std::string line = format_line(
+        "gossip-sim: %s, n = %d, T = %d, R = %lld, final error %.6g (noise floor %.6g), %s, %.3f s -> %s\n",
+        s["protocol"].get<std::string>().c_str(), s["n"].get<int>(), s["steps"].get<int>(),
+        s["runs"].get<long long>(), f["mean"].get<double>(), s["noise_floor"].get<double>(),
+        s["device"].get<std::string>().c_str(), s["seconds"].get<double>(), c.out_dir.string().c_str());
+    if (s.contains("privacy") && !s["privacy"]["mean"].is_null())
+      line +=
+          format_line("gossip-sim privacy: mean loss %.6g, max %.6g over %lld computed run(s), %.3f s\n",
+                      s["privacy"]["mean"].get<double>(), s["privacy"]["max"].get<double>(),
+                      s["privacy"]["computed_runs"].get<long long>(), s["privacy"]["seconds"].get<double>());
+    return line;
+  };
+  // A batch of at most 256 runs of n x D values; with privacy the accountant's n x n losses.
+  m.resources = [](const Values& v) {
+    const GraphSize g = graph_size(v.text("graph"));
+    const double n = g.n, entries = 2 * g.m + n, T = estimate_steps(v, n);
+    const double runs = double(v.integer("runs")), dim = double(v.integer("dim"));
+    double seconds = runs * dim * T * entries / 6e8,
+           bytes = 16 * entries + 24 * n * dim * std::min(runs, 256.0);
+    if (v.flag("privacy")) {
+      seconds += T * entries * n / 1e10 + 8 * n * n / 1e9;
+      bytes += 24 * n * n;
+    }
+    return Estimate{bytes, seconds};
+  };
+  return m;
+}
+
+}  // namespace jobs
 
 }  // namespace netdp

@@ -7,6 +7,8 @@
 #include <sstream>
 
 #include "jobs/job_graph.hpp"
+#include "jobs/model_list.hpp"
+#include "jobs/model_parts.hpp"
 #include "netdp/accounting/loss_report.hpp"
 #include "netdp/accounting/loss_statistics.hpp"
 #include "netdp/core/error.hpp"
@@ -105,9 +107,10 @@ json run_muffliato_gd_job(const MuffliatoGdJob& job) {
   MuffliatoGdParams p = job.params;
   p.er_per_round = job.er_c.has_value();
   if (job.er_c && !(*job.er_c > 0 && std::isfinite(*job.er_c)))
-    throw InvalidInput("--er-c must be a finite number > 0, got " + format_double(*job.er_c));
-  if (job.dim < 0) throw InvalidInput("--dim must be >= 1, got " + std::to_string(job.dim));
-  if (job.samples < 0) throw InvalidInput("--samples must be >= 1, got " + std::to_string(job.samples));
+    throw InvalidParameter("er-c", "er-c must be a finite number > 0, got " + format_double(*job.er_c));
+  if (job.dim < 0) throw InvalidParameter("dim", "dim must be >= 1, got " + std::to_string(job.dim));
+  if (job.samples < 0)
+    throw InvalidParameter("samples", "samples must be >= 1, got " + std::to_string(job.samples));
   const auto [sensitivity, sensitivity_rule] = sensitivity_of(job);
 
   JobGraph jg;
@@ -280,5 +283,112 @@ json run_muffliato_gd_job(const MuffliatoGdJob& job) {
   out.commit_manifest(manifest);
   return summary;
 }
+
+namespace jobs {
+
+namespace {
+
+MuffliatoGdJob muffliato_gd_job(const Values& v, const RunContext& context) {
+  MuffliatoGdJob job;
+  job.graph = v.text("graph");
+  job.weights = parse_weights_spec(v.text("weights"));
+  auto& p = job.params;
+  p.objective = parse_objective(v.text("objective"));
+  p.steps = static_cast<int>(v.integer("steps"));
+  p.gossip_steps = static_cast<int>(v.integer("gossip-rounds"));
+  p.step_size = v.real("step-size");
+  p.sigma = v.real("sigma");
+  p.runs = v.integer("runs");
+  p.seed = v.natural("seed");
+  p.batch = static_cast<int>(v.integer("batch"));
+  p.clip = v.real("clip");
+  p.l2 = v.real("l2");
+  p.noise_order = v.flag("reference-code") ? NoiseOrder::reference_code : NoiseOrder::clip_then_noise;
+  p.gap_definition = parse_gap_definition(v.text("gap"));
+  if (v.has("er-c")) job.er_c = v.real("er-c");
+  job.data = v.has("data") ? v.text("data") : "";
+  job.dim = v.has("dim") ? static_cast<int>(v.integer("dim")) : 0;
+  job.samples = v.has("samples") ? static_cast<int>(v.integer("samples")) : 0;
+  job.alpha = v.real("alpha");
+  if (v.has("sensitivity")) job.sensitivity = v.real("sensitivity");
+  job.cap_ldp = !v.flag("no-cap");
+  job.source = source_node(v);
+  job.out_dir = context.out_dir.string();
+  job.invocation = context.invocation;
+  return job;
+}
+
+}  // namespace
+
+Model muffliato_gd_model() {
+  using namespace declare;
+  Model m;
+  m.name = "muffliato-gd";
+  m.help =
+      "Muffliato-GD / SGD (Alg 6.3): local gradient steps, Gaussian noise, K accelerated gossip steps; "
+      "utility "
+      "curves over runs and privacy (Thm 6.9 / C.9)";
+  m.parameters = graph_parameters();
+  append(
+      m.parameters,
+      {choice("objective", "quadratic | least-squares | logistic", {"quadratic", "least-squares", "logistic"})
+           .fallback("quadratic"),
+       text("data",
+            "CSV file: rows of p features then a label (+-1 for logistic; quadratic: p values), split across "
+            "the nodes in file order; default: synthetic data from the seed"),
+       integer("dim", "dimension p (synthetic data: required; with --data: from the file)"),
+       integer("samples", "synthetic examples per node (default 1 for quadratic, 10 otherwise)"),
+       integer("steps", "outer iterations T (gradient steps)").required().range(at_least(1)),
+       integer("gossip-rounds", "accelerated gossip steps K per iteration").required().range(at_least(1)),
+       real("step-size", "step size nu").fallback("0.1").range(above(0)),
+       real("sigma", "gradient noise std: theta_hat gets N(0, nu^2 sigma^2) per coordinate (0 = no noise)")
+           .fallback("0")
+           .range(at_least(0)),
+       integer("runs", "independent runs R").fallback("1").range(at_least(1)),
+       natural("seed", "Philox seed of data, noise, batches and graphs").fallback("0"),
+       real("er-c", "a fresh connected G(n, c ln(n)/n), W-MH, per outer iteration").range(above(0)),
+       integer("batch", "mini-batch size b per node (0 = full local gradient)")
+           .fallback("0")
+           .range(at_least(0)),
+       real("clip", "per-example gradient clipping norm L (0 = none)").fallback("0").range(at_least(0)),
+       real("l2", "ridge term mu/2 ||theta||^2 of every f_v").fallback("0").range(at_least(0)),
+       flag("reference-code",
+            "Fig. 6.1c code order: clip(gradient + N(0, (sigma/2)^2), L) instead of clip, then noise"),
+       real("alpha", "Renyi order of the privacy accounting").fallback("2"),
+       real("sensitivity",
+            "Delta_phi of the accounting (default: 2L with --clip, 0.5 with --reference-code, else 1)")
+           .range(above(0)),
+       integer("source", "privacy of this source only (all pairs by default)").range(between(0, 0x7fffffff)),
+       flag("no-cap", "do not cap pairwise losses at T x the LDP level"),
+       gap_parameter("spectral gap for gamma: second (1 - lambda_2) or abs"),
+       threads_parameter(),
+       out_parameter()});
+  // Graph- and data-dependent checks run with the job (docs/study.md "Validation"); here the conversions.
+  m.validate = [](const Values& v) { (void)muffliato_gd_job(v, {}); };
+  m.execute = [](const Values& v, const RunContext& c) {
+    return run_muffliato_gd_job(muffliato_gd_job(v, c));
+  };
+  m.describe = [](const json& s, const RunContext& c) {
+    const auto& f = s["final"];
+    return format_line(
+        "muffliato-gd: %s, n = %d, T = %d, K = %d, R = %lld, final objective %.6g (optimum %.6g), consensus "
+        "%.3g, %.3f s -> %s\n",
+        s["objective"].get<std::string>().c_str(), s["n"].get<int>(), s["steps"].get<int>(),
+        s["gossip_rounds"].get<int>(), s["runs"].get<long long>(), f["objective"]["mean"].get<double>(),
+        s["optimum"]["value"].get<double>(), f["consensus"]["mean"].get<double>(),
+        s["seconds_total"].get<double>(), c.out_dir.string().c_str());
+  };
+  // R runs of n x p iterates; T outer steps of K gossip rounds each.
+  m.resources = [](const Values& v) {
+    const GraphSize g = graph_size(v.text("graph"));
+    const double n = g.n, entries = 2 * g.m + n, T = estimate_steps(v, n);
+    const double runs = double(v.integer("runs")), dim = v.has("dim") ? double(v.integer("dim")) : 10.0,
+                 rounds = double(v.integer("gossip-rounds"));
+    return Estimate{16 * entries + 32 * n * dim * runs, runs * T * rounds * entries * dim / 3e8};
+  };
+  return m;
+}
+
+}  // namespace jobs
 
 }  // namespace netdp

@@ -7,6 +7,8 @@
 #include <sstream>
 
 #include "jobs/job_graph.hpp"
+#include "jobs/model_list.hpp"
+#include "jobs/model_parts.hpp"
 #include "netdp/accounting/coalition.hpp"
 #include "netdp/accounting/loss_report.hpp"
 #include "netdp/accounting/loss_statistics.hpp"
@@ -33,7 +35,8 @@ double calibrate_sigma(const Graph& g, const CsrMatrix& w, WalkLossParams p, con
   }
   *statistic_at_one = value;
   if (!(value > 0))
-    throw InvalidInput("--target-mean-loss: the mean loss is 0 at sigma = 1, nothing to calibrate");
+    throw InvalidParameter("target-mean-loss",
+                           "target-mean-loss: the mean loss is 0 at sigma = 1, nothing to calibrate");
   return std::sqrt(value / job.target_mean_loss);
 }
 
@@ -52,12 +55,14 @@ void check_walk_loss_job(const WalkLossJob& job) {
   validate(early, 0x7fffffff);
   const bool calibrating = job.target_mean_loss > 0;
   if (job.target_mean_loss < 0 || !std::isfinite(job.target_mean_loss))
-    throw InvalidInput("--target-mean-loss must be > 0");
+    throw InvalidParameter("target-mean-loss", "target-mean-loss must be > 0");
   if (calibrating && job.auto_steps)
-    throw InvalidInput("--target-mean-loss needs --steps T: the horizon T_RW itself depends on sigma");
+    throw InvalidParameter(
+        "target-mean-loss",
+        "target-mean-loss needs steps T, not auto: the horizon T_RW itself depends on sigma");
   if (calibrating && job.params.source)
-    throw InvalidInput("--target-mean-loss needs every source: drop --source");
-  if (job.colluders < 0) throw InvalidInput("--colluders must be >= 0");
+    throw InvalidParameter("target-mean-loss", "target-mean-loss needs every source: drop source");
+  if (job.colluders < 0) throw InvalidParameter("colluders", "colluders must be >= 0");
 }
 
 json run_walk_loss_job(const WalkLossJob& job) {
@@ -179,5 +184,101 @@ json run_walk_loss_job(const WalkLossJob& job) {
   out.commit_manifest(manifest);
   return summary;
 }
+
+namespace jobs {
+
+namespace {
+
+WalkLossJob walk_loss_job(const Values& v, const RunContext& context) {
+  const LossValues common = loss_values(v);
+  WalkLossJob job;
+  job.graph = v.text("graph");
+  job.weights = parse_weights_spec(v.text("weights"));
+  job.gap = parse_gap_definition(v.text("gap"));
+  job.auto_steps = common.auto_steps;
+  job.colluders = static_cast<int>(v.integer("colluders"));
+  job.target_mean_loss = v.real("target-mean-loss");
+  job.target_statistic =
+      v.text("target-statistic") == "all-pairs" ? TargetStatistic::all_pairs : TargetStatistic::max_observer;
+  job.stated_condition = v.text("condition") == "stated";
+  job.out_dir = context.out_dir.string();
+  job.progress = !context.quiet;
+  job.write_matrix = !v.flag("no-matrix");
+  job.invocation = context.invocation;
+  auto& p = job.params;
+  p.alpha = v.real("alpha");
+  p.sigma = v.real("sigma");
+  p.steps = common.steps;
+  p.contributions = v.real("contributions");
+  p.method = parse_walk_loss_method(v.text("method"));
+  p.sender = parse_sender_view(v.text("sender"));
+  p.clip = v.flag("clip");
+  p.source = common.source;
+  p.device = common.device;
+  p.tile_sources = v.integer("tile-sources");
+  p.memory_limit = common.memory_limit;
+  return job;
+}
+
+}  // namespace
+
+Model walk_loss_model() {
+  using namespace declare;
+  Model m;
+  m.name = "walk-loss";
+  m.help = "pairwise Renyi loss eps(u -> v) of random-walk DP-SGD on a graph (Thm 7.7, Lemma D.17)";
+  m.parameters =
+      loss_parameters("noise multiplier: each step adds N(0, Delta^2 sigma^2)",
+                      "walk length T, or auto for the horizon T_RW of the reference figures (MATH_SPEC 2.3)");
+  append(
+      m.parameters,
+      {choice(
+           "method",
+           "spectral: closed form of Thm 7.7 (ln T, -log(I - W + J/n)); finite: exact finite-T sum via the "
+           "spectrum; series: the same sum by propagation",
+           {"spectral", "finite", "series"})
+           .fallback("spectral"),
+       choice("sender", "anonymous: v does not know who sent it the token; known: it does (5.4)",
+              {"anonymous", "known"})
+           .fallback("anonymous"),
+       real("contributions", "contributions N_u of each node (0 = T/n, MATH_SPEC 5.2)")
+           .fallback("0")
+           .range(at_least(0)),
+       flag("clip", "clip losses to [0, alpha/(2 sigma^2)] like the reference figures"),
+       integer("colluders", "also report the worst coalition of K observers per source (5.5)")
+           .fallback("0")
+           .range(at_least(0)),
+       real("target-mean-loss",
+            "choose sigma so that the mean loss equals this (MATH_SPEC 5.8); needs --steps T")
+           .fallback("0"),
+       choice("target-statistic",
+              "max-observer: max_v (1/n) sum_u eps(u -> v); all-pairs: mean over ordered pairs",
+              {"max-observer", "all-pairs"})
+           .fallback("max-observer"),
+       choice("condition",
+              "weak-convexity condition checked: stated (sigma^2 >= 2a(a-1)) or exact (a(a-1)/2)",
+              {"stated", "exact"})
+           .fallback("stated")});
+  m.validate = [](const Values& v) { check_walk_loss_job(walk_loss_job(v, {})); };
+  m.execute = [](const Values& v, const RunContext& c) { return run_walk_loss_job(walk_loss_job(v, c)); };
+  m.describe = [](const json& s, const RunContext& c) {
+    return format_line("walk-loss: n = %d, T = %d, sigma = %g, mean loss %.6g, max %.6g, %s, %.3f s -> %s\n",
+                       s["n"].get<int>(), s["steps"].get<int>(), s["sigma"].get<double>(),
+                       s["mean_loss"].get<double>(), s["max_loss"].get<double>(),
+                       s["device"].get<std::string>().c_str(), s["seconds"].get<double>(),
+                       c.out_dir.string().c_str());
+  };
+  // W and the dense spectrum (n x n) unless the series method propagates T steps.
+  m.resources = [](const Values& v) {
+    const GraphSize g = graph_size(v.text("graph"));
+    const double n = g.n, entries = 2 * g.m + n, T = estimate_steps(v, n);
+    const bool dense_spectrum = v.text("method") != "series";
+    return Estimate{16 * entries + 32 * n * n,
+                    (dense_spectrum ? n * n * n / 7e9 : T * entries * n / 1e10) + 8 * n * n / 1e9};
+  };
+  return m;
+}
+
+}  // namespace jobs
 
 }  // namespace netdp

@@ -13,6 +13,8 @@
 #include "netdp/io/results_dir.hpp"
 
 #include "core/progress.hpp"
+#include "jobs/model_list.hpp"
+#include "jobs/model_parts.hpp"
 
 namespace netdp {
 
@@ -185,7 +187,7 @@ json run_walk_sim_job(const WalkSimJob& job) {
   };
   const WalkSimParams& p = job.params;
   check_walk_sim_job(job);  // bad numbers fail before a large graph is built
-  if (job.out_dir.empty()) throw InvalidInput("--out: an output directory is required");
+  if (job.out_dir.empty()) throw InvalidParameter("out", "out: an output directory is required");
 
   Graph g;
   const WalkModel model = make_walk_model(job.graph, job.weights, &g);
@@ -307,5 +309,112 @@ json run_walk_sim_job(const WalkSimJob& job) {
   out.commit_manifest(manifest);
   return summary;
 }
+
+namespace jobs {
+
+namespace {
+
+WalkSimJob walk_sim_job(const Values& v, const RunContext& context) {
+  WalkSimJob job;
+  job.graph = v.text("graph");
+  job.weights = v.text("weights");
+  auto& p = job.params;
+  p.steps = v.integer("steps");
+  p.runs = v.integer("runs");
+  p.seed = v.natural("seed");
+  p.eps0 = v.real("eps0");
+  p.delta = v.real("delta");
+  p.mechanism = parse_walk_mechanism(v.text("mechanism"));
+  p.view = parse_walk_view(v.text("view"));
+  p.start = parse_walk_start(v.text("start"));
+  p.accounting = !v.flag("no-accounting");
+  p.save_paths = v.flag("save-paths");
+  p.quantiles = v.reals("quantiles");
+  p.batch_runs = v.integer("batch-runs");
+  p.device = parse_device_spec(v.text("device"));
+  job.out_dir = context.out_dir.string();
+  job.progress = !context.quiet;
+  job.invocation = context.invocation;
+  return job;
+}
+
+}  // namespace
+
+Model walk_sim_model() {
+  using namespace declare;
+  Model m;
+  m.name = "walk-sim";
+  m.help =
+      "Monte Carlo token walks with the empirical pairwise privacy accounting of Fig. 7.1b (MATH_SPEC "
+      "4.1.3), "
+      "visit / return-time statistics and the utility of private summation";
+  m.parameters = {
+      text("graph", "graph spec FAMILY:key=value,... (docs/graphs.md); complete:n=N is the implicit J/n walk")
+          .required(),
+      text(
+          "weights",
+          "transition matrix: auto (J/n on complete graphs, else uniform) | uniform (1/d_v) | lazy-uniform | "
+          "metropolis | hamilton-literal | max-degree | file:PATH | directed-ring (ring:n=N only)")
+          .fallback("auto"),
+      integer("steps", "positions T per walk (T contributions)").required().range(at_least(1)),
+      integer("runs", "independent walks R").required().range(at_least(1)),
+      natural("seed", "Philox seed of every random draw").fallback("0"),
+      real("eps0", "LDP level eps0 of one contribution").fallback("0.1").range(above(0)),
+      real("delta", "delta of the compositions (C4: k delta; C2: delta' = delta)")
+          .fallback("1e-07")
+          .range({0.0, 1.0, true, true}),
+      choice("mechanism",
+             "gaussian (per-cycle mass eps0/sqrt(m)) | histogram (SH3 shuffling level, memoised per m)",
+             {"gaussian", "histogram"})
+          .fallback("gaussian"),
+      choice("view",
+             "known: v knows its sender and receiver (the figure procedure) | hidden: c = 0 for every cycle",
+             {"known", "hidden"})
+          .fallback("known"),
+      text("start", "node:U | uniform | stationary").fallback("node:0"),
+      reals("quantiles", "quantiles of the pairwise network loss to report")
+          .fallback("0.01,0.05,0.25,0.5,0.75,0.95,0.99")
+          .range(between(0, 1)),
+      flag("no-accounting", "plain walks: visit statistics only"),
+      flag("save-paths", "write paths.csv (small runs only: R T <= 1e6)"),
+      integer("batch-runs", "runs per batch (0 = automatic)").fallback("0").range(at_least(0)),
+      threads_parameter(),
+      device_parameter("auto | cpu | cuda[:N] (CUDA: everything but --save-paths)"),
+      out_parameter(),
+      quiet_parameter()};
+  m.validate = [](const Values& v) { check_walk_sim_job(walk_sim_job(v, {})); };
+  m.execute = [](const Values& v, const RunContext& c) { return run_walk_sim_job(walk_sim_job(v, c)); };
+  m.describe = [](const json& s, const RunContext& c) {
+    if (s["accounting"].get<bool>())
+      return format_line(
+          "walk-sim: %s, n = %d, T = %lld, R = %lld, network loss mean %.6g (min %.6g, max %.6g), LDP mean "
+          "%.6g, "
+          "%.3g steps/s, %s -> %s\n",
+          s["walk"].get<std::string>().c_str(), s["n"].get<int>(), s["steps"].get<long long>(),
+          s["runs"].get<long long>(), s["network_loss"]["mean"].get<double>(),
+          s["network_loss"]["min"].get<double>(), s["network_loss"]["max"].get<double>(),
+          s["local_loss"]["mean"].get<double>(), s["steps_per_second"].get<double>(),
+          s["device"].get<std::string>().c_str(), c.out_dir.string().c_str());
+    return format_line("walk-sim: %s, n = %d, T = %lld, R = %lld, plain walks, %.3g steps/s, %s -> %s\n",
+                       s["walk"].get<std::string>().c_str(), s["n"].get<int>(), s["steps"].get<long long>(),
+                       s["runs"].get<long long>(), s["steps_per_second"].get<double>(),
+                       s["device"].get<std::string>().c_str(), c.out_dir.string().c_str());
+  };
+  // Rates of benchmarks/RESULTS.md: accounted walks, plain walks on the implicit complete graph, on a CSR
+  // graph.
+  m.resources = [](const Values& v) {
+    const std::string& graph = v.text("graph");
+    const GraphSize g = graph_size(graph);
+    const double n = g.n, entries = 2 * g.m + n;
+    const double runs = double(v.integer("runs")), walk_steps = double(v.integer("steps"));
+    const bool accounted = !v.flag("no-accounting"), complete = graph.starts_with("complete");
+    const double rate = accounted ? 3e6 : (complete ? 4e8 : 1e7);
+    return Estimate{16 * entries * (complete ? 0 : 1) + 64 * n * (accounted ? 4 : 1),
+                    runs * walk_steps / rate};
+  };
+  return m;
+}
+
+}  // namespace jobs
 
 }  // namespace netdp

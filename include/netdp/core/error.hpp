@@ -11,6 +11,31 @@ class InvalidInput : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// Input a user can fix that is one parameter's fault. `parameter()` is its name as the library spells it
+/// ("steps"); the message names it, e.g. "steps: expected a positive integer or auto, got 'x'" or "threads
+/// must be >= 0, got -1". A command line shows it as "--steps: ...", a study as the parameter's key.
+class InvalidParameter : public InvalidInput {
+ public:
+  /// `message` should start with the parameter's name; otherwise "parameter: " is put in front of it.
+  InvalidParameter(const std::string& parameter, const std::string& message)
+      : InvalidInput(message.starts_with(parameter) ? message : parameter + ": " + message),
+        parameter_(parameter) {}
+  const std::string& parameter() const { return parameter_; }
+  /// The message without the leading name and its ": " (e.g. "must be >= 0, got -1").
+  std::string detail() const {
+    std::string text = what();
+    text.erase(0, parameter_.size());
+    if (text.starts_with(": "))
+      text.erase(0, 2);
+    else if (text.starts_with(" "))
+      text.erase(0, 1);
+    return text;
+  }
+
+ private:
+  std::string parameter_;
+};
+
 /// A requested device is absent (e.g. --device cuda on a machine where no CUDA device answers).
 class DeviceUnavailable : public InvalidInput {
  public:

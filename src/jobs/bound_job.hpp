@@ -1,0 +1,47 @@
+#pragma once
+// What the bound models share (`bound complete-sum`, `bound ring-sum`, ...; MATH_SPEC 3-4): the grid of n,
+// the options of the random-walk bounds on the complete graph, and the run that evaluates one function
+// n -> columns over the grid into bound.csv, summary.json and manifest.json (last).
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "netdp/bounds/common.hpp"
+#include "netdp/jobs/model.hpp"
+
+namespace netdp::jobs::bound {
+
+/// n, n-logspace, n-round, skip-invalid, out.
+std::vector<Parameter> grid_parameters();
+
+/// The options of the random-walk bounds on the complete graph (MATH_SPEC 4); `deltas` is the default of
+/// delta-prime, delta-hat and delta-tilde ("1e-07", or "1e-06" for DP-SGD).
+std::vector<Parameter> walk_parameters(const std::string& default_steps_per_node, const std::string& deltas);
+struct WalkValues {
+  double delta_prime = 1e-7, delta_hat = 1e-7, delta_tilde = 1e-7;
+  double steps = 0, steps_per_node = 100, colluders = 1;
+  std::string contributions = "chernoff", nv_formula = "proof", composition = "optimal_min";
+  bool sender_known = false;
+};
+WalkValues walk_values(const Values& v);
+bounds::ContributionOptions contribution_options(const WalkValues& w);
+/// The walk options as manifest parameters.
+nlohmann::json walk_manifest(const WalkValues& w);
+
+/// One bound: `check` validates the n-independent parameters (before the grid; InvalidInput always stops),
+/// `evaluate` computes one row (its InvalidInput skips the row with skip-invalid).
+struct BoundRun {
+  std::string name;  // "complete-sum"
+  nlohmann::json parameters;
+  std::function<void()> check;
+  std::function<bounds::Columns(double n)> evaluate;
+};
+
+/// A bound model named "bound <name>": checking evaluates every n of the grid (milliseconds) and writes
+/// nothing; running writes the files and returns the summary.
+Model bound_model(const std::string& name, const std::string& help, std::vector<Parameter> parameters,
+                  std::function<BoundRun(const Values&)> make);
+
+}  // namespace netdp::jobs::bound

@@ -1,0 +1,56 @@
+// `bound complete-histogram`: histograms by a random walk on the complete graph (MATH_SPEC 4.2) over a grid
+// of n.
+#include "jobs/bound_job.hpp"
+#include "jobs/model_list.hpp"
+#include "jobs/model_parts.hpp"
+#include "netdp/bounds/complete_graph_histogram.hpp"
+
+namespace netdp::jobs {
+
+using json = nlohmann::json;
+
+Model complete_histogram_bound_model() {
+  using namespace declare;
+  std::vector<Parameter> parameters = bound::grid_parameters();
+  append(parameters, bound::walk_parameters("100", "1e-07"));
+  append(
+      parameters,
+      {choice("analysis",
+              "closed: Thm D.1; numerical: un-simplified SH2 and SS2, max over cycle lengths (Remark D.2); "
+              "preprint: [S2] Thm 6 with c tuned",
+              {"closed", "numerical", "preprint"})
+           .fallback("numerical"),
+       real("eps", "LDP level of each RR_gamma contribution").fallback("0.5"),
+       real("delta", "delta of the shuffling bound (SH2)").fallback("1e-07"),
+       integer("categories", "histogram size L").fallback("2")});
+  return bound::bound_model(
+      "complete-histogram",
+      "histograms (RR_gamma contributions) by a random walk on the complete graph (4.2, Thm D.1 / [S2] Thm "
+      "6); "
+      "T = 100 n by default",
+      std::move(parameters), [](const Values& v) {
+        const bound::WalkValues w = bound::walk_values(v);
+        bounds::CompleteHistogramParams p;
+        p.epsilon = v.real("eps");
+        p.delta = v.real("delta");
+        p.delta_prime = w.delta_prime;
+        p.steps = w.steps;
+        p.steps_per_node = w.steps_per_node;
+        p.categories = static_cast<int>(v.integer("categories"));
+        p.contributions = bound::contribution_options(w);
+        p.composition = bounds::parse_composition(w.composition);
+        p.colluders = w.colluders;
+        p.sender_known = w.sender_known;
+        p.delta_tilde = w.delta_tilde;
+        const bounds::HistogramAnalysis a = bounds::parse_histogram_analysis(v.text("analysis"));
+        json parameters = bound::walk_manifest(w);
+        parameters.update({{"analysis", v.text("analysis")},
+                           {"eps", p.epsilon},
+                           {"delta", p.delta},
+                           {"categories", p.categories}});
+        return bound::BoundRun{"complete-histogram", parameters, [p] { bounds::validate(p); },
+                               [p, a](double n) { return bounds::complete_histogram(a, n, p).columns(); }};
+      });
+}
+
+}  // namespace netdp::jobs

@@ -1,0 +1,105 @@
+// `graph`: build or load a graph, export its edge list, and report its statistics and spectral quantities
+// (stats.json; not a study model: it writes no summary.json).
+#include <sstream>
+
+#include "jobs/model_list.hpp"
+#include "jobs/model_parts.hpp"
+#include "netdp/accounting/loss_report.hpp"
+#include "netdp/core/error.hpp"
+#include "netdp/core/graph_io.hpp"
+#include "netdp/core/graph_spec.hpp"
+#include "netdp/core/spectral.hpp"
+#include "netdp/core/weighting.hpp"
+#include "netdp/io/results_dir.hpp"
+
+namespace netdp::jobs {
+
+using json = nlohmann::json;
+
+namespace {
+
+json run_graph(const Values& v, const RunContext& context) {
+  const std::string& spec = v.text("graph");
+  const std::string& weights = v.text("weights");
+  const double sigma = v.real("sigma");
+  Graph g = make_graph(spec);
+  CsrMatrix w = make_weights(g, parse_weights_spec(weights));
+  ResultsDir out(context.out_dir);
+  write_edge_list(g, out.file("edges.txt").string());
+
+  node_t components = 0;
+  connected_components(g, &components);
+  const auto degrees = degree_stats(g);
+  json stats = {{"n", g.n},
+                {"edges", g.num_edges()},
+                {"degree", {{"min", degrees.min}, {"mean", degrees.mean}, {"max", degrees.max}}},
+                {"connected", components == 1},
+                {"components", components},
+                {"weights", weights}};
+  // The exact diameter costs a BFS per node; skip it past the limit rather than stall.
+  if (double(g.n) * double(g.adjacency.size()) <= double(v.integer("diameter-limit")))
+    stats["diameter"] = diameter(g);
+  else
+    stats["diameter"] = nullptr;
+
+  bool symmetric = true;
+  try {
+    validate_gossip_matrix(w, g);
+  } catch (const InvalidInput&) {
+    symmetric = false;  // e.g. lazy-uniform on an irregular graph: no real symmetric spectrum to report
+  }
+  stats["symmetric_gossip_matrix"] = symmetric;
+  if (symmetric) {
+    auto spectrum = spectral_summary(w);
+    const double gap = spectrum.gap(GapDefinition::second);
+    stats["lambda_2"] = spectrum.lambda_2;
+    stats["lambda_min"] = spectrum.lambda_min;
+    stats["spectral_gap_second"] = gap;
+    stats["spectral_gap_abs"] = spectrum.gap(GapDefinition::absolute);
+    stats["eigen_method"] = spectrum.method;
+    if (components == 1) {  // T_stop is undefined on a disconnected graph (gap 0 up to rounding)
+      stats["chebyshev_gamma"] = chebyshev_gamma(gap);
+      stats["t_stop"] = muffliato_stopping_time(g.n, sigma, gap);
+      stats["t_stop_sigma"] = sigma;
+    }
+    if (v.flag("eigenvalues")) {
+      std::ostringstream csv;
+      csv << "index,eigenvalue\n";
+      auto values = eigenvalues(w);
+      for (std::size_t i = 0; i < values.size(); ++i) csv << i << ',' << format_double(values[i]) << '\n';
+      out.write_text("eigenvalues.csv", csv.str());
+    }
+  }
+  out.write_json("stats.json", stats);
+  auto manifest = manifest_header("graph", context.invocation);
+  manifest["parameters"] = {{"graph", spec}, {"weights", weights}, {"sigma", sigma}};
+  out.commit_manifest(manifest);
+  return stats;
+}
+
+}  // namespace
+
+Model graph_model() {
+  using namespace declare;
+  Model m;
+  m.name = "graph";
+  m.help = "build or load a graph; write its edge list and statistics";
+  m.footer = "Graph families (--graph FAMILY:key=value,...):\n" + graph_families_help();
+  m.study_model = false;
+  m.parameters = graph_parameters();
+  append(
+      m.parameters,
+      {real("sigma", "noise std used for the reported T_stop").fallback("1"),
+       flag("eigenvalues", "also write every eigenvalue of W (dense, O(n^3))"),
+       integer("diameter-limit", "skip the exact diameter when n * 2m exceeds this").fallback("2000000000"),
+       out_parameter()});
+  m.execute = run_graph;
+  m.describe = [](const json& stats, const RunContext& c) {
+    return format_line(
+        "graph: n = %d, m = %lld, %s -> %s\n", stats["n"].get<int>(), stats["edges"].get<long long>(),
+        stats["connected"].get<bool>() ? "connected" : "disconnected", c.out_dir.string().c_str());
+  };
+  return m;
+}
+
+}  // namespace netdp::jobs

@@ -1,0 +1,398 @@
+// The model registry (docs/design_models.md): typed values, the checks every model shares (ranges,
+// exclusions), and the list of models, each described in its own src/jobs/<stem>_job.cpp.
+#include "netdp/jobs/model.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <stdexcept>
+
+#include "jobs/model_list.hpp"
+#include "netdp/core/error.hpp"
+#include "netdp/io/results_dir.hpp"
+
+namespace netdp::jobs {
+
+using json = nlohmann::json;
+
+Range at_least(double min) {
+  return {min, std::nullopt, false, false};
+}
+Range above(double min) {
+  return {min, std::nullopt, true, false};
+}
+Range between(double min, double max) {
+  return {min, max, false, false};
+}
+
+namespace {
+
+/// "a, b or c".
+std::string alternatives(const std::vector<std::string>& choices) {
+  std::string text;
+  for (std::size_t i = 0; i < choices.size(); ++i)
+    text += (i == 0 ? "" : i + 1 == choices.size() ? " or " : ", ") + choices[i];
+  return text;
+}
+
+bool parse_int(const std::string& text, std::int64_t& value) {
+  const char* first = text.data() + (text.starts_with('+') ? 1 : 0);
+  const char* last = text.data() + text.size();
+  auto [end, ec] = std::from_chars(first, last, value);
+  return first != last && ec == std::errc() && end == last;
+}
+
+bool parse_natural(const std::string& text, std::uint64_t& value) {
+  const char* first = text.data() + (text.starts_with('+') ? 1 : 0);
+  const char* last = text.data() + text.size();
+  auto [end, ec] = std::from_chars(first, last, value);
+  return first != last && ec == std::errc() && end == last;
+}
+
+bool parse_real(const std::string& text, double& value) {
+  const char* first = text.data() + (text.starts_with('+') ? 1 : 0);
+  const char* last = text.data() + text.size();
+  auto [end, ec] = std::from_chars(first, last, value);
+  return first != last && ec == std::errc() && end == last;
+}
+
+/// A comma-separated item splits into several (a list given as one command-line word).
+std::vector<std::string> split_items(const std::vector<std::string>& items) {
+  std::vector<std::string> out;
+  for (const auto& item : items) {
+    std::size_t at = 0;
+    while (true) {
+      const std::size_t comma = item.find(',', at);
+      out.push_back(item.substr(at, comma == std::string::npos ? std::string::npos : comma - at));
+      if (comma == std::string::npos) break;
+      at = comma + 1;
+    }
+  }
+  return out;
+}
+
+std::string joined(const std::vector<std::string>& items) {
+  std::string text;
+  for (const auto& item : items) text.append(text.empty() ? "" : ",").append(item);
+  return text;
+}
+
+/// The text a JSON value stands for (the same rule as a study's argument text).
+std::string json_text(const json& value) {
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_number_float()) return format_double(value.get<double>());
+  return value.dump();
+}
+
+json convert_text(const Parameter& p, const std::vector<std::string>& items) {
+  const std::string& name = p.name;
+  if (p.type == ParameterType::flag) {
+    if (items.empty()) return true;
+    const std::string text = joined(items);
+    if (text == "true") return true;
+    if (text == "false") return false;
+    throw InvalidParameter(name, name + " is a flag: expected true or false, got '" + text + "'");
+  }
+  if (p.type == ParameterType::reals) {
+    json list = json::array();
+    const auto parts = split_items(items);
+    for (const auto& item : parts) {
+      double x = 0;
+      if (!parse_real(item, x))
+        throw InvalidParameter(name,
+                               name + ": expected numbers separated by commas, got '" + joined(items) + "'");
+      list.push_back(x);
+    }
+    if (parts.empty() || (parts.size() == 1 && parts[0].empty()))
+      throw InvalidParameter(name, name + ": expected numbers separated by commas, got nothing");
+    if (p.items && list.size() != p.items)
+      throw InvalidParameter(name, name + ": expected " + std::to_string(p.items) +
+                                       " numbers separated by commas, got '" + joined(items) + "'");
+    return list;
+  }
+  const std::string text = joined(items);
+  switch (p.type) {
+    case ParameterType::integer: {
+      std::int64_t x = 0;
+      if (!parse_int(text, x))
+        throw InvalidParameter(name, name + ": expected an integer, got '" + text + "'");
+      return x;
+    }
+    case ParameterType::natural: {
+      std::uint64_t x = 0;
+      if (!parse_natural(text, x))
+        throw InvalidParameter(name, name + ": expected an integer >= 0, got '" + text + "'");
+      return x;
+    }
+    case ParameterType::count_or_auto: {
+      std::int64_t x = 0;
+      if (text == "auto") return "auto";
+      if (!parse_int(text, x))
+        throw InvalidParameter(name, name + ": expected a positive integer or auto, got '" + text + "'");
+      return x;
+    }
+    case ParameterType::real: {
+      double x = 0;
+      if (!parse_real(text, x))
+        throw InvalidParameter(name, name + ": expected a number, got '" + text + "'");
+      if (!p.choices.empty() && std::none_of(p.choices.begin(), p.choices.end(), [&](const std::string& c) {
+            double y = 0;
+            return parse_real(c, y) && y == x;
+          }))
+        throw InvalidParameter(name, name + ": expected " + alternatives(p.choices) + ", got '" + text + "'");
+      return x;
+    }
+    case ParameterType::choice:
+      if (std::find(p.choices.begin(), p.choices.end(), text) == p.choices.end())
+        throw InvalidParameter(name, name + ": expected " + alternatives(p.choices) + ", got '" + text + "'");
+      return text;
+    default:
+      return text;
+  }
+}
+
+std::string range_text(const Range& r) {
+  if (r.min && r.max)
+    return std::string("in ") + (r.min_exclusive ? "(" : "[") + format_double(*r.min) + ", " +
+           format_double(*r.max) + (r.max_exclusive ? ")" : "]");
+  if (r.min) return std::string(r.min_exclusive ? "> " : ">= ") + format_double(*r.min);
+  return std::string(r.max_exclusive ? "< " : "<= ") + format_double(*r.max);
+}
+
+bool in_range(const Range& r, double x) {
+  if (std::isnan(x)) return false;
+  if (r.min && (r.min_exclusive ? !(x > *r.min) : !(x >= *r.min))) return false;
+  if (r.max && (r.max_exclusive ? !(x < *r.max) : !(x <= *r.max))) return false;
+  return true;
+}
+
+}  // namespace
+
+// --- Values ------------------------------------------------------------------------------------------------
+
+json Values::convert(const Parameter& p, const json& value) {
+  if (p.type == ParameterType::flag) {
+    if (!value.is_boolean()) throw InvalidParameter(p.name, p.name + " is a flag: write true or false");
+    return value;
+  }
+  if (value.is_boolean()) throw InvalidParameter(p.name, p.name + " takes a value, not true/false");
+  if (value.is_array() && value.empty()) throw InvalidParameter(p.name, p.name + " is an empty list");
+  if (value.is_object() || value.is_null())
+    throw InvalidParameter(p.name, p.name + " must be a string, a number or a list");
+  std::vector<std::string> items;
+  if (value.is_array()) {
+    for (const auto& item : value) {
+      if (item.is_array() || item.is_object() || item.is_null())
+        throw InvalidParameter(p.name, p.name + ": a list holds strings or numbers");
+      items.push_back(json_text(item));
+    }
+  } else {
+    items.push_back(json_text(value));
+  }
+  return convert_text(p, items);
+}
+
+namespace {
+
+/// Flags absent are false, other parameters take their defaults; a required one without a value throws (the
+/// output directory comes from the run's context).
+void apply_defaults(const Model& model, json& values) {
+  for (const Parameter& p : model.parameters) {
+    if (values.contains(p.name)) continue;
+    if (p.type == ParameterType::flag)
+      values[p.name] = false;
+    else if (p.default_value)
+      values[p.name] = convert_text(p, {*p.default_value});
+    else if (p.required && p.role != ParameterRole::out_dir)
+      throw InvalidParameter(p.name, p.name + " is required");
+  }
+}
+
+const Parameter& known_parameter(const Model& model, const std::string& name) {
+  const Parameter* p = model.find(name);
+  if (!p) throw InvalidParameter(name, name + ": " + model.name + " has no such parameter");
+  return *p;
+}
+
+}  // namespace
+
+Values Values::from_text(const Model& model, const TextItems& given) {
+  Values v;
+  for (const auto& [name, items] : given) {
+    v.values_[name] = convert_text(known_parameter(model, name), items);
+    v.given_[name] = true;
+  }
+  apply_defaults(model, v.values_);
+  return v;
+}
+
+Values Values::from_json(const Model& model, const JsonItems& given) {
+  Values v;
+  for (const auto& [name, value] : given) {
+    v.values_[name] = convert(known_parameter(model, name), value);
+    v.given_[name] = true;
+  }
+  apply_defaults(model, v.values_);
+  return v;
+}
+
+Values Values::from_json(const Model& model, const json& object) {
+  if (!object.is_object()) throw InvalidInput(model.name + ": parameters must be a JSON object");
+  JsonItems items;
+  for (const auto& [name, value] : object.items()) items.emplace_back(name, value);
+  return from_json(model, items);
+}
+
+const json& Values::at(const std::string& name) const {
+  auto it = values_.find(name);
+  if (it == values_.end()) throw std::logic_error("parameter '" + name + "' has no value");
+  return *it;
+}
+
+bool Values::given(const std::string& name) const {
+  auto it = given_.find(name);
+  return it != given_.end() && it->second;
+}
+
+bool Values::has(const std::string& name) const {
+  return values_.contains(name);
+}
+
+bool Values::flag(const std::string& name) const {
+  return has(name) && at(name).get<bool>();
+}
+
+std::int64_t Values::integer(const std::string& name) const {
+  const json& v = at(name);
+  if (!v.is_number_integer()) throw std::logic_error("parameter '" + name + "' is not an integer");
+  return v.get<std::int64_t>();
+}
+
+std::uint64_t Values::natural(const std::string& name) const {
+  return at(name).get<std::uint64_t>();
+}
+
+double Values::real(const std::string& name) const {
+  return at(name).get<double>();
+}
+
+const std::string& Values::text(const std::string& name) const {
+  return at(name).get_ref<const std::string&>();
+}
+
+bool Values::is_auto(const std::string& name) const {
+  return at(name).is_string();
+}
+
+std::vector<double> Values::reals(const std::string& name) const {
+  return has(name) ? at(name).get<std::vector<double>>() : std::vector<double>{};
+}
+
+void Values::set_default(const Parameter& parameter, const std::string& text) {
+  if (given(parameter.name)) return;
+  values_[parameter.name] = convert_text(parameter, {text});
+}
+
+// --- Model -------------------------------------------------------------------------------------------------
+
+const Parameter* Model::find(const std::string& name) const {
+  for (const auto& p : parameters)
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+const Parameter& Model::parameter(const std::string& name) const {
+  if (const Parameter* p = find(name)) return *p;
+  throw std::out_of_range(this->name + " has no parameter '" + name + "'");
+}
+
+const Parameter* Model::with_role(ParameterRole role) const {
+  for (const auto& p : parameters)
+    if (p.role == role) return &p;
+  return nullptr;
+}
+
+void Model::check(const Values& values) const {
+  for (const Parameter& p : parameters) {
+    if (!values.has(p.name)) continue;
+    for (const auto& other : p.excludes)
+      if (values.given(p.name) && values.given(other))
+        throw InvalidParameter(p.name, p.name + " and " + other + " exclude each other: give one of them");
+    if (p.range.empty()) continue;
+    const json& value = values.as_json()[p.name];
+    const auto check_one = [&](const json& x) {
+      if (!x.is_number()) return;  // "auto"
+      const double d = x.get<double>();
+      if (!in_range(p.range, d))
+        throw InvalidParameter(p.name, p.name + " must be " + range_text(p.range) + ", got " +
+                                           (x.is_number_float() ? format_double(d) : x.dump()));
+    };
+    if (value.is_array())
+      for (const auto& x : value) check_one(x);
+    else
+      check_one(value);
+  }
+  if (validate) validate(values);
+}
+
+json Model::run(Values values, const RunContext& context) const {
+  if (const Parameter* device = with_role(ParameterRole::device); device && !context.device.empty())
+    values.set_default(*device, context.device);
+  const Parameter* threads = with_role(ParameterRole::threads);
+  if (threads && context.threads > 0) values.set_default(*threads, std::to_string(context.threads));
+  check(values);
+  if (threads && values.integer(threads->name) > 0)
+    omp_set_num_threads(static_cast<int>(values.integer(threads->name)));
+  if (with_role(ParameterRole::out_dir) && context.out_dir.empty())
+    throw InvalidParameter(with_role(ParameterRole::out_dir)->name,
+                           with_role(ParameterRole::out_dir)->name + ": an output directory is required");
+  return execute(values, context);
+}
+
+std::string Model::report(const json& summary, const RunContext& context) const {
+  return describe ? describe(summary, context) : name + ": done -> " + context.out_dir.string() + "\n";
+}
+
+Estimate Model::estimate(const Values& values) const {
+  return resources ? resources(values) : Estimate{};
+}
+
+// --- the registry ------------------------------------------------------------------------------------------
+
+const std::vector<Model>& models() {
+  static const std::vector<Model> list = [] {
+    std::vector<Model> m{graph_model(),
+                         gossip_loss_model(),
+                         walk_loss_model(),
+                         complete_sum_bound_model(),
+                         complete_histogram_bound_model(),
+                         ring_sum_bound_model(),
+                         ring_histogram_bound_model(),
+                         sgd_rdp_bound_model(),
+                         sgd_closed_form_bound_model(),
+                         sgd_sigma_bound_model(),
+                         gossip_sim_model(),
+                         muffliato_gd_model(),
+                         walk_sim_model()};
+    return m;
+  }();
+  return list;
+}
+
+const std::vector<ModelGroup>& model_groups() {
+  static const std::vector<ModelGroup> groups{{"bound",
+                                               "closed-form and numerical privacy bounds of token walks on "
+                                               "the complete graph and the ring (MATH_SPEC "
+                                               "3-4), over a grid of n (docs/bounds.md)"}};
+  return groups;
+}
+
+const Model* find_model(const std::string& name) {
+  for (const auto& m : models())
+    if (m.name == name) return &m;
+  return nullptr;
+}
+
+}  // namespace netdp::jobs

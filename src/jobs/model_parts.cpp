@@ -1,0 +1,210 @@
+#include "jobs/model_parts.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <map>
+#include <mutex>
+
+#include "netdp/core/error.hpp"
+#include "netdp/core/graph_spec.hpp"
+
+namespace netdp::jobs {
+
+namespace declare {
+
+Declare::Declare(std::string name, ParameterType type, std::string help) {
+  p_.name = std::move(name);
+  p_.type = type;
+  p_.help = std::move(help);
+}
+Declare& Declare::fallback(std::string value) {
+  p_.default_value = std::move(value);
+  return *this;
+}
+Declare& Declare::required() {
+  p_.required = true;
+  return *this;
+}
+Declare& Declare::choices(std::vector<std::string> values) {
+  p_.choices = std::move(values);
+  return *this;
+}
+Declare& Declare::range(Range range) {
+  p_.range = range;
+  return *this;
+}
+Declare& Declare::unit(std::string unit) {
+  p_.unit = std::move(unit);
+  return *this;
+}
+Declare& Declare::items(std::size_t count) {
+  p_.items = count;
+  return *this;
+}
+Declare& Declare::excludes(std::string other) {
+  p_.excludes.push_back(std::move(other));
+  return *this;
+}
+Declare& Declare::role(ParameterRole role) {
+  p_.role = role;
+  return *this;
+}
+
+Declare flag(std::string name, std::string help) {
+  return {std::move(name), ParameterType::flag, std::move(help)};
+}
+Declare integer(std::string name, std::string help) {
+  return {std::move(name), ParameterType::integer, std::move(help)};
+}
+Declare natural(std::string name, std::string help) {
+  return {std::move(name), ParameterType::natural, std::move(help)};
+}
+Declare real(std::string name, std::string help) {
+  return {std::move(name), ParameterType::real, std::move(help)};
+}
+Declare text(std::string name, std::string help) {
+  return {std::move(name), ParameterType::text, std::move(help)};
+}
+Declare choice(std::string name, std::string help, std::vector<std::string> choices) {
+  Declare d{std::move(name), ParameterType::choice, std::move(help)};
+  d.choices(std::move(choices));
+  return d;
+}
+Declare count_or_auto(std::string name, std::string help) {
+  return {std::move(name), ParameterType::count_or_auto, std::move(help)};
+}
+Declare reals(std::string name, std::string help) {
+  return {std::move(name), ParameterType::reals, std::move(help)};
+}
+
+}  // namespace declare
+
+using namespace declare;
+
+void append(std::vector<Parameter>& list, const std::vector<Parameter>& more) {
+  list.insert(list.end(), more.begin(), more.end());
+}
+
+std::vector<Parameter> graph_parameters() {
+  return {
+      text("graph", "graph spec FAMILY:key=value,... (see docs/graphs.md), e.g. hypercube:dim=11").required(),
+      text("weights",
+           "gossip matrix W: metropolis | hamilton-literal | max-degree | lazy-uniform | file:PATH")
+          .fallback("metropolis")};
+}
+
+Parameter out_parameter() {
+  return text("out", "output directory").required().role(ParameterRole::out_dir);
+}
+
+Parameter quiet_parameter() {
+  return flag("quiet", "no progress lines on stderr").role(ParameterRole::quiet);
+}
+
+Parameter device_parameter(const std::string& help) {
+  return text("device", help).fallback("auto").role(ParameterRole::device);
+}
+
+Parameter threads_parameter() {
+  return integer("threads", "CPU threads (0 = OMP_NUM_THREADS or all cores)")
+      .fallback("0")
+      .range(at_least(0))
+      .role(ParameterRole::threads);
+}
+
+Parameter memory_limit_parameter() {
+  return real("memory-limit", "GiB the run may use (0 = what the machine has free)")
+      .fallback("0")
+      .range(at_least(0))
+      .unit("GiB");
+}
+
+Parameter gap_parameter(const std::string& help) {
+  return choice("gap", help, {"second", "abs"}).fallback("second");
+}
+
+std::vector<Parameter> loss_parameters(const std::string& sigma_help, const std::string& steps_help) {
+  std::vector<Parameter> list = graph_parameters();
+  append(
+      list,
+      {real("alpha", "Renyi order alpha > 1").fallback("2").range(above(1)),
+       real("sigma", sigma_help).fallback("1").range(above(0)),
+       count_or_auto("steps", steps_help).fallback("auto").range(at_least(1)),
+       gap_parameter("spectral gap for --steps auto: second (1 - lambda_2) or abs (min 1 - |lambda|)"),
+       integer("source", "compute only the row of this source node u").range(between(0, INT_MAX)),
+       device_parameter("auto | cpu | cuda | cuda:N"),
+       integer("tile-sources", "sources per tile (0 = from the memory available)")
+           .fallback("0")
+           .range(at_least(0)),
+       memory_limit_parameter(), threads_parameter(), out_parameter(), quiet_parameter(),
+       flag(
+           "no-matrix",
+           "do not write loss.npy (by_distance.csv, per_observer.csv and summary.json only: large sweeps)")});
+  return list;
+}
+
+LossValues loss_values(const Values& v) {
+  LossValues out;
+  out.auto_steps = v.is_auto("steps");
+  if (!out.auto_steps) {
+    const std::int64_t steps = v.integer("steps");
+    if (steps > INT_MAX)
+      throw InvalidParameter(
+          "steps", "steps: expected a positive integer or auto, got '" + std::to_string(steps) + "'");
+    out.steps = static_cast<int>(steps);
+  }
+  out.source = source_node(v);
+  out.device = parse_device_spec(v.text("device"));
+  out.memory_limit = memory_limit_bytes(v);
+  return out;
+}
+
+std::int64_t memory_limit_bytes(const Values& v, const std::string& name) {
+  return static_cast<std::int64_t>(v.real(name) * double(1LL << 30));
+}
+
+std::optional<node_t> source_node(const Values& v, const std::string& name) {
+  if (!v.has(name)) return std::nullopt;
+  return static_cast<node_t>(v.integer(name));
+}
+
+double estimate_steps(const Values& v, double n) {
+  const double steps = v.is_auto("steps") ? 0 : double(v.integer("steps"));
+  return steps > 0 ? steps : 4 * std::log2(std::max(2.0, n)) + 8;  // "auto": a few mixing times
+}
+
+std::string format_line(const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  va_list again;
+  va_copy(again, args);
+  const int size = std::vsnprintf(nullptr, 0, format, args);
+  va_end(args);
+  std::string line(static_cast<std::size_t>(std::max(size, 0)), '\0');
+  std::vsnprintf(line.data(), line.size() + 1, format, again);
+  va_end(again);
+  return line;
+}
+
+GraphSize graph_size(const std::string& text) {
+  static std::mutex mutex;
+  static std::map<std::string, GraphSize> cache;
+  std::lock_guard lock(mutex);
+  if (auto it = cache.find(text); it != cache.end()) return it->second;
+  GraphSize size;
+  const GraphSpec spec = parse_graph_spec(text);
+  if (spec.family == "complete" && spec.params.count("n")) {
+    size.n = std::stod(spec.params.at("n"));
+    size.m = size.n * (size.n - 1) / 2;
+  } else {
+    const Graph g = make_graph(spec);
+    size.n = g.n;
+    size.m = double(g.num_edges());
+  }
+  return cache[text] = size;
+}
+
+}  // namespace netdp::jobs

@@ -1,0 +1,90 @@
+#pragma once
+// What the registry's entries share (docs/design_models.md): a short way to declare parameters, the parameter
+// blocks several models have (graph and weights, the pairwise-loss options, output and execution), their
+// conversions, and the graph sizes the estimates start from.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "netdp/core/device.hpp"
+#include "netdp/core/graph.hpp"
+#include "netdp/jobs/model.hpp"
+
+namespace netdp::jobs {
+
+namespace declare {
+
+/// A parameter under construction: `real("alpha", "Renyi order").fallback("2").range(above(1))`.
+class Declare {
+ public:
+  Declare(std::string name, ParameterType type, std::string help);
+  Declare& fallback(std::string value);  // the default, as text
+  Declare& required();
+  Declare& choices(std::vector<std::string> values);
+  Declare& range(Range range);
+  Declare& unit(std::string unit);
+  Declare& items(std::size_t count);
+  Declare& excludes(std::string other);
+  Declare& role(ParameterRole role);
+  operator Parameter() const { return p_; }  // NOLINT: implicit, for lists of parameters
+
+ private:
+  Parameter p_;
+};
+
+Declare flag(std::string name, std::string help);
+Declare integer(std::string name, std::string help);
+Declare natural(std::string name, std::string help);
+Declare real(std::string name, std::string help);
+Declare text(std::string name, std::string help);
+Declare choice(std::string name, std::string help, std::vector<std::string> choices);
+Declare count_or_auto(std::string name, std::string help);
+Declare reals(std::string name, std::string help);
+
+}  // namespace declare
+
+/// Appends `more` to `list` (parameter blocks).
+void append(std::vector<Parameter>& list, const std::vector<Parameter>& more);
+
+/// graph (required) and weights (a gossip matrix W, metropolis by default).
+std::vector<Parameter> graph_parameters();
+/// out (required; the run's context), quiet, device (help per model) and threads.
+Parameter out_parameter();
+Parameter quiet_parameter();
+Parameter device_parameter(const std::string& help);
+Parameter threads_parameter();
+Parameter memory_limit_parameter();
+Parameter gap_parameter(const std::string& help);
+
+/// The parameters of both pairwise-loss models (gossip-loss, walk-loss), in the order of their help;
+/// `sigma_help` and `steps_help` say what sigma and auto mean for the model.
+std::vector<Parameter> loss_parameters(const std::string& sigma_help, const std::string& steps_help);
+
+/// Their common values, converted.
+struct LossValues {
+  bool auto_steps = false;
+  int steps = 1;
+  std::optional<node_t> source;
+  DeviceSpec device;
+  std::int64_t memory_limit = 0;
+};
+LossValues loss_values(const Values& v);
+
+/// GiB -> bytes.
+std::int64_t memory_limit_bytes(const Values& v, const std::string& name = "memory-limit");
+/// A source node given as an integer parameter, if given.
+std::optional<node_t> source_node(const Values& v, const std::string& name = "source");
+/// The steps of an estimate: the number given, or a few mixing times for auto.
+double estimate_steps(const Values& v, double n);
+
+/// printf into a string (the models' report lines).
+std::string format_line(const char* format, ...) __attribute__((format(printf, 1, 2)));
+
+/// n and m of a graph spec, generated once per spec (the implicit complete graph is never built).
+struct GraphSize {
+  double n = 0, m = 0;
+};
+GraphSize graph_size(const std::string& spec);
+
+}  // namespace netdp::jobs
