@@ -7,6 +7,7 @@
 #include "cli/options.hpp"
 #include "netdp/accounting/loss_report.hpp"
 #include "netdp/io/results_dir.hpp"
+#include "netdp/jobs/model.hpp"
 
 namespace netdp::cli {
 
@@ -30,12 +31,13 @@ int run_demo(const std::string& out_dir, const std::string& device, const nlohma
   std::printf("%-12s %5s %5s %10s  %s\n", "topology", "n", "T", "mean loss",
               "mean loss at distance 1, 2, 3, ...");
   nlohmann::json runs = nlohmann::json::array();
+  const jobs::Model& gossip_loss = *jobs::find_model("gossip-loss");
   for (const auto& t : kTopologies) {
-    GossipOptions o;
-    o.graph = t.spec;
-    o.device = device;
-    o.out = (out.path() / t.name).string();
-    auto summary = run_gossip_loss_job(make_gossip_job(o, invocation));
+    const auto values = jobs::Values::from_text(gossip_loss, {{"graph", {t.spec}}, {"device", {device}}});
+    jobs::RunContext context;
+    context.out_dir = out.path() / t.name;
+    context.invocation = invocation;
+    auto summary = gossip_loss.run(values, context);
     runs.push_back({{"topology", t.name}, {"graph", t.spec}, {"summary", summary}});
     std::string means;
     int shown = 0;

@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   const auto invocation = cli::invocation_json(argc, argv);
   auto commands = cli::add_model_commands(app, invocation);
+  commands.push_back(cli::add_demo_command(app, invocation));
   commands.push_back(cli::add_run_command(app, invocation));
   commands.push_back(cli::add_merge_command(app, invocation));
   try {
@@ -33,6 +34,9 @@ int main(int argc, char** argv) {
     for (const auto& command : commands)
       if (command.app->parsed()) return command.run();
     return 1;
+  } catch (const InvalidParameter& e) {  // the registry names the parameter; here it is an option
+    std::fprintf(stderr, "netdp: error: --%s\n", e.what());
+    return 2;
   } catch (const InvalidInput& e) {
     std::fprintf(stderr, "netdp: error: %s\n", e.what());
     return 2;

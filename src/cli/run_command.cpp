@@ -3,7 +3,6 @@
 #include <memory>
 
 #include "cli/options.hpp"
-#include "cli/study_catalog.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/study/study_runner.hpp"
 
@@ -57,9 +56,8 @@ Command add_run_command(CLI::App& app, const nlohmann::json& invocation) {
             if (o->run.out.empty() && !o->run.dry_run) throw InvalidInput("run: --out DIR is required");
             std::tie(o->run.shard, o->run.shards) = parse_shard(o->shard);
             o->run.invocation = invocation;
-            const CliModelCatalog catalog;
+            const study::ModelCatalog& catalog = study::registry_catalog();
             const auto spec = study::read_study_file(o->study, catalog);
-            set_reports(false);
             return study::run_study(spec, catalog, o->run);
           }};
 }
@@ -74,7 +72,7 @@ Command add_merge_command(CLI::App& app, const nlohmann::json& invocation) {
   c->add_option("--out", *out, "merged results directory (may be one of the inputs)")->required();
   return {c, [inputs, out, invocation] {
             std::vector<std::filesystem::path> dirs(inputs->begin(), inputs->end());
-            return study::merge_studies(dirs, *out, CliModelCatalog(), invocation);
+            return study::merge_studies(dirs, *out, study::registry_catalog(), invocation);
           }};
 }
 

@@ -1,6 +1,7 @@
 #pragma once
-// What the study runner needs from the models (docs/study.md): the runner knows no model by name; the CLI
-// supplies a catalog whose models are its commands, so a new command is a new study model.
+// What the study runner needs from the models (docs/study.md "Models"): the runner knows no model by name.
+// The catalog of netdp is the model registry (netdp/jobs/model.hpp), called in-process: registry_catalog().
+// Tests may supply their own.
 #include <filesystem>
 #include <string>
 #include <utility>
@@ -10,7 +11,7 @@
 
 namespace netdp::study {
 
-/// A model's parameters in file order: option name without "--" -> TOML value (bool, number, string, list).
+/// A model's parameters in file order: parameter name -> TOML value (bool, number, string, list).
 using Arguments = std::vector<std::pair<std::string, nlohmann::json>>;
 
 /// Rough resources of one unit, for --dry-run and the study's budgets (0 = unknown).
@@ -22,8 +23,8 @@ struct UnitEstimate {
 /// Where and how one unit runs; none of it may change the unit's results.
 struct UnitContext {
   std::filesystem::path out_dir;
-  std::string device = "auto";  // passed as --device when the model has it and the study does not set it
-  int threads = 0;              // passed as --threads likewise (0 = all)
+  std::string device = "auto";  // the model's device when it has one and the study does not set it
+  int threads = 0;              // the model's threads likewise (0 = all)
 };
 
 class ModelCatalog {
@@ -31,7 +32,7 @@ class ModelCatalog {
   virtual ~ModelCatalog() = default;
   virtual std::vector<std::string> models() const = 0;
   virtual bool has_model(const std::string& model) const = 0;
-  /// Option names without "--", in the order of the model's help.
+  /// Parameter names, in the order of the model's help.
   virtual std::vector<std::string> parameters(const std::string& model) const = 0;
   /// Throws InvalidInput (without location) when the model does not accept `value` for `key`.
   virtual void check_parameter(const std::string& model, const std::string& key,
@@ -44,5 +45,9 @@ class ModelCatalog {
   virtual nlohmann::json run(const std::string& model, const Arguments& arguments,
                              const UnitContext& context) const = 0;
 };
+
+/// The models of the registry that write summary.json (jobs::Model::study_model), called in-process: values
+/// converted and checked by the registry, run() returning the summary directly.
+const ModelCatalog& registry_catalog();
 
 }  // namespace netdp::study
