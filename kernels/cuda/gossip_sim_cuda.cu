@@ -46,13 +46,6 @@ using cuda::grid_for;
 using cuda::grid_threads;
 using cuda::kThreads;  // a power of two: the column reductions halve it
 
-// Chebyshev step (MATH_SPEC 2.4): y = gamma (W x) + (1 - gamma) prev, with y holding W x on entry.
-__global__ void chebyshev_combine(double* y, const double* prev, std::int64_t elements, double gamma,
-                                  double one_minus_gamma) {
-  for (std::int64_t i = global_thread(); i < elements; i += grid_threads())
-    y[i] = __dadd_rn(__dmul_rn(gamma, y[i]), __dmul_rn(one_minus_gamma, prev[i]));
-}
-
 /// Bytes of the memory plan, estimated before anything is allocated (DESIGN principle 5).
 struct MemoryPlan {
   std::int64_t fixed = 0;    // W (CSR, 32-bit indices; dense copy), x, xbar
@@ -131,9 +124,7 @@ CudaGossipSimRun gossip_sim_cuda(const GossipSimProblem& p, int device, std::int
     double* prev = p.accelerated ? buffers[2].data() : nullptr;
     double* cur = buffers[0].data();
     double* next = buffers[1].data();
-    noisy_start<<<grid_for(((n * dim + 1) / 2) * count), kThreads, 0, stream.get()>>>(
-        x.data(), n, p.dim, p.sigma, p.seed, noise_stream, first, count, cur);
-    NETDP_CUDA_CHECK_LAUNCH();
+    noisy_start(x.data(), n, p.dim, p.sigma, p.seed, noise_stream, first, count, cur, stream.get());
     column_averages<<<static_cast<unsigned>(cols), kThreads, 0, stream.get()>>>(cur, n, noisy_average.data());
     NETDP_CUDA_CHECK_LAUNCH();
     std::int64_t point = 0;
@@ -141,8 +132,9 @@ CudaGossipSimRun gossip_sim_cuda(const GossipSimProblem& p, int device, std::int
       if (t > 0) {
         propagator.apply(cur, next, cols);  // x^{t} = W x^{t-1}
         if (p.accelerated && t >= 2) {      // x^1 = W x^0, then the Chebyshev recursion
-          chebyshev_combine<<<grid_for(elements), kThreads, 0, stream.get()>>>(next, prev, elements, p.gamma,
-                                                                               one_minus_gamma);
+          // Chebyshev step (MATH_SPEC 2.4): next = gamma (W x) + (1 - gamma) prev.
+          device_for_each<<<grid_for(elements), kThreads, 0, stream.get()>>>(
+              elements, gossip::ChebyshevBody{next, prev, p.gamma, one_minus_gamma});
           NETDP_CUDA_CHECK_LAUNCH();
         }
         if (p.accelerated) {

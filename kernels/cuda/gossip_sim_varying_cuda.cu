@@ -1,13 +1,15 @@
 // CUDA backend of the gossip simulator's time-varying protocols without privacy: sequence (MATH_SPEC 6.1),
 // dropout (6.8), er-per-round (6.4) and randomized gossip (6.3), the same computation as the CPU oracle
-// src/simulation/gossip_sim_varying.cpp (interface: gossip_sim_kernels.hpp). Batch after batch of runs:
+// src/simulation/gossip_sim_varying.cpp (interface: gossip_sim_kernels.hpp). Every per-thread body is in
+// common/gossip_sim_bodies.hpp (run on the host by tests/backend/test_gossip_sim_bodies.cpp) and launched
+// here by device_for_each. Batch after batch of runs:
 //   * the noisy start, its averages and the errors at t = 0 as for sync (gossip_sim_common.cuh);
-//   * sequence: every W_t uploaded once (CSR, concatenated), one csr_multiply per round;
-//   * dropout: per round, each run's active mask drawn on the device from the CPU's Philox words, the active
-//     degrees, then each run's W-MH applied to its own columns (gossip_sim_rounds.cuh);
-//   * er-per-round: per round, one thread per run draws its connected G(n, q) from the CPU's Philox words,
-//     then each run's W-MH is applied to its own columns (gossip_sim_er.cuh);
-//   * randomized: one thread per run over the ticks, in launches of kTickChunk ticks (gossip_sim_ticks.cuh).
+//   * sequence: every W_t uploaded once (CSR, concatenated), one CsrMultiplyBody per round;
+//   * dropout: per round, each run's active mask drawn from the CPU's Philox words (DropoutMaskBody), the
+//     active degrees, then each run's W-MH applied to its own columns (DropoutStepBody);
+//   * er-per-round: per round, one thread per run draws its connected G(n, q) from the CPU's Philox words
+//     (ErSampleBody), then each run's W-MH is applied to its own columns (ErStepBody);
+//   * randomized: one thread per run over the ticks (TicksRunBody), in launches of kTickChunk ticks.
 // Errors at the recorded times come back per run and are folded on the host in run order.
 #include <cuda_runtime.h>
 
@@ -26,9 +28,6 @@
 #include "cuda/base/handles.hpp"
 #include "cuda/base/launch.cuh"
 #include "cuda/gossip_sim_common.cuh"
-#include "cuda/gossip_sim_er.cuh"
-#include "cuda/gossip_sim_rounds.cuh"
-#include "cuda/gossip_sim_ticks.cuh"
 #include "device_kernels.hpp"
 #include "gossip_sim_kernels.hpp"
 #include "netdp/core/error.hpp"
@@ -41,7 +40,7 @@ using cuda::DeviceBuffer;
 using cuda::grid_for;
 using cuda::kThreads;
 
-constexpr int kTickChunk = 1 << 14;  // ticks per launch of ticks_run: short kernels, progress per batch
+constexpr int kTickChunk = 1 << 14;  // ticks per launch of TicksRunBody: short kernels
 
 /// The protocol's shared data, laid out for the device: the sequence's CSR arrays concatenated (offsets
 /// rebased), the dropout base graph, or the activation table.
@@ -104,7 +103,7 @@ std::int64_t per_run_bytes(const GossipSimVaryingProblem& p, std::int64_t points
                              " edges (mean + 6 standard deviations) " + where + "; use --device cpu");
   throw InvalidInput("er-per-round: G(n = " + std::to_string(p.n) +
                      ", q = " + std::to_string(p.edge_probability) + ") was disconnected in " +
-                     std::to_string(kErMaxAttempts) + " draws " + where + "; raise --er-c");
+                     std::to_string(gossip::kErMaxAttempts) + " draws " + where + "; raise --er-c");
 }
 
 void check_problem(const GossipSimVaryingProblem& p, std::int64_t runs) {
@@ -191,13 +190,13 @@ CudaGossipSimRun gossip_sim_varying_cuda(const GossipSimVaryingProblem& p, int d
   DeviceBuffer<std::int32_t> er_pairs(er_entries), er_adjacency(er_entries), er_degree(er ? nodes : 0),
       er_parent(er ? nodes : 0), er_status(er ? static_cast<std::size_t>(b) : 0);
   DeviceBuffer<offset_t> er_offsets(er ? static_cast<std::size_t>((n + 1) * b) : 0);
-  const ErScratch scratch{er_pairs.data(),
-                          er_adjacency.data(),
-                          er_degree.data(),
-                          er_parent.data(),
-                          er_status.data(),
-                          er_offsets.data(),
-                          cap};
+  const gossip::ErScratch scratch{er_pairs.data(),
+                                  er_adjacency.data(),
+                                  er_degree.data(),
+                                  er_parent.data(),
+                                  er_status.data(),
+                                  er_offsets.data(),
+                                  cap};
   std::vector<std::int32_t> status(er ? static_cast<std::size_t>(b) : 0);
   DeviceBuffer<double> err_true(ticks ? nodes : 0), err_noisy(ticks ? nodes : 0),
       totals(ticks ? static_cast<std::size_t>(2 * b) : 0);
@@ -213,9 +212,7 @@ CudaGossipSimRun gossip_sim_varying_cuda(const GossipSimVaryingProblem& p, int d
   const double log_absent = std::log1p(-p.edge_probability);  // the CPU's ln(1 - q)
   for (std::int64_t first = 0; first < runs; first += b) {
     const std::int64_t count = std::min(b, runs - first), cols = count * dim;
-    noisy_start<<<grid_for(((n * dim + 1) / 2) * count), kThreads, 0, s>>>(
-        x.data(), n, p.dim, p.sigma, p.seed, noise_stream, first, count, cur.data());
-    NETDP_CUDA_CHECK_LAUNCH();
+    noisy_start(x.data(), n, p.dim, p.sigma, p.seed, noise_stream, first, count, cur.data(), s);
     column_averages<<<static_cast<unsigned>(cols), kThreads, 0, s>>>(cur.data(), n, noisy_average.data());
     NETDP_CUDA_CHECK_LAUNCH();
     auto record = [&](const double* state, std::int64_t point) {
@@ -225,29 +222,29 @@ CudaGossipSimRun gossip_sim_varying_cuda(const GossipSimVaryingProblem& p, int d
     record(cur.data(), 0);
     if (er) NETDP_CUDA_TRY(cudaMemsetAsync(er_status.data(), 0, er_status.bytes(), s));
     if (ticks) {
-      ticks_start<<<grid_for(count), kThreads, 0, s>>>(cur.data(), n, p.dim, count, xbar.data(),
-                                                       noisy_average.data(), err_true.data(),
-                                                       err_noisy.data(), totals.data());
+      device_for_each<<<grid_for(count), kThreads, 0, s>>>(
+          count, gossip::TicksStartBody{cur.data(), n, p.dim, xbar.data(), noisy_average.data(),
+                                        err_true.data(), err_noisy.data(), totals.data()});
       NETDP_CUDA_CHECK_LAUNCH();
-      const TickArgs args{n,
-                          first,
-                          count,
-                          static_cast<std::int64_t>(p.cumulative.size()),
-                          points,
-                          p.dim,
-                          p.seed,
-                          gossip_subsequence(GossipStream::activation, 0, 0),
-                          values.data(),
-                          columns.data(),
-                          times.data(),
-                          xbar.data(),
-                          noisy_average.data()};
+      const gossip::TickArgs args{n,
+                                  first,
+                                  count,
+                                  static_cast<std::int64_t>(p.cumulative.size()),
+                                  points,
+                                  p.dim,
+                                  p.seed,
+                                  gossip_subsequence(GossipStream::activation, 0, 0),
+                                  values.data(),
+                                  columns.data(),
+                                  times.data(),
+                                  xbar.data(),
+                                  noisy_average.data()};
       for (std::int64_t t0 = 0; t0 < p.steps; t0 += kTickChunk) {
         const std::int64_t t1 = std::min<std::int64_t>(t0 + kTickChunk, p.steps);
         const std::int64_t point = std::upper_bound(p.times.begin(), p.times.end(), t0) - p.times.begin();
-        ticks_run<<<grid_for(count), kThreads, 0, s>>>(args, t0, t1, point, cur.data(), err_true.data(),
-                                                       err_noisy.data(), totals.data(), truth.data(),
-                                                       noisy.data());
+        device_for_each<<<grid_for(count), kThreads, 0, s>>>(
+            count, gossip::TicksRunBody{args, t0, t1, point, cur.data(), err_true.data(), err_noisy.data(),
+                                        totals.data(), truth.data(), noisy.data()});
         NETDP_CUDA_CHECK_LAUNCH();
       }
     } else {
@@ -259,25 +256,29 @@ CudaGossipSimRun gossip_sim_varying_cuda(const GossipSimVaryingProblem& p, int d
         if (er) {
           const std::uint64_t round_stream =
               gossip_subsequence(GossipStream::er_graph, 0, std::uint64_t(t - 1));
-          er_sample<<<grid_for(count), kThreads, 0, s>>>(p.seed, round_stream, t - 1, first, count, n,
-                                                         p.edge_probability, log_absent, scratch);
+          device_for_each<<<grid_for(count), kThreads, 0, s>>>(
+              count, gossip::ErSampleBody{p.seed, round_stream, t - 1, first, n, p.edge_probability,
+                                          log_absent, scratch});
           NETDP_CUDA_CHECK_LAUNCH();
-          er_step<<<grid_for(elements), kThreads, 0, s>>>(scratch, n, p.dim, count, from, to);
+          device_for_each<<<grid_for(elements), kThreads, 0, s>>>(
+              elements, gossip::ErStepBody{scratch, n, p.dim, from, to});
         } else if (dropout) {
           const std::uint64_t round_stream =
               gossip_subsequence(GossipStream::dropout, 0, std::uint64_t(t - 1));
-          dropout_mask<<<grid_for(n * count), kThreads, 0, s>>>(p.seed, round_stream, first, count, n,
-                                                                p.dropout, active.data());
+          device_for_each<<<grid_for(n * count), kThreads, 0, s>>>(
+              n * count, gossip::DropoutMaskBody{p.seed, round_stream, first, n, p.dropout, active.data()});
           NETDP_CUDA_CHECK_LAUNCH();
-          active_degrees<<<grid_for(n * count), kThreads, 0, s>>>(offsets.data(), columns.data(), n, count,
-                                                                  active.data(), degree.data());
+          device_for_each<<<grid_for(n * count), kThreads, 0, s>>>(
+              n * count,
+              gossip::ActiveDegreesBody{offsets.data(), columns.data(), n, active.data(), degree.data()});
           NETDP_CUDA_CHECK_LAUNCH();
-          dropout_step<<<grid_for(elements), kThreads, 0, s>>>(offsets.data(), columns.data(), n, p.dim,
-                                                               count, active.data(), degree.data(), from, to);
+          device_for_each<<<grid_for(elements), kThreads, 0, s>>>(
+              elements, gossip::DropoutStepBody{offsets.data(), columns.data(), n, p.dim, active.data(),
+                                                degree.data(), from, to});
         } else {  // sequence: W_{(t - 1) mod L}
           const offset_t* round = offsets.data() + ((t - 1) % length) * (n + 1);
-          csr_multiply<<<grid_for(elements), kThreads, 0, s>>>(round, columns.data(), values.data(), n, cols,
-                                                               from, to);
+          device_for_each<<<grid_for(elements), kThreads, 0, s>>>(
+              elements, gossip::CsrMultiplyBody{round, columns.data(), values.data(), n, from, to});
         }
         NETDP_CUDA_CHECK_LAUNCH();
         std::swap(from, to);
