@@ -123,6 +123,74 @@ TEST(WalkSimBodies, StepRulesGiveTheCpuPaths) {
   }
 }
 
+/// The rules as docs/walk_sim.md ("Walks", "Samplers", "Randomness layout") states them, from the raw
+/// words: position t reads the w words [w (t - 1), w t) of the walk stream (w = 1, or 2 for weighted rows,
+/// low word first), a rejected Lemire word is replaced by next_below on the retry stream at offset t << 20.
+/// Written from the text, not from the code: the CPU engine shares next_node with the bodies, so this is what
+/// pins the shared rule itself.
+node_t documented_next(const WalkModel& m, node_t v, std::uint64_t seed, std::uint64_t run, std::int64_t t) {
+  const auto position = static_cast<std::uint64_t>(t - 1);
+  const auto bounded = [&](std::uint32_t bound) {
+    const std::uint32_t word =
+        PhiloxStream(seed, walk_subsequence(WalkStream::walk, run), position).next_u32();
+    const std::uint64_t product = std::uint64_t{word} * bound;
+    if (static_cast<std::uint32_t>(product) >= (std::uint64_t{1} << 32) % bound)
+      return static_cast<std::uint32_t>(product >> 32);
+    return PhiloxStream(seed, walk_subsequence(WalkStream::retry, run), static_cast<std::uint64_t>(t) << 20)
+        .next_below(bound);
+  };
+  switch (m.kind) {
+    case WalkKind::complete:
+      return static_cast<node_t>(bounded(static_cast<std::uint32_t>(m.n)));
+    case WalkKind::uniform: {
+      const auto d = static_cast<std::uint32_t>(m.offsets[v + 1] - m.offsets[v]);
+      return m.targets[m.offsets[v] + bounded(d)];
+    }
+    case WalkKind::lazy_uniform: {
+      const auto d = static_cast<std::uint32_t>(m.offsets[v + 1] - m.offsets[v]);
+      const std::uint32_t r = bounded(2 * d);
+      return r < d ? m.targets[m.offsets[v] + r] : v;
+    }
+    case WalkKind::weighted: {
+      PhiloxStream words(seed, walk_subsequence(WalkStream::walk, run), 2 * position);
+      const std::uint64_t low = words.next_u32(), high = words.next_u32();
+      const std::uint64_t u = low | high << 32;
+      offset_t k = m.offsets[v];
+      while (k + 1 < m.offsets[v + 1] && u >= m.thresholds[k]) ++k;  // first k with u < C_k; the last is 2^64
+      return m.targets[k];
+    }
+    case WalkKind::directed_ring:
+      return v + 1 == m.n ? 0 : v + 1;
+  }
+  return -1;
+}
+
+TEST(WalkSimBodies, StepRulesFollowTheDocumentedWordLayout) {
+  for (const Case& c : cases()) {
+    const WalkSimParams p = with_start(params(2000, 4, false), c);
+    for (std::int64_t run = 0; run < p.runs; ++run) {
+      walk::WalkThread w(run, 0, 1, p.seed);
+      node_t v = walk_start(c.model, p, run);
+      walk::for_kind(c.model.kind, [&](auto kind) {
+        for (std::int64_t t = 1; t < p.steps; ++t) {
+          const node_t expected = documented_next(c.model, v, p.seed, static_cast<std::uint64_t>(run), t);
+          v = walk::next_node<kind.value>(view(c.model), v, w.words, w.retry, t);
+          ASSERT_EQ(v, expected) << c.what << ", run " << run << ", t " << t;
+        }
+      });
+    }
+  }
+  // The retry path, which the small bounds above practically never take: a complete "graph" of 3e8 nodes
+  // (only n is read) rejects 2^32 mod 3e8 / 2^32 = 2.2% of the words, some 44 of these 2000.
+  WalkModel big = complete_walk(3);
+  big.n = 300'000'000;
+  walk::WalkThread w(0, 0, 1, 5);
+  for (std::int64_t t = 1; t < 2000; ++t)
+    ASSERT_EQ(walk::next_node<WalkKind::complete>(view(big), 0, w.words, w.retry, t),
+              documented_next(big, 0, 5, 0, t))
+        << "t " << t;
+}
+
 // ---- the plain-walk loop ----
 
 // What the device's TallyBuffers hold, on the host.
