@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "common/hd.hpp"
+#include "common/rounding.hpp"
 
 namespace netdp::kernels::dp_math {
 
@@ -29,7 +30,7 @@ NETDP_HD inline double heterogeneous_epsilon(double count, double sum, double su
 /// ln(1 + q (e^eps - 1)): an eps-DP mechanism run on a q-subsample; the large-eps branch avoids overflow.
 NETDP_HD inline double amplified(double q, double epsilon) {
   if (q == 0) return 0;
-  if (epsilon > 30) return epsilon + std::log(q + (1 - q) * std::exp(-epsilon));
+  if (epsilon > 30) return epsilon + std::log(rn_add(q, rn_mul(1 - q, std::exp(-epsilon))));  // no FMA
   return std::log1p(q * std::expm1(epsilon));
 }
 

@@ -48,13 +48,14 @@ std::vector<T> download_vector(const DeviceBuffer<T>& d, std::size_t size, cudaS
   return host;
 }
 
-/// Temporary bytes of CUB's radix sort of `records` key-value pairs.
+/// Temporary bytes of CUB's radix sort of `records` key-value pairs with the DoubleBuffer overload: the two
+/// key and two value buffers are ours (32 bytes per record in all), the temporary storage holds only CUB's
+/// per-block counters. (The overload with separate input and output arrays allocates its own alternate
+/// buffers inside the temporary storage: 16 bytes more per record, 48 in all.)
 std::size_t sort_bytes(std::int64_t records, int end_bit, cudaStream_t s) {
   std::size_t bytes = 0;
-  NETDP_CUDA_TRY(cub::DeviceRadixSort::SortPairs(
-      nullptr, bytes, static_cast<const std::uint64_t*>(nullptr), static_cast<std::uint64_t*>(nullptr),
-      static_cast<const std::uint64_t*>(nullptr), static_cast<std::uint64_t*>(nullptr), records, 0, end_bit,
-      s));
+  cub::DoubleBuffer<std::uint64_t> keys(nullptr, nullptr), values(nullptr, nullptr);
+  NETDP_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys, values, records, 0, end_bit, s));
   return bytes;
 }
 
@@ -99,8 +100,9 @@ WalkSimCudaRun walk_sim_accounted_cuda(const WalkModel& model, const WalkSimPara
   DeviceBuffer<Counter> bin_zero = zeros<Counter>(1, s);
   const std::int64_t overflow_per_walk = std::min<std::int64_t>(n, p.steps / (visit_cap + 1));
 
-  // Per walk: node state 52 n, outputs 56 n, records 32 per slot (keys and values, sorted copies), utility,
-  // start, overflow. The sort's temporary storage is added once the batch is known.
+  // Per walk: node state 52 n, outputs 56 n, records 32 per slot (keys and values, each with the alternate
+  // buffer of the DoubleBuffer sort), utility, start, overflow. The sort's temporary storage (small, not per
+  // record) is added once the batch is known.
   const std::int64_t per_walk = 52 * n + 56 * n + 32 * capacity + 32 + 8 * overflow_per_walk;
   // Room for k = batch (the sentinel) in the key: bit_width(batch) <= 63 - 2 node_bits.
   const std::int64_t key_limit =
@@ -138,7 +140,7 @@ WalkSimCudaRun walk_sim_accounted_cuda(const WalkModel& model, const WalkSimPara
   DeviceBuffer<node_t> last_send(cells);
   DeviceBuffer<double> zero_sum(cells), zero_square(cells), zero_first(cells);
   const auto slots = static_cast<std::size_t>(capacity) * static_cast<std::size_t>(batch);
-  DeviceBuffer<std::uint64_t> keys(slots), record_values(slots), sorted_keys(slots), sorted_values(slots);
+  DeviceBuffer<std::uint64_t> keys(slots), record_values(slots), key_alternate(slots), value_alternate(slots);
   DeviceBuffer<unsigned char> temp(temp_bytes);
   DeviceBuffer<std::int64_t> cycles(cells);
   DeviceBuffer<double> shared(cells);
@@ -160,7 +162,6 @@ WalkSimCudaRun walk_sim_accounted_cuda(const WalkModel& model, const WalkSimPara
   const CycleTable cycle_table{table.data(), static_cast<std::int64_t>(table.size()), p.eps0, n};
   const SketchBins bins{bin_counts.data(), bin_zero.data(), first_bin, bin_count, in.log_base};
   const ObserverOutputs outputs{cycles.data(), shared.data(), pairs.data()};
-  double* loss = reinterpret_cast<double*>(record_values.data());  // free once sorted: the pair losses
   // Histogram: walk the batch once to find its cycle lengths, compute the new ones on the host, upload.
   const auto fill_used_lengths = [&](std::int64_t first_run, std::int64_t count) {
     AccountedBatch pass;
@@ -234,18 +235,25 @@ WalkSimCudaRun walk_sim_accounted_cuda(const WalkModel& model, const WalkSimPara
     });
     NETDP_CUDA_CHECK_LAUNCH();
     const std::int64_t records = count * capacity;
+    // The sort leaves the sorted records in either buffer of each pair (Current()); the other value buffer
+    // is free and receives the pair losses.
+    cub::DoubleBuffer<std::uint64_t> sorted_keys(keys.data(), key_alternate.data()),
+        sorted_values(record_values.data(), value_alternate.data());
     if (records > 0) {
       std::size_t bytes = temp.bytes();
-      NETDP_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp.data(), bytes, keys.data(), sorted_keys.data(),
-                                                     record_values.data(), sorted_values.data(), records, 0,
-                                                     end_bit(batch), s));
+      NETDP_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp.data(), bytes, sorted_keys, sorted_values, records,
+                                                     0, end_bit(batch), s));
+    }
+    double* loss = reinterpret_cast<double*>(sorted_values.Alternate());
+    if (records > 0) {
       device_for_each<<<cuda::grid_for(records), cuda::kThreads, 0, s>>>(
-          records, walk::PairLossBody{b, cycle_table, sorted_keys.data(), sorted_values.data(), records,
+          records, walk::PairLossBody{b, cycle_table, sorted_keys.Current(), sorted_values.Current(), records,
                                       p.delta, loss});
       NETDP_CUDA_CHECK_LAUNCH();
     }
     device_for_each<<<cuda::grid_for(count * n), cuda::kThreads, 0, s>>>(
-        count * n, walk::ObserverLossBody{b, n, sorted_keys.data(), loss, records, p.delta, bins, outputs});
+        count * n,
+        walk::ObserverLossBody{b, n, sorted_keys.Current(), loss, records, p.delta, bins, outputs});
     NETDP_CUDA_CHECK_LAUNCH();
     tallies.drain_overflow(tallies_out, s);  // synchronises
 
