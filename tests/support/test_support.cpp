@@ -123,6 +123,15 @@ MetropolisGraph with_metropolis(Graph g) {
   return {std::move(g), std::move(w)};
 }
 
+GossipSimParams cpu_gossip_params(GossipProtocol protocol, int steps, std::int64_t runs) {
+  GossipSimParams p;
+  p.protocol = protocol;
+  p.steps = steps;
+  p.runs = runs;
+  p.device = {DeviceKind::cpu, 0};
+  return p;
+}
+
 Dense dense_identity(std::size_t n) {
   Dense d(n * n, 0.0);
   for (std::size_t i = 0; i < n; ++i) d[i * n + i] = 1.0;

@@ -9,6 +9,7 @@
 
 #include "netdp/core/graph.hpp"
 #include "netdp/core/sparse_matrix.hpp"
+#include "netdp/simulation/gossip_sim.hpp"
 
 namespace netdp::testing {
 
@@ -59,6 +60,10 @@ struct MetropolisGraph {
   CsrMatrix w;
 };
 MetropolisGraph with_metropolis(Graph g);
+
+/// Gossip simulator parameters for the CPU: `protocol`, T = steps and R = runs, every other one at its
+/// default.
+GossipSimParams cpu_gossip_params(GossipProtocol protocol, int steps, std::int64_t runs);
 
 /// Dense row-major n x n matrices, for the oracles of the gossip accountant and simulator tests.
 using Dense = std::vector<double>;

@@ -23,15 +23,7 @@ Graph small_graph() {
   return graph_from_edges(7, edges);
 }
 
-GossipSimParams params(GossipProtocol protocol, int steps, std::int64_t runs) {
-  GossipSimParams p;
-  p.protocol = protocol;
-  p.steps = steps;
-  p.runs = runs;
-  p.device = {DeviceKind::cpu, 0};
-  return p;
-}
-
+using testing::cpu_gossip_params;
 using testing::Dense;
 using testing::dense_identity;
 using testing::dense_product;
@@ -57,7 +49,7 @@ void expect_zero_init_matches(const GossipSimResult& r, const std::vector<Dense>
 
 TEST(GossipSim, SyncZeroInitMatchesFrobeniusNormOfPowers) {
   const auto [g, w] = testing::with_metropolis(small_graph());
-  auto p = params(GossipProtocol::sync, 12, 4000);
+  auto p = cpu_gossip_params(GossipProtocol::sync, 12, 4000);
   p.dim = 2;
   p.sigma = 1.5;
   p.seed = 11;
@@ -72,7 +64,7 @@ TEST(GossipSim, SyncZeroInitMatchesFrobeniusNormOfPowers) {
 
 TEST(GossipSim, AcceleratedZeroInitMatchesChebyshevPolynomial) {
   const auto [g, w] = testing::with_metropolis(small_graph());
-  auto p = params(GossipProtocol::accelerated, 10, 4000);
+  auto p = cpu_gossip_params(GossipProtocol::accelerated, 10, 4000);
   p.sigma = 2.0;
   p.seed = 5;
   std::vector<double> x(g.n, 0.0);
@@ -104,7 +96,7 @@ TEST(GossipSim, DoublyStochasticStepsPreserveTheNoisyAverage) {
   const auto [g, w] = testing::with_metropolis(erdos_renyi_graph(30, 0.2, 4));
   for (auto protocol : {GossipProtocol::sync, GossipProtocol::accelerated, GossipProtocol::er_per_round,
                         GossipProtocol::dropout, GossipProtocol::randomized}) {
-    auto p = params(protocol, protocol == GossipProtocol::randomized ? 2000 : 25, 3);
+    auto p = cpu_gossip_params(protocol, protocol == GossipProtocol::randomized ? 2000 : 25, 3);
     p.dim = 3;
     p.init.kind = InitKind::normal;
     p.edge_probability = 0.25;
@@ -129,7 +121,7 @@ TEST(GossipSim, DoublyStochasticStepsPreserveTheNoisyAverage) {
 TEST(GossipSim, NoiseFollowsTheDocumentedStreamLayout) {
   const auto [g, w] = testing::with_metropolis(small_graph());
   for (auto protocol : {GossipProtocol::sync, GossipProtocol::dropout}) {
-    auto p = params(protocol, 1, 5);
+    auto p = cpu_gossip_params(protocol, 1, 5);
     p.dim = 3;
     p.sigma = 0.7;
     p.seed = 0x1234567890abcdefULL;
@@ -150,7 +142,7 @@ TEST(GossipSim, NoiseFollowsTheDocumentedStreamLayout) {
 
 TEST(GossipSim, SyncTrajectoryIsPowersOfW) {
   const auto [g, w] = testing::with_metropolis(small_graph());
-  auto p = params(GossipProtocol::sync, 6, 2);
+  auto p = cpu_gossip_params(GossipProtocol::sync, 6, 2);
   p.dim = 10;  // two panels of 8 columns, the second one short
   p.init.kind = InitKind::normal;
   auto x = initial_values(g.n, p);
@@ -172,7 +164,7 @@ TEST(GossipSim, SameSeedSameResultsForThreadsAndBatches) {
   const int threads = omp_get_max_threads();
   for (auto protocol : {GossipProtocol::sync, GossipProtocol::accelerated, GossipProtocol::randomized,
                         GossipProtocol::er_per_round, GossipProtocol::dropout}) {
-    auto p = params(protocol, protocol == GossipProtocol::randomized ? 500 : 15, 13);
+    auto p = cpu_gossip_params(protocol, protocol == GossipProtocol::randomized ? 500 : 15, 13);
     p.dim = 3;  // 39 columns: panels straddle runs, the last one is short
     p.init.kind = InitKind::normal;
     p.edge_probability = 0.2;
@@ -203,7 +195,7 @@ TEST(GossipSim, SameSeedSameResultsForThreadsAndBatches) {
 TEST(GossipSim, OneRunReportsItsOwnError) {
   const auto [g, w] = testing::with_metropolis(small_graph());
   for (auto protocol : {GossipProtocol::accelerated, GossipProtocol::er_per_round}) {
-    auto p = params(protocol, 8, 1);
+    auto p = cpu_gossip_params(protocol, 8, 1);
     p.init.kind = InitKind::normal;
     p.edge_probability = 0.6;
     auto x = initial_values(g.n, p);
@@ -227,7 +219,7 @@ TEST(GossipSim, MonteCarloStaysUnderTheBounds) {
   const auto [g, w] = testing::with_metropolis(hypercube_graph(4));
   const double gap = spectral_summary(w).gap(GapDefinition::absolute);
   for (auto protocol : {GossipProtocol::sync, GossipProtocol::accelerated, GossipProtocol::randomized}) {
-    auto p = params(protocol, protocol == GossipProtocol::randomized ? 600 : 30, 400);
+    auto p = cpu_gossip_params(protocol, protocol == GossipProtocol::randomized ? 600 : 30, 400);
     p.init.kind = InitKind::uniform;
     p.sigma = 0.3;
     p.record_every = protocol == GossipProtocol::randomized ? 20 : 1;
@@ -259,7 +251,7 @@ TEST(GossipSim, TheoryHelpers) {
 TEST(GossipSim, BadInput) {
   const auto [g, w] = testing::with_metropolis(small_graph());
   std::vector<double> x(g.n, 0.0);
-  auto p = params(GossipProtocol::sync, 5, 10);
+  auto p = cpu_gossip_params(GossipProtocol::sync, 5, 10);
   auto expect_bad = [&](auto change) {
     auto q = p;
     change(q);

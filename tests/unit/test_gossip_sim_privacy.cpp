@@ -27,13 +27,9 @@ namespace {
 using testing::ScratchDir;
 
 GossipSimParams sim_params(GossipProtocol protocol, int steps, std::int64_t runs) {
-  GossipSimParams p;
-  p.protocol = protocol;
-  p.steps = steps;
-  p.runs = runs;
+  GossipSimParams p = testing::cpu_gossip_params(protocol, steps, runs);
   p.sigma = 2.0;
   p.seed = 5;
-  p.device = {DeviceKind::cpu, 0};
   return p;
 }
 

@@ -16,12 +16,8 @@ namespace netdp {
 namespace {
 
 GossipSimParams params(GossipProtocol protocol, int steps, std::uint64_t seed) {
-  GossipSimParams p;
-  p.protocol = protocol;
-  p.steps = steps;
-  p.runs = 8;
+  GossipSimParams p = testing::cpu_gossip_params(protocol, steps, 8);
   p.seed = seed;
-  p.device = {DeviceKind::cpu, 0};
   return p;
 }
 
