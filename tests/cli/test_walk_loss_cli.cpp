@@ -99,7 +99,7 @@ TEST(CliWalkLoss, BadInputFailsWithExitCode2) {
       {"walk-loss --graph ring:n=6 --steps 5 --sigma -1", "sigma"},
       {"walk-loss --graph file:" + two + " --steps auto", "connected"},
       {"walk-loss --graph file:" + two + " --steps 5", "connected"},
-      {"walk-loss --graph ring:n=6 --steps auto --target-mean-loss 0.1", "--steps T"},
+      {"walk-loss --graph ring:n=6 --steps auto --target-mean-loss 0.1", "needs steps T"},
       {"walk-loss --graph ring:n=6 --steps 5 --colluders 6", "colluders"},
       {"walk-loss --graph ring:n=6 --steps 5 --method closed", "method"},
   };
