@@ -238,7 +238,7 @@ Values Values::from_json(const Model& model, const JsonItems& given) {
   return v;
 }
 
-Values Values::from_json(const Model& model, const json& object) {
+Values Values::from_json_object(const Model& model, const json& object) {
   if (!object.is_object()) throw InvalidInput(model.name + ": parameters must be a JSON object");
   JsonItems items;
   for (const auto& [name, value] : object.items()) items.emplace_back(name, value);

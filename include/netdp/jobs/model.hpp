@@ -71,7 +71,7 @@ class Values {
   /// JSON values (a study file, a script): booleans for flags, numbers, strings, lists. A value converts as
   /// its text would (numbers in shortest round-trip form), so a study accepts exactly what the CLI does.
   static Values from_json(const Model& model, const JsonItems& given);
-  static Values from_json(const Model& model, const nlohmann::json& object);
+  static Values from_json_object(const Model& model, const nlohmann::json& object);
   /// One value, converted and checked for its type and choices only; throws InvalidParameter.
   static nlohmann::json convert(const Parameter& parameter, const nlohmann::json& value);
 
