@@ -19,6 +19,16 @@ NETDP_HD inline unsigned long long atomic_add(unsigned long long* target, unsign
 #endif
 }
 
+/// *flag = 1 where several threads may store the same value at once (a plain store on the device; a relaxed
+/// atomic store on the host, where concurrent plain stores would be a data race).
+NETDP_HD inline void set_flag(unsigned char* flag) {
+#if defined(__CUDA_ARCH__)
+  *flag = 1;
+#else
+  __atomic_store_n(flag, static_cast<unsigned char>(1), __ATOMIC_RELAXED);
+#endif
+}
+
 /// body(0) .. body(count - 1) on the host threads (any order, as on the device).
 template <class Body>
 void host_for_each(std::int64_t count, const Body& body) {

@@ -385,7 +385,7 @@ struct CycleLengthBody {
       current = next_node<kKind>(m, current, w.words, w.retry, t);
       const std::size_t at = w.cell(current);
       const std::int64_t length = t - (b.count_run[at] > 0 ? b.last[at] : 0);
-      if (length <= lengths) used[length] = 1;  // racing threads store the same value
+      if (length <= lengths) set_flag(&used[length]);  // racing threads store the same value
       b.count_run[at] = 1;
       b.last[at] = t;
     }
