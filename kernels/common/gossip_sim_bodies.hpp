@@ -22,7 +22,7 @@
 
 namespace netdp::kernels::gossip {
 
-// ---- the noisy start and the per-column reductions (gossip_sim_common.cuh) ----
+// ---- the noisy start and the per-column reductions (launched by gossip_sim_common.cuh) ----
 
 /// x^0 = x + sigma eta (Alg 6.1, MATH_SPEC 6.1) for runs first .. first + count - 1, index = (run b, pair):
 /// value i = v D + k takes member i % 2 of the Box-Muller pair i / 2, drawn at offset 4 (i / 2) of the
@@ -120,7 +120,7 @@ struct ChebyshevBody {
   }
 };
 
-// ---- sequence and dropout (gossip_sim_rounds.cuh) ----
+// ---- sequence and dropout (launched by gossip_sim_varying_cuda.cu) ----
 
 /// Sequence (MATH_SPEC 6.1), element (node v, column c) at idx = c n + v: y = W_t x summed in CSR row order
 /// from 0, products and sums rounded separately (the CPU's multiply).
@@ -237,7 +237,7 @@ struct DropoutStepBody {
   }
 };
 
-// ---- er-per-round (gossip_sim_er.cuh, MATH_SPEC 6.4) ----
+// ---- er-per-round (launched by gossip_sim_varying_cuda.cu; docs/math.md §6.4) ----
 
 inline constexpr int kErMaxAttempts = 1000;                                // as sample_er_round
 inline constexpr std::uint64_t kErAttemptStride = std::uint64_t{1} << 40;  // words reserved for one attempt
@@ -353,7 +353,7 @@ struct ErStepBody {
   }
 };
 
-// ---- randomized gossip (gossip_sim_ticks.cuh, Alg 6.2, MATH_SPEC 2.2 / 6.3) ----
+// ---- randomized gossip (launched by gossip_sim_varying_cuda.cu; Alg 6.2, docs/math.md §2.2, §6.3) ----
 // Per-node errors of run b at [b n + v]; totals of run b at [2 b] (to xbar) and [2 b + 1] (to the run's noisy
 // average).
 

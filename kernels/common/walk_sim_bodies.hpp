@@ -215,7 +215,7 @@ struct PlainWalkBody {
   }
 };
 
-// ---- accounted walks (walk_sim_accounting_cuda.cu, MATH_SPEC 4.1.3) ----
+// ---- accounted walks (walk_sim_accounting_cuda.cu; docs/math.md §4.1.3) ----
 
 /// The C4 terms of the cycle lengths m = 1 .. size, made on the host by the CPU's CycleEpsilons.
 struct CycleTable {
