@@ -109,6 +109,12 @@ TEST(ModelRegistry, ValuesApplyDefaultsAndConvertTypes) {
   EXPECT_FALSE(v.flag("no-matrix"));
   EXPECT_FALSE(v.has("source")) << "an optional parameter without a default has no value";
   EXPECT_TRUE(Values::from_text(m, {{"graph", {"ring:n=8"}}}).is_auto("steps"));
+  const Values o =
+      Values::from_json_object(m, json{{"graph", "ring:n=8"}, {"t-start", 1}, {"no-matrix", true}});
+  EXPECT_EQ(o.integer("t-start"), 1);
+  EXPECT_TRUE(o.flag("no-matrix"));
+  EXPECT_EQ(o.as_json()["propagation"], "auto");
+  EXPECT_THROW(Values::from_json_object(m, json::array()), InvalidInput);
   // text as a command line gives it: a flag without items, a list as one comma-separated item or several
   const Values w = Values::from_text(model("walk-sim"), {{"graph", {"complete:n=10"}},
                                                          {"steps", {"10"}},
