@@ -15,6 +15,7 @@
 #include <limits>
 #include <string>
 
+#include "common/memory_plan.hpp"
 #include "common/for_each.hpp"
 #include "common/gossip_sim_bodies.hpp"
 #include "cuda/base/cuda_check.hpp"
@@ -25,9 +26,6 @@
 namespace netdp::kernels {
 namespace {
 
-// Share of the free device memory a run plans to use; the rest is headroom for library workspaces and the
-// CUDA context (sizes unknown before the batch is chosen).
-constexpr double kFreeMemoryShare = 0.85;
 
 /// Block tree sum of partial[0 .. kThreads) into partial[0]: gossip::tree_level per level, a barrier between
 /// levels (the host runs the same levels with gossip::tree_sum).
@@ -97,7 +95,7 @@ inline std::string mib(std::int64_t bytes) {
 inline std::int64_t choose_batch(int device, std::int64_t fixed, std::int64_t per_run, std::int64_t runs,
                                  std::int64_t batch_runs, std::int64_t memory_limit, const std::string& what,
                                  std::int64_t dim) {
-  const auto [budget, source] = cuda::device_memory_budget(device, kFreeMemoryShare, memory_limit);
+  const auto [budget, source] = cuda::device_memory_budget(device, memory_plan::kDeviceMemoryShare, memory_limit);
   const std::string sizes = what + "; " + mib(fixed) + " fixed + " + mib(per_run) + " per run";
   if (fixed + per_run > budget)
     throw InsufficientMemory("gossip-sim on CUDA: one run needs " + mib(fixed + per_run) + " (" + sizes +

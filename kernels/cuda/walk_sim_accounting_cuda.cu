@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "common/memory_plan.hpp"
 #include "common/dp_math.hpp"
 #include "cuda/base/handles.hpp"
 #include "cuda/base/launch.cuh"
@@ -38,7 +39,6 @@ using walk::CycleTable;
 using walk::ObserverOutputs;
 using walk::SketchBins;
 
-constexpr double kFreeMemoryShare = 0.8;  // of the free device memory, for one batch
 
 template <class T>
 std::vector<T> download_vector(const DeviceBuffer<T>& d, std::size_t size, cudaStream_t stream) {
@@ -113,7 +113,7 @@ WalkSimCudaRun walk_sim_accounted_cuda(const WalkModel& model, const WalkSimPara
     return 2 * node_bits + static_cast<int>(std::bit_width(static_cast<std::uint64_t>(b)));
   };
   if (batch == 0) {
-    const std::int64_t budget = cuda::device_memory_budget(device, kFreeMemoryShare).bytes;
+    const std::int64_t budget = cuda::device_memory_budget(device, memory_plan::kDeviceMemoryShare).bytes;
     batch = std::min({budget / per_walk, p.runs, key_limit});
     while (batch > 0 && capacity > 0) {  // the sort's temporary storage grows with the records
       temp_bytes = sort_bytes(batch * capacity, end_bit(batch), s);
@@ -125,7 +125,7 @@ WalkSimCudaRun walk_sim_accounted_cuda(const WalkModel& model, const WalkSimPara
           "walk-sim on CUDA: one accounted walk of T = " + std::to_string(p.steps) +
           " positions on n = " + std::to_string(n) + " nodes needs " + std::to_string(per_walk) +
           " bytes of device memory (and the sort's) but only " + std::to_string(budget) +
-          " bytes are available (" + std::to_string(static_cast<int>(kFreeMemoryShare * 100)) +
+          " bytes are available (" + std::to_string(memory_plan::kDeviceMemoryPercent) +
           "% of the free memory of CUDA device " + std::to_string(device) + "); use --device cpu");
   }
   if (batch > key_limit)

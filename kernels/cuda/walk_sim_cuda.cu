@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "common/memory_plan.hpp"
 #include "cuda/base/handles.hpp"
 #include "cuda/base/launch.cuh"
 #include "cuda/base/memory_budget.hpp"
@@ -23,7 +24,6 @@ namespace {
 using namespace walk_device;
 
 constexpr std::int64_t kMaxAutoBatch = std::int64_t{1} << 22;  // walks per launch when chosen automatically
-constexpr double kFreeMemoryShare = 0.5;                       // of the free device memory, for the scratch
 
 }  // namespace
 
@@ -46,13 +46,19 @@ WalkSimCudaRun walk_sim_cuda(const WalkModel& model, const WalkSimParams& p, int
 
   std::int64_t batch = p.batch_runs > 0 ? std::min(p.batch_runs, p.runs) : 0;
   if (batch == 0) {
-    const std::int64_t budget = cuda::device_memory_budget(device, kFreeMemoryShare).bytes;
-    if (budget < per_walk)
+    // The one device share (kernels/common/memory_plan.hpp); the model and the shared tallies come first.
+    const std::int64_t budget = cuda::device_memory_budget(device, memory_plan::kDeviceMemoryShare).bytes;
+    const std::int64_t fixed =
+        static_cast<std::int64_t>(model_buffers.bytes()) + TallyBuffers::shared_bytes(n, time_cap, visit_cap);
+    if (budget - fixed < per_walk)
       throw InsufficientMemory("walk-sim on CUDA: one walk on n = " + std::to_string(n) + " nodes needs " +
-                               std::to_string(per_walk) + " bytes of device scratch but only " +
-                               std::to_string(budget) + " bytes are available (half the free memory of " +
-                               "CUDA device " + std::to_string(device) + "); use --device cpu");
-    batch = std::min({budget / per_walk, p.runs, kMaxAutoBatch});
+                               std::to_string(per_walk) + " bytes of device scratch besides " +
+                               std::to_string(fixed) + " bytes of model and tallies, but only " +
+                               std::to_string(budget) + " bytes are available (" +
+                               std::to_string(memory_plan::kDeviceMemoryPercent) +
+                               "% of the free memory of CUDA device " + std::to_string(device) +
+                               "); use --device cpu");
+    batch = std::min({(budget - fixed) / per_walk, p.runs, kMaxAutoBatch});
   }
   TallyBuffers tallies(n, time_cap, visit_cap, nv, overflow_per_walk * batch, s);
   const auto cells = static_cast<std::size_t>(n) * static_cast<std::size_t>(batch);

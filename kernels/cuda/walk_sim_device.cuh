@@ -84,6 +84,11 @@ struct TallyBuffers {
   std::int64_t time_cap, visit_cap;
   double nv;
 
+  /// Device bytes of the tallies shared by every walk of a launch (the overflow store is per walk).
+  static std::int64_t shared_bytes(std::int64_t n, std::int64_t time_cap_, std::int64_t visit_cap_) {
+    return static_cast<std::int64_t>(sizeof(Counter)) * (5 * n + 2 * (time_cap_ + 2) + visit_cap_ + 1 + 2);
+  }
+
   TallyBuffers(std::int64_t n, std::int64_t time_cap_, std::int64_t visit_cap_, double nv_,
                std::int64_t overflow_capacity, cudaStream_t s)
       : visits(zeros<Counter>(static_cast<std::size_t>(n), s)),
