@@ -1,4 +1,4 @@
-// Benchmark: all-pairs gossip loss (MATH_SPEC 6.2) on Erdos-Renyi (c = 1) and hypercube graphs.
+// Benchmark: all-pairs gossip loss (docs/math.md §6.2) on Erdos-Renyi (c = 1) and hypercube graphs.
 // Usage: bench_gossip_loss [--device cpu|cuda] [--sizes 256,1024,...] [--repeats R] [--steps T]
 // Prints one CSV line per (graph, n): the median and min of R timed runs of netdp::gossip_loss with a sink
 // that only checksums the rows (no disk I/O), T = T_stop unless --steps is given.

@@ -1,4 +1,4 @@
-// Benchmark: the batched gossip simulator (MATH_SPEC 6.2, Alg 6.1 without acceleration), sync protocol, on
+// Benchmark: the batched gossip simulator (docs/math.md §6.2, Alg 6.1 without acceleration), sync protocol, on
 // Erdos-Renyi (c = 1) and hypercube graphs, in runs x nodes x rounds per second.
 // Usage: bench_gossip_sim [--device cpu|cuda] [--sizes 2048,65536] [--dims 1,64] [--steps T] [--seconds S]
 //                         [--repeats K] [--sigma S] [--stream-mib M]

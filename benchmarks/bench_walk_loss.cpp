@@ -1,4 +1,4 @@
-// Benchmark: all-pairs random-walk loss (MATH_SPEC 5.3, Thm 7.7 closed form) on Erdos-Renyi graphs (c = 1.2,
+// Benchmark: all-pairs random-walk loss (docs/math.md §5.3, Thm 7.7 closed form) on Erdos-Renyi graphs (c = 1.2,
 // as thesis Fig. 7.3a), anonymous and sender-known views. Usage: bench_walk_loss [--device cpu|cuda] [--sizes
 // 512,1024,2048] [--repeats R] [--method spectral|finite] Prints one CSV line per (n, view): median and min
 // of R runs of netdp::walk_loss into a checksum sink, T = T_RW (sigma = 1), and the eigendecomposition time

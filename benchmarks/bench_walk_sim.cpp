@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
   const netdp::WalkModel er_metropolis = netdp::csr_walk(g, netdp::parse_walk_weights("metropolis"));
   run_case("er-csr-metropolis-plain", er_metropolis, plain, repeats);
 
-  netdp::WalkSimParams figure;  // Fig. 7.1b: n = 100, T = 100 n, 10 runs (MATH_SPEC 4.1.3, E2)
+  netdp::WalkSimParams figure;  // Fig. 7.1b: n = 100, T = 100 n, 10 runs (docs/math.md §4.1.3, E2)
   figure.steps = 10'000;
   figure.runs = 10;
   figure.seed = 1;

@@ -1,5 +1,5 @@
 #pragma once
-// Backend entry points of the gossip accountant (MATH_SPEC 6.2). Internal: called by
+// Backend entry points of the gossip accountant (docs/math.md §6.2). Internal: called by
 // src/accounting/gossip_loss.cpp and the backend tests only.
 //
 // Both backends use the same two passes over the sources u (columns W^t e_u, propagated by SpMM):

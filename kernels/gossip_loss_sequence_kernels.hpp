@@ -1,5 +1,5 @@
 #pragma once
-// Backend entry points of the time-varying gossip accountant (MATH_SPEC 6.1, 6.3, 6.5). Internal: called by
+// Backend entry points of the time-varying gossip accountant (docs/math.md §6.1, 6.3, 6.5). Internal: called by
 // src/accounting/gossip_loss_sequence.cpp and its tests only.
 //
 // The state is a dense product P of gossip matrices (n x n, row-major, row w = row w of W_{0:t}) and the

@@ -1,5 +1,5 @@
 #pragma once
-// Backend entry points of the gossip simulator on CUDA: the fixed-W protocols (sync, accelerated: MATH_SPEC
+// Backend entry points of the gossip simulator on CUDA: the fixed-W protocols (sync, accelerated: docs/math.md
 // 6.1-6.2, 2.4) and the time-varying ones without privacy (sequence, dropout, randomized, er-per-round: 6.1,
 // 6.8, 6.3, 6.4).
 // Internal: called by src/simulation/gossip_sim.cpp and the backend tests only. The CPU implementations (the
@@ -18,7 +18,7 @@ namespace netdp::kernels {
 
 struct GossipSimProblem {
   const CsrMatrix& w;            // doubly stochastic W (checked by the caller)
-  bool accelerated;              // Chebyshev recursion with gamma (MATH_SPEC 2.4), else x^{t+1} = W x^t
+  bool accelerated;              // Chebyshev recursion with gamma (docs/math.md §2.4), else x^{t+1} = W x^t
   bool dense;                    // propagate with DGEMM on a dense copy of W instead of SpMM (principle 4)
   int steps;                     // T
   int dim;                       // D
@@ -70,7 +70,7 @@ struct GossipSimVaryingProblem {
   // gossip_sim_detail::ActivationSampler holds them (edge_nodes[2 e] = u_e, edge_nodes[2 e + 1] = v_e)
   std::span<const double> cumulative{};
   std::span<const node_t> edge_nodes{};
-  // er-per-round: the edge probability q = c ln(n) / n of the fresh G(n, q) per round (MATH_SPEC 6.4)
+  // er-per-round: the edge probability q = c ln(n) / n of the fresh G(n, q) per round (docs/math.md §6.4)
   double edge_probability = 0;
 };
 

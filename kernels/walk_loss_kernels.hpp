@@ -1,5 +1,5 @@
 #pragma once
-// Backend entry points of the random-walk accountant (MATH_SPEC 5.2-5.4). Internal: called by
+// Backend entry points of the random-walk accountant (docs/math.md §5.2-5.4). Internal: called by
 // src/accounting/walk_loss.cpp and the backend tests only.
 //
 // Spectral methods: W = V diag(lambda) V^T (ascending eigenvalues, the largest = 1 on phi_1 = 1/sqrt(n)); the

@@ -1,7 +1,7 @@
 #pragma once
 // Backend entry point of the Monte Carlo walk engine for plain walks (docs/walk_sim.md "CUDA"). Internal:
 // called by src/simulation/walk_sim.cpp and the backend tests only. The walks are the CPU's (same Philox
-// words, same per-step maths of common/walk_sim_math.hpp, DESIGN principle 2); only integer tallies leave the
+// words, same per-step maths of common/walk_sim_math.hpp, docs/design.md principle 2); only integer tallies leave the
 // device, so the statistics are exactly the CPU's.
 #include <cstdint>
 #include <functional>
@@ -48,7 +48,7 @@ struct WalkAccountingInputs {
   bool gaussian = true;
   bool known = true;  // view known (boundary corrections) or hidden
   double eps0 = 0, delta = 0;
-  bool utility = false;            // private summation: values and noise at every position (MATH_SPEC 4.1)
+  bool utility = false;            // private summation: values and noise at every position (docs/math.md §4.1)
   double sigma_loc = 0;            // noise std of one contribution
   std::span<const double> values;  // x_v
   double log_base = 0;             // quantile sketch bins: floor(ln x / log_base)

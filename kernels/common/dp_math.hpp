@@ -1,6 +1,6 @@
 #pragma once
-// Per-element DP maths that the CUDA walk accounting shares with the DP toolbox (DESIGN principle 1): C4 from
-// the sufficient statistics of a list (MATH_SPEC 1.4) and SS2 amplification (MATH_SPEC 1.5). The toolbox's
+// Per-element DP maths that the CUDA walk accounting shares with the DP toolbox (docs/design.md principle 1): C4 from
+// the sufficient statistics of a list (docs/math.md §1.4) and SS2 amplification (docs/math.md §1.5). The toolbox's
 // functions (src/dp/) check their arguments and call these.
 #include <cmath>
 #include <cstdint>

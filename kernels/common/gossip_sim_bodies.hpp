@@ -24,7 +24,7 @@ namespace netdp::kernels::gossip {
 
 // ---- the noisy start and the per-column reductions (launched by gossip_sim_common.cuh) ----
 
-/// x^0 = x + sigma eta (Alg 6.1, MATH_SPEC 6.1) for runs first .. first + count - 1, index = (run b, pair):
+/// x^0 = x + sigma eta (Alg 6.1, docs/math.md §6.1) for runs first .. first + count - 1, index = (run b, pair):
 /// value i = v D + k takes member i % 2 of the Box-Muller pair i / 2, drawn at offset 4 (i / 2) of the
 /// stream noise_stream | run << 24 (the CPU's add_normals), x_i + sigma z rounded as the CPU rounds it.
 struct NoisyStartBody {
@@ -108,7 +108,7 @@ struct RunErrorsBody {
 
 // ---- fixed W (gossip_sim_cuda.cu) ----
 
-/// Chebyshev step (MATH_SPEC 2.4), element i: y = gamma (W x) + (1 - gamma) prev, y holding W x on entry,
+/// Chebyshev step (docs/math.md §2.4), element i: y = gamma (W x) + (1 - gamma) prev, y holding W x on entry,
 /// one_minus_gamma = the CPU's (1.0 - gamma); two products and a sum rounded separately, as the CPU.
 struct ChebyshevBody {
   double* y;
@@ -122,7 +122,7 @@ struct ChebyshevBody {
 
 // ---- sequence and dropout (launched by gossip_sim_varying_cuda.cu) ----
 
-/// Sequence (MATH_SPEC 6.1), element (node v, column c) at idx = c n + v: y = W_t x summed in CSR row order
+/// Sequence (docs/math.md §6.1), element (node v, column c) at idx = c n + v: y = W_t x summed in CSR row order
 /// from 0, products and sums rounded separately (the CPU's multiply).
 struct CsrMultiplyBody {
   const offset_t* offsets;
@@ -142,7 +142,7 @@ struct CsrMultiplyBody {
   }
 };
 
-/// Dropout (MATH_SPEC 6.8), (run b, node v) at idx = b n + v: v stays iff the uniform at offset 2 v of the
+/// Dropout (docs/math.md §6.8), (run b, node v) at idx = b n + v: v stays iff the uniform at offset 2 v of the
 /// stream round_stream | run << 24 is >= q (the CPU draws the n uniforms in node order from offset 0, i.e.
 /// words 2 v and 2 v + 1). round_stream = gossip_subsequence(dropout, 0, round).
 struct DropoutMaskBody {
@@ -188,7 +188,7 @@ struct AllNeighbours {
   NETDP_HD bool operator()(node_t) const { return true; }
 };
 
-/// Row v of W x for W the W-MH matrix of a graph (MATH_SPEC 2.2), built on the fly in the order of
+/// Row v of W x for W the W-MH matrix of a graph (docs/math.md §2.2), built on the fly in the order of
 /// gossip_matrix: the neighbours u of v in adjacency[begin, end) with present(u), the diagonal
 /// W_vv = cap + sum_u (cap - W_vu) inserted before the first neighbour u > v (skipped when exactly 0), an
 /// isolated node keeping its value (W_vv = 1). degree[u] = d_u in the graph; products and sums rounded

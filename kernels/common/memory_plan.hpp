@@ -1,5 +1,5 @@
 #pragma once
-// Memory plans of the CUDA accountants (docs/cuda_backend.md, "One memory plan"; DESIGN principle 5): tile
+// Memory plans of the CUDA accountants (docs/cuda_backend.md, "One memory plan"; docs/design.md principle 5): tile
 // widths, pinned staging and device bytes, decided once before anything is allocated, as pure functions of
 // the problem sizes, the free device memory and the user's limits. No CUDA call and no CUDA header: the plans
 // build in every configuration and tests/unit/test_memory_plan.cpp checks them at the target sizes without a

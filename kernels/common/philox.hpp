@@ -1,5 +1,5 @@
 #pragma once
-// The one Philox4x32-10 of netdp (DESIGN principle 2), compiled for the host (PhiloxStream in
+// The one Philox4x32-10 of netdp (docs/design.md principle 2), compiled for the host (PhiloxStream in
 // include/netdp/core/philox.hpp, the CPU engines, the device-bodies tests) and for the device (every CUDA
 // kernel that draws): the block function, the stream of 32-bit words, and the three conversions the engines
 // use (uniform double, Box-Muller pair, Lemire's bounded integer). Written once, so the words and the

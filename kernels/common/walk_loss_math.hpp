@@ -1,12 +1,12 @@
 #pragma once
-// Per-element maths of the random-walk accountant, shared by the CPU and CUDA backends (MATH_SPEC 5.2-5.4).
+// Per-element maths of the random-walk accountant, shared by the CPU and CUDA backends (docs/math.md §5.2-5.4).
 #include "common/hd.hpp"
 
 namespace netdp::kernels {
 
 /// eps_{u->v} = scale * (constant + graph_term), with scale = N_u alpha / sigma^2, constant = c_T / n (0 for
 /// the series, whose sum already holds the t-independent part); clipped to [0, clip_level] when clip; 0 when
-/// u = v (the self pair is undefined, MATH_SPEC 5.3).
+/// u = v (the self pair is undefined, docs/math.md §5.3).
 NETDP_HD inline double walk_pair_loss(double graph_term, double constant, double scale, bool clip,
                                       double clip_level, bool same_node) {
   if (same_node) return 0.0;
@@ -15,7 +15,7 @@ NETDP_HD inline double walk_pair_loss(double graph_term, double constant, double
   return f;
 }
 
-/// S_T(lambda) = sum_{t=1}^T lambda^t / t (MATH_SPEC 5.3, E2), summed in order; the weight of eigenpair i in
+/// S_T(lambda) = sum_{t=1}^T lambda^t / t (docs/math.md §5.3, E2), summed in order; the weight of eigenpair i in
 /// the finite-T graph term.
 NETDP_HD inline double partial_log_series(double lambda, int steps) {
   double power = 1.0, sum = 0.0;

@@ -270,7 +270,7 @@ struct AccountedBatch {
   }
 };
 
-/// Private real summation of one walk (MATH_SPEC 4.1 / 3.1): every position adds x_v; noise at every
+/// Private real summation of one walk (docs/math.md §4.1 / 3.1): every position adds x_v; noise at every
 /// position, or on the directed ring once every n - 1 hops (Alg 5.1), summed as the CPU does.
 struct WalkUtility {
   double truth = 0, noise = 0;

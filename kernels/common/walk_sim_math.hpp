@@ -32,7 +32,7 @@ NETDP_HD inline std::int64_t weighted_pick(const std::uint64_t* thresholds, std:
   return lo;
 }
 
-/// The directed ring of MATH_SPEC 3.1: v -> v + 1 mod n.
+/// The directed ring of docs/math.md §3.1: v -> v + 1 mod n.
 NETDP_HD inline std::int32_t ring_next(std::int32_t v, std::int32_t n) {
   return v + 1 == n ? 0 : v + 1;
 }
@@ -43,7 +43,7 @@ NETDP_HD inline bool lazy_moves(std::uint32_t r, std::uint32_t degree) {
   return r < degree;
 }
 
-/// The three per-entry terms of C4 (MATH_SPEC 1.4) for one epsilon: eps, eps^2 and (e^eps - 1) eps / (e^eps +
+/// The three per-entry terms of C4 (docs/math.md §1.4) for one epsilon: eps, eps^2 and (e^eps - 1) eps / (e^eps +
 /// 1) = eps tanh(eps / 2) (no overflow). A pair's loss depends on its list only through their sums and the
 /// list length.
 struct EpsTerms {
@@ -54,12 +54,12 @@ NETDP_HD inline EpsTerms eps_terms(double eps) {
 }
 
 /// The C4 terms of one cycle of length m for the three boundary counts c = 0 (SS2: the m draws with
-/// replacement from n miss u), 1 (mass) and 2 (2 mass) (MATH_SPEC 4.1.3).
+/// replacement from n miss u), 1 (mass) and 2 (2 mass) (docs/math.md §4.1.3).
 struct CycleTerms {
   EpsTerms zero, one, two;
 };
 
-/// The Gaussian cycle of length m (G6 mass eps0 / sqrt(m), MATH_SPEC 4.1.3).
+/// The Gaussian cycle of length m (G6 mass eps0 / sqrt(m), docs/math.md §4.1.3).
 NETDP_HD inline CycleTerms gaussian_cycle_terms(double eps0, std::int64_t m, std::int64_t n) {
   const double mass = eps0 / std::sqrt(static_cast<double>(m));
   return {eps_terms(dp_math::amplified(dp_math::with_replacement_hit_probability(m, n), mass)),

@@ -1,4 +1,4 @@
-// CPU backend of the gossip accountant (MATH_SPEC 6.2): the two passes described in gossip_loss_kernels.hpp.
+// CPU backend of the gossip accountant (docs/math.md §6.2): the two passes described in gossip_loss_kernels.hpp.
 //
 // Powers W^t e_u are computed on panels of sources (cpu/power_panels.hpp), so tiled and untiled runs agree
 // bit for bit.

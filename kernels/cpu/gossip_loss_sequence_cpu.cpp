@@ -1,4 +1,4 @@
-// CPU backend of the time-varying gossip accountant (MATH_SPEC 6.1, 6.3, 6.5; cost table of MATH_SPEC 13):
+// CPU backend of the time-varying gossip accountant (docs/math.md §6.1, 6.3, 6.5; cost table of docs/math.md §13):
 // a dense product P = W_{0:t} multiplied by the sparse W_t each round, row norms by a reduction along rows.
 #include <algorithm>
 #include <cstddef>
@@ -102,7 +102,7 @@ void sequence_shares_randomized_cpu(const GossipSchedule& s, int t_start, Sequen
     double* pv = st.product.data() + at(v, n);
     double* pw = st.product.data() + at(w, n);
     if (t >= t_start) {
-      // Messages carry the values before the averaging (MATH_SPEC 6.3, corrected line 7; 12 item 14).
+      // Messages carry the values before the averaging (docs/math.md §6.3, corrected line 7; 12 item 14).
       double* fv = f + at(v, count);
       double* fw = f + at(w, count);
       for (node_t j = 0; j < count; ++j) {

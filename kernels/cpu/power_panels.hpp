@@ -4,7 +4,7 @@
 // A panel holds W^t e_u for L sources as an n x L row-major block, so one sparse row of W updates all lanes
 // with contiguous loads and the panel stays in cache for every power. The panel width never depends on the
 // tile, and a short last panel is padded with copies of a real source, so every source column goes through
-// identical arithmetic: results do not depend on tiling (DESIGN principle 5).
+// identical arithmetic: results do not depend on tiling (docs/design.md principle 5).
 #include <cblas.h>
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// CPU backend of the random-walk accountant (MATH_SPEC 5.2-5.4): LAPACK eigendecomposition and BLAS products
+// CPU backend of the random-walk accountant (docs/math.md §5.2-5.4): LAPACK eigendecomposition and BLAS products
 // for the spectral methods, panel propagation for the series (see walk_loss_kernels.hpp).
 #include <lapacke.h>
 #include <omp.h>
@@ -44,7 +44,7 @@ void finish_row(const WalkLossProblem& p, node_t u, const double* graph_row, dou
   for (node_t v = 0; v < p.w.n; ++v) {
     double term = graph_row[v];
     if (p.sender_known) {
-      // v knows which neighbour w sent the token: the last hop is post-processing (MATH_SPEC 5.4).
+      // v knows which neighbour w sent the token: the last hop is post-processing (docs/math.md §5.4).
       term = -std::numeric_limits<double>::infinity();
       for (node_t w : p.graph.neighbors(v)) term = std::max(term, graph_row[w]);
       if (p.graph.degree(v) == 0) term = 0.0;

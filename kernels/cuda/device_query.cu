@@ -1,4 +1,4 @@
-// Which CUDA devices answer (DESIGN "Conventions": --device auto uses CUDA when a device answers). Never
+// Which CUDA devices answer (docs/design.md "Conventions": --device auto uses CUDA when a device answers). Never
 // throws: a machine without a driver or without a GPU simply has 0 devices.
 #include <cuda_runtime_api.h>
 

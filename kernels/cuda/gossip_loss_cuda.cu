@@ -1,5 +1,5 @@
 // CUDA backend of the gossip accountant: pairwise Renyi loss of synchronous Muffliato with a fixed symmetric
-// W (MATH_SPEC 6.1 eq. M1 with W_{0:t} = W^t, 6.2). Same two passes as the CPU backend
+// W (docs/math.md §6.1 eq. M1 with W_{0:t} = W^t, 6.2). Same two passes as the CPU backend
 // (gossip_loss_kernels.hpp); the per-element maths comes from common/gossip_loss_math.hpp. Design notes:
 // docs/cuda_backend.md. Propagation (Propagator) lives in propagator.hpp, shared with the walk backend.
 //
@@ -49,7 +49,7 @@ using cuda::set_identity_columns;
 
 // out[j] = ||X[:, j]||^2, one block per column. Each thread sums a fixed strided subset in order, then a
 // fixed shared-memory tree combines them: no atomics, so the result is the same bit for bit on every run. By
-// symmetry of W^t this is r_t(u) = ||row u of W^t||^2, the noise variance factor of M1 (MATH_SPEC 6.2).
+// symmetry of W^t this is r_t(u) = ||row u of W^t||^2, the noise variance factor of M1 (docs/math.md §6.2).
 // Each term is added with an explicit fused multiply-add (one rounding per term instead of two; nvcc would
 // contract `sum += c * c` anyway): the CPU sums the squares in another order, so r_t agrees with it to the
 // bound of docs/cuda_backend.md ("Rounding"), not bit for bit, on either form.
@@ -113,7 +113,7 @@ CudaGossipLossRun gossip_loss_cuda(const GossipLossProblem& p, int device, node_
 
   const cuda::DeviceGuard guard(device);
 
-  // ---- Memory plan (DESIGN principle 5), before anything is allocated: pure, common/memory_plan.hpp. ----
+  // ---- Memory plan (docs/design.md principle 5), before anything is allocated: pure, common/memory_plan.hpp. ----
   namespace mp = memory_plan;
   const mp::GossipLossSizes sizes{n,       p.w.nnz(), static_cast<std::int64_t>(p.graph.adjacency.size()),
                                   p.steps, p.dense,   count};
@@ -173,7 +173,7 @@ CudaGossipLossRun gossip_loss_cuda(const GossipLossProblem& p, int device, node_
     }
   };
 
-  // ---- Pass 1: r_t(w) for every w and t (MATH_SPEC 6.2: ||row w of W^t||^2 = ||W^t e_w||^2). ----
+  // ---- Pass 1: r_t(w) for every w and t (docs/math.md §6.2: ||row w of W^t||^2 = ||W^t e_w||^2). ----
   for (std::int64_t s = 0; s < n; s += b1) {
     const std::int64_t cols = std::min(b1, n - s);
     propagate_tile(s, cols, [&](std::int64_t k, const double* x) {

@@ -89,7 +89,7 @@ inline std::string mib(std::int64_t bytes) {
   return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB";
 }
 
-/// Runs per batch (DESIGN principle 5), decided before anything is allocated: `batch_runs` when > 0 (else
+/// Runs per batch (docs/design.md principle 5), decided before anything is allocated: `batch_runs` when > 0 (else
 /// the most that fit) in 85% of the free memory of the current device, or memory_limit when smaller.
 /// InsufficientMemory names the sizes (`what`: e.g. "n = 100, D = 1, 11 recorded times").
 inline std::int64_t choose_batch(int device, std::int64_t fixed, std::int64_t per_run, std::int64_t runs,

@@ -1,4 +1,4 @@
-// CUDA backend of the gossip simulator's fixed-W protocols (sync, accelerated: MATH_SPEC 6.1-6.2, 2.4),
+// CUDA backend of the gossip simulator's fixed-W protocols (sync, accelerated: docs/math.md §6.1-6.2, 2.4),
 // the same computation as the CPU oracle src/simulation/gossip_sim_fixed.cpp (interface:
 // gossip_sim_kernels.hpp).
 //
@@ -6,7 +6,7 @@
 // column c = b D + k is coordinate k of run first + b, so X[v + c n] is entry v D + k of the CPU's row-major
 // n x D state of that run. Propagation is X <- W X (Propagator: cuSPARSE SpMM, or DGEMM when W is dense).
 //
-// Randomness (DESIGN principle 2, layout of include/netdp/simulation/gossip_sim.hpp): the noise of run r is
+// Randomness (docs/design.md principle 2, layout of include/netdp/simulation/gossip_sim.hpp): the noise of run r is
 // the Philox stream (seed, 2 << 56 | r << 24, offset) of common/philox.hpp, the one implementation the host's
 // PhiloxStream uses too; value i = v D + k takes member i % 2 of the Box-Muller pair i / 2, drawn from the
 // four words at offset 4 (i / 2): the words are bit-identical, the values agree to the few ulps of the
@@ -46,7 +46,7 @@ using cuda::grid_for;
 using cuda::grid_threads;
 using cuda::kThreads;  // a power of two: the column reductions halve it
 
-/// Bytes of the memory plan, estimated before anything is allocated (DESIGN principle 5).
+/// Bytes of the memory plan, estimated before anything is allocated (docs/design.md principle 5).
 struct MemoryPlan {
   std::int64_t fixed = 0;    // W (CSR, 32-bit indices; dense copy), x, xbar
   std::int64_t per_run = 0;  // 2 or 3 state blocks, per-column references and sums, per-run errors
@@ -82,7 +82,7 @@ CudaGossipSimRun gossip_sim_cuda(const GossipSimProblem& p, int device, std::int
                             std::to_string(devices) + " CUDA devices answer)");
   const cuda::DeviceGuard guard(device);
 
-  // ---- Batch size (DESIGN principle 5): estimated before anything is allocated. ----
+  // ---- Batch size (docs/design.md principle 5): estimated before anything is allocated. ----
   const MemoryPlan plan = plan_memory(p, points);
   const std::string sizes = "n = " + std::to_string(n) + ", D = " + std::to_string(dim) + ", " +
                             std::to_string(points) + " recorded times";
@@ -132,7 +132,7 @@ CudaGossipSimRun gossip_sim_cuda(const GossipSimProblem& p, int device, std::int
       if (t > 0) {
         propagator.apply(cur, next, cols);  // x^{t} = W x^{t-1}
         if (p.accelerated && t >= 2) {      // x^1 = W x^0, then the Chebyshev recursion
-          // Chebyshev step (MATH_SPEC 2.4): next = gamma (W x) + (1 - gamma) prev.
+          // Chebyshev step (docs/math.md §2.4): next = gamma (W x) + (1 - gamma) prev.
           device_for_each<<<grid_for(elements), kThreads, 0, stream.get()>>>(
               elements, gossip::ChebyshevBody{next, prev, p.gamma, one_minus_gamma});
           NETDP_CUDA_CHECK_LAUNCH();

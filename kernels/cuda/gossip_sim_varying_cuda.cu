@@ -1,4 +1,4 @@
-// CUDA backend of the gossip simulator's time-varying protocols without privacy: sequence (MATH_SPEC 6.1),
+// CUDA backend of the gossip simulator's time-varying protocols without privacy: sequence (docs/math.md §6.1),
 // dropout (6.8), er-per-round (6.4) and randomized gossip (6.3), the same computation as the CPU oracle
 // src/simulation/gossip_sim_varying.cpp (interface: gossip_sim_kernels.hpp). Every per-thread body is in
 // common/gossip_sim_bodies.hpp (run on the host by tests/backend/test_gossip_sim_bodies.cpp) and launched
@@ -150,7 +150,7 @@ CudaGossipSimRun gossip_sim_varying_cuda(const GossipSimVaryingProblem& p, int d
                             std::to_string(devices) + " CUDA devices answer)");
   const cuda::DeviceGuard guard(device);
 
-  // ---- Batch size (DESIGN principle 5): estimated before anything is allocated. ----
+  // ---- Batch size (docs/design.md principle 5): estimated before anything is allocated. ----
   const HostTables h = host_tables(p);
   const std::int64_t fixed = static_cast<std::int64_t>(
       (p.x.size() + p.xbar.size() + h.values.size()) * sizeof(double) + h.offsets.size() * sizeof(offset_t) +

@@ -1,6 +1,6 @@
 #pragma once
 // Device-resident gossip matrix W and the product Y = W X on column-major n x cols blocks, shared by the CUDA
-// backends that propagate W^t e_u (gossip: MATH_SPEC 6.1; random walk, series method: MATH_SPEC 5.2 E1).
+// backends that propagate W^t e_u (gossip: docs/math.md §6.1; random walk, series method: docs/math.md §5.2 E1).
 // Sparse W goes through cuSPARSE SpMM (32-bit indices: the caller checks nnz < 2^31), dense W through cuBLAS
 // DGEMM on a column-major copy built on the device.
 #include <cuda_runtime_api.h>

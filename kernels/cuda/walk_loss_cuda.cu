@@ -1,15 +1,15 @@
-// CUDA backend of the random-walk accountant (MATH_SPEC 5.2-5.4; walk_loss_kernels.hpp). Same maths as the
+// CUDA backend of the random-walk accountant (docs/math.md §5.2-5.4; walk_loss_kernels.hpp). Same maths as the
 // CPU backend: the eigen weights come from walk_eigen_weights (host, shared), the per-element loss from
 // common/walk_loss_math.hpp. Design notes: docs/cuda_backend.md.
 //
 // Layout: a tile of b sources s .. s + b - 1 ends as a column-major n x b block (ld = n) whose column j is
 // the graph term G[s + j, :] (spectral) or s_{s+j}(.) (series), so column j of the loss block is row s + j of
 // the row-major loss matrix and the block goes to the sink as is.
-//  - spectral (E3) / finite (E2), MATH_SPEC 5.3: W = V diag(lambda) V^T by cuSOLVER syevd (the 64-bit API,
+//  - spectral (E3) / finite (E2), docs/math.md §5.3: W = V diag(lambda) V^T by cuSOLVER syevd (the 64-bit API,
 //    cusolverDnXsyevd: the 32-bit one's int workspace overflows from n = 32,767), g from the host;
 //    B = V[s:s+b, :] diag(g) (b x n), then V B^T = (V diag(g) V^T)[:, s:s+b] = G[s:s+b, :]^T by symmetry of
 //    G.
-//  - series (E1), MATH_SPEC 5.2: X = W^t e_u by propagation (Propagator), S += X / t for t = 1 .. T.
+//  - series (E1), docs/math.md §5.2: X = W^t e_u by propagation (Propagator), S += X / t for t = 1 .. T.
 // Tiles, staging and bytes: memory_plan::plan_walk_series / plan_walk_spectral (pure, tested without a GPU);
 // rows reach the sink through two small pinned chunks (RowStaging).
 #include <cublas_v2.h>
@@ -109,7 +109,7 @@ __global__ void scale_eigenvector_rows(const double* v, const double* g, std::in
   }
 }
 
-// S += X (1/t): the t-th term (W^t e_u)_v / t of the series (MATH_SPEC 5.2, E1), scaled like the CPU backend:
+// S += X (1/t): the t-th term (W^t e_u)_v / t of the series (docs/math.md §5.2, E1), scaled like the CPU backend:
 // the product and the sum rounded separately (__dmul_rn / __dadd_rn: nvcc would otherwise contract them into
 // one FMA, whose single rounding differs from the CPU's two).
 __global__ void accumulate_series(const double* x, double inverse_t, std::int64_t elements, double* s) {
@@ -118,7 +118,7 @@ __global__ void accumulate_series(const double* x, double inverse_t, std::int64_
 }
 
 // out[v, j] = walk_pair_loss(term) for source u = first + j, term = G[v, j] (anonymous sender) or
-// max_{w in N(v)} G[w, j] when v knows its sender (MATH_SPEC 5.4: the last hop is post-processing); a node
+// max_{w in N(v)} G[w, j] when v knows its sender (docs/math.md §5.4: the last hop is post-processing); a node
 // without neighbours gets 0, like the CPU backend. The max does not depend on the order: exact on both
 // backends. 2-D launch (grid_2d(n, cols)).
 __global__ void walk_losses(const double* term, const std::int64_t* adj_offsets, const std::int32_t* adj,
@@ -196,7 +196,7 @@ CudaWalkLossRun walk_loss_cuda(const WalkLossProblem& p, int device, node_t firs
   if (count == 0) return run;
 
   const cuda::DeviceGuard guard(device);
-  // ---- Memory plan (DESIGN principle 5): pure, common/memory_plan.hpp; the free bytes are read once. ----
+  // ---- Memory plan (docs/design.md principle 5): pure, common/memory_plan.hpp; the free bytes are read once. ----
   const mp::Limits limits{cuda::free_device_bytes(), memory_limit, tile_sources};
   const mp::WalkLossSizes sizes{n, p.w.nnz(), static_cast<std::int64_t>(p.graph.adjacency.size()),
                                 p.sender_known, count};

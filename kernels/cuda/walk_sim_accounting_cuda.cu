@@ -1,4 +1,4 @@
-// CUDA backend of the Monte Carlo walk engine with the empirical accounting of MATH_SPEC 4.1.3 fused in
+// CUDA backend of the Monte Carlo walk engine with the empirical accounting of docs/math.md §4.1.3 fused in
 // (docs/walk_sim.md "CUDA (accounted walks)"). Three launches per batch of walks, the CPU's RunAccountant
 // split where its work is independent; every per-thread body is in common/walk_sim_bodies.hpp (the bodies
 // the device-bodies tests run on the host), launched here by device_for_each:

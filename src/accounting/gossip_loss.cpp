@@ -1,4 +1,4 @@
-// Driver of the gossip accountant (MATH_SPEC 6.1-6.2): validation, device and propagation choice, memory
+// Driver of the gossip accountant (docs/math.md §6.1-6.2): validation, device and propagation choice, memory
 // plan, then the backend's two passes (kernels/gossip_loss_kernels.hpp) tile by tile into the sink.
 #include "netdp/accounting/gossip_loss.hpp"
 
@@ -39,7 +39,7 @@ void validate(const GossipLossParams& p, node_t n) {
 namespace {
 
 bool use_dense(const GossipLossParams& p, const CsrMatrix& w) {
-  if (p.propagation == Propagation::automatic) return w.density() > 0.25;  // DESIGN principle 4
+  if (p.propagation == Propagation::automatic) return w.density() > 0.25;  // docs/design.md principle 4
   return p.propagation == Propagation::dense;
 }
 

@@ -1,4 +1,4 @@
-// Driver of the time-varying gossip accountant (MATH_SPEC 6.1, 6.3-6.5): schedule validation, memory plan,
+// Driver of the time-varying gossip accountant (docs/math.md §6.1, 6.3-6.5): schedule validation, memory plan,
 // the CPU kernels of kernels/gossip_loss_sequence_kernels.hpp, then the rows into the sink.
 #include "netdp/accounting/gossip_loss_sequence.hpp"
 
@@ -55,7 +55,7 @@ struct Plan {
   double bytes = 0;
 };
 
-/// DESIGN principle 5: the n x n products cannot be tiled, so check that they fit before allocating.
+/// docs/design.md principle 5: the n x n products cannot be tiled, so check that they fit before allocating.
 Plan plan_memory(const char* what, node_t n, const GossipLossParams& p, bool with_scratch) {
   Plan plan;
   plan.first = p.source.value_or(0);
@@ -258,7 +258,7 @@ GossipLossRun muffliato_sgd_loss_sequence(const GossipSchedule& s, int gossip_st
   const Plan plan = plan_memory("muffliato-sgd-sequence", s.n, p, true);
   kernels::SequenceState st(s.n, plan.first, plan.count, true);
   kernels::muffliato_c9_shares_cpu(s, gossip_steps, st);
-  // Capped at T times the LDP level: the T noisy releases composed (MATH_SPEC 6.1's post-processing
+  // Capped at T times the LDP level: the T noisy releases composed (docs/math.md §6.1's post-processing
   // argument).
   const double scale = gossip_ldp_loss(p), cap_level = double(s.steps) * scale;
   emit(

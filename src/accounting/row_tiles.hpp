@@ -1,5 +1,5 @@
 #pragma once
-// Host-side row tiles of a loss matrix (DESIGN principle 5): plan the tile from the memory at hand, then fill
+// Host-side row tiles of a loss matrix (docs/design.md principle 5): plan the tile from the memory at hand, then fill
 // the tiles in order and hand each to the sink. Shared by the CPU paths of every pairwise-loss model.
 #include <algorithm>
 #include <cstdint>

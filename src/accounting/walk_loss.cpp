@@ -1,4 +1,4 @@
-// Driver of the random-walk accountant (MATH_SPEC 5.2-5.4): validation, device choice, memory plan, then the
+// Driver of the random-walk accountant (docs/math.md §5.2-5.4): validation, device choice, memory plan, then the
 // backend (kernels/walk_loss_kernels.hpp) tile by tile into the sink.
 #include "netdp/accounting/walk_loss.hpp"
 

@@ -1,5 +1,5 @@
 #pragma once
-// Argument checks of the bounds: InvalidInput naming the bound, the parameter and its value (DESIGN
+// Argument checks of the bounds: InvalidInput naming the bound, the parameter and its value (docs/design.md
 // principle 6). Every check is written so that NaN fails it.
 #include <cmath>
 #include <string>

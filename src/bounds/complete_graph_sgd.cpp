@@ -60,7 +60,7 @@ namespace {
 double steps_of(double n, const SgdParams& p) {
   return p.steps > 0 ? p.steps : p.steps_per_node * n;
 }
-// sigma_abs and the local (eps, delta) level it gives (G2 with sensitivity 2L, MATH_SPEC 4.3).
+// sigma_abs and the local (eps, delta) level it gives (G2 with sensitivity 2L, docs/math.md §4.3).
 void noise_of(const SgdParams& p, double* sigma, double* eps_local) {
   const double sensitivity = 2 * p.lipschitz;
   *sigma = p.sigma > 0 ? p.sigma : dp::gaussian_sigma_classic(p.epsilon, p.delta, sensitivity);

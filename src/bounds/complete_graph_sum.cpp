@@ -87,7 +87,7 @@ double steps_of(double n, const CompleteSumParams& p) {
   return p.steps > 0 ? p.steps : p.steps_per_node * n;
 }
 
-// Max over m <= n_eff of the SS2 delta_cycle(m) for the Gaussian base mechanism (MATH_SPEC 12 item 18):
+// Max over m <= n_eff of the SS2 delta_cycle(m) for the Gaussian base mechanism (docs/math.md §12 item 18):
 // exhaustive up to n = 2048; above, over 257 geometrically spaced m and m = n (numerically delta_cycle
 // increases with m, so the last point dominates; docs/bounds.md).
 double delta_cycle_of(DeltaCycleRule rule, double n_eff, const CompleteSumParams& p) {
@@ -129,7 +129,7 @@ CompleteSumBound common_part(double n, const CompleteSumParams& p, SumAnalysis a
   b.steps = steps_of(n, p);
   b.contributions = contribution_count(b.steps, b.n_effective, p.contributions);
   b.contributions_proven = contribution_count_proven(b.steps, b.n_effective, p.contributions);
-  // LDP analogue: composition over the user's own contributions (MATH_SPEC 4.1.1, the real n).
+  // LDP analogue: composition over the user's own contributions (docs/math.md §4.1.1, the real n).
   b.ldp_contributions = contribution_count(b.steps, n, p.contributions);
   const dp::EpsDelta ldp = compose(p.composition, p.epsilon, p.delta, b.ldp_contributions, p.delta_prime);
   b.eps_ldp = ldp.epsilon;

@@ -1,5 +1,5 @@
-// netdp command line: parses, fills library structs, dispatches (DESIGN: the CLI holds no logic).
-// Exit codes: 0 success, 2 bad input (DESIGN principle 6), 1 runtime failure.
+// netdp command line: parses, fills library structs, dispatches (docs/design.md: the CLI holds no logic).
+// Exit codes: 0 success, 2 bad input (docs/design.md principle 6), 1 runtime failure.
 #include <cstdio>
 #include <exception>
 #include <new>

@@ -1,4 +1,4 @@
-// Graph families of MATH_SPEC 2.5. Random families draw from std::mt19937_64 (whose raw output the C++
+// Graph families of docs/math.md §2.5. Random families draw from std::mt19937_64 (whose raw output the C++
 // standard fixes) and convert it to doubles and bounded integers here, never through std::*_distribution
 // (whose algorithms are implementation-defined), so a seed gives the same graph on every platform.
 #include "netdp/core/graph_generators.hpp"
@@ -195,7 +195,7 @@ Graph erdos_renyi_graph(node_t n, double p, std::uint64_t seed, bool connected, 
   require(p >= 0.0 && p <= 1.0, "Erdos-Renyi graph: p must be in [0, 1], got " + format(p));
   require(max_attempts >= 1,
           "Erdos-Renyi graph: max_attempts must be >= 1, got " + std::to_string(max_attempts));
-  // MATH_SPEC 2.5: the experiments resample until the graph is connected.
+  // docs/math.md §2.5: the experiments resample until the graph is connected.
   const int attempts = connected ? max_attempts : 1;
   for (int attempt = 0; attempt < attempts; ++attempt) {
     std::mt19937_64 rng(derive_seed(seed, static_cast<std::uint64_t>(attempt)));

@@ -1,4 +1,4 @@
-// Graph and weight-matrix files (DESIGN "Conventions": whitespace-separated `u v [w]`, `#` comments, 0-based
+// Graph and weight-matrix files (docs/design.md "Conventions": whitespace-separated `u v [w]`, `#` comments, 0-based
 // ids; Matrix Market coordinate files). Files are read whole and parsed with std::from_chars: millions of
 // lines are common (SNAP graphs), so no iostreams per token.
 #include "netdp/core/graph_io.hpp"
@@ -279,7 +279,7 @@ void write_edge_list(const Graph& g, const std::string& path) {
       *end++ = '\n';
       text.append(buffer, end);
     }
-  // DESIGN principle 6: never leave a half-written file under the final name.
+  // docs/design.md principle 6: never leave a half-written file under the final name.
   const std::string temporary = path + ".tmp";
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);

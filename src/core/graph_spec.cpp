@@ -1,4 +1,4 @@
-// Graph specs `FAMILY:key=value,...` (DESIGN "Conventions"; families of MATH_SPEC 2.5). parse_graph_spec
+// Graph specs `FAMILY:key=value,...` (docs/design.md "Conventions"; families of docs/math.md §2.5). parse_graph_spec
 // checks the syntax, the family and the key names; make_graph parses the values and calls the generators,
 // which check ranges.
 #include "netdp/core/graph_spec.hpp"
@@ -160,7 +160,7 @@ Graph build_er(const Values& v) {
   } else {
     double c = v.real("c");
     if (c < 0) v.error("c=" + v.text("c") + " must be >= 0");
-    // MATH_SPEC 2.5: q = c ln(n) / n; capped at 1 for tiny n.
+    // docs/math.md §2.5: q = c ln(n) / n; capped at 1 for tiny n.
     p = n >= 1 ? std::min(1.0, c * std::log(double(n)) / n) : 0.0;
   }
   return erdos_renyi_graph(n, p, v.seed("seed"), v.flag("connected", true));

@@ -1,5 +1,5 @@
 #pragma once
-// Host memory the process may use (MemAvailable), for memory-aware tiling (DESIGN principle 5).
+// Host memory the process may use (MemAvailable), for memory-aware tiling (docs/design.md principle 5).
 #include <cstdint>
 
 namespace netdp {

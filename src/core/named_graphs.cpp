@@ -1,4 +1,4 @@
-// Small social networks used in the figures (MATH_SPEC 2.5), numbered as networkx numbers them so results can
+// Small social networks used in the figures (docs/math.md §2.5), numbered as networkx numbers them so results can
 // be compared node by node with the reference code.
 #include <array>
 #include <utility>

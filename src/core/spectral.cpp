@@ -94,7 +94,7 @@ RitzPair tridiagonal_eigenpair(const std::vector<double>& alpha, const std::vect
 
 // Lanczos with full re-orthogonalisation in the complement of the all-ones vector: 1/sqrt(n) is column 0 of
 // the basis and every new vector is orthogonalised against it, so the eigenvalue 1 of W (eigenvector 1,
-// MATH_SPEC 0.2) never enters the Krylov space and the largest Ritz value converges to lambda_2.
+// docs/math.md §0.2) never enters the Krylov space and the largest Ritz value converges to lambda_2.
 SpectralSummary lanczos(const CsrMatrix& w) {
   kernels::use_single_threaded_blas();
   const std::size_t n = static_cast<std::size_t>(w.n);
@@ -140,7 +140,7 @@ std::string to_string(GapDefinition g) {
   return g == GapDefinition::second ? "second" : "abs";
 }
 
-// MATH_SPEC 2.3: "second" is the code's 1 - lambda_2; "abs" is Def 2.10, min over lambda != 1 of 1 -
+// docs/math.md §2.3: "second" is the code's 1 - lambda_2; "abs" is Def 2.10, min over lambda != 1 of 1 -
 // |lambda|, whose minimiser is lambda_2 or lambda_min.
 double SpectralSummary::gap(GapDefinition d) const {
   if (d == GapDefinition::second) return 1.0 - lambda_2;
@@ -169,7 +169,7 @@ SpectralSummary spectral_summary(const CsrMatrix& w) {
   return lanczos(w);
 }
 
-// MATH_SPEC 2.4 writes gamma = 2 (1 - sqrt(x)) / (1 - g/2)^2 with x = g (1 - g/4). Since 1 - x = (1 - g/2)^2,
+// docs/math.md §2.4 writes gamma = 2 (1 - sqrt(x)) / (1 - g/2)^2 with x = g (1 - g/4). Since 1 - x = (1 - g/2)^2,
 // this is 2 / (1 + sqrt(x)): the same number without the 0/0 at g = 2. On 0 < g <= 2 (every gap a symmetric
 // stochastic W can have; g > 1 only with the "second" definition when lambda_2 < 0) gamma falls from 2 to 1.
 double chebyshev_gamma(double gap) {
@@ -178,7 +178,7 @@ double chebyshev_gamma(double gap) {
   return 2.0 / (1.0 + std::sqrt(gap * (1.0 - gap / 4.0)));
 }
 
-// MATH_SPEC 2.3, reference-code rule (initial spread 0.25, dimension 1):
+// docs/math.md §2.3, reference-code rule (initial spread 0.25, dimension 1):
 // T = ceil((1/sqrt(gap)) ln((n/sigma^2) max(0.25, sigma^2))), at least 1.
 int muffliato_stopping_time(node_t n, double sigma, double gap) {
   if (n < 1) throw InvalidInput("Muffliato stopping time needs n >= 1, got " + std::to_string(n));

@@ -25,7 +25,7 @@ std::string entry(node_t i, node_t j) {
   return "(" + std::to_string(i) + ", " + std::to_string(j) + ")";
 }
 
-// Off-diagonal W_uv for {u, v} in E (MATH_SPEC 2.2).
+// Off-diagonal W_uv for {u, v} in E (docs/math.md §2.2).
 double edge_weight(Weighting scheme, node_t du, node_t dv, node_t dmax) {
   switch (scheme) {
     case Weighting::metropolis:
@@ -83,7 +83,7 @@ void check_shape(const CsrMatrix& w, const Graph& g, const std::string& what) {
   }
 }
 
-// W_ij != 0 with i != j requires {i, j} in E (MATH_SPEC 2.1).
+// W_ij != 0 with i != j requires {i, j} in E (docs/math.md §2.1).
 void check_support_entry(const Graph& g, node_t i, node_t j, double value, const std::string& what) {
   if (i == j || value == 0.0) return;
   auto row = g.neighbors(i);

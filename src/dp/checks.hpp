@@ -1,6 +1,6 @@
 #pragma once
 // Internal helpers of the DP toolbox: argument checks that throw InvalidInput naming the function, the
-// parameter and its value (DESIGN principle 6), and small log-space utilities.
+// parameter and its value (docs/design.md principle 6), and small log-space utilities.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>

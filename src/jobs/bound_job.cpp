@@ -1,4 +1,4 @@
-// The bound models' grid of n and their run (MATH_SPEC 3-4): one function n -> columns evaluated over the
+// The bound models' grid of n and their run (docs/math.md §3-4): one function n -> columns evaluated over the
 // grid into DIR/bound.csv, DIR/summary.json and DIR/manifest.json (last).
 #include "jobs/bound_job.hpp"
 
@@ -53,7 +53,7 @@ std::vector<Parameter> walk_parameters(const std::string& default_steps_per_node
           choice("composition", "optimal_min (C3, reproduction), advanced (C2) or simple (C1)",
                  {"optimal_min", "optimal-min", "advanced", "simple"})
               .fallback("optimal_min"),
-          real("colluders", "c colluding observers: the bound of n/c users (MATH_SPEC 4.5)").fallback("1"),
+          real("colluders", "c colluding observers: the bound of n/c users (docs/math.md §4.5)").fallback("1"),
           flag("sender-known",
                "observers know who sent and receives the token: add the spotted contributions (4.4, CB2)"),
           real("delta-tilde", "CB2 failure probability for --sender-known").fallback(deltas)};

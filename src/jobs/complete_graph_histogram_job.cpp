@@ -1,4 +1,4 @@
-// `bound complete-histogram`: histograms by a random walk on the complete graph (MATH_SPEC 4.2) over a grid
+// `bound complete-histogram`: histograms by a random walk on the complete graph (docs/math.md §4.2) over a grid
 // of n.
 #include "jobs/bound_job.hpp"
 #include "jobs/model_list.hpp"

@@ -1,4 +1,4 @@
-// `bound sgd-rdp` and `bound sgd-closed-form`: random-walk DP-SGD on the complete graph (MATH_SPEC 4.3.1,
+// `bound sgd-rdp` and `bound sgd-closed-form`: random-walk DP-SGD on the complete graph (docs/math.md §4.3.1,
 // 4.3.2), over a grid of n. The options of DP-SGD are shared with `bound sgd-sigma`.
 #include "jobs/complete_graph_sgd_job.hpp"
 

@@ -1,5 +1,5 @@
 #pragma once
-// The options the DP-SGD bounds share (`bound sgd-rdp`, `sgd-closed-form`, `sgd-sigma`; MATH_SPEC 4.3).
+// The options the DP-SGD bounds share (`bound sgd-rdp`, `sgd-closed-form`, `sgd-sigma`; docs/math.md §4.3).
 #include <string>
 #include <vector>
 

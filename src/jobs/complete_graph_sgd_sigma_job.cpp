@@ -1,5 +1,5 @@
 // `bound sgd-sigma`: the smallest noise std for local, central and network DP-SGD at a target (eps, delta)
-// (MATH_SPEC 4.3.3), over a grid of n.
+// (docs/math.md §4.3.3), over a grid of n.
 #include "jobs/complete_graph_sgd_job.hpp"
 #include "jobs/model_list.hpp"
 #include "jobs/model_parts.hpp"

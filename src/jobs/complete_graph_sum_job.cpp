@@ -1,4 +1,4 @@
-// `bound complete-sum`: real summation by a random walk on the complete graph (MATH_SPEC 4.1) over a grid of
+// `bound complete-sum`: real summation by a random walk on the complete graph (docs/math.md §4.1) over a grid of
 // n.
 #include "jobs/bound_job.hpp"
 #include "jobs/model_list.hpp"

@@ -60,7 +60,7 @@ json run_gossip_loss_job(const GossipLossJob& job) {
       {"lambda_min", spectrum.lambda_min},
       {"eigen_method", spectrum.method},
       {"steps", params.steps},
-      {"steps_rule", job.auto_steps ? "auto: T_stop of MATH_SPEC 2.3" : "given"},
+      {"steps_rule", job.auto_steps ? "auto: T_stop of docs/math.md §2.3" : "given"},
       {"t_start", params.t_start},
       {"alpha", params.alpha},
       {"sigma", params.sigma},
@@ -159,7 +159,7 @@ Model gossip_loss_model() {
   m.name = "gossip-loss";
   m.help = "pairwise Renyi loss f(u, v) of private gossip averaging (Muffliato, Thm 6.1) on a graph";
   m.parameters = loss_parameters("absolute std of the Gaussian noise added once by every node",
-                                 "gossip rounds T, or auto for the stopping time T_stop (MATH_SPEC 2.3)");
+                                 "gossip rounds T, or auto for the stopping time T_stop (docs/math.md §2.3)");
   append(m.parameters,
          {real("sensitivity", "l2 sensitivity Delta of a node's value").fallback("1").range(above(0)),
           integer("t-start", "first power of W: 0 = Theorem 6.1, 1 = the reference figure code")

@@ -154,7 +154,7 @@ json run_gossip_sim_job(const GossipSimJob& job) {
       {"edges", g.num_edges()},
       {"degree", {{"min", degrees.min}, {"mean", degrees.mean}, {"max", degrees.max}}},
       {"steps", params.steps},
-      {"steps_rule", job.auto_steps ? "auto: T_stop of MATH_SPEC 2.3 / 6.3" : "given"},
+      {"steps_rule", job.auto_steps ? "auto: T_stop of docs/math.md §2.3 / 6.3" : "given"},
       {"runs", params.runs},
       {"dim", params.dim},
       {"sigma", params.sigma},
@@ -308,7 +308,7 @@ Model gossip_sim_model() {
            .fallback("sync"),
        text("sequence",
             "sequence: a file listing one weight-matrix file per line (W_0, W_1, ...; repeated cyclically)"),
-       count_or_auto("steps", "rounds T (ticks for randomized), or auto for T_stop (MATH_SPEC 2.3 / 6.3)")
+       count_or_auto("steps", "rounds T (ticks for randomized), or auto for T_stop (docs/math.md §2.3 / 6.3)")
            .required()
            .range(at_least(1)),
        integer("runs", "independent runs R").fallback("1").range(at_least(1)),

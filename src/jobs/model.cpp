@@ -384,7 +384,7 @@ const std::vector<Model>& models() {
 const std::vector<ModelGroup>& model_groups() {
   static const std::vector<ModelGroup> groups{{"bound",
                                                "closed-form and numerical privacy bounds of token walks on "
-                                               "the complete graph and the ring (MATH_SPEC "
+                                               "the complete graph and the ring (docs/math.md "
                                                "3-4), over a grid of n (docs/bounds.md)"}};
   return groups;
 }

@@ -1,4 +1,4 @@
-// `bound ring-sum` and `bound ring-histogram`: a token on a directed ring, K turns (MATH_SPEC 3), over a grid
+// `bound ring-sum` and `bound ring-histogram`: a token on a directed ring, K turns (docs/math.md §3), over a grid
 // of n.
 #include "jobs/bound_job.hpp"
 #include "jobs/model_list.hpp"
@@ -65,7 +65,7 @@ Model ring_histogram_bound_model() {
   append(parameters,
          {real("eps", "per-cycle level after shuffling (SH1); Thm 5.7 needs eps < 1/2").fallback("0.25"),
           integer("categories", "histogram size L").fallback("2"),
-          choice("gamma", "corrected (MATH_SPEC 3.2) or literal (as printed, inverted)",
+          choice("gamma", "corrected (docs/math.md §3.2) or literal (as printed, inverted)",
                  {"corrected", "literal"})
               .fallback("corrected")});
   return bound::bound_model(

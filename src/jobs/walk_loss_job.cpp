@@ -21,7 +21,7 @@ using json = nlohmann::json;
 
 namespace {
 
-/// Every loss is proportional to 1 / sigma^2, clipping level included (MATH_SPEC 5.8), so the sigma meeting a
+/// Every loss is proportional to 1 / sigma^2, clipping level included (docs/math.md §5.8), so the sigma meeting a
 /// target mean loss follows from one run at sigma = 1: sigma^2 = statistic(1) / target.
 double calibrate_sigma(const Graph& g, const CsrMatrix& w, WalkLossParams p, const WalkLossJob& job,
                        double* statistic_at_one) {
@@ -118,7 +118,7 @@ json run_walk_loss_job(const WalkLossJob& job) {
       {"lambda_2", spectrum.lambda_2},
       {"lambda_min", spectrum.lambda_min},
       {"steps", params.steps},
-      {"steps_rule", job.auto_steps ? "auto: T_RW of MATH_SPEC 2.3" : "given"},
+      {"steps_rule", job.auto_steps ? "auto: T_RW of docs/math.md §2.3" : "given"},
       {"method", to_string(params.method)},
       {"sender", to_string(params.sender)},
       {"alpha", params.alpha},
@@ -229,7 +229,7 @@ Model walk_loss_model() {
   m.help = "pairwise Renyi loss eps(u -> v) of random-walk DP-SGD on a graph (Thm 7.7, Lemma D.17)";
   m.parameters =
       loss_parameters("noise multiplier: each step adds N(0, Delta^2 sigma^2)",
-                      "walk length T, or auto for the horizon T_RW of the reference figures (MATH_SPEC 2.3)");
+                      "walk length T, or auto for the horizon T_RW of the reference figures (docs/math.md §2.3)");
   append(
       m.parameters,
       {choice(
@@ -241,7 +241,7 @@ Model walk_loss_model() {
        choice("sender", "anonymous: v does not know who sent it the token; known: it does (5.4)",
               {"anonymous", "known"})
            .fallback("anonymous"),
-       real("contributions", "contributions N_u of each node (0 = T/n, MATH_SPEC 5.2)")
+       real("contributions", "contributions N_u of each node (0 = T/n, docs/math.md §5.2)")
            .fallback("0")
            .range(at_least(0)),
        flag("clip", "clip losses to [0, alpha/(2 sigma^2)] like the reference figures"),
@@ -249,7 +249,7 @@ Model walk_loss_model() {
            .fallback("0")
            .range(at_least(0)),
        real("target-mean-loss",
-            "choose sigma so that the mean loss equals this (MATH_SPEC 5.8); needs --steps T")
+            "choose sigma so that the mean loss equals this (docs/math.md §5.8); needs --steps T")
            .fallback("0"),
        choice("target-statistic",
               "max-observer: max_v (1/n) sum_u eps(u -> v); all-pairs: mean over ordered pairs",

@@ -132,7 +132,7 @@ json utility_json(const WalkModel& m, const WalkSimResult& r) {
       {"theory_std", summation_theory_std(m, r.steps, r.sigma_loc)},
       {"exact_std", std::sqrt(double(summation_noises(m, r.steps))) * r.sigma_loc},
       {"theory_rule", m.kind == WalkKind::directed_ring ? "Thm 5.5: sqrt(floor(T/(n-1))) sigma_loc (T = K n)"
-                                                        : "MATH_SPEC 4.1: sqrt(T) sigma_loc"}};
+                                                        : "docs/math.md §4.1: sqrt(T) sigma_loc"}};
 }
 
 // Finite-window means of the complete-graph return and hitting times (closed forms above).
@@ -157,7 +157,7 @@ json visits_json(const WalkModel& m, const WalkSimResult& r, const WalkSimParams
             {"max_relative_deviation_from_T_pi", worst},
             {"expected_rule", "T pi_v (exact for a stationary start)"}};
   if (m.kind == WalkKind::complete) {
-    // CB1 (MATH_SPEC 1.8) with delta_hat = delta: P(T_v >= N_v) <= delta_hat.
+    // CB1 (docs/math.md §1.8) with delta_hat = delta: P(T_v >= N_v) <= delta_hat.
     j["chernoff_N_v"] = dp::chernoff_visit_bound(double(r.steps), double(r.n), p.delta);
     j["fraction_at_or_above_N_v"] = double(r.visit_counts_above_nv) / (double(r.n) * double(r.runs));
   }
@@ -345,7 +345,7 @@ Model walk_sim_model() {
   Model m;
   m.name = "walk-sim";
   m.help =
-      "Monte Carlo token walks with the empirical pairwise privacy accounting of Fig. 7.1b (MATH_SPEC "
+      "Monte Carlo token walks with the empirical pairwise privacy accounting of Fig. 7.1b (docs/math.md "
       "4.1.3), "
       "visit / return-time statistics and the utility of private summation";
   m.parameters = {

@@ -42,7 +42,7 @@ Prepared prepare(const Graph& g, const CsrMatrix& w, std::span<const double> x, 
     if (w.n != g.n)
       throw InvalidInput("gossip-sim: W is " + std::to_string(w.n) + " x " + std::to_string(w.n) +
                          " but the graph has " + std::to_string(g.n) + " nodes");
-    validate_gossip_matrix(w, g);  // doubly stochastic: the average is preserved (MATH_SPEC 2.1)
+    validate_gossip_matrix(w, g);  // doubly stochastic: the average is preserved (docs/math.md §2.1)
   }
   Prepared s;
   s.times = recorded_times(p.steps, p.record_every);
@@ -51,7 +51,7 @@ Prepared prepare(const Graph& g, const CsrMatrix& w, std::span<const double> x, 
   s.spread = squared_error(x, g.n, p.dim, s.xbar);
   if (p.protocol == GossipProtocol::accelerated) {
     const double gap = p.spectral_gap > 0 ? p.spectral_gap : spectral_summary(w).gap(GapDefinition::second);
-    s.gamma = chebyshev_gamma(gap);  // MATH_SPEC 2.4
+    s.gamma = chebyshev_gamma(gap);  // docs/math.md §2.4
   }
   return s;
 }
@@ -165,7 +165,7 @@ kernels::CudaGossipSimRun simulate_cuda(const Graph& g, const CsrMatrix& w, std:
   if (fixed_matrix(p.protocol)) {
     const kernels::GossipSimProblem problem{w,
                                             p.protocol == GossipProtocol::accelerated,
-                                            w.density() > 0.25,  // DESIGN principle 4, as gossip-loss
+                                            w.density() > 0.25,  // docs/design.md principle 4, as gossip-loss
                                             p.steps,
                                             p.dim,
                                             p.sigma,

@@ -1,4 +1,4 @@
-// Sync and accelerated gossip with one W for the whole batch (MATH_SPEC 6.2, 2.4): the batch's states form
+// Sync and accelerated gossip with one W for the whole batch (docs/math.md §6.2, 2.4): the batch's states form
 // an n x (D runs) block, stored as panels of kSparseLanes columns (n x 8 row-major, as cpu/power_panels.hpp)
 // so that one sparse row of W updates a cache line of every panel. Column c = b D + k is coordinate k of run
 // first + b; a short last panel is padded with zero columns. Every column goes through the same arithmetic
@@ -21,7 +21,7 @@ constexpr int L = kernels::kSparseLanes;
 constexpr node_t kRowChunk = 1024;  // rows per task when the panels are too few to keep the threads busy
 
 /// Rows [begin, end) of one panel step: y = W x (sync, or the first accelerated step), or the Chebyshev
-/// recursion y = gamma W x + (1 - gamma) prev (MATH_SPEC 2.4). The loop is that of
+/// recursion y = gamma W x + (1 - gamma) prev (docs/math.md §2.4). The loop is that of
 /// kernels::propagate_sparse, restricted to a row range.
 void step_rows(const CsrMatrix& w, const double* x, const double* prev, double gamma, double* y, node_t begin,
                node_t end) {

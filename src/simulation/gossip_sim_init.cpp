@@ -1,4 +1,4 @@
-// Initial values x and the noisy start x^0 = x + eta of Alg 6.1 (MATH_SPEC 6.1), drawn as laid out in
+// Initial values x and the noisy start x^0 = x + eta of Alg 6.1 (docs/math.md §6.1), drawn as laid out in
 // gossip_sim.hpp.
 #include <cctype>
 #include <charconv>

@@ -61,16 +61,16 @@ void simulate_fixed(const SimContext& c, std::int64_t first, std::int64_t count,
 void simulate_varying(const SimContext& c, std::int64_t first, std::int64_t count, BatchErrors& out,
                       const StateVisitor* visit, WorkMeter& meter);
 
-/// Round `round` of run `run` (MATH_SPEC 6.4): a connected G(n, q) and its W-MH.
+/// Round `round` of run `run` (docs/math.md §6.4): a connected G(n, q) and its W-MH.
 GossipRound sample_er_round(node_t n, double q, std::uint64_t seed, std::int64_t run, int round);
-/// Round `round` of run `run` (MATH_SPEC 6.8): `base` without the edges of the nodes that drop out, W-MH.
+/// Round `round` of run `run` (docs/math.md §6.8): `base` without the edges of the nodes that drop out, W-MH.
 GossipRound sample_dropout_round(const Graph& base, double q, std::uint64_t seed, std::int64_t run,
                                  int round);
 
-/// Round `round` of `--protocol sequence`: W_{round mod L} (MATH_SPEC 6.1).
+/// Round `round` of `--protocol sequence`: W_{round mod L} (docs/math.md §6.1).
 const GossipRound& sequence_round(const GossipSimParams& p, int round);
 
-/// Randomized gossip (Alg 6.2, MATH_SPEC 2.2 / 6.3): edge e = {u, v} of g, u < v, with p_e = 2 W_uv / n, and
+/// Randomized gossip (Alg 6.2, docs/math.md §2.2 / 6.3): edge e = {u, v} of g, u < v, with p_e = 2 W_uv / n, and
 /// no edge (an idle tick) with the remaining probability.
 class ActivationSampler {
  public:

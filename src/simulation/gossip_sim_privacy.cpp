@@ -1,4 +1,4 @@
-// Driver of privacy over runs (MATH_SPEC 6.1, 6.3, 6.4, 6.8): checks, the memory plan, the accountant on each
+// Driver of privacy over runs (docs/math.md §6.1, 6.3, 6.4, 6.8): checks, the memory plan, the accountant on each
 // run's schedule in run order, then means, quantiles and the statistics by hop distance.
 #include "netdp/simulation/gossip_sim_privacy.hpp"
 
@@ -74,7 +74,7 @@ struct PrivacyPlan {
   double accountant = 0, total = 0, budget = 0;
 };
 
-/// DESIGN principle 5: the accountant's n x n products, the aggregates (sum, min, max, and the ER bound sums
+/// docs/design.md principle 5: the accountant's n x n products, the aggregates (sum, min, max, and the ER bound sums
 /// per pair), the schedule of a run and, with quantiles, the R x rows x n kept values, before allocating.
 PrivacyPlan plan_privacy(const Graph& g, const CsrMatrix& w, const GossipSimParams& p,
                          const GossipPrivacyParams& q, node_t rows) {

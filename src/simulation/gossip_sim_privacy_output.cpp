@@ -111,7 +111,7 @@ json write_privacy_outputs(const ResultsDir& out, const GossipSimParams& p, cons
   const double computed = double(r.per_run.size());
   const GossipLossParams lp = gossip_privacy_loss_params(q, p);
   json s = {
-      {"accountant", "Theorem 6.1 on each run's schedule (gossip_loss_sequence), MATH_SPEC 6.1"},
+      {"accountant", "Theorem 6.1 on each run's schedule (gossip_loss_sequence), docs/math.md §6.1"},
       {"alpha", q.alpha},
       {"sensitivity", q.sensitivity},
       {"sigma", p.sigma},

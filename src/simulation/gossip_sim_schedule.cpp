@@ -1,4 +1,4 @@
-// Random communication patterns of the gossip simulator (MATH_SPEC 6.3, 6.4, 6.8), drawn from the Philox
+// Random communication patterns of the gossip simulator (docs/math.md §6.3, 6.4, 6.8), drawn from the Philox
 // streams laid out in gossip_sim.hpp, so that one (seed, run) gives one schedule on every device and thread
 // count. The accountant of time-varying gossip consumes them as GossipSchedule.
 #include <algorithm>
@@ -101,7 +101,7 @@ ActivationSampler::ActivationSampler(const Graph& g, const CsrMatrix& w) {
   for (node_t u = 0; u < g.n; ++u)
     for (node_t v : g.neighbors(u))
       if (u < v) {
-        sum += 2.0 * w.at(u, v) / g.n;  // p_e = 2 W_e / n (MATH_SPEC 2.2)
+        sum += 2.0 * w.at(u, v) / g.n;  // p_e = 2 W_e / n (docs/math.md §2.2)
         cumulative_.push_back(sum);
         edges_.emplace_back(u, v);
       }
@@ -152,7 +152,7 @@ GossipSchedule sample_gossip_schedule(const Graph& g, const CsrMatrix& w, const 
   s.steps = p.steps;
   switch (p.protocol) {
     case GossipProtocol::sync:
-    case GossipProtocol::accelerated:  // privacy of the accelerated run is that of W^t (MATH_SPEC 2.4)
+    case GossipProtocol::accelerated:  // privacy of the accelerated run is that of W^t (docs/math.md §2.4)
       s.constant = true;
       s.rounds.push_back({w, g});
       break;

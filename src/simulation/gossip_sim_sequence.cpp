@@ -1,4 +1,4 @@
-// `--protocol sequence`: a user-given sequence of gossip matrices W_0 .. W_{L-1} (MATH_SPEC 6.1, time-varying
+// `--protocol sequence`: a user-given sequence of gossip matrices W_0 .. W_{L-1} (docs/math.md §6.1, time-varying
 // graphs G_t = (V, E_t)), read from a list file, one matrix file per line.
 #include <filesystem>
 #include <fstream>
@@ -60,7 +60,7 @@ std::vector<GossipRound> load_gossip_sequence(const std::string& list_path, node
       if (r.w.n != n)
         throw InvalidInput("W is " + std::to_string(r.w.n) + " x " + std::to_string(r.w.n) +
                            " but the graph has " + std::to_string(n) + " nodes");
-      validate_gossip_matrix(r.w, r.graph, 1e-9);  // row-stochastic and symmetric (MATH_SPEC 2.1)
+      validate_gossip_matrix(r.w, r.graph, 1e-9);  // row-stochastic and symmetric (docs/math.md §2.1)
       rounds.push_back(std::move(r));
     } catch (const InvalidInput& e) {
       throw InvalidInput(where + e.what());

@@ -1,5 +1,5 @@
 // The theory printed next to the Monte Carlo curves: utility bounds of Thm 6.2 / 6.4 and the stopping times
-// of MATH_SPEC 2.3. MATH_SPEC states the bounds for (1/2n) sum_v E||x_v^t - xbar||^2; the simulator reports
+// of docs/math.md §2.3. docs/math.md states the bounds for (1/2n) sum_v E||x_v^t - xbar||^2; the simulator reports
 // e(t) = (1/n) sum_v ||x_v^t - xbar||^2, hence the factor 2 below.
 #include <cmath>
 #include <limits>
@@ -21,7 +21,7 @@ double gossip_sim_bound(const GossipBoundInputs& in, double t) {
       // in norm, the noise average sigma^2 D / n stays. (Thm 6.2's e^{-t sqrt(gap)} holds for the
       // Chebyshev iteration only.)
       return start * std::exp(-2 * t * in.gap) + floor;
-    case GossipProtocol::randomized:  // Thm 6.4 (C.4), lambda(p) = 2 gap / n (MATH_SPEC 2.2)
+    case GossipProtocol::randomized:  // Thm 6.4 (C.4), lambda(p) = 2 gap / n (docs/math.md §2.2)
       return 2 * (start * std::exp(-t * 2 * in.gap / in.n) + floor);
     default:
       return std::numeric_limits<double>::quiet_NaN();
@@ -32,7 +32,7 @@ int gossip_sim_stopping_time(const GossipBoundInputs& in) {
   double rate = 0;
   switch (in.protocol) {
     case GossipProtocol::accelerated:
-      rate = std::sqrt(in.gap);  // T_stop of Thm 6.2 (MATH_SPEC 2.3)
+      rate = std::sqrt(in.gap);  // T_stop of Thm 6.2 (docs/math.md §2.3)
       break;
     case GossipProtocol::sync:
       rate = in.gap;  // the same target for plain powers, which contract at rate gap
@@ -42,7 +42,7 @@ int gossip_sim_stopping_time(const GossipBoundInputs& in) {
       break;
     default:
       throw InvalidInput("--steps auto: no stopping time for " + to_string(in.protocol) +
-                         " (MATH_SPEC 2.3 covers sync, accelerated and randomized); give --steps T");
+                         " (docs/math.md §2.3 covers sync, accelerated and randomized); give --steps T");
   }
   if (!(in.sigma > 0))
     throw InvalidInput(

@@ -1,4 +1,4 @@
-// Gossip with a matrix that changes with time (MATH_SPEC 6.1, 6.3, 6.4, 6.8): every run follows its own
+// Gossip with a matrix that changes with time (docs/math.md §6.1, 6.3, 6.4, 6.8): every run follows its own
 // schedule, drawn round by round (never held whole), so the runs of a batch are spread over the threads, one
 // run per task. The state of a run is n x D row-major.
 #include <omp.h>

@@ -1,4 +1,4 @@
-// Algorithm 6.3 (Muffliato-GD / SGD, MATH_SPEC 6.5): every run is simulated on its own (n x p state, its own
+// Algorithm 6.3 (Muffliato-GD / SGD, docs/math.md §6.5): every run is simulated on its own (n x p state, its own
 // noise and graphs), the runs spread over the threads, or, with fewer runs than threads, each run's nodes and
 // rows. Every node and row goes through the same arithmetic either way, sums over nodes run in node order and
 // the per-run metrics are merged in run order, so the results do not depend on the thread count.
@@ -41,7 +41,7 @@ void multiply(const CsrMatrix& w, const double* x, double* y, int p, bool parall
   }
 }
 
-/// K accelerated gossip steps in place (MATH_SPEC 2.4): x^1 = W x^0, x^{k+1} = gamma W x^k + (1 - gamma)
+/// K accelerated gossip steps in place (docs/math.md §2.4): x^1 = W x^0, x^{k+1} = gamma W x^k + (1 - gamma)
 /// x^{k-1}, so that x^K = P_K(W) x^0.
 void accelerated_gossip(const CsrMatrix& w, double gamma, int steps, int p, bool parallel,
                         std::vector<double>& x, std::vector<double>& s1, std::vector<double>& s2) {
@@ -89,7 +89,7 @@ struct Context {
   bool inner_parallel = false;   // one run at a time, its nodes and rows split over the threads
 };
 
-/// theta_hat_v of Alg 6.3 with its noise (MATH_SPEC 6.5, 12 item 24) into hat (p values).
+/// theta_hat_v of Alg 6.3 with its noise (docs/math.md §6.5, 12 item 24) into hat (p values).
 void local_step(const Context& c, std::int64_t run, int t, node_t v, std::span<const double> theta,
                 std::span<const double> z, std::span<double> hat, std::vector<std::int64_t>& batch,
                 std::vector<double>& g, std::vector<double>& sum) {

@@ -1,4 +1,4 @@
-// The built-in objectives of Muffliato-GD (MATH_SPEC 6.5: phi = (1/n) sum_v phi_v, phi_v the mean loss over
+// The built-in objectives of Muffliato-GD (docs/math.md §6.5: phi = (1/n) sum_v phi_v, phi_v the mean loss over
 // D_v plus a ridge term), their gradients, and the optimum the utility curves are measured against.
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-// Privacy of Muffliato-GD (MATH_SPEC 6.4-6.5): the accountants of gossip_loss_sequence.hpp applied to T
+// Privacy of Muffliato-GD (docs/math.md §6.4-6.5): the accountants of gossip_loss_sequence.hpp applied to T
 // outer iterations x K gossip steps, and the per-round Erdos-Renyi bound that Fig. 6.1c sums over rounds.
 #include <algorithm>
 #include <cmath>

@@ -100,14 +100,14 @@ struct RunVisitor {
     }
     s.last = t;
     if constexpr (kAccount) {
-      // The visit at t closes v's cycle of m = t - (previous visit, or 0) positions (MATH_SPEC 4.1.3).
+      // The visit at t closes v's cycle of m = t - (previous visit, or 0) positions (docs/math.md §4.1.3).
       ts.accountant.cycle<kKnown>(v, last >= 0 ? t - last : t, sender, *ctx.eps);
       position(t, v);
     }
     if (record) out.path.push_back(v);
   }
 
-  // Private real summation (MATH_SPEC 4.1 / 3.1): every position adds x_v; noise N(0, sigma_loc^2) at every
+  // Private real summation (docs/math.md §4.1 / 3.1): every position adds x_v; noise N(0, sigma_loc^2) at every
   // position, or on the directed ring once every n - 1 hops (Alg 5.1: positions 0, n-1, 2(n-1), ...).
   void position(std::int64_t t, node_t v) {
     if (!ctx.utility) return;

@@ -1,4 +1,4 @@
-// Per-cycle epsilons and the sufficient-statistics composition of MATH_SPEC 4.1.3 (docs/walk_sim.md
+// Per-cycle epsilons and the sufficient-statistics composition of docs/math.md §4.1.3 (docs/walk_sim.md
 // "Accounting").
 #include "simulation/walk_sim_accounting.hpp"
 

@@ -1,5 +1,5 @@
 #pragma once
-// Empirical per-walk accounting of MATH_SPEC 4.1.3 by sufficient statistics (docs/walk_sim.md "Accounting").
+// Empirical per-walk accounting of docs/math.md §4.1.3 by sufficient statistics (docs/walk_sim.md "Accounting").
 // Every cycle of observer v (m positions since its previous visit) adds one entry to the list of every u !=
 // v: the c = 0 value (SS2) for all u except the cycle's two boundary participants (the node v last sent to
 // and the node that just sent to v), which get c >= 1. C4 needs a list only through its length and three
@@ -65,7 +65,7 @@ class RunAccountant {
   void reset(node_t n, WalkBookkeeping bookkeeping = WalkBookkeeping::definition);
 
   /// A cycle of v of length m closed by `sender` (the previous position). kKnown: v knows its receiver and
-  /// sender (MATH_SPEC 4.1.3); otherwise c = 0 for every u (MATH_SPEC 12 item 22).
+  /// sender (docs/math.md §4.1.3); otherwise c = 0 for every u (docs/math.md §12 item 22).
   template <bool kKnown>
   void cycle(node_t v, std::int64_t m, node_t sender, const CycleEpsilons& eps) {
     const CycleEntry e = eps.at(m);
@@ -93,7 +93,7 @@ class RunAccountant {
   }
 
   /// For v = 0 .. n-1: observer(v, cycles k_v, loss shared by the u != v without a correction, the corrected
-  /// pairs (u, loss) in increasing u). Losses are C4 with delta (MATH_SPEC 1.4).
+  /// pairs (u, loss) in increasing u). Losses are C4 with delta (docs/math.md §1.4).
   using Observer = std::function<void(node_t, double, double, std::span<const PairLoss>)>;
   void finish(const CycleEpsilons& eps, double delta, const Observer& observer);
 

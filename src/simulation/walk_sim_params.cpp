@@ -1,4 +1,4 @@
-// Walk simulator parameters: names and validation (DESIGN principle 6: one clear message per bad value).
+// Walk simulator parameters: names and validation (docs/design.md principle 6: one clear message per bad value).
 #include <cmath>
 #include <string>
 
@@ -69,7 +69,7 @@ void validate(const WalkSimParams& p, node_t n) {
     if (p.steps > kMaxAccountedSteps)
       bad("--steps: the accounting needs T < 2^31 (got " + std::to_string(p.steps) +
           "); use --no-accounting");
-    // C4 uses delta_new = k delta with k up to T - 1 cycles per observer (MATH_SPEC 1.4).
+    // C4 uses delta_new = k delta with k up to T - 1 cycles per observer (docs/math.md §1.4).
     if (double(p.steps - 1) * p.delta >= 1)
       bad("--delta " + format_double(p.delta) + " times T - 1 = " + std::to_string(p.steps - 1) +
           " cycles must stay below 1 (C4 composes with delta_new = k delta)");

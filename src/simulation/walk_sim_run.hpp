@@ -53,7 +53,7 @@ struct DistantPair {
   double loss = 0;
 };
 
-/// One observer v of a finished run into its RunStats (MATH_SPEC 4.1.3: C4 per ordered pair, C2 for the LDP
+/// One observer v of a finished run into its RunStats (docs/math.md §4.1.3: C4 per ordered pair, C2 for the LDP
 /// baseline with delta' = delta): k cycles, the loss shared by the u != v without a correction, the losses
 /// of the corrected pairs at hop distance 1 (a cycle's boundary participants are neighbours of v) and the
 /// distant one, if any. Both backends end here, so the statistics come from one piece of code.

@@ -1,4 +1,4 @@
-// CUDA backend of the gossip accountant (MATH_SPEC 6.1-6.2) against the CPU backend, the oracle (DESIGN
+// CUDA backend of the gossip accountant (docs/math.md §6.1-6.2) against the CPU backend, the oracle (docs/design.md
 // principle 1): fresh random graphs and awkward ones, every t_start / steps / cap combination, forced tiles,
 // the dense path and single sources. Relative error <= 1e-10 entry by entry. Skipped where no CUDA device
 // answers, except the test that such a request fails cleanly.

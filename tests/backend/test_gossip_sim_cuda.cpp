@@ -1,5 +1,5 @@
-// CUDA backend of the gossip simulator (sync, accelerated: MATH_SPEC 6.1-6.2, 2.4) against the CPU, the
-// oracle (DESIGN principle 1): random sparse and dense graphs, D = 1 and 3, several batch sizes, every
+// CUDA backend of the gossip simulator (sync, accelerated: docs/math.md §6.1-6.2, 2.4) against the CPU, the
+// oracle (docs/design.md principle 1): random sparse and dense graphs, D = 1 and 3, several batch sizes, every
 // curve (mean and standard error, to the true and to the noisy average) within relative error 1e-10. The
 // noise is drawn on the device from the same Philox words (principle 2), so e(0) checks it. Skipped where
 // no CUDA device answers.

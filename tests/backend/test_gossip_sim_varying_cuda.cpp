@@ -1,5 +1,5 @@
 // CUDA backend of the gossip simulator's time-varying protocols (sequence, dropout, randomized, er-per-round:
-// MATH_SPEC 6.1, 6.8, 6.3, 6.4) against the CPU, the oracle (DESIGN principle 1): random graphs, D = 1 and 3,
+// docs/math.md §6.1, 6.8, 6.3, 6.4) against the CPU, the oracle (docs/design.md principle 1): random graphs, D = 1 and 3,
 // batch sizes 1, 7, all and automatic, every curve within relative error 1e-10. The dropout masks, the
 // activated edges and the ER graphs are drawn on the device from the CPU's Philox words (principle 2); a
 // differing draw would move an error curve far beyond 1e-10, and one-run curves recorded at every step pin

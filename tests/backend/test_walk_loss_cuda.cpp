@@ -1,4 +1,4 @@
-// CUDA backend of the random-walk accountant (MATH_SPEC 5.2-5.4) against the CPU backend, the oracle (DESIGN
+// CUDA backend of the random-walk accountant (docs/math.md §5.2-5.4) against the CPU backend, the oracle (docs/design.md
 // principle 1): every method (spectral E3, finite E2, series E1), both sender views, clipping on and off,
 // forced small tiles, a memory limit and single sources, on fresh random graphs, a hypercube (large
 // degenerate eigenspaces: the eigenvectors differ between LAPACK and cuSOLVER, G = V diag(g) V^T does not), a

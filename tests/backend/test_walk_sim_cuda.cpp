@@ -1,5 +1,5 @@
 // CUDA walks (docs/walk_sim.md "CUDA"): the same seed gives exactly the CPU's visit statistics (same Philox
-// words and integer maths, DESIGN principle 2) on the complete graph, CSR walks and the directed ring, for
+// words and integer maths, docs/design.md principle 2) on the complete graph, CSR walks and the directed ring, for
 // several batch sizes and every start rule; the accounting agrees with the CPU's to rounding. Skipped where
 // no CUDA device answers.
 #include <gtest/gtest.h>

@@ -73,7 +73,7 @@ TEST(Cli, GossipLossSourceRowAndAutoSteps) {
   auto loss = read_npy((out / "loss.npy").string());
   EXPECT_EQ(loss.shape, (std::vector<std::int64_t>{1, 2048}));
   auto summary = nlohmann::json::parse(read_text((out / "summary.json").string()));
-  EXPECT_EQ(summary["steps"], 19);  // MATH_SPEC Appendix Z item 1
+  EXPECT_EQ(summary["steps"], 19);  // docs/math.md §Z item 1
   EXPECT_FALSE(fs::exists(out / "per_observer.csv"));
   // Appendix Z item 2, reference code sum (t = 1..19), distance 1: 1.26.
   EXPECT_NEAR(summary["by_distance"][0]["mean"].get<double>(), 1.26, 0.006);

@@ -1,4 +1,4 @@
-// `netdp walk-loss` end to end: outputs, calibration round trip (MATH_SPEC 5.8), collusion (5.5), bad input.
+// `netdp walk-loss` end to end: outputs, calibration round trip (docs/math.md §5.8), collusion (5.5), bad input.
 #include <gtest/gtest.h>
 
 #include <cstdlib>

@@ -1,6 +1,6 @@
 #pragma once
 // CPU-against-CUDA comparison of gossip-sim runs, shared by the CUDA suites of the fixed-W and time-varying
-// protocols (DESIGN principle 1: the CPU is the oracle; every curve within relative error 1e-10).
+// protocols (docs/design.md principle 1: the CPU is the oracle; every curve within relative error 1e-10).
 #include <gtest/gtest.h>
 
 #include <algorithm>

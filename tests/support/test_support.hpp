@@ -54,7 +54,7 @@ std::vector<std::vector<std::string>> read_csv_cells(const std::filesystem::path
 /// Path of a file in the source tree, e.g. source_path("tests/data/x.txt").
 std::string source_path(const std::string& relative);
 
-/// A graph and its Metropolis-Hastings gossip matrix W-MH (MATH_SPEC 2.2).
+/// A graph and its Metropolis-Hastings gossip matrix W-MH (docs/math.md §2.2).
 struct MetropolisGraph {
   Graph g;
   CsrMatrix w;

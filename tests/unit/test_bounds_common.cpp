@@ -1,4 +1,4 @@
-// Shared pieces of the bounds (MATH_SPEC 1.4, 1.8, 4.4, 4.5): composition switch, contribution counts,
+// Shared pieces of the bounds (docs/math.md §1.4, 1.8, 4.4, 4.5): composition switch, contribution counts,
 // collusion, spotted contributions, the maximum over cycle lengths, grids of n.
 #include <gtest/gtest.h>
 

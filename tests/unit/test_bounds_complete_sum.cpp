@@ -1,4 +1,4 @@
-// Real summation on the complete graph (MATH_SPEC 4.1): Appendix Z items 4 and 4b, the exact cycle maximum,
+// Real summation on the complete graph (docs/math.md §4.1): Appendix Z items 4 and 4b, the exact cycle maximum,
 // the preprint analysis, delta_cycle, invariants, bad input.
 #include <gtest/gtest.h>
 
@@ -153,7 +153,7 @@ TEST(CompleteSum, DeltaCycleRules) {
   EXPECT_NEAR(complete_sum_thesis(10.5, p).delta_cycle, 10 / 10.5 * 1e-7, 1e-20);
   // SS2 with the exact Gaussian group profile (G3) for sigma_loc = sqrt(2 ln(1.25e7))/0.1: the binomial
   // mixture of group-k profiles, max over m <= 10 (at m = 10), evaluated independently in Python. It is
-  // far above delta (MATH_SPEC 12 item 18).
+  // far above delta (docs/math.md §12 item 18).
   p.delta_cycle = DeltaCycleRule::exact_gaussian;
   const CompleteSumBound b = complete_sum_thesis(10, p);
   EXPECT_NEAR(b.delta_cycle, 2.3620205784844796e-05, 1e-9);

@@ -1,4 +1,4 @@
-// Histograms on the complete graph (MATH_SPEC 4.2): Thm D.1 closed form, Remark D.2 numerical evaluation,
+// Histograms on the complete graph (docs/math.md §4.2): Thm D.1 closed form, Remark D.2 numerical evaluation,
 // [S2] Thm 6 with c tuned; utility, invariants, conditions.
 #include <gtest/gtest.h>
 

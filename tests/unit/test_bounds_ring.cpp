@@ -1,4 +1,4 @@
-// Token walk on a directed ring (MATH_SPEC 3): real summation (Thm 5.5, Remark 5.6) and histograms (Thm 5.7,
+// Token walk on a directed ring (docs/math.md §3): real summation (Thm 5.5, Remark 5.6) and histograms (Thm 5.7,
 // corrected and literal gamma).
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// DP-SGD on the complete graph (MATH_SPEC 4.3): network RDP (4.3.1) with the finite-horizon option, Thm 7.2
+// DP-SGD on the complete graph (docs/math.md §4.3): network RDP (4.3.1) with the finite-horizon option, Thm 7.2
 // (Appendix Z 5), sigma searches (Appendix Z 6 and the thesis procedure), collusion, spotted loss, bad input.
 #include <gtest/gtest.h>
 

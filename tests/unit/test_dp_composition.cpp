@@ -1,4 +1,4 @@
-// Composition (MATH_SPEC 1.4, C1-C5) against hand calculations and invariants, and MATH_SPEC Appendix Z items
+// Composition (docs/math.md §1.4, C1-C5) against hand calculations and invariants, and docs/math.md §Z items
 // 4 and 4b (the LDP curve of Fig. 7.1a: C3 over k = N_v contributions with N_v from CB1).
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// Concentration bounds (MATH_SPEC 1.8, CB1 with the `nv_formula` switch, CB2): hand values and Appendix Z
+// Concentration bounds (docs/math.md §1.8, CB1 with the `nv_formula` switch, CB2): hand values and Appendix Z
 // items 4 / 4b (N_v = 169.5 with the proof formula; 261.8 and 340.6 with the code quirk).
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// RDP -> (eps, delta) (MATH_SPEC 1.4 C6 and the improved conversion): hand values, monotonicity, improved <=
+// RDP -> (eps, delta) (docs/math.md §1.4 C6 and the improved conversion): hand values, monotonicity, improved <=
 // classic, inverses, the linear-curve closed form against a grid, and the edge-of-grid warning.
 #include <gtest/gtest.h>
 

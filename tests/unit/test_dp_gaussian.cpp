@@ -1,4 +1,4 @@
-// Gaussian mechanism and Gaussian DP (MATH_SPEC 1.2, G1-G6) against closed forms, invariants and MATH_SPEC
+// Gaussian mechanism and Gaussian DP (docs/math.md §1.2, G1-G6) against closed forms, invariants and docs/math.md
 // Appendix Z items 7, 8 and 12.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// Amplification by iteration and weak convexity (MATH_SPEC 1.7, PI2 and PI4; Appendix Y
+// Amplification by iteration and weak convexity (docs/math.md §1.7, PI2 and PI4; Appendix Y
 // `weak_convexity_condition`): hand values and the consistency of the condition with alpha_max.
 #include <gtest/gtest.h>
 

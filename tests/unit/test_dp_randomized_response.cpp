@@ -1,4 +1,4 @@
-// K-ary randomized response (MATH_SPEC 1.3, RR1-RR3): probabilities, the gamma parametrisation both ways.
+// K-ary randomized response (docs/math.md §1.3, RR1-RR3): probabilities, the gamma parametrisation both ways.
 #include <gtest/gtest.h>
 
 #include <cmath>

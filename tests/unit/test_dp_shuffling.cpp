@@ -1,5 +1,5 @@
-// Amplification by shuffling (MATH_SPEC 1.6, SH1-SH3): hand values, inverse round trips, range checks, and
-// the privacy-blanket bounds against the MATH_SPEC formulas written out directly in linear space.
+// Amplification by shuffling (docs/math.md §1.6, SH1-SH3): hand values, inverse round trips, range checks, and
+// the privacy-blanket bounds against the docs/math.md formulas written out directly in linear space.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -23,7 +23,7 @@ void expect_invalid(const std::function<void()>& call, const std::string& needle
   }
 }
 
-// SH3 Hoeffding, MATH_SPEC 1.6 verbatim (gamma_lb = e^-eps0, gamma_ub = 1), unclipped.
+// SH3 Hoeffding, docs/math.md §1.6 verbatim (gamma_lb = e^-eps0, gamma_ub = 1), unclipped.
 double hoeffding_direct(double eps, double eps0, double n) {
   const double g = std::exp(-eps0), a = std::exp(eps) - 1;
   const double b = (std::exp(eps) + 1) * (std::exp(eps0) - std::exp(-eps0));

@@ -1,4 +1,4 @@
-// Amplification by subsampling (MATH_SPEC 1.5, SS1-SS3): limits, hand values, the delta_cycle options against
+// Amplification by subsampling (docs/math.md §1.5, SS1-SS3): limits, hand values, the delta_cycle options against
 // an independent linear-space binomial sum, and the SS3 validity conditions.
 #include <gtest/gtest.h>
 

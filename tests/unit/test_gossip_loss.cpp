@@ -1,5 +1,5 @@
-// Gossip accountant (MATH_SPEC 6.1-6.2, Theorem 6.1) against hand calculations, an independent dense
-// implementation of the formula, invariants and MATH_SPEC Appendix Z.
+// Gossip accountant (docs/math.md §6.1-6.2, Theorem 6.1) against hand calculations, an independent dense
+// implementation of the formula, invariants and docs/math.md §Z.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -202,7 +202,7 @@ TEST(GossipLoss, CompleteGraphHasUniformLoss) {
 }
 
 TEST(GossipLoss, AppendixZHypercubeByDistance) {
-  // MATH_SPEC Appendix Z item 2: hypercube d = 11, W-MH, alpha = 2, Delta = sigma = 1, T = 19, u = 0,
+  // docs/math.md §Z item 2: hypercube d = 11, W-MH, alpha = 2, Delta = sigma = 1, T = 19, u = 0,
   // unclipped.
   const double theorem[] = {2.25,   0.634,  0.239,  0.118,  0.070,  0.0454,
                             0.0317, 0.0225, 0.0168, 0.0123, 0.00945};

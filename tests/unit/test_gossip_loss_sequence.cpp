@@ -1,4 +1,4 @@
-// Time-varying gossip accountant (MATH_SPEC 6.1, 6.3-6.5) against the fixed-W accountant, an independent
+// Time-varying gossip accountant (docs/math.md §6.1, 6.3-6.5) against the fixed-W accountant, an independent
 // dense implementation of Theorem 6.1 / C.9, hand calculations and the mean-loss identity (eq. 6.4).
 #include <gtest/gtest.h>
 #include <omp.h>
@@ -63,7 +63,7 @@ GossipSchedule randomized(node_t n, std::vector<std::pair<node_t, node_t>> activ
 }
 
 /// One round of the oracle: a dense W_t and its communication graph E_t. Randomized ticks become
-/// W_t = I - (e_v - e_w)(e_v - e_w)^T / 2 with E_t = {{v, w}} (MATH_SPEC 6.3).
+/// W_t = I - (e_v - e_w)(e_v - e_w)^T / 2 with E_t = {{v, w}} (docs/math.md §6.3).
 struct DenseRound {
   Dense w;
   Graph graph;

@@ -1,4 +1,4 @@
-// Gossip simulator (MATH_SPEC 6.1-6.3, 2.4): Monte Carlo means against closed forms, invariants of every
+// Gossip simulator (docs/math.md §6.1-6.3, 2.4): Monte Carlo means against closed forms, invariants of every
 // protocol, the randomness layout and reproducibility across threads and batch sizes.
 #include <gtest/gtest.h>
 #include <omp.h>
@@ -71,7 +71,7 @@ TEST(GossipSim, AcceleratedZeroInitMatchesChebyshevPolynomial) {
   auto r = gossip_sim(g, w, x, p);
   const double gamma = chebyshev_gamma(spectral_summary(w).gap(GapDefinition::second));
   EXPECT_DOUBLE_EQ(r.gamma, gamma);
-  // P_0 = I, P_1 = W, P_{t+1} = gamma W P_t + (1 - gamma) P_{t-1} (MATH_SPEC 2.4).
+  // P_0 = I, P_1 = W, P_{t+1} = gamma W P_t + (1 - gamma) P_{t-1} (docs/math.md §2.4).
   const std::size_t n = g.n;
   const Dense wd = to_dense(w);
   std::vector<Dense> poly{dense_identity(n), wd};

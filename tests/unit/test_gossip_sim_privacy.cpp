@@ -1,4 +1,4 @@
-// Privacy over the runs of the gossip simulator (MATH_SPEC 6.1, 6.4) and the sequence protocol: per-run
+// Privacy over the runs of the gossip simulator (docs/math.md §6.1, 6.4) and the sequence protocol: per-run
 // losses against independent accountant calls, aggregates against direct computations, the Thm 6.6
 // columns against er_gossip_loss_bound, determinism across threads, memory checks and bad input.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Schedules of the gossip simulator (MATH_SPEC 6.3, 6.4, 6.8): each is what it claims, with fixed seeds and
+// Schedules of the gossip simulator (docs/math.md §6.3, 6.4, 6.8): each is what it claims, with fixed seeds and
 // statistical checks at significance 0.001 (chi-square) or 4.5 standard deviations.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// Graph families (MATH_SPEC 2.5): sizes against closed forms, structure against definitions, reproducibility.
+// Graph families (docs/math.md §2.5): sizes against closed forms, structure against definitions, reproducibility.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -223,7 +223,7 @@ TEST(GraphRandom, ErdosRenyiExtremesAndConnectivity) {
   EXPECT_EQ(erdos_renyi_graph(50, 0.0, 1, false).num_edges(), 0);
   EXPECT_EQ(erdos_renyi_graph(50, 1.0, 1, false).num_edges(), 50 * 49 / 2);
   EXPECT_EQ(erdos_renyi_graph(1, 0.0, 1, true).num_edges(), 0);  // a single node is connected
-  // MATH_SPEC 2.5: q = c ln(n) / n, resampled until connected.
+  // docs/math.md §2.5: q = c ln(n) / n, resampled until connected.
   for (std::uint64_t seed = 0; seed < 5; ++seed) {
     Graph g = erdos_renyi_graph(300, 1.2 * std::log(300.0) / 300, seed, true);
     validate(g);

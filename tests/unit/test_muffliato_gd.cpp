@@ -1,4 +1,4 @@
-// Muffliato-GD (Algorithm 6.3, MATH_SPEC 6.5): convergence to the closed-form optimum, equality with
+// Muffliato-GD (Algorithm 6.3, docs/math.md §6.5): convergence to the closed-form optimum, equality with
 // centralized GD when one gossip step averages exactly, the noise-only consensus error against
 // ||P_K(W) - J/n||_F^2, privacy equal to the accountants, determinism, data input and bad input.
 #include <gtest/gtest.h>
@@ -19,7 +19,7 @@
 namespace netdp {
 namespace {
 
-/// gamma of MATH_SPEC 2.4, written out again here.
+/// gamma of docs/math.md §2.4, written out again here.
 double gamma_of(double gap) {
   return 2 * (1 - std::sqrt(gap * (1 - gap / 4))) / ((1 - gap / 2) * (1 - gap / 2));
 }

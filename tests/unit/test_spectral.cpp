@@ -1,4 +1,4 @@
-// Spectra, gaps, Chebyshev gamma and the Muffliato stopping time (MATH_SPEC 2.3-2.4, Appendix Z items 1, 13),
+// Spectra, gaps, Chebyshev gamma and the Muffliato stopping time (docs/math.md §2.3-2.4, Appendix Z items 1, 13),
 // against closed forms and the dense solver.
 #include <gtest/gtest.h>
 
@@ -101,7 +101,7 @@ TEST(Spectral, HypercubeDim10DenseSummary) {
   EXPECT_NEAR(s.lambda_min, 1 - 20.0 / 11, 1e-12);
 }
 
-// MATH_SPEC 2.2: W = J/n on K_n, so every eigenvalue but the first is 0.
+// docs/math.md §2.2: W = J/n on K_n, so every eigenvalue but the first is 0.
 TEST(Spectral, CompleteGraph) {
   SpectralSummary s = spectral_summary(metropolis(complete_graph(50)));
   EXPECT_NEAR(s.lambda_2, 0.0, 1e-13);
@@ -182,7 +182,7 @@ TEST(Spectral, DisconnectedGraphHasZeroGap) {
   EXPECT_NEAR(s.lambda_min, 1 - 20.0 / 11, 1e-10);
 }
 
-// MATH_SPEC 2.4 as printed, compared with the implementation on (0, 2).
+// docs/math.md §2.4 as printed, compared with the implementation on (0, 2).
 TEST(Spectral, ChebyshevGamma) {
   EXPECT_NEAR(chebyshev_gamma(1.0 / 6), 1.428926, 1e-6);
   for (double g : {1e-8, 1e-4, 0.01, 0.3, 0.5, 1.0, 1.5, 1.9}) {
@@ -197,7 +197,7 @@ TEST(Spectral, ChebyshevGamma) {
     EXPECT_TRUE(throws_invalid_input([&] { chebyshev_gamma(bad); }, "gap")) << bad;
 }
 
-// MATH_SPEC 2.3, code rule: T = ceil(ln((n / sigma^2) max(0.25, sigma^2)) / sqrt(gap)).
+// docs/math.md §2.3, code rule: T = ceil(ln((n / sigma^2) max(0.25, sigma^2)) / sqrt(gap)).
 TEST(Spectral, MuffliatoStoppingTime) {
   EXPECT_EQ(muffliato_stopping_time(2048, 1.0, 1.0 / 6), 19);  // ln 2048 sqrt 6 = 18.68
   EXPECT_EQ(muffliato_stopping_time(2048, 0.1, 1.0 / 6), 27);  // ln(204800 * 0.25) sqrt 6 = 26.56

@@ -1,5 +1,5 @@
-// Random-walk accountant (MATH_SPEC 5.2-5.5, thesis Thm 7.7 / Lemma D.17) against closed forms (complete
-// graph, the ring's circulant spectrum of MATH_SPEC 5.6), the three methods against each other, and Appendix
+// Random-walk accountant (docs/math.md §5.2-5.5, thesis Thm 7.7 / Lemma D.17) against closed forms (complete
+// graph, the ring's circulant spectrum of docs/math.md §5.6), the three methods against each other, and Appendix
 // Z item 3.
 #include <gtest/gtest.h>
 
@@ -76,7 +76,7 @@ TEST(WalkLoss, RingMatchesItsCirculantClosedForm) {
 }
 
 TEST(WalkLoss, SenderKnownTakesTheBestNeighbour) {
-  // MATH_SPEC 5.4: the graph term of (u, v) becomes max over the two ring neighbours w of v of G(u, w); the
+  // docs/math.md §5.4: the graph term of (u, v) becomes max over the two ring neighbours w of v of G(u, w); the
   // neighbour may be u itself (G(u, u) included).
   const int n = 11, steps = 30;
   Graph g = ring_graph(n);
@@ -95,7 +95,7 @@ TEST(WalkLoss, SenderKnownTakesTheBestNeighbour) {
 }
 
 TEST(WalkLoss, CompleteGraphHasNoGraphTerm) {
-  // W = J/n: eigenvalues 1 and 0, so the graph term vanishes (MATH_SPEC 5.3, Remark 7.8):
+  // W = J/n: eigenvalues 1 and 0, so the graph term vanishes (docs/math.md §5.3, Remark 7.8):
   // E3 gives alpha T ln T / (sigma^2 n^2), E2 and E1 give N_u (alpha / sigma^2) H_T / n.
   const int n = 20, steps = 500;
   Graph g = complete_graph(n);
@@ -113,7 +113,7 @@ TEST(WalkLoss, CompleteGraphHasNoGraphTerm) {
 }
 
 TEST(WalkLoss, SeriesEqualsFiniteSpectralSum) {
-  // E1 (propagation) and E2 (spectral) are the same finite sum (MATH_SPEC 5.3), sender known or not.
+  // E1 (propagation) and E2 (spectral) are the same finite sum (docs/math.md §5.3), sender known or not.
   Graph g = erdos_renyi_graph(60, 0.1, 4);
   auto w = gossip_matrix(g, Weighting::metropolis);
   for (SenderView sender : {SenderView::anonymous, SenderView::known}) {
@@ -149,7 +149,7 @@ TEST(WalkLoss, SpectralAndSeriesAgreeAsTGrows) {
 }
 
 TEST(WalkLoss, AppendixZHypercubeByDistance) {
-  // MATH_SPEC Appendix Z item 3: hypercube d = 11, W-MH, sigma = 1, alpha = 2, T_RW = 1150, u = 0.
+  // docs/math.md §Z item 3: hypercube d = 11, W-MH, sigma = 1, alpha = 2, T_RW = 1150, u = 0.
   const double e3[] = {0.117,   0.0153,  0.00544, 0.00339, 0.00271, 0.00242,
                        0.00226, 0.00216, 0.00209, 0.00204, 0.00200};
   const double e2[] = {0.117,   0.0156,  0.00576, 0.00370, 0.00303, 0.00274,
@@ -191,7 +191,7 @@ TEST(WalkLoss, ClipBoundsToTheLocalLoss) {
 }
 
 TEST(WalkLoss, ContributionsScaleLinearly) {
-  // RDP composes additively over N_u contributions (MATH_SPEC 5.2).
+  // RDP composes additively over N_u contributions (docs/math.md §5.2).
   Graph g = ring_graph(9);
   auto w = gossip_matrix(g, Weighting::metropolis);
   auto p = params(18, WalkLossMethod::finite);
@@ -220,7 +220,7 @@ TEST(WalkLoss, TilesAndSourceRowsMatchTheWholeMatrix) {
 }
 
 TEST(WalkLoss, HorizonMatchesTheReferenceRule) {
-  // MATH_SPEC 2.3 / Appendix Z item 13: T_RW = floor(20 ceil(ln n / gap) (0.25 + sigma^2) / sigma^2).
+  // docs/math.md §2.3 / Appendix Z item 13: T_RW = floor(20 ceil(ln n / gap) (0.25 + sigma^2) / sigma^2).
   EXPECT_EQ(random_walk_horizon(2048, 1.0, 1.0 / 6.0), 1150);
   EXPECT_EQ(random_walk_horizon(2025, 1.0, 9.851e-4), 193225);
   EXPECT_EQ(random_walk_horizon(100, 2.0, 0.5), 20 * 10 * 17 / 16);

@@ -1,4 +1,4 @@
-// Empirical per-walk accounting (MATH_SPEC 4.1.3): hand-made walks computed by hand, the
+// Empirical per-walk accounting (docs/math.md §4.1.3): hand-made walks computed by hand, the
 // sufficient-statistics code against a brute-force pair-list implementation (both receiver bookkeepings of
 // docs/math.md §4.1.3), walk_sim's aggregates against per-run brute force, the shape of E2 (Fig. 7.1b) and
 // the utility of private summation.
@@ -19,7 +19,7 @@
 namespace netdp {
 namespace {
 
-// ---- Hand formulas (MATH_SPEC 1.4 C2 / C4, 1.5 SS2, 1.2 G6), written out independently of the library. ----
+// ---- Hand formulas (docs/math.md §1.4 C2 / C4, 1.5 SS2, 1.2 G6), written out independently of the library. ----
 
 double mass_of(const WalkSimParams& p, int m) {
   return p.mechanism == WalkMechanism::gaussian ? p.eps0 / std::sqrt(double(m))
@@ -471,7 +471,7 @@ TEST(WalkAccounting, FigureSevenOneBShape) {
   }
 }
 
-// ---- Utility of private real summation (MATH_SPEC 4.1, 3.1). ----
+// ---- Utility of private real summation (docs/math.md §4.1, 3.1). ----
 
 TEST(WalkAccounting, SummationErrorMatchesTheory) {
   WalkSimParams p;

@@ -19,7 +19,7 @@ namespace {
 
 using kernels::walk::CycleTerms;
 
-// MATH_SPEC 4.1.3 with G6 and SS2, written with pow rather than the library's expm1 / log1p, in long double
+// docs/math.md §4.1.3 with G6 and SS2, written with pow rather than the library's expm1 / log1p, in long double
 // so that 1 - (1 - 1/n)^m keeps its digits for n = 2e6.
 double hand_zero_epsilon(double eps0, std::int64_t m, std::int64_t n) {
   const long double mass = eps0 / std::sqrt((long double)m);

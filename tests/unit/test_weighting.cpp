@@ -1,4 +1,4 @@
-// Weighting schemes of MATH_SPEC 2.2: hand-computed matrices, invariants, validation errors.
+// Weighting schemes of docs/math.md §2.2: hand-computed matrices, invariants, validation errors.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -131,7 +131,7 @@ TEST(Weighting, SpiderWithIsolatedNodeByHand) {
   EXPECT_EQ(gossip_matrix(make_graph(2, {}), Weighting::max_degree).at(1, 1), 1.0);  // d_max = 0
 }
 
-// MATH_SPEC 2.2 (W-K): metropolis on K_n is J/n exactly.
+// docs/math.md §2.2 (W-K): metropolis on K_n is J/n exactly.
 TEST(Weighting, CompleteGraphMetropolisIsJOverN) {
   for (node_t n : {2, 7, 10, 33}) {
     CsrMatrix w = gossip_matrix(complete_graph(n), Weighting::metropolis);

@@ -1,5 +1,5 @@
 #pragma once
-// Collusion bound for additive pairwise losses (MATH_SPEC 5.5, thesis App D.9): a coalition F of observers
+// Collusion bound for additive pairwise losses (docs/math.md §5.5, thesis App D.9): a coalition F of observers
 // learns at most sum_{v in F} eps_{u->v}, so the worst coalition of K observers is the sum of the K largest
 // entries of row u (v != u).
 #include <vector>

@@ -1,6 +1,6 @@
 #pragma once
 // Pairwise Renyi privacy loss of private gossip averaging (Muffliato) with a fixed symmetric W:
-// MATH_SPEC 6.1-6.2, thesis Theorem 6.1 (eq. 6.3) / Corollary 6.3.
+// docs/math.md §6.1-6.2, thesis Theorem 6.1 (eq. 6.3) / Corollary 6.3.
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -1,5 +1,5 @@
 #pragma once
-// Pairwise Renyi loss of Muffliato with a sequence of gossip matrices (MATH_SPEC 6.1, 6.3: Theorem 6.1 /
+// Pairwise Renyi loss of Muffliato with a sequence of gossip matrices (docs/math.md §6.1, 6.3: Theorem 6.1 /
 // Corollary C.5), the Erdos-Renyi bound (6.4, Theorem 6.6) and Muffliato-SGD accounting (6.5, Theorems 6.9
 // and C.9). The fixed-W accountant is gossip_loss.hpp; a constant schedule gives the same values.
 #include <cstdint>
@@ -16,7 +16,7 @@ namespace netdp {
 /// valid graph on n nodes and an n x n row-stochastic W_t supported on its edges and diagonal.
 void validate(const GossipSchedule& s);
 
-/// Theorem 6.1 (eq. M1) in the row-w orientation (MATH_SPEC 6.1, 12 item 7), for u != v:
+/// Theorem 6.1 (eq. M1) in the row-w orientation (docs/math.md §6.1, 12 item 7), for u != v:
 ///   f(u, v) = alpha Delta^2/(2 sigma^2) sum_w sum_{t in P_{v,w}, t >= t_start} (W_{0:t})_{w,u}^2 / ||row w
 ///   of W_{0:t}||^2
 /// with W_{0:t} = W_{t-1} ... W_0 (W_{0:0} = I) and P_{v,w} = {t < T : {v, w} in E_t}, T = s.steps; the
@@ -30,7 +30,7 @@ GossipLossRun gossip_loss_sequence(const GossipSchedule& s, const GossipLossPara
 std::vector<double> gossip_loss_sequence_matrix(const GossipSchedule& s, const GossipLossParams& p,
                                                 GossipLossRun* run = nullptr);
 
-/// T_v = sum_w |{t in [t_start, T) : {v, w} in E_t}|: the number of messages v receives (MATH_SPEC 6.1,
+/// T_v = sum_w |{t in [t_start, T) : {v, w} in E_t}|: the number of messages v receives (docs/math.md §6.1,
 /// eq. 6.4; for randomized gossip the ticks at which v is an endpoint, Corollary C.5).
 std::vector<std::int64_t> gossip_communications(const GossipSchedule& s, int t_start = 0);
 
@@ -38,7 +38,7 @@ std::vector<std::int64_t> gossip_communications(const GossipSchedule& s, int t_s
 /// an equality when u = v is included and nothing is capped.
 double gossip_mean_loss_bound(std::int64_t communications, node_t n, const GossipLossParams& p);
 
-// ---- Theorem 6.6: Muffliato on a private Erdos-Renyi graph G(n, q) (MATH_SPEC 6.4) ----
+// ---- Theorem 6.6: Muffliato on a private Erdos-Renyi graph G(n, q) (docs/math.md §6.4) ----
 
 enum class ErBoundVariant {
   theorem,  // alpha Delta^2/(2 sigma^2) for neighbours, (alpha Delta^2/sigma^2) T d_v/(n - d_v) otherwise
@@ -58,17 +58,17 @@ ErGossipBound er_gossip_loss_bound(node_t n, double q, std::int64_t steps, node_
                                    double sigma, double sensitivity, bool neighbour,
                                    ErBoundVariant variant = ErBoundVariant::theorem);
 
-// ---- Muffliato-SGD (Algorithm 6.3, MATH_SPEC 6.5); p.sensitivity is Delta_phi ----
+// ---- Muffliato-SGD (Algorithm 6.3, docs/math.md §6.5); p.sensitivity is Delta_phi ----
 
 /// Theorem 6.9 (fixed W): f(u, v) = T^2 * (gossip_loss with K = p.steps gossip steps, t_start 0, uncapped),
 /// T = gradient_steps. With p.cap_ldp the value is capped at T alpha Delta^2/(2 sigma^2), the composition of
-/// the T noisy releases (post-processing, as in MATH_SPEC 6.1). p.t_start is ignored.
+/// the T noisy releases (post-processing, as in docs/math.md §6.1). p.t_start is ignored.
 GossipLossRun muffliato_sgd_loss(const Graph& g, const CsrMatrix& w, const GossipLossParams& p,
                                  int gradient_steps, LossRowSink& sink);
 std::vector<double> muffliato_sgd_loss_matrix(const Graph& g, const CsrMatrix& w, const GossipLossParams& p,
                                               int gradient_steps);
 
-/// Theorem C.9 (eq. C.4, reconstructed product, MATH_SPEC 12 item 10), T = s.steps gradient rounds of K
+/// Theorem C.9 (eq. C.4, reconstructed product, docs/math.md §12 item 10), T = s.steps gradient rounds of K
 /// gossip steps each with round j's matrix W_j on E_j (a synchronous schedule, 0-based rounds):
 ///   f(u, v) = alpha Delta^2/(2 sigma^2) sum_{t < T} sum_{t <= j < T} sum_{k < K} sum_{w in N_j(v)}
 ///             (Q_{t,j,k})_{w,u}^2 / ||row w of Q_{t,j,k}||^2,   Q_{t,j,k} = W_j^k W_{j-1}^K ... W_t^K

@@ -1,5 +1,5 @@
 #pragma once
-// The summaries the papers plot (MATH_SPEC 0.3), accumulated from streamed loss rows without holding n x n.
+// The summaries the papers plot (docs/math.md §0.3), accumulated from streamed loss rows without holding n x n.
 #include <cmath>
 #include <cstdint>
 #include <limits>

@@ -1,5 +1,5 @@
 #pragma once
-// Pieces shared by the closed-form and numerical bounds of MATH_SPEC 3 (ring) and 4 (complete graph):
+// Pieces shared by the closed-form and numerical bounds of docs/math.md §3 (ring) and 4 (complete graph):
 // composition and contribution-count switches (Appendix Y `composition`, `nv_formula`), collusion (4.5),
 // spotted contributions (4.4), the maximum over cycle lengths, and grids of n.
 #include <cstdint>
@@ -17,7 +17,7 @@ namespace netdp::bounds {
 /// One reported quantity per column, in output order (bound.csv columns; booleans are 0/1).
 using Columns = std::vector<std::pair<std::string, double>>;
 
-/// Which theorem composes k (eps, delta)-DP mechanisms (MATH_SPEC 1.4):
+/// Which theorem composes k (eps, delta)-DP mechanisms (docs/math.md §1.4):
 enum class Composition {
   optimal_min,  // C3: min(C2, k eps) for k < 1e5 (the reference code's optiCompo; reproduces Fig. 7.1a)
   advanced,     // C2 (Dwork-Rothblum-Vadhan)
@@ -55,7 +55,7 @@ double effective_n(double n, double colluders);
 
 /// 4.4: contributions of u spotted by v (adjacent in the walk) get no amplification. CB2 bounds their
 /// number by N_s with probability 1 - delta_tilde; they cost `composition` of the local (eps, delta) level
-/// over N_s (MATH_SPEC 12 item 35: C2 with k = N_s, not the printed sqrt form). `delta` includes
+/// over N_s (docs/math.md §12 item 35: C2 with k = N_s, not the printed sqrt form). `delta` includes
 /// delta_tilde.
 struct SpottedLoss {
   double count = 0;  // N_s
@@ -68,7 +68,7 @@ SpottedLoss spotted_loss(double contributions, double n, double epsilon_local, d
 /// max_{m = 1..m_max} f(m) for a cycle loss f. `upper(lo, hi)` must bound f on [lo, hi]; for
 /// f(m) = F(p(m), e(m)) with F increasing in both, p non-decreasing and e non-increasing in m, take
 /// F(p(hi), e(lo)). Exhaustive up to `exhaustive_limit` values, else best-first interval splitting, which
-/// is exact up to a relative 1e-13 (MATH_SPEC 4.1.1 step 3, `cycle_bound = exact_max_m`).
+/// is exact up to a relative 1e-13 (docs/math.md §4.1.1 step 3, `cycle_bound = exact_max_m`).
 struct CycleMaximum {
   double value = 0;
   std::int64_t m = 1;  // the maximising cycle length

@@ -1,5 +1,5 @@
 #pragma once
-// Histograms by a random walk on the complete graph (MATH_SPEC 4.2; [S3] Alg. D.1, Thm D.1; [S2] Alg. 5,
+// Histograms by a random walk on the complete graph (docs/math.md §4.2; [S3] Alg. D.1, Thm D.1; [S2] Alg. 5,
 // Thm 6). Every contribution is RR_gamma with gamma = L/(e^eps + L - 1) (eps-LDP); a cycle of m contributions
 // is a shuffle (SH2), then subsampled with replacement (SS2).
 #include <cstdint>

@@ -1,5 +1,5 @@
 #pragma once
-// DP-SGD by a random walk on the complete graph (MATH_SPEC 4.3, Algorithm 7.2): the network RDP bound (4.3.1,
+// DP-SGD by a random walk on the complete graph (docs/math.md §4.3, Algorithm 7.2): the network RDP bound (4.3.1,
 // [S3] Prop D.11) and the closed form of Thm 7.2 (4.3.2). Losses are convex and L-Lipschitz; every noisy
 // gradient adds N(0, sigma_abs^2 I) and is (eps, delta)-LDP with sensitivity 2L:
 // sigma_abs^2 = 8 L^2 ln(1.25/delta)/eps^2.

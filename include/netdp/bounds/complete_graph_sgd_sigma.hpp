@@ -1,5 +1,5 @@
 #pragma once
-// Noise calibration of DP-SGD on the complete graph for local, central and network DP (MATH_SPEC 4.3.3,
+// Noise calibration of DP-SGD on the complete graph for local, central and network DP (docs/math.md §4.3.3,
 // Remark D.12, [S3] Fig. 7.2): the smallest sigma_abs meeting a target (eps, delta).
 #include <string>
 #include <string_view>

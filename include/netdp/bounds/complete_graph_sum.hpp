@@ -1,5 +1,5 @@
 #pragma once
-// Real summation by a random walk on the complete graph (MATH_SPEC 4.1, Algorithm 7.1): network-DP bounds of
+// Real summation by a random walk on the complete graph (docs/math.md §4.1, Algorithm 7.1): network-DP bounds of
 // the thesis (4.1.1, Thm 7.1, App D.1) and of the preprint (4.1.2, [S2] Thm 3), and the LDP analogue.
 // Every contribution is Gaussian, calibrated to be (eps, delta)-LDP (G2).
 #include <cstdint>
@@ -18,7 +18,7 @@ enum class CycleBound {
 CycleBound parse_cycle_bound(std::string_view text);  // "closed" | "exact_max" (or the Appendix Y names)
 std::string to_string(CycleBound b);
 
-/// The delta of one cycle (Appendix Y `delta_cycle`; MATH_SPEC 12 item 18):
+/// The delta of one cycle (Appendix Y `delta_cycle`; docs/math.md §12 item 18):
 enum class DeltaCycleRule {
   assume_delta,    // delta_cycle := delta (what [S3] D.1.1 does after a numerical observation)
   k_delta,         // SS2 with delta_{A,k} <= k delta: (m/n) delta

@@ -1,5 +1,5 @@
 #pragma once
-// Token walk on a directed ring, K full turns (MATH_SPEC 3; [S3] Ch. 5.4, Thm 5.5, Thm 5.7; [S2] §3).
+// Token walk on a directed ring, K full turns (docs/math.md §3; [S3] Ch. 5.4, Thm 5.5, Thm 5.7; [S2] §3).
 #include <string>
 #include <string_view>
 
@@ -31,7 +31,7 @@ struct RingSumBound {
 /// 3.1, Algorithm 5.1. n >= 2 and integer.
 RingSumBound ring_sum(double n, const RingSumParams& p);
 
-/// Appendix Y `histogram_gamma` (MATH_SPEC 12 item 21):
+/// Appendix Y `histogram_gamma` (docs/math.md §12 item 21):
 enum class HistogramGamma {
   corrected,  // eps0 = eps sqrt(n/ln(1/delta))/12, so that SH1 of a cycle gives eps
   literal,    // as printed: eps0 = 12 eps sqrt(ln(1/delta)/n) (inverted; reproduction only)

@@ -1,5 +1,5 @@
 #pragma once
-// Device selection: `--device auto|cpu|cuda[:N]` (DESIGN "Conventions").
+// Device selection: `--device auto|cpu|cuda[:N]` (docs/design.md "Conventions").
 #include <cstddef>
 #include <string>
 #include <string_view>

@@ -1,5 +1,5 @@
 #pragma once
-// Typed errors (DESIGN principle 6): the CLI maps InvalidInput to exit code 2, anything else to 1.
+// Typed errors (docs/design.md principle 6): the CLI maps InvalidInput to exit code 2, anything else to 1.
 #include <stdexcept>
 #include <string>
 

@@ -1,5 +1,5 @@
 #pragma once
-// Who talks to whom in one run of a gossip protocol (MATH_SPEC 6.1, 6.3, 6.4, 6.8): produced by the simulator
+// Who talks to whom in one run of a gossip protocol (docs/math.md §6.1, 6.3, 6.4, 6.8): produced by the simulator
 // (gossip_sim), consumed by the time-varying accountant (gossip_loss_sequence).
 #include <utility>
 #include <vector>

@@ -1,5 +1,5 @@
 #pragma once
-// Undirected simple graphs in CSR form (MATH_SPEC 0.2: N(u) excludes u, degrees do not count self-loops).
+// Undirected simple graphs in CSR form (docs/math.md §0.2: N(u) excludes u, degrees do not count self-loops).
 #include <cstdint>
 #include <span>
 #include <utility>

@@ -1,5 +1,5 @@
 #pragma once
-// Graph families of MATH_SPEC 2.5. Random families take an explicit seed and are reproducible across
+// Graph families of docs/math.md §2.5. Random families take an explicit seed and are reproducible across
 // platforms.
 #include <cstdint>
 #include <span>

@@ -1,5 +1,5 @@
 #pragma once
-// Graph specs of the CLI and study files: `FAMILY:key=value,...` (DESIGN "Conventions").
+// Graph specs of the CLI and study files: `FAMILY:key=value,...` (docs/design.md "Conventions").
 #include <map>
 #include <string>
 #include <string_view>

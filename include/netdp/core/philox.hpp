@@ -1,5 +1,5 @@
 #pragma once
-// Counter-based randomness (DESIGN principle 2): Philox4x32-10 keyed by the seed, the counter built from a
+// Counter-based randomness (docs/design.md principle 2): Philox4x32-10 keyed by the seed, the counter built from a
 // subsequence (e.g. experiment/replicate/walk) and an offset (e.g. step). PhiloxStream is the host name of
 // the single __host__ __device__ implementation that the CUDA kernels run too (kernels/common/philox.hpp):
 // PhiloxStream(seed, subsequence, offset) gives the words of cuRAND's curand_init(seed, subsequence, offset)

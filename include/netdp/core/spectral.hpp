@@ -1,5 +1,5 @@
 #pragma once
-// Spectral quantities of a symmetric gossip matrix (MATH_SPEC 2.3-2.4, Appendix Y `gap_definition`).
+// Spectral quantities of a symmetric gossip matrix (docs/math.md §2.3-2.4, Appendix Y `gap_definition`).
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,15 +29,15 @@ SpectralSummary spectral_summary(const CsrMatrix& w);
 /// All eigenvalues of a symmetric W, ascending (dense LAPACK, O(n^3): for small and medium n).
 std::vector<double> eigenvalues(const CsrMatrix& w);
 
-/// Chebyshev acceleration parameter gamma = 2 (1 - sqrt(g (1 - g/4))) / (1 - g/2)^2 (MATH_SPEC 2.4).
+/// Chebyshev acceleration parameter gamma = 2 (1 - sqrt(g (1 - g/4))) / (1 - g/2)^2 (docs/math.md §2.4).
 double chebyshev_gamma(double gap);
 
-/// Muffliato stopping time with the reference code's rule (MATH_SPEC 2.3): ceil(ln((n/sigma^2) max(0.25,
+/// Muffliato stopping time with the reference code's rule (docs/math.md §2.3): ceil(ln((n/sigma^2) max(0.25,
 /// sigma^2)) / sqrt(gap)), sigma the absolute noise std. Throws InvalidInput when gap <= 0 (disconnected
 /// graph).
 int muffliato_stopping_time(node_t n, double sigma, double gap);
 
-/// Random-walk horizon of the reference figures (MATH_SPEC 2.3, `computeTwalk`):
+/// Random-walk horizon of the reference figures (docs/math.md §2.3, `computeTwalk`):
 /// T_RW = floor(20 ceil(ln(n) / gap) (0.25 + sigma^2) / sigma^2). Throws InvalidInput when gap <= 0.
 int random_walk_horizon(node_t n, double sigma, double gap);
 

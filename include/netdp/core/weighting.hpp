@@ -1,5 +1,5 @@
 #pragma once
-// Gossip / transition matrices W built from a graph (MATH_SPEC 2.1-2.2, Appendix Y `weighting`).
+// Gossip / transition matrices W built from a graph (docs/math.md §2.1-2.2, Appendix Y `weighting`).
 #include <string>
 #include <string_view>
 
@@ -37,7 +37,7 @@ CsrMatrix make_weights(const Graph& g, const WeightsSpec& spec);
 void validate_row_stochastic(const CsrMatrix& w, const Graph& g, double tolerance = 1e-9);
 
 /// validate_row_stochastic plus symmetry within `tolerance` (so W is doubly stochastic): the gossip matrices
-/// of MATH_SPEC 2.1, required by the gossip accountant.
+/// of docs/math.md §2.1, required by the gossip accountant.
 void validate_gossip_matrix(const CsrMatrix& w, const Graph& g, double tolerance = 1e-9);
 
 }  // namespace netdp

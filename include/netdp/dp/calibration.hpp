@@ -1,5 +1,5 @@
 #pragma once
-// Noise calibration by bisection (MATH_SPEC 4.3.3 [RECON]: epsilon(sigma) is monotone, so bisection is
+// Noise calibration by bisection (docs/math.md §4.3.3 [RECON]: epsilon(sigma) is monotone, so bisection is
 // exact).
 #include <functional>
 

@@ -1,5 +1,5 @@
 #pragma once
-// Composition theorems (MATH_SPEC 1.4, items C1-C5). Natural logarithms; k may be non-integer (it often comes
+// Composition theorems (docs/math.md §1.4, items C1-C5). Natural logarithms; k may be non-integer (it often comes
 // from a Chernoff bound, CB1). Base deltas may be 0 (pure DP); slack deltas delta' must lie in (0, 1).
 #include <vector>
 

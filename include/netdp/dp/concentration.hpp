@@ -1,5 +1,5 @@
 #pragma once
-// Concentration bounds for contribution counts (MATH_SPEC 1.8, CB1-CB2; Appendix Y `nv_formula`).
+// Concentration bounds for contribution counts (docs/math.md §1.8, CB1-CB2; Appendix Y `nv_formula`).
 #include <string>
 #include <string_view>
 

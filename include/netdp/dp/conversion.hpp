@@ -1,5 +1,5 @@
 #pragma once
-// RDP -> (epsilon, delta) conversions (MATH_SPEC 1.4 item C6, F7; §4.3.3 for the linear-curve procedure).
+// RDP -> (epsilon, delta) conversions (docs/math.md §1.4 item C6, F7; §4.3.3 for the linear-curve procedure).
 #include <limits>
 #include <string>
 #include <string_view>

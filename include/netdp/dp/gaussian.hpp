@@ -1,5 +1,5 @@
 #pragma once
-// Gaussian mechanism and Gaussian DP (MATH_SPEC 1.2, items G1-G6). Natural logarithms throughout.
+// Gaussian mechanism and Gaussian DP (docs/math.md §1.2, items G1-G6). Natural logarithms throughout.
 // Conventions: `noise_multiplier` sigma means noise N(0, sigma^2 Delta^2); `sigma_abs` is the absolute std s
 // = sigma Delta; theta = Delta / s = 1 / sigma is the mean shift of the normalised pair N(0, 1) vs N(theta,
 // 1).
@@ -35,7 +35,7 @@ double gdp_rdp(double alpha, double mu);
 /// contributions is (epsilon / sqrt(m), delta)-DP (noise std grows by sqrt(m), sensitivity unchanged).
 double aggregated_gaussian_epsilon(double epsilon, double m);
 
-/// MATH_SPEC 10, [S4] census example: the l_inf error level sigma_abs sqrt(ln(K/beta)) exactly as the slide
+/// docs/math.md §10, [S4] census example: the l_inf error level sigma_abs sqrt(ln(K/beta)) exactly as the slide
 /// prints it (with sigma_abs from G2 this is sqrt(2 ln(1.25/delta) ln(K/beta)) Delta/epsilon). Reproduces E27
 /// only: the union bound over K Gaussian coordinates needs the larger gaussian_linf_error_union.
 double gaussian_linf_error_s4(double sigma_abs, double coordinates, double beta);

@@ -1,5 +1,5 @@
 #pragma once
-// Amplification by iteration and weak convexity of the Renyi divergence (MATH_SPEC 1.7, PI2 and PI4;
+// Amplification by iteration and weak convexity of the Renyi divergence (docs/math.md §1.7, PI2 and PI4;
 // Appendix Y `weak_convexity_condition`). sigma is a noise multiplier (noise std sigma Delta).
 #include <string>
 #include <string_view>

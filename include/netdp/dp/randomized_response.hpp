@@ -1,5 +1,5 @@
 #pragma once
-// K-ary randomized response (MATH_SPEC 1.3, items RR1-RR3). Natural logarithms.
+// K-ary randomized response (docs/math.md §1.3, items RR1-RR3). Natural logarithms.
 
 namespace netdp::dp {
 

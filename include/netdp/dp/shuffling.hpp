@@ -1,5 +1,5 @@
 #pragma once
-// Amplification by shuffling (MATH_SPEC 1.6, items SH1-SH3). eps0 is the LDP level of each of the n shuffled
+// Amplification by shuffling (docs/math.md §1.6, items SH1-SH3). eps0 is the LDP level of each of the n shuffled
 // randomisers; natural logarithms. Out-of-range inputs throw InvalidInput; each closed form has a `_valid`
 // predicate that never throws, for callers that want to skip a bound instead (e.g. the SH3 per-cycle
 // minimum).

@@ -1,5 +1,5 @@
 #pragma once
-// Amplification by subsampling (MATH_SPEC 1.5, items SS1-SS3). Natural logarithms; sigma is a noise
+// Amplification by subsampling (docs/math.md §1.5, items SS1-SS3). Natural logarithms; sigma is a noise
 // multiplier.
 #include <cstdint>
 #include <string>

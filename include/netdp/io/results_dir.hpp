@@ -1,5 +1,5 @@
 #pragma once
-// A results directory (DESIGN "Data flow": writers). Every file is written to a temporary name and renamed,
+// A results directory (docs/design.md "Data flow": writers). Every file is written to a temporary name and renamed,
 // and manifest.json is written last: a directory without manifest.json is incomplete.
 #include <cstdint>
 #include <filesystem>

@@ -16,7 +16,7 @@ struct GossipLossJob {
   std::string graph;        // graph spec, e.g. "hypercube:dim=11"
   WeightsSpec weights;      // metropolis by default
   GossipLossParams params;  // params.steps is ignored when auto_steps
-  bool auto_steps = false;  // T = T_stop (MATH_SPEC 2.3)
+  bool auto_steps = false;  // T = T_stop (docs/math.md §2.3)
   GapDefinition gap = GapDefinition::second;
   std::string out_dir;
   bool write_matrix = true;   // loss.npy; without it only the statistics files (large sweeps)

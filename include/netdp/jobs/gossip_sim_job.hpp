@@ -16,8 +16,8 @@ struct GossipSimJob {
   std::string graph;             // graph spec; er-per-round and sequence use only its number of nodes
   std::string sequence;          // --protocol sequence: the list of matrix files (load_gossip_sequence)
   GossipSimParams params;        // params.steps is ignored when auto_steps; edge_probability comes from er_c
-  bool auto_steps = false;       // T = T_stop (MATH_SPEC 2.3, 6.3)
-  double er_c = 1.0;             // er-per-round: q = c ln(n) / n (MATH_SPEC 6.4)
+  bool auto_steps = false;       // T = T_stop (docs/math.md §2.3, 6.3)
+  double er_c = 1.0;             // er-per-round: q = c ln(n) / n (docs/math.md §6.4)
   std::optional<double> target;  // report the first t whose mean error is <= target
   GapDefinition gap = GapDefinition::second;
   bool privacy = false;  // also the pairwise losses of every run, aggregated (gossip_sim_privacy)

@@ -15,7 +15,7 @@ struct MuffliatoGdJob {
   std::string graph;    // graph spec: W's graph, or (er_c) n and the hop distances of the privacy summary
   WeightsSpec weights;  // W of the graph (fixed W)
   MuffliatoGdParams params;    // edge_probability comes from er_c, spectral_gap from the graph
-  std::optional<double> er_c;  // a fresh G(n, q), q = c ln(n) / n, per outer iteration (MATH_SPEC 6.4)
+  std::optional<double> er_c;  // a fresh G(n, q), q = c ln(n) / n, per outer iteration (docs/math.md §6.4)
   std::string data;            // CSV file; empty: synthetic data from the seed
   int dim = 0;                 // p: required for synthetic data; 0 = from the CSV file
   int samples = 0;             // synthetic examples per node; 0 = 1 for quadratic, 10 otherwise

@@ -11,7 +11,7 @@
 
 namespace netdp {
 
-/// Which mean loss --target-mean-loss calibrates (MATH_SPEC 5.8 exposes both).
+/// Which mean loss --target-mean-loss calibrates (docs/math.md §5.8 exposes both).
 enum class TargetStatistic {
   max_observer,  // max_v (1/n) sum_{u != v} eps_{u->v}
   all_pairs,     // mean over all ordered pairs u != v
@@ -21,10 +21,10 @@ struct WalkLossJob {
   std::string graph;
   WeightsSpec weights;
   WalkLossParams params;    // params.steps is ignored when auto_steps
-  bool auto_steps = false;  // T = T_RW (MATH_SPEC 2.3)
+  bool auto_steps = false;  // T = T_RW (docs/math.md §2.3)
   GapDefinition gap = GapDefinition::second;
-  int colluders = 0;            // K > 0: worst coalition of K observers per source (MATH_SPEC 5.5)
-  double target_mean_loss = 0;  // > 0: choose sigma so that the statistic below equals it (MATH_SPEC 5.8)
+  int colluders = 0;            // K > 0: worst coalition of K observers per source (docs/math.md §5.5)
+  double target_mean_loss = 0;  // > 0: choose sigma so that the statistic below equals it (docs/math.md §5.8)
   TargetStatistic target_statistic = TargetStatistic::max_observer;
   bool stated_condition = true;  // weak-convexity condition: stated (sigma^2 >= 2a(a-1)) or exact (a(a-1)/2)
   std::string out_dir;

@@ -1,9 +1,9 @@
 #pragma once
-// Monte Carlo simulation of private gossip averaging (Muffliato, MATH_SPEC 6.1-6.4, 6.8): R independent runs
+// Monte Carlo simulation of private gossip averaging (Muffliato, docs/math.md §6.1-6.4, 6.8): R independent runs
 // of "add Gaussian noise once, then gossip", batched, giving the error to the true average per round with its
 // standard error over runs, next to the bounds of Thm 6.2 / 6.4. Docs: docs/gossip_sim.md.
 //
-// Randomness layout (DESIGN principle 2). Every random quantity is drawn from
+// Randomness layout (docs/design.md principle 2). Every random quantity is drawn from
 //   PhiloxStream(seed, subsequence, offset),  subsequence = kind << 56 | run << 24 | round,
 // with kind < 2^8, run < 2^32, round < 2^24 (gossip_subsequence below), and the offset the position inside:
 //   kind 1, init values (shared by all runs: run = 0, round = 0), value i = v D + k of node v, coordinate k:
@@ -36,9 +36,9 @@ namespace netdp {
 
 enum class GossipProtocol {
   sync,          // x^{t+1} = W x^t (Alg 6.1 without acceleration)
-  accelerated,   // Chebyshev: x^1 = W x^0, x^{t+1} = gamma W x^t + (1 - gamma) x^{t-1} (MATH_SPEC 2.4)
-  randomized,    // one edge per tick with p_e = 2 W_e / n, its endpoints average (Alg 6.2, MATH_SPEC 6.3)
-  er_per_round,  // a fresh connected G(n, q) per round, W-MH (MATH_SPEC 6.4)
+  accelerated,   // Chebyshev: x^1 = W x^0, x^{t+1} = gamma W x^t + (1 - gamma) x^{t-1} (docs/math.md §2.4)
+  randomized,    // one edge per tick with p_e = 2 W_e / n, its endpoints average (Alg 6.2, docs/math.md §6.3)
+  er_per_round,  // a fresh connected G(n, q) per round, W-MH (docs/math.md §6.4)
   dropout,       // each node loses all its edges with probability q per round, W-MH on the rest (6.8)
   sequence,      // the user's matrices W_0 .. W_{L-1}, round t uses W_{t mod L} (6.1); no randomness
 };
@@ -87,10 +87,10 @@ void validate(const GossipSimParams& p, node_t n);
 /// `i j w` triplets, read by load_weight_matrix; relative paths are relative to the list's directory; blank
 /// lines and `#` comments skipped). Round t's graph E_t is the off-diagonal support of W_t (stored zeros are
 /// dropped). Each W_t must be n x n, non-negative, row-stochastic and symmetric within 1e-9 (a gossip
-/// matrix, MATH_SPEC 2.1); InvalidInput names the list, its line and the matrix file otherwise.
+/// matrix, docs/math.md §2.1); InvalidInput names the list, its line and the matrix file otherwise.
 std::vector<GossipRound> load_gossip_sequence(const std::string& list_path, node_t n);
 
-/// The random communication pattern of run `run` (MATH_SPEC 6.1, 6.3, 6.4, 6.8), a function of (seed, run)
+/// The random communication pattern of run `run` (docs/math.md §6.1, 6.3, 6.4, 6.8), a function of (seed, run)
 /// only: a constant W (sync, accelerated), the activated edges (randomized), or W_t per round (er-per-round,
 /// dropout, sequence: p.sequence repeated cyclically over the T rounds). `w` is the gossip matrix of `g` for
 /// p.weights; the first overload builds it.
@@ -133,7 +133,7 @@ std::vector<std::vector<double>> gossip_sim_trajectory(const Graph& g, const Csr
                                                        std::int64_t run);
 
 /// The theory next to the Monte Carlo curve, in terms of e(t) above (which is 2x the (1/2n) sum of
-/// MATH_SPEC):
+/// docs/math.md):
 ///   accelerated (Thm 6.2):  2 (S + D sigma^2) e^{-t sqrt(gap)} + 2 D sigma^2 / n
 ///   sync (plain powers, ||W^t y|| <= (1 - gap)^t ||y||):  (S + D sigma^2) e^{-2 t gap} + D sigma^2 / n
 ///   randomized (Thm 6.4, lambda(p) = 2 gap / n):  2 (S + D sigma^2) e^{-t lambda(p)} + 2 D sigma^2 / n
@@ -146,7 +146,7 @@ struct GossipBoundInputs {
 };
 double gossip_sim_bound(const GossipBoundInputs& in, double t);
 
-/// --steps auto (MATH_SPEC 2.3, 6.3): ceil(ln((n / (D sigma^2)) max(D sigma^2, S)) / rate), rate = sqrt(gap)
+/// --steps auto (docs/math.md §2.3, 6.3): ceil(ln((n / (D sigma^2)) max(D sigma^2, S)) / rate), rate = sqrt(gap)
 /// (accelerated, T_stop of Thm 6.2), gap (sync) or lambda(p) = 2 gap / n (randomized); at least 1.
 /// InvalidInput for er-per-round, dropout, sigma = 0 or gap <= 0.
 int gossip_sim_stopping_time(const GossipBoundInputs& in);

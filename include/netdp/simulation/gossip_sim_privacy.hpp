@@ -1,5 +1,5 @@
 #pragma once
-// Privacy over the runs of the gossip simulator (MATH_SPEC 6.1, 6.3, 6.4, 6.8): for each run r, the pairwise
+// Privacy over the runs of the gossip simulator (docs/math.md §6.1, 6.3, 6.4, 6.8): for each run r, the pairwise
 // Renyi losses of Theorem 6.1 on that run's schedule (sample_gossip_schedule, a function of (seed, r)), by
 // the time-varying accountant gossip_loss_sequence; across runs, per ordered pair (u, v): mean, min, max and
 // quantiles; per run: summary numbers; by hop distance; for er-per-round, the Theorem 6.6 bound next to the
@@ -43,7 +43,7 @@ struct GossipPrivacyRun {
       0;  // mean over v of alpha Delta^2 T_v / (2 n sigma^2) (eq. 6.4, T_v = communications)
 };
 
-/// Theorem 6.6 (MATH_SPEC 6.4) next to the losses of er-per-round, over every (pair, run) sample. A fresh
+/// Theorem 6.6 (docs/math.md §6.4) next to the losses of er-per-round, over every (pair, run) sample. A fresh
 /// graph per round, so the theorem (stated for one G(n, q) used T times) is evaluated per run with:
 /// neighbour = {u, v} is an edge of some counted round (t_start <= t < T); d_v = ceil(T_v / T'), v's mean
 /// degree over the T' = T - t_start counted rounds (T_v = gossip_communications), so that T' d_v >= T_v.

@@ -1,10 +1,10 @@
 #pragma once
-// Muffliato-GD / Muffliato-SGD (Algorithm 6.3, MATH_SPEC 6.5): T outer iterations of "local gradient step,
+// Muffliato-GD / Muffliato-SGD (Algorithm 6.3, docs/math.md §6.5): T outer iterations of "local gradient step,
 // Gaussian noise, K accelerated gossip steps", R independent runs, on built-in objectives whose optimum is
 // known, so that the utility curves are real. Privacy: Theorem 6.9 (fixed W) or C.9 (a fresh Erdos-Renyi
 // graph per outer iteration) through gossip_loss_sequence.hpp. Docs: docs/muffliato_gd.md.
 //
-// Randomness layout (DESIGN principle 2): PhiloxStream(seed, subsequence, offset) with
+// Randomness layout (docs/design.md principle 2): PhiloxStream(seed, subsequence, offset) with
 //   subsequence = kind << 56 | run << 24 | t   (as gossip_sim.hpp; kinds 16.. do not meet the gossip kinds)
 //   kind 16, synthetic data (run 0, t 0): one sequential stream, see synthetic_data;
 //   kind 17, noise of run r at outer iteration t: standard normal i = v p + k (node v, coordinate k) is
@@ -108,7 +108,7 @@ double optimality_gap(Objective o, const LocalData& d, double l2, const Optimum&
 
 enum class NoiseOrder {
   clip_then_noise,  // default: per-example clipping to L, mean, then theta_hat + N(0, nu^2 sigma^2) (Alg 6.3)
-  reference_code,  // [R-MUF private_step_gd], MATH_SPEC 12 item 24: theta - nu clip(grad + N(0, (sigma/2)^2),
+  reference_code,  // [R-MUF private_step_gd], docs/math.md §12 item 24: theta - nu clip(grad + N(0, (sigma/2)^2),
                    // L)
 };
 /// The std of the gradient noise: sigma, or sigma / 2 for the reference code ("max sensitivity .5").
@@ -126,7 +126,7 @@ struct MuffliatoGdParams {
   double clip = 0;  // L > 0: per-example clipping (reference code: clip of the noisy gradient); 0 = none
   double l2 = 0;    // mu >= 0, the ridge term of every f_v
   NoiseOrder noise_order = NoiseOrder::clip_then_noise;
-  bool er_per_round = false;           // a fresh connected G(n, q), W-MH, per outer iteration (MATH_SPEC 6.4)
+  bool er_per_round = false;           // a fresh connected G(n, q), W-MH, per outer iteration (docs/math.md §6.4)
   double edge_probability = 0;         // q for er_per_round
   std::optional<double> spectral_gap;  // gap of the fixed W for gamma; unset: computed with gap_definition
   GapDefinition gap_definition = GapDefinition::second;  // for the fixed W when unset, and for every W_t
@@ -162,7 +162,7 @@ std::vector<std::vector<double>> muffliato_gd_trajectory(const Graph& g, const C
                                                          const LocalData& d, const MuffliatoGdParams& p,
                                                          std::int64_t run);
 
-// ---- Privacy (MATH_SPEC 6.4, 6.5) ----
+// ---- Privacy (docs/math.md §6.4, 6.5) ----
 
 /// The accountant's parameters: sigma = gradient_noise_std (theta_hat's noise nu sigma has sensitivity nu
 /// Delta_phi, and nu cancels), Delta = Delta_phi, steps = K.
@@ -179,7 +179,7 @@ GossipSchedule muffliato_gd_schedule(const Graph& g, const CsrMatrix& w, const M
 GossipLossRun muffliato_gd_privacy(const Graph& g, const CsrMatrix& w, const MuffliatoGdParams& p,
                                    const GossipLossParams& loss, std::int64_t run, LossRowSink& sink);
 
-/// The per-round Erdos-Renyi bound of Fig. 6.1c (MATH_SPEC 6.4-6.5, [R-MUF] eps_random summed over rounds):
+/// The per-round Erdos-Renyi bound of Fig. 6.1c (docs/math.md §6.4-6.5, [R-MUF] eps_random summed over rounds):
 /// for source u and every observer v, sum_t er_gossip_loss_bound(n, q, K, d_v(E_t), alpha, sigma, Delta,
 /// {u, v} in E_t, variant) over the rounds t of the synchronous schedule s; 0 at v = u.
 std::vector<double> er_round_loss_sum(const GossipSchedule& s, double q, int gossip_steps,

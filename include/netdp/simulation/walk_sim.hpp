@@ -1,15 +1,15 @@
 #pragma once
-// Monte Carlo token walks with the empirical privacy accounting fused in (MATH_SPEC 4.1.3, E2 / E3): R
+// Monte Carlo token walks with the empirical privacy accounting fused in (docs/math.md §4.1.3, E2 / E3): R
 // independent walks of T positions on the complete graph (implicit), on a CSR graph with a transition matrix
 // W, or on the directed ring; streaming visit, return-time and hitting-time statistics; per run, the pairwise
 // losses eps_{u->v} from the cycles of every observer v, composed with C4 through sufficient statistics, and
-// the LDP baseline; the utility of private real summation (MATH_SPEC 3.1, 4.1). Docs: docs/walk_sim.md.
+// the LDP baseline; the utility of private real summation (docs/math.md §3.1, 4.1). Docs: docs/walk_sim.md.
 //
 // A walk of T positions p_0 .. p_{T-1}: p_0 is the start, p_t (t >= 1) the node that received the token from
 // p_{t-1}; every position is one contribution (T contributions, T - 1 transitions; the reference code's
 // K = 100 n).
 //
-// Randomness layout (DESIGN principle 2): every draw comes from PhiloxStream(seed, kind << 56 | run, offset):
+// Randomness layout (docs/design.md principle 2): every draw comes from PhiloxStream(seed, kind << 56 | run, offset):
 //   kind 1 (walk):  position t = 1 .. T-1 uses words [w (t - 1), w t) of the stream, w = words_per_step
 //                   (1: complete, uniform and lazy walks, one 32-bit Lemire draw; 2: weighted rows, one
 //                   64-bit fixed-point draw; 0: the directed ring);
@@ -34,11 +34,11 @@
 namespace netdp {
 
 enum class WalkKind {
-  complete,       // implicit K_n with self-transitions: W = J/n (MATH_SPEC 4)
+  complete,       // implicit K_n with self-transitions: W = J/n (docs/math.md §4)
   uniform,        // 1/d_v to each neighbour (row-normalised adjacency)
   lazy_uniform,   // 1/2 stay, 1/(2 d_v) to each neighbour (exact integer draw)
   weighted,       // any row-stochastic W on the edges and the diagonal (64-bit cumulative thresholds)
-  directed_ring,  // v -> v + 1 mod n, deterministic (MATH_SPEC 3.1)
+  directed_ring,  // v -> v + 1 mod n, deterministic (docs/math.md §3.1)
 };
 std::string to_string(WalkKind k);
 
@@ -202,7 +202,7 @@ std::vector<node_t> sample_walk(const WalkModel& model, const WalkSimParams& p, 
 /// The start node of run `run`.
 node_t walk_start(const WalkModel& model, const WalkSimParams& p, std::int64_t run);
 
-/// MATH_SPEC 4.1.3 on one given path (a test hook; n x n memory): loss[u * n + v] = eps_{u->v} (row u =
+/// docs/math.md §4.1.3 on one given path (a test hook; n x n memory): loss[u * n + v] = eps_{u->v} (row u =
 /// victim, column v = observer, 0 on the diagonal), cycles[v] = v's cycles, local[v] = C2(eps0, delta, k =
 /// cycles[v], delta' = delta).
 struct PathAccounting {
@@ -225,7 +225,7 @@ double complete_expected_visit_counts(node_t n, std::int64_t steps, std::int64_t
 
 /// Private real summation: contributions carrying noise in a run (T, or on the directed ring the positions 0,
 /// n-1, 2(n-1), ... of Alg 5.1: floor((T-1)/(n-1)) + 1), and the std the sources state for the estimate:
-/// sqrt(T) sigma_loc (MATH_SPEC 4.1), sqrt(floor(K n/(n-1))) sigma_loc with K n = T on the ring (Thm 5.5).
+/// sqrt(T) sigma_loc (docs/math.md §4.1), sqrt(floor(K n/(n-1))) sigma_loc with K n = T on the ring (Thm 5.5).
 std::int64_t summation_noises(const WalkModel& m, std::int64_t steps);
 double summation_theory_std(const WalkModel& m, std::int64_t steps, double sigma_loc);
 

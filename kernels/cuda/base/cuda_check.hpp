@@ -1,7 +1,7 @@
 #pragma once
 // NETDP_CUDA_TRY(call): throws std::runtime_error naming the file, line, call and the CUDA / cuSPARSE /
-// cuBLAS / cuSOLVER error name when a runtime or library call fails (DESIGN "Examples to follow":
-// cuCollections' CUDA_TRY). One macro for the four libraries: the status type picks the overload.
+// cuBLAS / cuSOLVER error name when a runtime or library call fails (docs/design.md principle 6). One macro
+// for the four libraries: the status type picks the overload.
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 #include <cusolverDn.h>

@@ -1,5 +1,5 @@
 #pragma once
-// The device memory a run may plan with (DESIGN principle 5), decided once before anything is allocated and
+// The device memory a run may plan with (docs/design.md principle 5), decided once before anything is allocated and
 // named in InsufficientMemory messages. The only CUDA call is cudaMemGetInfo; the arithmetic (one share of
 // the free memory, the memory limit, tiles and staging) is the pure code of common/memory_plan.hpp, which
 // builds and is tested without CUDA.
