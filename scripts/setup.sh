@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(build-essential cmake pkg-config git libcli11-dev nlohmann-json3-dev libopenblas-dev liblapacke-dev librandom123-dev
+packages=(build-essential cmake pkg-config git libcli11-dev nlohmann-json3-dev libopenblas-dev liblapacke-dev
           libtomlplusplus-dev libssl-dev libopenmpi-dev openmpi-bin libgtest-dev googletest)
 missing=()
 for p in "${packages[@]}"; do
