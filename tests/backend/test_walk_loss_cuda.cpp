@@ -1,9 +1,10 @@
-// CUDA backend of the random-walk accountant (docs/math.md §5.2-5.4) against the CPU backend, the oracle (docs/design.md
-// principle 1): every method (spectral E3, finite E2, series E1), both sender views, clipping on and off,
-// forced small tiles, a memory limit and single sources, on fresh random graphs, a hypercube (large
-// degenerate eigenspaces: the eigenvectors differ between LAPACK and cuSOLVER, G = V diag(g) V^T does not), a
-// ring and other awkward graphs. Error <= 1e-9 relative to max(1, |cpu value|): the spectral graph term is a
-// sum with cancellation, so small entries only carry an absolute error. Skipped where no CUDA device answers.
+// CUDA backend of the random-walk accountant (docs/math.md §5.2-5.4) against the CPU backend, the oracle
+// (docs/design.md principle 1): every method (spectral E3, finite E2, series E1), both sender views, clipping
+// on and off, forced small tiles, a memory limit and single sources, on fresh random graphs, a hypercube
+// (large degenerate eigenspaces: the eigenvectors differ between LAPACK and cuSOLVER, G = V diag(g) V^T does
+// not), a ring and other awkward graphs. Error <= 1e-9 relative to max(1, |cpu value|): the spectral graph
+// term is a sum with cancellation, so small entries only carry an absolute error. Skipped where no CUDA
+// device answers.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -85,23 +86,31 @@ CsrMatrix metropolis(const Graph& g) {
   return netdp::gossip_matrix(g, netdp::Weighting::metropolis);
 }
 
+/// Calls body(p) for every method and sender view, p being base_params() with those two set.
+template <class Body>
+void for_each_method_and_view(Body&& body) {
+  for (WalkLossMethod method : kMethods) {
+    for (SenderView sender : kViews) {
+      WalkLossParams p = base_params();
+      p.method = method;
+      p.sender = sender;
+      body(p);
+    }
+  }
+}
+
 TEST(WalkLossCuda, MatchesCpuOnRandomGraphs) {
   if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
   for (std::uint64_t seed : {1u, 2u}) {
     const Graph g = netdp::erdos_renyi_graph(150, 0.06, seed);
     const CsrMatrix w = metropolis(g);
-    for (WalkLossMethod method : kMethods) {
-      for (SenderView sender : kViews) {
-        for (bool clip : {false, true}) {
-          WalkLossParams p = base_params();
-          p.method = method;
-          p.sender = sender;
-          p.clip = clip;
-          SCOPED_TRACE("seed " + std::to_string(seed));
-          expect_matches_cpu(g, w, p);
-        }
+    for_each_method_and_view([&](WalkLossParams p) {
+      for (bool clip : {false, true}) {
+        p.clip = clip;
+        SCOPED_TRACE("seed " + std::to_string(seed));
+        expect_matches_cpu(g, w, p);
       }
-    }
+    });
   }
 }
 
@@ -109,26 +118,21 @@ TEST(WalkLossCuda, SmallTilesMatchCpuAndOneTile) {
   if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
   const Graph g = netdp::erdos_renyi_graph(150, 0.06, 7);
   const CsrMatrix w = metropolis(g);
-  for (WalkLossMethod method : kMethods) {
-    for (SenderView sender : kViews) {
-      WalkLossParams p = base_params();
-      p.method = method;
-      p.sender = sender;
-      p.tile_sources = 7;
-      WalkLossRun tiled_run;
-      const std::vector<double> tiled = expect_matches_cpu(g, w, p, &tiled_run);
-      EXPECT_EQ(tiled_run.tile_sources, 7) << describe(p);
-      EXPECT_EQ(tiled_run.tiles, 22) << describe(p);  // ceil(150 / 7)
+  for_each_method_and_view([&](WalkLossParams p) {
+    p.tile_sources = 7;
+    WalkLossRun tiled_run;
+    const std::vector<double> tiled = expect_matches_cpu(g, w, p, &tiled_run);
+    EXPECT_EQ(tiled_run.tile_sources, 7) << describe(p);
+    EXPECT_EQ(tiled_run.tiles, 22) << describe(p);  // ceil(150 / 7)
 
-      p.tile_sources = 150;
-      WalkLossRun single_run;
-      const std::vector<double> single = expect_matches_cpu(g, w, p, &single_run);
-      EXPECT_EQ(single_run.tiles, 1) << describe(p);
-      ASSERT_EQ(tiled.size(), single.size());
-      // cuBLAS / cuSPARSE may pick different kernels for different block widths: equal to rounding.
-      EXPECT_LE(max_scaled_error(tiled, single), kTolerance) << describe(p);
-    }
-  }
+    p.tile_sources = 150;
+    WalkLossRun single_run;
+    const std::vector<double> single = expect_matches_cpu(g, w, p, &single_run);
+    EXPECT_EQ(single_run.tiles, 1) << describe(p);
+    ASSERT_EQ(tiled.size(), single.size());
+    // cuBLAS / cuSPARSE may pick different kernels for different block widths: equal to rounding.
+    EXPECT_LE(max_scaled_error(tiled, single), kTolerance) << describe(p);
+  });
 }
 
 TEST(WalkLossCuda, HypercubeRingAndAwkwardGraphsMatchCpu) {
@@ -139,20 +143,15 @@ TEST(WalkLossCuda, HypercubeRingAndAwkwardGraphsMatchCpu) {
                                      netdp::star_graph(41), netdp::complete_graph(40)};
   for (std::size_t i = 0; i < graphs.size(); ++i) {
     const CsrMatrix w = metropolis(graphs[i]);
-    for (WalkLossMethod method : kMethods) {
-      for (SenderView sender : kViews) {
-        for (bool clip : {false, true}) {
-          WalkLossParams p = base_params();
-          p.method = method;
-          p.sender = sender;
-          p.clip = clip;
-          p.steps = 30;
-          p.tile_sources = 7;
-          SCOPED_TRACE("graph " + std::to_string(i));
-          expect_matches_cpu(graphs[i], w, p);
-        }
+    for_each_method_and_view([&](WalkLossParams p) {
+      for (bool clip : {false, true}) {
+        p.clip = clip;
+        p.steps = 30;
+        p.tile_sources = 7;
+        SCOPED_TRACE("graph " + std::to_string(i));
+        expect_matches_cpu(graphs[i], w, p);
       }
-    }
+    });
   }
 }
 
@@ -160,24 +159,19 @@ TEST(WalkLossCuda, SingleSourceMatchesCpuAndFullMatrix) {
   if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
   const Graph g = netdp::erdos_renyi_graph(150, 0.06, 3);
   const CsrMatrix w = metropolis(g);
-  for (WalkLossMethod method : kMethods) {
-    for (SenderView sender : kViews) {
-      WalkLossParams p = base_params();
-      p.method = method;
-      p.sender = sender;
-      const std::vector<double> full = netdp::walk_loss_matrix(g, w, on(DeviceKind::cuda, p));
-      ASSERT_EQ(full.size(), std::size_t{150} * 150);
-      for (netdp::node_t source : {0, 17, 149}) {
-        p.source = source;
-        const std::vector<double> row = expect_matches_cpu(g, w, p);
-        ASSERT_EQ(row.size(), std::size_t{150});
-        const std::vector<double> full_row(full.begin() + std::ptrdiff_t{source} * 150,
-                                           full.begin() + std::ptrdiff_t{source + 1} * 150);
-        EXPECT_LE(max_scaled_error(row, full_row), kTolerance) << describe(p);
-        EXPECT_EQ(row[static_cast<std::size_t>(source)], 0.0) << describe(p);  // the self pair
-      }
+  for_each_method_and_view([&](WalkLossParams p) {
+    const std::vector<double> full = netdp::walk_loss_matrix(g, w, on(DeviceKind::cuda, p));
+    ASSERT_EQ(full.size(), std::size_t{150} * 150);
+    for (netdp::node_t source : {0, 17, 149}) {
+      p.source = source;
+      const std::vector<double> row = expect_matches_cpu(g, w, p);
+      ASSERT_EQ(row.size(), std::size_t{150});
+      const std::vector<double> full_row(full.begin() + std::ptrdiff_t{source} * 150,
+                                         full.begin() + std::ptrdiff_t{source + 1} * 150);
+      EXPECT_LE(max_scaled_error(row, full_row), kTolerance) << describe(p);
+      EXPECT_EQ(row[static_cast<std::size_t>(source)], 0.0) << describe(p);  // the self pair
     }
-  }
+  });
 }
 
 TEST(WalkLossCuda, LargeStagingInSeveralChunksPerTileMatchesCpu) {
