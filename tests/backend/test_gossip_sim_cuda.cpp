@@ -27,7 +27,6 @@ namespace {
 using netdp::DeviceKind;
 using netdp::GossipProtocol;
 using netdp::GossipSimParams;
-using netdp::GossipSimResult;
 using netdp::Graph;
 using netdp::InitKind;
 
