@@ -6,6 +6,8 @@
 
 #include <cmath>
 #include <map>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "common/walk_sim_math.hpp"
@@ -210,19 +212,26 @@ TEST(WalkSampler, CycleLengthsAreGeometricOnTheCompleteGraph) {
   EXPECT_NEAR(double(r.hitting_times.total), p.runs * hits, 5 * std::sqrt(p.runs * hits));
 }
 
+// Every field of a loss tally, by name.
+constexpr std::pair<const char*, double LossStats::*> kLossFields[] = {
+    {"weight", &LossStats::weight},
+    {"sum", &LossStats::sum},
+    {"compensation", &LossStats::compensation},
+    {"min", &LossStats::min},
+    {"max", &LossStats::max}};
+
+// Every field of one loss tally, named with `what` in a failure.
+void expect_same_loss(const LossStats& x, const LossStats& y, const std::string& what) {
+  for (const auto& [name, field] : kLossFields) EXPECT_EQ(x.*field, y.*field) << what << ", " << name;
+}
+
 // Everything walk_sim reports, for exact comparisons.
 void expect_same(const WalkSimResult& a, const WalkSimResult& b) {
-  auto same_loss = [](const LossStats& x, const LossStats& y) {
-    EXPECT_EQ(x.weight, y.weight);
-    EXPECT_EQ(x.sum, y.sum);
-    EXPECT_EQ(x.compensation, y.compensation);
-    EXPECT_EQ(x.min, y.min);
-    EXPECT_EQ(x.max, y.max);
-  };
-  same_loss(a.network, b.network);
-  same_loss(a.local, b.local);
+  expect_same_loss(a.network, b.network, "network");
+  expect_same_loss(a.local, b.local, "local");
   ASSERT_EQ(a.by_distance.size(), b.by_distance.size());
-  for (std::size_t d = 0; d < a.by_distance.size(); ++d) same_loss(a.by_distance[d], b.by_distance[d]);
+  for (std::size_t d = 0; d < a.by_distance.size(); ++d)
+    expect_same_loss(a.by_distance[d], b.by_distance[d], "distance " + std::to_string(d));
   EXPECT_EQ(a.network_quantiles, b.network_quantiles);
   EXPECT_EQ(a.observer_loss, b.observer_loss);
   EXPECT_EQ(a.node_local, b.node_local);
