@@ -70,6 +70,9 @@ class ToyCatalog : public ModelCatalog {
   }
 };
 
+/// The first lines of an experiment "e" of the toy model, which the tests continue.
+const std::string kHead = "[[experiment]]\nname = \"e\"\nmodel = \"toy\"\n";
+
 StudySpec parse(const std::string& text, const ToyCatalog& catalog) {
   return parse_study(text, "s.toml", catalog);
 }
@@ -86,10 +89,7 @@ std::string fail_message(const std::string& text) {
 
 TEST(StudyPlan, FirstAxisSlowestParamsFirstReplicatesConsecutive) {
   ToyCatalog catalog;
-  const auto spec = parse(R"([[experiment]]
-name = "e"
-model = "toy"
-replicates = 2
+  const auto spec = parse(kHead + R"(replicates = 2
 [experiment.params]
 y = 0.5
 [experiment.grid]
@@ -121,10 +121,7 @@ mode = ["a", "b"]
 
 TEST(StudyPlan, RangesStepNumLinearAndLogIntegers) {
   ToyCatalog catalog;
-  const auto spec = parse(R"([[experiment]]
-name = "e"
-model = "toy"
-[experiment.grid]
+  const auto spec = parse(kHead + R"([experiment.grid]
 x = { start = 2, stop = 10, step = 4 }
 y = { start = 0.1, stop = 0.3, step = 0.1 }
 [[experiment]]
@@ -147,10 +144,7 @@ y = { start = 0, stop = 1, num = 5 }
 
 TEST(StudyPlan, CasesBindParametersThatVaryTogether) {
   ToyCatalog catalog;
-  const auto spec = parse(R"([[experiment]]
-name = "e"
-model = "toy"
-[experiment.grid]
+  const auto spec = parse(kHead + R"([experiment.grid]
 mode = ["a", "b"]
 cases = [ { y = 0.5, x = 10 }, { y = 2.0, x = 40 } ]
 )",
@@ -167,21 +161,21 @@ cases = [ { y = 0.5, x = 10 }, { y = 2.0, x = 40 } ]
     EXPECT_EQ(params[1], (std::pair<std::string, json>{"y", std::get<1>(expected[p])}));
     EXPECT_EQ(params[2], (std::pair<std::string, json>{"x", std::get<2>(expected[p])}));
   }
-  const std::string head = "[[experiment]]\nname = \"e\"\nmodel = \"toy\"\n";
-  EXPECT_NE(fail_message(head + "[experiment.params]\nx = 1\n[experiment.grid]\ncases = [{x = 2}]\n")
+  EXPECT_NE(fail_message(kHead + "[experiment.params]\nx = 1\n[experiment.grid]\ncases = [{x = 2}]\n")
                 .find("s.toml:7: experiment 'e': 'x' is given twice"),
             std::string::npos);
-  EXPECT_NE(fail_message(head + "[experiment.grid]\ncases = [{x = 2}]\nx = [3]\n").find("'x' is given twice"),
-            std::string::npos);
-  EXPECT_NE(fail_message(head + "[experiment.grid]\ncases = [{x = 2}, {xx = 3}]\n")
+  EXPECT_NE(
+      fail_message(kHead + "[experiment.grid]\ncases = [{x = 2}]\nx = [3]\n").find("'x' is given twice"),
+      std::string::npos);
+  EXPECT_NE(fail_message(kHead + "[experiment.grid]\ncases = [{x = 2}, {xx = 3}]\n")
                 .find("s.toml:5: experiment 'e': unknown parameter 'xx'"),
             std::string::npos);
-  EXPECT_NE(fail_message(head + "[experiment.grid]\ncases = [1, 2]\n").find("every case is a table"),
+  EXPECT_NE(fail_message(kHead + "[experiment.grid]\ncases = [1, 2]\n").find("every case is a table"),
             std::string::npos);
-  EXPECT_NE(fail_message(head + "[experiment.grid]\ncases = []\n").find("cases must be a non-empty list"),
+  EXPECT_NE(fail_message(kHead + "[experiment.grid]\ncases = []\n").find("cases must be a non-empty list"),
             std::string::npos);
   EXPECT_NE(
-      fail_message(head + "[experiment.grid]\ncases = [{x = -1}]\n").find("'x' must be an integer >= 0"),
+      fail_message(kHead + "[experiment.grid]\ncases = [{x = -1}]\n").find("'x' must be an integer >= 0"),
       std::string::npos);
 }
 
@@ -225,36 +219,36 @@ TEST(StudyPlan, SeedPlaceholdersAreReplacedInStringsAndLists) {
 }
 
 TEST(StudyFile, EveryMalformedStudyNamesItsLineAndKey) {
-  const std::string head = "[[experiment]]\nname = \"e\"\nmodel = \"toy\"\n";
   const std::vector<std::tuple<std::string, std::string, std::string>> table{
-      {"[study]\nseeed = 1\n" + head + "[experiment.params]\nx = 1\n", "s.toml:2:", "unknown key 'seeed'"},
-      {"[study]\nseed = -1\n" + head, "s.toml:2:", "seed must be an integer >= 0"},
-      {"[study]\nquantiles = [0.5, 1.5]\n" + head, "s.toml:2:", "quantiles must be numbers in [0, 1]"},
-      {head + "[experiment.params]\nx = 1\nxx = 2\n", "s.toml:6:", "unknown parameter 'xx'"},
-      {head + "[experiment.params]\nx = \"three\"\n", "s.toml:5:", "'x' must be an integer >= 0"},
-      {head + "[experiment.params]\nx = -3\n", "s.toml:5:", "'x' must be an integer >= 0"},
-      {head + "[experiment.params]\nz = 1\n", "s.toml:5:", "'z' is a flag"},
-      {head + "[experiment.params]\nout = \"d\"\n", "s.toml:5:", "'out' is set by the runner"},
-      {head + "[experiment.params]\nx = 1\n[experiment.grid]\nx = [1, 2]\n",
+      {"[study]\nseeed = 1\n" + kHead + "[experiment.params]\nx = 1\n", "s.toml:2:", "unknown key 'seeed'"},
+      {"[study]\nseed = -1\n" + kHead, "s.toml:2:", "seed must be an integer >= 0"},
+      {"[study]\nquantiles = [0.5, 1.5]\n" + kHead, "s.toml:2:", "quantiles must be numbers in [0, 1]"},
+      {kHead + "[experiment.params]\nx = 1\nxx = 2\n", "s.toml:6:", "unknown parameter 'xx'"},
+      {kHead + "[experiment.params]\nx = \"three\"\n", "s.toml:5:", "'x' must be an integer >= 0"},
+      {kHead + "[experiment.params]\nx = -3\n", "s.toml:5:", "'x' must be an integer >= 0"},
+      {kHead + "[experiment.params]\nz = 1\n", "s.toml:5:", "'z' is a flag"},
+      {kHead + "[experiment.params]\nout = \"d\"\n", "s.toml:5:", "'out' is set by the runner"},
+      {kHead + "[experiment.params]\nx = 1\n[experiment.grid]\nx = [1, 2]\n",
        "s.toml:7:", "'x' is given twice"},
-      {head + "[experiment.grid]\nx = []\n", "s.toml:5:", "grid axis 'x' is empty"},
-      {head + "[experiment.grid]\nx = 3\n", "s.toml:5:", "must be a list of values or a range table"},
-      {head + "[experiment.grid]\nx = { start = 5, stop = 1, step = 1 }\n", "s.toml:5:", "start <= stop"},
-      {head + "[experiment.grid]\nx = { start = 1, stop = 5 }\n", "s.toml:5:", "exactly one of step and num"},
-      {head + "[experiment.grid]\nx = { start = 1, stop = 5, step = 0 }\n",
+      {kHead + "[experiment.grid]\nx = []\n", "s.toml:5:", "grid axis 'x' is empty"},
+      {kHead + "[experiment.grid]\nx = 3\n", "s.toml:5:", "must be a list of values or a range table"},
+      {kHead + "[experiment.grid]\nx = { start = 5, stop = 1, step = 1 }\n", "s.toml:5:", "start <= stop"},
+      {kHead + "[experiment.grid]\nx = { start = 1, stop = 5 }\n",
+       "s.toml:5:", "exactly one of step and num"},
+      {kHead + "[experiment.grid]\nx = { start = 1, stop = 5, step = 0 }\n",
        "s.toml:5:", "step of 'x' must be > 0"},
-      {head + "[experiment.grid]\ny = { start = 0, stop = 5, num = 3, spacing = \"log\" }\n",
+      {kHead + "[experiment.grid]\ny = { start = 0, stop = 5, num = 3, spacing = \"log\" }\n",
        "s.toml:5:", "needs start > 0"},
-      {head + "replicates = 0\n", "s.toml:4:", "replicates must be an integer"},
-      {head + "colour = 1\n", "s.toml:4:", "unknown key 'colour' in [[experiment]]"},
+      {kHead + "replicates = 0\n", "s.toml:4:", "replicates must be an integer"},
+      {kHead + "colour = 1\n", "s.toml:4:", "unknown key 'colour' in [[experiment]]"},
       {"[[experiment]]\nname = \"e\"\nmodel = \"nope\"\n", "s.toml:3:", "unknown model 'nope'"},
       {"[[experiment]]\nname = \"a b\"\nmodel = \"toy\"\n", "s.toml:2:", "must be 1-64 letters"},
-      {head + head, "s.toml:5:", "'e' is used twice"},
+      {kHead + kHead, "s.toml:5:", "'e' is used twice"},
       {"[[experiment]]\nmodel = \"toy\"\n", "s.toml:", "needs name"},
-      {"title = 1\n" + head, "s.toml:1:", "unknown top-level key 'title'"},
+      {"title = 1\n" + kHead, "s.toml:1:", "unknown top-level key 'title'"},
       {"[study]\nname = \"x\"\n", "s.toml:1:", "no [[experiment]]"},
-      {head + "[experiment.params]\nx = [1, \n", "s.toml:", "TOML syntax"},
-      {head + "[experiment.params]\nx = { a = 1 }\n", "s.toml:5:", "must be a string, number or boolean"},
+      {kHead + "[experiment.params]\nx = [1, \n", "s.toml:", "TOML syntax"},
+      {kHead + "[experiment.params]\nx = { a = 1 }\n", "s.toml:5:", "must be a string, number or boolean"},
   };
   for (const auto& [text, where, what] : table) {
     const std::string message = fail_message(text);
@@ -310,11 +304,16 @@ y = 2.0
 x = [1, 4]
 )";
 
-TEST(StudyRunner, AggregatesReplicatesIntoTidyRows) {
-  ToyCatalog catalog;
+/// A toy catalog and a scratch directory, the runs going quietly into its "out".
+class StudyRunner : public ::testing::Test {
+ protected:
+  ToyCatalog catalog;  // estimate: x GiB and x hours
   ScratchDir dir;
-  const auto spec = parse(kToyStudy, catalog);
   RunOptions o = quiet_run(dir / "out");
+};
+
+TEST_F(StudyRunner, AggregatesReplicatesIntoTidyRows) {
+  const auto spec = parse(kToyStudy, catalog);
   ASSERT_EQ(run_study(spec, catalog, o), 0);
   EXPECT_EQ(catalog.runs, 6);
   const auto rows = testing::read_csv_cells(o.out / "results.csv");
@@ -351,11 +350,8 @@ TEST(StudyRunner, AggregatesReplicatesIntoTidyRows) {
   EXPECT_EQ(manifest["study"]["seed"], 11);
 }
 
-TEST(StudyRunner, RerunSkipsFinishedUnitsAndRedoesTornOnes) {
-  ToyCatalog catalog;
-  ScratchDir dir;
+TEST_F(StudyRunner, RerunSkipsFinishedUnitsAndRedoesTornOnes) {
   const auto spec = parse(kToyStudy, catalog);
-  RunOptions o = quiet_run(dir / "out");
   ASSERT_EQ(run_study(spec, catalog, o), 0);
   const std::string first = read_text((o.out / "results.csv").string());
   ASSERT_EQ(run_study(spec, catalog, o), 0);
@@ -369,20 +365,14 @@ TEST(StudyRunner, RerunSkipsFinishedUnitsAndRedoesTornOnes) {
   EXPECT_EQ(read_text((o.out / "results.csv").string()), first);
 }
 
-TEST(StudyRunner, RefusesADirectoryOfAnotherStudy) {
-  ToyCatalog catalog;
-  ScratchDir dir;
-  RunOptions o = quiet_run(dir / "out");
+TEST_F(StudyRunner, RefusesADirectoryOfAnotherStudy) {
   ASSERT_EQ(run_study(parse(kToyStudy, catalog), catalog, o), 0);
   std::string other = kToyStudy;
   other.replace(other.find("x = [1, 4]"), 10, "x = [1, 5]");
   EXPECT_THROW(run_study(parse(other, catalog), catalog, o), InvalidInput);
 }
 
-TEST(StudyRunner, UpdateKeepsUnchangedUnitsAndRunsOnlyTheNewOnes) {
-  ToyCatalog catalog;
-  ScratchDir dir;
-  RunOptions o = quiet_run(dir / "out");
+TEST_F(StudyRunner, UpdateKeepsUnchangedUnitsAndRunsOnlyTheNewOnes) {
   ASSERT_EQ(run_study(parse(kToyStudy, catalog), catalog, o), 0);
   ASSERT_EQ(catalog.runs, 6);
   std::string grown = kToyStudy;  // one more replicate, one more x at the end of the axis
@@ -400,11 +390,9 @@ TEST(StudyRunner, UpdateKeepsUnchangedUnitsAndRunsOnlyTheNewOnes) {
   EXPECT_EQ(read_text((o.out / "study.toml").string()), grown);
 }
 
-TEST(StudyRunner, ShardsThenMergeEqualOneRun) {
-  ToyCatalog catalog;
-  ScratchDir dir;
+TEST_F(StudyRunner, ShardsThenMergeEqualOneRun) {
   const auto spec = parse(kToyStudy, catalog);
-  RunOptions o = quiet_run(dir / "single");
+  o.out = dir / "single";
   ASSERT_EQ(run_study(spec, catalog, o), 0);
   o.shards = 4;
   for (int s = 0; s < 4; ++s) {
@@ -431,11 +419,8 @@ std::string run_error(const std::string& text, const ToyCatalog& catalog, const 
   return "(no error)";
 }
 
-TEST(StudyRunner, MemoryLimitAndTimeBudgetAreCheckedBeforeAnythingRuns) {
-  ToyCatalog catalog;  // estimate: x GiB and x hours
-  ScratchDir dir;
-  RunOptions o = quiet_run(dir / "out");
-  const std::string body = "[[experiment]]\nname = \"e\"\nmodel = \"toy\"\n[experiment.grid]\nx = [1, 3]\n";
+TEST_F(StudyRunner, MemoryLimitAndTimeBudgetAreCheckedBeforeAnythingRuns) {
+  const std::string body = kHead + "[experiment.grid]\nx = [1, 3]\n";
   const std::vector<std::pair<std::string, std::string>> table{
       {"[study]\nmemory_limit_gib = 2\n", "s.toml:2: memory_limit_gib = 2: unit e/p0001/rep-0"},
       {"[study]\ntime_budget_hours = 3.5\n", "s.toml:2: time_budget_hours = 3.5: the study needs about 4 h"},
@@ -448,21 +433,14 @@ TEST(StudyRunner, MemoryLimitAndTimeBudgetAreCheckedBeforeAnythingRuns) {
   EXPECT_FALSE(fs::exists(o.out));
 }
 
-TEST(StudyRunner, MissingRequiredParameterNamesTheExperimentAndPoint) {
-  ToyCatalog catalog;
-  ScratchDir dir;
-  EXPECT_EQ(run_error("[[experiment]]\nname = \"e\"\nmodel = \"toy\"\n[experiment.grid]\ny = [1.5]\n",
-                      catalog, quiet_run(dir / "out")),
+TEST_F(StudyRunner, MissingRequiredParameterNamesTheExperimentAndPoint) {
+  EXPECT_EQ(run_error(kHead + "[experiment.grid]\ny = [1.5]\n", catalog, o),
             "s.toml:2: experiment 'e' point p0000 (y=1.5): --x is required");
 }
 
-TEST(StudyRunner, FailedUnitsAreReportedLeftOutAndRetried) {
-  ToyCatalog catalog;
+TEST_F(StudyRunner, FailedUnitsAreReportedLeftOutAndRetried) {
   catalog.fail_13 = true;
-  ScratchDir dir;
-  const auto spec =
-      parse("[[experiment]]\nname = \"e\"\nmodel = \"toy\"\n[experiment.grid]\nx = [1, 13, 2]\n", catalog);
-  RunOptions o = quiet_run(dir / "out");
+  const auto spec = parse(kHead + "[experiment.grid]\nx = [1, 13, 2]\n", catalog);
   EXPECT_EQ(run_study(spec, catalog, o), 1);
   EXPECT_FALSE(fs::exists(o.out / "results.csv"));
   EXPECT_FALSE(fs::exists(o.out / "e/p0001/rep-0"))
