@@ -6,6 +6,7 @@
 // without the CUDA toolkit; the properties below them need no reference.
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -184,16 +185,16 @@ TEST(Philox, KernelDrawPatternsMatchTheirFormerCurandDraws) {
 }
 
 #ifdef NETDP_TEST_CURAND
-// cuRAND's host generator interleaves many subsequences: its first words are the first 4-word block of
-// subsequence 0, then of subsequence 1, and so on (the test checks 16 of them).
-std::vector<std::uint32_t> curand_words(std::uint64_t seed, std::size_t count) {
+/// Fills `values` from cuRAND's host Philox generator seeded with `seed`, by generate(generator, data, count)
+/// (curandGenerate, curandGenerateUniformDouble, ...). Call it under ASSERT_NO_FATAL_FAILURE.
+template <class T, class Generate>
+void curand_host_values(std::uint64_t seed, std::vector<T>& values, Generate generate) {
   curandGenerator_t g;
-  EXPECT_EQ(curandCreateGeneratorHost(&g, CURAND_RNG_PSEUDO_PHILOX4_32_10), CURAND_STATUS_SUCCESS);
+  ASSERT_EQ(curandCreateGeneratorHost(&g, CURAND_RNG_PSEUDO_PHILOX4_32_10), CURAND_STATUS_SUCCESS);
   curandSetPseudoRandomGeneratorSeed(g, seed);
-  std::vector<std::uint32_t> words(count);
-  EXPECT_EQ(curandGenerate(g, words.data(), count), CURAND_STATUS_SUCCESS);
+  const curandStatus_t status = generate(g, values.data(), values.size());
   curandDestroyGenerator(g);
-  return words;
+  ASSERT_EQ(status, CURAND_STATUS_SUCCESS);
 }
 #endif
 
@@ -201,7 +202,10 @@ TEST(Philox, MatchesCurandHostGenerator) {
   NETDP_REQUIRE_CURAND();
 #ifdef NETDP_TEST_CURAND
   for (std::uint64_t seed : {0ull, 1234ull, 0x0123456789abcdefull}) {
-    auto words = curand_words(seed, 64);
+    // cuRAND's host generator interleaves many subsequences: its first words are the first 4-word block of
+    // subsequence 0, then of subsequence 1, and so on (the test checks 16 of them).
+    std::vector<std::uint32_t> words(64);
+    ASSERT_NO_FATAL_FAILURE(curand_host_values(seed, words, curandGenerate));
     // The first block of subsequences 0..15 (16 x 4 words), each compared with a fresh host stream.
     for (std::uint64_t s = 0; s < 16; ++s) {
       PhiloxStream stream(seed, s);
@@ -215,12 +219,8 @@ TEST(Philox, MatchesCurandHostGenerator) {
 TEST(Philox, UniformDoubleMatchesCurandHostGenerator) {
   NETDP_REQUIRE_CURAND();
 #ifdef NETDP_TEST_CURAND
-  curandGenerator_t g;
-  ASSERT_EQ(curandCreateGeneratorHost(&g, CURAND_RNG_PSEUDO_PHILOX4_32_10), CURAND_STATUS_SUCCESS);
-  curandSetPseudoRandomGeneratorSeed(g, 99);
   std::vector<double> u(2);
-  ASSERT_EQ(curandGenerateUniformDouble(g, u.data(), 2), CURAND_STATUS_SUCCESS);
-  curandDestroyGenerator(g);
+  ASSERT_NO_FATAL_FAILURE(curand_host_values(99, u, curandGenerateUniformDouble));
   PhiloxStream stream(99, 0);
   EXPECT_EQ(stream.next_uniform_double(), u[0]);
   EXPECT_EQ(stream.next_uniform_double(), u[1]);
@@ -231,12 +231,11 @@ TEST(Philox, NormalPairsMatchCurandHostGenerator) {
   NETDP_REQUIRE_CURAND();
 #ifdef NETDP_TEST_CURAND
   // cuRAND's host generator puts the pair of subsequence 0 first and that of subsequence 1 at positions 4, 5.
-  curandGenerator_t g;
-  ASSERT_EQ(curandCreateGeneratorHost(&g, CURAND_RNG_PSEUDO_PHILOX4_32_10), CURAND_STATUS_SUCCESS);
-  curandSetPseudoRandomGeneratorSeed(g, 1234);
   std::vector<double> normal(8);
-  ASSERT_EQ(curandGenerateNormalDouble(g, normal.data(), normal.size(), 0.0, 1.0), CURAND_STATUS_SUCCESS);
-  curandDestroyGenerator(g);
+  ASSERT_NO_FATAL_FAILURE(
+      curand_host_values(1234, normal, [](curandGenerator_t g, double* out, std::size_t n) {
+        return curandGenerateNormalDouble(g, out, n, 0.0, 1.0);
+      }));
   auto first = PhiloxStream(1234, 0).next_normal_pair();
   auto second = PhiloxStream(1234, 1).next_normal_pair();
   EXPECT_EQ(first.first, normal[0]);
