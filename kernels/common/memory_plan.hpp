@@ -1,9 +1,9 @@
 #pragma once
-// Memory plans of the CUDA accountants (docs/cuda_backend.md, "One memory plan"; docs/design.md principle 5): tile
-// widths, pinned staging and device bytes, decided once before anything is allocated, as pure functions of
-// the problem sizes, the free device memory and the user's limits. No CUDA call and no CUDA header: the plans
-// build in every configuration and tests/unit/test_memory_plan.cpp checks them at the target sizes without a
-// GPU. The drivers (kernels/cuda/gossip_loss_cuda.cu, walk_loss_cuda.cu) read the free bytes once
+// Memory plans of the CUDA accountants (docs/cuda_backend.md, "One memory plan"; docs/design.md principle 5):
+// tile widths, pinned staging and device bytes, decided once before anything is allocated, as pure functions
+// of the problem sizes, the free device memory and the user's limits. No CUDA call and no CUDA header: the
+// plans build in every configuration and tests/unit/test_memory_plan.cpp checks them at the target sizes
+// without a GPU. The drivers (kernels/cuda/gossip_loss_cuda.cu, walk_loss_cuda.cu) read the free bytes once
 // (cuda/base/memory_budget.hpp), call a plan and allocate what it says.
 #include <algorithm>
 #include <cstdint>
@@ -120,6 +120,24 @@ constexpr std::int64_t widest_tile(std::int64_t fixed, std::int64_t per_source, 
   return std::min((budget.bytes - fixed) / per_source, max_block_columns(rows));
 }
 
+/// The tile for `count` sources from the widest one: a forced width (forced > 0) as given, clamped to the
+/// count; an automatic one balanced over the count.
+constexpr std::int64_t source_tile(std::int64_t count, std::int64_t widest, std::int64_t forced) {
+  return forced > 0 ? std::min(widest, count) : balanced_tile(count, widest);
+}
+
+/// The tiles of a plan over `count` sources of n rows, once its budget, fixed_bytes and per_source_bytes are
+/// set: tile (source_tile of widest_tile), tiles and the staging of result rows. Returns widest_tile.
+template <class Plan>
+constexpr std::int64_t plan_source_tiles(Plan& plan, std::int64_t n, std::int64_t count,
+                                         std::int64_t forced) {
+  const std::int64_t widest = widest_tile(plan.fixed_bytes, plan.per_source_bytes, n, plan.budget, forced);
+  plan.tile = source_tile(count, widest, forced);
+  plan.tiles = ceil_div(count, plan.tile);
+  plan.staging = plan_staging(n, plan.tile);
+  return widest;
+}
+
 // ---- Gossip accountant (gossip_loss_cuda.cu, docs/math.md §6.2) ----
 
 struct GossipLossSizes {
@@ -156,18 +174,9 @@ constexpr GossipLossPlan plan_gossip_loss(const GossipLossSizes& s, const Limits
   plan.needed_bytes = plan.fixed_bytes + plan.per_source_bytes;
   plan.fits = limits.tile_sources > 0 || plan.needed_bytes <= plan.budget.bytes;
   if (!plan.fits || s.n < 1 || s.count < 1) return plan;
-  const std::int64_t widest =
-      widest_tile(plan.fixed_bytes, plan.per_source_bytes, s.n, plan.budget, limits.tile_sources);
-  if (limits.tile_sources > 0) {
-    plan.norms_tile = std::min(widest, s.n);
-    plan.tile = std::min(widest, s.count);
-  } else {
-    plan.norms_tile = balanced_tile(s.n, widest);
-    plan.tile = balanced_tile(s.count, widest);
-  }
-  plan.tiles = ceil_div(s.count, plan.tile);
+  const std::int64_t widest = plan_source_tiles(plan, s.n, s.count, limits.tile_sources);
+  plan.norms_tile = source_tile(s.n, widest, limits.tile_sources);
   plan.block_columns = std::max(plan.norms_tile, plan.tile);
-  plan.staging = plan_staging(s.n, plan.tile);
   plan.device_bytes = plan.fixed_bytes + 2 * s.n * kDoubleBytes * (plan.block_columns + plan.tile);
   return plan;
 }
@@ -207,11 +216,7 @@ constexpr WalkSeriesPlan plan_walk_series(const WalkLossSizes& s, const Limits& 
   plan.needed_bytes = plan.fixed_bytes + plan.per_source_bytes;
   plan.fits = plan.needed_bytes <= plan.budget.bytes;
   if (!plan.fits || s.n < 1 || s.count < 1) return plan;
-  const std::int64_t widest =
-      widest_tile(plan.fixed_bytes, plan.per_source_bytes, s.n, plan.budget, limits.tile_sources);
-  plan.tile = limits.tile_sources > 0 ? std::min(widest, s.count) : balanced_tile(s.count, widest);
-  plan.tiles = ceil_div(s.count, plan.tile);
-  plan.staging = plan_staging(s.n, plan.tile);
+  plan_source_tiles(plan, s.n, s.count, limits.tile_sources);
   plan.device_bytes = plan.fixed_bytes + plan.per_source_bytes * plan.tile;
   return plan;
 }
@@ -264,11 +269,7 @@ constexpr WalkSpectralPlan plan_walk_spectral(const WalkLossSizes& s, const Limi
   plan.needed_bytes = std::max(plan.eigen_peak_bytes, plan.fixed_bytes + plan.per_source_bytes);
   plan.fits = plan.needed_bytes <= plan.budget.bytes;
   if (!plan.fits || s.n < 1 || s.count < 1) return plan;
-  const std::int64_t widest =
-      widest_tile(plan.fixed_bytes, plan.per_source_bytes, s.n, plan.budget, limits.tile_sources);
-  plan.tile = limits.tile_sources > 0 ? std::min(widest, s.count) : balanced_tile(s.count, widest);
-  plan.tiles = ceil_div(s.count, plan.tile);
-  plan.staging = plan_staging(s.n, plan.tile);
+  plan_source_tiles(plan, s.n, s.count, limits.tile_sources);
   plan.device_bytes = std::max(plan.eigen_peak_bytes, plan.fixed_bytes + plan.per_source_bytes * plan.tile);
   return plan;
 }
