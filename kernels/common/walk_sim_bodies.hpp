@@ -121,6 +121,28 @@ struct TallyView {
   double nv = 0;
 };
 
+/// The view of an owner of the tally arrays (TallyBuffers on the device, HostTallies in
+/// tests/backend/test_walk_sim_bodies.cpp): members visits .. overflow_used with data() (above_nv and
+/// overflow_used of one element, overflow of overflow_capacity), time_cap, visit_cap and nv.
+template <class Arrays>
+TallyView tally_view(Arrays& a) {
+  return {a.visits.data(),
+          a.returns.data(),
+          a.return_sum.data(),
+          a.hits.data(),
+          a.hit_sum.data(),
+          a.return_counts.data(),
+          a.hitting_counts.data(),
+          a.visit_dense.data(),
+          a.above_nv.data(),
+          a.overflow.data(),
+          a.overflow_used.data(),
+          static_cast<std::int64_t>(a.overflow.size()),
+          a.time_cap,
+          a.visit_cap,
+          a.nv};
+}
+
 /// The visit at t of a node seen `seen` times before in the run, last at `last`: a return of length t - last,
 /// or the first hit at t.
 NETDP_HD inline void tally_visit(const TallyView& out, std::int64_t seen, std::int64_t last, std::int64_t t) {

@@ -106,23 +106,7 @@ struct TallyBuffers {
         visit_cap(visit_cap_),
         nv(nv_) {}
 
-  walk::TallyView view() const {
-    return {visits.data(),
-            returns.data(),
-            return_sum.data(),
-            hits.data(),
-            hit_sum.data(),
-            return_counts.data(),
-            hitting_counts.data(),
-            visit_dense.data(),
-            above_nv.data(),
-            overflow.data(),
-            overflow_used.data(),
-            static_cast<std::int64_t>(overflow.size()),
-            time_cap,
-            visit_cap,
-            nv};
-  }
+  walk::TallyView view() const { return walk::tally_view(*this); }
   std::int64_t bytes() const {
     return static_cast<std::int64_t>(5 * visits.bytes() + 2 * return_counts.bytes() + visit_dense.bytes() +
                                      overflow.bytes());

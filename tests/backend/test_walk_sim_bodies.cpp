@@ -197,7 +197,7 @@ TEST(WalkSimBodies, StepRulesFollowTheDocumentedWordLayout) {
 struct HostTallies {
   std::vector<Counter> visits, returns, return_sum, hits, hit_sum, return_counts, hitting_counts, visit_dense;
   std::vector<std::int64_t> overflow;
-  Counter above_nv = 0, overflow_used = 0;
+  std::vector<Counter> above_nv = {0}, overflow_used = {0};  // one counter each
   std::int64_t time_cap, visit_cap;
   double nv;
 
@@ -216,28 +216,12 @@ struct HostTallies {
         visit_cap(visit_cap_),
         nv(nv_) {}
 
-  walk::TallyView view() {
-    return {visits.data(),
-            returns.data(),
-            return_sum.data(),
-            hits.data(),
-            hit_sum.data(),
-            return_counts.data(),
-            hitting_counts.data(),
-            visit_dense.data(),
-            &above_nv,
-            overflow.data(),
-            &overflow_used,
-            static_cast<std::int64_t>(overflow.size()),
-            time_cap,
-            visit_cap,
-            nv};
-  }
+  walk::TallyView view() { return walk::tally_view(*this); }
   // TallyBuffers::drain_overflow: the batch's counts above visit_cap into a map, the list emptied.
   void drain(std::map<std::int64_t, std::int64_t>& sparse) {
-    ASSERT_LE(overflow_used, overflow.size());
-    for (Counter i = 0; i < overflow_used; ++i) ++sparse[overflow[i]];
-    overflow_used = 0;
+    ASSERT_LE(overflow_used[0], overflow.size());
+    for (Counter i = 0; i < overflow_used[0]; ++i) ++sparse[overflow[i]];
+    overflow_used[0] = 0;
   }
 };
 
@@ -268,7 +252,7 @@ void expect_cpu_tallies(const WalkSimResult& cpu, HostTallies& h, std::map<std::
     if (h.visit_dense[c] > 0)
       sparse[static_cast<std::int64_t>(c)] += static_cast<std::int64_t>(h.visit_dense[c]);
   EXPECT_EQ(sparse, cpu.visit_counts) << what;
-  EXPECT_EQ(static_cast<std::int64_t>(h.above_nv), cpu.visit_counts_above_nv) << what;
+  EXPECT_EQ(static_cast<std::int64_t>(h.above_nv[0]), cpu.visit_counts_above_nv) << what;
 }
 
 double cpu_nv(const WalkModel& m, const WalkSimParams& p) {
