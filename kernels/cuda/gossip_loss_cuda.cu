@@ -21,7 +21,7 @@
 #include <utility>
 #include <vector>
 
-#include "common/gossip_loss_math.hpp"
+#include "common/gossip_loss_bodies.hpp"
 #include "common/memory_plan.hpp"
 #include "cuda/base/cuda_check.hpp"
 #include "cuda/base/device_buffer.hpp"
@@ -47,55 +47,24 @@ using cuda::grid_threads;
 using cuda::kThreads;  // a power of two: column_sum_of_squares reduces with a halving tree
 using cuda::set_identity_columns;
 
-// out[j] = ||X[:, j]||^2, one block per column. Each thread sums a fixed strided subset in order, then a
-// fixed shared-memory tree combines them: no atomics, so the result is the same bit for bit on every run. By
-// symmetry of W^t this is r_t(u) = ||row u of W^t||^2, the noise variance factor of M1 (docs/math.md §6.2).
-// Each term is added with an explicit fused multiply-add (one rounding per term instead of two; nvcc would
-// contract `sum += c * c` anyway): the CPU sums the squares in another order, so r_t agrees with it to the
-// bound of docs/cuda_backend.md ("Rounding"), not bit for bit, on either form.
+// out[j] = ||X[:, j]||^2, one block per column: the one kernel kept, for its shared-memory tree; the
+// per-thread part (gossip_loss::column_square_part) and the tree level (gossip::tree_level) are single-source
+// bodies (common/gossip_loss_bodies.hpp). Each thread sums a fixed strided subset in order, then a fixed tree
+// combines them (kThreads is a power of two): no atomics, so the result is the same bit for bit on every run.
+// By symmetry of W^t this is r_t(u) = ||row u of W^t||^2, the noise variance factor of M1 (docs/math.md
+// §6.2). Each term is added with a fused multiply-add (one rounding per term instead of two): the CPU sums
+// the squares in another order, so r_t agrees with it to the bound of docs/cuda_backend.md ("Rounding"), not
+// bit for bit, on either form.
 __global__ void column_sum_of_squares(const double* x, std::int64_t n, double* out) {
   __shared__ double partial[kThreads];
   const double* column = x + static_cast<std::int64_t>(blockIdx.x) * n;
-  double sum = 0.0;
-  for (std::int64_t w = threadIdx.x; w < n; w += kThreads) sum = __fma_rn(column[w], column[w], sum);
-  partial[threadIdx.x] = sum;
+  partial[threadIdx.x] = gossip_loss::column_square_part(column, n, static_cast<int>(threadIdx.x), kThreads);
   __syncthreads();
   for (int stride = kThreads / 2; stride > 0; stride /= 2) {
-    if (static_cast<int>(threadIdx.x) < stride) partial[threadIdx.x] += partial[threadIdx.x + stride];
+    gossip::tree_level(partial, static_cast<int>(threadIdx.x), stride);
     __syncthreads();
   }
   if (threadIdx.x == 0) out[blockIdx.x] = partial[0];
-}
-
-// S[w, j] += (W^t)_{w,u}^2 / r_t(w): the share of the message w sends at time t (M1), norms_t = r_t. 2-D
-// launch (grid_2d(n, cols)). The share is a product and a quotient (no sum to contract into an FMA), then one
-// addition: the CPU's rounding, element for element.
-__global__ void accumulate_shares(const double* x, const double* norms_t, std::int64_t n, std::int64_t cols,
-                                  double* s) {
-  for (std::int64_t j = first_column(); j < cols; j += column_stride()) {
-    const double* x_column = x + j * n;
-    double* s_column = s + j * n;
-    for (std::int64_t w = global_thread(); w < n; w += grid_threads())
-      s_column[w] += message_share(x_column[w], norms_t[w]);
-  }
-}
-
-// out[v, j] = pair_loss(sum_{w in N(v)} S[w, j]): v hears every message of its neighbours (M1, P^T_{v,w} =
-// all t for a fixed graph). Neighbours are summed in the graph's sorted order, like the CPU backend. 2-D
-// launch (grid_2d(n, cols)).
-__global__ void neighbour_losses(const double* s, const std::int64_t* adj_offsets, const std::int32_t* adj,
-                                 std::int64_t n, std::int64_t cols, std::int64_t first, double scale,
-                                 bool cap_ldp, double* out) {
-  for (std::int64_t j = first_column(); j < cols; j += column_stride()) {
-    const double* s_column = s + j * n;
-    double* out_column = out + j * n;
-    const std::int64_t source = first + j;
-    for (std::int64_t v = global_thread(); v < n; v += grid_threads()) {
-      double sum = 0.0;
-      for (std::int64_t e = adj_offsets[v]; e < adj_offsets[v + 1]; ++e) sum += s_column[adj[e]];
-      out_column[v] = pair_loss(sum, scale, cap_ldp, v == source);
-    }
-  }
 }
 
 }  // namespace
@@ -162,8 +131,7 @@ CudaGossipLossRun gossip_loss_cuda(const GossipLossProblem& p, int device, node_
   auto propagate_tile = [&](std::int64_t s, std::int64_t cols, auto&& record) {
     double* x = block_a.data();
     double* y = block_b.data();
-    set_identity_columns<<<grid_2d(n, cols), kThreads, 0, stream.get()>>>(x, n, cols, s);
-    NETDP_CUDA_CHECK_LAUNCH();
+    cuda::set_identity_columns(x, n, cols, s, stream.get());
     for (std::int64_t t = 0; t < t_end; ++t) {
       if (t >= p.t_start) record(t - p.t_start, x);
       if (t + 1 < t_end) {
@@ -190,13 +158,15 @@ CudaGossipLossRun gossip_loss_cuda(const GossipLossProblem& p, int device, node_
     NETDP_CUDA_TRY(
         cudaMemsetAsync(shares.data(), 0, static_cast<std::size_t>(n * cols) * sizeof(double), stream.get()));
     propagate_tile(s, cols, [&](std::int64_t k, const double* x) {
-      accumulate_shares<<<grid_2d(n, cols), kThreads, 0, stream.get()>>>(x, norms.data() + k * n, n, cols,
-                                                                         shares.data());
-      NETDP_CUDA_CHECK_LAUNCH();
+      // S[w, j] += (W^t)_{w, s + j}^2 / r_t(w) (M1), the CPU's rounding element for element.
+      cuda::for_each_2d(n, cols, gossip_loss::AccumulateSharesBody{x, norms.data() + k * n, n, shares.data()},
+                        stream.get());
     });
-    neighbour_losses<<<grid_2d(n, cols), kThreads, 0, stream.get()>>>(
-        shares.data(), adj_offsets.data(), adjacency.data(), n, cols, s, p.scale, p.cap_ldp, losses.data());
-    NETDP_CUDA_CHECK_LAUNCH();
+    // f(u, v) = pair_loss(sum_{w in N(v)} S[w, j]), neighbours in the graph's sorted order like the CPU.
+    cuda::for_each_2d(n, cols,
+                      gossip_loss::NeighbourLossesBody{shares.data(), adj_offsets.data(), adjacency.data(), n,
+                                                       s, p.scale, p.cap_ldp, losses.data()},
+                      stream.get());
     // Queued behind the kernels; the next tile's kernels, queued after, overwrite `losses` only once these
     // copies are done (one stream), while the host hands this tile's rows to the sink.
     staging.push(s, cols, losses.data());

@@ -8,30 +8,21 @@
 #include <span>
 #include <vector>
 
+#include "common/for_each.hpp"
+#include "common/propagation_bodies.hpp"
 #include "cuda/base/cuda_check.hpp"
 #include "cuda/base/launch.cuh"
 #include "cuda/propagator.hpp"
 
 namespace netdp::kernels::cuda {
-namespace {
-
-// Column-major dense copy of W from its CSR form (one thread per row; dense zeroed beforehand).
-__global__ void csr_to_dense(const std::int32_t* offsets, const std::int32_t* columns, const double* values,
-                             std::int64_t n, double* dense) {
-  for (std::int64_t row = global_thread(); row < n; row += grid_threads()) {
-    for (std::int32_t e = offsets[row]; e < offsets[row + 1]; ++e) {
-      dense[row + static_cast<std::int64_t>(columns[e]) * n] += values[e];
-    }
-  }
-}
-
-}  // namespace
 
 void csr_to_dense_async(const std::int32_t* offsets, const std::int32_t* columns, const double* values,
                         std::int64_t n, double* dense, cudaStream_t stream) {
   NETDP_CUDA_TRY(cudaMemsetAsync(
       dense, 0, static_cast<std::size_t>(n) * static_cast<std::size_t>(n) * sizeof(double), stream));
-  csr_to_dense<<<grid_for(n), kThreads, 0, stream>>>(offsets, columns, values, n, dense);
+  // One thread per row (propagation::CsrToDenseBody): the rows touch disjoint entries.
+  device_for_each<<<grid_for(n), kThreads, 0, stream>>>(
+      n, propagation::CsrToDenseBody<std::int32_t, std::int32_t>{offsets, columns, values, n, dense});
   NETDP_CUDA_CHECK_LAUNCH();
 }
 

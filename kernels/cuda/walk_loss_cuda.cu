@@ -27,8 +27,9 @@
 #include <utility>
 #include <vector>
 
+#include "common/for_each.hpp"
 #include "common/memory_plan.hpp"
-#include "common/walk_loss_math.hpp"
+#include "common/walk_loss_bodies.hpp"
 #include "cuda/base/cuda_check.hpp"
 #include "cuda/base/device_buffer.hpp"
 #include "cuda/base/handles.hpp"
@@ -96,53 +97,6 @@ using cuda::kThreads;
 using cuda::set_identity_columns;
 namespace mp = memory_plan;
 
-// out[r + i b] = V[first + r, i] g_i: rows first .. first + b - 1 of V diag(g) as a column-major b x n block
-// (V column-major n x n). 2-D launch (grid_2d(b, n)): x walks r, so reads and writes are both contiguous, y
-// walks i. A product only: the CPU's rounding.
-__global__ void scale_eigenvector_rows(const double* v, const double* g, std::int64_t n, std::int64_t b,
-                                       std::int64_t first, double* out) {
-  for (std::int64_t i = first_column(); i < n; i += column_stride()) {
-    const double* v_rows = v + i * n + first;
-    double* out_column = out + i * b;
-    const double g_i = g[i];
-    for (std::int64_t r = global_thread(); r < b; r += grid_threads()) out_column[r] = v_rows[r] * g_i;
-  }
-}
-
-// S += X (1/t): the t-th term (W^t e_u)_v / t of the series (docs/math.md §5.2, E1), scaled like the CPU backend:
-// the product and the sum rounded separately (__dmul_rn / __dadd_rn: nvcc would otherwise contract them into
-// one FMA, whose single rounding differs from the CPU's two).
-__global__ void accumulate_series(const double* x, double inverse_t, std::int64_t elements, double* s) {
-  for (std::int64_t i = global_thread(); i < elements; i += grid_threads())
-    s[i] = __dadd_rn(s[i], __dmul_rn(x[i], inverse_t));
-}
-
-// out[v, j] = walk_pair_loss(term) for source u = first + j, term = G[v, j] (anonymous sender) or
-// max_{w in N(v)} G[w, j] when v knows its sender (docs/math.md §5.4: the last hop is post-processing); a node
-// without neighbours gets 0, like the CPU backend. The max does not depend on the order: exact on both
-// backends. 2-D launch (grid_2d(n, cols)).
-__global__ void walk_losses(const double* term, const std::int64_t* adj_offsets, const std::int32_t* adj,
-                            std::int64_t n, std::int64_t cols, std::int64_t first, bool sender_known,
-                            double constant, double scale, bool clip, double clip_level, double* out) {
-  for (std::int64_t j = first_column(); j < cols; j += column_stride()) {
-    const double* column = term + j * n;
-    double* out_column = out + j * n;
-    const std::int64_t source = first + j;
-    for (std::int64_t v = global_thread(); v < n; v += grid_threads()) {
-      double t = column[v];
-      if (sender_known) {
-        const std::int64_t begin = adj_offsets[v], end = adj_offsets[v + 1];
-        t = 0.0;
-        if (begin < end) {
-          t = column[adj[begin]];
-          for (std::int64_t e = begin + 1; e < end; ++e) t = column[adj[e]] > t ? column[adj[e]] : t;
-        }
-      }
-      out_column[v] = walk_pair_loss(t, constant, scale, clip, clip_level, v == source);
-    }
-  }
-}
-
 [[noreturn]] void throw_insufficient(std::int64_t n, std::int64_t needed, const std::string& parts,
                                      const mp::Budget& budget, int device) {
   throw InsufficientMemory("walk loss on CUDA: n = " + std::to_string(n) + " needs " +
@@ -164,10 +118,10 @@ struct TileContext {
   /// the device), then queued for the host and the sink (the copies run behind the kernel on the stream; the
   /// next tile's work, queued after them, may reuse `term` and `out`).
   void finish(std::int64_t s, std::int64_t cols, const double* term, double* out) const {
-    walk_losses<<<grid_2d(n, cols), kThreads, 0, stream>>>(term, adj_offsets, adjacency, n, cols, s,
-                                                           p.sender_known, p.constant, p.scale, p.clip,
-                                                           p.clip_level, out);
-    NETDP_CUDA_CHECK_LAUNCH();
+    cuda::for_each_2d(n, cols,
+                      walk_loss::WalkLossesBody{term, adj_offsets, adjacency, n, s, p.sender_known,
+                                                p.constant, p.scale, p.clip, p.clip_level, out},
+                      stream);
     staging.push(s, cols, out);
   }
 };
@@ -240,15 +194,15 @@ CudaWalkLossRun walk_loss_cuda(const WalkLossProblem& p, int device, node_t firs
       const std::int64_t elements = n * cols;
       double* x = block_a.data();
       double* y = block_b.data();
-      set_identity_columns<<<grid_2d(n, cols), kThreads, 0, stream.get()>>>(x, n, cols, s);
-      NETDP_CUDA_CHECK_LAUNCH();
+      cuda::set_identity_columns(x, n, cols, s, stream.get());
       NETDP_CUDA_TRY(
           cudaMemsetAsync(sums.data(), 0, static_cast<std::size_t>(elements) * sizeof(double), stream.get()));
       for (int t = 1; t <= p.steps; ++t) {
         propagator.apply(x, y, cols);
         std::swap(x, y);
-        accumulate_series<<<grid_for(elements), kThreads, 0, stream.get()>>>(x, 1.0 / t, elements,
-                                                                             sums.data());
+        // S += X (1/t), rounded like the CPU (walk_loss::AccumulateSeriesBody).
+        device_for_each<<<grid_for(elements), kThreads, 0, stream.get()>>>(
+            elements, walk_loss::AccumulateSeriesBody{x, 1.0 / t, sums.data()});
         NETDP_CUDA_CHECK_LAUNCH();
       }
       tiles.finish(s, cols, sums.data(), y);
@@ -354,9 +308,11 @@ CudaWalkLossRun walk_loss_cuda(const WalkLossProblem& p, int device, node_t firs
   const double one = 1.0, zero = 0.0;
   for (std::int64_t s = first; s < end; s += b) {
     const std::int64_t cols = std::min(b, end - s);
-    scale_eigenvector_rows<<<grid_2d(cols, n), kThreads, 0, stream.get()>>>(vectors.data(), weights.data(), n,
-                                                                            cols, s, scaled.data());
-    NETDP_CUDA_CHECK_LAUNCH();
+    // B = V[s:s+cols, :] diag(g), column-major cols x n (walk_loss::ScaleEigenvectorRowsBody).
+    cuda::for_each_2d(
+        cols, n,
+        walk_loss::ScaleEigenvectorRowsBody{vectors.data(), weights.data(), n, cols, s, scaled.data()},
+        stream.get());
     // graph_block (n x cols) = V B^T, column j = G[:, s + j] = G[s + j, :].
     NETDP_CUDA_TRY(cublasDgemm(blas.get(), CUBLAS_OP_N, CUBLAS_OP_T, n32, static_cast<int>(cols), n32, &one,
                                vectors.data(), n32, scaled.data(), static_cast<int>(cols), &zero,

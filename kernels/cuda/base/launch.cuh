@@ -4,9 +4,15 @@
 //
 // Element-wise kernels over a column-major rows x cols block use a 2-D grid (grid_2d): x strides over the
 // rows of a column, y over the columns, so no element needs a 64-bit `%` or `/` to find its row and column
-// (dozens of instructions each on the GPU).
+// (dozens of instructions each on the GPU). Their bodies are single-source 2-D functors (body(r, j),
+// common/propagation_bodies.hpp) launched by device_for_each_2d, whose host twin is host_for_each_2d.
+#include <cuda_runtime.h>
+
 #include <algorithm>
 #include <cstdint>
+
+#include "common/propagation_bodies.hpp"
+#include "cuda/base/cuda_check.hpp"
 
 namespace netdp::kernels::cuda {
 namespace {
@@ -45,14 +51,27 @@ __device__ inline std::int64_t column_stride() {
   return gridDim.y;
 }
 
-/// X[:, j] = e_{first + j} for a column-major n x cols block (launch with grid_2d(n, cols)): the t = 0
+/// The 2-D grid-stride wrapper of a block body (launch with grid_2d(rows, cols)): body(r, j) for every
+/// element of a column-major rows x cols block, and nothing else (the host runs the same body with
+/// host_for_each_2d).
+template <class Body>
+__global__ void device_for_each_2d(std::int64_t rows, std::int64_t cols, const Body body) {
+  for (std::int64_t j = first_column(); j < cols; j += column_stride())
+    for (std::int64_t r = global_thread(); r < rows; r += grid_threads()) body(r, j);
+}
+
+/// body(r, j) over a rows x cols block, queued on `stream`.
+template <class Body>
+void for_each_2d(std::int64_t rows, std::int64_t cols, const Body& body, cudaStream_t stream) {
+  device_for_each_2d<<<grid_2d(rows, cols), kThreads, 0, stream>>>(rows, cols, body);
+  NETDP_CUDA_CHECK_LAUNCH();
+}
+
+/// X[:, j] = e_{first + j} for a column-major n x cols block (propagation::IdentityColumnsBody): the t = 0
 /// columns W^0 e_u of every propagation.
-__global__ void set_identity_columns(double* x, std::int64_t n, std::int64_t cols, std::int64_t first) {
-  for (std::int64_t j = first_column(); j < cols; j += column_stride()) {
-    double* column = x + j * n;
-    const std::int64_t one = first + j;
-    for (std::int64_t r = global_thread(); r < n; r += grid_threads()) column[r] = r == one ? 1.0 : 0.0;
-  }
+inline void set_identity_columns(double* x, std::int64_t n, std::int64_t cols, std::int64_t first,
+                                 cudaStream_t stream) {
+  for_each_2d(n, cols, propagation::IdentityColumnsBody{x, n, first}, stream);
 }
 
 }  // namespace

@@ -1,0 +1,247 @@
+// The CUDA random-walk accountant's single-source bodies (kernels/common/walk_loss_bodies.hpp, with the
+// propagation bodies of common/propagation_bodies.hpp) run on the host, through the source the GPU compiles,
+// in the order kernels/cuda/walk_loss_cuda.cu launches them, with the vendor-library steps replaced by the
+// CPU backend's own (kernels/cpu/): cuSOLVER's syevd by symmetric_eigen_cpu (LAPACK dsyevd) and
+// walk_eigen_weights, cuBLAS's GEMM by the CPU's own row-major DGEMM call on blocks of 32 rows (the bodies'
+// column-major B transposed into the CPU's `scaled`, an exact copy), cuSPARSE's SpMM by the CPU's sparse
+// product (cpu/power_panels.hpp propagate_sparse, one lane per column: every lane of the CPU's panels runs
+// the same arithmetic). Compared with walk_spectral_rows_cpu / walk_series_rows_cpu: 0 ulps everywhere, since
+// every body performs the CPU's operations in the CPU's order (V g products, S + X (1/t) rounded twice, the
+// sender max, walk_pair_loss). What only a GPU sees (cuSOLVER's eigenvectors, cuBLAS's summation order) is
+// bounded by test_walk_loss_cuda. Graphs: a path, a star, hypercube:dim=3, G(200, 0.05), and for the series
+// (the only method defined there) a path with an isolated node. Label device-bodies: no GPU needed.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <cblas.h>
+
+#include "common/for_each.hpp"
+#include "common/propagation_bodies.hpp"
+#include "common/walk_loss_bodies.hpp"
+#include "cpu/power_panels.hpp"
+#include "cpu/serial_blas.hpp"
+#include "netdp/core/graph.hpp"
+#include "netdp/core/graph_generators.hpp"
+#include "netdp/core/sparse_matrix.hpp"
+#include "netdp/core/weighting.hpp"
+#include "walk_loss_kernels.hpp"
+
+namespace netdp {
+namespace {
+
+namespace wl = kernels::walk_loss;
+namespace prop = kernels::propagation;
+using kernels::host_for_each;
+using kernels::host_for_each_2d;
+using kernels::SymmetricEigen;
+using kernels::WalkLossProblem;
+
+struct Case {
+  std::string name;
+  Graph graph;
+  CsrMatrix w;
+  bool connected = true;
+};
+
+Case make_case(std::string name, Graph g, bool connected = true) {
+  CsrMatrix w = gossip_matrix(g, Weighting::metropolis);
+  return {std::move(name), std::move(g), std::move(w), connected};
+}
+
+std::vector<Case> cases() {
+  std::vector<Case> out;
+  out.push_back(make_case("path:n=7", path_graph(7)));
+  out.push_back(make_case("star:n=9", star_graph(9)));
+  out.push_back(make_case("hypercube:dim=3", hypercube_graph(3)));
+  out.push_back(make_case("er:n=200,p=0.05", erdos_renyi_graph(200, 0.05, 23)));
+  const std::vector<std::pair<node_t, node_t>> edges{{0, 1}, {1, 2}, {2, 3}, {3, 4}};
+  out.push_back(make_case("path:n=5 + isolated node 5", graph_from_edges(6, edges), false));
+  return out;
+}
+
+/// method 0 (E3), 1 (E2), 2 (series) with the driver's constants for alpha = 2, sigma = 1.3, N_u = 1.7.
+WalkLossProblem problem(const Case& c, int method, bool sender_known, bool clip, int steps) {
+  const double n = c.w.n;
+  const double constant = method == 0   ? std::log(double(steps)) / n
+                          : method == 1 ? [&] {
+                              double h = 0.0;
+                              for (int t = 1; t <= steps; ++t) h += 1.0 / t;
+                              return h / n;
+                            }()
+                                        : 0.0;
+  const double ratio = 2.0 / (1.3 * 1.3);
+  return WalkLossProblem{c.graph, c.w, method, sender_known, steps, constant, 1.7 * ratio, clip, ratio / 2};
+}
+
+std::string describe(const Case& c, const WalkLossProblem& p) {
+  return c.name + " method=" + std::to_string(p.method) + " sender_known=" + std::to_string(p.sender_known) +
+         " clip=" + std::to_string(p.clip) + " T=" + std::to_string(p.steps);
+}
+
+// ---- the CUDA driver's order on the host ----
+
+/// TileContext::finish: the loss block of sources s .. s + cols - 1 from the graph-term block.
+void finish(const WalkLossProblem& p, std::int64_t s, std::int64_t cols, const double* term, double* out) {
+  const std::int64_t n = p.w.n;
+  host_for_each_2d(n, cols,
+                   wl::WalkLossesBody{term, p.sender_known ? p.graph.offsets.data() : nullptr,
+                                      p.sender_known ? p.graph.adjacency.data() : nullptr, n, s,
+                                      p.sender_known, p.constant, p.scale, p.clip, p.clip_level, out});
+}
+
+/// Spectral / finite for sources first .. first + count - 1 in tiles of b: row-major loss rows.
+std::vector<double> body_spectral_rows(const WalkLossProblem& p, const SymmetricEigen& eigen,
+                                       std::int64_t first, std::int64_t count, std::int64_t b) {
+  const std::int64_t n = p.w.n;
+  const std::vector<double> g = kernels::walk_eigen_weights(eigen.values, p.method, p.steps);
+  std::vector<double> rows(static_cast<std::size_t>(count * n));
+  std::vector<double> scaled(static_cast<std::size_t>(n * b)), scaled_rows(scaled.size()),
+      graph(scaled.size());
+  kernels::use_single_threaded_blas();
+  for (std::int64_t s = first; s < first + count; s += b) {
+    const std::int64_t cols = std::min(b, first + count - s);
+    host_for_each_2d(cols, n,
+                     wl::ScaleEigenvectorRowsBody{eigen.vectors.data(), g.data(), n, cols, s, scaled.data()});
+    // cuBLAS's V B^T replaced by the CPU's call: B (column-major cols x n) as the CPU's row-major `scaled`,
+    // then G[s + r, :] = scaled[r, :] V^T in blocks of 32 rows; the row-major cols x n result is the
+    // column-major n x cols graph block.
+    for (std::int64_t r = 0; r < cols; ++r)
+      for (std::int64_t i = 0; i < n; ++i) scaled_rows[r * n + i] = scaled[r + i * cols];
+    constexpr std::int64_t kRows = 32;
+    for (std::int64_t r0 = 0; r0 < cols; r0 += kRows)
+      cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(std::min(kRows, cols - r0)),
+                  static_cast<int>(n), static_cast<int>(n), 1.0, scaled_rows.data() + r0 * n,
+                  static_cast<int>(n), eigen.vectors.data(), static_cast<int>(n), 0.0, graph.data() + r0 * n,
+                  static_cast<int>(n));
+    finish(p, s, cols, graph.data(), rows.data() + (s - first) * n);
+  }
+  return rows;
+}
+
+/// y = W x on a column-major n x cols block: the CPU's own sparse product per column (cuSPARSE SpMM's place).
+void propagate(const CsrMatrix& w, const double* x, double* y, std::int64_t cols) {
+  const std::int64_t n = w.n;
+  for (std::int64_t j = 0; j < cols; ++j) kernels::propagate_sparse<1>(w, x + j * n, y + j * n);
+}
+
+/// Series for sources first .. first + count - 1 in tiles of b: row-major loss rows, and the sums S of the
+/// last tile (column-major n x cols).
+std::vector<double> body_series_rows(const WalkLossProblem& p, std::int64_t first, std::int64_t count,
+                                     std::int64_t b, std::vector<double>* last_sums = nullptr) {
+  const std::int64_t n = p.w.n;
+  std::vector<double> rows(static_cast<std::size_t>(count * n));
+  std::vector<double> block_a(static_cast<std::size_t>(n * b)), block_b(block_a.size()), sums(block_a.size());
+  for (std::int64_t s = first; s < first + count; s += b) {
+    const std::int64_t cols = std::min(b, first + count - s), elements = n * cols;
+    double* x = block_a.data();
+    double* y = block_b.data();
+    host_for_each_2d(n, cols, prop::IdentityColumnsBody{x, n, s});
+    std::fill(sums.begin(), sums.end(), 0.0);
+    for (int t = 1; t <= p.steps; ++t) {
+      propagate(p.w, x, y, cols);
+      std::swap(x, y);
+      host_for_each(elements, wl::AccumulateSeriesBody{x, 1.0 / t, sums.data()});
+    }
+    finish(p, s, cols, sums.data(), y);
+    std::copy(y, y + elements, rows.begin() + (s - first) * n);
+    if (last_sums) last_sums->assign(sums.begin(), sums.begin() + elements);
+  }
+  return rows;
+}
+
+std::vector<double> cpu_rows(const WalkLossProblem& p, const SymmetricEigen* eigen, node_t first,
+                             node_t count) {
+  std::vector<double> rows(static_cast<std::size_t>(count) * p.w.n);
+  if (p.method == 2)
+    kernels::walk_series_rows_cpu(p, first, count, rows);
+  else
+    kernels::walk_spectral_rows_cpu(p, *eigen, first, count, rows);
+  return rows;
+}
+
+void expect_rows_equal(const std::vector<double>& rows, const std::vector<double>& cpu, std::int64_t n,
+                       std::int64_t first, const std::string& what) {
+  ASSERT_EQ(rows.size(), cpu.size()) << what;
+  for (std::size_t i = 0; i < cpu.size(); ++i)
+    ASSERT_EQ(rows[i], cpu[i]) << what << ": eps(" << first + std::int64_t(i) / n << " -> " << i % n
+                               << ") (0 ulps)";
+}
+
+// ---- the bodies ----
+
+TEST(WalkLossBodies, ScaleEigenvectorRowsGiveTheCpuGraphRows) {
+  // Spectral (E3) and finite (E2), anonymous view, no clip: eps = scale (c_T / n + G[u, v]), so the rows
+  // carry G itself; tiles of 1, 5 and all sources, and a range of sources.
+  for (const Case& c : cases()) {
+    if (!c.connected) continue;  // a second eigenvalue 1: g = -ln(0) (the driver rejects the graph)
+    const std::int64_t n = c.w.n;
+    const SymmetricEigen eigen = kernels::symmetric_eigen_cpu(c.w);
+    for (int method : {0, 1}) {
+      const WalkLossProblem p = problem(c, method, false, false, 11);
+      const std::vector<double> cpu = cpu_rows(p, &eigen, 0, static_cast<node_t>(n));
+      for (std::int64_t b : {std::int64_t{1}, std::int64_t{5}, n})
+        expect_rows_equal(body_spectral_rows(p, eigen, 0, n, b), cpu, n, 0,
+                          describe(c, p) + ", tile " + std::to_string(b));
+      const std::int64_t first = n / 2, count = n - n / 2;
+      expect_rows_equal(body_spectral_rows(p, eigen, first, count, 3),
+                        std::vector<double>(cpu.begin() + first * n, cpu.end()), n, first,
+                        describe(c, p) + ", sources from " + std::to_string(first));
+    }
+  }
+}
+
+TEST(WalkLossBodies, AccumulateSeriesIsTheCpuSeries) {
+  // s_u(v) = sum_t (W^t e_u)_v / t: with the anonymous view, no clip and constant 0, eps = scale s_u(v); the
+  // sums themselves are checked through scale = 1.
+  for (const Case& c : cases()) {
+    const std::int64_t n = c.w.n;
+    for (int steps : {1, 2, 13}) {
+      WalkLossProblem p = problem(c, 2, false, false, steps);
+      p.scale = 1.0;
+      const std::vector<double> cpu = cpu_rows(p, nullptr, 0, static_cast<node_t>(n));
+      std::vector<double> sums;
+      const std::vector<double> rows = body_series_rows(p, 0, n, n, &sums);
+      for (std::int64_t u = 0; u < n; ++u) {
+        for (std::int64_t v = 0; v < n; ++v) {
+          if (u == v) continue;  // the self pair is 0
+          ASSERT_EQ(sums[v + u * n], cpu[u * n + v])
+              << describe(c, p) << ": s_" << u << "(" << v << ") (0 ulps)";
+        }
+      }
+      expect_rows_equal(rows, cpu, n, 0, describe(c, p));
+      for (std::int64_t b : {1, 4})
+        expect_rows_equal(body_series_rows(p, 0, n, b), cpu, n, 0,
+                          describe(c, p) + ", tile " + std::to_string(b));
+    }
+  }
+}
+
+TEST(WalkLossBodies, WalkLossesAreTheCpuViews) {
+  // Every method, both sender views, clip on and off: the whole tile loop of walk_loss_cuda, 0 ulps.
+  for (const Case& c : cases()) {
+    const std::int64_t n = c.w.n;
+    const SymmetricEigen eigen = kernels::symmetric_eigen_cpu(c.w);
+    for (int method : {0, 1, 2}) {
+      if (method != 2 && !c.connected) continue;
+      for (bool known : {false, true}) {
+        for (bool clip : {false, true}) {
+          const WalkLossProblem p = problem(c, method, known, clip, 9);
+          const std::vector<double> cpu = cpu_rows(p, &eigen, 0, static_cast<node_t>(n));
+          ASSERT_GT(*std::max_element(cpu.begin(), cpu.end()), 0.0) << "vacuous: " << describe(c, p);
+          const std::vector<double> rows =
+              method == 2 ? body_series_rows(p, 0, n, 6) : body_spectral_rows(p, eigen, 0, n, 6);
+          expect_rows_equal(rows, cpu, n, 0, describe(c, p));
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace netdp
