@@ -37,15 +37,7 @@
 namespace netdp::kernels {
 namespace {
 
-using cuda::DeviceBuffer;
-
-using cuda::column_stride;
-using cuda::first_column;
-using cuda::global_thread;
-using cuda::grid_2d;
-using cuda::grid_threads;
-using cuda::kThreads;  // a power of two: column_sum_of_squares reduces with a halving tree
-using cuda::set_identity_columns;
+using namespace cuda;
 
 // out[j] = ||X[:, j]||^2, one block per column: the one kernel kept, for its shared-memory tree; the
 // per-thread part (gossip_loss::column_square_part) and the tree level (gossip::tree_level) are single-source
@@ -76,13 +68,10 @@ CudaGossipLossRun gossip_loss_cuda(const GossipLossProblem& p, int device, node_
     throw InvalidInput("gossip loss: need steps >= 1 and t_start >= 0, got steps = " +
                        std::to_string(p.steps) + ", t_start = " + std::to_string(p.t_start));
   }
-  cuda::validate_request("gossip loss", p.graph, p.w, first, count, device);
-  CudaGossipLossRun run;
-  if (count == 0) return run;
+  const CheckedRequest request("gossip loss", p.graph, p.w, first, count, device);
+  if (request.empty()) return {};
 
-  const cuda::DeviceGuard guard(device);
-
-  // ---- Memory plan (docs/design.md principle 5), before anything is allocated: pure, common/memory_plan.hpp. ----
+  // ---- Memory plan (docs/design.md principle 5), before any allocation: pure, common/memory_plan.hpp. ----
   namespace mp = memory_plan;
   const mp::GossipLossSizes sizes{n,       p.w.nnz(), static_cast<std::int64_t>(p.graph.adjacency.size()),
                                   p.steps, p.dense,   count};
@@ -119,6 +108,7 @@ CudaGossipLossRun gossip_loss_cuda(const GossipLossProblem& p, int device, node_
   // Declared after the device buffers: destroyed first, once the copies in flight have landed.
   cuda::RowStaging staging(n, plan.staging.chunk_columns, stream.get(), sink);
 
+  CudaGossipLossRun run;
   run.tile_sources = b2;
   run.tiles = plan.tiles;
   run.device_bytes =

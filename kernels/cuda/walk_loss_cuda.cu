@@ -1,12 +1,12 @@
-// CUDA backend of the random-walk accountant (docs/math.md §5.2-5.4; walk_loss_kernels.hpp). Same maths as the
-// CPU backend: the eigen weights come from walk_eigen_weights (host, shared), the per-element loss from
+// CUDA backend of the random-walk accountant (docs/math.md §5.2-5.4; walk_loss_kernels.hpp). Same maths as
+// the CPU backend: the eigen weights come from walk_eigen_weights (host, shared), the per-element loss from
 // common/walk_loss_math.hpp. Design notes: docs/cuda_backend.md.
 //
 // Layout: a tile of b sources s .. s + b - 1 ends as a column-major n x b block (ld = n) whose column j is
 // the graph term G[s + j, :] (spectral) or s_{s+j}(.) (series), so column j of the loss block is row s + j of
 // the row-major loss matrix and the block goes to the sink as is.
-//  - spectral (E3) / finite (E2), docs/math.md §5.3: W = V diag(lambda) V^T by cuSOLVER syevd (the 64-bit API,
-//    cusolverDnXsyevd: the 32-bit one's int workspace overflows from n = 32,767), g from the host;
+//  - spectral (E3) / finite (E2), docs/math.md §5.3: W = V diag(lambda) V^T by cuSOLVER syevd (the 64-bit
+//    API, cusolverDnXsyevd: the 32-bit one's int workspace overflows from n = 32,767), g from the host;
 //    B = V[s:s+b, :] diag(g) (b x n), then V B^T = (V diag(g) V^T)[:, s:s+b] = G[s:s+b, :]^T by symmetry of
 //    G.
 //  - series (E1), docs/math.md §5.2: X = W^t e_u by propagation (Propagator), S += X / t for t = 1 .. T.
@@ -85,16 +85,7 @@ class CusolverParams {
 namespace netdp::kernels {
 namespace {
 
-using cuda::DeviceBuffer;
-
-using cuda::column_stride;
-using cuda::first_column;
-using cuda::global_thread;
-using cuda::grid_2d;
-using cuda::grid_for;
-using cuda::grid_threads;
-using cuda::kThreads;
-using cuda::set_identity_columns;
+using namespace cuda;
 namespace mp = memory_plan;
 
 [[noreturn]] void throw_insufficient(std::int64_t n, std::int64_t needed, const std::string& parts,
@@ -145,16 +136,14 @@ CudaWalkLossRun walk_loss_cuda(const WalkLossProblem& p, int device, node_t firs
     throw InvalidInput("walk loss: need method 0, 1 or 2 and steps >= 1, got method = " +
                        std::to_string(p.method) + ", steps = " + std::to_string(p.steps));
   }
-  cuda::validate_request("walk loss", p.graph, p.w, first, count, device);
-  CudaWalkLossRun run;
-  if (count == 0) return run;
-
-  const cuda::DeviceGuard guard(device);
-  // ---- Memory plan (docs/design.md principle 5): pure, common/memory_plan.hpp; the free bytes are read once. ----
+  const CheckedRequest request("walk loss", p.graph, p.w, first, count, device);
+  if (request.empty()) return {};
+  // ---- Memory plan (docs/design.md principle 5): pure, common/memory_plan.hpp; free bytes read once. ----
   const mp::Limits limits{cuda::free_device_bytes(), memory_limit, tile_sources};
   const mp::WalkLossSizes sizes{n, p.w.nnz(), static_cast<std::int64_t>(p.graph.adjacency.size()),
                                 p.sender_known, count};
   const std::int64_t end = std::int64_t{first} + count;
+  CudaWalkLossRun run;
 
   // ---- Device state. Declaration order = reverse destruction order: buffers go before the stream. ----
   const cuda::Stream stream;

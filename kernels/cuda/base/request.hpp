@@ -3,8 +3,10 @@
 // of cuSPARSE and that the device answers.
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 
+#include "cuda/base/handles.hpp"
 #include "device_kernels.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/core/graph.hpp"
@@ -30,5 +32,22 @@ inline void validate_request(const std::string& model, const Graph& graph, const
     throw DeviceUnavailable("CUDA device " + std::to_string(device) + " is not available (" +
                             std::to_string(devices) + " CUDA devices answer)");
 }
+
+/// The start of a backend over sources first .. first + count - 1: validate_request, then `device` current
+/// while the object lives (DeviceGuard). A request of no sources touches no device: empty(), which the
+/// backends answer with an empty run.
+class CheckedRequest {
+ public:
+  CheckedRequest(const std::string& model, const Graph& graph, const CsrMatrix& w, node_t first, node_t count,
+                 int device) {
+    validate_request(model, graph, w, first, count, device);
+    if (count > 0) guard_.emplace(device);
+  }
+
+  bool empty() const { return !guard_.has_value(); }
+
+ private:
+  std::optional<DeviceGuard> guard_;
+};
 
 }  // namespace netdp::kernels::cuda
