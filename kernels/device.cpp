@@ -25,7 +25,8 @@ DeviceSpec parse_device_spec(std::string_view text) {
     auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), index);
     if (ec == std::errc() && end == digits.data() + digits.size() && index >= 0) return {kind, index};
   }
-  throw InvalidInput("--device: expected auto, auto:N, cpu, cuda or cuda:N, got '" + std::string(text) + "'");
+  throw InvalidParameter(
+      "device", "device: expected auto, auto:N, cpu, cuda or cuda:N, got '" + std::string(text) + "'");
 }
 
 int cuda_device_count() {
@@ -50,8 +51,8 @@ ResolvedDevice resolve_device(const DeviceSpec& spec) {
   } else if (spec.index >= devices) {
     if (!kernels::cuda_backend_built())
       throw DeviceUnavailable(
-          "--device cuda: this netdp was built without CUDA (configure with -DNETDP_CUDA=ON)");
-    throw DeviceUnavailable("--device cuda:" + std::to_string(spec.index) + ": " +
+          "device cuda: this netdp was built without CUDA (configure with -DNETDP_CUDA=ON)");
+    throw DeviceUnavailable("device cuda:" + std::to_string(spec.index) + ": " +
                             (devices == 0 ? std::string("no CUDA device answers on this machine")
                                           : std::to_string(devices) + " CUDA device(s) found"));
   }

@@ -126,12 +126,13 @@ WalkSimCudaRun walk_sim_accounted_cuda(const WalkModel& model, const WalkSimPara
           " positions on n = " + std::to_string(n) + " nodes needs " + std::to_string(per_walk) +
           " bytes of device memory (and the sort's) but only " + std::to_string(budget) +
           " bytes are available (" + std::to_string(memory_plan::kDeviceMemoryPercent) +
-          "% of the free memory of CUDA device " + std::to_string(device) + "); use --device cpu");
+          "% of the free memory of CUDA device " + std::to_string(device) + "); use device cpu");
   }
   if (batch > key_limit)
-    throw InvalidInput("walk-sim on CUDA: --batch-runs " + std::to_string(batch) +
-                       " is too large for n = " + std::to_string(n) + " (record keys hold at most " +
-                       std::to_string(key_limit) + " walks)");
+    throw InvalidParameter("batch-runs",
+                           "batch-runs " + std::to_string(batch) +
+                               " is too large for walk-sim on CUDA with n = " + std::to_string(n) +
+                               " (record keys hold at most " + std::to_string(key_limit) + " walks)");
   if (capacity > 0 && temp_bytes == 0) temp_bytes = sort_bytes(batch * capacity, end_bit(batch), s);
 
   TallyBuffers tallies(n, time_cap, visit_cap, nv, overflow_per_walk * batch, s);

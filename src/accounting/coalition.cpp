@@ -10,8 +10,8 @@ namespace netdp {
 
 WorstCoalition::WorstCoalition(node_t n, int coalition_size) : n_(n), k_(coalition_size) {
   if (k_ < 1 || k_ > n - 1)
-    throw InvalidInput("--colluders must be between 1 and n - 1 = " + std::to_string(n - 1) + ", got " +
-                       std::to_string(coalition_size));
+    throw InvalidParameter("colluders", "colluders must be between 1 and n - 1 = " + std::to_string(n - 1) +
+                                            ", got " + std::to_string(coalition_size));
 }
 
 void WorstCoalition::consume(node_t first_source, node_t count, std::span<const double> rows) {

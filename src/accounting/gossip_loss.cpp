@@ -22,18 +22,22 @@ double gossip_ldp_loss(const GossipLossParams& p) {
 }
 
 void validate(const GossipLossParams& p, node_t n) {
-  auto bad = [](const std::string& what) { throw InvalidInput(what); };
+  auto bad = [](const char* parameter, const std::string& what) { throw InvalidParameter(parameter, what); };
   if (!(p.alpha > 1.0) || !std::isfinite(p.alpha))
-    bad("--alpha must be a finite Renyi order > 1, got " + format_double(p.alpha));
-  if (!(p.sigma > 0.0) || !std::isfinite(p.sigma)) bad("--sigma must be > 0, got " + format_double(p.sigma));
+    bad("alpha", "alpha must be a finite Renyi order > 1, got " + format_double(p.alpha));
+  if (!(p.sigma > 0.0) || !std::isfinite(p.sigma))
+    bad("sigma", "sigma must be > 0, got " + format_double(p.sigma));
   if (!(p.sensitivity > 0.0) || !std::isfinite(p.sensitivity))
-    bad("--sensitivity must be > 0, got " + format_double(p.sensitivity));
-  if (p.steps < 1) bad("--steps must be >= 1, got " + std::to_string(p.steps));
-  if (p.t_start != 0 && p.t_start != 1) bad("--t-start must be 0 or 1, got " + std::to_string(p.t_start));
+    bad("sensitivity", "sensitivity must be > 0, got " + format_double(p.sensitivity));
+  if (p.steps < 1) bad("steps", "steps must be >= 1, got " + std::to_string(p.steps));
+  if (p.t_start != 0 && p.t_start != 1)
+    bad("t-start", "t-start must be 0 or 1, got " + std::to_string(p.t_start));
   if (p.source && (*p.source < 0 || *p.source >= n))
-    bad("--source " + std::to_string(*p.source) + " is not a node id in [0, " + std::to_string(n) + ")");
-  if (p.tile_sources < 0) bad("--tile-sources must be >= 0, got " + std::to_string(p.tile_sources));
-  if (p.memory_limit < 0) bad("--memory-limit must be >= 0");
+    bad("source",
+        "source " + std::to_string(*p.source) + " is not a node id in [0, " + std::to_string(n) + ")");
+  if (p.tile_sources < 0)
+    bad("tile-sources", "tile-sources must be >= 0, got " + std::to_string(p.tile_sources));
+  if (p.memory_limit < 0) bad("memory-limit", "memory-limit must be >= 0");
 }
 
 namespace {

@@ -1,5 +1,5 @@
-// Driver of the random-walk accountant (docs/math.md §5.2-5.4): validation, device choice, memory plan, then the
-// backend (kernels/walk_loss_kernels.hpp) tile by tile into the sink.
+// Driver of the random-walk accountant (docs/math.md §5.2-5.4): validation, device choice, memory plan, then
+// the backend (kernels/walk_loss_kernels.hpp) tile by tile into the sink.
 #include "netdp/accounting/walk_loss.hpp"
 
 #include <omp.h>
@@ -20,7 +20,8 @@ WalkLossMethod parse_walk_loss_method(std::string_view text) {
   if (text == "spectral") return WalkLossMethod::spectral;
   if (text == "finite") return WalkLossMethod::finite;
   if (text == "series") return WalkLossMethod::series;
-  throw InvalidInput("--method: expected spectral, finite or series, got '" + std::string(text) + "'");
+  throw InvalidParameter("method",
+                         "method: expected spectral, finite or series, got '" + std::string(text) + "'");
 }
 
 std::string to_string(WalkLossMethod m) {
@@ -30,7 +31,7 @@ std::string to_string(WalkLossMethod m) {
 SenderView parse_sender_view(std::string_view text) {
   if (text == "anonymous") return SenderView::anonymous;
   if (text == "known") return SenderView::known;
-  throw InvalidInput("--sender: expected anonymous or known, got '" + std::string(text) + "'");
+  throw InvalidParameter("sender", "sender: expected anonymous or known, got '" + std::string(text) + "'");
 }
 
 std::string to_string(SenderView s) {
@@ -46,17 +47,20 @@ double walk_contributions(const WalkLossParams& p, node_t n) {
 }
 
 void validate(const WalkLossParams& p, node_t n) {
-  auto bad = [](const std::string& what) { throw InvalidInput(what); };
+  auto bad = [](const char* parameter, const std::string& what) { throw InvalidParameter(parameter, what); };
   if (!(p.alpha > 1.0) || !std::isfinite(p.alpha))
-    bad("--alpha must be a finite Renyi order > 1, got " + format_double(p.alpha));
-  if (!(p.sigma > 0.0) || !std::isfinite(p.sigma)) bad("--sigma must be > 0, got " + format_double(p.sigma));
-  if (p.steps < 1) bad("--steps must be >= 1, got " + std::to_string(p.steps));
+    bad("alpha", "alpha must be a finite Renyi order > 1, got " + format_double(p.alpha));
+  if (!(p.sigma > 0.0) || !std::isfinite(p.sigma))
+    bad("sigma", "sigma must be > 0, got " + format_double(p.sigma));
+  if (p.steps < 1) bad("steps", "steps must be >= 1, got " + std::to_string(p.steps));
   if (!(p.contributions >= 0.0) || !std::isfinite(p.contributions))
-    bad("--contributions must be >= 0 (0 = T/n), got " + format_double(p.contributions));
+    bad("contributions", "contributions must be >= 0 (0 = T/n), got " + format_double(p.contributions));
   if (p.source && (*p.source < 0 || *p.source >= n))
-    bad("--source " + std::to_string(*p.source) + " is not a node id in [0, " + std::to_string(n) + ")");
-  if (p.tile_sources < 0) bad("--tile-sources must be >= 0, got " + std::to_string(p.tile_sources));
-  if (p.memory_limit < 0) bad("--memory-limit must be >= 0");
+    bad("source",
+        "source " + std::to_string(*p.source) + " is not a node id in [0, " + std::to_string(n) + ")");
+  if (p.tile_sources < 0)
+    bad("tile-sources", "tile-sources must be >= 0, got " + std::to_string(p.tile_sources));
+  if (p.memory_limit < 0) bad("memory-limit", "memory-limit must be >= 0");
 }
 
 bool walk_weak_convexity_holds(const WalkLossParams& p, bool stated) {

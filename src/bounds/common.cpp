@@ -169,7 +169,7 @@ std::vector<double> round_n_grid(const std::vector<double>& n, NRounding roundin
 std::int64_t require_integer_n(double n, const char* what) {
   if (!(n >= 1 && n <= 9e15 && std::floor(n) == n))
     throw InvalidInput(std::string(what) + " needs an integer n (got " + format_double(n) +
-                       "); use --n-round nearest");
+                       "); use n-round nearest");
   return static_cast<std::int64_t>(n);
 }
 

@@ -146,7 +146,7 @@ CompleteSumBound complete_sum_thesis(double n, const CompleteSumParams& p) {
   if (p.cycle_bound == CycleBound::closed) {
     // e^{eps/sqrt(m)} - 1 <= 2 eps/sqrt(m) and 1 - (1-1/n)^m <= 3m/(2n) need eps <= 1 (App D.1).
     require_condition(p.epsilon <= 1, "Thm 7.1 closed cycle bound 3 eps/sqrt(n)",
-                      "eps <= 1 (got " + format_double(p.epsilon) + "); use --cycle-bound exact_max");
+                      "eps <= 1 (got " + format_double(p.epsilon) + "); use cycle-bound exact_max");
     b.eps_cycle = 3 * p.epsilon / std::sqrt(n_eff);
     b.worst_m = n_eff;
   } else {

@@ -169,9 +169,10 @@ SpectralSummary spectral_summary(const CsrMatrix& w) {
   return lanczos(w);
 }
 
-// docs/math.md §2.4 writes gamma = 2 (1 - sqrt(x)) / (1 - g/2)^2 with x = g (1 - g/4). Since 1 - x = (1 - g/2)^2,
-// this is 2 / (1 + sqrt(x)): the same number without the 0/0 at g = 2. On 0 < g <= 2 (every gap a symmetric
-// stochastic W can have; g > 1 only with the "second" definition when lambda_2 < 0) gamma falls from 2 to 1.
+// docs/math.md §2.4 writes gamma = 2 (1 - sqrt(x)) / (1 - g/2)^2 with x = g (1 - g/4). Since 1 - x = (1 -
+// g/2)^2, this is 2 / (1 + sqrt(x)): the same number without the 0/0 at g = 2. On 0 < g <= 2 (every gap a
+// symmetric stochastic W can have; g > 1 only with the "second" definition when lambda_2 < 0) gamma falls
+// from 2 to 1.
 double chebyshev_gamma(double gap) {
   if (!(gap > 0.0 && gap <= 2.0))
     throw InvalidInput("Chebyshev gamma needs a spectral gap in (0, 2], got " + number(gap));
@@ -187,7 +188,7 @@ int muffliato_stopping_time(node_t n, double sigma, double gap) {
   if (!(gap > 1e-15) || !std::isfinite(gap))
     throw InvalidInput(
         "spectral gap " + number(gap) +
-        " is zero: the graph looks disconnected, so the stopping time (--steps auto) is undefined");
+        " is zero: the graph looks disconnected, so the stopping time (steps auto) is undefined");
   const double variance = sigma * sigma;
   const double t = std::ceil(std::log(double(n) / variance * std::max(0.25, variance)) / std::sqrt(gap));
   if (!(t <= double(std::numeric_limits<int>::max())))
@@ -201,7 +202,7 @@ int random_walk_horizon(node_t n, double sigma, double gap) {
     throw InvalidInput("random-walk horizon needs sigma > 0, got " + number(sigma));
   if (!(gap > 1e-15) || !std::isfinite(gap))
     throw InvalidInput("spectral gap " + number(gap) +
-                       " is zero: the graph looks disconnected, so the horizon (--steps auto) is undefined");
+                       " is zero: the graph looks disconnected, so the horizon (steps auto) is undefined");
   const double variance = sigma * sigma;
   // int() of the reference code truncates towards zero.
   const double t = std::floor(20.0 * std::ceil(std::log(double(n)) / gap) * (0.25 + variance) / variance);

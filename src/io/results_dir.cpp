@@ -69,7 +69,7 @@ void NpyWriter::commit() {
 ResultsDir::ResultsDir(fs::path path) : path_(std::move(path)) {
   std::error_code ec;
   if (fs::exists(path_, ec) && !fs::is_directory(path_, ec))
-    throw InvalidInput("--out " + path_.string() + " exists and is not a directory");
+    throw InvalidParameter("out", "out " + path_.string() + " exists and is not a directory");
   fs::create_directories(path_, ec);
   if (ec) throw InvalidInput("cannot create output directory " + path_.string() + ": " + ec.message());
   fs::remove(path_ / "manifest.json", ec);

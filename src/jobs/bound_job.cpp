@@ -36,27 +36,28 @@ std::vector<Parameter> grid_parameters() {
 }
 
 std::vector<Parameter> walk_parameters(const std::string& default_steps_per_node, const std::string& deltas) {
-  return {real("steps", "walk length T, the same for every n").excludes("steps-per-node"),
-          real("steps-per-node", "T = this times n (default unless --steps)")
-              .fallback(default_steps_per_node)
-              .excludes("steps"),
-          real("delta-prime", "composition slack delta'").fallback(deltas),
-          real("delta-hat", "Chernoff failure probability delta_hat (CB1)").fallback(deltas),
-          choice("contributions", "chernoff: N_v from CB1 (random number of contributions); fixed: N_v = T/n",
-                 {"chernoff", "fixed"})
-              .fallback("chernoff"),
-          choice("nv-formula",
-                 "proof: T/n + sqrt(3 (T/n) ln(1/delta_hat)); code: the reference code's T/n + sqrt(1.5 T "
-                 "ln(1/delta_hat)) (reproduces Fig. 7.1a)",
-                 {"proof", "code", "code_quirk"})
-              .fallback("proof"),
-          choice("composition", "optimal_min (C3, reproduction), advanced (C2) or simple (C1)",
-                 {"optimal_min", "optimal-min", "advanced", "simple"})
-              .fallback("optimal_min"),
-          real("colluders", "c colluding observers: the bound of n/c users (docs/math.md §4.5)").fallback("1"),
-          flag("sender-known",
-               "observers know who sent and receives the token: add the spotted contributions (4.4, CB2)"),
-          real("delta-tilde", "CB2 failure probability for --sender-known").fallback(deltas)};
+  return {
+      real("steps", "walk length T, the same for every n").excludes("steps-per-node"),
+      real("steps-per-node", "T = this times n (default unless steps is given)")
+          .fallback(default_steps_per_node)
+          .excludes("steps"),
+      real("delta-prime", "composition slack delta'").fallback(deltas),
+      real("delta-hat", "Chernoff failure probability delta_hat (CB1)").fallback(deltas),
+      choice("contributions", "chernoff: N_v from CB1 (random number of contributions); fixed: N_v = T/n",
+             {"chernoff", "fixed"})
+          .fallback("chernoff"),
+      choice("nv-formula",
+             "proof: T/n + sqrt(3 (T/n) ln(1/delta_hat)); code: the reference code's T/n + sqrt(1.5 T "
+             "ln(1/delta_hat)) (reproduces Fig. 7.1a)",
+             {"proof", "code", "code_quirk"})
+          .fallback("proof"),
+      choice("composition", "optimal_min (C3, reproduction), advanced (C2) or simple (C1)",
+             {"optimal_min", "optimal-min", "advanced", "simple"})
+          .fallback("optimal_min"),
+      real("colluders", "c colluding observers: the bound of n/c users (docs/math.md §4.5)").fallback("1"),
+      flag("sender-known",
+           "observers know who sent and receives the token: add the spotted contributions (4.4, CB2)"),
+      real("delta-tilde", "CB2 failure probability for sender-known").fallback(deltas)};
 }
 
 WalkValues walk_values(const Values& v) {
@@ -185,7 +186,7 @@ json run_bound(const BoundRun& run, const Values& v, const RunContext& context) 
     summary["first_n_network_below_ldp"] = crossover;
   if (!unproven.empty())
     summary["warnings"] = {"the contribution count is not a proven Chernoff bound at n = " + unproven.dump() +
-                           " (T < 3 n ln(1/delta_hat), or --nv-formula code)"};
+                           " (T < 3 n ln(1/delta_hat), or nv-formula code)"};
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   summary["seconds"] = seconds;
   out.write_json("summary.json", summary);

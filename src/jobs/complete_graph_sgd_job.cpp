@@ -55,7 +55,7 @@ Model sgd_rdp_bound_model() {
   using namespace declare;
   std::vector<Parameter> parameters = sgd_parameters("1");
   append(parameters, {real("eps", "local (eps, delta) level of a noisy gradient (sets sigma)").fallback("1"),
-                      real("sigma", "absolute noise std instead of --eps (0 = from --eps)").fallback("0"),
+                      real("sigma", "absolute noise std instead of eps (0 = from eps)").fallback("0"),
                       real("alpha", "Renyi order reported").fallback("2"),
                       real("slope-factor", "4 (thesis, Delta = 2L), 2 (reference code), 1 (Delta = L)")
                           .fallback("4")

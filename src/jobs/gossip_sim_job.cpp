@@ -303,7 +303,7 @@ Model gossip_sim_model() {
       {choice("protocol",
               "sync | accelerated (Chebyshev, 2.4) | randomized (one edge per tick, 6.3) | er-per-round (a "
               "fresh "
-              "G(n, c ln n / n) per round, 6.4) | dropout (6.8) | sequence (--sequence, 6.1)",
+              "G(n, c ln n / n) per round, 6.4) | dropout (6.8) | sequence (the matrices of sequence, 6.1)",
               {"sync", "accelerated", "randomized", "er-per-round", "dropout", "sequence"})
            .fallback("sync"),
        text("sequence",
@@ -328,7 +328,7 @@ Model gossip_sim_model() {
        integer("batch-runs", "runs per batch (0 = from the memory available)")
            .fallback("0")
            .range(at_least(0)),
-       device_parameter("auto | cpu | cuda[:N] (CUDA: every protocol, without --privacy)"),
+       device_parameter("auto | cpu | cuda[:N] (CUDA: every protocol, without privacy)"),
        memory_limit_parameter(),
        threads_parameter(),
        out_parameter(),

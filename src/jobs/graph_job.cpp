@@ -84,7 +84,7 @@ Model graph_model() {
   Model m;
   m.name = "graph";
   m.help = "build or load a graph; write its edge list and statistics";
-  m.footer = "Graph families (--graph FAMILY:key=value,...):\n" + graph_families_help();
+  m.footer = "Graph families (graph = FAMILY:key=value,...):\n" + graph_families_help();
   m.study_model = false;
   m.parameters = graph_parameters();
   append(

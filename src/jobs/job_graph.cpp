@@ -19,8 +19,9 @@ void require_connected_for_auto_steps(const Graph& g, const std::string& horizon
   node_t components = 0;
   connected_components(g, &components);
   if (components > 1)
-    throw InvalidInput("--steps auto: the graph has " + std::to_string(components) +
-                       " connected components, so " + horizon + " is undefined; give --steps T");
+    throw InvalidParameter("steps", "steps auto: the graph has " + std::to_string(components) +
+                                        " connected components, so " + horizon +
+                                        " is undefined; give steps T");
 }
 
 }  // namespace netdp

@@ -133,7 +133,7 @@ std::vector<Parameter> loss_parameters(const std::string& sigma_help, const std:
       {real("alpha", "Renyi order alpha > 1").fallback("2").range(above(1)),
        real("sigma", sigma_help).fallback("1").range(above(0)),
        count_or_auto("steps", steps_help).fallback("auto").range(at_least(1)),
-       gap_parameter("spectral gap for --steps auto: second (1 - lambda_2) or abs (min 1 - |lambda|)"),
+       gap_parameter("spectral gap for steps auto: second (1 - lambda_2) or abs (min 1 - |lambda|)"),
        integer("source", "compute only the row of this source node u").range(between(0, INT_MAX)),
        device_parameter("auto | cpu | cuda | cuda:N"),
        integer("tile-sources", "sources per tile (0 = from the memory available)")

@@ -28,11 +28,11 @@ json finite_or_null(double x) {
 /// Delta_phi and the rule that gave it (docs/muffliato_gd.md "Privacy").
 std::pair<double, std::string> sensitivity_of(const MuffliatoGdJob& job) {
   const auto& p = job.params;
-  if (job.sensitivity) return {*job.sensitivity, "given (--sensitivity)"};
+  if (job.sensitivity) return {*job.sensitivity, "given (sensitivity)"};
   if (p.noise_order == NoiseOrder::reference_code)
     return {0.5, "reference code: 0.5, the [R-MUF] assumption for normalised features"};
   if (p.clip > 0) return {2 * p.clip, "2 L: per-example gradients clipped to L, D_u replaced as a whole"};
-  return {1.0, "assumed 1: nothing bounds the gradients without --clip; give --sensitivity"};
+  return {1.0, "assumed 1: nothing bounds the gradients without clip; give sensitivity"};
 }
 
 /// Aggregates by hop distance (index d + 1 = distance d, index 0 = unreachable) as rows, unreachable last.
@@ -336,7 +336,7 @@ Model muffliato_gd_model() {
        text("data",
             "CSV file: rows of p features then a label (+-1 for logistic; quadratic: p values), split across "
             "the nodes in file order; default: synthetic data from the seed"),
-       integer("dim", "dimension p (synthetic data: required; with --data: from the file)"),
+       integer("dim", "dimension p (synthetic data: required; with data: from the file)"),
        integer("samples", "synthetic examples per node (default 1 for quadratic, 10 otherwise)"),
        integer("steps", "outer iterations T (gradient steps)").required().range(at_least(1)),
        integer("gossip-rounds", "accelerated gossip steps K per iteration").required().range(at_least(1)),
@@ -356,7 +356,7 @@ Model muffliato_gd_model() {
             "Fig. 6.1c code order: clip(gradient + N(0, (sigma/2)^2), L) instead of clip, then noise"),
        real("alpha", "Renyi order of the privacy accounting").fallback("2"),
        real("sensitivity",
-            "Delta_phi of the accounting (default: 2L with --clip, 0.5 with --reference-code, else 1)")
+            "Delta_phi of the accounting (default: 2L with clip, 0.5 with reference-code, else 1)")
            .range(above(0)),
        integer("source", "privacy of this source only (all pairs by default)").range(between(0, 0x7fffffff)),
        flag("no-cap", "do not cap pairwise losses at T x the LDP level"),

@@ -21,8 +21,8 @@ using json = nlohmann::json;
 
 namespace {
 
-/// Every loss is proportional to 1 / sigma^2, clipping level included (docs/math.md §5.8), so the sigma meeting a
-/// target mean loss follows from one run at sigma = 1: sigma^2 = statistic(1) / target.
+/// Every loss is proportional to 1 / sigma^2, clipping level included (docs/math.md §5.8), so the sigma
+/// meeting a target mean loss follows from one run at sigma = 1: sigma^2 = statistic(1) / target.
 double calibrate_sigma(const Graph& g, const CsrMatrix& w, WalkLossParams p, const WalkLossJob& job,
                        double* statistic_at_one) {
   p.sigma = 1.0;
@@ -227,9 +227,9 @@ Model walk_loss_model() {
   Model m;
   m.name = "walk-loss";
   m.help = "pairwise Renyi loss eps(u -> v) of random-walk DP-SGD on a graph (Thm 7.7, Lemma D.17)";
-  m.parameters =
-      loss_parameters("noise multiplier: each step adds N(0, Delta^2 sigma^2)",
-                      "walk length T, or auto for the horizon T_RW of the reference figures (docs/math.md §2.3)");
+  m.parameters = loss_parameters(
+      "noise multiplier: each step adds N(0, Delta^2 sigma^2)",
+      "walk length T, or auto for the horizon T_RW of the reference figures (docs/math.md §2.3)");
   append(
       m.parameters,
       {choice(
@@ -249,7 +249,7 @@ Model walk_loss_model() {
            .fallback("0")
            .range(at_least(0)),
        real("target-mean-loss",
-            "choose sigma so that the mean loss equals this (docs/math.md §5.8); needs --steps T")
+            "choose sigma so that the mean loss equals this (docs/math.md §5.8); needs steps T, not auto")
            .fallback("0"),
        choice("target-statistic",
               "max-observer: max_v (1/n) sum_u eps(u -> v); all-pairs: mean over ordered pairs",

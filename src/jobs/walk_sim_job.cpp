@@ -379,7 +379,7 @@ Model walk_sim_model() {
       flag("save-paths", "write paths.csv (small runs only: R T <= 1e6)"),
       integer("batch-runs", "runs per batch (0 = automatic)").fallback("0").range(at_least(0)),
       threads_parameter(),
-      device_parameter("auto | cpu | cuda[:N] (CUDA: everything but --save-paths)"),
+      device_parameter("auto | cpu | cuda[:N] (CUDA: everything but save-paths)"),
       out_parameter(),
       quiet_parameter()};
   m.validate = [](const Values& v) { check_walk_sim_job(walk_sim_job(v, {})); };

@@ -105,7 +105,7 @@ BatchPlan plan_batches(const Graph& g, const CsrMatrix& w, const GossipSimParams
   if (p.batch_runs > 0) {
     plan.batch = std::min(p.batch_runs, p.runs);
     if (plan.batch > fits)
-      throw InsufficientMemory("gossip-sim: --batch-runs " + std::to_string(plan.batch) + " needs " +
+      throw InsufficientMemory("gossip-sim: batch-runs " + std::to_string(plan.batch) + " needs " +
                                mib(fixed + plan.batch * per_run) + " (" + sizes + ") but only " +
                                mib(budget) + " is available; at most " + std::to_string(fits) + " runs fit");
   } else {

@@ -31,7 +31,7 @@ struct NumberLine {
 
 std::vector<NumberLine> read_number_lines(const std::string& path) {
   std::ifstream in(path);
-  if (!in) throw InvalidInput("--init file:" + path + ": cannot open the file");
+  if (!in) throw InvalidParameter("init", "init file:" + path + ": cannot open the file");
   std::vector<NumberLine> lines;
   std::string text;
   for (int number = 1; std::getline(in, text); ++number) {
@@ -48,8 +48,8 @@ std::vector<NumberLine> read_number_lines(const std::string& path) {
       double value = 0;
       auto [stop, ec] = std::from_chars(text.data() + at, text.data() + end, value);
       if (ec != std::errc() || stop != text.data() + end || !std::isfinite(value))
-        throw InvalidInput("--init file:" + path + " line " + std::to_string(number) + ": '" +
-                           text.substr(at, end - at) + "' is not a finite number");
+        throw InvalidParameter("init", "init file:" + path + " line " + std::to_string(number) + ": '" +
+                                           text.substr(at, end - at) + "' is not a finite number");
       row.values.push_back(value);
       at = end;
     }
@@ -64,17 +64,18 @@ std::vector<double> values_from_file(node_t n, int dim, const std::string& path)
   x.reserve(static_cast<std::size_t>(n) * dim);
   for (const auto& row : lines) {
     if (dim > 1 && row.values.size() != static_cast<std::size_t>(dim))
-      throw InvalidInput("--init file:" + path + " line " + std::to_string(row.line) + ": expected " +
-                         std::to_string(dim) + " values (--dim), got " + std::to_string(row.values.size()));
+      throw InvalidParameter("init", "init file:" + path + " line " + std::to_string(row.line) +
+                                         ": expected " + std::to_string(dim) + " values (dim), got " +
+                                         std::to_string(row.values.size()));
     x.insert(x.end(), row.values.begin(), row.values.end());
   }
   const std::size_t expected = static_cast<std::size_t>(n) * dim;
   if (x.size() != expected) {
     const std::string what =
         dim > 1 ? std::to_string(lines.size()) + " lines of values" : std::to_string(x.size()) + " values";
-    throw InvalidInput("--init file:" + path + ": " + what + ", but the graph has " + std::to_string(n) +
-                       " nodes" +
-                       (lines.empty() ? "" : " (last line " + std::to_string(lines.back().line) + ")"));
+    throw InvalidParameter(
+        "init", "init file:" + path + ": " + what + ", but the graph has " + std::to_string(n) + " nodes" +
+                    (lines.empty() ? "" : " (last line " + std::to_string(lines.back().line) + ")"));
   }
   return x;
 }

@@ -20,9 +20,10 @@ GossipProtocol parse_gossip_protocol(std::string_view text) {
   if (text == "er-per-round") return GossipProtocol::er_per_round;
   if (text == "dropout") return GossipProtocol::dropout;
   if (text == "sequence") return GossipProtocol::sequence;
-  throw InvalidInput(
-      "--protocol: expected sync, accelerated, randomized, er-per-round, dropout or sequence, got '" +
-      std::string(text) + "'");
+  throw InvalidParameter(
+      "protocol",
+      "protocol: expected sync, accelerated, randomized, er-per-round, dropout or sequence, got '" +
+          std::string(text) + "'");
 }
 
 std::string to_string(GossipProtocol p) {
@@ -51,7 +52,8 @@ InitSpec parse_init_spec(std::string_view text) {
   if (text == "normal") return {InitKind::normal, ""};
   if (text == "uniform") return {InitKind::uniform, ""};
   if (text.starts_with("file:") && text.size() > 5) return {InitKind::file, std::string(text.substr(5))};
-  throw InvalidInput("--init: expected zero, normal, uniform or file:PATH, got '" + std::string(text) + "'");
+  throw InvalidParameter(
+      "init", "init: expected zero, normal, uniform or file:PATH, got '" + std::string(text) + "'");
 }
 
 std::string to_string(const InitSpec& spec) {
@@ -68,36 +70,39 @@ std::string to_string(const InitSpec& spec) {
 }
 
 void validate(const GossipSimParams& p, node_t n) {
-  auto bad = [](const std::string& what) { throw InvalidInput(what); };
-  if (p.steps < 1) bad("--steps must be >= 1, got " + std::to_string(p.steps));
+  auto bad = [](const char* parameter, const std::string& what) { throw InvalidParameter(parameter, what); };
+  if (p.steps < 1) bad("steps", "steps must be >= 1, got " + std::to_string(p.steps));
   if (!fixed_matrix(p.protocol) && p.protocol != GossipProtocol::randomized && p.steps > kMaxRounds)
-    bad("--steps: at most 2^24 rounds for " + to_string(p.protocol) + ", got " + std::to_string(p.steps));
-  if (p.runs < 1 || p.runs > kMaxRuns) bad("--runs must be in [1, 2^32], got " + std::to_string(p.runs));
-  if (p.dim < 1) bad("--dim must be >= 1, got " + std::to_string(p.dim));
+    bad("steps",
+        "steps: at most 2^24 rounds for " + to_string(p.protocol) + ", got " + std::to_string(p.steps));
+  if (p.runs < 1 || p.runs > kMaxRuns)
+    bad("runs", "runs must be in [1, 2^32], got " + std::to_string(p.runs));
+  if (p.dim < 1) bad("dim", "dim must be >= 1, got " + std::to_string(p.dim));
   if (!(p.sigma >= 0.0) || !std::isfinite(p.sigma))
-    bad("--sigma must be a finite number >= 0, got " + format_double(p.sigma));
+    bad("sigma", "sigma must be a finite number >= 0, got " + format_double(p.sigma));
   if (!(p.edge_probability >= 0.0 && p.edge_probability <= 1.0))
-    bad("er-per-round: the edge probability q = c ln(n)/n must be in [0, 1], got " +
-        format_double(p.edge_probability) + " (lower --er-c)");
+    bad("er-c", "er-c: the er-per-round edge probability q = c ln(n)/n must be in [0, 1], got " +
+                    format_double(p.edge_probability) + " (lower er-c)");
   if (!(p.dropout >= 0.0 && p.dropout <= 1.0))
-    bad("--dropout must be in [0, 1], got " + format_double(p.dropout));
+    bad("dropout", "dropout must be in [0, 1], got " + format_double(p.dropout));
   if (!(p.spectral_gap >= 0.0 && p.spectral_gap <= 2.0))
-    bad("spectral gap must be in [0, 2], got " + format_double(p.spectral_gap));
-  if (p.record_every < 1) bad("--record-every must be >= 1, got " + std::to_string(p.record_every));
-  if (p.batch_runs < 0) bad("--batch-runs must be >= 0, got " + std::to_string(p.batch_runs));
-  if (p.memory_limit < 0) bad("--memory-limit must be >= 0");
-  if (n < 1) bad("gossip-sim: the graph has no nodes");
+    throw InvalidInput("spectral gap must be in [0, 2], got " + format_double(p.spectral_gap));
+  if (p.record_every < 1)
+    bad("record-every", "record-every must be >= 1, got " + std::to_string(p.record_every));
+  if (p.batch_runs < 0) bad("batch-runs", "batch-runs must be >= 0, got " + std::to_string(p.batch_runs));
+  if (p.memory_limit < 0) bad("memory-limit", "memory-limit must be >= 0");
+  if (n < 1) throw InvalidInput("gossip-sim: the graph has no nodes");
   if (p.protocol == GossipProtocol::sequence) {
     if (!p.sequence || p.sequence->empty())
-      bad("--protocol sequence needs --sequence PATH (no matrices given)");
+      bad("sequence", "sequence PATH is required by protocol sequence (no matrices given)");
     for (std::size_t t = 0; t < p.sequence->size(); ++t)
       if ((*p.sequence)[t].w.n != n || (*p.sequence)[t].graph.n != n)
-        bad("--sequence: matrix " + std::to_string(t) + " is " + std::to_string((*p.sequence)[t].w.n) +
-            " x " + std::to_string((*p.sequence)[t].w.n) + " but the graph has " + std::to_string(n) +
-            " nodes");
+        bad("sequence",
+            "sequence: matrix " + std::to_string(t) + " is " + std::to_string((*p.sequence)[t].w.n) + " x " +
+                std::to_string((*p.sequence)[t].w.n) + " but the graph has " + std::to_string(n) + " nodes");
   }
   // Every protocol has a CUDA path (kernels/cuda/gossip_sim*.cu); whether a device answers is checked when
-  // the device is resolved, and --device cuda with --privacy is refused by the job (gossip_sim_job.cpp).
+  // the device is resolved, and device cuda with privacy is refused by the job (gossip_sim_job.cpp).
 }
 
 namespace gossip_sim_detail {

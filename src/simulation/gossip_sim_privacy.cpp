@@ -1,5 +1,5 @@
-// Driver of privacy over runs (docs/math.md §6.1, 6.3, 6.4, 6.8): checks, the memory plan, the accountant on each
-// run's schedule in run order, then means, quantiles and the statistics by hop distance.
+// Driver of privacy over runs (docs/math.md §6.1, 6.3, 6.4, 6.8): checks, the memory plan, the accountant on
+// each run's schedule in run order, then means, quantiles and the statistics by hop distance.
 #include "netdp/simulation/gossip_sim_privacy.hpp"
 
 #include <omp.h>
@@ -74,8 +74,9 @@ struct PrivacyPlan {
   double accountant = 0, total = 0, budget = 0;
 };
 
-/// docs/design.md principle 5: the accountant's n x n products, the aggregates (sum, min, max, and the ER bound sums
-/// per pair), the schedule of a run and, with quantiles, the R x rows x n kept values, before allocating.
+/// docs/design.md principle 5: the accountant's n x n products, the aggregates (sum, min, max, and the ER
+/// bound sums per pair), the schedule of a run and, with quantiles, the R x rows x n kept values, before
+/// allocating.
 PrivacyPlan plan_privacy(const Graph& g, const CsrMatrix& w, const GossipSimParams& p,
                          const GossipPrivacyParams& q, node_t rows) {
   PrivacyPlan plan;
@@ -99,15 +100,15 @@ PrivacyPlan plan_privacy(const Graph& g, const CsrMatrix& w, const GossipSimPara
                             " source rows, R = " + std::to_string(p.runs) +
                             ", T = " + std::to_string(p.steps);
   if (without_kept > plan.budget)
-    throw InsufficientMemory("gossip-sim --privacy: needs " + gib(without_kept) + " (" + sizes +
+    throw InsufficientMemory("gossip-sim privacy: needs " + gib(without_kept) + " (" + sizes +
                              ": the accountant's n x n products " + gib(plan.accountant) +
                              ", per-pair aggregates " + gib(matrices) + ") but only " + gib(plan.budget) +
-                             " is available; use --source U or a smaller graph");
+                             " is available; give one source (source U) or use a smaller graph");
   if (plan.total > plan.budget)
     throw InsufficientMemory(
-        "gossip-sim --privacy: --quantiles keeps every run's losses, R x rows x n = " + gib(kept) + " (" +
-        sizes + "), and with the rest (" + gib(without_kept) + ") that exceeds the " + gib(plan.budget) +
-        " available; drop --quantiles, use fewer runs or --source U");
+        "gossip-sim privacy: quantiles keeps every run's losses, R x rows x n = " + gib(kept) + " (" + sizes +
+        "), and with the rest (" + gib(without_kept) + ") that exceeds the " + gib(plan.budget) +
+        " available; drop quantiles, use fewer runs or give one source (source U)");
   return plan;
 }
 
@@ -197,15 +198,17 @@ void compute_quantiles(const PrivacyTotals& t, GossipPrivacyResult& r) {
 
 void validate(const GossipPrivacyParams& q, const GossipSimParams& p, node_t n) {
   if (!(p.sigma > 0.0))
-    throw InvalidInput("--privacy needs --sigma > 0 (without noise there is no privacy), got " +
-                       format_double(p.sigma));
+    throw InvalidParameter(
+        "sigma",
+        "sigma > 0 is needed for privacy (without noise there is no privacy), got " + format_double(p.sigma));
   GossipLossParams lp = gossip_privacy_loss_params(q, p);
   lp.steps = std::max(1, p.steps);
   validate(lp, n);
   for (double level : q.quantiles)
     if (!(level >= 0.0 && level <= 1.0))
-      throw InvalidInput("--quantiles: every level must be in [0, 1], got " + format_double(level));
-  if (q.memory_limit < 0) throw InvalidInput("--memory-limit must be >= 0");
+      throw InvalidParameter("quantiles",
+                             "quantiles: every level must be in [0, 1], got " + format_double(level));
+  if (q.memory_limit < 0) throw InvalidParameter("memory-limit", "memory-limit must be >= 0");
 }
 
 GossipLossParams gossip_privacy_loss_params(const GossipPrivacyParams& q, const GossipSimParams& p) {

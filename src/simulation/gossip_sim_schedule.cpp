@@ -71,9 +71,10 @@ GossipRound sample_er_round(node_t n, double q, std::uint64_t seed, std::int64_t
     CsrMatrix w = gossip_matrix(g, Weighting::metropolis);
     return {std::move(w), std::move(g)};
   }
-  throw InvalidInput("er-per-round: G(n = " + std::to_string(n) + ", q = " + format_double(q) +
-                     ") was disconnected in " + std::to_string(kMaxAttempts) + " draws (run " +
-                     std::to_string(run) + ", round " + std::to_string(round) + "); raise --er-c");
+  throw InvalidParameter("er-c", "er-c: er-per-round: G(n = " + std::to_string(n) +
+                                     ", q = " + format_double(q) + ") was disconnected in " +
+                                     std::to_string(kMaxAttempts) + " draws (run " + std::to_string(run) +
+                                     ", round " + std::to_string(round) + "); raise er-c");
 }
 
 GossipRound sample_dropout_round(const Graph& base, double q, std::uint64_t seed, std::int64_t run,

@@ -1,5 +1,5 @@
-// `--protocol sequence`: a user-given sequence of gossip matrices W_0 .. W_{L-1} (docs/math.md §6.1, time-varying
-// graphs G_t = (V, E_t)), read from a list file, one matrix file per line.
+// `--protocol sequence`: a user-given sequence of gossip matrices W_0 .. W_{L-1} (docs/math.md §6.1,
+// time-varying graphs G_t = (V, E_t)), read from a list file, one matrix file per line.
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -44,7 +44,7 @@ GossipRound round_of(const CsrMatrix& loaded) {
 
 std::vector<GossipRound> load_gossip_sequence(const std::string& list_path, node_t n) {
   std::ifstream in(list_path);
-  if (!in) throw InvalidInput("--sequence: cannot open the list file '" + list_path + "'");
+  if (!in) throw InvalidParameter("sequence", "sequence: cannot open the list file '" + list_path + "'");
   const std::filesystem::path base = std::filesystem::path(list_path).parent_path();
   std::vector<GossipRound> rounds;
   std::string text;
@@ -54,7 +54,7 @@ std::vector<GossipRound> load_gossip_sequence(const std::string& list_path, node
     std::filesystem::path file(name);
     if (file.is_relative()) file = base / file;
     const std::string where =
-        "--sequence " + list_path + " line " + std::to_string(line) + " (" + file.string() + "): ";
+        "sequence " + list_path + " line " + std::to_string(line) + " (" + file.string() + "): ";
     try {
       GossipRound r = round_of(load_weight_matrix(file.string()));
       if (r.w.n != n)
@@ -63,10 +63,11 @@ std::vector<GossipRound> load_gossip_sequence(const std::string& list_path, node
       validate_gossip_matrix(r.w, r.graph, 1e-9);  // row-stochastic and symmetric (docs/math.md §2.1)
       rounds.push_back(std::move(r));
     } catch (const InvalidInput& e) {
-      throw InvalidInput(where + e.what());
+      throw InvalidParameter("sequence", where + e.what());
     }
   }
-  if (rounds.empty()) throw InvalidInput("--sequence " + list_path + ": the list names no matrix file");
+  if (rounds.empty())
+    throw InvalidParameter("sequence", "sequence " + list_path + ": the list names no matrix file");
   return rounds;
 }
 

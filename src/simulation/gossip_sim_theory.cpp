@@ -1,6 +1,6 @@
 // The theory printed next to the Monte Carlo curves: utility bounds of Thm 6.2 / 6.4 and the stopping times
-// of docs/math.md §2.3. docs/math.md states the bounds for (1/2n) sum_v E||x_v^t - xbar||^2; the simulator reports
-// e(t) = (1/n) sum_v ||x_v^t - xbar||^2, hence the factor 2 below.
+// of docs/math.md §2.3. docs/math.md states the bounds for (1/2n) sum_v E||x_v^t - xbar||^2; the simulator
+// reports e(t) = (1/n) sum_v ||x_v^t - xbar||^2, hence the factor 2 below.
 #include <cmath>
 #include <limits>
 #include <string>
@@ -41,19 +41,21 @@ int gossip_sim_stopping_time(const GossipBoundInputs& in) {
       rate = 2 * in.gap / in.n;  // Thm 6.4: lambda(p)
       break;
     default:
-      throw InvalidInput("--steps auto: no stopping time for " + to_string(in.protocol) +
-                         " (docs/math.md §2.3 covers sync, accelerated and randomized); give --steps T");
+      throw InvalidParameter("steps", "steps auto: no stopping time for " + to_string(in.protocol) +
+                                          " (docs/math.md §2.3 covers sync, accelerated and randomized); "
+                                          "give steps T");
   }
   if (!(in.sigma > 0))
-    throw InvalidInput(
-        "--steps auto: T_stop = ln((n / (D sigma^2)) max(D sigma^2, S)) / rate needs sigma > 0");
+    throw InvalidParameter(
+        "steps", "steps auto: T_stop = ln((n / (D sigma^2)) max(D sigma^2, S)) / rate needs sigma > 0");
   if (!(rate > 0))
-    throw InvalidInput("--steps auto: the spectral gap is " + format_double(in.gap) +
-                       ", so T_stop is undefined");
+    throw InvalidParameter(
+        "steps", "steps auto: the spectral gap is " + format_double(in.gap) + ", so T_stop is undefined");
   const double noise = in.dim * in.sigma * in.sigma;
   const double steps = std::ceil(std::log(in.n / noise * std::max(noise, in.spread)) / rate);
   if (!(steps < double(std::numeric_limits<int>::max())))
-    throw InvalidInput("--steps auto: T_stop = " + format_double(steps) + " is too large; give --steps T");
+    throw InvalidParameter("steps",
+                           "steps auto: T_stop = " + format_double(steps) + " is too large; give steps T");
   return std::max(1, static_cast<int>(steps));
 }
 

@@ -1,7 +1,7 @@
-// Algorithm 6.3 (Muffliato-GD / SGD, docs/math.md §6.5): every run is simulated on its own (n x p state, its own
-// noise and graphs), the runs spread over the threads, or, with fewer runs than threads, each run's nodes and
-// rows. Every node and row goes through the same arithmetic either way, sums over nodes run in node order and
-// the per-run metrics are merged in run order, so the results do not depend on the thread count.
+// Algorithm 6.3 (Muffliato-GD / SGD, docs/math.md §6.5): every run is simulated on its own (n x p state, its
+// own noise and graphs), the runs spread over the threads, or, with fewer runs than threads, each run's nodes
+// and rows. Every node and row goes through the same arithmetic either way, sums over nodes run in node order
+// and the per-run metrics are merged in run order, so the results do not depend on the thread count.
 #include <omp.h>
 
 #include <algorithm>
@@ -236,36 +236,37 @@ double gradient_noise_std(double sigma, NoiseOrder order) {
 
 void validate(const MuffliatoGdParams& p, const LocalData& d) {
   validate(d, p.objective);
-  auto bad = [](const std::string& what) { throw InvalidInput(what); };
+  auto bad = [](const char* parameter, const std::string& what) { throw InvalidParameter(parameter, what); };
   if (p.steps < 1 || p.steps >= (1 << 24))
-    bad("--steps must be in [1, 2^24), got " + std::to_string(p.steps));
-  if (p.gossip_steps < 1) bad("--gossip-rounds must be >= 1, got " + std::to_string(p.gossip_steps));
+    bad("steps", "steps must be in [1, 2^24), got " + std::to_string(p.steps));
+  if (p.gossip_steps < 1)
+    bad("gossip-rounds", "gossip-rounds must be >= 1, got " + std::to_string(p.gossip_steps));
   if (!(p.step_size > 0) || !std::isfinite(p.step_size))
-    bad("--step-size must be a finite number > 0, got " + format_double(p.step_size));
+    bad("step-size", "step-size must be a finite number > 0, got " + format_double(p.step_size));
   if (!(p.sigma >= 0) || !std::isfinite(p.sigma))
-    bad("--sigma must be a finite number >= 0, got " + format_double(p.sigma));
+    bad("sigma", "sigma must be a finite number >= 0, got " + format_double(p.sigma));
   if (p.runs < 1 || p.runs >= (std::int64_t{1} << 32))
-    bad("--runs must be in [1, 2^32), got " + std::to_string(p.runs));
+    bad("runs", "runs must be in [1, 2^32), got " + std::to_string(p.runs));
   if (!(p.clip >= 0) || !std::isfinite(p.clip))
-    bad("--clip must be a finite number >= 0, got " + format_double(p.clip));
+    bad("clip", "clip must be a finite number >= 0, got " + format_double(p.clip));
   if (!(p.l2 >= 0) || !std::isfinite(p.l2))
-    bad("--l2 must be a finite number >= 0, got " + format_double(p.l2));
-  if (p.batch < 0) bad("--batch must be >= 0, got " + std::to_string(p.batch));
+    bad("l2", "l2 must be a finite number >= 0, got " + format_double(p.l2));
+  if (p.batch < 0) bad("batch", "batch must be >= 0, got " + std::to_string(p.batch));
   if (p.batch > 0) {
     std::int64_t smallest = d.size(0);
     for (node_t v = 1; v < d.n; ++v) smallest = std::min(smallest, d.size(v));
     if (p.batch > smallest)
-      bad("--batch " + std::to_string(p.batch) + " exceeds the smallest local dataset (" +
-          std::to_string(smallest) + " examples)");
+      bad("batch", "batch " + std::to_string(p.batch) + " exceeds the smallest local dataset (" +
+                       std::to_string(smallest) + " examples)");
     for (node_t v = 0; v < d.n; ++v)
-      if (d.size(v) >= (std::int64_t{1} << 32)) bad("--batch: a node holds 2^32 examples or more");
+      if (d.size(v) >= (std::int64_t{1} << 32)) bad("batch", "batch: a node holds 2^32 examples or more");
   }
   if (p.er_per_round && !(p.edge_probability > 0 && p.edge_probability <= 1))
-    bad("the Erdos-Renyi edge probability q = c ln(n)/n must be in (0, 1], got " +
-        format_double(p.edge_probability) + " (check --er-c)");
-  if (p.er_per_round && d.n < 2) bad("--er-c needs n >= 2");
+    bad("er-c", "er-c: the Erdos-Renyi edge probability q = c ln(n)/n must be in (0, 1], got " +
+                    format_double(p.edge_probability));
+  if (p.er_per_round && d.n < 2) bad("er-c", "er-c needs n >= 2");
   if (p.spectral_gap && !(*p.spectral_gap >= 0 && *p.spectral_gap <= 1))
-    bad("the spectral gap must be in [0, 1], got " + format_double(*p.spectral_gap));
+    throw InvalidInput("the spectral gap must be in [0, 1], got " + format_double(*p.spectral_gap));
 }
 
 MuffliatoGdResult muffliato_gd(const Graph& g, const CsrMatrix& w, const LocalData& d,

@@ -57,8 +57,9 @@ bool parse_numbers(const std::string& line, std::vector<double>& out) {
 
 LocalData synthetic_data(Objective o, node_t n, int dim, int samples, std::uint64_t seed) {
   if (n < 1) throw InvalidInput("synthetic data: n must be >= 1");
-  if (dim < 1) throw InvalidInput("--dim must be >= 1 for synthetic data, got " + std::to_string(dim));
-  if (samples < 1) throw InvalidInput("--samples must be >= 1, got " + std::to_string(samples));
+  if (dim < 1)
+    throw InvalidParameter("dim", "dim must be >= 1 for synthetic data, got " + std::to_string(dim));
+  if (samples < 1) throw InvalidParameter("samples", "samples must be >= 1, got " + std::to_string(samples));
   LocalData d;
   d.n = n;
   d.dim = dim;
@@ -88,8 +89,8 @@ LocalData synthetic_data(Objective o, node_t n, int dim, int samples, std::uint6
 
 LocalData read_csv_data(const std::string& path, Objective o, node_t n, int dim) {
   std::ifstream in(path);
-  if (!in) throw InvalidInput("--data: cannot open '" + path + "'");
-  if (n < 1) throw InvalidInput("--data: n must be >= 1");
+  if (!in) throw InvalidParameter("data", "data: cannot open '" + path + "'");
+  if (n < 1) throw InvalidParameter("data", "data: n must be >= 1");
   const int label_columns = o == Objective::quadratic ? 0 : 1;
   std::vector<double> rows, numbers;
   int columns = dim > 0 ? dim + label_columns : 0;
@@ -99,30 +100,31 @@ LocalData read_csv_data(const std::string& path, Objective o, node_t n, int dim)
     if (auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);
     const bool ok = parse_numbers(line, numbers);
     if (ok && numbers.empty()) continue;
-    const std::string where = "--data " + path + ", line " + std::to_string(number) + ": ";
+    const std::string where = "data " + path + ", line " + std::to_string(number) + ": ";
     if (!ok) {
       if (!seen_data) {  // one header line
         seen_data = true;
         continue;
       }
-      throw InvalidInput(where + "expected numbers separated by commas or blanks");
+      throw InvalidParameter("data", where + "expected numbers separated by commas or blanks");
     }
     seen_data = true;
     if (columns == 0) columns = static_cast<int>(numbers.size());
     if (static_cast<int>(numbers.size()) != columns || columns <= label_columns)
-      throw InvalidInput(where + "expected " +
-                         (columns > label_columns ? std::to_string(columns) : std::string("p + 1")) +
-                         " values (p features" + (label_columns ? " then a label" : "") + "), got " +
-                         std::to_string(numbers.size()));
+      throw InvalidParameter("data",
+                             where + "expected " +
+                                 (columns > label_columns ? std::to_string(columns) : std::string("p + 1")) +
+                                 " values (p features" + (label_columns ? " then a label" : "") + "), got " +
+                                 std::to_string(numbers.size()));
     if (o == Objective::logistic && numbers.back() != 1.0 && numbers.back() != -1.0)
-      throw InvalidInput(where + "the label must be -1 or +1");
+      throw InvalidParameter("data", where + "the label must be -1 or +1");
     rows.insert(rows.end(), numbers.begin(), numbers.end());
   }
-  if (columns == 0) throw InvalidInput("--data " + path + ": no data rows");
+  if (columns == 0) throw InvalidParameter("data", "data " + path + ": no data rows");
   const std::int64_t count = static_cast<std::int64_t>(rows.size()) / columns;
   if (count < n)
-    throw InvalidInput("--data " + path + ": " + std::to_string(count) +
-                       " rows for n = " + std::to_string(n) + " nodes (every node needs at least one)");
+    throw InvalidParameter("data", "data " + path + ": " + std::to_string(count) + " rows for n = " +
+                                       std::to_string(n) + " nodes (every node needs at least one)");
   LocalData d;
   d.n = n;
   d.dim = columns - label_columns;

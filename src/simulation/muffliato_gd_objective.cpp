@@ -1,5 +1,5 @@
-// The built-in objectives of Muffliato-GD (docs/math.md §6.5: phi = (1/n) sum_v phi_v, phi_v the mean loss over
-// D_v plus a ridge term), their gradients, and the optimum the utility curves are measured against.
+// The built-in objectives of Muffliato-GD (docs/math.md §6.5: phi = (1/n) sum_v phi_v, phi_v the mean loss
+// over D_v plus a ridge term), their gradients, and the optimum the utility curves are measured against.
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -102,8 +102,9 @@ Optimum quadratic_optimum(Objective o, const LocalData& d, double l2) {
     opt.hessian = weighted_gram(d, l2, [](std::int64_t) { return 1.0; });
   }
   if (!solve_spd(opt.hessian, b, p))
-    throw InvalidInput(to_string(o) +
-                       ": the data do not determine a unique optimum (X^T X is singular); add --l2 or data");
+    throw InvalidInput(
+        to_string(o) +
+        ": the data do not determine a unique optimum (X^T X is singular); give l2 > 0 or more data");
   opt.theta = std::move(b);
   opt.value = global_objective(o, d, l2, opt.theta);
   std::vector<double> g(p);
@@ -281,7 +282,7 @@ double accuracy(const LocalData& d, std::span<const double> theta) {
 
 Optimum objective_optimum(Objective o, const LocalData& d, double l2) {
   validate(d, o);
-  if (!(l2 >= 0) || !std::isfinite(l2)) throw InvalidInput("--l2 must be a finite number >= 0");
+  if (!(l2 >= 0) || !std::isfinite(l2)) throw InvalidParameter("l2", "l2 must be a finite number >= 0");
   return o == Objective::logistic ? logistic_optimum(d, l2) : quadratic_optimum(o, d, l2);
 }
 

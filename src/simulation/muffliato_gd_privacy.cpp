@@ -34,7 +34,7 @@ std::vector<double> er_round_loss_sum(const GossipSchedule& s, double q, int gos
                                       const GossipLossParams& loss, node_t source, ErBoundVariant variant) {
   if (s.randomized()) throw InvalidInput("the per-round Erdos-Renyi bound needs a synchronous schedule");
   if (source < 0 || source >= s.n)
-    throw InvalidInput("--source must be in [0, n), got " + std::to_string(source));
+    throw InvalidParameter("source", "source must be in [0, n), got " + std::to_string(source));
   std::vector<double> sum(static_cast<std::size_t>(s.n), 0.0);
   std::vector<char> neighbour(static_cast<std::size_t>(s.n));
   for (int t = 0; t < s.steps; ++t) {

@@ -107,8 +107,8 @@ struct RunVisitor {
     if (record) out.path.push_back(v);
   }
 
-  // Private real summation (docs/math.md §4.1 / 3.1): every position adds x_v; noise N(0, sigma_loc^2) at every
-  // position, or on the directed ring once every n - 1 hops (Alg 5.1: positions 0, n-1, 2(n-1), ...).
+  // Private real summation (docs/math.md §4.1 / 3.1): every position adds x_v; noise N(0, sigma_loc^2) at
+  // every position, or on the directed ring once every n - 1 hops (Alg 5.1: positions 0, n-1, 2(n-1), ...).
   void position(std::int64_t t, node_t v) {
     if (!ctx.utility) return;
     out.utility.truth += ctx.values[v];
@@ -302,7 +302,7 @@ WalkSimResult walk_sim(const WalkModel& model, const WalkSimParams& p, const Dis
   if (distances && p.accounting && p.bookkeeping == WalkBookkeeping::reference &&
       distances->from_node0.size() != static_cast<std::size_t>(n))
     throw InvalidInput(
-        "walk_sim: --bookkeeping reference needs the distance table's hop distances from node 0 "
+        "walk_sim: the reference bookkeeping needs the distance table's hop distances from node 0 "
         "(distance_counts fills them)");
   const auto started = std::chrono::steady_clock::now();
   WalkSimResult r;
@@ -311,7 +311,7 @@ WalkSimResult walk_sim(const WalkModel& model, const WalkSimParams& p, const Dis
   r.runs = p.runs;
   // Walks run where the device spec says (auto: CUDA when a device answers); saved paths, the reference
   // bookkeeping and histograms with cycles longer than the device's table are CPU only (validate rejects
-  // them with --device cuda).
+  // them with device cuda).
   const bool reference = p.accounting && p.bookkeeping == WalkBookkeeping::reference;
   const bool gpu_capable = !p.save_paths && !reference &&
                            (!p.accounting || p.mechanism == WalkMechanism::gaussian ||
@@ -320,8 +320,8 @@ WalkSimResult walk_sim(const WalkModel& model, const WalkSimParams& p, const Dis
   r.device = device.name;
   r.device_note = device.note;
   if (!gpu_capable && p.device.kind == DeviceKind::automatic)
-    r.device_note = p.save_paths ? "auto: --save-paths runs on the CPU only"
-                    : reference  ? "auto: --bookkeeping reference runs on the CPU only"
+    r.device_note = p.save_paths ? "auto: save-paths runs on the CPU only"
+                    : reference  ? "auto: bookkeeping reference runs on the CPU only"
                                  : "auto: the histogram mechanism with T - 1 > 2^20 runs on the CPU only";
 
   Context ctx(model, p, distances);

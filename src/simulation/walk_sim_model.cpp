@@ -181,10 +181,10 @@ WalkWeights parse_walk_weights(std::string_view text) {
   try {
     w.matrix = parse_weights_spec(text);
   } catch (const InvalidInput&) {
-    throw InvalidInput(
-        "--weights: expected auto, uniform, lazy-uniform, directed-ring, metropolis, "
-        "hamilton-literal, max-degree or file:PATH, got '" +
-        std::string(text) + "'");
+    throw InvalidParameter("weights",
+                           "weights: expected auto, uniform, lazy-uniform, directed-ring, metropolis, "
+                           "hamilton-literal, max-degree or file:PATH, got '" +
+                               std::string(text) + "'");
   }
   w.rule = WalkWeights::Rule::matrix;
   return w;
@@ -230,8 +230,9 @@ WalkModel csr_walk(const Graph& g, const WalkWeights& weights) {
         const node_t next = v + 1 == g.n ? 0 : v + 1;
         auto row = g.neighbors(v);
         if (!std::binary_search(row.begin(), row.end(), next))
-          throw InvalidInput("--weights directed-ring needs the ring 0-1-...-(n-1)-0 (graph ring:n=N); {" +
-                             std::to_string(v) + ", " + std::to_string(next) + "} is not an edge");
+          throw InvalidParameter("weights",
+                                 "weights directed-ring needs the ring 0-1-...-(n-1)-0 (graph ring:n=N); {" +
+                                     std::to_string(v) + ", " + std::to_string(next) + "} is not an edge");
       }
       m.kind = WalkKind::directed_ring;
       m.weights = "directed ring v -> v + 1 mod n";
@@ -250,7 +251,7 @@ WalkModel make_walk_model(std::string_view graph_spec, std::string_view weights,
     return complete_walk(parse_node_count(spec));
   const WalkWeights w = parse_walk_weights(weights == "auto" ? "uniform" : weights);
   if (w.rule == WalkWeights::Rule::directed_ring && spec.family != "ring")
-    throw InvalidInput("--weights directed-ring needs --graph ring:n=N, got '" + spec.text + "'");
+    throw InvalidParameter("weights", "weights directed-ring needs graph ring:n=N, got '" + spec.text + "'");
   Graph g = make_graph(spec);
   WalkModel m = csr_walk(g, w);
   if (graph) *graph = std::move(g);
@@ -268,7 +269,8 @@ WalkStart parse_walk_start(std::string_view text) {
         u <= std::numeric_limits<node_t>::max())
       return {StartKind::node, static_cast<node_t>(u)};
   }
-  throw InvalidInput("--start: expected node:U, uniform or stationary, got '" + std::string(text) + "'");
+  throw InvalidParameter("start",
+                         "start: expected node:U, uniform or stationary, got '" + std::string(text) + "'");
 }
 
 std::string to_string(const WalkStart& s) {

@@ -18,8 +18,9 @@ const jobs::Model& study_model(const std::string& name) {
   return *model;
 }
 
-/// A grid point's error in the spelling of the models' other messages (and of their command lines):
-/// "--graph is required", "--steps must be >= 1, got 0".
+/// A grid point's or a unit's error about one parameter in the spelling of the command lines (the library and
+/// the registry name the parameter, "steps must be >= 1, got 0"): "--graph is required", "--steps must be >=
+/// 1, got 0".
 [[noreturn]] void rethrow_as_option(const InvalidParameter& e) {
   throw InvalidInput("--" + std::string(e.what()));
 }
@@ -87,7 +88,12 @@ class RegistryCatalog : public ModelCatalog {
                           {"arguments", given},
                           {"device", unit.device},
                           {"threads", unit.threads}};
-    const json summary = model.run(jobs::Values::from_json(model, arguments), context);
+    json summary;
+    try {
+      summary = model.run(jobs::Values::from_json(model, arguments), context);
+    } catch (const InvalidParameter& e) {
+      rethrow_as_option(e);
+    }
     // As summary.json holds it (JSON has no nan or inf: null), so that a unit's statistics do not depend on
     // whether they come from this run or from its files.
     return json::parse(summary.dump());

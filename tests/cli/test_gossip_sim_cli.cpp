@@ -170,7 +170,8 @@ TEST(CliGossipSim, BadInputExitsWithTwoAndLeavesNoManifest) {
       {"--privacy --source 4", "--source 4"},
       {"--quantiles 0.5", "need privacy"},
       {"--privacy --quantiles 0.5,x", "--quantiles"},
-      {"--privacy --quantiles 0.5 --protocol dropout --runs 10000 --memory-limit 0.001", "--quantiles keeps"},
+      {"--privacy --quantiles 0.5 --protocol dropout --runs 10000 --memory-limit 0.001",
+       "quantiles keeps every run's losses"},
   };
   int i = 0;
   for (const auto& [args, message] : cases) {

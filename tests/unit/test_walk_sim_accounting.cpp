@@ -19,7 +19,7 @@
 namespace netdp {
 namespace {
 
-// ---- Hand formulas (docs/math.md §1.4 C2 / C4, 1.5 SS2, 1.2 G6), written out independently of the library. ----
+// ---- Hand formulas (docs/math.md §1.4 C2 / C4, 1.5 SS2, 1.2 G6), independent of the library. ----
 
 double mass_of(const WalkSimParams& p, int m) {
   return p.mechanism == WalkMechanism::gaussian ? p.eps0 / std::sqrt(double(m))
@@ -424,15 +424,16 @@ TEST(WalkAccounting, ReferenceBookkeepingRunsOnTheCpu) {
   p.device = parse_device_spec("cuda");
   try {
     validate(p, 10);
-    ADD_FAILURE() << "--device cuda accepted the reference bookkeeping";
-  } catch (const InvalidInput& e) {
-    EXPECT_NE(std::string(e.what()).find("--bookkeeping reference runs on the CPU only"), std::string::npos)
+    ADD_FAILURE() << "device cuda accepted the reference bookkeeping";
+  } catch (const InvalidParameter& e) {
+    EXPECT_EQ(e.parameter(), "bookkeeping");
+    EXPECT_NE(std::string(e.what()).find("bookkeeping reference runs on the CPU only"), std::string::npos)
         << e.what();
   }
   p.device = parse_device_spec("auto");
   const WalkSimResult r = walk_sim(complete_walk(10), p);
   EXPECT_EQ(r.device.rfind("cpu", 0), 0u) << r.device;
-  EXPECT_EQ(r.device_note, "auto: --bookkeeping reference runs on the CPU only");
+  EXPECT_EQ(r.device_note, "auto: bookkeeping reference runs on the CPU only");
   // A hand-made distance table without the hop distances from node 0 is refused.
   const Graph g = ring_graph(10);
   DistanceCounts d;

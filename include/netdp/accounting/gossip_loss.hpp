@@ -43,7 +43,8 @@ struct GossipLossRun {
 /// The LDP level alpha Delta^2 / (2 sigma^2): the loss of a single Gaussian release of x_u.
 double gossip_ldp_loss(const GossipLossParams& p);
 
-/// Throws InvalidInput for alpha <= 1, sigma <= 0, Delta <= 0, steps < 1, t_start not 0/1, a bad source.
+/// Throws InvalidParameter (parameter() = "alpha", "sigma", "sensitivity", "steps", "t-start", "source", ...)
+/// for alpha <= 1, sigma <= 0, Delta <= 0, steps < 1, t_start not 0/1, a bad source.
 void validate(const GossipLossParams& p, node_t n);
 
 /// f(u, v) = (alpha Delta^2 / (2 sigma^2)) sum_{t in [t_start, t_start + T)} sum_{w in N(v)}

@@ -1,6 +1,7 @@
 #pragma once
-// Pairwise Renyi privacy loss of random-walk DP-SGD on an arbitrary graph (docs/math.md §5; thesis Theorem 7.7,
-// Lemma D.17, App D.7-D.9). sigma is the noise MULTIPLIER here (noise N(0, Delta^2 sigma^2), docs/math.md §0.2).
+// Pairwise Renyi privacy loss of random-walk DP-SGD on an arbitrary graph (docs/math.md §5; thesis
+// Theorem 7.7, Lemma D.17, App D.7-D.9). sigma is the noise MULTIPLIER here (noise N(0, Delta^2 sigma^2),
+// docs/math.md §0.2).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -24,7 +25,7 @@ std::string to_string(WalkLossMethod m);
 
 enum class SenderView {
   anonymous,  // v does not know who sent it the token (thesis eq. 7.5)
-  known,      // v knows its sender: max over w in N(v) of the graph term (docs/math.md §5.4, [CODE] maxi_priv)
+  known,  // v knows its sender: max over w in N(v) of the graph term (docs/math.md §5.4, [CODE] maxi_priv)
 };
 SenderView parse_sender_view(std::string_view text);  // "anonymous" | "known"
 std::string to_string(SenderView s);
@@ -36,7 +37,7 @@ struct WalkLossParams {
   double contributions = 0.0;  // N_u; 0 = T/n (the expectation for a bistochastic W, docs/math.md §5.2)
   WalkLossMethod method = WalkLossMethod::spectral;
   SenderView sender = SenderView::anonymous;
-  bool clip = false;             // clip to [0, alpha/(2 sigma^2)] like the reference figures (docs/math.md §5.3)
+  bool clip = false;  // clip to [0, alpha/(2 sigma^2)] like the reference figures (docs/math.md §5.3)
   std::optional<node_t> source;  // compute the row of this source only
   DeviceSpec device;
   std::int64_t tile_sources = 0;  // 0 = chosen from the memory available
@@ -55,11 +56,12 @@ double walk_local_loss(const WalkLossParams& p);
 /// N_u actually used: p.contributions, or T/n.
 double walk_contributions(const WalkLossParams& p, node_t n);
 
-/// Throws InvalidInput for alpha <= 1, sigma <= 0, steps < 1, contributions < 0, a bad source.
+/// Throws InvalidParameter (parameter() = "alpha", "sigma", "steps", "contributions", "source", ...) for
+/// alpha <= 1, sigma <= 0, steps < 1, contributions < 0, a bad source.
 void validate(const WalkLossParams& p, node_t n);
 
-/// The weak-convexity condition of Thm 7.7 (docs/math.md §1.7 PI4): sigma^2 >= 2 alpha (alpha - 1) as stated, or
-/// the exact sigma^2 >= alpha (alpha - 1) / 2.
+/// The weak-convexity condition of Thm 7.7 (docs/math.md §1.7 PI4): sigma^2 >= 2 alpha (alpha - 1) as stated,
+/// or the exact sigma^2 >= alpha (alpha - 1) / 2.
 bool walk_weak_convexity_holds(const WalkLossParams& p, bool stated = true);
 
 /// eps_{u->v} = N_u (alpha / sigma^2) [c_T / n + G_{uv}] with c_T = ln T (spectral) or H_T (finite), G the

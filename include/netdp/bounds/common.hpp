@@ -89,7 +89,7 @@ std::string to_string(NRounding r);
 /// Rounds, keeps the order, drops repeats (rounding merges small logspace values), checks n >= 1.
 std::vector<double> round_n_grid(const std::vector<double>& n, NRounding rounding);
 
-/// InvalidInput "<what> needs an integer n (got ...); use --n-round nearest" unless n is an integer.
+/// InvalidInput "<what> needs an integer n (got ...); use n-round nearest" unless n is an integer.
 std::int64_t require_integer_n(double n, const char* what);
 
 }  // namespace netdp::bounds

@@ -1,5 +1,6 @@
 #pragma once
 // Typed errors (docs/design.md principle 6): the CLI maps InvalidInput to exit code 2, anything else to 1.
+// Messages name parameters as the library spells them ("steps"), never as command-line flags ("--steps").
 #include <stdexcept>
 #include <string>
 
@@ -36,10 +37,11 @@ class InvalidParameter : public InvalidInput {
   std::string parameter_;
 };
 
-/// A requested device is absent (e.g. --device cuda on a machine where no CUDA device answers).
-class DeviceUnavailable : public InvalidInput {
+/// A requested device is absent (e.g. device cuda on a machine where no CUDA device answers): the device
+/// parameter's fault, so parameter() is "device" and a command line shows "--device cuda: ...".
+class DeviceUnavailable : public InvalidParameter {
  public:
-  using InvalidInput::InvalidInput;
+  explicit DeviceUnavailable(const std::string& message) : InvalidParameter("device", message) {}
 };
 
 /// The problem does not fit the memory at hand, even split into the smallest tiles.

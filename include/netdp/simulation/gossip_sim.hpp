@@ -1,7 +1,7 @@
 #pragma once
-// Monte Carlo simulation of private gossip averaging (Muffliato, docs/math.md §6.1-6.4, 6.8): R independent runs
-// of "add Gaussian noise once, then gossip", batched, giving the error to the true average per round with its
-// standard error over runs, next to the bounds of Thm 6.2 / 6.4. Docs: docs/gossip_sim.md.
+// Monte Carlo simulation of private gossip averaging (Muffliato, docs/math.md §6.1-6.4, 6.8): R independent
+// runs of "add Gaussian noise once, then gossip", batched, giving the error to the true average per round
+// with its standard error over runs, next to the bounds of Thm 6.2 / 6.4. Docs: docs/gossip_sim.md.
 //
 // Randomness layout (docs/design.md principle 2). Every random quantity is drawn from
 //   PhiloxStream(seed, subsequence, offset),  subsequence = kind << 56 | run << 24 | round,
@@ -35,9 +35,9 @@
 namespace netdp {
 
 enum class GossipProtocol {
-  sync,          // x^{t+1} = W x^t (Alg 6.1 without acceleration)
-  accelerated,   // Chebyshev: x^1 = W x^0, x^{t+1} = gamma W x^t + (1 - gamma) x^{t-1} (docs/math.md §2.4)
-  randomized,    // one edge per tick with p_e = 2 W_e / n, its endpoints average (Alg 6.2, docs/math.md §6.3)
+  sync,         // x^{t+1} = W x^t (Alg 6.1 without acceleration)
+  accelerated,  // Chebyshev: x^1 = W x^0, x^{t+1} = gamma W x^t + (1 - gamma) x^{t-1} (docs/math.md §2.4)
+  randomized,   // one edge per tick with p_e = 2 W_e / n, its endpoints average (Alg 6.2, docs/math.md §6.3)
   er_per_round,  // a fresh connected G(n, q) per round, W-MH (docs/math.md §6.4)
   dropout,       // each node loses all its edges with probability q per round, W-MH on the rest (6.8)
   sequence,      // the user's matrices W_0 .. W_{L-1}, round t uses W_{t mod L} (6.1); no randomness
@@ -80,25 +80,27 @@ struct GossipSimParams {
   std::int64_t memory_limit = 0;  // bytes; 0 = what the machine reports as available
 };
 
-/// Throws InvalidInput naming the offending value (DeviceUnavailable for cuda without a device).
+/// Throws InvalidParameter naming the offending parameter ("steps", "runs", "er-c", ...; DeviceUnavailable,
+/// parameter "device", for cuda without a device).
 void validate(const GossipSimParams& p, node_t n);
 
-/// The rounds of `--protocol sequence`: `list_path` names one weight-matrix file per line (Matrix Market or
+/// The rounds of protocol `sequence`: `list_path` names one weight-matrix file per line (Matrix Market or
 /// `i j w` triplets, read by load_weight_matrix; relative paths are relative to the list's directory; blank
 /// lines and `#` comments skipped). Round t's graph E_t is the off-diagonal support of W_t (stored zeros are
 /// dropped). Each W_t must be n x n, non-negative, row-stochastic and symmetric within 1e-9 (a gossip
-/// matrix, docs/math.md §2.1); InvalidInput names the list, its line and the matrix file otherwise.
+/// matrix, docs/math.md §2.1); otherwise InvalidParameter "sequence" names the list, its line and the matrix
+/// file.
 std::vector<GossipRound> load_gossip_sequence(const std::string& list_path, node_t n);
 
-/// The random communication pattern of run `run` (docs/math.md §6.1, 6.3, 6.4, 6.8), a function of (seed, run)
-/// only: a constant W (sync, accelerated), the activated edges (randomized), or W_t per round (er-per-round,
-/// dropout, sequence: p.sequence repeated cyclically over the T rounds). `w` is the gossip matrix of `g` for
-/// p.weights; the first overload builds it.
+/// The random communication pattern of run `run` (docs/math.md §6.1, 6.3, 6.4, 6.8), a function of (seed,
+/// run) only: a constant W (sync, accelerated), the activated edges (randomized), or W_t per round
+/// (er-per-round, dropout, sequence: p.sequence repeated cyclically over the T rounds). `w` is the gossip
+/// matrix of `g` for p.weights; the first overload builds it.
 GossipSchedule sample_gossip_schedule(const Graph& g, const CsrMatrix& w, const GossipSimParams& p,
                                       std::int64_t run);
 GossipSchedule sample_gossip_schedule(const Graph& g, const GossipSimParams& p, std::int64_t run);
 
-/// x (n x D row-major) for p.init; InvalidInput for a missing or malformed file (with its line number).
+/// x (n x D row-major) for p.init; InvalidParameter "init" for a missing or malformed file (with its line).
 std::vector<double> initial_values(node_t n, const GossipSimParams& p);
 
 /// S = (1/n) sum_v ||x_v - xbar||^2 of values x (n x D row-major), the spread of Thm 6.2.
@@ -146,8 +148,8 @@ struct GossipBoundInputs {
 };
 double gossip_sim_bound(const GossipBoundInputs& in, double t);
 
-/// --steps auto (docs/math.md §2.3, 6.3): ceil(ln((n / (D sigma^2)) max(D sigma^2, S)) / rate), rate = sqrt(gap)
-/// (accelerated, T_stop of Thm 6.2), gap (sync) or lambda(p) = 2 gap / n (randomized); at least 1.
+/// --steps auto (docs/math.md §2.3, 6.3): ceil(ln((n / (D sigma^2)) max(D sigma^2, S)) / rate), rate =
+/// sqrt(gap) (accelerated, T_stop of Thm 6.2), gap (sync) or lambda(p) = 2 gap / n (randomized); at least 1.
 /// InvalidInput for er-per-round, dropout, sigma = 0 or gap <= 0.
 int gossip_sim_stopping_time(const GossipBoundInputs& in);
 

@@ -1,9 +1,9 @@
 #pragma once
-// Privacy over the runs of the gossip simulator (docs/math.md §6.1, 6.3, 6.4, 6.8): for each run r, the pairwise
-// Renyi losses of Theorem 6.1 on that run's schedule (sample_gossip_schedule, a function of (seed, r)), by
-// the time-varying accountant gossip_loss_sequence; across runs, per ordered pair (u, v): mean, min, max and
-// quantiles; per run: summary numbers; by hop distance; for er-per-round, the Theorem 6.6 bound next to the
-// losses. Docs: docs/gossip_sim.md, "Privacy over runs".
+// Privacy over the runs of the gossip simulator (docs/math.md §6.1, 6.3, 6.4, 6.8): for each run r, the
+// pairwise Renyi losses of Theorem 6.1 on that run's schedule (sample_gossip_schedule, a function of (seed,
+// r)), by the time-varying accountant gossip_loss_sequence; across runs, per ordered pair (u, v): mean, min,
+// max and quantiles; per run: summary numbers; by hop distance; for er-per-round, the Theorem 6.6 bound next
+// to the losses. Docs: docs/gossip_sim.md, "Privacy over runs".
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -27,8 +27,8 @@ struct GossipPrivacyParams {
   std::int64_t memory_limit = 0;  // bytes; 0 = 80 % of what the machine reports as available
 };
 
-/// Throws InvalidInput for alpha <= 1, Delta <= 0, sigma <= 0 (no noise: no privacy), t_start not 0/1, a bad
-/// source or a quantile level outside [0, 1].
+/// Throws InvalidParameter for alpha <= 1, Delta <= 0, sigma <= 0 (no noise: no privacy), t_start not 0/1, a
+/// bad source or a quantile level outside [0, 1].
 void validate(const GossipPrivacyParams& q, const GossipSimParams& p, node_t n);
 
 /// The accountant's parameters for one run (CPU, LDP cap, source and t_start from q; sigma from p).

@@ -1,7 +1,7 @@
 #pragma once
-// Muffliato-GD / Muffliato-SGD (Algorithm 6.3, docs/math.md §6.5): T outer iterations of "local gradient step,
-// Gaussian noise, K accelerated gossip steps", R independent runs, on built-in objectives whose optimum is
-// known, so that the utility curves are real. Privacy: Theorem 6.9 (fixed W) or C.9 (a fresh Erdos-Renyi
+// Muffliato-GD / Muffliato-SGD (Algorithm 6.3, docs/math.md §6.5): T outer iterations of "local gradient
+// step, Gaussian noise, K accelerated gossip steps", R independent runs, on built-in objectives whose optimum
+// is known, so that the utility curves are real. Privacy: Theorem 6.9 (fixed W) or C.9 (a fresh Erdos-Renyi
 // graph per outer iteration) through gossip_loss_sequence.hpp. Docs: docs/muffliato_gd.md.
 //
 // Randomness layout (docs/design.md principle 2): PhiloxStream(seed, subsequence, offset) with
@@ -70,7 +70,7 @@ LocalData synthetic_data(Objective o, node_t n, int dim, int samples, std::uint6
 /// Rows of a CSV file (commas or blanks between numbers, '#' comments, blank lines and one header line
 /// skipped): p features then a label (least-squares: real, logistic: +-1); quadratic: p values per row (a
 /// target). The N rows are split across the n nodes in file order, node v getting rows floor(v N / n) ..
-/// floor((v + 1) N / n) - 1; N >= n. dim = 0: p from the first row. InvalidInput names the line.
+/// floor((v + 1) N / n) - 1; N >= n. dim = 0: p from the first row. InvalidParameter "data" names the line.
 LocalData read_csv_data(const std::string& path, Objective o, node_t n, int dim = 0);
 
 /// Gradient of l(theta; i) into out (p values).
@@ -108,8 +108,8 @@ double optimality_gap(Objective o, const LocalData& d, double l2, const Optimum&
 
 enum class NoiseOrder {
   clip_then_noise,  // default: per-example clipping to L, mean, then theta_hat + N(0, nu^2 sigma^2) (Alg 6.3)
-  reference_code,  // [R-MUF private_step_gd], docs/math.md §12 item 24: theta - nu clip(grad + N(0, (sigma/2)^2),
-                   // L)
+  // [R-MUF private_step_gd], docs/math.md §12 item 24: theta - nu clip(grad + N(0, (sigma/2)^2), L)
+  reference_code,
 };
 /// The std of the gradient noise: sigma, or sigma / 2 for the reference code ("max sensitivity .5").
 double gradient_noise_std(double sigma, NoiseOrder order);
@@ -126,13 +126,13 @@ struct MuffliatoGdParams {
   double clip = 0;  // L > 0: per-example clipping (reference code: clip of the noisy gradient); 0 = none
   double l2 = 0;    // mu >= 0, the ridge term of every f_v
   NoiseOrder noise_order = NoiseOrder::clip_then_noise;
-  bool er_per_round = false;           // a fresh connected G(n, q), W-MH, per outer iteration (docs/math.md §6.4)
-  double edge_probability = 0;         // q for er_per_round
+  bool er_per_round = false;    // a fresh connected G(n, q), W-MH, per outer iteration (docs/math.md §6.4)
+  double edge_probability = 0;  // q for er_per_round
   std::optional<double> spectral_gap;  // gap of the fixed W for gamma; unset: computed with gap_definition
   GapDefinition gap_definition = GapDefinition::second;  // for the fixed W when unset, and for every W_t
 };
 
-/// Throws InvalidInput naming the offending value (also a batch larger than the smallest D_v).
+/// Throws InvalidParameter naming the offending parameter (also "batch" larger than the smallest D_v).
 void validate(const MuffliatoGdParams& p, const LocalData& d);
 
 /// Per outer iteration t = 0..T (t = 0: theta^0 = 0 at every node), over the runs, mean and standard error
@@ -179,9 +179,9 @@ GossipSchedule muffliato_gd_schedule(const Graph& g, const CsrMatrix& w, const M
 GossipLossRun muffliato_gd_privacy(const Graph& g, const CsrMatrix& w, const MuffliatoGdParams& p,
                                    const GossipLossParams& loss, std::int64_t run, LossRowSink& sink);
 
-/// The per-round Erdos-Renyi bound of Fig. 6.1c (docs/math.md §6.4-6.5, [R-MUF] eps_random summed over rounds):
-/// for source u and every observer v, sum_t er_gossip_loss_bound(n, q, K, d_v(E_t), alpha, sigma, Delta,
-/// {u, v} in E_t, variant) over the rounds t of the synchronous schedule s; 0 at v = u.
+/// The per-round Erdos-Renyi bound of Fig. 6.1c (docs/math.md §6.4-6.5, [R-MUF] eps_random summed over
+/// rounds): for source u and every observer v, sum_t er_gossip_loss_bound(n, q, K, d_v(E_t), alpha, sigma,
+/// Delta, {u, v} in E_t, variant) over the rounds t of the synchronous schedule s; 0 at v = u.
 std::vector<double> er_round_loss_sum(const GossipSchedule& s, double q, int gossip_steps,
                                       const GossipLossParams& loss, node_t source, ErBoundVariant variant);
 

@@ -9,7 +9,8 @@
 // p_{t-1}; every position is one contribution (T contributions, T - 1 transitions; the reference code's
 // K = 100 n).
 //
-// Randomness layout (docs/design.md principle 2): every draw comes from PhiloxStream(seed, kind << 56 | run, offset):
+// Randomness layout (docs/design.md principle 2): every draw comes from PhiloxStream(seed, kind << 56 | run,
+// offset):
 //   kind 1 (walk):  position t = 1 .. T-1 uses words [w (t - 1), w t) of the stream, w = words_per_step
 //                   (1: complete, uniform and lazy walks, one 32-bit Lemire draw; 2: weighted rows, one
 //                   64-bit fixed-point draw; 0: the directed ring);
@@ -122,11 +123,12 @@ struct WalkSimParams {
   std::vector<double> quantiles{0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99};
   bool save_paths = false;      // keep every path (R T <= kMaxSavedPositions)
   std::int64_t batch_runs = 0;  // runs per batch; 0 = automatic
-  DeviceSpec device;            // walks and their accounting run on CUDA; --save-paths on the CPU
+  DeviceSpec device;            // walks and their accounting run on CUDA; save_paths on the CPU
 };
 inline constexpr std::int64_t kMaxSavedPositions = 1'000'000;
 
-/// Throws InvalidInput (DeviceUnavailable for cuda) naming the offending value; n is the number of nodes.
+/// Throws InvalidParameter naming the offending parameter ("steps", "delta", "bookkeeping", ...;
+/// DeviceUnavailable for cuda without a device), InvalidInput for n < 2; n is the number of nodes.
 void validate(const WalkSimParams& p, node_t n);
 
 /// Count, weighted sum (compensated), min and max of losses; `weight` counts ordered pairs (u, v) and runs.
@@ -225,7 +227,8 @@ double complete_expected_visit_counts(node_t n, std::int64_t steps, std::int64_t
 
 /// Private real summation: contributions carrying noise in a run (T, or on the directed ring the positions 0,
 /// n-1, 2(n-1), ... of Alg 5.1: floor((T-1)/(n-1)) + 1), and the std the sources state for the estimate:
-/// sqrt(T) sigma_loc (docs/math.md §4.1), sqrt(floor(K n/(n-1))) sigma_loc with K n = T on the ring (Thm 5.5).
+/// sqrt(T) sigma_loc (docs/math.md §4.1), sqrt(floor(K n/(n-1))) sigma_loc with K n = T on the ring
+/// (Thm 5.5).
 std::int64_t summation_noises(const WalkModel& m, std::int64_t steps);
 double summation_theory_std(const WalkModel& m, std::int64_t steps, double sigma_loc);
 
