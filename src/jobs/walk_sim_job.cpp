@@ -255,6 +255,7 @@ json run_walk_sim_job(const WalkSimJob& job) {
       {"accounting", p.accounting},
       {"mechanism", to_string(p.mechanism)},
       {"view", to_string(p.view)},
+      {"bookkeeping", to_string(p.bookkeeping)},
       {"eps0", p.eps0},
       {"delta", p.delta},
       {"network_loss", network},
@@ -292,6 +293,7 @@ json run_walk_sim_job(const WalkSimJob& job) {
         {"delta", p.delta},
         {"mechanism", to_string(p.mechanism)},
         {"view", to_string(p.view)},
+        {"bookkeeping", to_string(p.bookkeeping)},
         {"quantiles", p.quantiles},
         {"save_paths", p.save_paths},
         {"batch_runs", p.batch_runs}}},
@@ -326,6 +328,7 @@ WalkSimJob walk_sim_job(const Values& v, const RunContext& context) {
   p.delta = v.real("delta");
   p.mechanism = parse_walk_mechanism(v.text("mechanism"));
   p.view = parse_walk_view(v.text("view"));
+  p.bookkeeping = parse_walk_bookkeeping(v.text("bookkeeping"));
   p.start = parse_walk_start(v.text("start"));
   p.accounting = !v.flag("no-accounting");
   p.save_paths = v.flag("save-paths");
@@ -371,6 +374,14 @@ Model walk_sim_model() {
              "known: v knows its sender and receiver (the figure procedure) | hidden: c = 0 for every cycle",
              {"known", "hidden"})
           .fallback("known"),
+      choice(
+          "bookkeeping",
+          "receiver of a cycle in the known view: definition (the node v sent to at its previous visit; none "
+          "in v's first cycle, v itself after a self-transition; docs/math.md §4.1.3) | reference (the "
+          "reference code's: every last receiver starts at node 0 and is read before the arriving send is "
+          "recorded; CPU only)",
+          {"definition", "reference"})
+          .fallback("definition"),
       text("start", "node:U | uniform | stationary").fallback("node:0"),
       reals("quantiles", "quantiles of the pairwise network loss to report")
           .fallback("0.01,0.05,0.25,0.5,0.75,0.95,0.99")
@@ -379,7 +390,7 @@ Model walk_sim_model() {
       flag("save-paths", "write paths.csv (small runs only: R T <= 1e6)"),
       integer("batch-runs", "runs per batch (0 = automatic)").fallback("0").range(at_least(0)),
       threads_parameter(),
-      device_parameter("auto | cpu | cuda[:N] (CUDA: everything but save-paths)"),
+      device_parameter("auto | cpu | cuda[:N] (CUDA: everything but save-paths and bookkeeping reference)"),
       out_parameter(),
       quiet_parameter()};
   m.validate = [](const Values& v) { check_walk_sim_job(walk_sim_job(v, {})); };

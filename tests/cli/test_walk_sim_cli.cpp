@@ -62,6 +62,31 @@ TEST(CliWalkSim, WritesFilesThatMatchTheLibrary) {
   EXPECT_EQ(m["parameters"]["steps"], 600);
 }
 
+// --bookkeeping reference (docs/walk_sim.md "Receiver bookkeeping"): the reference code's receiver counts
+// node 0 in first cycles and a stale receiver after self-transitions, so each pair's loss is at least the
+// definition's (tests/unit/test_walk_sim_accounting.cpp); on K_10 with T = 100 n the mean is some 7% higher.
+TEST(CliWalkSim, ReferenceBookkeepingRaisesTheNetworkLoss) {
+  ScratchDir dir;
+  const std::string base = "walk-sim --graph complete:n=10 --steps 1000 --runs 3 --device cpu --quiet";
+  auto definition = run_cli(base + " --out " + (dir / "definition").string());
+  ASSERT_EQ(definition.exit_code, 0) << definition.err;
+  auto reference = run_cli(base + " --bookkeeping reference --out " + (dir / "reference").string());
+  ASSERT_EQ(reference.exit_code, 0) << reference.err;
+  const auto d = read_json(dir / "definition" / "summary.json");
+  const auto r = read_json(dir / "reference" / "summary.json");
+  EXPECT_EQ(d["bookkeeping"], "definition") << "the default";
+  EXPECT_EQ(r["bookkeeping"], "reference");
+  EXPECT_EQ(read_json(dir / "reference" / "manifest.json")["parameters"]["bookkeeping"], "reference");
+  EXPECT_GT(r["network_loss"]["mean"].get<double>(), d["network_loss"]["mean"].get<double>());
+  EXPECT_GE(r["network_loss"]["max"].get<double>(), d["network_loss"]["max"].get<double>());
+  EXPECT_EQ(r["local_loss"], d["local_loss"]) << "the LDP baseline does not depend on the bookkeeping";
+
+  auto bogus = run_cli(base + " --bookkeeping bogus --out " + (dir / "bogus").string());
+  EXPECT_EQ(bogus.exit_code, 2) << bogus.err;
+  EXPECT_NE(bogus.err.find("--bookkeeping"), std::string::npos) << bogus.err;
+  EXPECT_FALSE(fs::exists(dir / "bogus" / "manifest.json"));
+}
+
 TEST(CliWalkSim, PlainWalksAndSavedPaths) {
   ScratchDir dir;
   const auto out = dir / "plain";
@@ -130,6 +155,8 @@ TEST(CliWalkSim, BadInputExitsTwoWithoutManifest) {
            "walk-sim --graph complete:n=10 --steps 10000 --runs 1000 --save-paths",
            "walk-sim --graph path:n=5 --weights directed-ring --steps 10 --runs 1",
            "walk-sim --graph complete:n=10 --steps 2000000 --runs 1 --mechanism histogram --device cuda",
+           "walk-sim --graph complete:n=10 --steps 10 --runs 1 --bookkeeping bogus",
+           "walk-sim --graph complete:n=10 --steps 10 --runs 1 --bookkeeping reference --device cuda",
        }) {
     auto r = run_cli(args + base);
     EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.err;

@@ -123,8 +123,14 @@ TEST(ParameterErrors, WalkSimParams) {
          p.device = parse_device_spec("cuda");
        }),
        "save-paths", "walk-sim"},
+      {"bookkeeping reference on cuda", with([](auto& p) {
+         p.bookkeeping = WalkBookkeeping::reference;
+         p.device = parse_device_spec("cuda");
+       }),
+       "bookkeeping", "walk-sim"},
       {"mechanism bogus", [] { parse_walk_mechanism("bogus"); }, "mechanism", "walk-sim"},
       {"view sideways", [] { parse_walk_view("sideways"); }, "view", "walk-sim"},
+      {"bookkeeping bogus", [] { parse_walk_bookkeeping("bogus"); }, "bookkeeping", "walk-sim"},
       {"start somewhere", [] { parse_walk_start("somewhere"); }, "start", "walk-sim"},
       {"weights bogus", [] { parse_walk_weights("bogus"); }, "weights", "walk-sim"},
       {"weights directed-ring off the ring", [] { make_walk_model("path:n=5", "directed-ring"); }, "weights",
