@@ -15,9 +15,9 @@
 #include <limits>
 #include <string>
 
-#include "common/memory_plan.hpp"
 #include "common/for_each.hpp"
 #include "common/gossip_sim_bodies.hpp"
+#include "common/memory_plan.hpp"
 #include "cuda/base/cuda_check.hpp"
 #include "cuda/base/launch.cuh"
 #include "cuda/base/memory_budget.hpp"
@@ -25,7 +25,6 @@
 
 namespace netdp::kernels {
 namespace {
-
 
 /// Block tree sum of partial[0 .. kThreads) into partial[0]: gossip::tree_level per level, a barrier between
 /// levels (the host runs the same levels with gossip::tree_sum).
@@ -89,13 +88,14 @@ inline std::string mib(std::int64_t bytes) {
   return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB";
 }
 
-/// Runs per batch (docs/design.md principle 5), decided before anything is allocated: `batch_runs` when > 0 (else
-/// the most that fit) in 85% of the free memory of the current device, or memory_limit when smaller.
+/// Runs per batch (docs/design.md principle 5), decided before anything is allocated: `batch_runs` when > 0
+/// (else the most that fit) in 85% of the free memory of the current device, or memory_limit when smaller.
 /// InsufficientMemory names the sizes (`what`: e.g. "n = 100, D = 1, 11 recorded times").
 inline std::int64_t choose_batch(int device, std::int64_t fixed, std::int64_t per_run, std::int64_t runs,
                                  std::int64_t batch_runs, std::int64_t memory_limit, const std::string& what,
                                  std::int64_t dim) {
-  const auto [budget, source] = cuda::device_memory_budget(device, memory_plan::kDeviceMemoryShare, memory_limit);
+  const auto [budget, source] =
+      cuda::device_memory_budget(device, memory_plan::kDeviceMemoryShare, memory_limit);
   const std::string sizes = what + "; " + mib(fixed) + " fixed + " + mib(per_run) + " per run";
   if (fixed + per_run > budget)
     throw InsufficientMemory("gossip-sim on CUDA: one run needs " + mib(fixed + per_run) + " (" + sizes +
@@ -105,7 +105,7 @@ inline std::int64_t choose_batch(int device, std::int64_t fixed, std::int64_t pe
   if (batch_runs > 0) {
     b = std::min(batch_runs, runs);
     if (b > fits)
-      throw InsufficientMemory("gossip-sim on CUDA: --batch-runs " + std::to_string(b) + " needs " +
+      throw InsufficientMemory("gossip-sim on CUDA: batch-runs " + std::to_string(b) + " needs " +
                                mib(fixed + b * per_run) + " (" + sizes + ") but only " + mib(budget) +
                                " is available (" + source + "); at most " + std::to_string(fits) +
                                " runs fit");

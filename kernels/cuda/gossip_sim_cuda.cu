@@ -6,12 +6,12 @@
 // column c = b D + k is coordinate k of run first + b, so X[v + c n] is entry v D + k of the CPU's row-major
 // n x D state of that run. Propagation is X <- W X (Propagator: cuSPARSE SpMM, or DGEMM when W is dense).
 //
-// Randomness (docs/design.md principle 2, layout of include/netdp/simulation/gossip_sim.hpp): the noise of run r is
-// the Philox stream (seed, 2 << 56 | r << 24, offset) of common/philox.hpp, the one implementation the host's
-// PhiloxStream uses too; value i = v D + k takes member i % 2 of the Box-Muller pair i / 2, drawn from the
-// four words at offset 4 (i / 2): the words are bit-identical, the values agree to the few ulps of the
-// device's log / sin / cos. The initial values x are shared by all runs and
-// given by the caller (the host drew them once with the same stream), so they are uploaded as they are.
+// Randomness (docs/design.md principle 2, layout of include/netdp/simulation/gossip_sim.hpp): the noise of
+// run r is the Philox stream (seed, 2 << 56 | r << 24, offset) of common/philox.hpp, the one implementation
+// the host's PhiloxStream uses too; value i = v D + k takes member i % 2 of the Box-Muller pair i / 2, drawn
+// from the four words at offset 4 (i / 2): the words are bit-identical, the values agree to the few ulps of
+// the device's log / sin / cos. The initial values x are shared by all runs and given by the caller (the host
+// drew them once with the same stream), so they are uploaded as they are.
 //
 // Reductions (errors per column, noisy averages) use one block per column with a fixed shared-memory tree:
 // no atomics, the same bits on every run. The D columns of a run are then summed in coordinate order and
@@ -75,7 +75,7 @@ CudaGossipSimRun gossip_sim_cuda(const GossipSimProblem& p, int device, std::int
   if (p.w.nnz() > std::numeric_limits<std::int32_t>::max())
     throw InvalidInput("gossip-sim on CUDA: W has " + std::to_string(p.w.nnz()) +
                        " stored entries, more than the 2^31 - 1 that 32-bit cuSPARSE indices allow; use "
-                       "--device cpu");
+                       "device cpu");
   const int devices = cuda_device_count_impl();
   if (device < 0 || device >= devices)
     throw DeviceUnavailable("CUDA device " + std::to_string(device) + " is not available (" +

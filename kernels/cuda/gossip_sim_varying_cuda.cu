@@ -1,7 +1,7 @@
-// CUDA backend of the gossip simulator's time-varying protocols without privacy: sequence (docs/math.md §6.1),
-// dropout (6.8), er-per-round (6.4) and randomized gossip (6.3), the same computation as the CPU oracle
-// src/simulation/gossip_sim_varying.cpp (interface: gossip_sim_kernels.hpp). Every per-thread body is in
-// common/gossip_sim_bodies.hpp (run on the host by tests/backend/test_gossip_sim_bodies.cpp) and launched
+// CUDA backend of the gossip simulator's time-varying protocols without privacy: sequence (docs/math.md
+// §6.1), dropout (6.8), er-per-round (6.4) and randomized gossip (6.3), the same computation as the CPU
+// oracle src/simulation/gossip_sim_varying.cpp (interface: gossip_sim_kernels.hpp). Every per-thread body is
+// in common/gossip_sim_bodies.hpp (run on the host by tests/backend/test_gossip_sim_bodies.cpp) and launched
 // here by device_for_each. Batch after batch of runs:
 //   * the noisy start, its averages and the errors at t = 0 as for sync (gossip_sim_common.cuh);
 //   * sequence: every W_t uploaded once (CSR, concatenated), one CsrMultiplyBody per round;
@@ -100,10 +100,10 @@ std::int64_t per_run_bytes(const GossipSimVaryingProblem& p, std::int64_t points
   const std::string where = "(run " + std::to_string(run) + ", round " + std::to_string(status / 4 - 1) + ")";
   if (status % 4 == 1)
     throw InsufficientMemory("er-per-round on CUDA: a round drew more than " + std::to_string(cap) +
-                             " edges (mean + 6 standard deviations) " + where + "; use --device cpu");
+                             " edges (mean + 6 standard deviations) " + where + "; use device cpu");
   throw InvalidInput("er-per-round: G(n = " + std::to_string(p.n) +
                      ", q = " + std::to_string(p.edge_probability) + ") was disconnected in " +
-                     std::to_string(gossip::kErMaxAttempts) + " draws " + where + "; raise --er-c");
+                     std::to_string(gossip::kErMaxAttempts) + " draws " + where + "; raise er-c");
 }
 
 void check_problem(const GossipSimVaryingProblem& p, std::int64_t runs) {
@@ -130,7 +130,7 @@ void check_problem(const GossipSimVaryingProblem& p, std::int64_t runs) {
   }
   if (ok && 2 * er_capacity(p) >= std::numeric_limits<std::int32_t>::max())
     throw InvalidInput("gossip-sim on CUDA: er-per-round with n = " + std::to_string(n) +
-                       " needs 2^31 or more adjacency entries per run; use --device cpu");
+                       " needs 2^31 or more adjacency entries per run; use device cpu");
   if (!ok)
     throw InvalidInput("gossip-sim on CUDA: inconsistent time-varying problem (n = " + std::to_string(n) +
                        ", D = " + std::to_string(dim) + ", T = " + std::to_string(p.steps) +

@@ -51,13 +51,12 @@ WalkSimCudaRun walk_sim_cuda(const WalkModel& model, const WalkSimParams& p, int
     const std::int64_t fixed =
         static_cast<std::int64_t>(model_buffers.bytes()) + TallyBuffers::shared_bytes(n, time_cap, visit_cap);
     if (budget - fixed < per_walk)
-      throw InsufficientMemory("walk-sim on CUDA: one walk on n = " + std::to_string(n) + " nodes needs " +
-                               std::to_string(per_walk) + " bytes of device scratch besides " +
-                               std::to_string(fixed) + " bytes of model and tallies, but only " +
-                               std::to_string(budget) + " bytes are available (" +
-                               std::to_string(memory_plan::kDeviceMemoryPercent) +
-                               "% of the free memory of CUDA device " + std::to_string(device) +
-                               "); use --device cpu");
+      throw InsufficientMemory(
+          "walk-sim on CUDA: one walk on n = " + std::to_string(n) + " nodes needs " +
+          std::to_string(per_walk) + " bytes of device scratch besides " + std::to_string(fixed) +
+          " bytes of model and tallies, but only " + std::to_string(budget) + " bytes are available (" +
+          std::to_string(memory_plan::kDeviceMemoryPercent) + "% of the free memory of CUDA device " +
+          std::to_string(device) + "); use device cpu");
     batch = std::min({(budget - fixed) / per_walk, p.runs, kMaxAutoBatch});
   }
   TallyBuffers tallies(n, time_cap, visit_cap, nv, overflow_per_walk * batch, s);

@@ -15,10 +15,7 @@
 namespace netdp {
 namespace {
 
-using testing::read_json;
-using testing::read_text;
-using testing::run_cli;
-using testing::ScratchDir;
+using namespace testing;  // tests/support/test_support.hpp
 namespace fs = std::filesystem;
 
 // bound.csv as one map column -> value per row.

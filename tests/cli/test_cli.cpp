@@ -14,10 +14,7 @@
 namespace netdp {
 namespace {
 
-using testing::read_npy;
-using testing::read_text;
-using testing::run_cli;
-using testing::ScratchDir;
+using namespace testing;  // tests/support/test_support.hpp
 namespace fs = std::filesystem;
 
 TEST(Cli, GossipLossWritesEveryOutput) {

@@ -11,10 +11,7 @@
 namespace netdp {
 namespace {
 
-using testing::read_json;
-using testing::read_text;
-using testing::run_cli;
-using testing::ScratchDir;
+using namespace testing;  // tests/support/test_support.hpp
 namespace fs = std::filesystem;
 
 // 27 units of four models, each some milliseconds to tens of milliseconds.

@@ -1,4 +1,5 @@
-// `netdp walk-loss` end to end: outputs, calibration round trip (docs/math.md §5.8), collusion (5.5), bad input.
+// `netdp walk-loss` end to end: outputs, calibration round trip (docs/math.md §5.8), collusion (5.5), bad
+// input.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -16,10 +17,7 @@
 namespace netdp {
 namespace {
 
-using testing::read_npy;
-using testing::read_text;
-using testing::run_cli;
-using testing::ScratchDir;
+using namespace testing;  // tests/support/test_support.hpp
 namespace fs = std::filesystem;
 
 nlohmann::json summary_of(const fs::path& dir) {

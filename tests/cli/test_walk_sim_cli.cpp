@@ -13,10 +13,7 @@
 namespace netdp {
 namespace {
 
-using testing::read_json;
-using testing::read_text;
-using testing::run_cli;
-using testing::ScratchDir;
+using namespace testing;  // tests/support/test_support.hpp
 namespace fs = std::filesystem;
 
 std::string first_line(const std::string& text) {

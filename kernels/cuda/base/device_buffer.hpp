@@ -19,7 +19,7 @@ inline void throw_if_out_of_memory(cudaError_t status, const char* what, std::si
   if (status != cudaErrorMemoryAllocation) return;
   (void)cudaGetLastError();
   throw InsufficientMemory(std::string(what) + " of " + std::to_string(bytes) +
-                           " bytes failed: not enough memory (use smaller tiles or --device cpu)");
+                           " bytes failed: not enough memory (use smaller tiles or device cpu)");
 }
 }  // namespace detail
 

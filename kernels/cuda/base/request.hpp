@@ -26,7 +26,7 @@ inline void validate_request(const std::string& model, const Graph& graph, const
   if (w.nnz() > std::numeric_limits<std::int32_t>::max())
     throw InvalidInput(
         model + " on CUDA: W has " + std::to_string(w.nnz()) +
-        " stored entries, more than the 2^31 - 1 that 32-bit cuSPARSE indices allow; use --device cpu");
+        " stored entries, more than the 2^31 - 1 that 32-bit cuSPARSE indices allow; use device cpu");
   const int devices = cuda_device_count_impl();
   if (device < 0 || device >= devices)
     throw DeviceUnavailable("CUDA device " + std::to_string(device) + " is not available (" +
