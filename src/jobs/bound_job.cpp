@@ -35,29 +35,33 @@ std::vector<Parameter> grid_parameters() {
       out_parameter()};
 }
 
-std::vector<Parameter> walk_parameters(const std::string& default_steps_per_node, const std::string& deltas) {
-  return {
-      real("steps", "walk length T, the same for every n").excludes("steps-per-node"),
-      real("steps-per-node", "T = this times n (default unless steps is given)")
-          .fallback(default_steps_per_node)
-          .excludes("steps"),
-      real("delta-prime", "composition slack delta'").fallback(deltas),
-      real("delta-hat", "Chernoff failure probability delta_hat (CB1)").fallback(deltas),
-      choice("contributions", "chernoff: N_v from CB1 (random number of contributions); fixed: N_v = T/n",
-             {"chernoff", "fixed"})
-          .fallback("chernoff"),
-      choice("nv-formula",
-             "proof: T/n + sqrt(3 (T/n) ln(1/delta_hat)); code: the reference code's T/n + sqrt(1.5 T "
-             "ln(1/delta_hat)) (reproduces Fig. 7.1a)",
-             {"proof", "code", "code_quirk"})
-          .fallback("proof"),
-      choice("composition", "optimal_min (C3, reproduction), advanced (C2) or simple (C1)",
-             {"optimal_min", "optimal-min", "advanced", "simple"})
-          .fallback("optimal_min"),
-      real("colluders", "c colluding observers: the bound of n/c users (docs/math.md §4.5)").fallback("1"),
-      flag("sender-known",
-           "observers know who sent and receives the token: add the spotted contributions (4.4, CB2)"),
-      real("delta-tilde", "CB2 failure probability for sender-known").fallback(deltas)};
+std::vector<Parameter> walk_grid_parameters(const std::string& default_steps_per_node,
+                                            const std::string& deltas) {
+  std::vector<Parameter> parameters = grid_parameters();
+  append(
+      parameters,
+      {real("steps", "walk length T, the same for every n").excludes("steps-per-node"),
+       real("steps-per-node", "T = this times n (default unless steps is given)")
+           .fallback(default_steps_per_node)
+           .excludes("steps"),
+       real("delta-prime", "composition slack delta'").fallback(deltas),
+       real("delta-hat", "Chernoff failure probability delta_hat (CB1)").fallback(deltas),
+       choice("contributions", "chernoff: N_v from CB1 (random number of contributions); fixed: N_v = T/n",
+              {"chernoff", "fixed"})
+           .fallback("chernoff"),
+       choice("nv-formula",
+              "proof: T/n + sqrt(3 (T/n) ln(1/delta_hat)); code: the reference code's T/n + sqrt(1.5 T "
+              "ln(1/delta_hat)) (reproduces Fig. 7.1a)",
+              {"proof", "code", "code_quirk"})
+           .fallback("proof"),
+       choice("composition", "optimal_min (C3, reproduction), advanced (C2) or simple (C1)",
+              {"optimal_min", "optimal-min", "advanced", "simple"})
+           .fallback("optimal_min"),
+       real("colluders", "c colluding observers: the bound of n/c users (docs/math.md §4.5)").fallback("1"),
+       flag("sender-known",
+            "observers know who sent and receives the token: add the spotted contributions (4.4, CB2)"),
+       real("delta-tilde", "CB2 failure probability for sender-known").fallback(deltas)});
+  return parameters;
 }
 
 WalkValues walk_values(const Values& v) {

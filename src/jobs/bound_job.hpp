@@ -1,7 +1,7 @@
 #pragma once
-// What the bound models share (`bound complete-sum`, `bound ring-sum`, ...; docs/math.md §3-4): the grid of n,
-// the options of the random-walk bounds on the complete graph, and the run that evaluates one function
-// n -> columns over the grid into bound.csv, summary.json and manifest.json (last).
+// What the bound models share (`bound complete-sum`, `bound ring-sum`, ...; docs/math.md §3-4): the grid of
+// n, the options of the random-walk bounds on the complete graph, and the run that evaluates one function n
+// -> columns over the grid into bound.csv, summary.json and manifest.json (last).
 #include <functional>
 #include <string>
 #include <vector>
@@ -16,9 +16,10 @@ namespace netdp::jobs::bound {
 /// n, n-logspace, n-round, skip-invalid, out.
 std::vector<Parameter> grid_parameters();
 
-/// The options of the random-walk bounds on the complete graph (docs/math.md §4); `deltas` is the default of
-/// delta-prime, delta-hat and delta-tilde ("1e-07", or "1e-06" for DP-SGD).
-std::vector<Parameter> walk_parameters(const std::string& default_steps_per_node, const std::string& deltas);
+/// The grid parameters, then the options of the random-walk bounds on the complete graph (docs/math.md §4);
+/// `deltas` is the default of delta-prime, delta-hat and delta-tilde ("1e-07", or "1e-06" for DP-SGD).
+std::vector<Parameter> walk_grid_parameters(const std::string& default_steps_per_node,
+                                            const std::string& deltas);
 struct WalkValues {
   double delta_prime = 1e-7, delta_hat = 1e-7, delta_tilde = 1e-7;
   double steps = 0, steps_per_node = 100, colluders = 1;

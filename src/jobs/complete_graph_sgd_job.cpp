@@ -12,8 +12,7 @@ using json = nlohmann::json;
 
 std::vector<Parameter> sgd_parameters(const std::string& default_lipschitz) {
   using namespace declare;
-  std::vector<Parameter> parameters = bound::grid_parameters();
-  append(parameters, bound::walk_parameters("10", "1e-06"));
+  std::vector<Parameter> parameters = bound::walk_grid_parameters("10", "1e-06");
   append(parameters, {real("lipschitz", "Lipschitz constant L of the losses").fallback(default_lipschitz),
                       real("delta", "delta").fallback("1e-06")});
   return parameters;

@@ -1,5 +1,5 @@
-// `bound complete-sum`: real summation by a random walk on the complete graph (docs/math.md §4.1) over a grid of
-// n.
+// `bound complete-sum`: real summation by a random walk on the complete graph (docs/math.md §4.1) over a grid
+// of n.
 #include "jobs/bound_job.hpp"
 #include "jobs/model_list.hpp"
 #include "jobs/model_parts.hpp"
@@ -11,8 +11,7 @@ using json = nlohmann::json;
 
 Model complete_sum_bound_model() {
   using namespace declare;
-  std::vector<Parameter> parameters = bound::grid_parameters();
-  append(parameters, bound::walk_parameters("100", "1e-07"));
+  std::vector<Parameter> parameters = bound::walk_grid_parameters("100", "1e-07");
   append(
       parameters,
       {choice("analysis",

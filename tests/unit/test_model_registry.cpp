@@ -203,12 +203,18 @@ TEST(ModelRegistry, ErrorsNameTheParameterWithoutFlags) {
   EXPECT_TRUE((std::is_base_of_v<InvalidInput, InvalidParameter>));
 }
 
+/// A run context writing into `out` without progress lines.
+RunContext quiet_context(const std::filesystem::path& out) {
+  RunContext context;
+  context.out_dir = out;
+  context.quiet = true;
+  return context;
+}
+
 TEST(ModelRegistry, GossipLossInProcessEqualsTheLibraryAndTheCommandLine) {
   ScratchDir dir;
   const Model& m = model("gossip-loss");
-  RunContext context;
-  context.out_dir = dir / "registry";
-  context.quiet = true;
+  RunContext context = quiet_context(dir / "registry");
   context.invocation = json::array({"test"});
   const json summary =
       m.run(Values::from_json(m, {{"graph", "hypercube:dim=3"}, {"steps", 4}, {"sigma", 2}, {"alpha", 3}}),
@@ -254,9 +260,7 @@ TEST(ModelRegistry, GossipLossInProcessEqualsTheLibraryAndTheCommandLine) {
 TEST(ModelRegistry, ContextDefaultsDeviceAndThreadsUnlessGiven) {
   ScratchDir dir;
   const Model& m = model("gossip-loss");
-  RunContext context;
-  context.out_dir = dir / "a";
-  context.quiet = true;
+  RunContext context = quiet_context(dir / "a");
   context.device = "cpu";
   context.threads = 1;
   const json summary = m.run(Values::from_json(m, {{"graph", "ring:n=6"}, {"steps", 2}}), context);
@@ -322,9 +326,7 @@ n = [100, 1000]
   o.devices = "cpu";
   ASSERT_EQ(study::run_study(spec, catalog, o), 0);
   // unit gossip/p0000 = alpha 3: the model run by hand
-  RunContext context;
-  context.out_dir = dir / "hand";
-  context.quiet = true;
+  RunContext context = quiet_context(dir / "hand");
   const Model& m = model("gossip-loss");
   const json by_hand =
       m.run(Values::from_json(m, {{"graph", "hypercube:dim=3"}, {"steps", 4}, {"sigma", 2}, {"alpha", 3}}),
