@@ -42,12 +42,8 @@ LossRowSink& LossReport::sink() {
   return *state_->tee;
 }
 
-namespace {
-
-/// by_distance rows; the unreachable pairs (bucket 0) come last, as distance "inf".
-json by_distance_rows(const LossStatistics& stats) {
+json distance_rows(const std::vector<LossAggregate>& buckets) {
   json rows = json::array();
-  auto buckets = stats.by_distance();
   for (std::size_t b = 1; b <= buckets.size(); ++b) {
     const auto& a = buckets[b % buckets.size()];
     if (a.count == 0) continue;
@@ -59,6 +55,8 @@ json by_distance_rows(const LossStatistics& stats) {
   }
   return rows;
 }
+
+namespace {
 
 std::string by_distance_csv(const json& rows) {
   std::ostringstream csv;
@@ -86,7 +84,7 @@ json LossReport::finish() {
   auto& s = *state_;
   s.reporter.finish();
   if (s.loss_file) s.loss_file->commit();
-  const json distance_rows = by_distance_rows(s.stats);
+  const json distance_rows = netdp::distance_rows(s.stats.by_distance());
   s.out.write_text("by_distance.csv", by_distance_csv(distance_rows));
   const LossAggregate all = s.stats.overall();
   json result = {{"pairs", all.count},

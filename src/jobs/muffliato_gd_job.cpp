@@ -35,21 +35,6 @@ std::pair<double, std::string> sensitivity_of(const MuffliatoGdJob& job) {
   return {1.0, "assumed 1: nothing bounds the gradients without clip; give sensitivity"};
 }
 
-/// Aggregates by hop distance (index d + 1 = distance d, index 0 = unreachable) as rows, unreachable last.
-json distance_rows(const std::vector<LossAggregate>& buckets) {
-  json rows = json::array();
-  for (std::size_t b = 1; b <= buckets.size(); ++b) {
-    const auto& a = buckets[b % buckets.size()];
-    if (a.count == 0) continue;
-    rows.push_back({{"distance", b == buckets.size() ? json("inf") : json(b - 1)},
-                    {"pairs", a.count},
-                    {"mean", a.mean()},
-                    {"min", a.min},
-                    {"max", a.max}});
-  }
-  return rows;
-}
-
 json aggregate_json(const LossAggregate& a) {
   return {
       {"pairs", a.count}, {"mean", a.mean()}, {"min", a.count ? a.min : 0.0}, {"max", a.count ? a.max : 0.0}};

@@ -5,9 +5,11 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "netdp/accounting/loss_statistics.hpp"
 #include "netdp/core/graph.hpp"
 #include "netdp/core/loss_rows.hpp"
 #include "netdp/io/results_dir.hpp"
@@ -30,6 +32,10 @@ class LossReport {
   struct State;
   std::unique_ptr<State> state_;
 };
+
+/// Aggregates by hop distance (index d + 1 = distance d, index 0 = unreachable) as by_distance rows
+/// {distance, pairs, mean, min, max}, unreachable pairs last as distance "inf" (docs/outputs.md).
+nlohmann::json distance_rows(const std::vector<LossAggregate>& buckets);
 
 /// The provenance fields every manifest starts with: version, git commit, command, UTC time, command line.
 nlohmann::json manifest_header(const std::string& command, const nlohmann::json& invocation);
