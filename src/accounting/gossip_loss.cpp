@@ -9,6 +9,7 @@
 #include <cmath>
 #include <string>
 
+#include "accounting/checks.hpp"
 #include "accounting/row_tiles.hpp"
 #include "gossip_loss_kernels.hpp"
 #include "netdp/core/error.hpp"
@@ -22,11 +23,8 @@ double gossip_ldp_loss(const GossipLossParams& p) {
 }
 
 void validate(const GossipLossParams& p, node_t n) {
-  auto bad = [](const char* parameter, const std::string& what) { throw InvalidParameter(parameter, what); };
-  if (!(p.alpha > 1.0) || !std::isfinite(p.alpha))
-    bad("alpha", "alpha must be a finite Renyi order > 1, got " + format_double(p.alpha));
-  if (!(p.sigma > 0.0) || !std::isfinite(p.sigma))
-    bad("sigma", "sigma must be > 0, got " + format_double(p.sigma));
+  using accounting_checks::bad;
+  accounting_checks::check_order_and_noise(p.alpha, p.sigma);
   if (!(p.sensitivity > 0.0) || !std::isfinite(p.sensitivity))
     bad("sensitivity", "sensitivity must be > 0, got " + format_double(p.sensitivity));
   if (p.steps < 1) bad("steps", "steps must be >= 1, got " + std::to_string(p.steps));
@@ -103,10 +101,7 @@ GossipLossRun gossip_loss(const Graph& g, const CsrMatrix& w, const GossipLossPa
 
 std::vector<double> gossip_loss_matrix(const Graph& g, const CsrMatrix& w, const GossipLossParams& p,
                                        GossipLossRun* run) {
-  LossMatrixCollector collector(g.n);
-  auto info = gossip_loss(g, w, p, collector);
-  if (run) *run = info;
-  return collector.take();
+  return collect_loss_matrix(g.n, run, [&](LossRowSink& sink) { return gossip_loss(g, w, p, sink); });
 }
 
 }  // namespace netdp

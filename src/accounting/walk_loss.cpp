@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "accounting/checks.hpp"
 #include "accounting/row_tiles.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/core/weighting.hpp"
@@ -47,11 +48,8 @@ double walk_contributions(const WalkLossParams& p, node_t n) {
 }
 
 void validate(const WalkLossParams& p, node_t n) {
-  auto bad = [](const char* parameter, const std::string& what) { throw InvalidParameter(parameter, what); };
-  if (!(p.alpha > 1.0) || !std::isfinite(p.alpha))
-    bad("alpha", "alpha must be a finite Renyi order > 1, got " + format_double(p.alpha));
-  if (!(p.sigma > 0.0) || !std::isfinite(p.sigma))
-    bad("sigma", "sigma must be > 0, got " + format_double(p.sigma));
+  using accounting_checks::bad;
+  accounting_checks::check_order_and_noise(p.alpha, p.sigma);
   if (p.steps < 1) bad("steps", "steps must be >= 1, got " + std::to_string(p.steps));
   if (!(p.contributions >= 0.0) || !std::isfinite(p.contributions))
     bad("contributions", "contributions must be >= 0 (0 = T/n), got " + format_double(p.contributions));
@@ -156,10 +154,7 @@ WalkLossRun walk_loss(const Graph& g, const CsrMatrix& w, const WalkLossParams& 
 
 std::vector<double> walk_loss_matrix(const Graph& g, const CsrMatrix& w, const WalkLossParams& p,
                                      WalkLossRun* run) {
-  LossMatrixCollector collector(g.n);
-  auto info = walk_loss(g, w, p, collector);
-  if (run) *run = info;
-  return collector.take();
+  return collect_loss_matrix(g.n, run, [&](LossRowSink& sink) { return walk_loss(g, w, p, sink); });
 }
 
 }  // namespace netdp

@@ -29,6 +29,16 @@ class LossMatrixCollector : public LossRowSink {
   std::vector<double> values_;
 };
 
+/// The rows a streaming accountant `compute(sink)` emits, as one row-major matrix; `*run` (when not null)
+/// receives what `compute` returns (the run's report).
+template <class Run, class Compute>
+std::vector<double> collect_loss_matrix(node_t n, Run* run, Compute&& compute) {
+  LossMatrixCollector collector(n);
+  Run info = compute(collector);
+  if (run) *run = info;
+  return collector.take();
+}
+
 /// Forwards every tile to several sinks.
 class LossRowTee : public LossRowSink {
  public:
