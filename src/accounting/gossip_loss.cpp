@@ -30,12 +30,7 @@ void validate(const GossipLossParams& p, node_t n) {
   if (p.steps < 1) bad("steps", "steps must be >= 1, got " + std::to_string(p.steps));
   if (p.t_start != 0 && p.t_start != 1)
     bad("t-start", "t-start must be 0 or 1, got " + std::to_string(p.t_start));
-  if (p.source && (*p.source < 0 || *p.source >= n))
-    bad("source",
-        "source " + std::to_string(*p.source) + " is not a node id in [0, " + std::to_string(n) + ")");
-  if (p.tile_sources < 0)
-    bad("tile-sources", "tile-sources must be >= 0, got " + std::to_string(p.tile_sources));
-  if (p.memory_limit < 0) bad("memory-limit", "memory-limit must be >= 0");
+  accounting_checks::check_rows(p.source, n, p.tile_sources, p.memory_limit);
 }
 
 namespace {

@@ -53,12 +53,7 @@ void validate(const WalkLossParams& p, node_t n) {
   if (p.steps < 1) bad("steps", "steps must be >= 1, got " + std::to_string(p.steps));
   if (!(p.contributions >= 0.0) || !std::isfinite(p.contributions))
     bad("contributions", "contributions must be >= 0 (0 = T/n), got " + format_double(p.contributions));
-  if (p.source && (*p.source < 0 || *p.source >= n))
-    bad("source",
-        "source " + std::to_string(*p.source) + " is not a node id in [0, " + std::to_string(n) + ")");
-  if (p.tile_sources < 0)
-    bad("tile-sources", "tile-sources must be >= 0, got " + std::to_string(p.tile_sources));
-  if (p.memory_limit < 0) bad("memory-limit", "memory-limit must be >= 0");
+  accounting_checks::check_rows(p.source, n, p.tile_sources, p.memory_limit);
 }
 
 bool walk_weak_convexity_holds(const WalkLossParams& p, bool stated) {
