@@ -1,5 +1,8 @@
 #include "support/test_support.hpp"
 
+#include "netdp/core/error.hpp"
+
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <sys/wait.h>
@@ -155,6 +158,15 @@ void add_gossip_messages(const Dense& product, const Graph& e, double scale, Den
       for (std::size_t u = 0; u < n; ++u)
         f[u * n + v] += scale * product[w * n + u] * product[w * n + u] / norm;
     }
+}
+
+void expect_invalid(const std::function<void()>& call, const std::string& needle) {
+  try {
+    call();
+    ADD_FAILURE() << "no InvalidInput thrown (expected one naming '" << needle << "')";
+  } catch (const InvalidInput& e) {
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace netdp::testing

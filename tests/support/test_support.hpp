@@ -2,6 +2,7 @@
 // Helpers shared by the test executables: scratch directories, running the CLI, reading .npy files.
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -73,5 +74,8 @@ Dense dense_product(const Dense& a, const Dense& b, std::size_t n);
 /// The messages of the product P (n x n) over the graph E, Theorem 6.1 literally: f(u, v) += scale P_{w,u}^2
 /// / ||row w of P||^2 for every w in N_E(v) and every u (diagonal included).
 void add_gossip_messages(const Dense& product, const Graph& e, double scale, Dense& f);
+
+/// `call` must throw InvalidInput (or a subclass) whose message contains `needle`.
+void expect_invalid(const std::function<void()>& call, const std::string& needle);
 
 }  // namespace netdp::testing

@@ -11,18 +11,12 @@
 #include "netdp/core/error.hpp"
 #include "netdp/dp/accountant.hpp"
 #include "netdp/dp/gaussian.hpp"
+#include "support/test_support.hpp"
 
 namespace netdp::dp {
 namespace {
 
-void expect_invalid(const std::function<void()>& call, const std::string& needle) {
-  try {
-    call();
-    ADD_FAILURE() << "no InvalidInput thrown (expected one naming '" << needle << "')";
-  } catch (const InvalidInput& e) {
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
-  }
-}
+using testing::expect_invalid;
 
 TEST(DpAccountant, KFoldGaussianRdpCurve) {
   RdpAccountant acc;

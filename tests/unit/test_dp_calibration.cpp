@@ -11,18 +11,12 @@
 #include "netdp/dp/accountant.hpp"
 #include "netdp/dp/calibration.hpp"
 #include "netdp/dp/gaussian.hpp"
+#include "support/test_support.hpp"
 
 namespace netdp::dp {
 namespace {
 
-void expect_invalid(const std::function<void()>& call, const std::string& needle) {
-  try {
-    call();
-    ADD_FAILURE() << "no InvalidInput thrown (expected one naming '" << needle << "')";
-  } catch (const InvalidInput& e) {
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
-  }
-}
+using testing::expect_invalid;
 
 // The round-trip property every calibration must have.
 void expect_threshold(const std::function<double(double)>& f, double target, double sigma) {

@@ -1,5 +1,5 @@
-// RDP -> (eps, delta) (docs/math.md §1.4 C6 and the improved conversion): hand values, monotonicity, improved <=
-// classic, inverses, the linear-curve closed form against a grid, and the edge-of-grid warning.
+// RDP -> (eps, delta) (docs/math.md §1.4 C6 and the improved conversion): hand values, monotonicity, improved
+// <= classic, inverses, the linear-curve closed form against a grid, and the edge-of-grid warning.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,18 +10,12 @@
 
 #include "netdp/core/error.hpp"
 #include "netdp/dp/conversion.hpp"
+#include "support/test_support.hpp"
 
 namespace netdp::dp {
 namespace {
 
-void expect_invalid(const std::function<void()>& call, const std::string& needle) {
-  try {
-    call();
-    ADD_FAILURE() << "no InvalidInput thrown (expected one naming '" << needle << "')";
-  } catch (const InvalidInput& e) {
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
-  }
-}
+using testing::expect_invalid;
 
 RdpCurve linear_curve(double slope, const std::vector<double>& orders) {
   RdpCurve c{orders, {}};

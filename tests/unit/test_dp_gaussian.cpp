@@ -1,5 +1,5 @@
-// Gaussian mechanism and Gaussian DP (docs/math.md §1.2, G1-G6) against closed forms, invariants and docs/math.md
-// Appendix Z items 7, 8 and 12.
+// Gaussian mechanism and Gaussian DP (docs/math.md §1.2, G1-G6) against closed forms, invariants and
+// docs/math.md Appendix Z items 7, 8 and 12.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,19 +9,13 @@
 
 #include "netdp/core/error.hpp"
 #include "netdp/dp/gaussian.hpp"
+#include "support/test_support.hpp"
 
 namespace netdp::dp {
 namespace {
 
 // The call throws InvalidInput whose message names `needle` (parameter name and/or value).
-void expect_invalid(const std::function<void()>& call, const std::string& needle) {
-  try {
-    call();
-    ADD_FAILURE() << "no InvalidInput thrown (expected one naming '" << needle << "')";
-  } catch (const InvalidInput& e) {
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
-  }
-}
+using testing::expect_invalid;
 
 TEST(DpGaussian, NormalCdfKnownValues) {
   EXPECT_DOUBLE_EQ(normal_cdf(0), 0.5);

@@ -9,18 +9,12 @@
 #include "netdp/core/error.hpp"
 #include "netdp/dp/gaussian.hpp"
 #include "netdp/dp/iteration.hpp"
+#include "support/test_support.hpp"
 
 namespace netdp::dp {
 namespace {
 
-void expect_invalid(const std::function<void()>& call, const std::string& needle) {
-  try {
-    call();
-    ADD_FAILURE() << "no InvalidInput thrown (expected one naming '" << needle << "')";
-  } catch (const InvalidInput& e) {
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
-  }
-}
+using testing::expect_invalid;
 
 TEST(DpIteration, BetaIsAlphaOverTwoSigmaSquaredI) {
   EXPECT_DOUBLE_EQ(iteration_rdp(2, 1, 4), 0.25);

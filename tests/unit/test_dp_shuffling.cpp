@@ -1,5 +1,5 @@
-// Amplification by shuffling (docs/math.md §1.6, SH1-SH3): hand values, inverse round trips, range checks, and
-// the privacy-blanket bounds against the docs/math.md formulas written out directly in linear space.
+// Amplification by shuffling (docs/math.md §1.6, SH1-SH3): hand values, inverse round trips, range checks,
+// and the privacy-blanket bounds against the docs/math.md formulas written out directly in linear space.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,18 +10,12 @@
 
 #include "netdp/core/error.hpp"
 #include "netdp/dp/shuffling.hpp"
+#include "support/test_support.hpp"
 
 namespace netdp::dp {
 namespace {
 
-void expect_invalid(const std::function<void()>& call, const std::string& needle) {
-  try {
-    call();
-    ADD_FAILURE() << "no InvalidInput thrown (expected one naming '" << needle << "')";
-  } catch (const InvalidInput& e) {
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
-  }
-}
+using testing::expect_invalid;
 
 // SH3 Hoeffding, docs/math.md §1.6 verbatim (gamma_lb = e^-eps0, gamma_ub = 1), unclipped.
 double hoeffding_direct(double eps, double eps0, double n) {

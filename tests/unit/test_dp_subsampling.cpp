@@ -1,5 +1,5 @@
-// Amplification by subsampling (docs/math.md §1.5, SS1-SS3): limits, hand values, the delta_cycle options against
-// an independent linear-space binomial sum, and the SS3 validity conditions.
+// Amplification by subsampling (docs/math.md §1.5, SS1-SS3): limits, hand values, the delta_cycle options
+// against an independent linear-space binomial sum, and the SS3 validity conditions.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,18 +11,12 @@
 #include "netdp/core/error.hpp"
 #include "netdp/dp/gaussian.hpp"
 #include "netdp/dp/subsampling.hpp"
+#include "support/test_support.hpp"
 
 namespace netdp::dp {
 namespace {
 
-void expect_invalid(const std::function<void()>& call, const std::string& needle) {
-  try {
-    call();
-    ADD_FAILURE() << "no InvalidInput thrown (expected one naming '" << needle << "')";
-  } catch (const InvalidInput& e) {
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
-  }
-}
+using testing::expect_invalid;
 
 // sum_{k>=1} Bin(m, 1/n)(k) f(k) with the pmf by the recurrence pmf(k+1) = pmf(k) (m-k)/(k+1) p/(1-p), every
 // term.
