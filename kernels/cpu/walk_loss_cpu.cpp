@@ -1,5 +1,5 @@
-// CPU backend of the random-walk accountant (docs/math.md §5.2-5.4): LAPACK eigendecomposition and BLAS products
-// for the spectral methods, panel propagation for the series (see walk_loss_kernels.hpp).
+// CPU backend of the random-walk accountant (docs/math.md §5.2-5.4): LAPACK eigendecomposition and BLAS
+// products for the spectral methods, panel propagation for the series (see walk_loss_kernels.hpp).
 #include <lapacke.h>
 #include <omp.h>
 
@@ -66,15 +66,14 @@ void walk_spectral_rows_cpu(const WalkLossProblem& p, const SymmetricEigen& eige
   for (node_t r = 0; r < count; ++r)
     for (std::size_t i = 0; i < n; ++i)
       scaled[r * n + i] = eigen.vectors[i * n + static_cast<std::size_t>(first + r)] * g[i];
-  // One single-threaded GEMM per block of rows, blocks over the threads: a row's values do not depend on the
-  // blocks, so they are the same for every thread count.
+  // One single-threaded GEMM of a fixed shape per block of rows, blocks over the threads: a row's values do
+  // not depend on the blocks, so they are the same for every thread count and source range.
   use_single_threaded_blas();
-  constexpr node_t kRows = 32;
+  const node_t block = static_cast<node_t>(kGemmRows);
 #pragma omp parallel for schedule(dynamic, 1)
-  for (node_t r0 = 0; r0 < count; r0 += kRows)
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, std::min(kRows, count - r0), p.w.n, p.w.n, 1.0,
-                scaled.data() + r0 * n, p.w.n, eigen.vectors.data(), p.w.n, 0.0, graph_rows.data() + r0 * n,
-                p.w.n);
+  for (node_t r0 = 0; r0 < count; r0 += block)
+    gemm_row_block(scaled.data() + r0 * n, std::min(block, count - r0), p.w.n, eigen.vectors.data(), p.w.n,
+                   graph_rows.data() + r0 * n);
 #pragma omp parallel for
   for (node_t r = 0; r < count; ++r) finish_row(p, first + r, graph_rows.data() + r * n, rows.data() + r * n);
 }

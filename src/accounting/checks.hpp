@@ -7,7 +7,7 @@
 
 #include "netdp/core/error.hpp"
 #include "netdp/core/graph.hpp"
-#include "netdp/io/results_dir.hpp"
+#include "netdp/io/format.hpp"
 
 namespace netdp::accounting_checks {
 

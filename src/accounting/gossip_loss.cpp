@@ -14,7 +14,7 @@
 #include "gossip_loss_kernels.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/core/weighting.hpp"
-#include "netdp/io/results_dir.hpp"
+#include "netdp/io/format.hpp"
 
 namespace netdp {
 

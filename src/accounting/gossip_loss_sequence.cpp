@@ -1,5 +1,5 @@
-// Driver of the time-varying gossip accountant (docs/math.md §6.1, 6.3-6.5): schedule validation, memory plan,
-// the CPU kernels of kernels/gossip_loss_sequence_kernels.hpp, then the rows into the sink.
+// Driver of the time-varying gossip accountant (docs/math.md §6.1, 6.3-6.5): schedule validation, memory
+// plan, the CPU kernels of kernels/gossip_loss_sequence_kernels.hpp, then the rows into the sink.
 #include "netdp/accounting/gossip_loss_sequence.hpp"
 
 #include <omp.h>
@@ -14,7 +14,7 @@
 #include "gossip_loss_sequence_kernels.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/core/weighting.hpp"
-#include "netdp/io/results_dir.hpp"
+#include "netdp/io/format.hpp"
 
 namespace netdp {
 namespace {

@@ -12,7 +12,7 @@
 #include "accounting/row_tiles.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/core/weighting.hpp"
-#include "netdp/io/results_dir.hpp"
+#include "netdp/io/format.hpp"
 #include "walk_loss_kernels.hpp"
 
 namespace netdp {

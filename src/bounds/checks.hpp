@@ -5,7 +5,7 @@
 #include <string>
 
 #include "netdp/core/error.hpp"
-#include "netdp/io/results_dir.hpp"
+#include "netdp/io/format.hpp"
 
 namespace netdp::bounds::detail {
 

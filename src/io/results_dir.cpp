@@ -2,8 +2,6 @@
 
 #include <unistd.h>
 
-#include <charconv>
-#include <cmath>
 #include <stdexcept>
 
 #include "netdp/core/error.hpp"
@@ -83,15 +81,6 @@ void ResultsDir::write_text(const std::string& name, const std::string& content)
 
 void ResultsDir::write_json(const std::string& name, const nlohmann::json& value) const {
   write_text(name, value.dump(2) + "\n");
-}
-
-std::string format_double(double x) {
-  if (std::isnan(x)) return "nan";
-  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
-  char buffer[32];
-  auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, x);
-  (void)ec;
-  return std::string(buffer, end);
 }
 
 }  // namespace netdp

@@ -11,7 +11,7 @@
 
 #include "jobs/model_list.hpp"
 #include "netdp/core/error.hpp"
-#include "netdp/io/results_dir.hpp"
+#include "netdp/io/format.hpp"
 
 namespace netdp::jobs {
 

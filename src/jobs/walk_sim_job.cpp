@@ -11,6 +11,7 @@
 #include "netdp/core/graph_spec.hpp"
 #include "netdp/dp/concentration.hpp"
 #include "netdp/io/results_dir.hpp"
+#include "netdp/simulation/walk_sim_theory.hpp"
 
 #include "core/progress.hpp"
 #include "jobs/model_list.hpp"

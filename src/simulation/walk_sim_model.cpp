@@ -1,4 +1,4 @@
-// Walk models: the transition tables every run reads (docs/walk_sim.md "Models") and their stationary law.
+// Walk models: the transition tables every run reads (docs/walk_sim.md "Walks") and their stationary law.
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -8,7 +8,7 @@
 
 #include "netdp/core/error.hpp"
 #include "netdp/core/graph_spec.hpp"
-#include "netdp/simulation/walk_sim.hpp"
+#include "netdp/simulation/walk_sim_model.hpp"
 #include "simulation/walk_sim_samplers.hpp"
 
 namespace netdp {

@@ -5,8 +5,8 @@
 
 #include "netdp/core/device.hpp"
 #include "netdp/core/error.hpp"
-#include "netdp/io/results_dir.hpp"
-#include "netdp/simulation/walk_sim.hpp"
+#include "netdp/io/format.hpp"
+#include "netdp/simulation/walk_sim_params.hpp"
 
 namespace netdp {
 

@@ -1,7 +1,7 @@
 // Closed forms next to the Monte Carlo statistics (docs/walk_sim.md "Statistics").
 #include <cmath>
 
-#include "netdp/simulation/walk_sim.hpp"
+#include "netdp/simulation/walk_sim_theory.hpp"
 
 namespace netdp {
 

@@ -18,11 +18,10 @@ const jobs::Model& study_model(const std::string& name) {
   return *model;
 }
 
-/// A grid point's or a unit's error about one parameter in the spelling of the command lines (the library and
-/// the registry name the parameter, "steps must be >= 1, got 0"): "--graph is required", "--steps must be >=
-/// 1, got 0".
-[[noreturn]] void rethrow_as_option(const InvalidParameter& e) {
-  throw InvalidInput("--" + std::string(e.what()));
+/// A grid point's or a unit's error about one parameter, spelled as the study file's key ("steps must be >=
+/// 1, got 0"); as InvalidInput, so that the command line does not turn the name into an option.
+[[noreturn]] void rethrow_as_key(const InvalidParameter& e) {
+  throw InvalidInput(e.what());
 }
 
 class RegistryCatalog : public ModelCatalog {
@@ -60,7 +59,7 @@ class RegistryCatalog : public ModelCatalog {
     try {
       model.check(jobs::Values::from_json(model, arguments));
     } catch (const InvalidParameter& e) {
-      rethrow_as_option(e);
+      rethrow_as_key(e);
     }
   }
 
@@ -70,7 +69,7 @@ class RegistryCatalog : public ModelCatalog {
       const jobs::Estimate e = model.estimate(jobs::Values::from_json(model, arguments));
       return {e.bytes, e.seconds};
     } catch (const InvalidParameter& e) {
-      rethrow_as_option(e);
+      rethrow_as_key(e);
     }
   }
 
@@ -92,7 +91,7 @@ class RegistryCatalog : public ModelCatalog {
     try {
       summary = model.run(jobs::Values::from_json(model, arguments), context);
     } catch (const InvalidParameter& e) {
-      rethrow_as_option(e);
+      rethrow_as_key(e);
     }
     // As summary.json holds it (JSON has no nan or inf: null), so that a unit's statistics do not depend on
     // whether they come from this run or from its files.

@@ -4,7 +4,7 @@
 
 #include "core/memory_info.hpp"
 #include "netdp/core/error.hpp"
-#include "netdp/io/results_dir.hpp"
+#include "netdp/io/format.hpp"
 
 namespace netdp::study {
 

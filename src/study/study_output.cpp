@@ -26,17 +26,20 @@ std::string study_text_of(const fs::path& dir) {
 void claim_study_dir(const fs::path& dir, const StudySpec& spec, bool update) {
   std::error_code ec;
   if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
-    throw InvalidInput("--out " + dir.string() + " exists and is not a directory");
+    throw InvalidParameter("out", "out " + dir.string() + " exists and is not a directory");
   if (fs::exists(dir / "study.toml", ec)) {
     if (study_text_of(dir) == spec.text) return;
     if (!update)
-      throw InvalidInput(dir.string() + " holds the results of another study (its study.toml differs from " +
-                         spec.source + "); choose another --out, or --update to keep its unchanged units");
+      throw InvalidParameter(
+          "out", "out " + dir.string() + " holds the results of another study (its study.toml differs from " +
+                     spec.source +
+                     "); choose another output directory, or update it (which keeps its unchanged units)");
     ResultsDir(dir).write_text("study.toml", spec.text);  // removes the old manifest: the study is unfinished
     return;
   }
   if (fs::exists(dir, ec) && !fs::is_empty(dir, ec))
-    throw InvalidInput("--out " + dir.string() + " is not empty and holds no study; choose another --out");
+    throw InvalidParameter(
+        "out", "out " + dir.string() + " is not empty and holds no study; choose another output directory");
   ResultsDir(dir).write_text("study.toml", spec.text);
 }
 

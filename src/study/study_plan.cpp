@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "netdp/core/error.hpp"
-#include "netdp/io/results_dir.hpp"
+#include "netdp/io/format.hpp"
 #include "study/sha256.hpp"
 
 namespace netdp::study {

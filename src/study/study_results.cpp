@@ -5,7 +5,7 @@
 #include <map>
 #include <sstream>
 
-#include "netdp/io/results_dir.hpp"
+#include "netdp/io/format.hpp"
 
 namespace netdp::study {
 

@@ -42,7 +42,7 @@ struct WorkerPlan {
 };
 
 WorkerPlan plan_workers(const RunOptions& o, const MpiWorld& world) {
-  if (o.workers < 0) throw InvalidInput("--workers must be >= 0");
+  if (o.workers < 0) throw InvalidParameter("workers", "workers must be >= 0");
   WorkerPlan w;
   const int gpus = o.devices == "cpu" ? 0 : cuda_device_count();
   if (o.devices != "auto" && o.devices != "cpu") {
@@ -52,10 +52,11 @@ WorkerPlan plan_workers(const RunOptions& o, const MpiWorld& world) {
       const std::size_t comma = std::min(o.devices.find(',', at), o.devices.size());
       const std::string item = o.devices.substr(at, comma - at);
       if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos)
-        throw InvalidInput("--devices: expected auto, cpu or GPU ordinals like 0,1, got '" + o.devices + "'");
+        throw InvalidParameter(
+            "devices", "devices: expected auto, cpu or GPU ordinals like 0,1, got '" + o.devices + "'");
       if (std::stoi(item) >= gpus)
-        throw InvalidInput("--devices: GPU " + item + " does not answer (" + std::to_string(gpus) +
-                           " found)");
+        throw InvalidParameter(
+            "devices", "devices: GPU " + item + " does not answer (" + std::to_string(gpus) + " found)");
       w.devices.push_back("cuda:" + item);
       at = comma + 1;
     }
@@ -152,7 +153,7 @@ void print_dry_run(const StudySpec& spec, const StudyPlan& plan, const std::vect
 int run_study(const StudySpec& spec, const ModelCatalog& catalog, const RunOptions& o) {
   const auto started = std::chrono::steady_clock::now();
   if (o.shards < 1 || o.shard < 0 || o.shard >= o.shards)
-    throw InvalidInput("--shard: expected i/N with 0 <= i < N");
+    throw InvalidParameter("shard", "shard: expected i/N with 0 <= i < N");
   MpiWorld world;
   const StudyPlan plan = expand_study(spec, catalog);
   const WorkerPlan workers = plan_workers(o, world);

@@ -110,16 +110,13 @@ std::vector<double> body_spectral_rows(const WalkLossProblem& p, const Symmetric
     host_for_each_2d(cols, n,
                      wl::ScaleEigenvectorRowsBody{eigen.vectors.data(), g.data(), n, cols, s, scaled.data()});
     // cuBLAS's V B^T replaced by the CPU's call: B (column-major cols x n) as the CPU's row-major `scaled`,
-    // then G[s + r, :] = scaled[r, :] V^T in blocks of 32 rows; the row-major cols x n result is the
+    // then G[s + r, :] = scaled[r, :] V^T in blocks of kGemmRows rows; the row-major cols x n result is the
     // column-major n x cols graph block.
     for (std::int64_t r = 0; r < cols; ++r)
       for (std::int64_t i = 0; i < n; ++i) scaled_rows[r * n + i] = scaled[r + i * cols];
-    constexpr std::int64_t kRows = 32;
-    for (std::int64_t r0 = 0; r0 < cols; r0 += kRows)
-      cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(std::min(kRows, cols - r0)),
-                  static_cast<int>(n), static_cast<int>(n), 1.0, scaled_rows.data() + r0 * n,
-                  static_cast<int>(n), eigen.vectors.data(), static_cast<int>(n), 0.0, graph.data() + r0 * n,
-                  static_cast<int>(n));
+    for (std::int64_t r0 = 0; r0 < cols; r0 += kernels::kGemmRows)
+      kernels::gemm_row_block(scaled_rows.data() + r0 * n, std::min(kernels::kGemmRows, cols - r0), n,
+                              eigen.vectors.data(), n, graph.data() + r0 * n);
     finish(p, s, cols, graph.data(), rows.data() + (s - first) * n);
   }
   return rows;

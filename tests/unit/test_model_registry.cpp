@@ -356,7 +356,7 @@ n = [100, 1000]
   try {
     catalog.check_unit("gossip-loss", {{"sigma", 2}});
   } catch (const InvalidInput& e) {
-    EXPECT_EQ(std::string(e.what()), "--graph is required");
+    EXPECT_EQ(std::string(e.what()), "graph is required");
   }
 }
 

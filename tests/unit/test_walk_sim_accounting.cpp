@@ -15,6 +15,7 @@
 #include "netdp/dp/composition.hpp"
 #include "netdp/dp/shuffling.hpp"
 #include "netdp/simulation/walk_sim.hpp"
+#include "netdp/simulation/walk_sim_theory.hpp"
 
 namespace netdp {
 namespace {

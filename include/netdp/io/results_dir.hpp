@@ -1,6 +1,6 @@
 #pragma once
-// A results directory (docs/design.md "Data flow": writers). Every file is written to a temporary name and renamed,
-// and manifest.json is written last: a directory without manifest.json is incomplete.
+// A results directory (docs/design.md "Data flow": writers). Every file is written to a temporary name and
+// renamed, and manifest.json is written last: a directory without manifest.json is incomplete.
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +11,7 @@
 
 #include "netdp/core/graph.hpp"
 #include "netdp/core/loss_rows.hpp"
+#include "netdp/io/format.hpp"  // writers format numbers with format_double
 
 namespace netdp {
 
@@ -56,8 +57,5 @@ class ResultsDir {
  private:
   std::filesystem::path path_;
 };
-
-/// Shortest round-trip text for a double (CSV/JSON-friendly: "inf", "nan" for the non-finite values).
-std::string format_double(double x);
 
 }  // namespace netdp
