@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "common/compensated_sum.hpp"
 #include "common/dp_math.hpp"
 #include "common/hd.hpp"
 #include "common/philox.hpp"
@@ -43,9 +44,9 @@ NETDP_HD inline bool lazy_moves(std::uint32_t r, std::uint32_t degree) {
   return r < degree;
 }
 
-/// The three per-entry terms of C4 (docs/math.md §1.4) for one epsilon: eps, eps^2 and (e^eps - 1) eps / (e^eps +
-/// 1) = eps tanh(eps / 2) (no overflow). A pair's loss depends on its list only through their sums and the
-/// list length.
+/// The three per-entry terms of C4 (docs/math.md §1.4) for one epsilon: eps, eps^2 and (e^eps - 1) eps /
+/// (e^eps + 1) = eps tanh(eps / 2) (no overflow). A pair's loss depends on its list only through their sums
+/// and the list length.
 struct EpsTerms {
   double eps = 0, square = 0, first = 0;
 };
@@ -64,13 +65,6 @@ NETDP_HD inline CycleTerms gaussian_cycle_terms(double eps0, std::int64_t m, std
   const double mass = eps0 / std::sqrt(static_cast<double>(m));
   return {eps_terms(dp_math::amplified(dp_math::with_replacement_hit_probability(m, n), mass)),
           eps_terms(mass), eps_terms(2 * mass)};
-}
-
-/// Neumaier's compensated sum += x.
-NETDP_HD inline void compensated_add(double& sum, double& compensation, double x) {
-  const double t = sum + x;
-  compensation += std::fabs(sum) >= std::fabs(x) ? (sum - t) + x : (x - t) + sum;
-  sum = t;
 }
 
 /// Count, compensated sum, min and max of the corrected pair losses of one observer (the fields of

@@ -1,10 +1,12 @@
-// CPU backend of the time-varying gossip accountant (docs/math.md §6.1, 6.3, 6.5; cost table of docs/math.md §13):
-// a dense product P = W_{0:t} multiplied by the sparse W_t each round, row norms by a reduction along rows.
+// CPU backend of the time-varying gossip accountant (docs/math.md §6.1, 6.3, 6.5; cost table of docs/math.md
+// §13): a dense product P = W_{0:t} multiplied by the sparse W_t each round, row norms by a reduction along
+// rows.
 #include <algorithm>
 #include <cstddef>
 
 #include "common/gossip_loss_math.hpp"
 #include "gossip_loss_sequence_kernels.hpp"
+#include "netdp/core/sparse_matrix.hpp"
 
 namespace netdp::kernels {
 namespace {
@@ -47,19 +49,7 @@ void add_round_shares(const Graph& g, SequenceState& st) {
 
 /// P <- W P (W sparse): row i of the result is sum_k W_ik row k of P, in increasing k.
 void left_multiply(const CsrMatrix& w, SequenceState& st) {
-  const node_t n = st.n;
-  const double* p = st.product.data();
-  double* out_all = st.scratch.data();
-#pragma omp parallel for schedule(static)
-  for (node_t i = 0; i < n; ++i) {
-    double* out = out_all + at(i, n);
-    std::fill(out, out + n, 0.0);
-    for (offset_t e = w.offsets[i]; e < w.offsets[i + 1]; ++e) {
-      const double a = w.values[e];
-      const double* src = p + at(w.columns[e], n);
-      for (node_t k = 0; k < n; ++k) out[k] += a * src[k];
-    }
-  }
+  csr_multiply(w, st.product.data(), st.scratch.data(), st.n, true);
   st.product.swap(st.scratch);
 }
 

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "common/csr_product.hpp"
 #include "cpu/serial_blas.hpp"
 #include "netdp/core/sparse_matrix.hpp"
 
@@ -23,18 +24,8 @@ constexpr int kDenseLanes = 64;  // wide enough for GEMM to run near peak
 /// y = W x on a panel, W sparse (CSR).
 template <int L>
 void propagate_sparse(const CsrMatrix& w, const double* x, double* y) {
-  const offset_t* offsets = w.offsets.data();
-  const node_t* columns = w.columns.data();
-  const double* values = w.values.data();
-  for (node_t i = 0; i < w.n; ++i) {
-    std::array<double, L> acc{};
-    for (offset_t k = offsets[i]; k < offsets[i + 1]; ++k) {
-      const double a = values[k];
-      const double* xr = x + static_cast<std::size_t>(columns[k]) * L;
-      for (int j = 0; j < L; ++j) acc[j] += a * xr[j];
-    }
-    std::copy(acc.begin(), acc.end(), y + static_cast<std::size_t>(i) * L);
-  }
+  for (node_t i = 0; i < w.n; ++i)
+    csr_row_product<L>(w.offsets.data(), w.columns.data(), w.values.data(), i, x, L, y);
 }
 
 /// y = W x on a panel, W dense (row-major n x n).

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "common/csr_product.hpp"
 #include "netdp/core/error.hpp"
 
 namespace netdp {
@@ -11,6 +12,12 @@ double CsrMatrix::at(node_t i, node_t j) const {
   auto begin = columns.begin() + offsets[i], end = columns.begin() + offsets[i + 1];
   auto it = std::lower_bound(begin, end, j);
   return (it != end && *it == j) ? values[it - columns.begin()] : 0.0;
+}
+
+void csr_multiply(const CsrMatrix& w, const double* x, double* y, std::int64_t width, bool parallel) {
+#pragma omp parallel for schedule(static) if (parallel)
+  for (node_t i = 0; i < w.n; ++i)
+    kernels::csr_row_product(w.offsets.data(), w.columns.data(), w.values.data(), i, x, width, y);
 }
 
 std::vector<double> to_dense(const CsrMatrix& w) {

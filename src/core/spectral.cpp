@@ -43,12 +43,7 @@ void require_symmetric(const CsrMatrix& w, const char* who) {
 
 // y = W x; rows in parallel for large n.
 void multiply(const CsrMatrix& w, const double* x, double* y) {
-#pragma omp parallel for schedule(static) if (w.n >= 4096)
-  for (node_t i = 0; i < w.n; ++i) {
-    double sum = 0;
-    for (offset_t k = w.offsets[i]; k < w.offsets[i + 1]; ++k) sum += w.values[k] * x[w.columns[k]];
-    y[i] = sum;
-  }
+  csr_multiply(w, x, y, 1, w.n >= 4096);
 }
 
 // Deterministic start vector (splitmix64 of the index): no structure that could hide an eigenvector.

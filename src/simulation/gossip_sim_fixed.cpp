@@ -1,8 +1,8 @@
-// Sync and accelerated gossip with one W for the whole batch (docs/math.md §6.2, 2.4): the batch's states form
-// an n x (D runs) block, stored as panels of kSparseLanes columns (n x 8 row-major, as cpu/power_panels.hpp)
-// so that one sparse row of W updates a cache line of every panel. Column c = b D + k is coordinate k of run
-// first + b; a short last panel is padded with zero columns. Every column goes through the same arithmetic
-// whatever its panel, lane, batch or thread, so results do not depend on them.
+// Sync and accelerated gossip with one W for the whole batch (docs/math.md §6.2, 2.4): the batch's states
+// form an n x (D runs) block, stored as panels of kSparseLanes columns (n x 8 row-major, as
+// cpu/power_panels.hpp) so that one sparse row of W updates a cache line of every panel. Column c = b D + k
+// is coordinate k of run first + b; a short last panel is padded with zero columns. Every column goes through
+// the same arithmetic whatever its panel, lane, batch or thread, so results do not depend on them.
 #include <omp.h>
 
 #include <algorithm>
@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "common/csr_product.hpp"
 #include "cpu/power_panels.hpp"
 #include "simulation/gossip_sim_internal.hpp"
 
@@ -21,24 +22,15 @@ constexpr int L = kernels::kSparseLanes;
 constexpr node_t kRowChunk = 1024;  // rows per task when the panels are too few to keep the threads busy
 
 /// Rows [begin, end) of one panel step: y = W x (sync, or the first accelerated step), or the Chebyshev
-/// recursion y = gamma W x + (1 - gamma) prev (docs/math.md §2.4). The loop is that of
-/// kernels::propagate_sparse, restricted to a row range.
+/// recursion y = gamma W x + (1 - gamma) prev (docs/math.md §2.4), W x by kernels::csr_row_product.
 void step_rows(const CsrMatrix& w, const double* x, const double* prev, double gamma, double* y, node_t begin,
                node_t end) {
   for (node_t i = begin; i < end; ++i) {
-    std::array<double, L> acc{};
-    for (offset_t k = w.offsets[i]; k < w.offsets[i + 1]; ++k) {
-      const double a = w.values[k];
-      const double* xr = x + static_cast<std::size_t>(w.columns[k]) * L;
-      for (int j = 0; j < L; ++j) acc[j] += a * xr[j];
-    }
+    kernels::csr_row_product<L>(w.offsets.data(), w.columns.data(), w.values.data(), i, x, L, y);
+    if (!prev) continue;
     double* yr = y + static_cast<std::size_t>(i) * L;
-    if (prev) {
-      const double* pr = prev + static_cast<std::size_t>(i) * L;
-      for (int j = 0; j < L; ++j) yr[j] = gamma * acc[j] + (1.0 - gamma) * pr[j];
-    } else {
-      std::copy(acc.begin(), acc.end(), yr);
-    }
+    const double* pr = prev + static_cast<std::size_t>(i) * L;
+    for (int j = 0; j < L; ++j) yr[j] = gamma * yr[j] + (1.0 - gamma) * pr[j];
   }
 }
 

@@ -16,15 +16,7 @@ namespace {
 
 /// y = W x for an n x D row-major state (sums in the order of W's row, as the fixed-W panels).
 void multiply(const CsrMatrix& w, std::span<const double> x, std::span<double> y, int dim) {
-  for (node_t i = 0; i < w.n; ++i) {
-    double* yr = y.data() + static_cast<std::size_t>(i) * dim;
-    std::fill(yr, yr + dim, 0.0);
-    for (offset_t k = w.offsets[i]; k < w.offsets[i + 1]; ++k) {
-      const double a = w.values[k];
-      const double* xr = x.data() + static_cast<std::size_t>(w.columns[k]) * dim;
-      for (int j = 0; j < dim; ++j) yr[j] += a * xr[j];
-    }
-  }
+  csr_multiply(w, x.data(), y.data(), dim, false);
 }
 
 /// sum_k (x_vk - ref_k)^2 for one node.

@@ -27,20 +27,6 @@ constexpr std::int64_t kRunChunk = 64;  // runs simulated between two merges (fi
 constexpr node_t kInnerMinNodes = 512;  // below, splitting one run over threads costs more than it gains
 enum Metric { kObjective, kGap, kNodeObjective, kConsensus, kAccuracy, kMetrics };
 
-/// y = W x for n x p row-major states; rows split over the threads when `parallel`.
-void multiply(const CsrMatrix& w, const double* x, double* y, int p, bool parallel) {
-#pragma omp parallel for schedule(static) if (parallel)
-  for (node_t i = 0; i < w.n; ++i) {
-    double* yr = y + static_cast<std::size_t>(i) * p;
-    std::fill(yr, yr + p, 0.0);
-    for (offset_t k = w.offsets[i]; k < w.offsets[i + 1]; ++k) {
-      const double a = w.values[k];
-      const double* xr = x + static_cast<std::size_t>(w.columns[k]) * p;
-      for (int j = 0; j < p; ++j) yr[j] += a * xr[j];
-    }
-  }
-}
-
 /// K accelerated gossip steps in place (docs/math.md §2.4): x^1 = W x^0, x^{k+1} = gamma W x^k + (1 - gamma)
 /// x^{k-1}, so that x^K = P_K(W) x^0.
 void accelerated_gossip(const CsrMatrix& w, double gamma, int steps, int p, bool parallel,
@@ -48,9 +34,9 @@ void accelerated_gossip(const CsrMatrix& w, double gamma, int steps, int p, bool
   std::vector<double>* prev = &x;  // x^{k-1}
   std::vector<double>* cur = &s1;  // x^k
   std::vector<double>* next = &s2;
-  multiply(w, x.data(), cur->data(), p, parallel);
+  csr_multiply(w, x.data(), cur->data(), p, parallel);
   for (int k = 1; k < steps; ++k) {
-    multiply(w, cur->data(), next->data(), p, parallel);
+    csr_multiply(w, cur->data(), next->data(), p, parallel);
     for (std::size_t i = 0; i < next->size(); ++i)
       (*next)[i] = gamma * (*next)[i] + (1.0 - gamma) * (*prev)[i];
     std::swap(prev, cur);  // prev <- x^k

@@ -15,7 +15,7 @@ namespace netdp {
 
 namespace {
 
-using kernels::walk::compensated_add;
+using kernels::compensated_add;
 
 }  // namespace
 

@@ -1,11 +1,13 @@
 #pragma once
-// The summaries the papers plot (docs/math.md §0.3), accumulated from streamed loss rows without holding n x n.
+// The summaries the papers plot (docs/math.md §0.3), accumulated from streamed loss rows without holding n x
+// n.
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <span>
 #include <vector>
 
+#include "common/compensated_sum.hpp"
 #include "netdp/core/graph.hpp"
 #include "netdp/core/loss_rows.hpp"
 
@@ -35,11 +37,7 @@ struct LossAggregate {
   double mean() const { return count ? total() / double(count) : 0.0; }
 
  private:
-  void accumulate(double x) {
-    double t = sum + x;
-    compensation += std::fabs(sum) >= std::fabs(x) ? (sum - t) + x : (x - t) + sum;
-    sum = t;
-  }
+  void accumulate(double x) { kernels::compensated_add(sum, compensation, x); }
 };
 
 /// Statistics over ordered pairs u != v of the rows it receives:

@@ -20,6 +20,11 @@ struct CsrMatrix {
   double at(node_t i, node_t j) const;
 };
 
+/// Y = W X for row-major n x width blocks, by kernels::csr_row_product (common/csr_product.hpp: every row
+/// summed in CSR order, so the bits do not depend on `parallel`); rows over the OpenMP threads when
+/// `parallel`.
+void csr_multiply(const CsrMatrix& w, const double* x, double* y, std::int64_t width, bool parallel);
+
 /// Row-major dense copy (n x n).
 std::vector<double> to_dense(const CsrMatrix& w);
 
