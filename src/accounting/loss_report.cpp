@@ -111,4 +111,13 @@ json manifest_header(const std::string& command, const json& invocation) {
           {"invocation", invocation}};
 }
 
+json publish_results(const ResultsDir& out, const json& summary, json manifest, json files, double seconds) {
+  out.write_json("summary.json", summary);
+  files.push_back("summary.json");
+  manifest["files"] = std::move(files);
+  manifest["seconds"] = seconds;
+  out.commit_manifest(manifest);
+  return summary;
+}
+
 }  // namespace netdp

@@ -8,6 +8,17 @@
 
 namespace netdp {
 
+/// Seconds since construction (the runs' seconds_* fields).
+class Stopwatch {
+ public:
+  double seconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
 class ProgressLine {
  public:
   /// `what` names the unit of progress in the lines, e.g. "of the sources".

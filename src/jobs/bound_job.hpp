@@ -31,6 +31,22 @@ bounds::ContributionOptions contribution_options(const WalkValues& w);
 /// The walk options as manifest parameters.
 nlohmann::json walk_manifest(const WalkValues& w);
 
+/// The fields the complete-graph walk bounds share (sum and histogram), from `eps`, `delta` and the walk
+/// values.
+template <class Params>
+void set_walk_fields(Params& p, const Values& v, const WalkValues& w) {
+  p.epsilon = v.real("eps");
+  p.delta = v.real("delta");
+  p.delta_prime = w.delta_prime;
+  p.steps = w.steps;
+  p.steps_per_node = w.steps_per_node;
+  p.contributions = contribution_options(w);
+  p.composition = bounds::parse_composition(w.composition);
+  p.colluders = w.colluders;
+  p.sender_known = w.sender_known;
+  p.delta_tilde = w.delta_tilde;
+}
+
 /// One bound: `check` validates the n-independent parameters (before the grid; InvalidInput always stops),
 /// `evaluate` computes one row (its InvalidInput skips the row with skip-invalid).
 struct BoundRun {

@@ -30,17 +30,8 @@ Model complete_histogram_bound_model() {
       std::move(parameters), [](const Values& v) {
         const bound::WalkValues w = bound::walk_values(v);
         bounds::CompleteHistogramParams p;
-        p.epsilon = v.real("eps");
-        p.delta = v.real("delta");
-        p.delta_prime = w.delta_prime;
-        p.steps = w.steps;
-        p.steps_per_node = w.steps_per_node;
+        bound::set_walk_fields(p, v, w);
         p.categories = static_cast<int>(v.integer("categories"));
-        p.contributions = bound::contribution_options(w);
-        p.composition = bounds::parse_composition(w.composition);
-        p.colluders = w.colluders;
-        p.sender_known = w.sender_known;
-        p.delta_tilde = w.delta_tilde;
         const bounds::HistogramAnalysis a = bounds::parse_histogram_analysis(v.text("analysis"));
         json parameters = bound::walk_manifest(w);
         parameters.update({{"analysis", v.text("analysis")},

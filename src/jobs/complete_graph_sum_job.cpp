@@ -37,18 +37,9 @@ Model complete_sum_bound_model() {
                             std::move(parameters), [](const Values& v) {
                               const bound::WalkValues w = bound::walk_values(v);
                               bounds::CompleteSumParams p;
-                              p.epsilon = v.real("eps");
-                              p.delta = v.real("delta");
-                              p.delta_prime = w.delta_prime;
-                              p.steps = w.steps;
-                              p.steps_per_node = w.steps_per_node;
-                              p.contributions = bound::contribution_options(w);
-                              p.composition = bounds::parse_composition(w.composition);
+                              bound::set_walk_fields(p, v, w);
                               p.cycle_bound = bounds::parse_cycle_bound(v.text("cycle-bound"));
                               p.delta_cycle = bounds::parse_delta_cycle_rule(v.text("delta-cycle"));
-                              p.colluders = w.colluders;
-                              p.sender_known = w.sender_known;
-                              p.delta_tilde = w.delta_tilde;
                               const bounds::SumAnalysis a = bounds::parse_sum_analysis(v.text("analysis"));
                               json parameters = bound::walk_manifest(w);
                               parameters.update({{"analysis", v.text("analysis")},

@@ -1,7 +1,6 @@
 #include "netdp/jobs/gossip_loss_job.hpp"
 
-#include <chrono>
-
+#include "core/progress.hpp"
 #include "jobs/job_graph.hpp"
 #include "jobs/model_list.hpp"
 #include "jobs/model_parts.hpp"
@@ -20,10 +19,7 @@ void check_gossip_loss_job(const GossipLossJob& job) {
 }
 
 json run_gossip_loss_job(const GossipLossJob& job) {
-  const auto started = std::chrono::steady_clock::now();
-  auto elapsed = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  };
+  const Stopwatch clock;
 
   GossipLossParams params = job.params;
   // Fail on bad numbers and absent devices before building a large graph or touching the output directory.
@@ -39,7 +35,7 @@ json run_gossip_loss_job(const GossipLossJob& job) {
     params.steps = muffliato_stopping_time(g.n, params.sigma, gap);
   }
   validate(params, g.n);
-  const double graph_seconds = elapsed();
+  const double graph_seconds = clock.seconds();
 
   ResultsDir out(job.out_dir);
   LossReport report(g, out, params.source ? 1 : g.n, "gossip-loss", job.progress, job.write_matrix);
@@ -74,12 +70,15 @@ json run_gossip_loss_job(const GossipLossJob& job) {
       {"tile_sources", run.tile_sources},
       {"memory_estimate_bytes", run.memory_estimate},
       {"seconds", run.seconds},
-      {"seconds_total", elapsed()},
+      {"seconds_total", clock.seconds()},
       {"seconds_graph_and_spectrum", graph_seconds},
   };
   summary.update(losses);
   if (params.source) summary["source"] = *params.source;
-  out.write_json("summary.json", summary);
+  json files = json::array();
+  if (job.write_matrix) files.push_back("loss.npy");
+  files.push_back("by_distance.csv");
+  if (!params.source) files.push_back("per_observer.csv");
 
   json manifest = manifest_header("gossip-loss", job.invocation);
   manifest.update({
@@ -103,19 +102,8 @@ json run_gossip_loss_job(const GossipLossJob& job) {
         {"propagation", run.propagation},
         {"tiles", run.tiles},
         {"tile_sources", run.tile_sources}}},
-      {"files",
-       [&] {
-         json files = json::array();
-         if (job.write_matrix) files.push_back("loss.npy");
-         files.push_back("by_distance.csv");
-         if (!params.source) files.push_back("per_observer.csv");
-         files.push_back("summary.json");
-         return files;
-       }()},
-      {"seconds", elapsed()},
   });
-  out.commit_manifest(manifest);
-  return summary;
+  return publish_results(out, summary, std::move(manifest), files, clock.seconds());
 }
 
 namespace jobs {

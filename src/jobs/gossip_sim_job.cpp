@@ -1,7 +1,6 @@
 #include "netdp/jobs/gossip_sim_job.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -89,10 +88,7 @@ void check_gossip_sim_job(const GossipSimJob& job) {
 }
 
 json run_gossip_sim_job(const GossipSimJob& job) {
-  const auto started = std::chrono::steady_clock::now();
-  auto elapsed = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  };
+  const Stopwatch clock;
 
   GossipSimParams params = job.params;
   const GossipProtocol protocol = params.protocol;
@@ -115,7 +111,7 @@ json run_gossip_sim_job(const GossipSimJob& job) {
   if (protocol == GossipProtocol::sequence)
     params.sequence =
         std::make_shared<const std::vector<GossipRound>>(load_gossip_sequence(job.sequence, g.n));
-  const double graph_seconds = elapsed();
+  const double graph_seconds = clock.seconds();
 
   const std::vector<double> x = initial_values(g.n, params);
   const GossipBoundInputs theory{protocol, g.n, params.dim, params.sigma, initial_spread(x, params.dim),
@@ -181,7 +177,7 @@ json run_gossip_sim_job(const GossipSimJob& job) {
       {"memory_estimate_bytes", r.memory_estimate},
       {"seconds", r.seconds},
       {"seconds_graph", graph_seconds},
-      {"seconds_total", elapsed()},
+      {"seconds_total", clock.seconds()},
   };
   if (uses_w) {
     summary["weights"] = to_string(params.weights);
@@ -200,10 +196,9 @@ json run_gossip_sim_job(const GossipSimJob& job) {
   if (protocol == GossipProtocol::sequence)
     summary["sequence"] = {{"path", job.sequence}, {"length", params.sequence->size()}};
   if (job.privacy) summary["privacy"] = privacy_summary;
-  out.write_json("summary.json", summary);
-  files.push_back("summary.json");
-
   json manifest = manifest_header("gossip-sim", job.invocation);
+  json backend = jobs::backend_fields(r);
+  backend["propagation"] = "sparse";
   manifest.update({
       {"parameters",
        {{"graph", job.graph},
@@ -226,17 +221,9 @@ json run_gossip_sim_job(const GossipSimJob& job) {
         {"memory_limit", params.memory_limit},
         {"sequence", job.sequence.empty() ? json(nullptr) : json(job.sequence)},
         {"privacy", job.privacy ? privacy_parameters(privacy) : json(nullptr)}}},
-      {"backend",
-       {{"device", r.device},
-        {"device_note", r.device_note},
-        {"propagation", "sparse"},
-        {"batch_runs", r.batch_runs},
-        {"batches", r.batches}}},
-      {"files", files},
-      {"seconds", elapsed()},
+      {"backend", backend},
   });
-  out.commit_manifest(manifest);
-  return summary;
+  return publish_results(out, summary, std::move(manifest), files, clock.seconds());
 }
 
 namespace jobs {

@@ -71,6 +71,16 @@ struct LossValues {
 };
 LossValues loss_values(const Values& v);
 
+/// The backend fields of every simulation's result (device, device_note, batch_runs, batches), for the
+/// manifests.
+template <class Result>
+nlohmann::json backend_fields(const Result& r) {
+  return {{"device", r.device},
+          {"device_note", r.device_note},
+          {"batch_runs", r.batch_runs},
+          {"batches", r.batches}};
+}
+
 /// GiB -> bytes.
 std::int64_t memory_limit_bytes(const Values& v, const std::string& name = "memory-limit");
 /// A source node given as an integer parameter, if given.

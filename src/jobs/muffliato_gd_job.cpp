@@ -2,10 +2,10 @@
 // directory (docs/muffliato_gd.md).
 #include "netdp/jobs/muffliato_gd_job.hpp"
 
-#include <chrono>
 #include <cmath>
 #include <sstream>
 
+#include "core/progress.hpp"
 #include "jobs/job_graph.hpp"
 #include "jobs/model_list.hpp"
 #include "jobs/model_parts.hpp"
@@ -85,10 +85,7 @@ json final_json(const MuffliatoGdResult& r) {
 }  // namespace
 
 json run_muffliato_gd_job(const MuffliatoGdJob& job) {
-  const auto started = std::chrono::steady_clock::now();
-  auto elapsed = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  };
+  const Stopwatch clock;
   MuffliatoGdParams p = job.params;
   p.er_per_round = job.er_c.has_value();
   if (job.er_c && !(*job.er_c > 0 && std::isfinite(*job.er_c)))
@@ -115,7 +112,7 @@ json run_muffliato_gd_job(const MuffliatoGdJob& job) {
   const GossipLossParams loss = muffliato_gd_loss_params(p, job.alpha, sensitivity, job.cap_ldp, job.source);
   if (private_run) validate(loss, g.n);
   if (p.er_per_round) muffliato_gd_schedule(g, jg.w, p, 0);  // a q too small for connected graphs fails here
-  const double setup_seconds = elapsed();
+  const double setup_seconds = clock.seconds();
 
   ResultsDir out(job.out_dir);
   const MuffliatoGdResult r = muffliato_gd(g, jg.w, data, p);
@@ -125,7 +122,7 @@ json run_muffliato_gd_job(const MuffliatoGdJob& job) {
   json privacy = nullptr;
   double privacy_seconds = 0;
   if (private_run) {
-    const auto privacy_started = std::chrono::steady_clock::now();
+    const Stopwatch privacy_clock;
     LossStatistics stats(g);
     const GossipLossRun run = muffliato_gd_privacy(g, jg.w, p, loss, 0, stats);
     const LossAggregate all = stats.overall();
@@ -183,8 +180,7 @@ json run_muffliato_gd_job(const MuffliatoGdJob& job) {
     }
     out.write_text("privacy.csv", csv.str());
     files.push_back("privacy.csv");
-    privacy_seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - privacy_started).count();
+    privacy_seconds = privacy_clock.seconds();
   }
 
   const auto degrees = degree_stats(g);
@@ -221,7 +217,7 @@ json run_muffliato_gd_job(const MuffliatoGdJob& job) {
       {"device", r.device},
       {"seconds", r.seconds},
       {"seconds_privacy", privacy_seconds},
-      {"seconds_total", elapsed()},
+      {"seconds_total", clock.seconds()},
   };
   if (p.er_per_round) {
     summary["er_c"] = *job.er_c;
@@ -232,9 +228,6 @@ json run_muffliato_gd_job(const MuffliatoGdJob& job) {
     summary["gap_definition"] = to_string(p.gap_definition);
     summary["gamma"] = r.gamma;
   }
-  out.write_json("summary.json", summary);
-  files.push_back("summary.json");
-
   json manifest = manifest_header("muffliato-gd", job.invocation);
   manifest.update({
       {"parameters",
@@ -261,12 +254,9 @@ json run_muffliato_gd_job(const MuffliatoGdJob& job) {
         {"cap", job.cap_ldp ? "ldp" : "none"},
         {"source", job.source ? json(*job.source) : json(nullptr)}}},
       {"backend", {{"device", r.device}, {"propagation", "sparse, one run per thread"}}},
-      {"files", files},
       {"seconds_setup", setup_seconds},
-      {"seconds", elapsed()},
   });
-  out.commit_manifest(manifest);
-  return summary;
+  return publish_results(out, summary, std::move(manifest), files, clock.seconds());
 }
 
 namespace jobs {

@@ -1,5 +1,5 @@
-// `bound ring-sum` and `bound ring-histogram`: a token on a directed ring, K turns (docs/math.md §3), over a grid
-// of n.
+// `bound ring-sum` and `bound ring-histogram`: a token on a directed ring, K turns (docs/math.md §3), over a
+// grid of n.
 #include "jobs/bound_job.hpp"
 #include "jobs/model_list.hpp"
 #include "jobs/model_parts.hpp"

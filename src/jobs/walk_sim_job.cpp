@@ -1,7 +1,6 @@
 #include "netdp/jobs/walk_sim_job.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -182,10 +181,7 @@ void check_walk_sim_job(const WalkSimJob& job) {
 }
 
 json run_walk_sim_job(const WalkSimJob& job) {
-  const auto started = std::chrono::steady_clock::now();
-  auto elapsed = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  };
+  const Stopwatch clock;
   const WalkSimParams& p = job.params;
   check_walk_sim_job(job);  // bad numbers fail before a large graph is built
   if (job.out_dir.empty()) throw InvalidParameter("out", "out: an output directory is required");
@@ -202,7 +198,7 @@ json run_walk_sim_job(const WalkSimJob& job) {
     distance_note = have_distances ? "hop distances by BFS from every node"
                                    : "skipped: the all-pairs distance table is too large for this graph";
   }
-  const double graph_seconds = elapsed();
+  const double graph_seconds = clock.seconds();
 
   ResultsDir out(job.out_dir);
   ProgressLine progress("walk-sim", "of the run-steps", job.progress);
@@ -274,13 +270,14 @@ json run_walk_sim_job(const WalkSimJob& job) {
       {"batches", r.batches},
       {"seconds", r.seconds},
       {"seconds_graph", graph_seconds},
-      {"seconds_total", elapsed()},
+      {"seconds_total", clock.seconds()},
   };
   if (!node_table) summary["nodes_csv"] = "skipped: more than 100000 nodes";
-  out.write_json("summary.json", summary);
-  files.push_back("summary.json");
-
   json manifest = manifest_header("walk-sim", job.invocation);
+  json backend = jobs::backend_fields(r);
+  backend.update({{"threads", r.threads},
+                  {"sampler", to_string(model.kind)},
+                  {"words_per_step", model.words_per_step()}});
   manifest.update({
       {"parameters",
        {{"graph", job.graph},
@@ -298,19 +295,9 @@ json run_walk_sim_job(const WalkSimJob& job) {
         {"quantiles", p.quantiles},
         {"save_paths", p.save_paths},
         {"batch_runs", p.batch_runs}}},
-      {"backend",
-       {{"device", r.device},
-        {"device_note", r.device_note},
-        {"threads", r.threads},
-        {"sampler", to_string(model.kind)},
-        {"words_per_step", model.words_per_step()},
-        {"batch_runs", r.batch_runs},
-        {"batches", r.batches}}},
-      {"files", files},
-      {"seconds", elapsed()},
+      {"backend", backend},
   });
-  out.commit_manifest(manifest);
-  return summary;
+  return publish_results(out, summary, std::move(manifest), files, clock.seconds());
 }
 
 namespace jobs {

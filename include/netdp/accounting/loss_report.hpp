@@ -40,4 +40,9 @@ nlohmann::json distance_rows(const std::vector<LossAggregate>& buckets);
 /// The provenance fields every manifest starts with: version, git commit, command, UTC time, command line.
 nlohmann::json manifest_header(const std::string& command, const nlohmann::json& invocation);
 
+/// The end of every model run (docs/outputs.md): writes summary.json, then manifest.json last (a directory
+/// without it is incomplete) with `files` (summary.json added) and the run's `seconds`. Returns the summary.
+nlohmann::json publish_results(const ResultsDir& out, const nlohmann::json& summary, nlohmann::json manifest,
+                               nlohmann::json files, double seconds);
+
 }  // namespace netdp
