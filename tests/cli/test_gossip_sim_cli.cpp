@@ -39,12 +39,10 @@ std::vector<std::vector<double>> csv_rows(const fs::path& file, std::string* hea
 TEST(CliGossipSim, WritesFilesThatMatchTheLibrary) {
   ScratchDir dir;
   auto out = dir / "sim";
-  auto r = run_cli(
-      "gossip-sim --graph ring:n=10 --protocol sync --steps 20 --runs 50 --dim 2 --sigma 0.5 "
-      "--init normal --seed 3 --target 0.05 --threads 2 --out " +
-      out.string());
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  for (const char* file : {"mse.csv", "summary.json", "manifest.json"}) EXPECT_TRUE(fs::exists(out / file));
+  ASSERT_TRUE(
+      run_cli_into("gossip-sim --graph ring:n=10 --protocol sync --steps 20 --runs 50 --dim 2 --sigma 0.5 "
+                   "--init normal --seed 3 --target 0.05 --threads 2",
+                   out, {"mse.csv", "summary.json", "manifest.json"}));
   std::string header;
   auto rows = csv_rows(out / "mse.csv", &header);
   EXPECT_EQ(header, "t,mean,stderr,noisy_mean,noisy_stderr,bound");
@@ -191,16 +189,13 @@ std::vector<std::string> csv_lines(const fs::path& file) {
 TEST(CliGossipSim, PrivacyWritesTheFilesAndMatchesTheLibrary) {
   ScratchDir dir;
   auto out = dir / "privacy";
-  auto r = run_cli(
+  ASSERT_TRUE(run_cli_into(
       "gossip-sim --graph hypercube:dim=4 --protocol er-per-round --er-c 2 --steps 5 --runs 6 --sigma 2 "
-      "--seed 3 --privacy --cap none --quantiles 0.5,0.9 --quiet --out " +
-      out.string());
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  for (const char* file :
-       {"privacy_mean.npy", "privacy_min.npy", "privacy_max.npy", "privacy_quantile_0.5.npy",
-        "privacy_quantile_0.9.npy", "privacy_er_bound_mean.npy", "privacy_runs.csv",
-        "privacy_by_distance.csv", "privacy_by_union_distance.csv"})
-    EXPECT_TRUE(fs::exists(out / file)) << file;
+      "--seed 3 --privacy --cap none --quantiles 0.5,0.9 --quiet",
+      out,
+      {"privacy_mean.npy", "privacy_min.npy", "privacy_max.npy", "privacy_quantile_0.5.npy",
+       "privacy_quantile_0.9.npy", "privacy_er_bound_mean.npy", "privacy_runs.csv", "privacy_by_distance.csv",
+       "privacy_by_union_distance.csv"}));
 
   Graph g = make_graph("hypercube:dim=4");
   GossipSimParams p;

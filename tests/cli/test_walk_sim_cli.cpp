@@ -23,14 +23,12 @@ std::string first_line(const std::string& text) {
 TEST(CliWalkSim, WritesFilesThatMatchTheLibrary) {
   ScratchDir dir;
   const auto out = dir / "sim";
-  auto r = run_cli(
-      "walk-sim --graph complete:n=20 --steps 600 --runs 4 --seed 5 --eps0 0.2 --delta 1e-6 "
-      "--quantiles 0.5,0.9 --threads 2 --out " +
-      out.string());
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  for (const char* file : {"summary.json", "manifest.json", "by_distance.csv", "nodes.csv",
-                           "visit_counts.csv", "return_times.csv", "hitting_times.csv", "utility.csv"})
-    EXPECT_TRUE(fs::exists(out / file)) << file;
+  ASSERT_TRUE(
+      run_cli_into("walk-sim --graph complete:n=20 --steps 600 --runs 4 --seed 5 --eps0 0.2 --delta 1e-6 "
+                   "--quantiles 0.5,0.9 --threads 2",
+                   out,
+                   {"summary.json", "manifest.json", "by_distance.csv", "nodes.csv", "visit_counts.csv",
+                    "return_times.csv", "hitting_times.csv", "utility.csv"}));
   EXPECT_EQ(first_line(read_text((out / "by_distance.csv").string())), "distance,pairs,mean,min,max");
   EXPECT_EQ(first_line(read_text((out / "return_times.csv").string())), "m,count,expected");
 
@@ -87,11 +85,10 @@ TEST(CliWalkSim, ReferenceBookkeepingRaisesTheNetworkLoss) {
 TEST(CliWalkSim, PlainWalksAndSavedPaths) {
   ScratchDir dir;
   const auto out = dir / "plain";
-  auto r = run_cli(
-      "walk-sim --graph ring:n=6 --weights uniform --steps 50 --runs 3 --seed 2 --no-accounting "
-      "--save-paths --start stationary --out " +
-      out.string());
-  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_TRUE(
+      run_cli_into("walk-sim --graph ring:n=6 --weights uniform --steps 50 --runs 3 --seed 2 --no-accounting "
+                   "--save-paths --start stationary",
+                   out));
   const auto s = read_json(out / "summary.json");
   EXPECT_TRUE(s["network_loss"].is_null());
   EXPECT_TRUE(s["local_loss"].is_null());
@@ -117,9 +114,7 @@ TEST(CliWalkSim, PlainWalksAndSavedPaths) {
 TEST(CliWalkSim, HopDistancesOnAGraph) {
   ScratchDir dir;
   const auto out = dir / "grid";
-  auto r =
-      run_cli("walk-sim --graph grid:n=4 --weights metropolis --steps 2000 --runs 2 --out " + out.string());
-  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_TRUE(run_cli_into("walk-sim --graph grid:n=4 --weights metropolis --steps 2000 --runs 2", out));
   std::istringstream csv(read_text((out / "by_distance.csv").string()));
   std::string line;
   int rows = 0;

@@ -83,6 +83,14 @@ CliResult run_cli(const std::string& args) {
   return r;
 }
 
+bool run_cli_into(const std::string& args, const std::filesystem::path& out,
+                  std::initializer_list<const char*> files) {
+  const CliResult r = run_cli(args + " --out " + out.string());
+  EXPECT_EQ(r.exit_code, 0) << "netdp " << args << ": " << r.err;
+  for (const char* file : files) EXPECT_TRUE(std::filesystem::exists(out / file)) << file;
+  return r.exit_code == 0;
+}
+
 NpyArray read_npy(const std::string& path) {
   std::string bytes = read_text(path);
   if (bytes.size() < 10 || bytes.compare(0, 6, "\x93NUMPY") != 0) throw std::runtime_error("not an npy file");

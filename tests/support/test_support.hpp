@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,11 @@ struct CliResult {
 };
 /// Runs the built netdp binary with `args` (a shell-quoted argument string), capturing stdout and stderr.
 CliResult run_cli(const std::string& args);
+
+/// Runs `netdp ARGS --out OUT` and expects exit code 0 (stderr shown otherwise) and each of `files` in OUT.
+/// Returns whether the command succeeded: `ASSERT_TRUE(run_cli_into(...))`.
+bool run_cli_into(const std::string& args, const std::filesystem::path& out,
+                  std::initializer_list<const char*> files = {});
 
 struct NpyArray {
   std::vector<std::int64_t> shape;
