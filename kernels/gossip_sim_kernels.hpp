@@ -1,12 +1,12 @@
 #pragma once
-// Backend entry points of the gossip simulator on CUDA: the fixed-W protocols (sync, accelerated: docs/math.md
-// 6.1-6.2, 2.4) and the time-varying ones without privacy (sequence, dropout, randomized, er-per-round: 6.1,
-// 6.8, 6.3, 6.4).
-// Internal: called by src/simulation/gossip_sim.cpp and the backend tests only. The CPU implementations (the
-// oracles) are src/simulation/gossip_sim_fixed.cpp and src/simulation/gossip_sim_varying.cpp; the randomness
-// layout is that of include/netdp/simulation/gossip_sim.hpp.
+// Backend entry points of the gossip simulator on CUDA: the fixed-W protocols (sync, accelerated:
+// docs/math.md 6.1-6.2, 2.4) and the time-varying ones without privacy (sequence, dropout, randomized,
+// er-per-round: 6.1, 6.8, 6.3, 6.4). Internal: called by src/simulation/gossip_sim.cpp and the backend tests
+// only. The CPU implementations (the oracles) are src/simulation/gossip_sim_fixed.cpp and
+// src/simulation/gossip_sim_varying.cpp; the randomness layout is that of
+// include/netdp/simulation/gossip_sim.hpp.
 #include <cstdint>
-#include <functional>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -30,22 +30,33 @@ struct GossipSimProblem {
 };
 
 /// Errors of runs first .. first + count - 1, as the CPU's BatchErrors: truth[b * points + i] and
-/// noisy[b * points + i] for run first + b at recorded time times[i]. Called once per batch, in run order.
-using GossipSimBatchSink = std::function<void(std::int64_t first, std::int64_t count,
-                                              std::span<const double> truth, std::span<const double> noisy)>;
+/// noisy[b * points + i] for run first + b at recorded time times[i].
+struct GossipSimBatchErrors {
+  std::span<const double> truth, noisy;
+};
 
-// ---- CUDA (kernels/cuda/gossip_sim_cuda.cu; kernels/stubs/ in builds without CUDA) ----
+// ---- CUDA (kernels/cuda/gossip_sim_cuda.cu, gossip_sim_varying_cuda.cu; kernels/stubs/ without CUDA) ----
 
 struct CudaGossipSimRun {
   std::int64_t batch_runs = 0, batches = 0, device_bytes = 0;
 };
 
-/// All `runs` runs on CUDA device `device`, batch after batch. batch_runs = 0 picks the largest batch that
-/// fits (in memory_limit bytes when > 0); InsufficientMemory naming the sizes when one run (or the asked
-/// batch) cannot fit.
-CudaGossipSimRun gossip_sim_cuda(const GossipSimProblem& p, int device, std::int64_t runs,
-                                 std::int64_t batch_runs, std::int64_t memory_limit,
-                                 const GossipSimBatchSink& sink);
+/// A gossip simulation on a CUDA device: the device state for batches of plan().batch_runs runs, allocated
+/// once. The host driver (src/simulation/gossip_sim.cpp) owns the loop: it asks for the batches in run order
+/// and folds their errors; nothing here calls back into it.
+class GossipSimCudaEngine {
+ public:
+  virtual ~GossipSimCudaEngine() = default;
+  virtual CudaGossipSimRun plan() const = 0;
+  /// Runs first .. first + count - 1 (count <= plan().batch_runs); the errors stay valid until the next call.
+  virtual GossipSimBatchErrors run_batch(std::int64_t first, std::int64_t count) = 0;
+};
+
+/// The fixed-W protocols on CUDA device `device` for `runs` runs. batch_runs = 0 picks the largest batch
+/// that fits (in memory_limit bytes when > 0); InsufficientMemory naming the sizes when one run (or the
+/// asked batch) cannot fit. The problem's views must outlive the engine.
+std::unique_ptr<GossipSimCudaEngine> gossip_sim_cuda(const GossipSimProblem& p, int device, std::int64_t runs,
+                                                     std::int64_t batch_runs, std::int64_t memory_limit);
 
 enum class VaryingProtocol { sequence, dropout, randomized, er_per_round };
 
@@ -74,10 +85,10 @@ struct GossipSimVaryingProblem {
   double edge_probability = 0;
 };
 
-/// All `runs` runs of a time-varying protocol on CUDA device `device`, batch after batch; batch size and
-/// errors as gossip_sim_cuda.
-CudaGossipSimRun gossip_sim_varying_cuda(const GossipSimVaryingProblem& p, int device, std::int64_t runs,
-                                         std::int64_t batch_runs, std::int64_t memory_limit,
-                                         const GossipSimBatchSink& sink);
+/// A time-varying protocol on CUDA device `device` for `runs` runs; batch size and errors as
+/// gossip_sim_cuda.
+std::unique_ptr<GossipSimCudaEngine> gossip_sim_varying_cuda(const GossipSimVaryingProblem& p, int device,
+                                                             std::int64_t runs, std::int64_t batch_runs,
+                                                             std::int64_t memory_limit);
 
 }  // namespace netdp::kernels

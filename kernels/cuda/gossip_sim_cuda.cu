@@ -22,6 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <span>
 #include <string>
 #include <utility>
@@ -60,11 +61,108 @@ MemoryPlan plan_memory(const GossipSimProblem& p, std::int64_t points) {
   return plan;
 }
 
+/// The fixed-W engine (sync, accelerated): the device state of one batch size as members, in reverse
+/// destruction order (the device guard first and gone last, the stream before the buffers that use it).
+class FixedEngine final : public GossipSimCudaEngine {
+ public:
+  FixedEngine(const GossipSimProblem& p, int device, std::int64_t runs, std::int64_t batch)
+      : p_(p),
+        device_(device),
+        guard_(device),
+        points_(static_cast<std::int64_t>(p.times.size())),
+        propagator_(p.w, p.dense, stream_.get()),
+        x_(p.x.size()),
+        xbar_(p.xbar.size()),
+        noisy_average_(static_cast<std::size_t>(batch * p.dim)),
+        col_true_(noisy_average_.size()),
+        col_noisy_(noisy_average_.size()),
+        truth_(static_cast<std::size_t>(batch * points_)),
+        noisy_(truth_.size()),
+        host_truth_(truth_.size()),
+        host_noisy_(truth_.size()) {
+    const cudaStream_t stream = stream_.get();
+    x_.upload(p.x, stream);
+    xbar_.upload(p.xbar, stream);
+    const std::size_t block = static_cast<std::size_t>(p.w.n * batch * p.dim);
+    for (int i = 0; i < (p.accelerated ? 3 : 2); ++i) {
+      buffers_[i] = DeviceBuffer<double>(block);
+      // Never hand a library uninitialised memory, not even as a beta = 0 output.
+      NETDP_CUDA_TRY(cudaMemsetAsync(buffers_[i].data(), 0, buffers_[i].bytes(), stream));
+    }
+    propagator_.reserve(buffers_[0].data(), buffers_[1].data(), batch * p.dim);
+    run_.batch_runs = batch;
+    run_.batches = (runs + batch - 1) / batch;
+    run_.device_bytes =
+        propagator_.device_bytes() +
+        static_cast<std::int64_t>(x_.bytes() + xbar_.bytes() + buffers_[0].bytes() + buffers_[1].bytes() +
+                                  buffers_[2].bytes() + 3 * noisy_average_.bytes() + 2 * truth_.bytes());
+  }
+
+  CudaGossipSimRun plan() const override { return run_; }
+
+  GossipSimBatchErrors run_batch(std::int64_t first, std::int64_t count) override {
+    const cuda::DeviceGuard guard(device_);
+    const GossipSimProblem& p = p_;
+    const std::int64_t n = p.w.n, cols = count * p.dim, elements = n * cols;
+    const cudaStream_t stream = stream_.get();
+    const std::uint64_t noise_stream = gossip_subsequence(GossipStream::noise, 0, 0);
+    const double one_minus_gamma = 1.0 - p.gamma;  // the CPU's (1.0 - gamma)
+    double* prev = p.accelerated ? buffers_[2].data() : nullptr;
+    double* cur = buffers_[0].data();
+    double* next = buffers_[1].data();
+    noisy_start(x_.data(), n, p.dim, p.sigma, p.seed, noise_stream, first, count, cur, stream);
+    column_averages<<<static_cast<unsigned>(cols), kThreads, 0, stream>>>(cur, n, noisy_average_.data());
+    NETDP_CUDA_CHECK_LAUNCH();
+    std::int64_t point = 0;
+    for (int t = 0; t <= p.steps; ++t) {
+      if (t > 0) {
+        propagator_.apply(cur, next, cols);  // x^{t} = W x^{t-1}
+        if (p.accelerated && t >= 2) {       // x^1 = W x^0, then the Chebyshev recursion
+          // Chebyshev step (docs/math.md §2.4): next = gamma (W x) + (1 - gamma) prev.
+          device_for_each<<<grid_for(elements), kThreads, 0, stream>>>(
+              elements, gossip::ChebyshevBody{next, prev, p.gamma, one_minus_gamma});
+          NETDP_CUDA_CHECK_LAUNCH();
+        }
+        if (p.accelerated) {
+          std::swap(prev, cur);  // prev <- x^{t-1}
+          std::swap(cur, next);  // cur <- x^t; next <- x^{t-2}, overwritten next step
+        } else {
+          std::swap(cur, next);
+        }
+      }
+      if (point < points_ && p.times[static_cast<std::size_t>(point)] == t) {
+        record_errors(cur, n, p.dim, count, xbar_.data(), noisy_average_.data(), col_true_.data(),
+                      col_noisy_.data(), point, points_, truth_.data(), noisy_.data(), stream);
+        ++point;
+      }
+    }
+    const std::size_t used = static_cast<std::size_t>(count * points_);
+    NETDP_CUDA_TRY(cudaMemcpyAsync(host_truth_.data(), truth_.data(), used * sizeof(double),
+                                   cudaMemcpyDeviceToHost, stream));
+    NETDP_CUDA_TRY(cudaMemcpyAsync(host_noisy_.data(), noisy_.data(), used * sizeof(double),
+                                   cudaMemcpyDeviceToHost, stream));
+    stream_.synchronize();
+    return {std::span<const double>(host_truth_.data(), used),
+            std::span<const double>(host_noisy_.data(), used)};
+  }
+
+ private:
+  GossipSimProblem p_;
+  const int device_;
+  const cuda::DeviceGuard guard_;  // the engine's device from construction to the last member's destruction
+  const std::int64_t points_;
+  const cuda::Stream stream_;
+  cuda::Propagator propagator_;
+  DeviceBuffer<double> x_, xbar_, buffers_[3];
+  DeviceBuffer<double> noisy_average_, col_true_, col_noisy_, truth_, noisy_;
+  cuda::PinnedBuffer<double> host_truth_, host_noisy_;
+  CudaGossipSimRun run_;
+};
+
 }  // namespace
 
-CudaGossipSimRun gossip_sim_cuda(const GossipSimProblem& p, int device, std::int64_t runs,
-                                 std::int64_t batch_runs, std::int64_t memory_limit,
-                                 const GossipSimBatchSink& sink) {
+std::unique_ptr<GossipSimCudaEngine> gossip_sim_cuda(const GossipSimProblem& p, int device, std::int64_t runs,
+                                                     std::int64_t batch_runs, std::int64_t memory_limit) {
   const std::int64_t n = p.w.n, dim = p.dim;
   const std::int64_t points = static_cast<std::int64_t>(p.times.size());
   if (n < 1 || dim < 1 || p.steps < 1 || runs < 1 || points < 1 ||
@@ -80,86 +178,16 @@ CudaGossipSimRun gossip_sim_cuda(const GossipSimProblem& p, int device, std::int
   if (device < 0 || device >= devices)
     throw DeviceUnavailable("CUDA device " + std::to_string(device) + " is not available (" +
                             std::to_string(devices) + " CUDA devices answer)");
-  const cuda::DeviceGuard guard(device);
-
   // ---- Batch size (docs/design.md principle 5): estimated before anything is allocated. ----
   const MemoryPlan plan = plan_memory(p, points);
   const std::string sizes = "n = " + std::to_string(n) + ", D = " + std::to_string(dim) + ", " +
                             std::to_string(points) + " recorded times";
-  const std::int64_t b =
-      choose_batch(device, plan.fixed, plan.per_run, runs, batch_runs, memory_limit, sizes, dim);
-
-  // ---- Device state. Declaration order = reverse destruction order: buffers go before the stream. ----
-  const cuda::Stream stream;
-  cuda::Propagator propagator(p.w, p.dense, stream.get());
-  const std::size_t block = static_cast<std::size_t>(n * b * dim);
-  DeviceBuffer<double> x(p.x.size()), xbar(p.xbar.size());
-  x.upload(p.x, stream.get());
-  xbar.upload(p.xbar, stream.get());
-  DeviceBuffer<double> buffers[3];
-  for (int i = 0; i < (p.accelerated ? 3 : 2); ++i) {
-    buffers[i] = DeviceBuffer<double>(block);
-    // Never hand a library uninitialised memory, not even as a beta = 0 output.
-    NETDP_CUDA_TRY(cudaMemsetAsync(buffers[i].data(), 0, buffers[i].bytes(), stream.get()));
+  std::int64_t b = 0;
+  {
+    const cuda::DeviceGuard guard(device);
+    b = choose_batch(device, plan.fixed, plan.per_run, runs, batch_runs, memory_limit, sizes, dim);
   }
-  const std::size_t columns = static_cast<std::size_t>(b * dim),
-                    errors = static_cast<std::size_t>(b * points);
-  DeviceBuffer<double> noisy_average(columns), col_true(columns), col_noisy(columns);
-  DeviceBuffer<double> truth(errors), noisy(errors);
-  cuda::PinnedBuffer<double> host_truth(errors), host_noisy(errors);
-  propagator.reserve(buffers[0].data(), buffers[1].data(), b * dim);
-
-  CudaGossipSimRun run;
-  run.batch_runs = b;
-  run.batches = (runs + b - 1) / b;
-  run.device_bytes =
-      propagator.device_bytes() +
-      static_cast<std::int64_t>(x.bytes() + xbar.bytes() + buffers[0].bytes() + buffers[1].bytes() +
-                                buffers[2].bytes() + 3 * columns * 8 + 2 * errors * 8);
-
-  const std::uint64_t noise_stream = gossip_subsequence(GossipStream::noise, 0, 0);
-  const double one_minus_gamma = 1.0 - p.gamma;  // the CPU's (1.0 - gamma)
-  for (std::int64_t first = 0; first < runs; first += b) {
-    const std::int64_t count = std::min(b, runs - first), cols = count * dim, elements = n * cols;
-    double* prev = p.accelerated ? buffers[2].data() : nullptr;
-    double* cur = buffers[0].data();
-    double* next = buffers[1].data();
-    noisy_start(x.data(), n, p.dim, p.sigma, p.seed, noise_stream, first, count, cur, stream.get());
-    column_averages<<<static_cast<unsigned>(cols), kThreads, 0, stream.get()>>>(cur, n, noisy_average.data());
-    NETDP_CUDA_CHECK_LAUNCH();
-    std::int64_t point = 0;
-    for (int t = 0; t <= p.steps; ++t) {
-      if (t > 0) {
-        propagator.apply(cur, next, cols);  // x^{t} = W x^{t-1}
-        if (p.accelerated && t >= 2) {      // x^1 = W x^0, then the Chebyshev recursion
-          // Chebyshev step (docs/math.md §2.4): next = gamma (W x) + (1 - gamma) prev.
-          device_for_each<<<grid_for(elements), kThreads, 0, stream.get()>>>(
-              elements, gossip::ChebyshevBody{next, prev, p.gamma, one_minus_gamma});
-          NETDP_CUDA_CHECK_LAUNCH();
-        }
-        if (p.accelerated) {
-          std::swap(prev, cur);  // prev <- x^{t-1}
-          std::swap(cur, next);  // cur <- x^t; next <- x^{t-2}, overwritten next step
-        } else {
-          std::swap(cur, next);
-        }
-      }
-      if (point < points && p.times[static_cast<std::size_t>(point)] == t) {
-        record_errors(cur, n, p.dim, count, xbar.data(), noisy_average.data(), col_true.data(),
-                      col_noisy.data(), point, points, truth.data(), noisy.data(), stream.get());
-        ++point;
-      }
-    }
-    const std::size_t used = static_cast<std::size_t>(count * points);
-    NETDP_CUDA_TRY(cudaMemcpyAsync(host_truth.data(), truth.data(), used * sizeof(double),
-                                   cudaMemcpyDeviceToHost, stream.get()));
-    NETDP_CUDA_TRY(cudaMemcpyAsync(host_noisy.data(), noisy.data(), used * sizeof(double),
-                                   cudaMemcpyDeviceToHost, stream.get()));
-    stream.synchronize();
-    sink(first, count, std::span<const double>(host_truth.data(), used),
-         std::span<const double>(host_noisy.data(), used));
-  }
-  return run;
+  return std::make_unique<FixedEngine>(p, device, runs, b);
 }
 
 }  // namespace netdp::kernels

@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <span>
 #include <string>
 #include <utility>
@@ -137,94 +138,89 @@ void check_problem(const GossipSimVaryingProblem& p, std::int64_t runs) {
                        ", runs = " + std::to_string(runs) + ")");
 }
 
-}  // namespace
+/// The time-varying engine: the device state of one batch size as members, in reverse destruction order (the
+/// device guard first and gone last, the stream before the buffers that use it).
+class VaryingEngine final : public GossipSimCudaEngine {
+ public:
+  VaryingEngine(const GossipSimVaryingProblem& p, int device, const HostTables& h, std::int64_t runs,
+                std::int64_t b, std::int64_t fixed_bytes, std::int64_t per_run_bytes)
+      : p_(p),
+        device_(device),
+        guard_(device),
+        points_(static_cast<std::int64_t>(p.times.size())),
+        ticks_(p.protocol == VaryingProtocol::randomized),
+        dropout_(p.protocol == VaryingProtocol::dropout),
+        er_(p.protocol == VaryingProtocol::er_per_round),
+        cap_(er_capacity(p)),
+        x_(p.x.size()),
+        xbar_(p.xbar.size()),
+        values_(h.values.size()),
+        offsets_(h.offsets.size()),
+        columns_(h.columns.size()),
+        times_(p.times.size()),
+        cur_(static_cast<std::size_t>(p.n * b * p.dim)),
+        next_(ticks_ ? 0 : cur_.size()),
+        noisy_average_(static_cast<std::size_t>(b * p.dim)),
+        col_true_(noisy_average_.size()),
+        col_noisy_(noisy_average_.size()),
+        truth_(static_cast<std::size_t>(b * points_)),
+        noisy_(truth_.size()),
+        active_(dropout_ ? static_cast<std::size_t>(p.n * b) : 0),
+        degree_(active_.size()),
+        er_pairs_(er_ ? static_cast<std::size_t>(2 * cap_ * b) : 0),
+        er_adjacency_(er_pairs_.size()),
+        er_degree_(er_ ? static_cast<std::size_t>(p.n * b) : 0),
+        er_parent_(er_degree_.size()),
+        er_status_(er_ ? static_cast<std::size_t>(b) : 0),
+        er_offsets_(er_ ? static_cast<std::size_t>((p.n + 1) * b) : 0),
+        status_(er_status_.size()),
+        err_true_(ticks_ ? static_cast<std::size_t>(p.n * b) : 0),
+        err_noisy_(err_true_.size()),
+        totals_(ticks_ ? static_cast<std::size_t>(2 * b) : 0),
+        host_truth_(truth_.size()),
+        host_noisy_(truth_.size()) {
+    const cudaStream_t s = stream_.get();
+    x_.upload(p.x, s);
+    xbar_.upload(p.xbar, s);
+    values_.upload(std::span<const double>(h.values), s);
+    offsets_.upload(std::span<const offset_t>(h.offsets), s);
+    columns_.upload(std::span<const node_t>(h.columns), s);
+    times_.upload(p.times, s);
+    run_.batch_runs = b;
+    run_.batches = (runs + b - 1) / b;
+    run_.device_bytes = fixed_bytes + b * per_run_bytes;
+  }
 
-CudaGossipSimRun gossip_sim_varying_cuda(const GossipSimVaryingProblem& p, int device, std::int64_t runs,
-                                         std::int64_t batch_runs, std::int64_t memory_limit,
-                                         const GossipSimBatchSink& sink) {
-  check_problem(p, runs);
-  const std::int64_t n = p.n, dim = p.dim, points = static_cast<std::int64_t>(p.times.size());
-  const int devices = cuda_device_count_impl();
-  if (device < 0 || device >= devices)
-    throw DeviceUnavailable("CUDA device " + std::to_string(device) + " is not available (" +
-                            std::to_string(devices) + " CUDA devices answer)");
-  const cuda::DeviceGuard guard(device);
+  CudaGossipSimRun plan() const override { return run_; }
 
-  // ---- Batch size (docs/design.md principle 5): estimated before anything is allocated. ----
-  const HostTables h = host_tables(p);
-  const std::int64_t fixed = static_cast<std::int64_t>(
-      (p.x.size() + p.xbar.size() + h.values.size()) * sizeof(double) + h.offsets.size() * sizeof(offset_t) +
-      h.columns.size() * sizeof(node_t) + p.times.size() * sizeof(int));
-  const std::int64_t per_run = per_run_bytes(p, points);
-  const std::string sizes = "n = " + std::to_string(n) + ", D = " + std::to_string(dim) + ", " +
-                            std::to_string(points) + " recorded times";
-  const std::int64_t b = choose_batch(device, fixed, per_run, runs, batch_runs, memory_limit, sizes, dim);
-
-  // ---- Device state. Declaration order = reverse destruction order: buffers go before the stream. ----
-  const cuda::Stream stream;
-  const cudaStream_t s = stream.get();
-  DeviceBuffer<double> x(p.x.size()), xbar(p.xbar.size()), values(h.values.size());
-  DeviceBuffer<offset_t> offsets(h.offsets.size());
-  DeviceBuffer<node_t> columns(h.columns.size());
-  DeviceBuffer<int> times(p.times.size());
-  x.upload(p.x, s);
-  xbar.upload(p.xbar, s);
-  values.upload(std::span<const double>(h.values), s);
-  offsets.upload(std::span<const offset_t>(h.offsets), s);
-  columns.upload(std::span<const node_t>(h.columns), s);
-  times.upload(p.times, s);
-  const bool ticks = p.protocol == VaryingProtocol::randomized;
-  const bool dropout = p.protocol == VaryingProtocol::dropout;
-  const std::size_t block = static_cast<std::size_t>(n * b * dim),
-                    columns_per_batch = static_cast<std::size_t>(b * dim),
-                    errors = static_cast<std::size_t>(b * points), nodes = static_cast<std::size_t>(n * b);
-  DeviceBuffer<double> cur(block), next(ticks ? 0 : block);
-  DeviceBuffer<double> noisy_average(columns_per_batch), col_true(columns_per_batch),
-      col_noisy(columns_per_batch);
-  DeviceBuffer<double> truth(errors), noisy(errors);
-  DeviceBuffer<unsigned char> active(dropout ? nodes : 0);
-  DeviceBuffer<std::int32_t> degree(dropout ? nodes : 0);
-  const bool er = p.protocol == VaryingProtocol::er_per_round;
-  const std::int64_t cap = er_capacity(p);
-  const std::size_t er_entries = er ? static_cast<std::size_t>(2 * cap * b) : 0;
-  DeviceBuffer<std::int32_t> er_pairs(er_entries), er_adjacency(er_entries), er_degree(er ? nodes : 0),
-      er_parent(er ? nodes : 0), er_status(er ? static_cast<std::size_t>(b) : 0);
-  DeviceBuffer<offset_t> er_offsets(er ? static_cast<std::size_t>((n + 1) * b) : 0);
-  const gossip::ErScratch scratch{er_pairs.data(),
-                                  er_adjacency.data(),
-                                  er_degree.data(),
-                                  er_parent.data(),
-                                  er_status.data(),
-                                  er_offsets.data(),
-                                  cap};
-  std::vector<std::int32_t> status(er ? static_cast<std::size_t>(b) : 0);
-  DeviceBuffer<double> err_true(ticks ? nodes : 0), err_noisy(ticks ? nodes : 0),
-      totals(ticks ? static_cast<std::size_t>(2 * b) : 0);
-  cuda::PinnedBuffer<double> host_truth(errors), host_noisy(errors);
-
-  CudaGossipSimRun run;
-  run.batch_runs = b;
-  run.batches = (runs + b - 1) / b;
-  run.device_bytes = fixed + b * per_run;
-
-  const std::uint64_t noise_stream = gossip_subsequence(GossipStream::noise, 0, 0);
-  const std::int64_t length = p.rounds ? static_cast<std::int64_t>(p.rounds->size()) : 1;
-  const double log_absent = std::log1p(-p.edge_probability);  // the CPU's ln(1 - q)
-  for (std::int64_t first = 0; first < runs; first += b) {
-    const std::int64_t count = std::min(b, runs - first), cols = count * dim;
-    noisy_start(x.data(), n, p.dim, p.sigma, p.seed, noise_stream, first, count, cur.data(), s);
-    column_averages<<<static_cast<unsigned>(cols), kThreads, 0, s>>>(cur.data(), n, noisy_average.data());
+  GossipSimBatchErrors run_batch(std::int64_t first, std::int64_t count) override {
+    const cuda::DeviceGuard guard(device_);
+    const GossipSimVaryingProblem& p = p_;
+    const std::int64_t n = p.n, cols = count * p.dim, points = points_;
+    const cudaStream_t s = stream_.get();
+    const gossip::ErScratch scratch{er_pairs_.data(),
+                                    er_adjacency_.data(),
+                                    er_degree_.data(),
+                                    er_parent_.data(),
+                                    er_status_.data(),
+                                    er_offsets_.data(),
+                                    cap_};
+    const std::uint64_t noise_stream = gossip_subsequence(GossipStream::noise, 0, 0);
+    const std::int64_t length = p.rounds ? static_cast<std::int64_t>(p.rounds->size()) : 1;
+    const double log_absent = std::log1p(-p.edge_probability);  // the CPU's ln(1 - q)
+    noisy_start(x_.data(), n, p.dim, p.sigma, p.seed, noise_stream, first, count, cur_.data(), s);
+    column_averages<<<static_cast<unsigned>(cols), kThreads, 0, s>>>(cur_.data(), n, noisy_average_.data());
     NETDP_CUDA_CHECK_LAUNCH();
     auto record = [&](const double* state, std::int64_t point) {
-      record_errors(state, n, p.dim, count, xbar.data(), noisy_average.data(), col_true.data(),
-                    col_noisy.data(), point, points, truth.data(), noisy.data(), s);
+      record_errors(state, n, p.dim, count, xbar_.data(), noisy_average_.data(), col_true_.data(),
+                    col_noisy_.data(), point, points, truth_.data(), noisy_.data(), s);
     };
-    record(cur.data(), 0);
-    if (er) NETDP_CUDA_TRY(cudaMemsetAsync(er_status.data(), 0, er_status.bytes(), s));
-    if (ticks) {
+    record(cur_.data(), 0);
+    if (er_) NETDP_CUDA_TRY(cudaMemsetAsync(er_status_.data(), 0, er_status_.bytes(), s));
+    if (ticks_) {
       device_for_each<<<grid_for(count), kThreads, 0, s>>>(
-          count, gossip::TicksStartBody{cur.data(), n, p.dim, xbar.data(), noisy_average.data(),
-                                        err_true.data(), err_noisy.data(), totals.data()});
+          count, gossip::TicksStartBody{cur_.data(), n, p.dim, xbar_.data(), noisy_average_.data(),
+                                        err_true_.data(), err_noisy_.data(), totals_.data()});
       NETDP_CUDA_CHECK_LAUNCH();
       const gossip::TickArgs args{n,
                                   first,
@@ -234,26 +230,26 @@ CudaGossipSimRun gossip_sim_varying_cuda(const GossipSimVaryingProblem& p, int d
                                   p.dim,
                                   p.seed,
                                   gossip_subsequence(GossipStream::activation, 0, 0),
-                                  values.data(),
-                                  columns.data(),
-                                  times.data(),
-                                  xbar.data(),
-                                  noisy_average.data()};
+                                  values_.data(),
+                                  columns_.data(),
+                                  times_.data(),
+                                  xbar_.data(),
+                                  noisy_average_.data()};
       for (std::int64_t t0 = 0; t0 < p.steps; t0 += kTickChunk) {
         const std::int64_t t1 = std::min<std::int64_t>(t0 + kTickChunk, p.steps);
         const std::int64_t point = std::upper_bound(p.times.begin(), p.times.end(), t0) - p.times.begin();
         device_for_each<<<grid_for(count), kThreads, 0, s>>>(
-            count, gossip::TicksRunBody{args, t0, t1, point, cur.data(), err_true.data(), err_noisy.data(),
-                                        totals.data(), truth.data(), noisy.data()});
+            count, gossip::TicksRunBody{args, t0, t1, point, cur_.data(), err_true_.data(), err_noisy_.data(),
+                                        totals_.data(), truth_.data(), noisy_.data()});
         NETDP_CUDA_CHECK_LAUNCH();
       }
     } else {
-      double* from = cur.data();
-      double* to = next.data();
+      double* from = cur_.data();
+      double* to = next_.data();
       std::int64_t point = 1;
       for (int t = 1; t <= p.steps; ++t) {
         const std::int64_t elements = n * cols;
-        if (er) {
+        if (er_) {
           const std::uint64_t round_stream =
               gossip_subsequence(GossipStream::er_graph, 0, std::uint64_t(t - 1));
           device_for_each<<<grid_for(count), kThreads, 0, s>>>(
@@ -262,23 +258,23 @@ CudaGossipSimRun gossip_sim_varying_cuda(const GossipSimVaryingProblem& p, int d
           NETDP_CUDA_CHECK_LAUNCH();
           device_for_each<<<grid_for(elements), kThreads, 0, s>>>(
               elements, gossip::ErStepBody{scratch, n, p.dim, from, to});
-        } else if (dropout) {
+        } else if (dropout_) {
           const std::uint64_t round_stream =
               gossip_subsequence(GossipStream::dropout, 0, std::uint64_t(t - 1));
           device_for_each<<<grid_for(n * count), kThreads, 0, s>>>(
-              n * count, gossip::DropoutMaskBody{p.seed, round_stream, first, n, p.dropout, active.data()});
+              n * count, gossip::DropoutMaskBody{p.seed, round_stream, first, n, p.dropout, active_.data()});
           NETDP_CUDA_CHECK_LAUNCH();
           device_for_each<<<grid_for(n * count), kThreads, 0, s>>>(
               n * count,
-              gossip::ActiveDegreesBody{offsets.data(), columns.data(), n, active.data(), degree.data()});
+              gossip::ActiveDegreesBody{offsets_.data(), columns_.data(), n, active_.data(), degree_.data()});
           NETDP_CUDA_CHECK_LAUNCH();
           device_for_each<<<grid_for(elements), kThreads, 0, s>>>(
-              elements, gossip::DropoutStepBody{offsets.data(), columns.data(), n, p.dim, active.data(),
-                                                degree.data(), from, to});
+              elements, gossip::DropoutStepBody{offsets_.data(), columns_.data(), n, p.dim, active_.data(),
+                                                degree_.data(), from, to});
         } else {  // sequence: W_{(t - 1) mod L}
-          const offset_t* round = offsets.data() + ((t - 1) % length) * (n + 1);
+          const offset_t* round = offsets_.data() + ((t - 1) % length) * (n + 1);
           device_for_each<<<grid_for(elements), kThreads, 0, s>>>(
-              elements, gossip::CsrMultiplyBody{round, columns.data(), values.data(), n, from, to});
+              elements, gossip::CsrMultiplyBody{round, columns_.data(), values_.data(), n, from, to});
         }
         NETDP_CUDA_CHECK_LAUNCH();
         std::swap(from, to);
@@ -287,20 +283,68 @@ CudaGossipSimRun gossip_sim_varying_cuda(const GossipSimVaryingProblem& p, int d
     }
     const std::size_t used = static_cast<std::size_t>(count * points);
     NETDP_CUDA_TRY(
-        cudaMemcpyAsync(host_truth.data(), truth.data(), used * sizeof(double), cudaMemcpyDeviceToHost, s));
+        cudaMemcpyAsync(host_truth_.data(), truth_.data(), used * sizeof(double), cudaMemcpyDeviceToHost, s));
     NETDP_CUDA_TRY(
-        cudaMemcpyAsync(host_noisy.data(), noisy.data(), used * sizeof(double), cudaMemcpyDeviceToHost, s));
-    if (er)
+        cudaMemcpyAsync(host_noisy_.data(), noisy_.data(), used * sizeof(double), cudaMemcpyDeviceToHost, s));
+    if (er_)
       NETDP_CUDA_TRY(
-          cudaMemcpyAsync(status.data(), er_status.data(), er_status.bytes(), cudaMemcpyDeviceToHost, s));
-    stream.synchronize();
+          cudaMemcpyAsync(status_.data(), er_status_.data(), er_status_.bytes(), cudaMemcpyDeviceToHost, s));
+    stream_.synchronize();
     for (std::int64_t r = 0; r < count; ++r)
-      if (er && status[static_cast<std::size_t>(r)] != 0)
-        throw_er_failure(p, first + r, status[static_cast<std::size_t>(r)], cap);
-    sink(first, count, std::span<const double>(host_truth.data(), used),
-         std::span<const double>(host_noisy.data(), used));
+      if (er_ && status_[static_cast<std::size_t>(r)] != 0)
+        throw_er_failure(p, first + r, status_[static_cast<std::size_t>(r)], cap_);
+    return {std::span<const double>(host_truth_.data(), used),
+            std::span<const double>(host_noisy_.data(), used)};
   }
-  return run;
+
+ private:
+  GossipSimVaryingProblem p_;
+  const int device_;
+  const cuda::DeviceGuard guard_;  // the engine's device from construction to the last member's destruction
+  const std::int64_t points_;
+  const bool ticks_, dropout_, er_;
+  const std::int64_t cap_;
+  const cuda::Stream stream_;
+  DeviceBuffer<double> x_, xbar_, values_;
+  DeviceBuffer<offset_t> offsets_;
+  DeviceBuffer<node_t> columns_;
+  DeviceBuffer<int> times_;
+  DeviceBuffer<double> cur_, next_, noisy_average_, col_true_, col_noisy_, truth_, noisy_;
+  DeviceBuffer<unsigned char> active_;
+  DeviceBuffer<std::int32_t> degree_, er_pairs_, er_adjacency_, er_degree_, er_parent_, er_status_;
+  DeviceBuffer<offset_t> er_offsets_;
+  std::vector<std::int32_t> status_;
+  DeviceBuffer<double> err_true_, err_noisy_, totals_;
+  cuda::PinnedBuffer<double> host_truth_, host_noisy_;
+  CudaGossipSimRun run_;
+};
+
+}  // namespace
+
+std::unique_ptr<GossipSimCudaEngine> gossip_sim_varying_cuda(const GossipSimVaryingProblem& p, int device,
+                                                             std::int64_t runs, std::int64_t batch_runs,
+                                                             std::int64_t memory_limit) {
+  check_problem(p, runs);
+  const std::int64_t n = p.n, dim = p.dim, points = static_cast<std::int64_t>(p.times.size());
+  const int devices = cuda_device_count_impl();
+  if (device < 0 || device >= devices)
+    throw DeviceUnavailable("CUDA device " + std::to_string(device) + " is not available (" +
+                            std::to_string(devices) + " CUDA devices answer)");
+
+  // ---- Batch size (docs/design.md principle 5): estimated before anything is allocated. ----
+  const HostTables h = host_tables(p);
+  const std::int64_t fixed = static_cast<std::int64_t>(
+      (p.x.size() + p.xbar.size() + h.values.size()) * sizeof(double) + h.offsets.size() * sizeof(offset_t) +
+      h.columns.size() * sizeof(node_t) + p.times.size() * sizeof(int));
+  const std::int64_t per_run = per_run_bytes(p, points);
+  const std::string sizes = "n = " + std::to_string(n) + ", D = " + std::to_string(dim) + ", " +
+                            std::to_string(points) + " recorded times";
+  std::int64_t b = 0;
+  {
+    const cuda::DeviceGuard guard(device);
+    b = choose_batch(device, fixed, per_run, runs, batch_runs, memory_limit, sizes, dim);
+  }
+  return std::make_unique<VaryingEngine>(p, device, h, runs, b, fixed, per_run);
 }
 
 }  // namespace netdp::kernels

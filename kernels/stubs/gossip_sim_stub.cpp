@@ -4,13 +4,13 @@
 
 namespace netdp::kernels {
 
-CudaGossipSimRun gossip_sim_cuda(const GossipSimProblem&, int, std::int64_t, std::int64_t, std::int64_t,
-                                 const GossipSimBatchSink&) {
+std::unique_ptr<GossipSimCudaEngine> gossip_sim_cuda(const GossipSimProblem&, int, std::int64_t, std::int64_t,
+                                                     std::int64_t) {
   no_cuda("gossip_sim_cuda");
 }
 
-CudaGossipSimRun gossip_sim_varying_cuda(const GossipSimVaryingProblem&, int, std::int64_t, std::int64_t,
-                                         std::int64_t, const GossipSimBatchSink&) {
+std::unique_ptr<GossipSimCudaEngine> gossip_sim_varying_cuda(const GossipSimVaryingProblem&, int,
+                                                             std::int64_t, std::int64_t, std::int64_t) {
   no_cuda("gossip_sim_varying_cuda");
 }
 

@@ -158,10 +158,21 @@ ResolvedDevice choose_device(const GossipSimParams& p) {
   return resolve_device(p.device);
 }
 
-/// All runs on CUDA device `device` (kernels/cuda/gossip_sim*.cu), batches handed to `sink` in run order.
+/// All runs on CUDA device `device` (kernels/cuda/gossip_sim*.cu), batch after batch in run order; `fold`
+/// gets each batch's errors.
+template <class Fold>
 kernels::CudaGossipSimRun simulate_cuda(const Graph& g, const CsrMatrix& w, std::span<const double> x,
                                         const GossipSimParams& p, const Prepared& s, int device,
-                                        const kernels::GossipSimBatchSink& sink) {
+                                        const Fold& fold) {
+  const auto run_batches = [&](kernels::GossipSimCudaEngine& engine) {
+    const kernels::CudaGossipSimRun plan = engine.plan();
+    for (std::int64_t first = 0; first < p.runs; first += plan.batch_runs) {
+      const std::int64_t count = std::min(plan.batch_runs, p.runs - first);
+      const kernels::GossipSimBatchErrors errors = engine.run_batch(first, count);
+      fold(first, count, errors.truth.data(), errors.noisy.data());
+    }
+    return plan;
+  };
   if (fixed_matrix(p.protocol)) {
     const kernels::GossipSimProblem problem{w,
                                             p.protocol == GossipProtocol::accelerated,
@@ -174,7 +185,7 @@ kernels::CudaGossipSimRun simulate_cuda(const Graph& g, const CsrMatrix& w, std:
                                             x,
                                             s.xbar,
                                             s.times};
-    return kernels::gossip_sim_cuda(problem, device, p.runs, p.batch_runs, p.memory_limit, sink);
+    return run_batches(*kernels::gossip_sim_cuda(problem, device, p.runs, p.batch_runs, p.memory_limit));
   }
   kernels::GossipSimVaryingProblem problem{.protocol = kernels::VaryingProtocol::sequence,
                                            .n = g.n,
@@ -208,7 +219,8 @@ kernels::CudaGossipSimRun simulate_cuda(const Graph& g, const CsrMatrix& w, std:
       problem.edge_nodes = edge_nodes;
       break;
   }
-  return kernels::gossip_sim_varying_cuda(problem, device, p.runs, p.batch_runs, p.memory_limit, sink);
+  return run_batches(
+      *kernels::gossip_sim_varying_cuda(problem, device, p.runs, p.batch_runs, p.memory_limit));
 }
 
 }  // namespace
@@ -233,12 +245,12 @@ GossipSimResult gossip_sim(const Graph& g, const CsrMatrix& w, std::span<const d
   r.device = device.name;
   r.device_note = device.note;
   if (device.kind == DeviceKind::cuda) {
-    const auto cuda = simulate_cuda(
-        g, w, x, p, s, device.index,
-        [&](std::int64_t first, std::int64_t count, std::span<const double> t, std::span<const double> e) {
-          fold(count, t.data(), e.data());
-          if (progress) progress(double(first + count) / double(p.runs));
-        });
+    const auto cuda =
+        simulate_cuda(g, w, x, p, s, device.index,
+                      [&](std::int64_t first, std::int64_t count, const double* t, const double* e) {
+                        fold(count, t, e);
+                        if (progress) progress(double(first + count) / double(p.runs));
+                      });
     r.batch_runs = cuda.batch_runs;
     r.batches = cuda.batches;
     r.memory_estimate = cuda.device_bytes;
