@@ -1,0 +1,35 @@
+"""netdp: privacy in decentralized learning, from Python (docs/python.md).
+
+Every model of netdp's model registry is a function of this package, generated from the registry
+(docs/design_models.md): ``gossip_loss``, ``walk_loss``, ``walk_sim``, ``gossip_sim``, ``muffliato_gd``,
+``graph`` and the bounds ``bound_complete_sum``, ``bound_ring_sum``, ... Keywords are the CLI's options with
+``-`` turned into ``_``; graphs may be spec strings, networkx graphs, scipy.sparse matrices or edge arrays; a
+result's attributes are the CLI's output files (``.loss`` for loss.npy, ``.summary`` for summary.json).
+
+    import networkx as nx, netdp
+    r = netdp.gossip_loss(nx.cycle_graph(8), alpha=2, sigma=1, steps=10, t_start=1, device="cpu")
+    r.loss            # ndarray (8, 8), equal to the CLI's loss.npy to the bit
+    r.summary["by_distance"]
+
+Errors: ``InvalidParameter`` (a ValueError; ``.parameter`` names the keyword) and ``DeviceUnavailable`` (an
+InvalidParameter of ``device``) carry the CLI's one-line message; other bad input is a ValueError, a runtime
+failure a RuntimeError. Runs release the GIL.
+"""
+
+from . import _netdp
+from ._models import MODELS, model_functions, python_name
+from ._result import Result, read_csv
+from ._study import StudyResult, run_study, study_toml
+
+InvalidParameter = _netdp.InvalidParameter
+DeviceUnavailable = _netdp.DeviceUnavailable
+__version__ = _netdp.version()
+
+_functions = model_functions()
+globals().update(_functions)
+
+#: The Python names of the registry's models, in the order of `netdp --help`.
+models = list(_functions)
+
+__all__ = ["models", "Result", "StudyResult", "run_study", "study_toml", "read_csv", "InvalidParameter",
+           "DeviceUnavailable", "python_name", "MODELS"] + models

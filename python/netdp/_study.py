@@ -1,0 +1,112 @@
+"""netdp.run_study: `netdp run` in-process, through the same study library (docs/study.md, docs/python.md).
+
+A study is a TOML file's path or the same content as a dict ({"study": {...}, "experiment": [{"name": ...,
+"model": ..., "params": {...}, "grid": {...}}]}); a dict is written as TOML text and read by the same parser, so
+both give the CLI's results.csv.
+"""
+
+import json
+import math
+import os
+import re
+
+from . import _netdp
+from ._result import read_csv
+
+_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def _key(key):
+    return key if _BARE_KEY.match(key) else json.dumps(key)
+
+
+def _value(value):
+    """A TOML value: strings as JSON strings (the same escapes), numbers, booleans, arrays, inline tables."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "nan"
+        if math.isinf(value):
+            return "inf" if value > 0 else "-inf"
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, os.PathLike):
+        return json.dumps(os.fspath(value))
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{_key(k)} = {_value(v)}" for k, v in value.items()) + " }"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_value(v) for v in value) + "]"
+    if hasattr(value, "item"):  # NumPy scalars
+        return _value(value.item())
+    raise ValueError(f"study: cannot write a {type(value).__name__} as TOML")
+
+
+def _table(lines, header, table):
+    """[header] with its plain keys first, then its sub-tables as [header.key]."""
+    lines.append(header)
+    subtables = []
+    for k, v in table.items():
+        if isinstance(v, dict):
+            subtables.append((k, v))
+        else:
+            lines.append(f"{_key(k)} = {_value(v)}")
+    name = header.strip("[]")
+    for k, v in subtables:
+        _table(lines, f"[{name}.{_key(k)}]", v)
+
+
+def study_toml(study):
+    """The TOML text of a study given as a dict: top-level tables as [name], lists of tables as [[name]], the
+    tables inside them ([experiment.params], [experiment.grid]) as sub-tables, other dicts as inline tables."""
+    lines = []
+    for key, value in study.items():
+        if isinstance(value, dict):
+            _table(lines, f"[{_key(key)}]", value)
+        elif isinstance(value, (list, tuple)) and value and all(isinstance(v, dict) for v in value):
+            for item in value:
+                _table(lines, f"[[{_key(key)}]]", item)
+        else:
+            lines.append(f"{_key(key)} = {_value(value)}")
+    return "\n".join(lines) + "\n"
+
+
+class StudyResult:
+    """A finished study: ``out`` (its directory), ``results`` (results.csv as {column: values}),
+    ``manifest`` (manifest.json as a dict)."""
+
+    def __init__(self, out):
+        self.out = out
+        self.results = read_csv(os.path.join(out, "results.csv"))
+        with open(os.path.join(out, "manifest.json"), encoding="utf-8") as f:
+            self.manifest = json.load(f)
+
+    def __repr__(self):
+        return f"<netdp.StudyResult {self.out}>"
+
+
+def run_study(study, out=None, *, workers=0, devices="auto", update=False, dry_run=False, quiet=True):
+    """Runs a study as `netdp run STUDY --out OUT` does (docs/study.md): resumable, the same units, files and
+    results.csv. `study` is a TOML file's path or a dict of the same content. Returns a StudyResult (None for
+    dry_run, which prints the plan on stdout). Bad studies raise ValueError with the CLI's FILE:LINE message; a
+    study whose units did not all finish raises RuntimeError (run it again to retry them)."""
+    if isinstance(study, dict):
+        text, source = study_toml(study), "study.toml"
+    else:
+        source = os.fspath(study)
+        with open(source, encoding="utf-8") as f:
+            text = f.read()
+    if out is None and not dry_run:
+        raise ValueError("run_study: out (the results directory) is required")
+    out = "" if out is None else os.fspath(out)
+    invocation = {"runner": "python", "study": source}
+    code = _netdp.run_study(text, source, out, int(workers), str(devices), bool(quiet), bool(update),
+                            bool(dry_run), json.dumps(invocation))
+    if dry_run:
+        return None
+    if code != 0:
+        raise RuntimeError(f"study {source}: some units failed (see {out}); run again to retry them")
+    return StudyResult(out)

@@ -1,0 +1,95 @@
+"""Every registry model from Python equals the netdp program on the same inputs (docs/python.md "Models").
+
+Each case runs the model twice, `netdp.<model>(..., out=A)` and `netdp <model> ... --out B`, and compares the
+directories: every .npy and .csv byte for byte (so loss matrices to the bit), summary.json without its timings.
+"""
+
+import inspect
+import json
+
+import numpy as np
+import pytest
+
+import netdp
+from conftest import cli_arguments, run_cli, same_files, without_timings
+
+# One small run per model of the registry (a model added to the registry should get a case here).
+CASES = {
+    "graph": dict(graph="hypercube:dim=3", eigenvalues=True),
+    "gossip_loss": dict(graph="hypercube:dim=4", steps=5, t_start=1, cap="none", alpha=2.5, sigma=0.7),
+    "walk_loss": dict(graph="grid:rows=3,cols=4", steps=6, sigma=1.3),
+    "bound_complete_sum": dict(n=[10, 100, 1000]),
+    "bound_complete_histogram": dict(n=[10, 100, 1000]),
+    "bound_ring_sum": dict(n=[10, 100]),
+    "bound_ring_histogram": dict(n=[2000, 5000]),
+    "bound_sgd_rdp": dict(n=[10, 100]),
+    "bound_sgd_closed_form": dict(n=[10, 100]),
+    "bound_sgd_sigma": dict(n=[10, 100]),
+    "gossip_sim": dict(graph="ring:n=8", steps=5, runs=3, seed=7, privacy=True, quantiles=[0.5]),
+    "muffliato_gd": dict(graph="ring:n=8", steps=5, gossip_rounds=2, dim=2, samples=4, sigma=0.1, seed=3),
+    "walk_sim": dict(graph="complete:n=8", steps=20, runs=10, seed=1),
+}
+
+
+def test_every_model_is_a_function_with_the_registry_parameters():
+    names = [d["name"] for d in netdp.MODELS]
+    assert netdp.models == [netdp.python_name(n) for n in names]
+    assert "gossip_loss" in netdp.models and "bound_complete_sum" in netdp.models
+    for description in netdp.MODELS:
+        function = getattr(netdp, netdp.python_name(description["name"]))
+        keywords = set(inspect.signature(function).parameters)
+        for p in description["parameters"]:
+            if p["role"] in ("out_dir", "quiet"):
+                continue
+            assert p["name"].replace("-", "_") in keywords
+        assert {"out", "progress"} <= keywords
+        assert description["help"] in function.__doc__
+
+
+def test_cases_name_registry_models():
+    assert set(CASES) <= set(netdp.models)
+    missing = set(netdp.models) - set(CASES)
+    if missing:
+        pytest.fail(f"models without a Python case in tests/python/test_models.py: {sorted(missing)}")
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_model_equals_cli(name, tmp_path):
+    kwargs = CASES[name]
+    function = getattr(netdp, name)
+    result = function(**kwargs, out=tmp_path / "py")
+    run_cli(cli_arguments(function.model, **kwargs, out=str(tmp_path / "cli")))
+    compared = same_files(tmp_path / "py", tmp_path / "cli")
+    assert compared
+    # The attributes are the files, as loaded from them.
+    for file in compared:
+        stem = file.rsplit(".", 1)[0]
+        assert stem in result
+    main = "stats" if function.model == "graph" else "summary"
+    with open(tmp_path / "cli" / f"{main}.json") as f:
+        written = json.load(f)
+    assert without_timings(result[main]) == without_timings(written)
+
+
+def test_loss_matrix_to_the_bit_from_a_temporary_directory(tmp_path):
+    result = netdp.gossip_loss("hypercube:dim=5", steps=7, device="cpu")
+    assert result.out is None  # the temporary directory is gone, the arrays stay
+    run_cli(cli_arguments("gossip-loss", graph="hypercube:dim=5", steps=7, device="cpu", out=str(tmp_path)))
+    expected = np.load(tmp_path / "loss.npy")
+    assert result.loss.dtype == np.float64 and result.loss.shape == (32, 32)
+    assert result.loss.tobytes() == expected.tobytes()
+    assert result.summary["n"] == 32
+
+
+def test_check_and_estimate_run_nothing(tmp_path):
+    netdp.gossip_loss.check("hypercube:dim=3", steps=4)
+    with pytest.raises(netdp.InvalidParameter, match="steps must be >= 1, got 0"):
+        netdp.gossip_loss.check("hypercube:dim=3", steps=0)
+    small, _ = netdp.gossip_loss.estimate("hypercube:dim=5", steps=4)
+    large, seconds = netdp.gossip_loss.estimate("hypercube:dim=10", steps=4)
+    assert 0 < small < large and seconds >= 0
+
+
+def test_unknown_keyword_is_a_type_error():
+    with pytest.raises(TypeError, match="unexpected keyword argument 'stepz'"):
+        netdp.gossip_loss("hypercube:dim=3", stepz=3)
