@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake pkg-config git libcli11-dev nlohmann-json3-dev libopenblas-dev liblapacke-dev
-          libtomlplusplus-dev libssl-dev libopenmpi-dev openmpi-bin libgtest-dev googletest)
+          libtomlplusplus-dev libssl-dev libopenmpi-dev openmpi-bin libgtest-dev googletest
+          python3-dev python3-numpy pybind11-dev python3-pytest python3-scipy python3-networkx python3-matplotlib)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -19,4 +20,11 @@ fi
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
 cmake --build build -j"$(nproc)"
+# The Python package (docs/python.md), when it was built: into Debian's python3 site directory
+# (/usr/local/lib/python3.X/dist-packages), so that `python3 -c "import netdp"` works.
+if compgen -G "build/python/netdp/_netdp*.so" >/dev/null; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo=sudo
+  $sudo cmake --install build --component python
+fi
 ./build/netdp demo --out netdp-demo
