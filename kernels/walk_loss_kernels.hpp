@@ -50,6 +50,20 @@ void walk_series_rows_cpu(const WalkLossProblem& p, node_t first, node_t count, 
 /// Bytes of the series method's per-thread panels.
 std::int64_t walk_series_cpu_workspace_bytes(node_t n, int threads);
 
+/// Chebyshev expansion of the graph term (spectral and finite methods without an eigendecomposition,
+/// common/walk_loss_chebyshev.hpp): p(B) = sum_k coefficients[k] T_k(B), B = (2 W - (hi + lo) I) / (hi - lo)
+/// on the complement of the all-ones vector.
+struct WalkChebyshevExpansion {
+  double lo, hi;
+  std::span<const double> coefficients;  // c_0 .. c_K
+};
+/// Rows first .. first + count - 1 of the loss matrix from the expansion (panels of sources, sparse
+/// products).
+void walk_chebyshev_rows_cpu(const WalkLossProblem& p, const WalkChebyshevExpansion& e, node_t first,
+                             node_t count, std::span<double> rows);
+/// Bytes of the Chebyshev method's per-thread panels.
+std::int64_t walk_chebyshev_cpu_workspace_bytes(node_t n, int threads);
+
 // ---- CUDA (kernels/cuda/walk_loss_cuda.cu; kernels/stubs/ in builds without CUDA) ----
 
 struct CudaWalkLossRun {

@@ -12,6 +12,7 @@
 
 #include <cblas.h>
 
+#include "common/walk_loss_chebyshev.hpp"
 #include "common/walk_loss_math.hpp"
 #include "cpu/power_panels.hpp"
 #include "cpu/serial_blas.hpp"
@@ -100,6 +101,56 @@ void walk_series_rows_cpu(const WalkLossProblem& p, node_t first, node_t count, 
 
 std::int64_t walk_series_cpu_workspace_bytes(node_t n, int threads) {
   return std::int64_t(threads) * (3 * std::int64_t(kSparseLanes) + 1) * n * 8;
+}
+
+void walk_chebyshev_rows_cpu(const WalkLossProblem& p, const WalkChebyshevExpansion& e, node_t first,
+                             node_t count, std::span<double> rows) {
+  constexpr int L = kSparseLanes;
+  const std::size_t n = static_cast<std::size_t>(p.w.n);
+  const double a = 4.0 / (e.hi - e.lo), b = 2.0 * (e.hi + e.lo) / (e.hi - e.lo);
+  const int degree = static_cast<int>(e.coefficients.size()) - 1;
+  for_each_panel<L>(first, count, true, [&](node_t start, node_t valid) {
+    std::vector<double> t(n * L), t_prev(n * L), y(n * L), s(n * L), graph_row(n);
+    std::array<double, L> mean{};
+    const auto source = panel_sources<L>(start, valid);
+    std::array<std::int64_t, L> lane_source{};
+    for (int j = 0; j < L; ++j) lane_source[j] = source[j];
+    const auto n64 = static_cast<std::int64_t>(n);
+    const walk_chebyshev::StartBody start_body{lane_source.data(), n64,      L,       1,
+                                               e.coefficients[0],  t.data(), s.data()};
+    for (std::int64_t v = 0; v < n64; ++v)
+      for (int j = 0; j < L; ++j) start_body(v, j);
+    // T_{k+1} = 2 B T_k - T_{k-1}, s += c_{k+1} T_{k+1} (docs/walk_loss.md "Chebyshev solver").
+    for (int k = 0; k < degree; ++k) {
+      propagate_sparse<L>(p.w, t.data(), y.data());
+      const walk_chebyshev::LaneMeanBody mean_body{y.data(), n64, L, 1, mean.data()};
+      for (int j = 0; j < L; ++j) mean_body(j);
+      const bool first_step = k == 0;
+      const walk_chebyshev::StepBody step{y.data(),
+                                          mean.data(),
+                                          t.data(),
+                                          t_prev.data(),
+                                          s.data(),
+                                          L,
+                                          1,
+                                          first_step ? 0.5 * a : a,
+                                          first_step ? 0.5 * b : b,
+                                          e.coefficients[static_cast<std::size_t>(k) + 1],
+                                          first_step};
+      for (std::int64_t v = 0; v < n64; ++v)
+        for (int j = 0; j < L; ++j) step(v, j);
+      t.swap(t_prev);  // t = T_{k+1}, t_prev = T_k
+    }
+    for (int j = 0; j < valid; ++j) {
+      for (std::size_t v = 0; v < n; ++v) graph_row[v] = s[v * L + j];
+      finish_row(p, source[j], graph_row.data(),
+                 rows.data() + static_cast<std::size_t>(source[j] - first) * n);
+    }
+  });
+}
+
+std::int64_t walk_chebyshev_cpu_workspace_bytes(node_t n, int threads) {
+  return std::int64_t(threads) * (4 * std::int64_t(kSparseLanes) + 1) * n * 8;
 }
 
 }  // namespace netdp::kernels

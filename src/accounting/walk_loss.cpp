@@ -10,7 +10,9 @@
 
 #include "accounting/checks.hpp"
 #include "accounting/row_tiles.hpp"
+#include "netdp/accounting/walk_loss_chebyshev.hpp"
 #include "netdp/core/error.hpp"
+#include "netdp/core/spectral.hpp"
 #include "netdp/core/weighting.hpp"
 #include "netdp/io/format.hpp"
 #include "walk_loss_kernels.hpp"
@@ -27,6 +29,18 @@ WalkLossMethod parse_walk_loss_method(std::string_view text) {
 
 std::string to_string(WalkLossMethod m) {
   return m == WalkLossMethod::spectral ? "spectral" : m == WalkLossMethod::finite ? "finite" : "series";
+}
+
+WalkLossSolver parse_walk_loss_solver(std::string_view text) {
+  if (text == "auto") return WalkLossSolver::automatic;
+  if (text == "eigen") return WalkLossSolver::eigen;
+  if (text == "chebyshev") return WalkLossSolver::chebyshev;
+  throw InvalidParameter("solver",
+                         "solver: expected auto, eigen or chebyshev, got '" + std::string(text) + "'");
+}
+
+std::string to_string(WalkLossSolver s) {
+  return s == WalkLossSolver::automatic ? "auto" : s == WalkLossSolver::eigen ? "eigen" : "chebyshev";
 }
 
 SenderView parse_sender_view(std::string_view text) {
@@ -51,6 +65,8 @@ void validate(const WalkLossParams& p, node_t n) {
   using accounting_checks::bad;
   accounting_checks::check_order_and_noise(p.alpha, p.sigma);
   if (p.steps < 1) bad("steps", "steps must be >= 1, got " + std::to_string(p.steps));
+  if (!(p.tolerance > 0.0) || !(p.tolerance < 1.0))
+    bad("tolerance", "tolerance must be in (0, 1), got " + format_double(p.tolerance));
   if (!(p.contributions >= 0.0) || !std::isfinite(p.contributions))
     bad("contributions", "contributions must be >= 0 (0 = T/n), got " + format_double(p.contributions));
   accounting_checks::check_rows(p.source, n, p.tile_sources, p.memory_limit);
@@ -69,7 +85,49 @@ double harmonic_number(int steps) {
   return h;
 }
 
+// Cost model of auto (seconds on one core of the 2-core benchmark machine, benchmarks/RESULTS.md): dsyevd and
+// the GEMM take about kEigenCost n^3, the expansion kChebyshevCost K n (nnz(W) + 4n) spread over the threads.
+constexpr double kEigenCost = 1.75e-10, kChebyshevCost = 1.0e-9;
+constexpr node_t kAlwaysEigen = 512;  // below this the dense solver is cheap and exact
+
 }  // namespace
+
+WalkSolverChoice choose_walk_loss_solver(const CsrMatrix& w, const WalkLossParams& p) {
+  WalkSolverChoice choice;
+  choice.solver = WalkLossSolver::eigen;
+  choice.rule = "given";
+  if (p.solver == WalkLossSolver::eigen) return choice;
+  if (p.solver == WalkLossSolver::automatic && w.n <= kAlwaysEigen) {
+    choice.rule = "auto: n <= " + std::to_string(kAlwaysEigen) + ", the dense solver is cheap";
+    return choice;
+  }
+  double lambda_2 = 0, lambda_min = 0;
+  if (p.lambda_2 && p.lambda_min) {
+    lambda_2 = *p.lambda_2;
+    lambda_min = *p.lambda_min;
+  } else {
+    const SpectralSummary spectrum = spectral_summary(w);
+    lambda_2 = spectrum.lambda_2;
+    lambda_min = spectrum.lambda_min;
+  }
+  walk_chebyshev_interval(w, lambda_2, lambda_min, &choice.lo, &choice.hi);
+  const int method = static_cast<int>(p.method);
+  WalkChebyshevPlan plan = plan_walk_chebyshev(method, p.steps, choice.lo, choice.hi, p.tolerance);
+  choice.degree = plan.degree;
+  choice.error_bound = plan.error_bound;
+  choice.coefficients = std::move(plan.coefficients);
+  choice.solver = WalkLossSolver::chebyshev;
+  choice.rule = "given";
+  if (p.solver == WalkLossSolver::automatic) {
+    const double n = w.n, nnz = double(w.values.size()), threads = omp_get_max_threads();
+    const double eigen = kEigenCost * n * n * n;
+    const double chebyshev = kChebyshevCost * choice.degree * n * (nnz + 4 * n) / threads;
+    choice.solver = chebyshev < eigen ? WalkLossSolver::chebyshev : WalkLossSolver::eigen;
+    choice.rule = "auto: estimated " + format_double(chebyshev) + " s (chebyshev, degree " +
+                  std::to_string(choice.degree) + ") vs " + format_double(eigen) + " s (eigen)";
+  }
+  return choice;
+}
 
 WalkLossRun walk_loss(const Graph& g, const CsrMatrix& w, const WalkLossParams& p, LossRowSink& sink) {
   const auto started = std::chrono::steady_clock::now();
@@ -114,7 +172,12 @@ WalkLossRun walk_loss(const Graph& g, const CsrMatrix& w, const WalkLossParams& 
     run.tiles = cuda.tiles;
     run.memory_estimate = cuda.device_bytes;
     run.eigen_seconds = cuda.eigen_seconds;
+    run.solver = "eigen";
+    run.solver_rule = "cuda: the chebyshev solver is not ported to the GPU yet";
+    if (p.method == WalkLossMethod::series) run.solver = "propagation";
   } else if (p.method == WalkLossMethod::series) {
+    run.solver = "propagation";
+    run.solver_rule = "series method";
     const RowTilePlan plan =
         plan_row_tiles("walk-loss", "the propagation panels", n, count,
                        kernels::walk_series_cpu_workspace_bytes(g.n, omp_get_max_threads()), n * 8,
@@ -126,7 +189,29 @@ WalkLossRun walk_loss(const Graph& g, const CsrMatrix& w, const WalkLossParams& 
                      [&](node_t start, node_t rows, std::span<double> out) {
                        kernels::walk_series_rows_cpu(problem, start, rows, out);
                      });
+  } else if (const WalkSolverChoice choice = choose_walk_loss_solver(w, p);
+             choice.solver == WalkLossSolver::chebyshev) {
+    run.solver = "chebyshev";
+    run.solver_rule = choice.rule;
+    run.degree = choice.degree;
+    run.interval_lo = choice.lo;
+    run.interval_hi = choice.hi;
+    run.error_bound = problem.scale * choice.error_bound;
+    const RowTilePlan plan =
+        plan_row_tiles("walk-loss", "the Chebyshev panels", n, count,
+                       kernels::walk_chebyshev_cpu_workspace_bytes(g.n, omp_get_max_threads()), n * 8,
+                       p.tile_sources, p.memory_limit);
+    run.tile_sources = plan.tile;
+    run.tiles = plan.tiles;
+    run.memory_estimate = plan.memory_estimate;
+    const kernels::WalkChebyshevExpansion expansion{choice.lo, choice.hi, choice.coefficients};
+    stream_row_tiles(first, count, plan.tile, g.n, sink,
+                     [&](node_t start, node_t rows, std::span<double> out) {
+                       kernels::walk_chebyshev_rows_cpu(problem, expansion, start, rows, out);
+                     });
   } else {
+    run.solver = "eigen";
+    run.solver_rule = choice.rule;
     // Eigenvectors (n^2) and dsyevd's workspace (about 2 n^2 + 6 n) are fixed; a tile needs 3 rows per
     // source.
     const RowTilePlan plan =

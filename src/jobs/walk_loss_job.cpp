@@ -87,6 +87,8 @@ json run_walk_loss_job(const WalkLossJob& job) {
     params.steps = random_walk_horizon(g.n, params.sigma, gap);
   }
   validate(params, g.n);
+  params.lambda_2 = spectrum.lambda_2;  // the chebyshev solver's interval: no second Lanczos
+  params.lambda_min = spectrum.lambda_min;
 
   double statistic_at_one = 0;
   if (calibrating) params.sigma = calibrate_sigma(g, w, params, job, &statistic_at_one);
@@ -136,7 +138,14 @@ json run_walk_loss_job(const WalkLossJob& job) {
       {"memory_estimate_bytes", run.memory_estimate},
       {"seconds", run.seconds},
       {"seconds_eigen", run.eigen_seconds},
+      {"solver", run.solver},
+      {"solver_rule", run.solver_rule},
+      {"method_error_bound", run.error_bound},
   };
+  if (run.solver == "chebyshev")
+    summary["chebyshev"] = {{"degree", run.degree},
+                            {"interval", {run.interval_lo, run.interval_hi}},
+                            {"tolerance", params.tolerance}};
   summary.update(losses);
   if (params.source) summary["source"] = *params.source;
   if (calibrating)
@@ -170,6 +179,8 @@ json run_walk_loss_job(const WalkLossJob& job) {
          {"steps", job.auto_steps ? json("auto") : json(params.steps)},
          {"steps_resolved", params.steps},
          {"method", to_string(params.method)},
+         {"solver", to_string(params.solver)},
+         {"tolerance", params.tolerance},
          {"sender", to_string(params.sender)},
          {"contributions", params.contributions},
          {"clip", params.clip},
@@ -211,6 +222,8 @@ WalkLossJob walk_loss_job(const Values& v, const RunContext& context) {
   p.steps = common.steps;
   p.contributions = v.real("contributions");
   p.method = parse_walk_loss_method(v.text("method"));
+  p.solver = parse_walk_loss_solver(v.text("solver"));
+  p.tolerance = v.real("tolerance");
   p.sender = parse_sender_view(v.text("sender"));
   p.clip = v.flag("clip");
   p.source = common.source;
@@ -238,6 +251,15 @@ Model walk_loss_model() {
            "spectrum; series: the same sum by propagation",
            {"spectral", "finite", "series"})
            .fallback("spectral"),
+       choice(
+           "solver",
+           "graph term of spectral/finite: eigen (dense eigendecomposition, exact reference), chebyshev "
+           "(expansion by sparse products, error below tolerance), auto (by size and gap; docs/walk_loss.md)",
+           {"auto", "eigen", "chebyshev"})
+           .fallback("auto"),
+       real("tolerance", "chebyshev solver: bound on the expansion error of the graph term")
+           .fallback("1e-12")
+           .range(above(0)),
        choice("sender", "anonymous: v does not know who sent it the token; known: it does (5.4)",
               {"anonymous", "known"})
            .fallback("anonymous"),
@@ -268,13 +290,18 @@ Model walk_loss_model() {
                        s["device"].get<std::string>().c_str(), s["seconds"].get<double>(),
                        c.out_dir.string().c_str());
   };
-  // W and the dense spectrum (n x n) unless the series method propagates T steps.
+  // W and the dense spectrum (n x n) for the eigen solver; the chebyshev solver (auto beyond n = 512 when
+  // cheaper) holds panels only and costs about K n nnz(W), K ~ 150 for the graphs of the benchmarks (the
+  // gap is not known before the graph is built); the series method propagates T steps.
   m.resources = [](const Values& v) {
     const GraphSize g = graph_size(v.text("graph"));
     const double n = g.n, entries = 2 * g.m + n, T = estimate_steps(v, n);
-    const bool dense_spectrum = v.text("method") != "series";
-    return Estimate{16 * entries + 32 * n * n,
-                    (dense_spectrum ? n * n * n / 7e9 : T * entries * n / 1e10) + 8 * n * n / 1e9};
+    const std::string method = v.text("method"), solver = v.text("solver");
+    const double eigen = n * n * n / 7e9, chebyshev = 150 * entries * n / 1e9;
+    if (method == "series")
+      return Estimate{16 * entries + 8 * n * n, T * entries * n / 1e10 + 8 * n * n / 1e9};
+    const bool dense = solver == "eigen" || (solver == "auto" && (n <= 512 || eigen < chebyshev));
+    return Estimate{16 * entries + (dense ? 32 : 8) * n * n, (dense ? eigen : chebyshev) + 8 * n * n / 1e9};
   };
   return m;
 }

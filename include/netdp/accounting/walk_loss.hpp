@@ -23,6 +23,16 @@ enum class WalkLossMethod {
 WalkLossMethod parse_walk_loss_method(std::string_view text);  // "spectral" | "finite" | "series"
 std::string to_string(WalkLossMethod m);
 
+/// How the spectral and finite methods get the graph term (docs/walk_loss.md "Solvers").
+enum class WalkLossSolver {
+  automatic,  // eigen for small n, else the cheaper by the cost model (never changes results beyond
+              // tolerance)
+  eigen,      // dense eigendecomposition (LAPACK dsyevd): the exact reference
+  chebyshev,  // Chebyshev expansion on the deflated spectrum by sparse products (docs/walk_loss.md)
+};
+WalkLossSolver parse_walk_loss_solver(std::string_view text);  // "auto" | "eigen" | "chebyshev"
+std::string to_string(WalkLossSolver s);
+
 enum class SenderView {
   anonymous,  // v does not know who sent it the token (thesis eq. 7.5)
   known,  // v knows its sender: max over w in N(v) of the graph term (docs/math.md §5.4, [CODE] maxi_priv)
@@ -42,13 +52,32 @@ struct WalkLossParams {
   DeviceSpec device;
   std::int64_t tile_sources = 0;  // 0 = chosen from the memory available
   std::int64_t memory_limit = 0;  // bytes; 0 = what the machine reports as available
+  WalkLossSolver solver = WalkLossSolver::automatic;
+  double tolerance = 1e-12;  // chebyshev: bound on sup |f - p| over the spectral interval (graph-term units)
+  std::optional<double> lambda_2, lambda_min;  // the deflated spectrum's ends when known (else computed)
 };
 
 struct WalkLossRun {
   std::string device, device_note;
   std::int64_t tile_sources = 0, tiles = 0, memory_estimate = 0;
   double seconds = 0, eigen_seconds = 0;
+  std::string solver;       // "eigen", "chebyshev" or "propagation" (series)
+  std::string solver_rule;  // why (auto's choice, or "given")
+  int degree = 0;           // chebyshev: K
+  double interval_lo = 0, interval_hi = 0;
+  double error_bound = 0;  // chebyshev: bound on |loss error| from the expansion (scale x sup |f - p|)
 };
+
+/// The solver `p.solver` resolves to for this graph, with the reason; chebyshev also fills the interval,
+/// degree and coefficients. Exposed for the tests and the cost estimate.
+struct WalkSolverChoice {
+  WalkLossSolver solver = WalkLossSolver::eigen;
+  std::string rule;
+  double lo = 0, hi = 0, error_bound = 0;
+  int degree = 0;
+  std::vector<double> coefficients;
+};
+WalkSolverChoice choose_walk_loss_solver(const CsrMatrix& w, const WalkLossParams& p);
 
 /// The clipping level alpha / (2 sigma^2) (one Gaussian step seen directly: eps_local of the figures).
 double walk_local_loss(const WalkLossParams& p);

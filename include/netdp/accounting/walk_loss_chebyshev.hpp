@@ -1,0 +1,39 @@
+#pragma once
+// Chebyshev expansion of the walk-loss graph term (docs/walk_loss.md "Chebyshev solver", docs/math.md §5.3):
+// G = f(W) on the complement of the all-ones vector, with f(lambda) = -ln(1 - lambda) (E3) or S_T(lambda)
+// (E2), replaced by a polynomial p of degree K that interpolates f at the K + 1 Chebyshev points of an
+// interval [lo, hi] holding the deflated spectrum. The degree is the least K whose proven bound on sup |f -
+// p| over [lo, hi] meets the tolerance.
+#include <vector>
+
+#include "netdp/core/sparse_matrix.hpp"
+
+namespace netdp {
+
+struct WalkChebyshevPlan {
+  double lo = 0, hi = 0;             // interval of the deflated spectrum (safety margin included)
+  int degree = 0;                    // K
+  std::vector<double> coefficients;  // c_0 .. c_K on T_k((2 lambda - hi - lo) / (hi - lo))
+  double error_bound = 0;            // proven bound on sup_{[lo, hi]} |f - p| (0: p = f exactly)
+  double ellipse_rho = 0;            // the Bernstein ellipse parameter that gives error_bound
+};
+
+/// The interval of the deflated spectrum: Lanczos' (or the dense) extreme eigenvalues lambda_2 and
+/// lambda_min widened by a margin of 1% of the gap 1 - lambda_2 (and 1e-9) on each side, the low end never
+/// below Gershgorin's min_i (2 W_ii - 1) >= -1, which holds for every symmetric stochastic W.
+void walk_chebyshev_interval(const CsrMatrix& w, double lambda_2, double lambda_min, double* lo, double* hi);
+
+/// Degree, coefficients and bound for method 0 (E3, f = -ln(1 - lambda)) or 1 (E2, f = S_T) on [lo, hi],
+/// hi < 1. Interpolation bound (Trefethen, Approximation Theory and Approximation Practice, Thm 8.2):
+/// sup |f - p_K| <= 4 M(rho) rho^-K / (rho - 1) for every Bernstein ellipse E_rho of [lo, hi] on which f is
+/// analytic and |f| <= M(rho); the least K over a grid of rho meeting `tolerance` is taken, capped at
+/// `max_degree` (then error_bound is what that degree gives). For E2 a degree >= T interpolates the
+/// polynomial S_T exactly (error_bound 0).
+WalkChebyshevPlan plan_walk_chebyshev(int method, int steps, double lo, double hi, double tolerance,
+                                      int max_degree = 200000);
+
+/// The bound of plan_walk_chebyshev for a given degree (the minimum over the rho grid).
+double walk_chebyshev_error_bound(int method, int steps, double lo, double hi, int degree,
+                                  double* best_rho = nullptr);
+
+}  // namespace netdp
