@@ -5,7 +5,7 @@ losses capped at the LDP level 1): the mean pairwise loss by hop distance on the
 grid (a networkx graph here: its nodes are (row, column) labels), and five Erdos-Renyi (c = 1) and five random
 geometric (r = 0.07) graphs of 2048 nodes, with a band from the smallest to the largest pairwise loss.
 
-    python3 examples/fig6_1a_gossip_by_distance/figure_from_python.py OUT.png            # about 20 s on 2 cores
+    python3 examples/fig6_1a_gossip_by_distance/figure_from_python.py OUT.png            # 2 min 14 s on 2 busy shared cores
     python3 examples/fig6_1a_gossip_by_distance/figure_from_python.py OUT.png --small    # seconds, small graphs
 
 Needs the netdp package (scripts/setup.sh installs it), networkx and matplotlib (Debian packages).

@@ -47,15 +47,16 @@ class Result:
     - ``.json`` files: dicts, e.g. ``result.summary`` (``manifest.json`` too);
     - names that are not identifiers (``privacy_quantile_0.5``): ``result["privacy_quantile_0.5"]``.
 
+    A file whose stem is one of the attributes below is only an item (``result["report"]``); none is today.
     ``result.files`` lists the file names, ``result.out`` is the directory when one was given (None for a
-    temporary one, deleted after loading), ``result.nodes`` the node labels by index (networkx input, else None)
+    temporary one, deleted after loading), ``result.node_labels`` the node labels by index (networkx input, else None)
     and ``result.report`` the line the CLI prints at the end of the run.
     """
 
     def __init__(self, model, directory, out, nodes, report):
         self.model = model
         self.out = out
-        self.nodes = nodes
+        self.node_labels = nodes
         self.report = report
         self._data = {}
         self.files = sorted(os.listdir(directory))
@@ -94,7 +95,7 @@ class Result:
     @property
     def node_index(self):
         """{label: index} (networkx input), or None."""
-        return None if self.nodes is None else {label: i for i, label in enumerate(self.nodes)}
+        return None if self.node_labels is None else {label: i for i, label in enumerate(self.node_labels)}
 
     def labelled(self, name="loss"):
         """A per-node matrix (rows sources u, columns observers v) as {u_label: {v_label: value}}, using the
@@ -102,7 +103,7 @@ class Result:
         (``source=U``) gives {U_label: {...}}."""
         matrix = np.asarray(self[name])
         n = matrix.shape[1]
-        labels = self.nodes if self.nodes is not None else list(range(n))
+        labels = self.node_labels if self.node_labels is not None else list(range(n))
         if matrix.shape[0] == n:
             rows = range(n)
         else:

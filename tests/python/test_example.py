@@ -27,5 +27,5 @@ def test_networkx_grid_is_the_engines_grid():
     setting = dict(steps=6, t_start=1, device="cpu")
     a = netdp.gossip_loss(nx.grid_2d_graph(5, 6), **setting)
     b = netdp.gossip_loss("grid:rows=5,cols=6", **setting)
-    assert a.nodes[:2] == [(0, 0), (0, 1)]
+    assert a.node_labels[:2] == [(0, 0), (0, 1)]
     assert np.array_equal(a.loss, b.loss)

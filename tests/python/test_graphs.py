@@ -17,7 +17,7 @@ def test_networkx_labels_round_trip():
     r = netdp.gossip_loss(G, steps=5, t_start=1, device="cpu")
     spec = netdp.gossip_loss("florentine", steps=5, t_start=1, device="cpu")
     assert r.loss.tobytes() == spec.loss.tobytes()
-    assert r.nodes == list(G.nodes())
+    assert r.node_labels == list(G.nodes())
     assert r.node_index["Medici"] == 1
     table = r.labelled()
     assert set(table) == set(G.nodes()) and set(table["Medici"]) == set(G.nodes())
@@ -36,7 +36,7 @@ def test_networkx_keeps_isolated_nodes_and_drops_self_loops():
     G.add_node("lonely")
     r = netdp.graph(G)
     assert r.stats["n"] == 4 and r.stats["edges"] == 2
-    assert r.nodes == ["a", "b", "c", "lonely"]
+    assert r.node_labels == ["a", "b", "c", "lonely"]
     assert r.edges.tolist() == [[0, 1], [1, 2]]
 
 
