@@ -375,7 +375,8 @@ const std::vector<Model>& models() {
                          sgd_sigma_bound_model(),
                          gossip_sim_model(),
                          muffliato_gd_model(),
-                         walk_sim_model()};
+                         walk_sim_model(),
+                         walk_sgd_model()};
     return m;
   }();
   return list;

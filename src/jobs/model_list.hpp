@@ -18,5 +18,6 @@ Model sgd_sigma_bound_model();           // complete_graph_sgd_sigma_job.cpp
 Model gossip_sim_model();                // gossip_sim_job.cpp
 Model muffliato_gd_model();              // muffliato_gd_job.cpp
 Model walk_sim_model();                  // walk_sim_job.cpp
+Model walk_sgd_model();                  // walk_sgd_job.cpp
 
 }  // namespace netdp::jobs

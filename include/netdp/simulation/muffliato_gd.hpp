@@ -2,7 +2,8 @@
 // Muffliato-GD / Muffliato-SGD (Algorithm 6.3, docs/math.md §6.5): T outer iterations of "local gradient
 // step, Gaussian noise, K accelerated gossip steps", R independent runs, on built-in objectives whose optimum
 // is known, so that the utility curves are real. Privacy: Theorem 6.9 (fixed W) or C.9 (a fresh Erdos-Renyi
-// graph per outer iteration) through gossip_loss_sequence.hpp. Docs: docs/muffliato_gd.md.
+// graph per outer iteration) through gossip_loss_sequence.hpp. Docs: docs/muffliato_gd.md. The objectives and
+// the local datasets are the convex models shared with walk-sgd (convex_models.hpp).
 //
 // Randomness layout (docs/design.md principle 2): PhiloxStream(seed, subsequence, offset) with
 //   subsequence = kind << 56 | run << 24 | t   (as gossip_sim.hpp; kinds 16.. do not meet the gossip kinds)
@@ -26,83 +27,9 @@
 #include "netdp/core/graph.hpp"
 #include "netdp/core/sparse_matrix.hpp"
 #include "netdp/core/spectral.hpp"
+#include "netdp/simulation/convex_models.hpp"
 
 namespace netdp {
-
-// ---- Objectives: phi(theta) = (1/n) sum_v f_v(theta), f_v = (1/m_v) sum_{i in D_v} l(theta; i) + mu/2
-// ||theta||^2
-
-enum class Objective {
-  quadratic,      // l(theta; i) = ||theta - x_i||^2 / 2 (x_i: a target y in R^p)
-  least_squares,  // l(theta; i) = (x_i^T theta - y_i)^2 / 2
-  logistic,       // l(theta; i) = ln(1 + exp(-y_i x_i^T theta)), y_i in {-1, +1}
-};
-Objective parse_objective(std::string_view text);  // quadratic | least-squares | logistic
-std::string to_string(Objective o);
-
-/// The local datasets D_v: node v holds the examples offsets[v] .. offsets[v + 1] - 1.
-struct LocalData {
-  node_t n = 0;
-  int dim = 0;                           // p
-  std::vector<std::int64_t> offsets{0};  // n + 1, every node with at least one example
-  std::vector<double> features;          // examples x p, row-major (quadratic: the targets)
-  std::vector<double> labels;            // one per example; empty for quadratic
-
-  std::int64_t examples() const { return offsets.back(); }
-  std::int64_t size(node_t v) const { return offsets[v + 1] - offsets[v]; }
-  std::span<const double> x(std::int64_t i) const {
-    return {features.data() + i * dim, static_cast<std::size_t>(dim)};
-  }
-};
-
-/// Throws InvalidInput unless the sizes agree, every node has an example, values are finite and logistic
-/// labels are +-1.
-void validate(const LocalData& d, Objective o);
-
-/// Synthetic data from the seed (stream kind 16, one sequential stream of normal pairs and uniforms):
-/// theta_true ~ N(0, I_p) first, then node by node, example by example:
-///   quadratic:      x_i = theta_true + N(0, I_p)                 (the targets y_v of the issue)
-///   least-squares:  x_i ~ N(0, I_p), y_i = x_i^T theta_true + 0.1 N(0, 1)
-///   logistic:       x_i ~ N(0, I_p), y_i = +1 with probability 1 / (1 + exp(-x_i^T theta_true)), else -1
-/// `samples` examples per node.
-LocalData synthetic_data(Objective o, node_t n, int dim, int samples, std::uint64_t seed);
-
-/// Rows of a CSV file (commas or blanks between numbers, '#' comments, blank lines and one header line
-/// skipped): p features then a label (least-squares: real, logistic: +-1); quadratic: p values per row (a
-/// target). The N rows are split across the n nodes in file order, node v getting rows floor(v N / n) ..
-/// floor((v + 1) N / n) - 1; N >= n. dim = 0: p from the first row. InvalidParameter "data" names the line.
-LocalData read_csv_data(const std::string& path, Objective o, node_t n, int dim = 0);
-
-/// Gradient of l(theta; i) into out (p values).
-void example_gradient(Objective o, const LocalData& d, std::int64_t i, std::span<const double> theta,
-                      std::span<double> out);
-/// f_v(theta), with the ridge term mu/2 ||theta||^2.
-double local_objective(Objective o, const LocalData& d, double l2, node_t v, std::span<const double> theta);
-/// phi(theta) = (1/n) sum_v f_v(theta).
-double global_objective(Objective o, const LocalData& d, double l2, std::span<const double> theta);
-/// grad phi(theta) into out.
-void global_gradient(Objective o, const LocalData& d, double l2, std::span<const double> theta,
-                     std::span<double> out);
-/// Fraction of all examples with sign(x_i^T theta) = y_i (x_i^T theta >= 0 predicts +1); logistic only.
-double accuracy(const LocalData& d, std::span<const double> theta);
-
-/// theta* = argmin phi and phi* = phi(theta*). Quadratic and least squares: phi is quadratic, phi(theta) =
-/// phi* + (theta - theta*)^T A (theta - theta*) / 2, theta* = A^{-1} b by Cholesky (A = (1/n) sum_v (1/m_v)
-/// X_v^T X_v + mu I, or (1 + mu) I for quadratic). Logistic: damped Newton from 0 until ||grad phi|| <= 1e-12
-/// (at most 200 iterations; converged = false otherwise, e.g. separable data with mu = 0).
-struct Optimum {
-  std::vector<double> theta;
-  double value = 0;
-  std::vector<double> hessian;  // A (p x p) for quadratic objectives; empty for logistic
-  std::string method;           // "closed form (Cholesky)" or "damped Newton"
-  int iterations = 0;
-  double gradient_norm = 0;
-  bool converged = true;
-};
-Optimum objective_optimum(Objective o, const LocalData& d, double l2);
-/// phi(theta) - phi*: the quadratic form for quadratic objectives (no cancellation), else the difference.
-double optimality_gap(Objective o, const LocalData& d, double l2, const Optimum& opt,
-                      std::span<const double> theta);
 
 // ---- Algorithm 6.3 ----
 

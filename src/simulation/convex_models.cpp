@@ -4,9 +4,10 @@
 #include <cmath>
 #include <string>
 
+#include "common/convex_model_math.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/io/format.hpp"
-#include "netdp/simulation/muffliato_gd.hpp"
+#include "netdp/simulation/convex_models.hpp"
 
 namespace netdp {
 
@@ -23,12 +24,11 @@ double softplus_negative(double z) {
   return z > 0 ? std::log1p(std::exp(-z)) : -z + std::log1p(std::exp(z));
 }
 
-/// 1 / (1 + exp(-z)) without overflow.
-double sigmoid(double z) {
-  if (z >= 0) return 1.0 / (1.0 + std::exp(-z));
-  const double e = std::exp(z);
-  return e / (1.0 + e);
-}
+using kernels::convex::sigmoid;
+static_assert(static_cast<int>(Objective::quadratic) == static_cast<int>(kernels::convex::Loss::quadratic) &&
+              static_cast<int>(Objective::least_squares) ==
+                  static_cast<int>(kernels::convex::Loss::least_squares) &&
+              static_cast<int>(Objective::logistic) == static_cast<int>(kernels::convex::Loss::logistic));
 
 /// Solves A x = b for a symmetric positive definite p x p A (row-major) by Cholesky; false if A is not
 /// numerically positive definite.
@@ -210,22 +210,8 @@ void validate(const LocalData& d, Objective o) {
 
 void example_gradient(Objective o, const LocalData& d, std::int64_t i, std::span<const double> theta,
                       std::span<double> out) {
-  const auto x = d.x(i);
-  switch (o) {
-    case Objective::quadratic:
-      for (int k = 0; k < d.dim; ++k) out[k] = theta[k] - x[k];
-      return;
-    case Objective::least_squares: {
-      const double r = dot(x, theta) - d.labels[i];
-      for (int k = 0; k < d.dim; ++k) out[k] = r * x[k];
-      return;
-    }
-    case Objective::logistic: {
-      const double y = d.labels[i], c = -y * sigmoid(-y * dot(x, theta));
-      for (int k = 0; k < d.dim; ++k) out[k] = c * x[k];
-      return;
-    }
-  }
+  kernels::convex::example_gradient(static_cast<kernels::convex::Loss>(o), d.x(i).data(),
+                                    d.labels.empty() ? 0.0 : d.labels[i], theta.data(), d.dim, out.data());
 }
 
 double local_objective(Objective o, const LocalData& d, double l2, node_t v, std::span<const double> theta) {

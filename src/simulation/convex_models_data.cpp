@@ -1,5 +1,6 @@
 // Local datasets of Muffliato-GD: synthetic ones drawn from the seed, or the rows of a CSV file split across
 // the nodes in file order (docs/muffliato_gd.md "Objectives and data").
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <fstream>
@@ -7,7 +8,8 @@
 
 #include "netdp/core/error.hpp"
 #include "netdp/core/philox.hpp"
-#include "netdp/simulation/muffliato_gd.hpp"
+#include "netdp/io/format.hpp"
+#include "netdp/simulation/convex_models.hpp"
 
 namespace netdp {
 
@@ -69,7 +71,7 @@ LocalData synthetic_data(Objective o, node_t n, int dim, int samples, std::uint6
   d.features.resize(static_cast<std::size_t>(m) * dim);
   if (o != Objective::quadratic) d.labels.resize(static_cast<std::size_t>(m));
 
-  PhiloxStream s(seed, muffliato_gd_subsequence(MgdStream::data, 0, 0));
+  PhiloxStream s(seed, kConvexDataStream << 56);
   NormalSource normal(s);
   std::vector<double> theta_true(dim);
   for (auto& x : theta_true) x = normal.next();
@@ -138,6 +140,86 @@ LocalData read_csv_data(const std::string& path, Objective o, node_t n, int dim)
   }
   validate(d, o);
   return d;
+}
+
+LearningSplit learning_split(const LocalData& rows, Objective o, node_t users, double test_fraction,
+                             bool intercept, std::uint64_t seed) {
+  validate(rows, o);
+  if (users < 1) throw InvalidParameter("users", "users must be >= 1, got " + std::to_string(users));
+  if (!(test_fraction >= 0 && test_fraction < 1))
+    throw InvalidParameter("test-fraction",
+                           "test-fraction must be in [0, 1), got " + format_double(test_fraction));
+  const int p = rows.dim, q = p + (intercept ? 1 : 0);
+  const std::int64_t count = rows.examples();
+  // Standardise every column (population std), then scale every row to unit l2 norm.
+  std::vector<double> x(rows.features);
+  for (int k = 0; k < p; ++k) {
+    double mean = 0, var = 0;
+    for (std::int64_t i = 0; i < count; ++i) mean += x[i * p + k];
+    mean /= double(count);
+    for (std::int64_t i = 0; i < count; ++i) var += (x[i * p + k] - mean) * (x[i * p + k] - mean);
+    const double sd = std::sqrt(var / double(count));
+    for (std::int64_t i = 0; i < count; ++i) x[i * p + k] = sd > 0 ? (x[i * p + k] - mean) / sd : 0.0;
+  }
+  for (std::int64_t i = 0; i < count; ++i) {
+    double norm2 = 0;
+    for (int k = 0; k < p; ++k) norm2 += x[i * p + k] * x[i * p + k];
+    if (norm2 > 0)
+      for (int k = 0; k < p; ++k) x[i * p + k] /= std::sqrt(norm2);
+  }
+  // Stratified split: each class (label value; one class for quadratic) shuffled by Fisher-Yates, its first
+  // round(fraction * size) rows to the test set.
+  PhiloxStream s(seed, kLearningSplitStream << 56);
+  std::vector<std::int64_t> train, test;
+  std::vector<double> classes;
+  for (std::int64_t i = 0; i < count; ++i) {
+    const double y = rows.labels.empty() ? 0.0 : rows.labels[i];
+    if (std::find(classes.begin(), classes.end(), y) == classes.end()) classes.push_back(y);
+  }
+  std::sort(classes.begin(), classes.end());
+  if (o == Objective::least_squares) classes = {};  // real labels: no strata
+  auto split = [&](std::vector<std::int64_t> members) {
+    for (std::size_t i = members.size(); i > 1; --i)
+      std::swap(members[i - 1], members[s.next_below(static_cast<std::uint32_t>(i))]);
+    const auto cut = static_cast<std::size_t>(std::llround(test_fraction * double(members.size())));
+    test.insert(test.end(), members.begin(), members.begin() + static_cast<std::ptrdiff_t>(cut));
+    train.insert(train.end(), members.begin() + static_cast<std::ptrdiff_t>(cut), members.end());
+  };
+  if (classes.empty()) {
+    std::vector<std::int64_t> all(static_cast<std::size_t>(count));
+    for (std::int64_t i = 0; i < count; ++i) all[i] = i;
+    split(std::move(all));
+  } else {
+    for (double c : classes) {
+      std::vector<std::int64_t> members;
+      for (std::int64_t i = 0; i < count; ++i)
+        if (rows.labels[i] == c) members.push_back(i);
+      split(std::move(members));
+    }
+  }
+  for (std::size_t i = train.size(); i > 1; --i)  // users draw from the mixed classes
+    std::swap(train[i - 1], train[s.next_below(static_cast<std::uint32_t>(i))]);
+  const auto m = static_cast<std::int64_t>(train.size()) / users;
+  if (m < 1)
+    throw InvalidParameter("users", "users: " + std::to_string(train.size()) + " training rows for " +
+                                        std::to_string(users) + " users (every user needs at least one)");
+  auto fill = [&](LocalData& d, const std::vector<std::int64_t>& index, node_t n, std::int64_t per) {
+    d.n = n;
+    d.dim = q;
+    d.offsets.resize(static_cast<std::size_t>(n) + 1);
+    for (node_t v = 0; v <= n; ++v) d.offsets[v] = std::int64_t{v} * per;
+    for (std::int64_t j = 0; j < std::int64_t{n} * per; ++j) {
+      const std::int64_t i = index[j];
+      d.features.insert(d.features.end(), x.begin() + i * p, x.begin() + (i + 1) * p);
+      if (intercept) d.features.push_back(1.0);
+      if (!rows.labels.empty()) d.labels.push_back(rows.labels[i]);
+    }
+  };
+  LearningSplit out;
+  fill(out.train, train, users, m);
+  out.dropped = static_cast<std::int64_t>(train.size()) - std::int64_t{users} * m;
+  if (!test.empty()) fill(out.test, test, 1, static_cast<std::int64_t>(test.size()));
+  return out;
 }
 
 }  // namespace netdp
