@@ -1,0 +1,99 @@
+// `netdp walk-sgd` end to end: files and columns, sigma equal to the calibration, agreement with the library,
+// CSV data, and bad input (exit 2, one line, no manifest).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "netdp/jobs/walk_sgd_job.hpp"
+#include "support/test_support.hpp"
+
+namespace netdp {
+namespace {
+
+using namespace testing;  // tests/support/test_support.hpp
+namespace fs = std::filesystem;
+
+TEST(CliWalkSgd, WritesCurvesAndTheCalibratedSigma) {
+  ScratchDir dir;
+  auto out = dir / "walk";
+  ASSERT_TRUE(
+      run_cli_into("walk-sgd --graph complete:n=50 --variant network --epsilon 1 --runs 3 --steps 400 "
+                   "--synthetic-rows 600 --eval-every 100 --seed 4 --threads 2",
+                   out, {"curves.csv", "summary.json", "manifest.json"}));
+  const auto s = read_json(out / "summary.json");
+  bounds::SigmaSearchParams q;
+  q.epsilon = 1;
+  q.delta = 1e-6;
+  q.steps = 400;
+  q.lipschitz = 0.4;
+  q.procedure = bounds::SigmaProcedure::code;
+  const auto c = calibrate_walk_sgd(WalkSgdVariant::network, 50, q);
+  EXPECT_DOUBLE_EQ(s["sigma"].get<double>(), c.sigma);
+  EXPECT_EQ(s["cap"].get<std::int64_t>(), c.cap);
+  EXPECT_EQ(s["dim"], 9);                // 8 features and the intercept
+  EXPECT_EQ(s["examples_per_user"], 9);  // 480 training rows / 50 users
+  const auto curves = read_csv_cells(out / "curves.csv");
+  ASSERT_EQ(curves.size(), 6u);  // header, steps 0, 100, 200, 300, 400
+  for (const char* column :
+       {"step", "objective_mean", "objective_std", "objective_min", "objective_max", "accuracy_mean",
+        "accuracy_std", "accuracy_min", "accuracy_max", "max_contributions_mean"})
+    EXPECT_NE(std::find(curves[0].begin(), curves[0].end(), column), curves[0].end()) << column;
+  EXPECT_EQ(curves[5][0], "400");
+  EXPECT_NEAR(std::stod(curves[1][1]), std::log(2.0), 1e-12);  // x_0 = 0
+  EXPECT_LE(std::stod(curves[5][9]), double(c.cap));
+}
+
+TEST(CliWalkSgd, ReadsCsvDataAndAGivenSigma) {
+  ScratchDir dir;
+  std::string rows = "a,b,label\n";
+  for (int i = 0; i < 40; ++i)
+    rows += std::to_string(i % 7) + "," + std::to_string((i * 3) % 5) + "," + (i % 2 ? "1" : "-1") + "\n";
+  auto data = dir.write("d.csv", rows);
+  auto out = dir / "csv";
+  ASSERT_TRUE(
+      run_cli_into("walk-sgd --graph ring:n=8 --variant centralized --sigma 0 --runs 2 --steps 50 "
+                   "--data " +
+                       data,
+                   out, {"curves.csv", "summary.json"}));
+  const auto s = read_json(out / "summary.json");
+  EXPECT_EQ(s["sigma"], 0.0);
+  EXPECT_EQ(s["sigma_source"], "given");
+  EXPECT_EQ(s["dim"], 3);
+  EXPECT_EQ(s["train_rows"], 32);  // 8 users x floor(32 / 8)
+  EXPECT_EQ(s["test_rows"], 8);
+  // Without noise the runs differ only by their walks.
+  EXPECT_LT(s["final"]["objective"]["mean"].get<double>(), std::log(2.0));
+}
+
+TEST(CliWalkSgd, BadInputExitsWithCode2AndNoManifest) {
+  ScratchDir dir;
+  auto bad_labels = dir.write("bad.csv", "1,2,0.5\n3,4,1\n");
+  const std::string common = " --steps 10 --synthetic-rows 200 --out ";
+  const std::string cases[] = {
+      "--graph complete:n=10 --variant federated",
+      "--graph complete:n=10 --variant network --epsilon 0",
+      "--graph complete:n=10 --variant network --delta 1",
+      "--graph complete:n=10 --variant network --data " + (dir / "missing.csv").string(),
+      "--graph complete:n=10 --variant network --data " + bad_labels,
+      "--graph complete:n=10 --variant network --batch 100",
+      "--graph complete:n=500 --variant network",  // 160 training rows for 500 users
+      "--graph complete:n=10 --variant local --step-size -1",
+      "--graph complete:n=10 --variant local --clip-order later",
+      "--graph bogus:n=3 --variant local",
+      "--variant local",
+  };
+  int i = 0;
+  for (const auto& args : cases) {
+    auto out = dir / ("case" + std::to_string(i++));
+    auto r = run_cli("walk-sgd " + args + common + out.string());
+    EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_FALSE(fs::exists(out / "manifest.json")) << args;
+  }
+}
+
+}  // namespace
+}  // namespace netdp
