@@ -40,9 +40,10 @@ def _json_value(name, value):
         return value
     if isinstance(value, os.PathLike):
         return os.fspath(value)
-    if isinstance(value, (list, tuple, np.ndarray)):
-        return [_json_value(name, v) for v in np.asarray(value).tolist()] if isinstance(value, np.ndarray) \
-            else [_json_value(name, v) for v in value]
+    if isinstance(value, np.ndarray):
+        value = value.tolist()
+    if isinstance(value, (list, tuple)):
+        return [_json_value(name, v) for v in value]
     raise ValueError(f"{name}: cannot pass a {type(value).__name__} (expected a number, a string, a bool or a list)")
 
 
@@ -91,7 +92,8 @@ class _Model:
             values["source"] = index[label]
         return values, nodes
 
-    def __call__(self, *args, out=None, progress=False, **kwargs):
+    def keywords(self, args, kwargs):
+        """The keywords of a call, with the graph given as the first positional argument."""
         positional = [k for k in ("graph",) if k in self.parameters]
         if len(args) > len(positional):
             raise TypeError(f"{python_name(self.name)}() takes {len(positional)} positional argument(s) "
@@ -100,6 +102,10 @@ class _Model:
             if key in kwargs:
                 raise TypeError(f"{python_name(self.name)}() got multiple values for argument '{key}'")
             kwargs[key] = value
+        return kwargs
+
+    def __call__(self, *args, out=None, progress=False, **kwargs):
+        kwargs = self.keywords(args, kwargs)
         quiet = kwargs.pop(python_name(self.quiet_name), None) if self.quiet_name else None
         quiet = (not progress) if quiet is None else bool(quiet)
         scratch = tempfile.mkdtemp(prefix="netdp-")
@@ -119,8 +125,7 @@ class _Model:
         """Checks the values as a run would (ranges, exclusions, the model's own checks) without running."""
         scratch = tempfile.mkdtemp(prefix="netdp-")
         try:
-            positional = dict(zip([k for k in ("graph",) if k in self.parameters], args))
-            values, _ = self.values({**positional, **kwargs}, scratch)
+            values, _ = self.values(self.keywords(args, kwargs), scratch)
             _netdp.check_model(self.name, json.dumps(values))
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
@@ -129,8 +134,7 @@ class _Model:
         """(bytes, seconds): the registry's rough estimate of a run (0 = unknown)."""
         scratch = tempfile.mkdtemp(prefix="netdp-")
         try:
-            positional = dict(zip([k for k in ("graph",) if k in self.parameters], args))
-            values, _ = self.values({**positional, **kwargs}, scratch)
+            values, _ = self.values(self.keywords(args, kwargs), scratch)
             return _netdp.estimate_model(self.name, json.dumps(values))
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
