@@ -145,7 +145,7 @@ LocalData read_csv_data(const std::string& path, Objective o, node_t n, int dim)
 LearningSplit learning_split(const LocalData& rows, Objective o, node_t users, double test_fraction,
                              bool intercept, std::uint64_t seed) {
   validate(rows, o);
-  if (users < 1) throw InvalidParameter("users", "users must be >= 1, got " + std::to_string(users));
+  if (users < 1) throw InvalidParameter("graph", "graph: users must be >= 1, got " + std::to_string(users));
   if (!(test_fraction >= 0 && test_fraction < 1))
     throw InvalidParameter("test-fraction",
                            "test-fraction must be in [0, 1), got " + format_double(test_fraction));
@@ -201,7 +201,7 @@ LearningSplit learning_split(const LocalData& rows, Objective o, node_t users, d
     std::swap(train[i - 1], train[s.next_below(static_cast<std::uint32_t>(i))]);
   const auto m = static_cast<std::int64_t>(train.size()) / users;
   if (m < 1)
-    throw InvalidParameter("users", "users: " + std::to_string(train.size()) + " training rows for " +
+    throw InvalidParameter("graph", "graph: " + std::to_string(train.size()) + " training rows for " +
                                         std::to_string(users) + " users (every user needs at least one)");
   auto fill = [&](LocalData& d, const std::vector<std::int64_t>& index, node_t n, std::int64_t per) {
     d.n = n;

@@ -69,8 +69,8 @@ void validate(const WalkSgdParams& p, const WalkModel& walk, const LocalData& tr
   if (p.eval_every < 1)
     throw InvalidParameter("eval-every", "eval-every must be >= 1, got " + std::to_string(p.eval_every));
   if (walk.n != train.n)
-    throw InvalidParameter("users", "the data have " + std::to_string(train.n) + " users but the graph has " +
-                                        std::to_string(walk.n) + " nodes");
+    throw InvalidParameter("graph", "graph: the data have " + std::to_string(train.n) +
+                                        " users but the graph has " + std::to_string(walk.n) + " nodes");
   std::int64_t smallest = train.size(0);
   for (node_t v = 1; v < train.n; ++v) smallest = std::min(smallest, train.size(v));
   if (p.batch < 0 || p.batch > smallest)

@@ -255,9 +255,9 @@ TEST(WalkSgd, BadInputNamesTheParameter) {
   p.step_size = 0;
   testing::expect_invalid([&] { walk_sgd(walk, d, d, p); }, "step-size");
   p.step_size = 0.1;
-  testing::expect_invalid([&] { walk_sgd(make_walk_model("complete:n=5", "auto"), d, d, p); }, "users");
+  testing::expect_invalid([&] { walk_sgd(make_walk_model("complete:n=5", "auto"), d, d, p); }, "graph");
   testing::expect_invalid([] { parse_walk_sgd_variant("federated"); }, "variant");
-  testing::expect_invalid([&] { learning_split(d, Objective::logistic, 100, 0.2, true, 0); }, "users");
+  testing::expect_invalid([&] { learning_split(d, Objective::logistic, 100, 0.2, true, 0); }, "graph");
 }
 
 }  // namespace

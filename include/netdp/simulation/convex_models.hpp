@@ -100,7 +100,7 @@ double optimality_gap(Objective o, const LocalData& d, double l2, const Optimum&
 /// `intercept` (p + 1 features), and the rows are split, class by class, into a test part of
 /// round(test_fraction * class size) rows chosen by a Philox shuffle and the training rest; the training
 /// rows (in shuffled order) go to n users with m = floor(N_train / n) each (the remainder is dropped).
-/// InvalidParameter "users" when N_train < n.
+/// InvalidParameter "graph" (the number of users) when N_train < n.
 struct LearningSplit {
   LocalData train;  // n users x m examples
   LocalData test;   // one node holding the test rows
