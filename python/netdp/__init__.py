@@ -23,6 +23,7 @@ from ._study import StudyResult, run_study, study_toml
 
 InvalidParameter = _netdp.InvalidParameter
 DeviceUnavailable = _netdp.DeviceUnavailable
+InvalidParameter.__module__ = DeviceUnavailable.__module__ = "netdp"  # shown as netdp.InvalidParameter
 __version__ = _netdp.version()
 
 _functions = model_functions()
