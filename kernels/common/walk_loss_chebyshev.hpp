@@ -13,20 +13,17 @@
 
 namespace netdp::kernels::walk_chebyshev {
 
-/// Lane j (1-D body over the lanes): mean[j] = (sum_v y[v, j]) / n, summed in node order. Subtracting it
-/// projects W x back onto the complement of 1 (W preserves it exactly, rounding does not; the eigenvalue 1
-/// lies outside [lo, hi], where T_k grows, so any drift must go at every step).
-struct LaneMeanBody {
-  const double* y;
-  std::int64_t n, row_stride, lane_stride;
-  double* mean;
-
-  NETDP_HD void operator()(std::int64_t j) const {
-    double sum = 0.0;
-    for (std::int64_t v = 0; v < n; ++v) sum = rn_add(sum, y[v * row_stride + j * lane_stride]);
-    mean[j] = sum / double(n);
-  }
-};
+/// One step of the recurrence for one element, from y = (W t_k) at that element:
+///   t_{k+1} = a (y - o_k) - b (t_k - o_k) - (t_{k-1} - o_{k-1})
+/// with a = 4/(hi - lo), b = 2 (hi + lo)/(hi - lo) (for the first step, T_1 = B T_0, a and b are halved and
+/// there is no t_{k-1}). o_k is the lane mean of the stored t_k: W maps the complement of 1 to itself, but
+/// rounding adds small multiples of 1, which T_k would amplify (the eigenvalue 1 lies outside [lo, hi]), so
+/// every vector is used projected (W 1 = 1, so W (t - o 1) = W t - o 1). Rounded one operation at a time.
+NETDP_HD inline double chebyshev_next(double a, double b, double y, double t, double t_prev, double o,
+                                      double o_prev, bool first) {
+  const double next = rn_sub(rn_mul(a, rn_sub(y, o)), rn_mul(b, rn_sub(t, o)));
+  return first ? next : rn_sub(next, rn_sub(t_prev, o_prev));
+}
 
 /// Element (v, j) of the start (2-D body): t0 = e_u - 1/n for u = source[j] (the deflated unit vector),
 /// s = c_0 t0.
@@ -45,13 +42,13 @@ struct StartBody {
   }
 };
 
-/// Element (v, j) of one step (2-D body): with y = W t_k and its lane mean,
-///   t_{k+1} = a (y - mean) - b t_k - t_{k-1}   (a = 4/(hi - lo), b = 2 (hi + lo)/(hi - lo); halved and
-///                                               without t_{k-1} for the first step, T_1 = B T_0)
-/// written over t_{k-1}, then s += c_{k+1} t_{k+1}. Products and sums rounded one at a time.
+/// Element (v, j) of one step (2-D body, after y = W t_k by the SpMM): t_{k+1} over t_{k-1}, then
+/// s += c_{k+1} t_{k+1}; LaneMeanBody on t_{k+1} then gives o_{k+1}. (The CPU fuses the same arithmetic into
+/// its sparse product, row by row, and sums o_{k+1} in the same node order.)
 struct StepBody {
   const double* y;
-  const double* mean;
+  const double* mean;       // o_k per lane
+  const double* mean_prev;  // o_{k-1} per lane
   const double* t;
   double* t_prev;  // in: t_{k-1} (ignored when first), out: t_{k+1}
   double* s;
@@ -61,10 +58,35 @@ struct StepBody {
 
   NETDP_HD void operator()(std::int64_t v, std::int64_t j) const {
     const std::int64_t i = v * row_stride + j * lane_stride;
-    double next = rn_sub(rn_mul(a, rn_sub(y[i], mean[j])), rn_mul(b, t[i]));
-    if (!first) next = rn_sub(next, t_prev[i]);
+    const double next = chebyshev_next(a, b, y[i], t[i], t_prev[i], mean[j], mean_prev[j], first);
     t_prev[i] = next;
     s[i] = rn_add(s[i], rn_mul(coefficient, next));
+  }
+};
+
+/// Lane j (1-D body over the lanes): mean[j] = (sum_v s[v, j]) / n, summed in node order: the o_k of the
+/// steps, and at the end the mean of the sum, subtracted by ProjectBody (G e_u has no component along 1).
+struct LaneMeanBody {
+  const double* s;
+  std::int64_t n, row_stride, lane_stride;
+  double* mean;
+
+  NETDP_HD void operator()(std::int64_t j) const {
+    double sum = 0.0;
+    for (std::int64_t v = 0; v < n; ++v) sum = rn_add(sum, s[v * row_stride + j * lane_stride]);
+    mean[j] = sum / double(n);
+  }
+};
+
+/// Element (v, j) (2-D body): s -= mean[j].
+struct ProjectBody {
+  const double* mean;
+  std::int64_t row_stride, lane_stride;
+  double* s;
+
+  NETDP_HD void operator()(std::int64_t v, std::int64_t j) const {
+    const std::int64_t i = v * row_stride + j * lane_stride;
+    s[i] = rn_sub(s[i], mean[j]);
   }
 };
 

@@ -12,6 +12,7 @@
 
 #include <cblas.h>
 
+#include "common/rounding.hpp"
 #include "common/walk_loss_chebyshev.hpp"
 #include "common/walk_loss_math.hpp"
 #include "cpu/power_panels.hpp"
@@ -107,40 +108,53 @@ void walk_chebyshev_rows_cpu(const WalkLossProblem& p, const WalkChebyshevExpans
                              node_t count, std::span<double> rows) {
   constexpr int L = kSparseLanes;
   const std::size_t n = static_cast<std::size_t>(p.w.n);
+  const auto n64 = static_cast<std::int64_t>(n);
   const double a = 4.0 / (e.hi - e.lo), b = 2.0 * (e.hi + e.lo) / (e.hi - e.lo);
   const int degree = static_cast<int>(e.coefficients.size()) - 1;
   for_each_panel<L>(first, count, true, [&](node_t start, node_t valid) {
-    std::vector<double> t(n * L), t_prev(n * L), y(n * L), s(n * L), graph_row(n);
-    std::array<double, L> mean{};
+    std::vector<double> t(n * L), t_prev(n * L), s(n * L), graph_row(n);
     const auto source = panel_sources<L>(start, valid);
     std::array<std::int64_t, L> lane_source{};
     for (int j = 0; j < L; ++j) lane_source[j] = source[j];
-    const auto n64 = static_cast<std::int64_t>(n);
     const walk_chebyshev::StartBody start_body{lane_source.data(), n64,      L,       1,
                                                e.coefficients[0],  t.data(), s.data()};
     for (std::int64_t v = 0; v < n64; ++v)
       for (int j = 0; j < L; ++j) start_body(v, j);
-    // T_{k+1} = 2 B T_k - T_{k-1}, s += c_{k+1} T_{k+1} (docs/walk_loss.md "Chebyshev solver").
+    std::array<double, L> mean{}, mean_prev{},
+        sum{};  // o_k, o_{k-1} per lane (common/walk_loss_chebyshev.hpp)
+    const walk_chebyshev::LaneMeanBody start_mean{t.data(), n64, L, 1, mean.data()};
+    for (int j = 0; j < L; ++j) start_mean(j);
+    // T_{k+1} = 2 B T_k - T_{k-1}, s += c_{k+1} T_{k+1} (docs/walk_loss.md "Solvers"), fused with the
+    // sparse product row by row: row v of W t_k is complete before t_{k+1}(v) overwrites t_{k-1}(v); the lane
+    // sums of t_{k+1} (for o_{k+1}) run in node order, as LaneMeanBody's.
     for (int k = 0; k < degree; ++k) {
-      propagate_sparse<L>(p.w, t.data(), y.data());
-      const walk_chebyshev::LaneMeanBody mean_body{y.data(), n64, L, 1, mean.data()};
-      for (int j = 0; j < L; ++j) mean_body(j);
       const bool first_step = k == 0;
-      const walk_chebyshev::StepBody step{y.data(),
-                                          mean.data(),
-                                          t.data(),
-                                          t_prev.data(),
-                                          s.data(),
-                                          L,
-                                          1,
-                                          first_step ? 0.5 * a : a,
-                                          first_step ? 0.5 * b : b,
-                                          e.coefficients[static_cast<std::size_t>(k) + 1],
-                                          first_step};
-      for (std::int64_t v = 0; v < n64; ++v)
-        for (int j = 0; j < L; ++j) step(v, j);
+      const double ak = first_step ? 0.5 * a : a, bk = first_step ? 0.5 * b : b;
+      const double c = e.coefficients[static_cast<std::size_t>(k) + 1];
+      sum.fill(0.0);
+      for (std::int64_t v = 0; v < n64; ++v) {
+        double y[L];
+        csr_row_product<L>(p.w.offsets.data() + v, p.w.columns.data(), p.w.values.data(), 0, t.data(), L, y);
+        double* tp = t_prev.data() + v * L;
+        const double* tv = t.data() + v * L;
+        double* sv = s.data() + v * L;
+        for (int j = 0; j < L; ++j) {
+          const double next =
+              walk_chebyshev::chebyshev_next(ak, bk, y[j], tv[j], tp[j], mean[j], mean_prev[j], first_step);
+          tp[j] = next;
+          sv[j] = rn_add(sv[j], rn_mul(c, next));
+          sum[j] = rn_add(sum[j], next);
+        }
+      }
       t.swap(t_prev);  // t = T_{k+1}, t_prev = T_k
+      mean_prev = mean;
+      for (int j = 0; j < L; ++j) mean[j] = sum[j] / double(n);
     }
+    const walk_chebyshev::LaneMeanBody mean_body{s.data(), n64, L, 1, mean.data()};
+    for (int j = 0; j < L; ++j) mean_body(j);
+    const walk_chebyshev::ProjectBody project{mean.data(), L, 1, s.data()};
+    for (std::int64_t v = 0; v < n64; ++v)
+      for (int j = 0; j < L; ++j) project(v, j);
     for (int j = 0; j < valid; ++j) {
       for (std::size_t v = 0; v < n; ++v) graph_row[v] = s[v * L + j];
       finish_row(p, source[j], graph_row.data(),
@@ -150,7 +164,7 @@ void walk_chebyshev_rows_cpu(const WalkLossProblem& p, const WalkChebyshevExpans
 }
 
 std::int64_t walk_chebyshev_cpu_workspace_bytes(node_t n, int threads) {
-  return std::int64_t(threads) * (4 * std::int64_t(kSparseLanes) + 1) * n * 8;
+  return std::int64_t(threads) * (3 * std::int64_t(kSparseLanes) + 1) * n * 8;
 }
 
 }  // namespace netdp::kernels

@@ -85,9 +85,10 @@ double harmonic_number(int steps) {
   return h;
 }
 
-// Cost model of auto (seconds on one core of the 2-core benchmark machine, benchmarks/RESULTS.md): dsyevd and
-// the GEMM take about kEigenCost n^3, the expansion kChebyshevCost K n (nnz(W) + 4n) spread over the threads.
-constexpr double kEigenCost = 1.75e-10, kChebyshevCost = 1.0e-9;
+// Cost model of auto (seconds on the 2-core benchmark machine, benchmarks/RESULTS.md): dsyevd (one core) and
+// the GEMM take about kEigenCost n^3, the expansion kChebyshevCost K n (nnz(W) + 4n) on one core. The thread
+// count is left out on purpose: the choice, like the results, must not depend on it.
+constexpr double kEigenCost = 1.75e-10, kChebyshevCost = 2.5e-10;
 constexpr node_t kAlwaysEigen = 512;  // below this the dense solver is cheap and exact
 
 }  // namespace
@@ -119,9 +120,9 @@ WalkSolverChoice choose_walk_loss_solver(const CsrMatrix& w, const WalkLossParam
   choice.solver = WalkLossSolver::chebyshev;
   choice.rule = "given";
   if (p.solver == WalkLossSolver::automatic) {
-    const double n = w.n, nnz = double(w.values.size()), threads = omp_get_max_threads();
+    const double n = w.n, nnz = double(w.values.size());
     const double eigen = kEigenCost * n * n * n;
-    const double chebyshev = kChebyshevCost * choice.degree * n * (nnz + 4 * n) / threads;
+    const double chebyshev = kChebyshevCost * choice.degree * n * (nnz + 4 * n);
     choice.solver = chebyshev < eigen ? WalkLossSolver::chebyshev : WalkLossSolver::eigen;
     choice.rule = "auto: estimated " + format_double(chebyshev) + " s (chebyshev, degree " +
                   std::to_string(choice.degree) + ") vs " + format_double(eigen) + " s (eigen)";
