@@ -1,11 +1,11 @@
 #pragma once
 // Backend entry point of the Monte Carlo walk engine for plain walks (docs/walk_sim.md "CUDA"). Internal:
 // called by src/simulation/walk_sim.cpp and the backend tests only. The walks are the CPU's (same Philox
-// words, same per-step maths of common/walk_sim_math.hpp, docs/design.md principle 2); only integer tallies leave the
-// device, so the statistics are exactly the CPU's.
+// words, same per-step maths of common/walk_sim_math.hpp, docs/design.md principle 2); only integer tallies
+// leave the device, so the statistics are exactly the CPU's.
 #include <cstdint>
-#include <functional>
 #include <map>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -29,27 +29,40 @@ struct WalkSimCudaRun {
   std::int64_t batch_runs = 0, batches = 0, device_bytes = 0;
 };
 
-/// Runs p.runs plain walks (p.accounting and p.save_paths false) on CUDA device `device`, one thread per
-/// walk, p.batch_runs walks per launch (0: as many as half the free device memory holds). Histogram caps
-/// time_cap and visit_cap and the bound nv are the CPU driver's. InsufficientMemory when one walk's per-node
-/// state does not fit. `progress` gets the fraction of runs done after every batch.
-WalkSimCudaRun walk_sim_cuda(const WalkModel& model, const WalkSimParams& p, int device,
-                             std::int64_t time_cap, std::int64_t visit_cap, double nv, WalkVisitTallies& out,
-                             const WalkSimProgress& progress);
+/// Plain walks on a CUDA device, one thread per walk: the device state of one batch size, allocated once. The
+/// host driver (src/simulation/walk_sim.cpp) owns the loop over the batches; nothing here calls back into it.
+class WalkPlainCudaEngine {
+ public:
+  virtual ~WalkPlainCudaEngine() = default;
+  virtual WalkSimCudaRun plan() const = 0;
+  /// Walks runs first .. first + count - 1 (count <= plan().batch_runs, in run order); their visit counts
+  /// above visit_cap go to `tallies.visit_counts` and `tallies.above_nv`.
+  virtual void run_batch(std::int64_t first, std::int64_t count, WalkVisitTallies& tallies) = 0;
+  /// After the last batch: the per-node tallies and histograms of every batch, into `tallies`.
+  virtual void finish(WalkVisitTallies& tallies) = 0;
+};
+
+/// p.runs plain walks (p.accounting and p.save_paths false) on CUDA device `device`, p.batch_runs walks per
+/// launch (0: as many as the device share holds). Histogram caps time_cap and visit_cap and the bound nv are
+/// the CPU driver's. InsufficientMemory when one walk's per-node state does not fit. `model` and `p` must
+/// outlive the engine.
+std::unique_ptr<WalkPlainCudaEngine> walk_sim_cuda(const WalkModel& model, const WalkSimParams& p, int device,
+                                                   std::int64_t time_cap, std::int64_t visit_cap, double nv);
 
 /// The CUDA accounting's inputs made on the host (docs/walk_sim.md "CUDA (accounted walks)").
 struct WalkAccountingInputs {
-  /// Cycle lengths m = 1 .. table_lengths have their terms in a table made on the host: `fill` writes
-  /// table[m - 1] for the lengths it is given (the CPU's CycleEpsilons). Gaussian: every length up front, and
-  /// beyond the table gaussian_cycle_terms on the device; histogram (SH3 levels cost up to ~10 ms each): only
-  /// the lengths that occur, found by a first pass over each batch's walks, and T - 1 <= table_lengths.
+  /// Cycle lengths m = 1 .. table_lengths have their terms in a table made on the host (the CPU's
+  /// CycleEpsilons), entry m - 1. Gaussian: `table` holds every length up front, and beyond it the device
+  /// uses gaussian_cycle_terms; histogram (SH3 levels cost up to ~10 ms each): `table` is empty, the engine
+  /// names the lengths each batch needs (missing_cycle_lengths) and the host supplies them
+  /// (set_cycle_terms); T - 1 <= table_lengths.
   std::int64_t table_lengths = 0;
-  std::function<void(std::span<const std::int64_t> lengths, std::span<walk::CycleTerms> table)> fill;
+  std::span<const walk::CycleTerms> table;
   bool gaussian = true;
   bool known = true;  // view known (boundary corrections) or hidden
   double eps0 = 0, delta = 0;
-  bool utility = false;            // private summation: values and noise at every position (docs/math.md §4.1)
-  double sigma_loc = 0;            // noise std of one contribution
+  bool utility = false;  // private summation: values and noise at every position (docs/math.md §4.1)
+  double sigma_loc = 0;  // noise std of one contribution
   std::span<const double> values;  // x_v
   double log_base = 0;             // quantile sketch bins: floor(ln x / log_base)
 };
@@ -65,7 +78,6 @@ struct WalkAccountedBatch {
   std::span<const double> truth, noise;  // per run: sum of the T values, of the noise
   std::span<const std::int64_t> noises;  // per run: noisy contributions
 };
-using WalkAccountedSink = std::function<void(const WalkAccountedBatch&)>;
 
 /// The quantile sketch's bins filled on the device: integer weights of bins first_bin, first_bin + 1, ...
 /// and of x <= 0.
@@ -75,15 +87,35 @@ struct WalkSketchBins {
   std::uint64_t zero = 0;
 };
 
-/// Runs p.runs accounted walks on CUDA device `device`: the walks and visit tallies of walk_sim_cuda, and per
-/// walk the per-observer sums of the c = 0 cycle terms and the boundary-correction records; then per batch a
-/// radix sort of the records by (walk, v, u) (stable: time order within a pair, as the CPU), the C4 loss of
-/// every corrected pair, and per observer its shared loss and corrected pairs, handed to `sink` batch by
-/// batch in run order. InsufficientMemory when one walk does not fit.
-WalkSimCudaRun walk_sim_accounted_cuda(const WalkModel& model, const WalkSimParams& p, int device,
-                                       std::int64_t time_cap, std::int64_t visit_cap, double nv,
-                                       const WalkAccountingInputs& in, WalkVisitTallies& tallies,
-                                       WalkSketchBins& bins, const WalkAccountedSink& sink,
-                                       const WalkSimProgress& progress);
+/// Accounted walks on a CUDA device: per batch the walks and visit tallies of the plain engine, per walk the
+/// per-observer sums of the c = 0 cycle terms and the boundary-correction records; then a radix sort of the
+/// records by (walk, v, u) (stable: time order within a pair, as the CPU), the C4 loss of every corrected
+/// pair, and per observer its shared loss and corrected pairs, returned to the host driver, which owns the
+/// loop over the batches (run order) and folds them.
+class WalkAccountedCudaEngine {
+ public:
+  virtual ~WalkAccountedCudaEngine() = default;
+  virtual WalkSimCudaRun plan() const = 0;
+  /// Histogram mechanism: the cycle lengths of runs first .. first + count - 1 that the table lacks (a first
+  /// pass over the batch's walks), each named once over the whole simulation; the host computes their terms
+  /// and gives them to set_cycle_terms before run_batch. Always empty for the Gaussian mechanism.
+  virtual std::vector<std::int64_t> missing_cycle_lengths(std::int64_t first, std::int64_t count) = 0;
+  /// terms[i]: the terms of cycle length lengths[i].
+  virtual void set_cycle_terms(std::span<const std::int64_t> lengths,
+                               std::span<const walk::CycleTerms> terms) = 0;
+  /// Runs first .. first + count - 1 (count <= plan().batch_runs); visit counts above visit_cap go to
+  /// `tallies` as in the plain engine. The batch's outputs stay valid until the next call.
+  virtual WalkAccountedBatch run_batch(std::int64_t first, std::int64_t count, WalkVisitTallies& tallies) = 0;
+  /// After the last batch: the per-node tallies and histograms, and the quantile sketch's bins.
+  virtual void finish(WalkVisitTallies& tallies, WalkSketchBins& bins) = 0;
+};
+
+/// p.runs accounted walks on CUDA device `device` (the plain engine's caps and bound). InsufficientMemory
+/// when one walk does not fit. `model`, `p` and the views of `in` must outlive the engine.
+std::unique_ptr<WalkAccountedCudaEngine> walk_sim_accounted_cuda(const WalkModel& model,
+                                                                 const WalkSimParams& p, int device,
+                                                                 std::int64_t time_cap,
+                                                                 std::int64_t visit_cap, double nv,
+                                                                 const WalkAccountingInputs& in);
 
 }  // namespace netdp::kernels

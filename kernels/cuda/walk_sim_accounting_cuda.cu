@@ -18,11 +18,14 @@
 #include <cfloat>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
-#include "common/memory_plan.hpp"
 #include "common/dp_math.hpp"
+#include "common/memory_plan.hpp"
 #include "cuda/base/handles.hpp"
 #include "cuda/base/launch.cuh"
 #include "cuda/base/memory_budget.hpp"
@@ -38,7 +41,6 @@ using walk::AccountedBatch;
 using walk::CycleTable;
 using walk::ObserverOutputs;
 using walk::SketchBins;
-
 
 template <class T>
 std::vector<T> download_vector(const DeviceBuffer<T>& d, std::size_t size, cudaStream_t stream) {
@@ -59,175 +61,163 @@ std::size_t sort_bytes(std::int64_t records, int end_bit, cudaStream_t s) {
   return bytes;
 }
 
-}  // namespace
-
-WalkSimCudaRun walk_sim_accounted_cuda(const WalkModel& model, const WalkSimParams& p, int device,
-                                       std::int64_t time_cap, std::int64_t visit_cap, double nv,
-                                       const WalkAccountingInputs& in, WalkVisitTallies& tallies_out,
-                                       WalkSketchBins& bins_out, const WalkAccountedSink& sink,
-                                       const WalkSimProgress& progress) {
-  if (!p.accounting || p.save_paths)
-    throw InvalidInput("walk_sim_accounted_cuda: accounted walks only (no saved paths)");
-  if (!in.gaussian && p.steps - 1 > in.table_lengths)
-    throw InvalidInput("walk_sim_accounted_cuda: the histogram mechanism needs a cycle table up to T - 1");
-  cuda::DeviceGuard guard(device);
-  cuda::Stream stream;
-  const cudaStream_t s = stream.get();
-  const std::int64_t n = model.n;
-  const int node_bits = std::max(1, static_cast<int>(std::bit_width(static_cast<std::uint64_t>(n - 1))));
-  const std::int64_t capacity = in.known ? 2 * (p.steps - 1) : 0;  // records per walk, at most
-
-  // Fixed: model, tallies (the overflow list grows with the batch: counted per walk), cycle table, values,
-  // sketch bins covering every positive double.
-  const ModelBuffers model_buffers(model, s);
-  // The cycle table: Gaussian, every length now; histogram, the lengths each batch's first pass finds.
-  const auto lengths = static_cast<std::size_t>(in.table_lengths);
-  std::vector<walk::CycleTerms> host_table(lengths);
-  std::vector<std::uint8_t> filled(lengths + 1, 0), used_host(lengths + 1, 0);
-  std::vector<std::int64_t> wanted;
-  if (in.gaussian) {
-    for (std::int64_t len = 1; len <= in.table_lengths; ++len) wanted.push_back(len);
-    in.fill(wanted, host_table);
-  }
-  DeviceBuffer<walk::CycleTerms> table(lengths);
-  if (in.gaussian && lengths > 0) table.upload(std::span<const walk::CycleTerms>(host_table), s);
-  DeviceBuffer<std::uint8_t> used = zeros<std::uint8_t>(in.gaussian ? 0 : lengths + 1, s);
-  DeviceBuffer<double> values(in.utility ? in.values.size() : 0);
-  if (in.utility) values.upload(in.values, s);
-  const std::int64_t first_bin = walk::quantile_bin(4.9406564584124654e-324, in.log_base) - 1;
-  const std::int64_t bin_count = walk::quantile_bin(DBL_MAX, in.log_base) + 2 - first_bin;
-  DeviceBuffer<Counter> bin_counts = zeros<Counter>(static_cast<std::size_t>(bin_count), s);
-  DeviceBuffer<Counter> bin_zero = zeros<Counter>(1, s);
-  const std::int64_t overflow_per_walk = std::min<std::int64_t>(n, p.steps / (visit_cap + 1));
-
-  // Per walk: node state 52 n, outputs 56 n, records 32 per slot (keys and values, each with the alternate
-  // buffer of the DoubleBuffer sort), utility, start, overflow. The sort's temporary storage (small, not per
-  // record) is added once the batch is known.
-  const std::int64_t per_walk = 52 * n + 56 * n + 32 * capacity + 32 + 8 * overflow_per_walk;
-  // Room for k = batch (the sentinel) in the key: bit_width(batch) <= 63 - 2 node_bits.
-  const std::int64_t key_limit =
-      std::min(std::int64_t{1} << 40, (std::int64_t{1} << (63 - 2 * node_bits)) - 1);
-  std::int64_t batch = p.batch_runs > 0 ? std::min(p.batch_runs, p.runs) : 0;
-  std::size_t temp_bytes = 0;
-  const auto end_bit = [&](std::int64_t b) {
-    return 2 * node_bits + static_cast<int>(std::bit_width(static_cast<std::uint64_t>(b)));
-  };
-  if (batch == 0) {
-    const std::int64_t budget = cuda::device_memory_budget(device, memory_plan::kDeviceMemoryShare).bytes;
-    batch = std::min({budget / per_walk, p.runs, key_limit});
-    while (batch > 0 && capacity > 0) {  // the sort's temporary storage grows with the records
-      temp_bytes = sort_bytes(batch * capacity, end_bit(batch), s);
-      if (batch * per_walk + static_cast<std::int64_t>(temp_bytes) <= budget) break;
-      batch = batch * 3 / 4;
+/// The accounted-walk engine: the device state of one batch size as members, in reverse destruction order
+/// (the device guard first and gone last, the stream before the buffers that use it).
+class AccountedEngine final : public WalkAccountedCudaEngine {
+ public:
+  AccountedEngine(const WalkModel& model, const WalkSimParams& p, int device, std::int64_t time_cap,
+                  std::int64_t visit_cap, double nv, const WalkAccountingInputs& in)
+      : model_(model),
+        p_(p),
+        in_(in),
+        device_(device),
+        guard_(device),
+        n_(model.n),
+        node_bits_(std::max(1, static_cast<int>(std::bit_width(static_cast<std::uint64_t>(model.n - 1))))),
+        capacity_(in.known ? 2 * (p.steps - 1) : 0),
+        model_buffers_(model, stream_.get()),
+        lengths_(static_cast<std::size_t>(in.table_lengths)),
+        host_table_(lengths_),
+        filled_(lengths_ + 1, 0),
+        used_host_(lengths_ + 1, 0),
+        table_(lengths_),
+        used_(zeros<std::uint8_t>(in.gaussian ? 0 : lengths_ + 1, stream_.get())),
+        values_(in.utility ? in.values.size() : 0),
+        first_bin_(walk::quantile_bin(4.9406564584124654e-324, in.log_base) - 1),
+        bin_count_(walk::quantile_bin(DBL_MAX, in.log_base) + 2 - first_bin_),
+        bin_counts_(zeros<Counter>(static_cast<std::size_t>(bin_count_), stream_.get())),
+        bin_zero_(zeros<Counter>(1, stream_.get())),
+        overflow_per_walk_(std::min<std::int64_t>(model.n, p.steps / (visit_cap + 1))) {
+    const cudaStream_t s = stream_.get();
+    if (in.gaussian && lengths_ > 0) {
+      if (in.table.size() != lengths_)
+        throw InvalidInput("walk_sim_accounted_cuda: the Gaussian cycle table must hold every length");
+      std::copy(in.table.begin(), in.table.end(), host_table_.begin());
+      table_.upload(std::span<const walk::CycleTerms>(host_table_), s);
     }
-    if (batch < 1)
-      throw InsufficientMemory(
-          "walk-sim on CUDA: one accounted walk of T = " + std::to_string(p.steps) +
-          " positions on n = " + std::to_string(n) + " nodes needs " + std::to_string(per_walk) +
-          " bytes of device memory (and the sort's) but only " + std::to_string(budget) +
-          " bytes are available (" + std::to_string(memory_plan::kDeviceMemoryPercent) +
-          "% of the free memory of CUDA device " + std::to_string(device) + "); use device cpu");
+    if (in.utility) values_.upload(in.values, s);
+    choose_batch_size();
+    tallies_.emplace(n_, time_cap, visit_cap, nv, overflow_per_walk_ * batch_, s);
+    const auto cells = static_cast<std::size_t>(n_) * static_cast<std::size_t>(batch_);
+    first_ = DeviceBuffer<std::int64_t>(cells);
+    last_ = DeviceBuffer<std::int64_t>(cells);
+    count_run_ = DeviceBuffer<std::int64_t>(cells);
+    last_send_ = DeviceBuffer<node_t>(cells);
+    zero_sum_ = DeviceBuffer<double>(cells);
+    zero_square_ = DeviceBuffer<double>(cells);
+    zero_first_ = DeviceBuffer<double>(cells);
+    const auto slots = static_cast<std::size_t>(capacity_) * static_cast<std::size_t>(batch_);
+    keys_ = DeviceBuffer<std::uint64_t>(slots);
+    record_values_ = DeviceBuffer<std::uint64_t>(slots);
+    key_alternate_ = DeviceBuffer<std::uint64_t>(slots);
+    value_alternate_ = DeviceBuffer<std::uint64_t>(slots);
+    temp_ = DeviceBuffer<unsigned char>(temp_bytes_);
+    cycles_ = DeviceBuffer<std::int64_t>(cells);
+    shared_ = DeviceBuffer<double>(cells);
+    pairs_ = DeviceBuffer<walk::PairLosses>(cells);
+    const auto per_run = static_cast<std::size_t>(in.utility ? batch_ : 0);
+    truth_ = DeviceBuffer<double>(per_run);
+    noise_ = DeviceBuffer<double>(per_run);
+    noises_ = DeviceBuffer<std::int64_t>(per_run);
+    starts_ = DeviceBuffer<node_t>(p.start.kind != StartKind::node ? static_cast<std::size_t>(batch_) : 0);
+    run_.batch_runs = batch_;
+    run_.device_bytes =
+        per_walk() * batch_ + static_cast<std::int64_t>(temp_bytes_) +
+        static_cast<std::int64_t>(model_buffers_.bytes()) + tallies_->bytes() +
+        static_cast<std::int64_t>(table_.bytes() + values_.bytes() + bin_counts_.bytes() + starts_.bytes());
   }
-  if (batch > key_limit)
-    throw InvalidParameter("batch-runs",
-                           "batch-runs " + std::to_string(batch) +
-                               " is too large for walk-sim on CUDA with n = " + std::to_string(n) +
-                               " (record keys hold at most " + std::to_string(key_limit) + " walks)");
-  if (capacity > 0 && temp_bytes == 0) temp_bytes = sort_bytes(batch * capacity, end_bit(batch), s);
 
-  TallyBuffers tallies(n, time_cap, visit_cap, nv, overflow_per_walk * batch, s);
-  const auto cells = static_cast<std::size_t>(n) * static_cast<std::size_t>(batch);
-  DeviceBuffer<std::int64_t> first(cells), last(cells), count_run(cells);
-  DeviceBuffer<node_t> last_send(cells);
-  DeviceBuffer<double> zero_sum(cells), zero_square(cells), zero_first(cells);
-  const auto slots = static_cast<std::size_t>(capacity) * static_cast<std::size_t>(batch);
-  DeviceBuffer<std::uint64_t> keys(slots), record_values(slots), key_alternate(slots), value_alternate(slots);
-  DeviceBuffer<unsigned char> temp(temp_bytes);
-  DeviceBuffer<std::int64_t> cycles(cells);
-  DeviceBuffer<double> shared(cells);
-  DeviceBuffer<walk::PairLosses> pairs(cells);
-  const auto per_run = static_cast<std::size_t>(in.utility ? batch : 0);
-  DeviceBuffer<double> truth(per_run), noise(per_run);
-  DeviceBuffer<std::int64_t> noises(per_run);
-  const bool per_walk_start = p.start.kind != StartKind::node;
-  DeviceBuffer<node_t> starts(per_walk_start ? static_cast<std::size_t>(batch) : 0);
+  WalkSimCudaRun plan() const override { return run_; }
 
-  WalkSimCudaRun run;
-  run.batch_runs = batch;
-  run.device_bytes =
-      per_walk * batch + static_cast<std::int64_t>(temp_bytes) + model_buffers.bytes() + tallies.bytes() +
-      static_cast<std::int64_t>(table.bytes() + values.bytes() + bin_counts.bytes() + starts.bytes());
-
-  const walk::ModelView m = model_buffers.view(model.n);
-  const walk::TallyView t = tallies.view();
-  const CycleTable cycle_table{table.data(), static_cast<std::int64_t>(table.size()), p.eps0, n};
-  const SketchBins bins{bin_counts.data(), bin_zero.data(), first_bin, bin_count, in.log_base};
-  const ObserverOutputs outputs{cycles.data(), shared.data(), pairs.data()};
-  // Histogram: walk the batch once to find its cycle lengths, compute the new ones on the host, upload.
-  const auto fill_used_lengths = [&](std::int64_t first_run, std::int64_t count) {
+  std::vector<std::int64_t> missing_cycle_lengths(std::int64_t first_run, std::int64_t count) override {
+    if (in_.gaussian) return {};
+    const cuda::DeviceGuard guard(device_);
+    const cudaStream_t s = stream_.get();
+    prepare(first_run, count);
     AccountedBatch pass;
-    pass.seed = p.seed;
+    pass.seed = p_.seed;
     pass.first_run = first_run;
     pass.count = count;
-    pass.stride = batch;
-    pass.steps = p.steps;
-    pass.starts = per_walk_start ? starts.data() : nullptr;
-    pass.start_node = p.start.node;
-    pass.last = last.data();
-    pass.count_run = count_run.data();
-    for_kind(model.kind, [&](auto kind) {
+    pass.stride = batch_;
+    pass.steps = p_.steps;
+    pass.starts = starts_.size() > 0 ? starts_.data() : nullptr;
+    pass.start_node = p_.start.node;
+    pass.last = last_.data();
+    pass.count_run = count_run_.data();
+    const walk::ModelView m = model_buffers_.view(n_);
+    for_kind(model_.kind, [&](auto kind) {
       device_for_each<<<cuda::grid_for(count), cuda::kThreads, 0, s>>>(
-          count, walk::CycleLengthBody<kind.value>{m, pass, in.table_lengths, used.data()});
+          count, walk::CycleLengthBody<kind.value>{m, pass, in_.table_lengths, used_.data()});
     });
     NETDP_CUDA_CHECK_LAUNCH();
-    NETDP_CUDA_TRY(cudaMemcpyAsync(used_host.data(), used.data(), used.bytes(), cudaMemcpyDeviceToHost, s));
-    NETDP_CUDA_TRY(cudaMemsetAsync(count_run.data(), 0, count_run.bytes(), s));
-    stream.synchronize();
-    wanted.clear();
-    for (std::size_t len = 1; len <= lengths; ++len)
-      if (used_host[len] != 0 && filled[len] == 0) {
+    NETDP_CUDA_TRY(
+        cudaMemcpyAsync(used_host_.data(), used_.data(), used_.bytes(), cudaMemcpyDeviceToHost, s));
+    NETDP_CUDA_TRY(cudaMemsetAsync(count_run_.data(), 0, count_run_.bytes(), s));
+    stream_.synchronize();
+    std::vector<std::int64_t> wanted;
+    for (std::size_t len = 1; len <= lengths_; ++len)
+      if (used_host_[len] != 0 && filled_[len] == 0) {
         wanted.push_back(static_cast<std::int64_t>(len));
-        filled[len] = 1;
+        filled_[len] = 1;
       }
-    if (wanted.empty()) return;
-    in.fill(wanted, host_table);
-    table.upload(std::span<const walk::CycleTerms>(host_table), s);
-  };
-  std::vector<node_t> host_starts;
-  for (std::int64_t first_run = 0; first_run < p.runs; first_run += batch) {
-    const std::int64_t count = std::min(batch, p.runs - first_run);
-    if (per_walk_start) upload_starts(model, p, first_run, count, host_starts, starts, s);
-    NETDP_CUDA_TRY(cudaMemsetAsync(count_run.data(), 0, count_run.bytes(), s));
-    if (!in.gaussian) fill_used_lengths(first_run, count);
-    NETDP_CUDA_TRY(cudaMemsetAsync(last_send.data(), 0xff, last_send.bytes(), s));  // -1: nobody yet
-    for (const DeviceBuffer<double>* sums : {&zero_sum, &zero_square, &zero_first})
+    return wanted;
+  }
+
+  void set_cycle_terms(std::span<const std::int64_t> lengths,
+                       std::span<const walk::CycleTerms> terms) override {
+    if (lengths.size() != terms.size()) throw InvalidInput("set_cycle_terms: one term per length");
+    for (std::size_t i = 0; i < lengths.size(); ++i) {
+      if (lengths[i] < 1 || lengths[i] > in_.table_lengths)
+        throw InvalidInput("set_cycle_terms: cycle length " + std::to_string(lengths[i]) +
+                           " is not in the table");
+      host_table_[static_cast<std::size_t>(lengths[i] - 1)] = terms[i];
+    }
+    if (lengths.empty()) return;
+    const cuda::DeviceGuard guard(device_);
+    table_.upload(std::span<const walk::CycleTerms>(host_table_), stream_.get());
+  }
+
+  WalkAccountedBatch run_batch(std::int64_t first_run, std::int64_t count,
+                               WalkVisitTallies& tallies) override {
+    const cuda::DeviceGuard guard(device_);
+    const cudaStream_t s = stream_.get();
+    const WalkSimParams& p = p_;
+    const std::int64_t n = n_, batch = batch_;
+    prepare(first_run, count);
+    NETDP_CUDA_TRY(cudaMemsetAsync(last_send_.data(), 0xff, last_send_.bytes(), s));  // -1: nobody yet
+    for (const DeviceBuffer<double>* sums : {&zero_sum_, &zero_square_, &zero_first_})
       NETDP_CUDA_TRY(cudaMemsetAsync(sums->data(), 0, sums->bytes(), s));
+    const walk::ModelView m = model_buffers_.view(n);
+    const walk::TallyView t = tallies_->view();
+    const CycleTable cycle_table{table_.data(), static_cast<std::int64_t>(table_.size()), p.eps0, n};
+    const SketchBins bins{bin_counts_.data(), bin_zero_.data(), first_bin_, bin_count_, in_.log_base};
+    const ObserverOutputs outputs{cycles_.data(), shared_.data(), pairs_.data()};
     const AccountedBatch b{p.seed,
                            first_run,
                            count,
                            batch,
                            p.steps,
-                           per_walk_start ? starts.data() : nullptr,
+                           starts_.size() > 0 ? starts_.data() : nullptr,
                            p.start.node,
-                           first.data(),
-                           last.data(),
-                           count_run.data(),
-                           last_send.data(),
-                           zero_sum.data(),
-                           zero_square.data(),
-                           zero_first.data(),
-                           keys.data(),
-                           record_values.data(),
-                           capacity,
-                           node_bits,
-                           static_cast<std::uint64_t>(batch) << (2 * node_bits),
-                           in.utility ? values.data() : nullptr,
-                           in.sigma_loc,
-                           truth.data(),
-                           noise.data(),
-                           noises.data()};
-    for_kind(model.kind, [&](auto kind) {
-      if (in.known)
+                           first_.data(),
+                           last_.data(),
+                           count_run_.data(),
+                           last_send_.data(),
+                           zero_sum_.data(),
+                           zero_square_.data(),
+                           zero_first_.data(),
+                           keys_.data(),
+                           record_values_.data(),
+                           capacity_,
+                           node_bits_,
+                           static_cast<std::uint64_t>(batch) << (2 * node_bits_),
+                           in_.utility ? values_.data() : nullptr,
+                           in_.sigma_loc,
+                           truth_.data(),
+                           noise_.data(),
+                           noises_.data()};
+    for_kind(model_.kind, [&](auto kind) {
+      if (in_.known)
         device_for_each<<<cuda::grid_for(count), cuda::kThreads, 0, s>>>(
             count, walk::AccountedWalkBody<kind.value, true>{m, b, cycle_table, t});
       else
@@ -235,14 +225,14 @@ WalkSimCudaRun walk_sim_accounted_cuda(const WalkModel& model, const WalkSimPara
             count, walk::AccountedWalkBody<kind.value, false>{m, b, cycle_table, t});
     });
     NETDP_CUDA_CHECK_LAUNCH();
-    const std::int64_t records = count * capacity;
+    const std::int64_t records = count * capacity_;
     // The sort leaves the sorted records in either buffer of each pair (Current()); the other value buffer
     // is free and receives the pair losses.
-    cub::DoubleBuffer<std::uint64_t> sorted_keys(keys.data(), key_alternate.data()),
-        sorted_values(record_values.data(), value_alternate.data());
+    cub::DoubleBuffer<std::uint64_t> sorted_keys(keys_.data(), key_alternate_.data()),
+        sorted_values(record_values_.data(), value_alternate_.data());
     if (records > 0) {
-      std::size_t bytes = temp.bytes();
-      NETDP_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp.data(), bytes, sorted_keys, sorted_values, records,
+      std::size_t bytes = temp_.bytes();
+      NETDP_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp_.data(), bytes, sorted_keys, sorted_values, records,
                                                      0, end_bit(batch), s));
     }
     double* loss = reinterpret_cast<double*>(sorted_values.Alternate());
@@ -256,29 +246,142 @@ WalkSimCudaRun walk_sim_accounted_cuda(const WalkModel& model, const WalkSimPara
         count * n,
         walk::ObserverLossBody{b, n, sorted_keys.Current(), loss, records, p.delta, bins, outputs});
     NETDP_CUDA_CHECK_LAUNCH();
-    tallies.drain_overflow(tallies_out, s);  // synchronises
+    tallies_->drain_overflow(tallies, s);  // synchronises
 
     const auto observers = static_cast<std::size_t>(count * n);
-    const std::vector<std::int64_t> host_cycles = download_vector(cycles, observers, s);
-    const std::vector<double> host_shared = download_vector(shared, observers, s);
-    const std::vector<walk::PairLosses> host_pairs = download_vector(pairs, observers, s);
-    const auto runs = static_cast<std::size_t>(in.utility ? count : 0);
-    const std::vector<double> host_truth = download_vector(truth, runs, s),
-                              host_noise = download_vector(noise, runs, s);
-    const std::vector<std::int64_t> host_noises = download_vector(noises, runs, s);
-    stream.synchronize();
-    sink({first_run, count, host_cycles, host_shared, host_pairs, host_truth, host_noise, host_noises});
-    ++run.batches;
-    if (progress) progress(double(first_run + count) / double(p.runs));
+    host_cycles_ = download_vector(cycles_, observers, s);
+    host_shared_ = download_vector(shared_, observers, s);
+    host_pairs_ = download_vector(pairs_, observers, s);
+    const auto runs = static_cast<std::size_t>(in_.utility ? count : 0);
+    host_truth_ = download_vector(truth_, runs, s);
+    host_noise_ = download_vector(noise_, runs, s);
+    host_noises_ = download_vector(noises_, runs, s);
+    stream_.synchronize();
+    ++run_.batches;
+    return {first_run,   count,       host_cycles_, host_shared_,
+            host_pairs_, host_truth_, host_noise_,  host_noises_};
   }
-  tallies.download_to(tallies_out, s);
-  const std::vector<Counter> counts = download_vector(bin_counts, bin_counts.size(), s);
-  const std::vector<Counter> zero = download_vector(bin_zero, 1, s);
-  stream.synchronize();
-  bins_out.first_bin = first_bin;
-  bins_out.counts.assign(counts.begin(), counts.end());
-  bins_out.zero = zero[0];
-  return run;
+
+  void finish(WalkVisitTallies& tallies, WalkSketchBins& bins) override {
+    const cuda::DeviceGuard guard(device_);
+    const cudaStream_t s = stream_.get();
+    tallies_->download_to(tallies, s);
+    const std::vector<Counter> counts = download_vector(bin_counts_, bin_counts_.size(), s);
+    const std::vector<Counter> zero = download_vector(bin_zero_, 1, s);
+    stream_.synchronize();
+    bins.first_bin = first_bin_;
+    bins.counts.assign(counts.begin(), counts.end());
+    bins.zero = zero[0];
+  }
+
+ private:
+  /// Per walk: node state 52 n, outputs 56 n, records 32 per slot (keys and values, each with the alternate
+  /// buffer of the DoubleBuffer sort), utility, start, overflow. The sort's temporary storage (small, not per
+  /// record) is added once the batch is known.
+  std::int64_t per_walk() const { return 52 * n_ + 56 * n_ + 32 * capacity_ + 32 + 8 * overflow_per_walk_; }
+
+  int end_bit(std::int64_t b) const {
+    return 2 * node_bits_ + static_cast<int>(std::bit_width(static_cast<std::uint64_t>(b)));
+  }
+
+  /// batch_ and temp_bytes_: p.batch_runs, or as many walks as the one device share holds with the sort.
+  void choose_batch_size() {
+    const cudaStream_t s = stream_.get();
+    // Room for k = batch (the sentinel) in the key: bit_width(batch) <= 63 - 2 node_bits.
+    const std::int64_t key_limit =
+        std::min(std::int64_t{1} << 40, (std::int64_t{1} << (63 - 2 * node_bits_)) - 1);
+    std::int64_t batch = p_.batch_runs > 0 ? std::min(p_.batch_runs, p_.runs) : 0;
+    if (batch == 0) {
+      const std::int64_t budget = cuda::device_memory_budget(device_, memory_plan::kDeviceMemoryShare).bytes;
+      batch = std::min({budget / per_walk(), p_.runs, key_limit});
+      while (batch > 0 && capacity_ > 0) {  // the sort's temporary storage grows with the records
+        temp_bytes_ = sort_bytes(batch * capacity_, end_bit(batch), s);
+        if (batch * per_walk() + static_cast<std::int64_t>(temp_bytes_) <= budget) break;
+        batch = batch * 3 / 4;
+      }
+      if (batch < 1)
+        throw InsufficientMemory(
+            "walk-sim on CUDA: one accounted walk of T = " + std::to_string(p_.steps) +
+            " positions on n = " + std::to_string(n_) + " nodes needs " + std::to_string(per_walk()) +
+            " bytes of device memory (and the sort's) but only " + std::to_string(budget) +
+            " bytes are available (" + std::to_string(memory_plan::kDeviceMemoryPercent) +
+            "% of the free memory of CUDA device " + std::to_string(device_) + "); use device cpu");
+    }
+    if (batch > key_limit)
+      throw InvalidParameter("batch-runs",
+                             "batch-runs " + std::to_string(batch) +
+                                 " is too large for walk-sim on CUDA with n = " + std::to_string(n_) +
+                                 " (record keys hold at most " + std::to_string(key_limit) + " walks)");
+    if (capacity_ > 0 && temp_bytes_ == 0) temp_bytes_ = sort_bytes(batch * capacity_, end_bit(batch), s);
+    batch_ = batch;
+  }
+
+  /// The batch's start nodes (once per batch) and zeroed per-walk visit counts.
+  void prepare(std::int64_t first_run, std::int64_t count) {
+    const cudaStream_t s = stream_.get();
+    if (starts_.size() > 0 && prepared_first_ != first_run)
+      upload_starts(model_, p_, first_run, count, host_starts_, starts_, s);
+    prepared_first_ = first_run;
+    NETDP_CUDA_TRY(cudaMemsetAsync(count_run_.data(), 0, count_run_.bytes(), s));
+  }
+
+  const WalkModel& model_;
+  const WalkSimParams& p_;
+  const WalkAccountingInputs in_;
+  const int device_;
+  const cuda::DeviceGuard guard_;  // the engine's device from construction to the last member's destruction
+  const std::int64_t n_;
+  const int node_bits_;
+  const std::int64_t capacity_;  // records per walk, at most
+  const cuda::Stream stream_;
+  // Fixed: model, cycle table, values, sketch bins covering every positive double; the tallies' overflow list
+  // grows with the batch.
+  const ModelBuffers model_buffers_;
+  const std::size_t lengths_;
+  std::vector<walk::CycleTerms> host_table_;
+  std::vector<std::uint8_t> filled_, used_host_;
+  DeviceBuffer<walk::CycleTerms> table_;
+  DeviceBuffer<std::uint8_t> used_;
+  DeviceBuffer<double> values_;
+  const std::int64_t first_bin_, bin_count_;
+  DeviceBuffer<Counter> bin_counts_, bin_zero_;
+  const std::int64_t overflow_per_walk_;
+  std::int64_t batch_ = 0;
+  std::size_t temp_bytes_ = 0;
+  std::optional<TallyBuffers> tallies_;
+  DeviceBuffer<std::int64_t> first_, last_, count_run_;
+  DeviceBuffer<node_t> last_send_;
+  DeviceBuffer<double> zero_sum_, zero_square_, zero_first_;
+  DeviceBuffer<std::uint64_t> keys_, record_values_, key_alternate_, value_alternate_;
+  DeviceBuffer<unsigned char> temp_;
+  DeviceBuffer<std::int64_t> cycles_;
+  DeviceBuffer<double> shared_;
+  DeviceBuffer<walk::PairLosses> pairs_;
+  DeviceBuffer<double> truth_, noise_;
+  DeviceBuffer<std::int64_t> noises_;
+  DeviceBuffer<node_t> starts_;
+  std::vector<node_t> host_starts_;
+  std::int64_t prepared_first_ = -1;
+  std::vector<std::int64_t> host_cycles_;
+  std::vector<double> host_shared_;
+  std::vector<walk::PairLosses> host_pairs_;
+  std::vector<double> host_truth_, host_noise_;
+  std::vector<std::int64_t> host_noises_;
+  WalkSimCudaRun run_;
+};
+
+}  // namespace
+
+std::unique_ptr<WalkAccountedCudaEngine> walk_sim_accounted_cuda(const WalkModel& model,
+                                                                 const WalkSimParams& p, int device,
+                                                                 std::int64_t time_cap,
+                                                                 std::int64_t visit_cap, double nv,
+                                                                 const WalkAccountingInputs& in) {
+  if (!p.accounting || p.save_paths)
+    throw InvalidInput("walk_sim_accounted_cuda: accounted walks only (no saved paths)");
+  if (!in.gaussian && p.steps - 1 > in.table_lengths)
+    throw InvalidInput("walk_sim_accounted_cuda: the histogram mechanism needs a cycle table up to T - 1");
+  return std::make_unique<AccountedEngine>(model, p, device, time_cap, visit_cap, nv, in);
 }
 
 }  // namespace netdp::kernels

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -25,71 +26,100 @@ using namespace walk_device;
 
 constexpr std::int64_t kMaxAutoBatch = std::int64_t{1} << 22;  // walks per launch when chosen automatically
 
-}  // namespace
+/// The plain-walk engine: the device state of one batch size as members, in reverse destruction order (the
+/// device guard first and gone last, the stream before the buffers that use it).
+class PlainEngine final : public WalkPlainCudaEngine {
+ public:
+  PlainEngine(const WalkModel& model, const WalkSimParams& p, int device, std::int64_t time_cap,
+              std::int64_t visit_cap, double nv)
+      : model_(model),
+        p_(p),
+        device_(device),
+        guard_(device),
+        model_buffers_(model, stream_.get()),
+        overflow_per_walk_(std::min<std::int64_t>(model.n, p.steps / (visit_cap + 1))),
+        batch_(batch_size(time_cap, visit_cap)),
+        tallies_(model.n, time_cap, visit_cap, nv, overflow_per_walk_ * batch_, stream_.get()),
+        first_(cells()),
+        last_(cells()),
+        count_run_(zeros<std::int64_t>(cells(), stream_.get())),
+        starts_(p.start.kind != StartKind::node ? static_cast<std::size_t>(batch_) : 0) {
+    run_.batch_runs = batch_;
+    run_.device_bytes = 3 * 8 * model.n * batch_ + static_cast<std::int64_t>(starts_.bytes()) +
+                        static_cast<std::int64_t>(model_buffers_.bytes()) + tallies_.bytes();
+  }
 
-WalkSimCudaRun walk_sim_cuda(const WalkModel& model, const WalkSimParams& p, int device,
-                             std::int64_t time_cap, std::int64_t visit_cap, double nv, WalkVisitTallies& out,
-                             const WalkSimProgress& progress) {
-  if (p.accounting || p.save_paths)
-    throw InvalidInput("walk_sim_cuda: plain walks only (no accounting, no saved paths)");
-  cuda::DeviceGuard guard(device);
-  cuda::Stream stream;
-  const cudaStream_t s = stream.get();
-  const std::int64_t n = model.n;
+  WalkSimCudaRun plan() const override { return run_; }
 
-  WalkSimCudaRun run;
-  // Fixed: the model and the tallies. Per walk: 3 scratch words per node, the start, and at most
-  // min(n, T / (visit_cap + 1)) visit counts above visit_cap (a run has T visits in all).
-  const ModelBuffers model_buffers(model, s);
-  const std::int64_t overflow_per_walk = std::min<std::int64_t>(n, p.steps / (visit_cap + 1));
-  const std::int64_t per_walk = 3 * 8 * n + 8 * overflow_per_walk + 4;
+  void run_batch(std::int64_t first_run, std::int64_t count, WalkVisitTallies& tallies) override {
+    const cuda::DeviceGuard guard(device_);
+    const cudaStream_t s = stream_.get();
+    const bool per_walk_start = starts_.size() > 0;
+    if (per_walk_start) upload_starts(model_, p_, first_run, count, host_starts_, starts_, s);
+    const walk::ModelView m = model_buffers_.view(model_.n);
+    const walk::TallyView t = tallies_.view();
+    const walk::PlainWalkBatch b{p_.seed,          first_run,     count,
+                                 batch_,           p_.steps,      per_walk_start ? starts_.data() : nullptr,
+                                 p_.start.node,    first_.data(), last_.data(),
+                                 count_run_.data()};
+    for_kind(model_.kind, [&](auto kind) {
+      device_for_each<<<cuda::grid_for(count), cuda::kThreads, 0, s>>>(
+          count, walk::PlainWalkBody<kind.value>{m, b, t});
+    });
+    NETDP_CUDA_CHECK_LAUNCH();
+    tallies_.drain_overflow(tallies, s);  // this batch's visit counts above visit_cap (synchronises)
+    ++run_.batches;
+  }
 
-  std::int64_t batch = p.batch_runs > 0 ? std::min(p.batch_runs, p.runs) : 0;
-  if (batch == 0) {
-    // The one device share (kernels/common/memory_plan.hpp); the model and the shared tallies come first.
-    const std::int64_t budget = cuda::device_memory_budget(device, memory_plan::kDeviceMemoryShare).bytes;
-    const std::int64_t fixed =
-        static_cast<std::int64_t>(model_buffers.bytes()) + TallyBuffers::shared_bytes(n, time_cap, visit_cap);
+  void finish(WalkVisitTallies& tallies) override {
+    const cuda::DeviceGuard guard(device_);
+    tallies_.download_to(tallies, stream_.get());
+  }
+
+ private:
+  std::size_t cells() const { return static_cast<std::size_t>(model_.n) * static_cast<std::size_t>(batch_); }
+
+  /// Walks per launch: p.batch_runs, or as many as the one device share (kernels/common/memory_plan.hpp)
+  /// holds after the model and the shared tallies. Per walk: 3 scratch words per node, the start, and at most
+  /// min(n, T / (visit_cap + 1)) visit counts above visit_cap (a run has T visits in all).
+  std::int64_t batch_size(std::int64_t time_cap, std::int64_t visit_cap) const {
+    const std::int64_t n = model_.n;
+    if (p_.batch_runs > 0) return std::min(p_.batch_runs, p_.runs);
+    const std::int64_t per_walk = 3 * 8 * n + 8 * overflow_per_walk_ + 4;
+    const std::int64_t budget = cuda::device_memory_budget(device_, memory_plan::kDeviceMemoryShare).bytes;
+    const std::int64_t fixed = static_cast<std::int64_t>(model_buffers_.bytes()) +
+                               TallyBuffers::shared_bytes(n, time_cap, visit_cap);
     if (budget - fixed < per_walk)
       throw InsufficientMemory(
           "walk-sim on CUDA: one walk on n = " + std::to_string(n) + " nodes needs " +
           std::to_string(per_walk) + " bytes of device scratch besides " + std::to_string(fixed) +
           " bytes of model and tallies, but only " + std::to_string(budget) + " bytes are available (" +
           std::to_string(memory_plan::kDeviceMemoryPercent) + "% of the free memory of CUDA device " +
-          std::to_string(device) + "); use device cpu");
-    batch = std::min({(budget - fixed) / per_walk, p.runs, kMaxAutoBatch});
+          std::to_string(device_) + "); use device cpu");
+    return std::min({(budget - fixed) / per_walk, p_.runs, kMaxAutoBatch});
   }
-  TallyBuffers tallies(n, time_cap, visit_cap, nv, overflow_per_walk * batch, s);
-  const auto cells = static_cast<std::size_t>(n) * static_cast<std::size_t>(batch);
-  DeviceBuffer<std::int64_t> first(cells), last(cells);
-  DeviceBuffer<std::int64_t> count_run = zeros<std::int64_t>(cells, s);
-  const bool per_walk_start = p.start.kind != StartKind::node;
-  DeviceBuffer<node_t> starts(per_walk_start ? static_cast<std::size_t>(batch) : 0);
-  run.batch_runs = batch;
-  run.device_bytes =
-      3 * 8 * n * batch + static_cast<std::int64_t>(starts.bytes()) + model_buffers.bytes() + tallies.bytes();
 
-  const walk::ModelView m = model_buffers.view(model.n);
-  const walk::TallyView t = tallies.view();
-  std::vector<node_t> host_starts;
-  for (std::int64_t first_run = 0; first_run < p.runs; first_run += batch) {
-    const std::int64_t count = std::min(batch, p.runs - first_run);
-    if (per_walk_start) upload_starts(model, p, first_run, count, host_starts, starts, s);
-    const walk::PlainWalkBatch b{p.seed,          first_run,    count,
-                                 batch,           p.steps,      per_walk_start ? starts.data() : nullptr,
-                                 p.start.node,    first.data(), last.data(),
-                                 count_run.data()};
-    for_kind(model.kind, [&](auto kind) {
-      device_for_each<<<cuda::grid_for(count), cuda::kThreads, 0, s>>>(
-          count, walk::PlainWalkBody<kind.value>{m, b, t});
-    });
-    NETDP_CUDA_CHECK_LAUNCH();
-    tallies.drain_overflow(out, s);  // this batch's visit counts above visit_cap (synchronises)
-    ++run.batches;
-    if (progress) progress(double(first_run + count) / double(p.runs));
-  }
-  tallies.download_to(out, s);
-  return run;
+  const WalkModel& model_;
+  const WalkSimParams& p_;
+  const int device_;
+  const cuda::DeviceGuard guard_;  // the engine's device from construction to the last member's destruction
+  const cuda::Stream stream_;
+  const ModelBuffers model_buffers_;
+  const std::int64_t overflow_per_walk_, batch_;
+  TallyBuffers tallies_;
+  DeviceBuffer<std::int64_t> first_, last_, count_run_;
+  DeviceBuffer<node_t> starts_;
+  std::vector<node_t> host_starts_;
+  WalkSimCudaRun run_;
+};
+
+}  // namespace
+
+std::unique_ptr<WalkPlainCudaEngine> walk_sim_cuda(const WalkModel& model, const WalkSimParams& p, int device,
+                                                   std::int64_t time_cap, std::int64_t visit_cap, double nv) {
+  if (p.accounting || p.save_paths)
+    throw InvalidInput("walk_sim_cuda: plain walks only (no accounting, no saved paths)");
+  return std::make_unique<PlainEngine>(model, p, device, time_cap, visit_cap, nv);
 }
 
 }  // namespace netdp::kernels

@@ -4,14 +4,14 @@
 
 namespace netdp::kernels {
 
-WalkSimCudaRun walk_sim_cuda(const WalkModel&, const WalkSimParams&, int, std::int64_t, std::int64_t, double,
-                             WalkVisitTallies&, const WalkSimProgress&) {
+std::unique_ptr<WalkPlainCudaEngine> walk_sim_cuda(const WalkModel&, const WalkSimParams&, int, std::int64_t,
+                                                   std::int64_t, double) {
   no_cuda("walk_sim_cuda");
 }
 
-WalkSimCudaRun walk_sim_accounted_cuda(const WalkModel&, const WalkSimParams&, int, std::int64_t,
-                                       std::int64_t, double, const WalkAccountingInputs&, WalkVisitTallies&,
-                                       WalkSketchBins&, const WalkAccountedSink&, const WalkSimProgress&) {
+std::unique_ptr<WalkAccountedCudaEngine> walk_sim_accounted_cuda(const WalkModel&, const WalkSimParams&, int,
+                                                                 std::int64_t, std::int64_t, double,
+                                                                 const WalkAccountingInputs&) {
   no_cuda("walk_sim_accounted_cuda");
 }
 

@@ -389,8 +389,7 @@ WalkSimResult walk_sim(const WalkModel& model, const WalkSimParams& p, const Dis
     const kernels::WalkSimCudaRun cuda =
         p.accounting
             ? walk_detail::accounted_cuda_runs(ctx, device.index, tallies, device_bins, merge, progress)
-            : kernels::walk_sim_cuda(model, p, device.index, ctx.time_cap, ctx.visit_cap, ctx.nv, tallies,
-                                     progress);
+            : walk_detail::plain_cuda_runs(ctx, device.index, tallies, progress);
     r.threads = 1;
     r.batch_runs = cuda.batch_runs;
     r.batches = cuda.batches;

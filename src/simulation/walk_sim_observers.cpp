@@ -46,6 +46,21 @@ void account_observer(const Context& ctx, RunStats& out, node_t v, double k, dou
   out.local.add(ldp, others);
 }
 
+kernels::WalkSimCudaRun plain_cuda_runs(const Context& ctx, int device, kernels::WalkVisitTallies& tallies,
+                                        const WalkSimProgress& progress) {
+  const WalkSimParams& p = ctx.p;
+  const auto engine = kernels::walk_sim_cuda(ctx.model, p, device, ctx.time_cap, ctx.visit_cap, ctx.nv);
+  kernels::WalkSimCudaRun run = engine->plan();
+  for (std::int64_t first = 0; first < p.runs; first += run.batch_runs) {
+    const std::int64_t count = std::min(run.batch_runs, p.runs - first);
+    engine->run_batch(first, count, tallies);
+    ++run.batches;
+    if (progress) progress(double(first + count) / double(p.runs));
+  }
+  engine->finish(tallies);
+  return run;
+}
+
 kernels::WalkSimCudaRun accounted_cuda_runs(const Context& ctx, int device,
                                             kernels::WalkVisitTallies& tallies, kernels::WalkSketchBins& bins,
                                             const std::function<void(RunStats&)>& merge,
@@ -53,17 +68,24 @@ kernels::WalkSimCudaRun accounted_cuda_runs(const Context& ctx, int device,
   const WalkSimParams& p = ctx.p;
   const node_t n = ctx.model.n;
   kernels::WalkAccountingInputs in;
-  // The CPU's per-cycle values, for the lengths the device asks for.
+  // The CPU's per-cycle values: every length up front for the Gaussian mechanism, else those each batch
+  // needs.
   in.table_lengths = std::min<std::int64_t>(p.steps - 1, kDeviceCycleTable);
-  in.fill = [&](std::span<const std::int64_t> lengths, std::span<kernels::walk::CycleTerms> table) {
+  const auto cycle_terms = [&](std::span<const std::int64_t> lengths) {
+    std::vector<kernels::walk::CycleTerms> terms(lengths.size());
 #pragma omp parallel for schedule(dynamic, 16)
-    for (std::size_t i = 0; i < lengths.size(); ++i) {
-      const std::int64_t m = lengths[i];
-      table[static_cast<std::size_t>(m - 1)] = {ctx.eps->at(m).zero, ctx.eps->terms(m, 1),
-                                                ctx.eps->terms(m, 2)};
-    }
+    for (std::size_t i = 0; i < lengths.size(); ++i)
+      terms[i] = {ctx.eps->at(lengths[i]).zero, ctx.eps->terms(lengths[i], 1), ctx.eps->terms(lengths[i], 2)};
+    return terms;
   };
   in.gaussian = p.mechanism == WalkMechanism::gaussian;
+  std::vector<kernels::walk::CycleTerms> gaussian_table;
+  if (in.gaussian) {
+    std::vector<std::int64_t> every(static_cast<std::size_t>(in.table_lengths));
+    for (std::size_t i = 0; i < every.size(); ++i) every[i] = static_cast<std::int64_t>(i) + 1;
+    gaussian_table = cycle_terms(every);
+    in.table = gaussian_table;
+  }
   in.known = p.view == WalkView::known;
   in.eps0 = p.eps0;
   in.delta = p.delta;
@@ -72,8 +94,15 @@ kernels::WalkSimCudaRun accounted_cuda_runs(const Context& ctx, int device,
   in.values = ctx.values;
   in.log_base = kLogBase;
 
+  const auto engine =
+      kernels::walk_sim_accounted_cuda(ctx.model, p, device, ctx.time_cap, ctx.visit_cap, ctx.nv, in);
+  const kernels::WalkSimCudaRun plan = engine->plan();
   std::vector<RunStats> stats;
-  const kernels::WalkAccountedSink sink = [&](const kernels::WalkAccountedBatch& b) {
+  for (std::int64_t first = 0; first < p.runs; first += plan.batch_runs) {
+    const std::int64_t count = std::min(plan.batch_runs, p.runs - first);
+    const std::vector<std::int64_t> missing = engine->missing_cycle_lengths(first, count);
+    if (!missing.empty()) engine->set_cycle_terms(missing, cycle_terms(missing));
+    const kernels::WalkAccountedBatch b = engine->run_batch(first, count, tallies);
     stats.assign(static_cast<std::size_t>(b.count), RunStats{});
 #pragma omp parallel for schedule(dynamic, 1)
     for (std::int64_t k = 0; k < b.count; ++k) {
@@ -92,10 +121,10 @@ kernels::WalkSimCudaRun accounted_cuda_runs(const Context& ctx, int device,
       }
     }
     for (RunStats& s : stats) merge(s);  // run order
-  };
-  const kernels::WalkSimCudaRun run = kernels::walk_sim_accounted_cuda(
-      ctx.model, p, device, ctx.time_cap, ctx.visit_cap, ctx.nv, in, tallies, bins, sink, progress);
-  return run;
+    if (progress) progress(double(first + count) / double(p.runs));
+  }
+  engine->finish(tallies, bins);
+  return engine->plan();  // batches counted by the engine
 }
 
 }  // namespace netdp::walk_detail

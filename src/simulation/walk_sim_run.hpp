@@ -53,12 +53,17 @@ struct DistantPair {
   double loss = 0;
 };
 
-/// One observer v of a finished run into its RunStats (docs/math.md §4.1.3: C4 per ordered pair, C2 for the LDP
-/// baseline with delta' = delta): k cycles, the loss shared by the u != v without a correction, the losses
-/// of the corrected pairs at hop distance 1 (a cycle's boundary participants are neighbours of v) and the
-/// distant one, if any. Both backends end here, so the statistics come from one piece of code.
+/// One observer v of a finished run into its RunStats (docs/math.md §4.1.3: C4 per ordered pair, C2 for the
+/// LDP baseline with delta' = delta): k cycles, the loss shared by the u != v without a correction, the
+/// losses of the corrected pairs at hop distance 1 (a cycle's boundary participants are neighbours of v) and
+/// the distant one, if any. Both backends end here, so the statistics come from one piece of code.
 void account_observer(const Context& ctx, RunStats& out, node_t v, double k, double shared,
                       const kernels::walk::PairLosses& pairs, const DistantPair& distant = {});
+
+/// The plain runs on CUDA device `device` (kernels/cuda/walk_sim_cuda.cu), batch after batch: the visit
+/// tallies are filled.
+kernels::WalkSimCudaRun plain_cuda_runs(const Context& ctx, int device, kernels::WalkVisitTallies& tallies,
+                                        const WalkSimProgress& progress);
 
 /// The accounted runs on CUDA device `device`: `merge` receives every run's RunStats in run order; the
 /// visit tallies and the quantile sketch's bins are filled.
