@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake pkg-config git libcli11-dev nlohmann-json3-dev libopenblas-dev liblapacke-dev
-          libtomlplusplus-dev libssl-dev libopenmpi-dev openmpi-bin libgtest-dev googletest
+          libtomlplusplus-dev libssl-dev libboost-graph-dev libopenmpi-dev openmpi-bin libgtest-dev googletest
           python3-dev python3-numpy pybind11-dev python3-pytest python3-scipy python3-networkx python3-matplotlib)
 missing=()
 for p in "${packages[@]}"; do

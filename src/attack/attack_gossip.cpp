@@ -38,11 +38,13 @@ PrimeDecision decide_mod_p(const GossipRounds& rounds, std::size_t prime,
   ModularEchelon echelon(f, n);
   PrimeDecision d;
   d.rows = knowledge_rows<ModularField, FieldCsr, std::uint64_t>(
-      f, impl.modular[prime], rounds, attackers, secagg, [&](std::span<std::uint64_t> row) {
+      f, impl.modular[prime], rounds, attackers, secagg,
+      [&](std::span<std::uint64_t> row) {
         if (keep_rows) d.matrix.insert(d.matrix.end(), row.begin(), row.end());
-        echelon.insert(row);
-        return !echelon.full();  // rank n: every node is determined, later rows add nothing
-      });
+        if (!echelon.insert(row)) return Next::dependent;
+        return echelon.full() ? Next::stop : Next::more;  // rank n: every node is determined
+      },
+      !keep_rows);
   echelon.reduce();
   d.rank = echelon.rank();
   d.reconstructible.assign(static_cast<std::size_t>(n), 0);
@@ -68,7 +70,7 @@ std::vector<double> real_matrix(const GossipRounds& rounds, const std::vector<no
   *rows = knowledge_rows<RealOps, CsrMatrix, double>(RealOps{}, rounds.impl().real, rounds, attackers, secagg,
                                                      [&](std::span<double> row) {
                                                        k.insert(k.end(), row.begin(), row.end());
-                                                       return true;
+                                                       return Next::more;
                                                      });
   return k;
 }
@@ -162,9 +164,9 @@ GossipAttackResult attack_gossip(const GossipRounds& rounds, const std::vector<n
     r.relations = first.relations;
     if (r.rank < n) r.indistinguishable = identical_columns(decisions, n, first.reconstructible);
     if (!need_real)
-      r.rows_total =
-          knowledge_rows<RealOps, CsrMatrix, double>(RealOps{}, rounds.impl().real, rounds, attackers,
-                                                     params.secagg, [](std::span<double>) { return true; });
+      r.rows_total = knowledge_rows<RealOps, CsrMatrix, double>(RealOps{}, rounds.impl().real, rounds,
+                                                                attackers, params.secagg,
+                                                                [](std::span<double>) { return Next::more; });
   }
   if (float_check || !exact) {
     const FloatRref f = float_rref(k, real_rows, n);
@@ -220,6 +222,8 @@ AllAttackersResult attack_gossip_all(const GossipRounds& rounds, const GossipAtt
       for (std::size_t p = 0; p < primes; ++p) {
         PrimeDecision d = decide_mod_p(rounds, p, attackers, params.secagg, false);
         prime_ranks[ai * primes + p] = d.rank;
+        prime_counts[ai * primes + p] =
+            static_cast<int>(std::count(d.reconstructible.begin(), d.reconstructible.end(), 1));
         if (p == 0) {
           out.rank[ai] = d.rank;
           mask = std::move(d.reconstructible);
@@ -250,7 +254,10 @@ AllAttackersResult attack_gossip_all(const GossipRounds& rounds, const GossipAtt
   }
   for (std::size_t p = 0; p < primes; ++p) {
     PrimeCertificate c{kPrimes[p], 0, 0};
-    for (std::size_t a = 0; a < static_cast<std::size_t>(n); ++a) c.rank += prime_ranks[a * primes + p];
+    for (std::size_t a = 0; a < static_cast<std::size_t>(n); ++a) {
+      c.rank += prime_ranks[a * primes + p];
+      c.reconstructed += prime_counts[a * primes + p];
+    }
     out.primes_total.push_back(c);
   }
   out.seconds = now() - start;

@@ -10,8 +10,22 @@
 
 namespace netdp::attack {
 
+namespace {
+// Each thread keeps the storage of its last basis: batched attacks build thousands of them, and fresh
+// allocations cost page faults.
+std::vector<std::uint64_t>& spare_storage() {
+  thread_local std::vector<std::uint64_t> spare;
+  return spare;
+}
+}  // namespace
+
 ModularEchelon::ModularEchelon(const ModularField& field, int columns) : f_(field), n_(columns) {
-  basis_.reserve(static_cast<std::size_t>(n_) * 16);
+  basis_.swap(spare_storage());
+  basis_.clear();
+}
+
+ModularEchelon::~ModularEchelon() {
+  if (basis_.capacity() > spare_storage().capacity()) basis_.swap(spare_storage());
 }
 
 bool ModularEchelon::insert(std::span<std::uint64_t> row) {
@@ -23,7 +37,9 @@ bool ModularEchelon::insert(std::span<std::uint64_t> row) {
     const std::uint64_t factor = r[pivots_[i]];
     if (factor == 0) continue;
     const std::uint64_t* b = basis_.data() + i * n;
-    for (std::size_t k = 0; k < n; ++k) r[k] = f_.sub_mul(r[k], factor, b[k]);
+    // A basis row is zero before its pivot (its first non-zero when it was stored).
+    for (std::size_t k = static_cast<std::size_t>(pivots_[i]); k < n; ++k)
+      r[k] = f_.sub_mul(r[k], factor, b[k]);
   }
   std::size_t p = 0;
   while (p < n && r[p] == 0) ++p;
@@ -38,14 +54,17 @@ bool ModularEchelon::insert(std::span<std::uint64_t> row) {
 void ModularEchelon::reduce() {
   const std::size_t n = static_cast<std::size_t>(n_);
   // Rows after i are already zero at every other pivot, so subtracting them from row i clears row i's
-  // entries at their pivots without touching anything else.
+  // entries at their pivots without touching anything else. lead[i]: no non-zero of row i before it.
+  std::vector<int> lead = pivots_;
   for (std::size_t i = pivots_.size(); i-- > 0;) {
     std::uint64_t* r = basis_.data() + i * n;
     for (std::size_t j = i + 1; j < pivots_.size(); ++j) {
       const std::uint64_t factor = r[pivots_[j]];
       if (factor == 0) continue;
       const std::uint64_t* b = basis_.data() + j * n;
-      for (std::size_t k = 0; k < n; ++k) r[k] = f_.sub_mul(r[k], factor, b[k]);
+      for (std::size_t k = static_cast<std::size_t>(lead[j]); k < n; ++k)
+        r[k] = f_.sub_mul(r[k], factor, b[k]);
+      lead[i] = std::min(lead[i], lead[j]);
     }
   }
 }

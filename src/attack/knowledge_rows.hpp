@@ -50,60 +50,84 @@ void row_times(const Ops& ops, const Matrix& w, std::span<const T> r, std::span<
   }
 }
 
-/// Calls emit(row) for each row of K_T in order until it returns false; `mats` holds W_t per round (one
+/// What the consumer of a row says: stop (rank n reached), more, or that the row was dependent.
+enum class Next { stop, more, dependent };
+
+/// Calls emit(row) for each row of K_T in order until it returns Next::stop; `mats` holds W_t per round (one
 /// matrix: static). Returns the number of rows emitted. The row passed may be modified by emit.
+///
+/// With `deflate` (a static graph only) the rows come in another order with the same span: the observed
+/// rows first, the attackers' e_a last, and a node v whose row (t, v) was dependent on the rows before it is
+/// dropped for every later t: (W^{t+1})_{v,:} = (W^t)_{v,:} W then lies in the span of the earlier rows
+/// times W, which are earlier rows too (block Krylov deflation). The emitted rows' span is the row space of
+/// K_T (docs/math.md §7.2 depends only on that span).
 template <class Ops, class Matrix, class T, class Emit>
 int knowledge_rows(const Ops& ops, const std::vector<Matrix>& mats, const GossipRounds& rounds,
-                   const std::vector<node_t>& attackers, bool secagg, Emit&& emit) {
+                   const std::vector<node_t>& attackers, bool secagg, Emit&& emit, bool deflate = false) {
   const auto n = static_cast<std::size_t>(rounds.n());
   const int steps = rounds.steps();
+  deflate = deflate && mats.size() == 1;
   std::vector<T> row(n), scratch(n);
   int emitted = 0;
+  bool stopped = false;
   auto unit = [&](node_t v) {
     std::fill(row.begin(), row.end(), T{});
     row[static_cast<std::size_t>(v)] = ops.one();
   };
-  for (node_t a : attackers) {
-    unit(a);
+  auto send = [&] {
     ++emitted;
-    if (!emit(std::span<T>(row))) return emitted;
+    const Next next = emit(std::span<T>(row));
+    stopped = next == Next::stop;
+    return next;
+  };
+  auto own_rows = [&] {
+    for (node_t a : attackers) {
+      unit(a);
+      if (send() == Next::stop) return;
+    }
+  };
+  if (!deflate) {
+    own_rows();
+    if (stopped) return emitted;
   }
   if (mats.size() == 1) {
-    const std::vector<node_t> observed = observed_nodes(rounds.graph(0), attackers, secagg);
+    std::vector<node_t> observed = observed_nodes(rounds.graph(0), attackers, secagg);
     std::vector<T> block(observed.size() * n, T{}), next(block.size());
     for (std::size_t i = 0; i < observed.size(); ++i)
       block[i * n + static_cast<std::size_t>(observed[i])] = ops.one();
+    std::vector<std::uint8_t> alive(observed.size(), 1);
     auto advance = [&] {
       for (std::size_t i = 0; i < observed.size(); ++i)
-        row_times<Ops, Matrix, T>(ops, mats[0], std::span<const T>(block.data() + i * n, n),
-                                  std::span<T>(next.data() + i * n, n));
+        if (alive[i])
+          row_times<Ops, Matrix, T>(ops, mats[0], std::span<const T>(block.data() + i * n, n),
+                                    std::span<T>(next.data() + i * n, n));
       block.swap(next);
     };
     if (secagg) advance();  // the attacker's own state after round t: (W^{t+1})_{a,:}
-    for (int t = 0; t < steps; ++t) {
+    for (int t = 0; t < steps && !stopped; ++t) {
       if (t > 0) advance();
-      for (std::size_t i = 0; i < observed.size(); ++i) {
+      for (std::size_t i = 0; i < observed.size() && !stopped; ++i) {
+        if (!alive[i]) continue;
         std::copy(block.begin() + static_cast<std::ptrdiff_t>(i * n),
                   block.begin() + static_cast<std::ptrdiff_t>((i + 1) * n), row.begin());
-        ++emitted;
-        if (!emit(std::span<T>(row))) return emitted;
+        if (send() == Next::dependent && deflate) alive[i] = 0;
       }
     }
-    return emitted;
-  }
-  // Time-varying graph (Remark 4.6): e_v^T W_{t-1} ... W_0 (secagg: from W_t), one product per row.
-  for (int t = 0; t < steps; ++t) {
-    for (node_t v : observed_nodes(rounds.graph(t), attackers, secagg)) {
-      unit(v);
-      for (int s = secagg ? t : t - 1; s >= 0; --s) {
-        row_times<Ops, Matrix, T>(ops, mats[static_cast<std::size_t>(s)], std::span<const T>(row),
-                                  std::span<T>(scratch));
-        row.swap(scratch);
+  } else {
+    // Time-varying graph (Remark 4.6): e_v^T W_{t-1} ... W_0 (secagg: from W_t), one product per row.
+    for (int t = 0; t < steps && !stopped; ++t) {
+      for (node_t v : observed_nodes(rounds.graph(t), attackers, secagg)) {
+        unit(v);
+        for (int s = secagg ? t : t - 1; s >= 0; --s) {
+          row_times<Ops, Matrix, T>(ops, mats[static_cast<std::size_t>(s)], std::span<const T>(row),
+                                    std::span<T>(scratch));
+          row.swap(scratch);
+        }
+        if (send() == Next::stop) break;
       }
-      ++emitted;
-      if (!emit(std::span<T>(row))) return emitted;
     }
   }
+  if (deflate && !stopped) own_rows();
   return emitted;
 }
 

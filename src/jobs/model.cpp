@@ -376,7 +376,8 @@ const std::vector<Model>& models() {
                          gossip_sim_model(),
                          muffliato_gd_model(),
                          walk_sim_model(),
-                         walk_sgd_model()};
+                         walk_sgd_model(),
+                         attack_gossip_model()};
     return m;
   }();
   return list;
@@ -386,7 +387,9 @@ const std::vector<ModelGroup>& model_groups() {
   static const std::vector<ModelGroup> groups{{"bound",
                                                "closed-form and numerical privacy bounds of token walks on "
                                                "the complete graph and the ring (docs/math.md "
-                                               "3-4), over a grid of n (docs/bounds.md)"}};
+                                               "3-4), over a grid of n (docs/bounds.md)"},
+                                              {"attack", "reconstruction attacks on gossip averaging and "
+                                                         "decentralized GD (docs/attack.md)"}};
   return groups;
 }
 

@@ -19,5 +19,6 @@ Model gossip_sim_model();                // gossip_sim_job.cpp
 Model muffliato_gd_model();              // muffliato_gd_job.cpp
 Model walk_sim_model();                  // walk_sim_job.cpp
 Model walk_sgd_model();                  // walk_sgd_job.cpp
+Model attack_gossip_model();             // attack_gossip_job.cpp
 
 }  // namespace netdp::jobs

@@ -15,6 +15,9 @@ namespace netdp::attack {
 class ModularEchelon {
  public:
   ModularEchelon(const ModularField& field, int columns);
+  ~ModularEchelon();
+  ModularEchelon(const ModularEchelon&) = delete;
+  ModularEchelon& operator=(const ModularEchelon&) = delete;
   /// Reduces `row` (Montgomery form, modified in place) against the basis; stores it when it is independent.
   /// Returns true when the rank grew.
   bool insert(std::span<std::uint64_t> row);

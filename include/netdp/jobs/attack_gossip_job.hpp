@@ -1,0 +1,28 @@
+#pragma once
+// One gossip reconstruction attack from specs to a results directory: what `netdp attack gossip` runs
+// (docs/attack.md). Outputs are described in docs/outputs.md.
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "netdp/attack/attack_gossip.hpp"
+#include "netdp/core/weighting.hpp"
+
+namespace netdp {
+
+struct AttackGossipJob {
+  std::string graph;  // graph spec
+  WeightsSpec weights;
+  std::string attackers = "0";  // "LIST" | "all" | "random:K"
+  attack::GossipAttackParams params;
+  bool float_check = true;    // also the floating-point reduction, and where it disagrees
+  bool centralities = false;  // with attackers all: centralities.csv and the correlations (docs/math.md §7.4)
+  std::string out_dir;
+  nlohmann::json invocation;
+};
+
+/// Runs the attack and writes summary.json, then nodes.csv and relations.csv (a set of attackers) or
+/// attackers.csv and reconstructible.npy (attackers all), and manifest.json last. Returns the summary.
+nlohmann::json run_attack_gossip_job(const AttackGossipJob& job);
+
+}  // namespace netdp

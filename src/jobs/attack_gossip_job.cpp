@@ -1,0 +1,243 @@
+// `attack gossip` (docs/attack.md): the reconstruction attack on gossip averaging of docs/math.md §7.1-7.2.
+#include "netdp/jobs/attack_gossip_job.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <sstream>
+
+#include "core/progress.hpp"
+#include "jobs/attack_writers.hpp"
+#include "jobs/model_list.hpp"
+#include "jobs/model_parts.hpp"
+#include "netdp/accounting/loss_report.hpp"
+#include "netdp/core/error.hpp"
+#include "netdp/core/graph_spec.hpp"
+#include "netdp/io/results_dir.hpp"
+
+namespace netdp {
+
+using json = nlohmann::json;
+
+namespace {
+
+const char* method_name(attack::Method m) {
+  return m == attack::Method::exact ? "exact" : "float";
+}
+
+std::vector<node_t> difference(const std::vector<node_t>& a, const std::vector<node_t>& b) {
+  std::vector<node_t> out;
+  std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
+  return out;
+}
+
+json certificate(const std::vector<attack::PrimeCertificate>& primes, bool agree) {
+  json list = json::array();
+  for (const auto& p : primes)
+    list.push_back({{"prime", p.prime}, {"rank", p.rank}, {"reconstructed", p.reconstructed}});
+  return {
+      {"primes", list},
+      {"agree", agree},
+      {"statement",
+       "rank and row-space membership computed over Z/pZ for each prime, W's rational entries mapped to the "
+       "field; rank over Q >= rank mod p always, and the answers equal the rational ones unless p divides "
+       "one "
+       "of finitely many non-zero integers (minors of K_T with cleared denominators); all primes agreeing "
+       "(docs/attack.md \"Exact method\")"}};
+}
+
+json one_set(const AttackGossipJob& job, const Graph& g, const attack::GossipRounds& rounds,
+             const std::vector<node_t>& attackers, const ResultsDir& out, json& files) {
+  const attack::GossipAttackResult r =
+      attack::attack_gossip(rounds, attackers, job.params, true, job.float_check);
+  const bool exact = job.params.method == attack::Method::exact;
+  write_attack_nodes_csv(out, r, g.n);
+  write_attack_relations_csv(out, r);
+  files.push_back("nodes.csv");
+  files.push_back("relations.csv");
+  json s = {{"attackers", r.attackers},
+            {"observed", r.observed},
+            {"rows", r.rows_total},
+            {"rank", r.rank},
+            {"reconstructible", r.reconstructible},
+            {"reconstructed", r.reconstructible.size()},
+            {"reconstructed_fraction", double(r.reconstructible.size()) / g.n},
+            {"relations", r.relations.size()},
+            {"indistinguishable", r.indistinguishable},
+            {"values", {{"max_error", r.max_error}, {"distribution", "N(0, 1), Philox seed"}}},
+            {"seconds_attack", r.seconds}};
+  if (exact) {
+    s["rows_reduced"] = r.rows;
+    s["certificate"] = certificate(r.primes, r.primes_agree);
+  }
+  if (r.float_checked)
+    s["float"] = {{"rank", r.float_rank},
+                  {"svd_rank", r.svd_rank},
+                  {"reconstructed", r.float_reconstructible.size()},
+                  {"only_exact", difference(r.reconstructible, r.float_reconstructible)},
+                  {"only_float", difference(r.float_reconstructible, r.reconstructible)},
+                  {"agree", r.float_reconstructible == r.reconstructible && r.float_rank == r.rank}};
+  return s;
+}
+
+json every_attacker(const AttackGossipJob& job, const Graph& g, const attack::GossipRounds& rounds,
+                    const ResultsDir& out, json& files) {
+  const attack::AllAttackersResult r = attack::attack_gossip_all(rounds, job.params, job.float_check);
+  write_attackers_csv(out, r, job.float_check);
+  write_int8_npy(out.file("reconstructible.npy"), r.reconstructible, g.n, g.n);
+  files.push_back("attackers.csv");
+  files.push_back("reconstructible.npy");
+  double mean = 0;
+  for (int x : r.reconstructed) mean += x;
+  json s = {{"attackers", "all"},
+            {"rank", r.rank},
+            {"reconstructed", r.reconstructed},
+            {"reconstructed_mean", mean / g.n},
+            {"reconstructed_fraction_mean", mean / g.n / g.n},
+            {"seconds_attack", r.seconds}};
+  if (job.params.method == attack::Method::exact)
+    s["certificate"] = certificate(r.primes_total, r.primes_agree);
+  if (job.float_check)
+    s["float"] = {{"disagreements", r.disagreements}, {"reconstructed", r.float_reconstructed}};
+  if (job.centralities) {
+    s["centralities"] = write_attack_centralities(out, g, r);
+    files.push_back("centralities.csv");
+  }
+  return s;
+}
+
+}  // namespace
+
+json run_attack_gossip_job(const AttackGossipJob& job) {
+  const Stopwatch clock;
+  const Graph g = make_graph(job.graph);
+  bool every = false;
+  const std::vector<node_t> attackers = attack::parse_attackers(job.attackers, g.n, job.params.seed, &every);
+  if (job.centralities && !every)
+    throw InvalidParameter("centralities", "centralities needs attackers all (one attacker per node)");
+  if (job.centralities && !is_connected(g))
+    throw InvalidParameter(
+        "centralities",
+        "centralities needs a connected graph (hop distances, eigenvector centrality); use lcc=1");
+  const attack::GossipRounds rounds(g, job.weights, job.params);
+  if (job.params.method == attack::Method::exact && !rounds.exact_available())
+    throw InvalidParameter("method",
+                           "method exact needs the rational entries of a named weighting; weights from "
+                           "a file are doubles: use method float");
+
+  ResultsDir out(job.out_dir);
+  json files = json::array();
+  json summary = {{"model", "attack gossip"},
+                  {"n", g.n},
+                  {"edges", g.num_edges()},
+                  {"steps", job.params.steps},
+                  {"weights", to_string(job.weights)},
+                  {"method", method_name(job.params.method)},
+                  {"secagg", job.params.secagg},
+                  {"dynamic", job.params.dynamic},
+                  {"seed", job.params.seed}};
+  summary.update(every ? every_attacker(job, g, rounds, out, files)
+                       : one_set(job, g, rounds, attackers, out, files));
+  summary["seconds"] = clock.seconds();
+
+  json manifest = manifest_header("attack gossip", job.invocation);
+  manifest["parameters"] = {{"graph", job.graph},
+                            {"weights", to_string(job.weights)},
+                            {"attackers", job.attackers},
+                            {"steps", job.params.steps},
+                            {"method", method_name(job.params.method)},
+                            {"secagg", job.params.secagg},
+                            {"dynamic", job.params.dynamic},
+                            {"seed", job.params.seed},
+                            {"float_check", job.float_check},
+                            {"centralities", job.centralities}};
+  return publish_results(out, summary, std::move(manifest), files, clock.seconds());
+}
+
+namespace jobs {
+
+namespace {
+
+AttackGossipJob attack_gossip_job(const Values& v, const RunContext& context) {
+  AttackGossipJob job;
+  job.graph = v.text("graph");
+  job.weights = parse_weights_spec(v.text("weights"));
+  job.attackers = v.text("attackers");
+  job.params.steps = static_cast<int>(v.integer("steps"));
+  job.params.method = v.text("method") == "exact" ? attack::Method::exact : attack::Method::floating;
+  job.params.secagg = v.flag("secagg");
+  job.params.dynamic = v.real("dynamic");
+  job.params.seed = v.natural("seed");
+  job.float_check = !v.flag("no-float-check");
+  job.centralities = v.flag("centralities");
+  job.out_dir = context.out_dir.string();
+  job.invocation = context.invocation;
+  return job;
+}
+
+}  // namespace
+
+Model attack_gossip_model() {
+  using namespace declare;
+  Model m;
+  m.name = "attack gossip";
+  m.help =
+      "reconstruction attack on gossip averaging: which private values curious nodes determine exactly "
+      "(docs/math.md §7.1-7.2)";
+  m.parameters = graph_parameters();
+  append(
+      m.parameters,
+      {text("attackers", "attacking nodes: a list (0,1), all (every node alone, batched) or random:K")
+           .fallback("0"),
+       integer("steps", "gossip rounds T observed").required().range(between(1, 1e6)),
+       choice("method", "exact (Z/pZ for two primes) | float (the reference code's RREF tolerances)",
+              {"exact", "float"})
+           .fallback("exact"),
+       flag("secagg", "secure aggregation per neighbourhood (Remark 4.5): an attacker sees only sums"),
+       real("dynamic", "time-varying graph (Remark 4.6): probability that an edge is absent in a round")
+           .fallback("0")
+           .range(between(0, 0.999999)),
+       natural("seed", "seed of the private values, random:K and the dynamic rounds").fallback("0"),
+       flag("no-float-check", "skip the floating-point reduction run next to the exact one"),
+       flag("centralities", "with attackers all: centralities.csv and the correlations of docs/math.md §7.4"),
+       threads_parameter(), out_parameter(), quiet_parameter()});
+  m.validate = [](const Values& v) {
+    const AttackGossipJob job = attack_gossip_job(v, {});
+    if (job.centralities && job.attackers != "all")
+      throw InvalidParameter("centralities", "centralities needs attackers all (one attacker per node)");
+    if (job.params.dynamic > 0 && job.weights.scheme == Weighting::file)
+      throw InvalidParameter("dynamic",
+                             "dynamic rebuilds W on every round's graph: it needs a named weighting");
+    if (job.params.method == attack::Method::exact && job.weights.scheme == Weighting::file)
+      throw InvalidParameter("method",
+                             "method exact needs the rational entries of a named weighting; weights "
+                             "from a file are doubles: use method float");
+  };
+  m.execute = [](const Values& v, const RunContext& c) {
+    return run_attack_gossip_job(attack_gossip_job(v, c));
+  };
+  m.describe = [](const json& s, const RunContext& c) {
+    if (s["attackers"] == "all")
+      return format_line(
+          "attack gossip: n = %d, T = %d, every node alone: %.2f nodes reconstructed on average "
+          "(%s), %.3f s -> %s\n",
+          s["n"].get<int>(), s["steps"].get<int>(), s["reconstructed_mean"].get<double>(),
+          s["method"].get<std::string>().c_str(), s["seconds"].get<double>(), c.out_dir.string().c_str());
+    return format_line("attack gossip: n = %d, T = %d, rank %d, %d nodes reconstructed (%s), %.3f s -> %s\n",
+                       s["n"].get<int>(), s["steps"].get<int>(), s["rank"].get<int>(),
+                       s["reconstructed"].get<int>(), s["method"].get<std::string>().c_str(),
+                       s["seconds"].get<double>(), c.out_dir.string().c_str());
+  };
+  // Per attacker and prime about (rows + rank) rank n field operations; ~2 ns each (benchmarks/RESULTS.md).
+  m.resources = [](const Values& v) {
+    const GraphSize g = graph_size(v.text("graph"));
+    const double n = g.n, degree = n > 0 ? 2 * g.m / n : 0, T = static_cast<double>(v.integer("steps"));
+    const double rank = std::min(n, 1 + T * degree), per = 2 * (1 + T * degree + rank) * rank * n * 2e-9;
+    const double sets = v.text("attackers") == "all" ? n : 1;
+    return Estimate{8 * (1 + T * degree) * n * 3 + (sets > 1 ? n * n : 0), sets * per};
+  };
+  return m;
+}
+
+}  // namespace jobs
+
+}  // namespace netdp

@@ -1,0 +1,27 @@
+#pragma once
+// The files of `attack gossip` (docs/outputs.md, docs/attack.md "Outputs").
+#include <filesystem>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "netdp/attack/attack_gossip.hpp"
+#include "netdp/io/results_dir.hpp"
+
+namespace netdp {
+
+/// nodes.csv: node,attacker,observed,reconstructible,float_reconstructible,private,reconstructed,error.
+void write_attack_nodes_csv(const ResultsDir& out, const attack::GossipAttackResult& r, node_t n);
+/// relations.csv: relation,node (the support of each remaining relation, its pivot first).
+void write_attack_relations_csv(const ResultsDir& out, const attack::GossipAttackResult& r);
+/// attackers.csv: attacker,rank,reconstructed[,float_reconstructed].
+void write_attackers_csv(const ResultsDir& out, const attack::AllAttackersResult& r, bool with_float);
+/// An int8 C-order .npy matrix.
+void write_int8_npy(const std::filesystem::path& path, const std::vector<std::int8_t>& values,
+                    std::int64_t rows, std::int64_t cols);
+/// centralities.csv (one row per attacker) and the correlations of docs/math.md §7.4, returned for the
+/// summary.
+nlohmann::json write_attack_centralities(const ResultsDir& out, const Graph& g,
+                                         const attack::AllAttackersResult& r);
+
+}  // namespace netdp
