@@ -377,6 +377,8 @@ const std::vector<Model>& models() {
                          muffliato_gd_model(),
                          walk_sim_model(),
                          walk_sgd_model(),
+                         mf_loss_model(),
+                         mf_factorize_model(),
                          attack_gossip_model()};
     return m;
   }();

@@ -179,7 +179,8 @@ double dot(const Matrix& a, const Matrix& b) {
 Matrix surrogate_gram(const Matrix& gram) {
   Matrix s = reverse_both(gram);
   if (!cholesky_lower(s)) throw InvalidInput("the workload Gram is not positive definite (surrogate code)");
-  return multiply(s, s, true, false);
+  // The reference takes the upper factor U = L^T of P G P (scipy's default) as S: S^T S = L L^T = P G P.
+  return multiply(s, s, false, true);
 }
 
 Matrix factor_from_gram(const Matrix& x) {

@@ -115,8 +115,18 @@ double sensitivity(const Matrix& c, const Participation& p) {
   return std::sqrt(sensitivity_squared(multiply(c, c, true, false), p));
 }
 
+WeightsSpec parse_mf_weights(std::string_view weights) {
+  try {
+    return parse_weights_spec(weights);
+  } catch (const InvalidParameter&) {
+    throw;
+  } catch (const InvalidInput& e) {
+    throw InvalidParameter("weights", std::string("weights: ") + e.what() + " or average");
+  }
+}
+
 CsrMatrix mf_gossip_matrix(const Graph& g, std::string_view weights) {
-  if (weights != "average") return make_weights(g, parse_weights_spec(weights));
+  if (weights != "average") return make_weights(g, parse_mf_weights(weights));
   std::vector<Triplet> triplets;
   triplets.reserve(g.adjacency.size() + static_cast<std::size_t>(g.n));
   for (node_t u = 0; u < g.n; ++u) {

@@ -94,7 +94,9 @@ void expect_optimum(const Matrix& gram, const Participation& p) {
     for (int e = 0; e < k; ++e) {
       sum += r.x(j + e * b, j + e * b);
       for (int f = 0; f < k; ++f)
-        if (f != e) EXPECT_NEAR(r.x(j + e * b, j + f * b), 0.0, 1e-10);
+        if (f != e) {
+          EXPECT_NEAR(r.x(j + e * b, j + f * b), 0.0, 1e-10);
+        }
     }
     EXPECT_NEAR(sum, 1.0, 1e-10);
   }

@@ -47,10 +47,11 @@ TEST(MfTrust, CompleteGraphReducesToTheCentralizedSensitivity) {
     const Matrix s = pairwise_sensitivity(TrustModel::pndp, w, c, p, all_nodes(4), true);
     for (int v = 0; v < 4; ++v)
       for (int u = 0; u < 4; ++u)
-        if (u == v)
+        if (u == v) {
           EXPECT_EQ(s(v, u), inf);
-        else
+        } else {
           EXPECT_NEAR(s(v, u), sensitivity(c, p), 1e-12) << v << " " << u;
+        }
   }
 }
 

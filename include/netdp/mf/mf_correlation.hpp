@@ -11,7 +11,8 @@ namespace netdp::mf {
 enum class CorrelationKind { none, ldp, antipgd, sr, bsr, dmf, optimal, mafalda, file };
 
 /// The objective the optimiser minimises (§9.6): the exact tr(G_W X^-1), or the reference code's surrogate
-/// tr(X^-1 S^T S) with S = chol(P G_W P) (equal only for persymmetric G_W).
+/// tr(X^-1 S^T S) with S the upper Cholesky factor of P G_W P, i.e. tr(X^-1 P G_W P) (equal only for
+/// persymmetric G_W).
 enum class Surrogate { exact, code };
 
 struct CorrelationSpec {
@@ -46,7 +47,7 @@ struct OptimizeResult {
 /// Minimises tr(G X^-1) over the constraint set of the participation (§9.6). Throws InvalidInput when it does
 /// not converge within max_iterations.
 OptimizeResult optimize_factorization(const Matrix& gram, const Participation& p, int max_iterations);
-/// The Gram the surrogate optimises: S^T S with S = chol(P G P) (lower).
+/// The Gram the surrogate optimises: S^T S with S = U, P G P = U^T U (the upper Cholesky factor), = P G P.
 Matrix surrogate_gram(const Matrix& gram);
 /// C = P chol(P X P)^T P (lower triangular, C^T C = X). Throws InvalidInput when X is not positive definite.
 Matrix factor_from_gram(const Matrix& x);

@@ -9,6 +9,7 @@
 
 #include "netdp/core/graph.hpp"
 #include "netdp/core/sparse_matrix.hpp"
+#include "netdp/core/weighting.hpp"
 
 namespace netdp::mf {
 
@@ -51,6 +52,8 @@ double sensitivity(const Matrix& c, const Participation& p);
 /// The gossip matrix of the MF models: "average" = D^-1 (A + I) (the mean over N(u) and u, row-stochastic,
 /// §9.2) or any netdp weighting (docs/math.md §2.1). Throws InvalidParameter("weights").
 CsrMatrix mf_gossip_matrix(const Graph& g, std::string_view weights);
+/// The netdp weighting named by `weights` (not "average"). Throws InvalidParameter("weights").
+WeightsSpec parse_mf_weights(std::string_view weights);
 
 /// The permutation of §9.2: pi[t n + u] = u T + t (time-major -> node-major).
 std::vector<std::int64_t> commutation(int n, int steps);

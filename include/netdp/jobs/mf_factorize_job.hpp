@@ -1,0 +1,23 @@
+#pragma once
+// `netdp mf-factorize` (docs/mf.md): build or optimise a correlation C (MAFALDA included) and report its
+// sensitivity and workload losses. Outputs: docs/outputs.md.
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "netdp/jobs/mf_loss_job.hpp"
+
+namespace netdp {
+
+struct MfFactorizeJob {
+  MfSpec spec;
+  std::string out_dir;
+  bool progress = true;
+  nlohmann::json invocation;
+};
+
+void check_mf_factorize_job(const MfFactorizeJob& job);
+/// Writes C.npy, summary.json and manifest.json; returns the summary.
+nlohmann::json run_mf_factorize_job(const MfFactorizeJob& job);
+
+}  // namespace netdp

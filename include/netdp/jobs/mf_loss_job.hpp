@@ -1,0 +1,38 @@
+#pragma once
+// The matrix-factorization models (docs/mf.md): `netdp mf-loss` (pairwise sensitivities and Renyi losses of a
+// correlation under a trust model) and the specification both MF models read. Outputs: docs/outputs.md.
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "netdp/mf/mf_correlation.hpp"
+
+namespace netdp {
+
+/// What both MF models read: the graph and W, the horizon, the participation and the correlation.
+struct MfSpec {
+  std::string graph;                // graph spec; may be empty for mf-factorize of graph-free families
+  std::string weights = "average";  // average = D^-1 (A + I), or a netdp weighting
+  int steps = 10;
+  std::string participation = "every";
+  std::string correlation = "ldp";
+  mf::CorrelationSpec options;  // symmetric Toeplitz, band, surrogate, max iterations (kind/path from text)
+};
+
+struct MfLossJob {
+  MfSpec spec;
+  std::string trust = "pndp";
+  std::string attackers = "all";  // "all" or a comma list of nodes
+  double alpha = 2, sigma = 1;
+  std::string out_dir;
+  bool progress = true;
+  nlohmann::json invocation;
+};
+
+/// Checks that need no graph (participation, correlation, trust, alpha, sigma).
+void check_mf_loss_job(const MfLossJob& job);
+/// Writes sensitivity.npy, loss.npy, C.npy, by_distance.csv, summary.json and manifest.json; returns the
+/// summary.
+nlohmann::json run_mf_loss_job(const MfLossJob& job);
+
+}  // namespace netdp

@@ -1,0 +1,87 @@
+#include "netdp/jobs/mf_factorize_job.hpp"
+
+#include "core/progress.hpp"
+#include "jobs/mf_job_parts.hpp"
+#include "jobs/model_list.hpp"
+#include "jobs/model_parts.hpp"
+#include "netdp/accounting/loss_report.hpp"
+#include "netdp/io/results_dir.hpp"
+
+namespace netdp {
+
+using json = nlohmann::json;
+
+void check_mf_factorize_job(const MfFactorizeJob& job) {
+  check_mf_spec(job.spec, false);
+}
+
+json run_mf_factorize_job(const MfFactorizeJob& job) {
+  const Stopwatch clock;
+  check_mf_factorize_job(job);
+  const MfSetup setup = mf_setup(job.spec);
+  ResultsDir out(job.out_dir);
+  mf::write_npy_matrix(out.file("C.npy").string(), setup.c);
+  json summary = {{"model", "mf-factorize"}};
+  summary.update(mf_description(job.spec, setup));
+  summary.update(mf_workload_losses(setup));
+  summary["seconds"] = clock.seconds();
+  json manifest = manifest_header("mf-factorize", job.invocation);
+  manifest["parameters"] = {{"graph", job.spec.graph},
+                            {"weights", job.spec.weights},
+                            {"steps", job.spec.steps},
+                            {"participation", job.spec.participation},
+                            {"correlation", job.spec.correlation}};
+  return publish_results(out, summary, std::move(manifest), json::array({"C.npy"}), clock.seconds());
+}
+
+namespace jobs {
+
+namespace {
+
+MfFactorizeJob mf_factorize_job(const Values& v, const RunContext& context) {
+  MfFactorizeJob job;
+  job.spec = mf_spec(v);
+  job.out_dir = context.out_dir.string();
+  job.progress = !context.quiet;
+  job.invocation = context.invocation;
+  return job;
+}
+
+}  // namespace
+
+Model mf_factorize_model() {
+  using namespace declare;
+  Model m;
+  m.name = "mf-factorize";
+  m.help =
+      "build or optimise a noise correlation C (MAFALDA, D-MF, SR, ...) and report its sensitivity and "
+      "workload losses";
+  m.parameters = mf_parameters(false);
+  append(m.parameters, {threads_parameter(), out_parameter(), quiet_parameter()});
+  m.validate = [](const Values& v) { check_mf_factorize_job(mf_factorize_job(v, {})); };
+  m.execute = [](const Values& v, const RunContext& c) {
+    return run_mf_factorize_job(mf_factorize_job(v, c));
+  };
+  m.describe = [](const json& s, const RunContext& c) {
+    const json& w = s["workloads"];
+    const double loss = w.contains("post_average") ? w["post_average"]["loss"].get<double>()
+                                                   : w["prefix_sum"]["loss"].get<double>();
+    return format_line(
+        "mf-factorize: %s, T = %d, %s, sensitivity %.6g, %s loss %.6g, %d iterations, %.3f s -> %s\n",
+        s["correlation_name"].get<std::string>().c_str(), s["steps"].get<int>(),
+        s["participation"].get<std::string>().c_str(), s["sensitivity"].get<double>(),
+        w.contains("post_average") ? "post-average" : "prefix-sum", loss,
+        s["optimiser_iterations"].get<int>(), s["seconds"].get<double>(), c.out_dir.string().c_str());
+  };
+  m.resources = [](const Values& v) {
+    const double T = static_cast<double>(v.integer("steps"));
+    const GraphSize g = v.has("graph") ? graph_size(v.text("graph")) : GraphSize{};
+    return Estimate{8 * T * T * 8 + 8 * (T + 1) * g.n * 64,
+                    1000 * 5 * T * T * T / 5e9 + (T + 1) * (T + 1) * g.n * g.n / 5e9};
+  };
+  return m;
+}
+
+}  // namespace jobs
+
+}  // namespace netdp

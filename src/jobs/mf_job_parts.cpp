@@ -1,0 +1,160 @@
+#include "jobs/mf_job_parts.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "core/progress.hpp"
+#include "jobs/model_parts.hpp"
+#include "netdp/core/error.hpp"
+#include "netdp/core/graph_spec.hpp"
+
+namespace netdp {
+
+using json = nlohmann::json;
+
+mf::CorrelationSpec mf_correlation_spec(const MfSpec& spec) {
+  mf::CorrelationSpec c = mf::parse_correlation(spec.correlation);
+  c.symmetric_toeplitz = spec.options.symmetric_toeplitz;
+  c.band = spec.options.band;
+  c.surrogate = spec.options.surrogate;
+  c.max_iterations = spec.options.max_iterations;
+  return c;
+}
+
+void check_mf_spec(const MfSpec& spec, bool need_graph) {
+  if (spec.steps < 1)
+    throw InvalidParameter("steps", "steps must be >= 1, got " + std::to_string(spec.steps));
+  const mf::Participation p = mf::parse_participation(spec.participation, spec.steps);
+  const mf::CorrelationSpec c = mf_correlation_spec(spec);
+  if (c.band < 0) throw InvalidParameter("band", "band must be >= 0, got " + std::to_string(c.band));
+  if (c.max_iterations < 1)
+    throw InvalidParameter("max-iterations",
+                           "max-iterations must be >= 1, got " + std::to_string(c.max_iterations));
+  if (need_graph && spec.graph.empty()) throw InvalidParameter("graph", "graph is required");
+  if (spec.graph.empty() &&
+      (c.kind == mf::CorrelationKind::optimal || c.kind == mf::CorrelationKind::mafalda))
+    throw InvalidParameter("graph", "graph is required for correlation " + spec.correlation);
+  if (!spec.graph.empty()) parse_graph_spec(spec.graph);
+  if (spec.weights != "average") mf::parse_mf_weights(spec.weights);
+  (void)p;
+}
+
+MfSetup mf_setup(const MfSpec& spec) {
+  MfSetup s;
+  s.participation = mf::parse_participation(spec.participation, spec.steps);
+  s.correlation = mf_correlation_spec(spec);
+  if (!spec.graph.empty()) {
+    s.has_graph = true;
+    s.g = make_graph(spec.graph);
+    s.w = mf::mf_gossip_matrix(s.g, spec.weights);
+  }
+  const Stopwatch clock;
+  s.c = mf::correlation_matrix(s.correlation, s.participation, s.has_graph ? &s.w : nullptr, &s.iterations);
+  s.seconds_correlation = clock.seconds();
+  return s;
+}
+
+json mf_description(const MfSpec& spec, const MfSetup& s) {
+  json d = {
+      {"steps", spec.steps},
+      {"participation", mf::to_string(s.participation)},
+      {"batches", s.participation.batches},
+      {"epochs", s.participation.epochs},
+      {"correlation", spec.correlation},
+      {"correlation_name", mf::display_name(s.correlation.kind)},
+      {"symmetric_toeplitz", s.correlation.symmetric_toeplitz},
+      {"band", s.correlation.kind == mf::CorrelationKind::bsr
+                   ? (s.correlation.band > 0 ? s.correlation.band : s.participation.batches)
+                   : 0},
+      {"surrogate", s.correlation.surrogate == mf::Surrogate::exact ? "exact" : "code"},
+      {"optimiser_iterations", s.iterations},
+      {"seconds_correlation", s.seconds_correlation},
+  };
+  if (s.has_graph) {
+    d["graph"] = spec.graph;
+    d["n"] = s.g.n;
+    d["edges"] = s.g.num_edges();
+    d["weights"] = spec.weights;
+    d["W"] = spec.weights == "average" ? "D^-1 (A + I): mean over N(u) and u, row-stochastic"
+                                       : "netdp weighting " + spec.weights + " (docs/math.md §2.1)";
+  }
+  return d;
+}
+
+namespace {
+
+json workload_entry(const mf::Matrix& gram, const mf::Matrix& c, double sens) {
+  const double error = mf::workload_error(gram, c);
+  const double loss =
+      std::isinf(sens) || std::isinf(error) ? std::numeric_limits<double>::infinity() : sens * sens * error;
+  return {{"error", error}, {"loss", loss}};
+}
+
+}  // namespace
+
+json mf_workload_losses(const MfSetup& s) {
+  const int T = s.participation.steps();
+  const double sens = mf::sensitivity(s.c, s.participation);
+  const mf::Matrix a = mf::prefix_sum(T);
+  json out = {{"sensitivity", sens}};
+  json workloads = {{"prefix_sum", workload_entry(mf::multiply(a, a, true, false), s.c, sens)}};
+  if (s.has_graph) {
+    workloads["message"] = workload_entry(mf::workload_gram(s.w, T, 0, true), s.c, sens);
+    workloads["post_average"] = workload_entry(mf::workload_gram(s.w, T, 1, true), s.c, sens);
+  }
+  out["workloads"] = workloads;
+  return out;
+}
+
+namespace jobs {
+
+std::vector<Parameter> mf_parameters(bool graph_required) {
+  using namespace declare;
+  Declare graph = text("graph", "graph spec FAMILY:key=value,... (see docs/graphs.md), e.g. florentine");
+  if (graph_required) graph.required();
+  return {
+      graph,
+      text("weights",
+           "gossip matrix W: average (D^-1 (A + I)) | metropolis | hamilton-literal | max-degree | "
+           "lazy-uniform | "
+           "file:PATH")
+          .fallback("average"),
+      integer("steps", "rounds T").fallback("10").range(at_least(1)),
+      text("participation",
+           "every | single | cyclic:b=B,k=K (T = B K): steps at which a node's data takes part")
+          .fallback("every"),
+      text("correlation",
+           "C_local: none | ldp | antipgd | sr | bsr | dmf | optimal | mafalda | file:PATH (T x T float64 "
+           ".npy)")
+          .fallback("ldp"),
+      flag("symmetric-toeplitz", "sr/bsr: the symmetric Toeplitz matrix of the reference code"),
+      integer("band", "bsr: entries with i - j >= band are 0 (0 = the participation's b)")
+          .fallback("0")
+          .range(at_least(0)),
+      choice("surrogate",
+             "optimiser objective: exact tr(G X^-1) | code (reversed Cholesky of the reference code)",
+             {"exact", "code"})
+          .fallback("exact"),
+      integer("max-iterations", "optimiser iteration limit (dmf, optimal, mafalda)")
+          .fallback("10000")
+          .range(at_least(1)),
+  };
+}
+
+MfSpec mf_spec(const Values& v) {
+  MfSpec s;
+  if (v.has("graph")) s.graph = v.text("graph");
+  s.weights = v.text("weights");
+  s.steps = static_cast<int>(v.integer("steps"));
+  s.participation = v.text("participation");
+  s.correlation = v.text("correlation");
+  s.options.symmetric_toeplitz = v.flag("symmetric-toeplitz");
+  s.options.band = static_cast<int>(v.integer("band"));
+  s.options.surrogate = v.text("surrogate") == "code" ? mf::Surrogate::code : mf::Surrogate::exact;
+  s.options.max_iterations = static_cast<int>(v.integer("max-iterations"));
+  return s;
+}
+
+}  // namespace jobs
+
+}  // namespace netdp
