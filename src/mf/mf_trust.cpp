@@ -90,14 +90,17 @@ std::vector<double> pndp_row(const CsrMatrix& w, const CsrMatrix& w_transpose, c
                 static_cast<int>(T), 0.0, tmp.data(), static_cast<int>(T));
     r.swap(tmp);
   }
-  // Orthonormal basis of R's row space: the right singular vectors above numpy's rank tolerance.
+  // Orthonormal basis of R's row space: the right singular vectors above numpy's rank tolerance. R row-major
+  // is R^T column-major (cols x rows, tall): its left singular vectors, column-major, are the basis vectors
+  // one after the other, i.e. vt row-major (kmin x cols), with no transposed copy.
   const std::int64_t kmin = std::min(rows, cols);
   std::vector<double> sv(static_cast<std::size_t>(kmin)), vt(static_cast<std::size_t>(kmin * cols)),
-      left(static_cast<std::size_t>(rows * kmin));
-  if (LAPACKE_dgesdd(LAPACK_ROW_MAJOR, 'S', static_cast<lapack_int>(rows), static_cast<lapack_int>(cols),
-                     r.data(), static_cast<lapack_int>(cols), sv.data(), left.data(),
-                     static_cast<lapack_int>(kmin), vt.data(), static_cast<lapack_int>(cols)) != 0)
+      small(static_cast<std::size_t>(kmin * rows));
+  if (LAPACKE_dgesdd(LAPACK_COL_MAJOR, 'S', static_cast<lapack_int>(cols), static_cast<lapack_int>(rows),
+                     r.data(), static_cast<lapack_int>(cols), sv.data(), vt.data(),
+                     static_cast<lapack_int>(cols), small.data(), static_cast<lapack_int>(kmin)) != 0)
     throw std::runtime_error("pndp: the SVD of the observed messages did not converge");
+  std::vector<double>().swap(r);
   const double tolerance =
       sv.empty() ? 0.0
                  : sv[0] * static_cast<double>(std::max(rows, cols)) * std::numeric_limits<double>::epsilon();
@@ -105,18 +108,18 @@ std::vector<double> pndp_row(const CsrMatrix& w, const CsrMatrix& w_transpose, c
   while (rank < kmin && sv[static_cast<std::size_t>(rank)] > tolerance) ++rank;
   if (rank == 0) return row;
   // Y = V_u C for every reached victim at once ((rank nr) x T), then X_uu = Y_u^T Y_u.
-  std::vector<double> y(static_cast<std::size_t>(rank * cols));
+  std::vector<double> y;
   if (c.rows == T && !c_inverse.a.empty()) {
+    y.resize(static_cast<std::size_t>(rank * cols));
     cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(rank * nr), static_cast<int>(T),
                 static_cast<int>(T), 1.0, vt.data(), static_cast<int>(T), c.a.data(), static_cast<int>(T),
                 0.0, y.data(), static_cast<int>(T));
-  } else {
-    std::copy(vt.begin(), vt.begin() + rank * cols, y.begin());
   }
+  const double* basis = y.empty() ? vt.data() : y.data();
   Matrix x(T, T);
   for (std::int64_t k = 0; k < nr; ++k) {
     cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, static_cast<int>(T), static_cast<int>(rank), 1.0,
-                y.data() + k * T, static_cast<int>(cols), 0.0, x.a.data(), static_cast<int>(T));
+                basis + k * T, static_cast<int>(cols), 0.0, x.a.data(), static_cast<int>(T));
     for (std::int64_t i = 0; i < T; ++i)
       for (std::int64_t j = 0; j < i; ++j) x(i, j) = x(j, i);
     row[static_cast<std::size_t>(reached[static_cast<std::size_t>(k)])] =
