@@ -49,7 +49,8 @@ MfSetup mf_setup(const MfSpec& spec) {
     s.w = mf::mf_gossip_matrix(s.g, spec.weights);
   }
   const Stopwatch clock;
-  s.c = mf::correlation_matrix(s.correlation, s.participation, s.has_graph ? &s.w : nullptr, &s.iterations);
+  s.c = mf::correlation_matrix(s.correlation, s.participation, s.has_graph ? &s.w : nullptr, &s.iterations,
+                               &s.converged);
   s.seconds_correlation = clock.seconds();
   return s;
 }
@@ -68,6 +69,9 @@ json mf_description(const MfSpec& spec, const MfSetup& s) {
                    : 0},
       {"surrogate", s.correlation.surrogate == mf::Surrogate::exact ? "exact" : "code"},
       {"optimiser_iterations", s.iterations},
+      {"optimiser_stop", s.iterations == 0 ? "none"
+                         : s.converged     ? "gradient"
+                                           : "line search"},
       {"seconds_correlation", s.seconds_correlation},
   };
   if (s.has_graph) {

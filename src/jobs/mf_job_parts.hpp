@@ -22,6 +22,7 @@ struct MfSetup {
   mf::CorrelationSpec correlation;
   mf::Matrix c;  // C_local, T x T
   int iterations = 0;
+  bool converged = false;
   double seconds_correlation = 0;
 };
 

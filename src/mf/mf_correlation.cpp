@@ -254,19 +254,21 @@ OptimizeResult optimize_factorization(const Matrix& gram, const Participation& p
     for (int e = 0; e < p.epochs; ++e) x(j + e * p.batches, j + e * p.batches) /= sum;
   }
   result.objective = loss;
+  result.converged = converged;
   result.c = factor_from_gram(x);
   result.x = std::move(x);
   return result;
 }
 
 Matrix correlation_matrix(const CorrelationSpec& spec, const Participation& p, const CsrMatrix* w,
-                          int* iterations) {
+                          int* iterations, bool* converged) {
   const int T = p.steps();
   if (iterations) *iterations = 0;
   const auto optimised = [&](Matrix gram) {
     if (spec.surrogate == Surrogate::code) gram = surrogate_gram(gram);
     OptimizeResult r = optimize_factorization(gram, p, spec.max_iterations);
     if (iterations) *iterations = r.iterations;
+    if (converged) *converged = r.converged;
     return r.c;
   };
   const auto need_w = [&]() -> const CsrMatrix& {

@@ -42,7 +42,8 @@ struct OptimizeResult {
   Matrix x;  // X = C^T C, feasible: masked entries 0, each residue class's diagonal sums to 1
   Matrix c;  // C = P chol(P X P)^T P
   int iterations = 0;
-  double objective = 0;  // the minimised objective at X
+  double objective = 0;    // the minimised objective at X
+  bool converged = false;  // max |projected gradient| <= 1e-8; false: 30 step trials without a decrease
 };
 /// Minimises tr(G X^-1) over the constraint set of the participation (§9.6). Throws InvalidInput when it does
 /// not converge within max_iterations.
@@ -53,9 +54,9 @@ Matrix surrogate_gram(const Matrix& gram);
 Matrix factor_from_gram(const Matrix& x);
 
 /// C_local of a spec for T steps. `w` (the gossip matrix) is needed by optimal and mafalda only.
-/// iterations receives the optimiser's count (0 when no optimisation ran).
+/// iterations receives the optimiser's count (0 when no optimisation ran), converged its stopping rule.
 Matrix correlation_matrix(const CorrelationSpec& spec, const Participation& p, const CsrMatrix* w,
-                          int* iterations = nullptr);
+                          int* iterations = nullptr, bool* converged = nullptr);
 
 /// tr(C^-T G C^-1) = ||S C^-1||_F^2 for S^T S = G (C invertible; +inf when C = 0, 0 when G = 0).
 double workload_error(const Matrix& gram, const Matrix& c);
