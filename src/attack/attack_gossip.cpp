@@ -211,7 +211,7 @@ AllAttackersResult attack_gossip_all(const GossipRounds& rounds, const GossipAtt
   out.reconstructible.assign(static_cast<std::size_t>(n) * static_cast<std::size_t>(n), 0);
   const std::size_t primes = exact ? std::size(kPrimes) : 0;
   std::vector<int> disagree(static_cast<std::size_t>(n), 0),
-      prime_ranks(static_cast<std::size_t>(n) * primes, 0);
+      prime_ranks(static_cast<std::size_t>(n) * primes, 0), prime_counts(prime_ranks.size(), 0);
   std::vector<std::uint8_t> agree(static_cast<std::size_t>(n), 1);
 #pragma omp parallel for schedule(dynamic, 1)
   for (node_t a = 0; a < n; ++a) {

@@ -1,0 +1,73 @@
+// Benchmark: the exact gossip reconstruction attack (docs/attack.md, docs/math.md §7.2). Two cases of the
+// issue's targets: every node of the ego-Facebook graph 414 (lcc=1, 148 nodes) alone as attacker at T = 10,
+// and one attacker on er:n=2048,c=1,seed=3 at T = 10. Prints one CSV line per case: wall median and min over
+// K runs, and the CPU time of the last run (getrusage: all threads), with a checksum of the result. Usage:
+// bench_attack_gossip [--graph414 PATH] [--repeats K] [--no-float-check]
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "netdp/attack/attack_gossip.hpp"
+#include "netdp/core/graph_spec.hpp"
+
+namespace {
+
+double cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         1e-6 * double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
+template <class Run>
+void time_case(const char* name, int repeats, Run&& run) {
+  std::vector<double> wall;
+  double cpu = 0;
+  long checksum = 0;
+  for (int r = 0; r < repeats; ++r) {
+    const double c0 = cpu_seconds();
+    const auto start = std::chrono::steady_clock::now();
+    checksum = run();
+    wall.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    cpu = cpu_seconds() - c0;
+  }
+  std::sort(wall.begin(), wall.end());
+  std::printf("%s,%.4f,%.4f,%.4f,%ld\n", name, wall[wall.size() / 2], wall.front(), cpu, checksum);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string ego = std::string(NETDP_SOURCE_DIR) + "/../shared/data/facebook/414.edges";
+  int repeats = 5;
+  bool float_check = true;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--graph414") && i + 1 < argc) ego = argv[++i];
+    if (!std::strcmp(argv[i], "--repeats") && i + 1 < argc) repeats = std::atoi(argv[++i]);
+    if (!std::strcmp(argv[i], "--no-float-check")) float_check = false;
+  }
+  using namespace netdp;
+  std::printf("case,wall_median_s,wall_min_s,cpu_s_last,checksum\n");
+  attack::GossipAttackParams p;
+  p.steps = 10;
+  const Graph g414 = make_graph("file:" + ego + ",lcc=1");
+  const attack::GossipRounds r414(g414, WeightsSpec{}, p);
+  time_case("ego414_all_T10", repeats, [&] {
+    const auto r = attack::attack_gossip_all(r414, p, float_check);
+    long s = 0;
+    for (int x : r.reconstructed) s += x;
+    return s;
+  });
+  const Graph er = make_graph("er:n=2048,c=1,seed=3");
+  const attack::GossipRounds rer(er, WeightsSpec{}, p);
+  time_case("er2048_one_T10", repeats, [&] {
+    const auto r = attack::attack_gossip(rer, {0}, p, true, float_check);
+    return static_cast<long>(r.reconstructible.size() * 100000 + r.rank);
+  });
+  return 0;
+}
