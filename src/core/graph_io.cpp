@@ -1,6 +1,6 @@
-// Graph and weight-matrix files (docs/design.md "Conventions": whitespace-separated `u v [w]`, `#` comments, 0-based
-// ids; Matrix Market coordinate files). Files are read whole and parsed with std::from_chars: millions of
-// lines are common (SNAP graphs), so no iostreams per token.
+// Graph and weight-matrix files (docs/design.md "Conventions": whitespace-separated `u v [w]`, `#` comments,
+// 0-based ids; Matrix Market coordinate files). Files are read whole and parsed with std::from_chars:
+// millions of lines are common (SNAP graphs), so no iostreams per token.
 #include "netdp/core/graph_io.hpp"
 
 #include <algorithm>
@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/memory_info.hpp"
 #include "netdp/core/error.hpp"
 
 namespace netdp {
@@ -25,6 +26,11 @@ namespace {
 using Edges = std::vector<std::pair<node_t, node_t>>;
 
 std::string read_file(const std::string& path, const char* what) {
+  // A directory opens as a stream on Linux and reports a huge size: refuse it by name, not with "out of
+  // memory".
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw InvalidInput(std::string(what) + " '" + path + "' is a directory, not a file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InvalidInput(std::string("cannot open ") + what + " '" + path + "'");
   std::string text;
@@ -55,12 +61,13 @@ class LineReader {
 
   [[noreturn]] void fail(const std::string& what) const {
     throw InvalidInput(path_ + ":" + std::to_string(number_) + ": " + what + " in line \"" +
-                       std::string(current_) + "\"");
+                       excerpt(current_) + "\"");
   }
   [[noreturn]] void fail_at_end(const std::string& what) const {
     throw InvalidInput(path_ + ":" + std::to_string(number_) + ": " + what + " (end of file)");
   }
   const std::string& path() const { return path_; }
+  std::size_t size() const { return text_.size(); }
 
  private:
   std::string path_, text_;
@@ -94,7 +101,7 @@ node_t parse_id(const LineReader& reader, std::string_view token, int base) {
   std::int64_t value = 0;
   auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
   if (ec != std::errc() || end != token.data() + token.size())
-    reader.fail("node id '" + std::string(token) + "' is not an integer");
+    reader.fail("node id '" + excerpt(token, 20) + "' is not an integer");
   if (value < 0) reader.fail("negative node id " + std::to_string(value));
   if (value < base) reader.fail("node id 0 in a 1-based file");
   if (value - base >= std::numeric_limits<node_t>::max())
@@ -106,7 +113,7 @@ double parse_weight(const LineReader& reader, std::string_view token) {
   double value = 0;
   auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
   if (ec != std::errc() || end != token.data() + token.size())
-    reader.fail("value '" + std::string(token) + "' is not a number");
+    reader.fail("value '" + excerpt(token, 20) + "' is not a number");
   if (!std::isfinite(value)) reader.fail("value '" + std::string(token) + "' is not finite");
   return value;
 }
@@ -115,7 +122,7 @@ std::int64_t parse_count(const LineReader& reader, std::string_view token, const
   std::int64_t value = 0;
   auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
   if (ec != std::errc() || end != token.data() + token.size() || value < 0)
-    reader.fail(std::string(what) + " '" + std::string(token) + "' is not a non-negative integer");
+    reader.fail(std::string(what) + " '" + excerpt(token, 20) + "' is not a non-negative integer");
   return value;
 }
 
@@ -198,6 +205,18 @@ void read_mtx_entries(LineReader& reader, const MatrixMarket& mm, Visit visit) {
                        " entries announced in the size line");
 }
 
+// The most entries the rest of the file can hold: every entry line takes at least 4 bytes ("1 1\n").
+std::int64_t max_entries(const LineReader& reader) {
+  return std::int64_t(reader.size() / 4) + 1;
+}
+
+// A declared size is checked against the memory before anything is allocated from it; the entry count
+// only as far as the file can hold entries (a 3-line file declaring 2e9 entries allocates nothing for them).
+void require_mtx_memory(const LineReader& reader, const MatrixMarket& mm) {
+  require_memory(graph_build_bytes(double(mm.n), double(std::min(mm.entries, max_entries(reader)))),
+                 "Matrix Market file '" + reader.path() + "': " + std::to_string(mm.n) + " declared rows");
+}
+
 }  // namespace
 
 Graph load_edge_list(const std::string& path, const EdgeListOptions& options) {
@@ -216,14 +235,19 @@ Graph load_edge_list(const std::string& path, const EdgeListOptions& options) {
     max_id = std::max({max_id, u, v});
   }
   if (edges.empty()) throw InvalidInput("graph file '" + path + "' has no edges");
+  // The node count comes from the largest id, not from the file's size: refuse before allocating per node.
+  require_memory(graph_build_bytes(double(max_id) + 1, double(edges.size())),
+                 "graph file '" + path + "': node ids up to " + std::to_string(max_id + base) + " (" +
+                     std::to_string(max_id + 1) + " nodes)");
   return finish(max_id + 1, edges, options.largest_component);
 }
 
 Graph load_matrix_market(const std::string& path, bool largest_component) {
   LineReader reader(path, read_file(path, "Matrix Market file"));
   MatrixMarket mm = read_mtx_header(reader);
+  require_mtx_memory(reader, mm);
   Edges edges;
-  edges.reserve(static_cast<std::size_t>(std::min<std::int64_t>(mm.entries, 1 << 26)));
+  edges.reserve(static_cast<std::size_t>(std::min<std::int64_t>(mm.entries, max_entries(reader))));
   read_mtx_entries(reader, mm, [&](node_t i, node_t j, double) { edges.emplace_back(i, j); });
   return finish(mm.n, edges,
                 largest_component);  // graph_from_edges drops the diagonal and merges (i,j), (j,i)
@@ -242,6 +266,7 @@ CsrMatrix load_weight_matrix(const std::string& path) {
   if (has_mtx_extension(path)) {
     LineReader reader(path, read_file(path, "weight matrix file"));
     MatrixMarket mm = read_mtx_header(reader);
+    require_mtx_memory(reader, mm);
     if (mm.pattern)
       throw InvalidInput("weight matrix file '" + path + "' is a pattern file: it has no values");
     read_mtx_entries(reader, mm, [&](node_t i, node_t j, double w) {
@@ -262,6 +287,8 @@ CsrMatrix load_weight_matrix(const std::string& path) {
     max_id = std::max({max_id, i, j});
   }
   if (triplets.empty()) throw InvalidInput("weight matrix file '" + path + "' has no entries");
+  require_memory(graph_build_bytes(double(max_id) + 1, 2.0 * double(triplets.size())),
+                 "weight matrix file '" + path + "': ids up to " + std::to_string(max_id));
   return csr_from_triplets(max_id + 1, std::move(triplets));
 }
 

@@ -3,6 +3,7 @@
 // Messages name parameters as the library spells them ("steps"), never as command-line flags ("--steps").
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace netdp {
 
@@ -49,5 +50,16 @@ class InsufficientMemory : public InvalidInput {
  public:
   using InvalidInput::InvalidInput;
 };
+
+/// Input text as an error message may quote it (docs/reliability.md): at most `limit` characters, each byte
+/// outside printable ASCII shown as '?', and "..." when cut, so a 10 MB line or binary garbage stays one
+/// line.
+inline std::string excerpt(std::string_view text, std::size_t limit = 80) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size() && i < limit; ++i)
+    out += (text[i] >= 0x20 && text[i] < 0x7f) ? text[i] : '?';
+  if (text.size() > limit) out += "...";
+  return out;
+}
 
 }  // namespace netdp
