@@ -40,7 +40,7 @@ def main(out):
     right.set_ylabel("mean squared distance to the noisy average")
     right.set_title("convergence (Fig. C.5b)")
     right.legend(fontsize=8)
-    fig.suptitle("Fig. C.5: gossip with dropout, G(1000, ln n / n), sigma = 1, alpha = 2, 5 runs")
+    fig.suptitle("Fig. C.5: gossip with dropout on G(n, ln n / n), sigma = 1, alpha = 2")
     save(fig, out, "figC5.png")
 
 
