@@ -47,6 +47,7 @@ declare -A png=(
   [fig6_1b_muffliato_ego_graph]=fig6_1b.png
   [figC5_dropout_gossip]=figC5.png
   [fig7_4_walk_loss_communicability]=fig7_4.png
+  [fig6_1c_muffliato_gd_time_varying_er]=fig6_1c.png
 )
 needs_ego=" fig6_1b_muffliato_ego_graph fig7_4_walk_loss_communicability "
 
