@@ -93,7 +93,7 @@ json convert_text(const Parameter& p, const std::vector<std::string>& items) {
     const std::string text = joined(items);
     if (text == "true") return true;
     if (text == "false") return false;
-    throw InvalidParameter(name, name + " is a flag: expected true or false, got '" + text + "'");
+    throw InvalidParameter(name, name + " is a flag: expected true or false, got '" + excerpt(text) + "'");
   }
   if (p.type == ParameterType::reals) {
     json list = json::array();
@@ -101,15 +101,15 @@ json convert_text(const Parameter& p, const std::vector<std::string>& items) {
     for (const auto& item : parts) {
       double x = 0;
       if (!parse_real(item, x))
-        throw InvalidParameter(name,
-                               name + ": expected numbers separated by commas, got '" + joined(items) + "'");
+        throw InvalidParameter(
+            name, name + ": expected numbers separated by commas, got '" + excerpt(joined(items)) + "'");
       list.push_back(x);
     }
     if (parts.empty() || (parts.size() == 1 && parts[0].empty()))
       throw InvalidParameter(name, name + ": expected numbers separated by commas, got nothing");
     if (p.items && list.size() != p.items)
       throw InvalidParameter(name, name + ": expected " + std::to_string(p.items) +
-                                       " numbers separated by commas, got '" + joined(items) + "'");
+                                       " numbers separated by commas, got '" + excerpt(joined(items)) + "'");
     return list;
   }
   const std::string text = joined(items);
@@ -117,36 +117,39 @@ json convert_text(const Parameter& p, const std::vector<std::string>& items) {
     case ParameterType::integer: {
       std::int64_t x = 0;
       if (!parse_int(text, x))
-        throw InvalidParameter(name, name + ": expected an integer, got '" + text + "'");
+        throw InvalidParameter(name, name + ": expected an integer, got '" + excerpt(text) + "'");
       return x;
     }
     case ParameterType::natural: {
       std::uint64_t x = 0;
       if (!parse_natural(text, x))
-        throw InvalidParameter(name, name + ": expected an integer >= 0, got '" + text + "'");
+        throw InvalidParameter(name, name + ": expected an integer >= 0, got '" + excerpt(text) + "'");
       return x;
     }
     case ParameterType::count_or_auto: {
       std::int64_t x = 0;
       if (text == "auto") return "auto";
       if (!parse_int(text, x))
-        throw InvalidParameter(name, name + ": expected a positive integer or auto, got '" + text + "'");
+        throw InvalidParameter(name,
+                               name + ": expected a positive integer or auto, got '" + excerpt(text) + "'");
       return x;
     }
     case ParameterType::real: {
       double x = 0;
       if (!parse_real(text, x))
-        throw InvalidParameter(name, name + ": expected a number, got '" + text + "'");
+        throw InvalidParameter(name, name + ": expected a number, got '" + excerpt(text) + "'");
       if (!p.choices.empty() && std::none_of(p.choices.begin(), p.choices.end(), [&](const std::string& c) {
             double y = 0;
             return parse_real(c, y) && y == x;
           }))
-        throw InvalidParameter(name, name + ": expected " + alternatives(p.choices) + ", got '" + text + "'");
+        throw InvalidParameter(
+            name, name + ": expected " + alternatives(p.choices) + ", got '" + excerpt(text) + "'");
       return x;
     }
     case ParameterType::choice:
       if (std::find(p.choices.begin(), p.choices.end(), text) == p.choices.end())
-        throw InvalidParameter(name, name + ": expected " + alternatives(p.choices) + ", got '" + text + "'");
+        throw InvalidParameter(
+            name, name + ": expected " + alternatives(p.choices) + ", got '" + excerpt(text) + "'");
       return text;
     default:
       return text;
@@ -390,8 +393,9 @@ const std::vector<ModelGroup>& model_groups() {
                                                "closed-form and numerical privacy bounds of token walks on "
                                                "the complete graph and the ring (docs/math.md "
                                                "3-4), over a grid of n (docs/bounds.md)"},
-                                              {"attack", "reconstruction attacks on gossip averaging and "
-                                                         "decentralized GD (docs/attack.md)"}};
+                                              {"attack",
+                                               "reconstruction attacks on gossip averaging and "
+                                               "decentralized GD (docs/attack.md)"}};
   return groups;
 }
 
