@@ -77,18 +77,18 @@ json run_walk_sgd_job(const WalkSgdJob& job) {
     throw InvalidParameter("test-fraction",
                            "test-fraction must be in [0, 1), got " + format_double(job.test_fraction));
   const WalkModel walk = make_walk_model(job.graph, job.weights);
-  const LocalData rows = job.data.empty() ? synthetic_data(p.objective, 1, job.synthetic_dim,
-                                                           static_cast<int>(job.synthetic_rows), p.seed)
-                                          : read_csv_data(job.data, p.objective, 1);
+  const LocalData rows = job.data.empty()
+                             ? synthetic_data(p.objective, 1, job.synthetic_dim,
+                                              static_cast<int>(job.synthetic_rows), job.data_seed)
+                             : read_csv_data(job.data, p.objective, 1);
   const LearningSplit split =
-      learning_split(rows, p.objective, walk.n, job.test_fraction, job.intercept, p.seed);
+      learning_split(rows, p.objective, walk.n, job.test_fraction, job.intercept, job.data_seed);
   const double n = walk.n;
   std::optional<WalkSgdCalibration> calibration;
   if (!job.sigma || !job.cap) calibration = calibrate_walk_sgd(p.variant, n, job.search);
   p.sigma = job.sigma ? *job.sigma : calibration->sigma;
   p.cap = job.cap ? *job.cap : calibration->cap;
   if (!job.eval_every_given) p.eval_every = std::max<std::int64_t>(1, p.steps / job.eval_points);
-  const Optimum optimum = objective_optimum(p.objective, split.train, p.l2);
   const WalkSgdResult r = walk_sgd(walk, split.train, split.test, p);
 
   ResultsDir out(job.out_dir);
@@ -118,7 +118,6 @@ json run_walk_sgd_job(const WalkSgdJob& job) {
       {"sigma", p.sigma},
       {"sigma_source", job.sigma ? "given" : "calibrated"},
       {"cap", p.cap},
-      {"optimum", {{"value", optimum.value}, {"method", optimum.method}, {"converged", optimum.converged}}},
       {"final",
        {{"objective", final_json(r.objective)},
         {"accuracy", final_json(r.accuracy)},
@@ -144,6 +143,7 @@ json run_walk_sgd_job(const WalkSgdJob& job) {
                             {"test_fraction", job.test_fraction},
                             {"intercept", job.intercept},
                             {"seed", p.seed},
+                            {"data_seed", job.data_seed},
                             {"eval_every", p.eval_every},
                             {"procedure", bounds::to_string(job.search.procedure)},
                             {"cap_factor", job.search.cap_factor},
@@ -173,6 +173,7 @@ WalkSgdJob walk_sgd_job(const Values& v, const RunContext& context) {
   p.batch = static_cast<int>(v.integer("batch"));
   p.runs = v.integer("runs");
   p.seed = v.natural("seed");
+  job.data_seed = v.natural("data-seed");
   if (v.has("eval-every")) {
     p.eval_every = v.integer("eval-every");
     job.eval_every_given = true;
@@ -214,7 +215,7 @@ Model walk_sgd_model() {
           .fallback("auto"),
       choice("variant", "centralized | local | network DP-SGD (docs/walk_sgd.md)",
              {"centralized", "local", "network"})
-          .required(),
+          .fallback("network"),
       real("epsilon", "target epsilon of the variant's guarantee").fallback("1").range(above(0)),
       real("delta", "target delta").fallback("1e-06").range(between(0, 1)),
       integer("steps", "walk steps T").fallback("20000").range(at_least(1)),
@@ -255,7 +256,9 @@ Model walk_sgd_model() {
           .fallback("0.2")
           .range(between(0, 0.99)),
       flag("no-intercept", "do not append the constant feature 1"),
-      natural("seed", "Philox seed of data, split, walks and noise").fallback("0"),
+      natural("seed", "Philox seed of the walks and the noise").fallback("0"),
+      natural("data-seed", "Philox seed of the synthetic data and the split (the same data for every seed)")
+          .fallback("0"),
       integer("eval-every", "evaluate every e steps (default T/200)").range(at_least(1)),
       threads_parameter(),
       out_parameter()};

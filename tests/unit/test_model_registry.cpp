@@ -49,7 +49,7 @@ TEST(ModelRegistry, EveryModelIsDescribedCompletely) {
       "graph",          "gossip-loss",          "walk-loss",          "walk-sim",
       "gossip-sim",     "muffliato-gd",         "bound complete-sum", "bound complete-histogram",
       "bound ring-sum", "bound ring-histogram", "bound sgd-rdp",      "bound sgd-closed-form",
-      "bound sgd-sigma", "mf-loss", "mf-factorize"};
+      "bound sgd-sigma", "mf-loss", "mf-factorize", "walk-sgd"};
   for (const Model& m : models()) {
     SCOPED_TRACE(m.name);
     EXPECT_TRUE(names.insert(m.name).second) << "model names are unique";

@@ -33,6 +33,7 @@ struct WalkSgdJob {
   std::string data;                  // CSV path; empty: synthetic
   std::int64_t synthetic_rows = 20640;
   int synthetic_dim = 8;
+  std::uint64_t data_seed = 0;  // synthetic data and split (params.seed: walks and noise)
   double test_fraction = 0.2;
   bool intercept = true;
   std::int64_t eval_points = 200;  // eval_every = max(1, T / eval_points) unless params.eval_every was given
