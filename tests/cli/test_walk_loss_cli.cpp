@@ -100,6 +100,9 @@ TEST(CliWalkLoss, BadInputFailsWithExitCode2) {
       {"walk-loss --graph ring:n=6 --steps auto --target-mean-loss 0.1", "needs steps T"},
       {"walk-loss --graph ring:n=6 --steps 5 --colluders 6", "colluders"},
       {"walk-loss --graph ring:n=6 --steps 5 --method closed", "method"},
+      {"walk-loss --graph ring:n=6 --steps 5 --solver lanczos", "solver"},
+      {"walk-loss --graph ring:n=6 --steps 5 --tolerance 0", "tolerance"},
+      {"walk-loss --graph ring:n=6 --steps 5 --tolerance 2", "tolerance"},
   };
   for (const auto& [args, fragment] : cases) {
     auto out = dir / "out";
@@ -108,6 +111,36 @@ TEST(CliWalkLoss, BadInputFailsWithExitCode2) {
     EXPECT_NE(r.err.find(fragment), std::string::npos) << args << ": " << r.err;
     EXPECT_FALSE(fs::exists(out / "manifest.json")) << args;
   }
+}
+
+// --solver (docs/walk_loss.md "Solvers"): summary.json says which solver ran, why, its degree, interval and
+// error bound; the chebyshev losses are those of the library and within the bound of the eigen ones.
+TEST(CliWalkLoss, SummaryReportsTheSolverAndItsErrorBound) {
+  ScratchDir dir;
+  const std::string graph = "walk-loss --graph hypercube:dim=5 --steps 200 --out ";
+  auto r = run_cli(graph + (dir / "c").string() + " --solver chebyshev --tolerance 1e-6");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_cli(graph + (dir / "e").string() + " --solver eigen");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_cli(graph + (dir / "a").string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto c = summary_of(dir / "c"), e = summary_of(dir / "e"), a = summary_of(dir / "a");
+  EXPECT_EQ(c["solver"], "chebyshev");
+  EXPECT_EQ(c["solver_rule"], "given");
+  EXPECT_GT(c["chebyshev"]["degree"].get<int>(), 0);
+  EXPECT_LT(c["chebyshev"]["interval"][1].get<double>(), 1.0);
+  const double bound = c["method_error_bound"].get<double>();
+  EXPECT_GT(bound, 0.0);
+  EXPECT_EQ(e["solver"], "eigen");
+  EXPECT_EQ(e["method_error_bound"].get<double>(), 0.0);
+  EXPECT_EQ(a["solver"], "eigen");  // n = 32: auto keeps the dense solver
+  EXPECT_NE(a["solver_rule"].get<std::string>().find("auto"), std::string::npos);
+  const auto lc = read_npy((dir / "c" / "loss.npy").string()),
+             le = read_npy((dir / "e" / "loss.npy").string());
+  double worst = 0;
+  for (std::size_t i = 0; i < lc.values.size(); ++i)
+    worst = std::max(worst, std::abs(lc.values[i] - le.values[i]));
+  EXPECT_LE(worst, bound);
 }
 
 // --no-matrix (both loss commands): the statistics files are those of the run with the matrix, loss.npy is
