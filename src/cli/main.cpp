@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <exception>
 #include <new>
+#include <string>
 
 #include "cli/options.hpp"
 #include "netdp/core/error.hpp"
@@ -27,7 +28,20 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "netdp: error: %s (see netdp --help)\n", e.what());
+    // Name what was wrong and point to the help of the command at hand (docs/reliability.md).
+    std::string help = "netdp --help", message = e.what();
+    if (!app.get_subcommands().empty()) {
+      help = "netdp";
+      for (CLI::App* c = &app; !c->get_subcommands().empty();) {  // nested commands: netdp bound sgd-sigma
+        c = c->get_subcommands().front();
+        help += " " + c->get_name();
+      }
+      help += " --help";
+    } else if (argc > 1 && argv[1][0] != '-' &&
+               app.get_subcommands([&](CLI::App* c) { return c->get_name() == argv[1]; }).empty()) {
+      message = "unknown command '" + excerpt(argv[1]) + "'";
+    }
+    std::fprintf(stderr, "netdp: error: %s (see %s)\n", excerpt(message, 240).c_str(), help.c_str());
     return 2;
   }
   try {

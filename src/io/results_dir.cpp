@@ -1,7 +1,9 @@
 #include "netdp/io/results_dir.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
+#include <fstream>
 #include <stdexcept>
 
 #include "netdp/core/error.hpp"
@@ -24,11 +26,27 @@ AtomicFile::~AtomicFile() {
   fs::remove(temporary_, ec);
 }
 
+namespace {
+
+// Durability (docs/reliability.md): the data reaches the disk before the rename publishes it, and the rename
+// itself before the caller goes on (a power cut leaves the old or the new file, never an empty one).
+void sync_path(const fs::path& path, int flags) {
+  int fd = ::open(path.c_str(), flags);
+  if (fd < 0) return;  // nothing to sync on a file system that does not let us open it
+  ::fsync(fd);
+  ::close(fd);
+}
+
+}  // namespace
+
 void AtomicFile::commit() {
   out_.flush();
   if (!out_) throw std::runtime_error("write failed: " + temporary_.string());
   out_.close();
+  if (!out_) throw std::runtime_error("write failed: " + temporary_.string());
+  sync_path(temporary_, O_RDONLY);
   fs::rename(temporary_, path_);
+  sync_path(path_.parent_path().empty() ? fs::path(".") : path_.parent_path(), O_RDONLY | O_DIRECTORY);
   committed_ = true;
 }
 
@@ -70,7 +88,30 @@ ResultsDir::ResultsDir(fs::path path) : path_(std::move(path)) {
     throw InvalidParameter("out", "out " + path_.string() + " exists and is not a directory");
   fs::create_directories(path_, ec);
   if (ec) throw InvalidInput("cannot create output directory " + path_.string() + ": " + ec.message());
+  remove_previous_outputs();
+}
+
+void ResultsDir::remove_previous_outputs() const {
+  // docs/outputs.md §1.1: the command owns its directory. The files an earlier run listed in its manifest
+  // ("files") go first, so that none of them can be mistaken for this run's; then the manifest; then the
+  // temporaries (NAME.tmp-PID, edges.txt.tmp of netdp graph) that a killed run left behind.
+  std::error_code ec;
+  std::ifstream in(path_ / "manifest.json");
+  const auto manifest = nlohmann::json::parse(in, nullptr, false);
+  if (manifest.is_object() && manifest.contains("files") && manifest["files"].is_array())
+    for (const auto& name : manifest["files"]) {
+      if (!name.is_string()) continue;
+      const fs::path file = name.get<std::string>();
+      // Only plain names inside this directory: a manifest cannot make netdp delete anything elsewhere.
+      if (file.has_parent_path() || file.filename() != file || file == "." || file == "..") continue;
+      fs::remove(path_ / file, ec);
+    }
   fs::remove(path_ / "manifest.json", ec);
+  for (const auto& entry : fs::directory_iterator(path_, ec)) {
+    const std::string name = entry.path().filename().string();
+    if ((name.find(".tmp-") != std::string::npos || name == "edges.txt.tmp") && entry.is_regular_file(ec))
+      fs::remove(entry.path(), ec);
+  }
 }
 
 void ResultsDir::write_text(const std::string& name, const std::string& content) const {

@@ -8,7 +8,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <mutex>
 #include <optional>
@@ -29,6 +31,40 @@ using json = nlohmann::json;
 namespace fs = std::filesystem;
 
 namespace {
+
+// Interruption (docs/reliability.md §4): the first SIGINT/SIGTERM lets the running units finish and starts no
+// new one; a second one exits at once (units are committed atomically, so either way a rerun resumes).
+std::atomic<int> stop_signal{0};
+
+extern "C" void on_stop_signal(int signal) {
+  if (stop_signal.exchange(signal) != 0) _exit(128 + signal);
+  static const char message[] =
+      "\nnetdp run: stopping after the running unit(s); press Ctrl-C again to stop at once\n";
+  [[maybe_unused]] auto written = ::write(2, message, sizeof message - 1);
+}
+
+// Installs the handler for the life of the run and restores the previous one after.
+class StopSignals {
+ public:
+  StopSignals() {
+    stop_signal.store(0);
+    Action action{};
+    action.sa_handler = on_stop_signal;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, &old_int_);
+    sigaction(SIGTERM, &action, &old_term_);
+  }
+  ~StopSignals() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+
+ private:
+  using Action = struct sigaction;
+  Action old_int_{}, old_term_{};
+};
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -209,6 +245,7 @@ int run_study(const StudySpec& spec, const ModelCatalog& catalog, const RunOptio
     pending.push_back(&u);
   }
 
+  const StopSignals stop_signals;  // from here on, SIGINT/SIGTERM stop the study between units
   UnitProgress progress(mine, mine - pending.size(), !o.quiet);
   std::mutex failures_mutex;
   std::vector<std::string> failures;
@@ -217,16 +254,19 @@ int run_study(const StudySpec& spec, const ModelCatalog& catalog, const RunOptio
       const WorkUnit& u = *pending[i];
       const auto& model = spec.experiments[u.experiment].model;
       const auto unit_start = std::chrono::steady_clock::now();
+      if (stop_signal.load() != 0) break;  // interrupted: start no new unit
+      bool failed = false;
       try {
         const UnitContext context{o.out / u.dir, workers.devices[w], workers.threads};
         const json summary = catalog.run(model, u.arguments, context);
         known[u.index] = commit_unit(o.out, u, summary, seconds_since(unit_start));  // one slot per unit
       } catch (const std::exception& error) {
         clear_unit(o.out, u);
+        failed = true;
         std::lock_guard lock(failures_mutex);
         failures.push_back(u.dir.generic_string() + ": " + error.what());
       }
-      progress.unit_done();
+      progress.unit_done(failed);
     }
   };
   if (workers.devices.size() == 1) {
@@ -238,6 +278,14 @@ int run_study(const StudySpec& spec, const ModelCatalog& catalog, const RunOptio
   }
   progress.finish();
   for (const auto& f : failures) std::fprintf(stderr, "netdp run: unit failed: %s\n", f.c_str());
+  if (const int stopped = world.max(stop_signal.load()); stopped != 0) {
+    if (world.rank() == 0)
+      std::fprintf(stderr,
+                   "netdp run: interrupted (%s): finished units are kept; run the same command again to "
+                   "resume\n",
+                   stopped == SIGINT ? "SIGINT" : "SIGTERM");
+    return 128 + stopped;  // 130 for SIGINT, 143 for SIGTERM
+  }
 
   const long long ran = world.sum(static_cast<long long>(pending.size() - failures.size()));
   const int exit_code = world.max(failures.empty() ? 0 : 1);

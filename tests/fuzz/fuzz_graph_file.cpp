@@ -13,7 +13,9 @@
 namespace {
 
 std::string write_input(const char* suffix, const std::uint8_t* data, std::size_t size) {
-  std::string path = "/tmp/netdp-fuzz-" + std::to_string(::getpid()) + suffix;
+  // /dev/shm where there is one: the target writes its input twice per run.
+  static const std::string dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+  std::string path = dir + "/netdp-fuzz-" + std::to_string(::getpid()) + suffix;
   std::FILE* f = std::fopen(path.c_str(), "wb");
   if (f) {
     std::fwrite(data, 1, size, f);

@@ -45,8 +45,9 @@ class NpyWriter : public LossRowSink {
 
 class ResultsDir {
  public:
-  /// Creates the directory (and parents) and removes a manifest.json left by an earlier run, so that the
-  /// directory looks incomplete until this run's manifest is committed.
+  /// Creates the directory (and parents) and removes an earlier run's outputs: the files its manifest.json
+  /// lists under "files", that manifest (the directory looks incomplete until this run's manifest is
+  /// committed) and leftover temporaries `*.tmp-PID` and `edges.txt.tmp` (docs/outputs.md §1.1).
   explicit ResultsDir(std::filesystem::path path);
   const std::filesystem::path& path() const { return path_; }
   std::filesystem::path file(const std::string& name) const { return path_ / name; }
@@ -55,6 +56,7 @@ class ResultsDir {
   void commit_manifest(const nlohmann::json& manifest) const { write_json("manifest.json", manifest); }
 
  private:
+  void remove_previous_outputs() const;
   std::filesystem::path path_;
 };
 
