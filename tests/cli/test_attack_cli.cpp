@@ -1,0 +1,100 @@
+// `netdp attack gossip` end to end: the contract's files and keys (summary.json's rank, reconstructible,
+// method and certificate; attackers.csv and reconstructible.npy with attackers all), and bad input (exit 2,
+// one line).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+
+#include "support/test_support.hpp"
+
+namespace netdp {
+namespace {
+
+using namespace testing;  // tests/support/test_support.hpp
+
+// docs/math.md §7.2: the graph of Fig. 4.1 as an edge list.
+std::string figure_4_1(const ScratchDir& dir) {
+  return dir.write("fig41.edges",
+                   "0 2\n1 2\n2 3\n2 4\n1 5\n1 7\n1 8\n5 9\n9 10\n9 11\n11 6\n7 8\n7 9\n7 11\n");
+}
+
+TEST(CliAttackGossip, FigureFourOneContract) {
+  ScratchDir dir;
+  const auto out = dir / "fig41";
+  ASSERT_TRUE(run_cli_into("attack gossip --graph file:" + figure_4_1(dir) + " --attackers 0,1 --steps 3",
+                           out, {"summary.json", "manifest.json", "nodes.csv", "relations.csv"}));
+  const auto s = read_json(out / "summary.json");
+  EXPECT_EQ(s["rank"], 11);
+  EXPECT_EQ(s["reconstructible"], nlohmann::json({0, 1, 2, 5, 6, 7, 8, 9, 10, 11}));
+  EXPECT_EQ(s["method"], "exact");
+  EXPECT_EQ(s["certificate"]["agree"], true);
+  EXPECT_EQ(s["certificate"]["primes"].size(), 2u);
+  EXPECT_EQ(s["certificate"]["primes"][0]["rank"], 11);
+  EXPECT_EQ(s["indistinguishable"], nlohmann::json({{3, 4}}));
+  EXPECT_EQ(s["float"]["agree"], true);
+  EXPECT_LT(s["values"]["max_error"].get<double>(), 1e-9);
+  const auto nodes = read_csv_cells(out / "nodes.csv");
+  ASSERT_EQ(nodes.size(), 13u);
+  EXPECT_EQ(nodes[0][3], "reconstructible");
+  EXPECT_EQ(nodes[4][3], "0");  // node 3
+  EXPECT_EQ(nodes[3][3], "1");  // node 2
+  const auto relations = read_csv_cells(out / "relations.csv");
+  ASSERT_EQ(relations.size(), 3u);  // header, then relation 0 over nodes 3 and 4
+  EXPECT_EQ(relations[1][1], "3");
+  EXPECT_EQ(relations[2][1], "4");
+}
+
+TEST(CliAttackGossip, EveryAttackerContract) {
+  ScratchDir dir;
+  const auto out = dir / "all";
+  ASSERT_TRUE(run_cli_into("attack gossip --graph file:" + figure_4_1(dir) +
+                               " --attackers all --steps 3 --centralities --threads 2",
+                           out,
+                           {"summary.json", "attackers.csv", "reconstructible.npy", "centralities.csv"}));
+  const auto s = read_json(out / "summary.json");
+  EXPECT_EQ(s["attackers"], "all");
+  EXPECT_EQ(s["method"], "exact");
+  const auto rows = read_csv_cells(out / "attackers.csv");
+  ASSERT_EQ(rows.size(), 13u);
+  EXPECT_EQ(rows[0][0], "attacker");
+  EXPECT_EQ(rows[0][1], "rank");
+  EXPECT_EQ(rows[0][2], "reconstructed");
+  // int8 [attacker, node]; each attacker reconstructs itself, and the row sums are attackers.csv's counts.
+  std::ifstream npy(out / "reconstructible.npy", std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(npy)), std::istreambuf_iterator<char>());
+  ASSERT_GT(bytes.size(), 144u);
+  EXPECT_NE(bytes.find("'descr': '|i1'"), std::string::npos);
+  EXPECT_NE(bytes.find("'shape': (12, 12)"), std::string::npos);
+  const std::string data = bytes.substr(bytes.size() - 144);
+  for (int a = 0; a < 12; ++a) {
+    EXPECT_EQ(data[static_cast<std::size_t>(a * 12 + a)], 1) << a;
+    const int count = static_cast<int>(std::count(data.begin() + a * 12, data.begin() + a * 12 + 12, 1));
+    EXPECT_EQ(std::to_string(count), rows[static_cast<std::size_t>(a + 1)][2]) << a;
+  }
+}
+
+TEST(CliAttackGossip, BadInputExitsTwoWithOneLine) {
+  ScratchDir dir;
+  const std::string fig = "--graph file:" + figure_4_1(dir);
+  const std::string two = dir.write("two.edges", "0 1\n2 3\n");
+  for (const std::string& args :
+       {"attack gossip " + fig + " --attackers 12 --steps 3",
+        "attack gossip " + fig + " --attackers 0 --steps 0",
+        "attack gossip " + fig + " --attackers 0 --steps -2",
+        "attack gossip " + fig + " --attackers random:13 --steps 3",
+        "attack gossip " + fig + " --attackers 1,1 --steps 3",
+        "attack gossip --graph file:" + two + " --attackers all --steps 2 --centralities",
+        "attack gossip " + fig + " --attackers 0 --steps 2 --centralities"}) {
+    const auto r = run_cli(args + " --out " + (dir / "bad").string());
+    EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir / "bad" / "manifest.json")) << args;
+  }
+}
+
+}  // namespace
+}  // namespace netdp
