@@ -10,10 +10,10 @@ install(TARGETS ${netdp_libraries} netdp EXPORT netdpTargets
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS netdp_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/netdp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-# Single-source maths the public headers build on (netdp/core/philox.hpp includes "common/philox.hpp").
-install(FILES ${PROJECT_SOURCE_DIR}/kernels/common/hd.hpp ${PROJECT_SOURCE_DIR}/kernels/common/rounding.hpp
-              ${PROJECT_SOURCE_DIR}/kernels/common/philox.hpp
-        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/netdp/kernels/common)
+# Single-source maths the public headers build on (netdp/core/philox.hpp includes "common/philox.hpp",
+# loss_statistics.hpp "common/compensated_sum.hpp", the simulations their Philox layouts): header-only.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/kernels/common DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/netdp/kernels
+        FILES_MATCHING PATTERN "*.hpp")
 
 set(netdp_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/netdp)
 install(EXPORT netdpTargets NAMESPACE netdp:: DESTINATION ${netdp_cmake_dir})

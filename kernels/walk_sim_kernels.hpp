@@ -9,11 +9,32 @@
 #include <span>
 #include <vector>
 
+#include "common/walk_sim_layout.hpp"
 #include "common/walk_sim_math.hpp"
-
-#include "netdp/simulation/walk_sim.hpp"
+#include "netdp/core/graph.hpp"
 
 namespace netdp::kernels {
+
+/// A walk's transition tables as plain views (WalkModel's arrays, src/simulation/walk_sim_model.cpp): the CSR
+/// rows of uniform, lazy-uniform and weighted walks, the cumulative thresholds of weighted ones; nothing for
+/// the complete graph and the directed ring.
+struct WalkTables {
+  WalkKind kind = WalkKind::complete;
+  node_t n = 0;
+  std::span<const offset_t> offsets;
+  std::span<const node_t> targets;
+  std::span<const std::uint64_t> thresholds;
+};
+
+/// What the engines read of a simulation's parameters (WalkSimParams).
+struct WalkRunSpec {
+  std::uint64_t seed = 0;
+  std::int64_t steps = 1, runs = 1;  // T positions per walk, R walks
+  std::int64_t batch_runs = 0;       // walks per launch; 0: as many as the device share holds
+  bool per_walk_start = false;       // the host gives each batch's start nodes (uniform, stationary starts)
+  node_t start_node = 0;             // otherwise every walk starts here
+  double eps0 = 0, delta = 0;        // accounted walks: LDP level of a contribution, delta of C4
+};
 
 /// Integer visit statistics of plain walks summed over runs (the fields of WalkSimResult they fill).
 struct WalkVisitTallies {
@@ -35,19 +56,21 @@ class WalkPlainCudaEngine {
  public:
   virtual ~WalkPlainCudaEngine() = default;
   virtual WalkSimCudaRun plan() const = 0;
-  /// Walks runs first .. first + count - 1 (count <= plan().batch_runs, in run order); their visit counts
-  /// above visit_cap go to `tallies.visit_counts` and `tallies.above_nv`.
-  virtual void run_batch(std::int64_t first, std::int64_t count, WalkVisitTallies& tallies) = 0;
+  /// Walks runs first .. first + count - 1 (count <= plan().batch_runs, in run order) from `starts` (count
+  /// nodes when per_walk_start, else empty); their visit counts above visit_cap go to
+  /// `tallies.visit_counts` and `tallies.above_nv`.
+  virtual void run_batch(std::int64_t first, std::int64_t count, std::span<const node_t> starts,
+                         WalkVisitTallies& tallies) = 0;
   /// After the last batch: the per-node tallies and histograms of every batch, into `tallies`.
   virtual void finish(WalkVisitTallies& tallies) = 0;
 };
 
-/// p.runs plain walks (p.accounting and p.save_paths false) on CUDA device `device`, p.batch_runs walks per
-/// launch (0: as many as the device share holds). Histogram caps time_cap and visit_cap and the bound nv are
-/// the CPU driver's. InsufficientMemory when one walk's per-node state does not fit. `model` and `p` must
+/// spec.runs plain walks on CUDA device `device`. Histogram caps time_cap and visit_cap and the bound nv are
+/// the CPU driver's. InsufficientMemory when one walk's per-node state does not fit. The tables' views must
 /// outlive the engine.
-std::unique_ptr<WalkPlainCudaEngine> walk_sim_cuda(const WalkModel& model, const WalkSimParams& p, int device,
-                                                   std::int64_t time_cap, std::int64_t visit_cap, double nv);
+std::unique_ptr<WalkPlainCudaEngine> walk_sim_cuda(const WalkTables& tables, const WalkRunSpec& spec,
+                                                   int device, std::int64_t time_cap, std::int64_t visit_cap,
+                                                   double nv);
 
 /// The CUDA accounting's inputs made on the host (docs/walk_sim.md "CUDA (accounted walks)").
 struct WalkAccountingInputs {
@@ -99,21 +122,23 @@ class WalkAccountedCudaEngine {
   /// Histogram mechanism: the cycle lengths of runs first .. first + count - 1 that the table lacks (a first
   /// pass over the batch's walks), each named once over the whole simulation; the host computes their terms
   /// and gives them to set_cycle_terms before run_batch. Always empty for the Gaussian mechanism.
-  virtual std::vector<std::int64_t> missing_cycle_lengths(std::int64_t first, std::int64_t count) = 0;
+  virtual std::vector<std::int64_t> missing_cycle_lengths(std::int64_t first, std::int64_t count,
+                                                          std::span<const node_t> starts) = 0;
   /// terms[i]: the terms of cycle length lengths[i].
   virtual void set_cycle_terms(std::span<const std::int64_t> lengths,
                                std::span<const walk::CycleTerms> terms) = 0;
-  /// Runs first .. first + count - 1 (count <= plan().batch_runs); visit counts above visit_cap go to
-  /// `tallies` as in the plain engine. The batch's outputs stay valid until the next call.
-  virtual WalkAccountedBatch run_batch(std::int64_t first, std::int64_t count, WalkVisitTallies& tallies) = 0;
+  /// Runs first .. first + count - 1 (count <= plan().batch_runs) from `starts` as in the plain engine;
+  /// visit counts above visit_cap go to `tallies`. The batch's outputs stay valid until the next call.
+  virtual WalkAccountedBatch run_batch(std::int64_t first, std::int64_t count, std::span<const node_t> starts,
+                                       WalkVisitTallies& tallies) = 0;
   /// After the last batch: the per-node tallies and histograms, and the quantile sketch's bins.
   virtual void finish(WalkVisitTallies& tallies, WalkSketchBins& bins) = 0;
 };
 
-/// p.runs accounted walks on CUDA device `device` (the plain engine's caps and bound). InsufficientMemory
-/// when one walk does not fit. `model`, `p` and the views of `in` must outlive the engine.
-std::unique_ptr<WalkAccountedCudaEngine> walk_sim_accounted_cuda(const WalkModel& model,
-                                                                 const WalkSimParams& p, int device,
+/// spec.runs accounted walks on CUDA device `device` (the plain engine's caps and bound). InsufficientMemory
+/// when one walk does not fit. The views of `tables` and `in` must outlive the engine.
+std::unique_ptr<WalkAccountedCudaEngine> walk_sim_accounted_cuda(const WalkTables& tables,
+                                                                 const WalkRunSpec& spec, int device,
                                                                  std::int64_t time_cap,
                                                                  std::int64_t visit_cap, double nv,
                                                                  const WalkAccountingInputs& in);

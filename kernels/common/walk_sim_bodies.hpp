@@ -16,8 +16,9 @@
 #include "common/hd.hpp"
 #include "common/philox.hpp"
 #include "common/rounding.hpp"
+#include "common/walk_sim_layout.hpp"
 #include "common/walk_sim_math.hpp"
-#include "netdp/simulation/walk_sim.hpp"
+#include "netdp/core/graph.hpp"  // node_t, offset_t
 
 namespace netdp::kernels::walk {
 

@@ -27,6 +27,7 @@
 #include <string>
 #include <utility>
 
+#include "common/gossip_sim_layout.hpp"
 #include "cuda/base/cuda_check.hpp"
 #include "cuda/base/device_buffer.hpp"
 #include "cuda/base/handles.hpp"
@@ -36,7 +37,6 @@
 #include "device_kernels.hpp"
 #include "gossip_sim_kernels.hpp"
 #include "netdp/core/error.hpp"
-#include "netdp/simulation/gossip_sim.hpp"
 
 namespace netdp::kernels {
 namespace {

@@ -65,7 +65,7 @@ std::size_t sort_bytes(std::int64_t records, int end_bit, cudaStream_t s) {
 /// (the device guard first and gone last, the stream before the buffers that use it).
 class AccountedEngine final : public WalkAccountedCudaEngine {
  public:
-  AccountedEngine(const WalkModel& model, const WalkSimParams& p, int device, std::int64_t time_cap,
+  AccountedEngine(const WalkTables& model, const WalkRunSpec& p, int device, std::int64_t time_cap,
                   std::int64_t visit_cap, double nv, const WalkAccountingInputs& in)
       : model_(model),
         p_(p),
@@ -119,7 +119,7 @@ class AccountedEngine final : public WalkAccountedCudaEngine {
     truth_ = DeviceBuffer<double>(per_run);
     noise_ = DeviceBuffer<double>(per_run);
     noises_ = DeviceBuffer<std::int64_t>(per_run);
-    starts_ = DeviceBuffer<node_t>(p.start.kind != StartKind::node ? static_cast<std::size_t>(batch_) : 0);
+    starts_ = DeviceBuffer<node_t>(p.per_walk_start ? static_cast<std::size_t>(batch_) : 0);
     run_.batch_runs = batch_;
     run_.device_bytes =
         per_walk() * batch_ + static_cast<std::int64_t>(temp_bytes_) +
@@ -129,11 +129,12 @@ class AccountedEngine final : public WalkAccountedCudaEngine {
 
   WalkSimCudaRun plan() const override { return run_; }
 
-  std::vector<std::int64_t> missing_cycle_lengths(std::int64_t first_run, std::int64_t count) override {
+  std::vector<std::int64_t> missing_cycle_lengths(std::int64_t first_run, std::int64_t count,
+                                                  std::span<const node_t> starts) override {
     if (in_.gaussian) return {};
     const cuda::DeviceGuard guard(device_);
     const cudaStream_t s = stream_.get();
-    prepare(first_run, count);
+    prepare(first_run, count, starts);
     AccountedBatch pass;
     pass.seed = p_.seed;
     pass.first_run = first_run;
@@ -141,7 +142,7 @@ class AccountedEngine final : public WalkAccountedCudaEngine {
     pass.stride = batch_;
     pass.steps = p_.steps;
     pass.starts = starts_.size() > 0 ? starts_.data() : nullptr;
-    pass.start_node = p_.start.node;
+    pass.start_node = p_.start_node;
     pass.last = last_.data();
     pass.count_run = count_run_.data();
     const walk::ModelView m = model_buffers_.view(n_);
@@ -177,13 +178,13 @@ class AccountedEngine final : public WalkAccountedCudaEngine {
     table_.upload(std::span<const walk::CycleTerms>(host_table_), stream_.get());
   }
 
-  WalkAccountedBatch run_batch(std::int64_t first_run, std::int64_t count,
+  WalkAccountedBatch run_batch(std::int64_t first_run, std::int64_t count, std::span<const node_t> starts,
                                WalkVisitTallies& tallies) override {
     const cuda::DeviceGuard guard(device_);
     const cudaStream_t s = stream_.get();
-    const WalkSimParams& p = p_;
+    const WalkRunSpec& p = p_;
     const std::int64_t n = n_, batch = batch_;
-    prepare(first_run, count);
+    prepare(first_run, count, starts);
     NETDP_CUDA_TRY(cudaMemsetAsync(last_send_.data(), 0xff, last_send_.bytes(), s));  // -1: nobody yet
     for (const DeviceBuffer<double>* sums : {&zero_sum_, &zero_square_, &zero_first_})
       NETDP_CUDA_TRY(cudaMemsetAsync(sums->data(), 0, sums->bytes(), s));
@@ -198,7 +199,7 @@ class AccountedEngine final : public WalkAccountedCudaEngine {
                            batch,
                            p.steps,
                            starts_.size() > 0 ? starts_.data() : nullptr,
-                           p.start.node,
+                           p.start_node,
                            first_.data(),
                            last_.data(),
                            count_run_.data(),
@@ -317,16 +318,15 @@ class AccountedEngine final : public WalkAccountedCudaEngine {
   }
 
   /// The batch's start nodes (once per batch) and zeroed per-walk visit counts.
-  void prepare(std::int64_t first_run, std::int64_t count) {
+  void prepare(std::int64_t first_run, std::int64_t count, std::span<const node_t> starts) {
     const cudaStream_t s = stream_.get();
-    if (starts_.size() > 0 && prepared_first_ != first_run)
-      upload_starts(model_, p_, first_run, count, host_starts_, starts_, s);
+    if (starts_.size() > 0 && prepared_first_ != first_run) upload_starts(starts, count, starts_, s);
     prepared_first_ = first_run;
     NETDP_CUDA_TRY(cudaMemsetAsync(count_run_.data(), 0, count_run_.bytes(), s));
   }
 
-  const WalkModel& model_;
-  const WalkSimParams& p_;
+  const WalkTables model_;
+  const WalkRunSpec p_;
   const WalkAccountingInputs in_;
   const int device_;
   const cuda::DeviceGuard guard_;  // the engine's device from construction to the last member's destruction
@@ -360,7 +360,6 @@ class AccountedEngine final : public WalkAccountedCudaEngine {
   DeviceBuffer<double> truth_, noise_;
   DeviceBuffer<std::int64_t> noises_;
   DeviceBuffer<node_t> starts_;
-  std::vector<node_t> host_starts_;
   std::int64_t prepared_first_ = -1;
   std::vector<std::int64_t> host_cycles_;
   std::vector<double> host_shared_;
@@ -372,13 +371,11 @@ class AccountedEngine final : public WalkAccountedCudaEngine {
 
 }  // namespace
 
-std::unique_ptr<WalkAccountedCudaEngine> walk_sim_accounted_cuda(const WalkModel& model,
-                                                                 const WalkSimParams& p, int device,
+std::unique_ptr<WalkAccountedCudaEngine> walk_sim_accounted_cuda(const WalkTables& model,
+                                                                 const WalkRunSpec& p, int device,
                                                                  std::int64_t time_cap,
                                                                  std::int64_t visit_cap, double nv,
                                                                  const WalkAccountingInputs& in) {
-  if (!p.accounting || p.save_paths)
-    throw InvalidInput("walk_sim_accounted_cuda: accounted walks only (no saved paths)");
   if (!in.gaussian && p.steps - 1 > in.table_lengths)
     throw InvalidInput("walk_sim_accounted_cuda: the histogram mechanism needs a cycle table up to T - 1");
   return std::make_unique<AccountedEngine>(model, p, device, time_cap, visit_cap, nv, in);

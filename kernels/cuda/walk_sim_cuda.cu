@@ -30,7 +30,7 @@ constexpr std::int64_t kMaxAutoBatch = std::int64_t{1} << 22;  // walks per laun
 /// device guard first and gone last, the stream before the buffers that use it).
 class PlainEngine final : public WalkPlainCudaEngine {
  public:
-  PlainEngine(const WalkModel& model, const WalkSimParams& p, int device, std::int64_t time_cap,
+  PlainEngine(const WalkTables& model, const WalkRunSpec& p, int device, std::int64_t time_cap,
               std::int64_t visit_cap, double nv)
       : model_(model),
         p_(p),
@@ -43,7 +43,7 @@ class PlainEngine final : public WalkPlainCudaEngine {
         first_(cells()),
         last_(cells()),
         count_run_(zeros<std::int64_t>(cells(), stream_.get())),
-        starts_(p.start.kind != StartKind::node ? static_cast<std::size_t>(batch_) : 0) {
+        starts_(p.per_walk_start ? static_cast<std::size_t>(batch_) : 0) {
     run_.batch_runs = batch_;
     run_.device_bytes = 3 * 8 * model.n * batch_ + static_cast<std::int64_t>(starts_.bytes()) +
                         static_cast<std::int64_t>(model_buffers_.bytes()) + tallies_.bytes();
@@ -51,16 +51,17 @@ class PlainEngine final : public WalkPlainCudaEngine {
 
   WalkSimCudaRun plan() const override { return run_; }
 
-  void run_batch(std::int64_t first_run, std::int64_t count, WalkVisitTallies& tallies) override {
+  void run_batch(std::int64_t first_run, std::int64_t count, std::span<const node_t> starts,
+                 WalkVisitTallies& tallies) override {
     const cuda::DeviceGuard guard(device_);
     const cudaStream_t s = stream_.get();
     const bool per_walk_start = starts_.size() > 0;
-    if (per_walk_start) upload_starts(model_, p_, first_run, count, host_starts_, starts_, s);
+    if (per_walk_start) upload_starts(starts, count, starts_, s);
     const walk::ModelView m = model_buffers_.view(model_.n);
     const walk::TallyView t = tallies_.view();
     const walk::PlainWalkBatch b{p_.seed,          first_run,     count,
                                  batch_,           p_.steps,      per_walk_start ? starts_.data() : nullptr,
-                                 p_.start.node,    first_.data(), last_.data(),
+                                 p_.start_node,    first_.data(), last_.data(),
                                  count_run_.data()};
     for_kind(model_.kind, [&](auto kind) {
       device_for_each<<<cuda::grid_for(count), cuda::kThreads, 0, s>>>(
@@ -99,8 +100,8 @@ class PlainEngine final : public WalkPlainCudaEngine {
     return std::min({(budget - fixed) / per_walk, p_.runs, kMaxAutoBatch});
   }
 
-  const WalkModel& model_;
-  const WalkSimParams& p_;
+  const WalkTables model_;
+  const WalkRunSpec p_;
   const int device_;
   const cuda::DeviceGuard guard_;  // the engine's device from construction to the last member's destruction
   const cuda::Stream stream_;
@@ -109,16 +110,13 @@ class PlainEngine final : public WalkPlainCudaEngine {
   TallyBuffers tallies_;
   DeviceBuffer<std::int64_t> first_, last_, count_run_;
   DeviceBuffer<node_t> starts_;
-  std::vector<node_t> host_starts_;
   WalkSimCudaRun run_;
 };
 
 }  // namespace
 
-std::unique_ptr<WalkPlainCudaEngine> walk_sim_cuda(const WalkModel& model, const WalkSimParams& p, int device,
+std::unique_ptr<WalkPlainCudaEngine> walk_sim_cuda(const WalkTables& model, const WalkRunSpec& p, int device,
                                                    std::int64_t time_cap, std::int64_t visit_cap, double nv) {
-  if (p.accounting || p.save_paths)
-    throw InvalidInput("walk_sim_cuda: plain walks only (no accounting, no saved paths)");
   return std::make_unique<PlainEngine>(model, p, device, time_cap, visit_cap, nv);
 }
 

@@ -14,7 +14,7 @@
 #include "common/walk_sim_bodies.hpp"
 #include "cuda/base/cuda_check.hpp"
 #include "cuda/base/device_buffer.hpp"
-#include "netdp/simulation/walk_sim.hpp"
+#include "netdp/core/error.hpp"
 #include "walk_sim_kernels.hpp"
 
 namespace netdp::kernels::walk_device {
@@ -25,9 +25,9 @@ using walk::Counter;
 using walk::for_kind;
 
 template <class T>
-DeviceBuffer<T> upload(const std::vector<T>& host, cudaStream_t stream) {
+DeviceBuffer<T> upload(std::span<const T> host, cudaStream_t stream) {
   DeviceBuffer<T> d(host.size());
-  d.upload(std::span<const T>(host), stream);
+  d.upload(host, stream);
   return d;
 }
 
@@ -46,15 +46,14 @@ inline std::vector<std::int64_t> download(const DeviceBuffer<Counter>& d, cudaSt
   return std::vector<std::int64_t>(host.begin(), host.end());
 }
 
-/// The start nodes of runs first_run .. first_run + count - 1, drawn on the host by the CPU's walk_start (so
-/// they are identical by construction), into `starts` on the device.
-inline void upload_starts(const WalkModel& model, const WalkSimParams& p, std::int64_t first_run,
-                          std::int64_t count, std::vector<node_t>& host, DeviceBuffer<node_t>& starts,
+/// A batch's start nodes (drawn on the host by the CPU's walk_start, so identical by construction) into
+/// `starts` on the device.
+inline void upload_starts(std::span<const node_t> host, std::int64_t count, DeviceBuffer<node_t>& starts,
                           cudaStream_t s) {
-  host.resize(static_cast<std::size_t>(count));
-  for (std::int64_t k = 0; k < count; ++k)
-    host[static_cast<std::size_t>(k)] = walk_start(model, p, first_run + k);
-  starts.upload(std::span<const node_t>(host), s);
+  if (static_cast<std::int64_t>(host.size()) != count)
+    throw InvalidInput("walk-sim on CUDA: " + std::to_string(count) + " start nodes expected, got " +
+                       std::to_string(host.size()));
+  starts.upload(host, s);
 }
 
 /// The walk model on the device (CSR arrays for CSR walks only).
@@ -63,7 +62,7 @@ struct ModelBuffers {
   DeviceBuffer<node_t> targets;
   DeviceBuffer<std::uint64_t> thresholds;
 
-  ModelBuffers(const WalkModel& model, cudaStream_t s) {
+  ModelBuffers(const WalkTables& model, cudaStream_t s) {
     const bool csr = model.kind == WalkKind::uniform || model.kind == WalkKind::lazy_uniform ||
                      model.kind == WalkKind::weighted;
     if (csr) offsets = upload(model.offsets, s);

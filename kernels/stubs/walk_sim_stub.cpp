@@ -4,12 +4,12 @@
 
 namespace netdp::kernels {
 
-std::unique_ptr<WalkPlainCudaEngine> walk_sim_cuda(const WalkModel&, const WalkSimParams&, int, std::int64_t,
+std::unique_ptr<WalkPlainCudaEngine> walk_sim_cuda(const WalkTables&, const WalkRunSpec&, int, std::int64_t,
                                                    std::int64_t, double) {
   no_cuda("walk_sim_cuda");
 }
 
-std::unique_ptr<WalkAccountedCudaEngine> walk_sim_accounted_cuda(const WalkModel&, const WalkSimParams&, int,
+std::unique_ptr<WalkAccountedCudaEngine> walk_sim_accounted_cuda(const WalkTables&, const WalkRunSpec&, int,
                                                                  std::int64_t, std::int64_t, double,
                                                                  const WalkAccountingInputs&) {
   no_cuda("walk_sim_accounted_cuda");

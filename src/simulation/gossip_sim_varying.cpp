@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <exception>
 #include <optional>
 #include <vector>
 
@@ -110,38 +111,47 @@ void simulate_varying(const SimContext& c, std::int64_t first, std::int64_t coun
   std::optional<ActivationSampler> sampler;
   if (randomized) sampler.emplace(c.g, c.w);
 
+  // An exception may not leave an OpenMP region (std::terminate): the first one is kept and rethrown after it
+  // (er-per-round's "disconnected in every draw; raise er-c" is bad input, exit 2).
+  std::exception_ptr error;
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::int64_t b = 0; b < count; ++b) {
-    const std::int64_t run = first + b;
-    std::vector<double> cur(static_cast<std::size_t>(n) * dim), ref_noisy(dim);
-    noisy_start(c, run, cur, ref_noisy);
-    double* truth = out.truth.data() + static_cast<std::size_t>(b) * points;
-    double* noisy = out.noisy.data() + static_cast<std::size_t>(b) * points;
-    std::size_t point = 0;
-    auto visit_state = [&] {
-      if (visit) (*visit)(run, point, cur);
-    };
-    // t = 0 and the synchronous rounds: the error of the whole state, as the fixed-W path computes it.
-    auto record_exact = [&](int t) {
-      if (point >= points || c.times[point] != t) return;
-      truth[point] = squared_error(cur, n, dim, c.xbar);
-      noisy[point] = squared_error(cur, n, dim, ref_noisy);
-      visit_state();
-      ++point;
-    };
-    record_exact(0);
-    if (randomized) {
-      run_ticks(c, *sampler, run, cur, ref_noisy, meter, [&](int t, double e_true, double e_noisy) {
+    try {
+      const std::int64_t run = first + b;
+      std::vector<double> cur(static_cast<std::size_t>(n) * dim), ref_noisy(dim);
+      noisy_start(c, run, cur, ref_noisy);
+      double* truth = out.truth.data() + static_cast<std::size_t>(b) * points;
+      double* noisy = out.noisy.data() + static_cast<std::size_t>(b) * points;
+      std::size_t point = 0;
+      auto visit_state = [&] {
+        if (visit) (*visit)(run, point, cur);
+      };
+      // t = 0 and the synchronous rounds: the error of the whole state, as the fixed-W path computes it.
+      auto record_exact = [&](int t) {
         if (point >= points || c.times[point] != t) return;
-        truth[point] = e_true;
-        noisy[point] = e_noisy;
+        truth[point] = squared_error(cur, n, dim, c.xbar);
+        noisy[point] = squared_error(cur, n, dim, ref_noisy);
         visit_state();
         ++point;
-      });
-    } else {
-      run_rounds(c, run, cur, meter, record_exact);
+      };
+      record_exact(0);
+      if (randomized) {
+        run_ticks(c, *sampler, run, cur, ref_noisy, meter, [&](int t, double e_true, double e_noisy) {
+          if (point >= points || c.times[point] != t) return;
+          truth[point] = e_true;
+          noisy[point] = e_noisy;
+          visit_state();
+          ++point;
+        });
+      } else {
+        run_rounds(c, run, cur, meter, record_exact);
+      }
+    } catch (...) {
+#pragma omp critical(gossip_sim_varying_error)
+      if (!error) error = std::current_exception();
     }
   }
+  if (error) std::rethrow_exception(error);
 }
 
 }  // namespace netdp::gossip_sim_detail

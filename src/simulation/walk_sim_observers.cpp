@@ -46,14 +46,41 @@ void account_observer(const Context& ctx, RunStats& out, node_t v, double k, dou
   out.local.add(ldp, others);
 }
 
+namespace {
+
+/// The walk model and parameters as the CUDA engines take them (plain views, kernels/walk_sim_kernels.hpp).
+kernels::WalkTables walk_tables(const WalkModel& m) {
+  return {m.kind, m.n, m.offsets, m.targets, m.thresholds};
+}
+
+kernels::WalkRunSpec run_spec(const WalkSimParams& p) {
+  return {p.seed,       p.steps, p.runs, p.batch_runs, p.start.kind != StartKind::node,
+          p.start.node, p.eps0,  p.delta};
+}
+
+/// The start nodes of runs first .. first + count - 1 when they differ by run (the CPU's walk_start), else
+/// none.
+std::span<const node_t> batch_starts(const Context& ctx, std::int64_t first, std::int64_t count,
+                                     std::vector<node_t>& starts) {
+  starts.clear();
+  if (ctx.p.start.kind == StartKind::node) return {};
+  for (std::int64_t k = 0; k < count; ++k) starts.push_back(walk_start(ctx.model, ctx.p, first + k));
+  return starts;
+}
+
+}  // namespace
+
 kernels::WalkSimCudaRun plain_cuda_runs(const Context& ctx, int device, kernels::WalkVisitTallies& tallies,
                                         const WalkSimProgress& progress) {
   const WalkSimParams& p = ctx.p;
-  const auto engine = kernels::walk_sim_cuda(ctx.model, p, device, ctx.time_cap, ctx.visit_cap, ctx.nv);
+  const kernels::WalkTables tables = walk_tables(ctx.model);
+  const auto engine =
+      kernels::walk_sim_cuda(tables, run_spec(p), device, ctx.time_cap, ctx.visit_cap, ctx.nv);
   kernels::WalkSimCudaRun run = engine->plan();
+  std::vector<node_t> starts;
   for (std::int64_t first = 0; first < p.runs; first += run.batch_runs) {
     const std::int64_t count = std::min(run.batch_runs, p.runs - first);
-    engine->run_batch(first, count, tallies);
+    engine->run_batch(first, count, batch_starts(ctx, first, count, starts), tallies);
     ++run.batches;
     if (progress) progress(double(first + count) / double(p.runs));
   }
@@ -94,15 +121,18 @@ kernels::WalkSimCudaRun accounted_cuda_runs(const Context& ctx, int device,
   in.values = ctx.values;
   in.log_base = kLogBase;
 
+  const kernels::WalkTables tables = walk_tables(ctx.model);
   const auto engine =
-      kernels::walk_sim_accounted_cuda(ctx.model, p, device, ctx.time_cap, ctx.visit_cap, ctx.nv, in);
+      kernels::walk_sim_accounted_cuda(tables, run_spec(p), device, ctx.time_cap, ctx.visit_cap, ctx.nv, in);
   const kernels::WalkSimCudaRun plan = engine->plan();
   std::vector<RunStats> stats;
+  std::vector<node_t> starts;
   for (std::int64_t first = 0; first < p.runs; first += plan.batch_runs) {
     const std::int64_t count = std::min(plan.batch_runs, p.runs - first);
-    const std::vector<std::int64_t> missing = engine->missing_cycle_lengths(first, count);
+    const std::span<const node_t> batch = batch_starts(ctx, first, count, starts);
+    const std::vector<std::int64_t> missing = engine->missing_cycle_lengths(first, count, batch);
     if (!missing.empty()) engine->set_cycle_terms(missing, cycle_terms(missing));
-    const kernels::WalkAccountedBatch b = engine->run_batch(first, count, tallies);
+    const kernels::WalkAccountedBatch b = engine->run_batch(first, count, batch, tallies);
     stats.assign(static_cast<std::size_t>(b.count), RunStats{});
 #pragma omp parallel for schedule(dynamic, 1)
     for (std::int64_t k = 0; k < b.count; ++k) {

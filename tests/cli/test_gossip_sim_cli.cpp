@@ -147,6 +147,8 @@ TEST(CliGossipSim, BadInputExitsWithTwoAndLeavesNoManifest) {
       {"--steps 0", "--steps"},
       {"--dropout 1.5 --protocol dropout", "--dropout"},
       {"--protocol er-per-round --er-c 10", "q = c ln(n)/n"},
+      // q = 0.0035 on 4 nodes: every draw is disconnected (the error leaves an OpenMP region as exit 2).
+      {"--protocol er-per-round --er-c 0.01", "raise er-c"},
       {"--protocol push-sum", "--protocol"},
       {"--init file:" + (dir / "missing.txt").string(), "cannot open"},
       {"--dim 2 --init file:" + bad_file, "line 2"},

@@ -26,6 +26,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/gossip_sim_layout.hpp"  // GossipStream, gossip_subsequence: the layout above
 #include "netdp/core/device.hpp"
 #include "netdp/core/gossip_schedule.hpp"
 #include "netdp/core/graph.hpp"
@@ -155,11 +156,5 @@ int gossip_sim_stopping_time(const GossipBoundInputs& in);
 
 /// The first recorded t whose mean error is <= target.
 std::optional<int> first_reaching(const GossipSimResult& r, double target);
-
-/// kind << 56 | run << 24 | round (see the layout above).
-enum class GossipStream : std::uint64_t { init = 1, noise = 2, activation = 3, er_graph = 4, dropout = 5 };
-constexpr std::uint64_t gossip_subsequence(GossipStream kind, std::uint64_t run, std::uint64_t round) {
-  return static_cast<std::uint64_t>(kind) << 56 | run << 24 | round;
-}
 
 }  // namespace netdp

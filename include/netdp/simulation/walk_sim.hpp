@@ -118,10 +118,4 @@ struct PathAccounting {
 };
 PathAccounting account_path(std::span<const node_t> path, node_t n, const WalkSimParams& p);
 
-/// Philox subsequence of a stream kind and run (the layout above).
-enum class WalkStream : std::uint64_t { walk = 1, start = 2, retry = 3, noise = 4, values = 5 };
-constexpr std::uint64_t walk_subsequence(WalkStream kind, std::uint64_t run) {
-  return static_cast<std::uint64_t>(kind) << 56 | run;
-}
-
 }  // namespace netdp

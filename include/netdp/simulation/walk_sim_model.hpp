@@ -7,18 +7,12 @@
 #include <string_view>
 #include <vector>
 
+#include "common/walk_sim_layout.hpp"  // WalkKind
 #include "netdp/core/graph.hpp"
 #include "netdp/core/weighting.hpp"
 
 namespace netdp {
 
-enum class WalkKind {
-  complete,       // implicit K_n with self-transitions: W = J/n (docs/math.md §4)
-  uniform,        // 1/d_v to each neighbour (row-normalised adjacency)
-  lazy_uniform,   // 1/2 stay, 1/(2 d_v) to each neighbour (exact integer draw)
-  weighted,       // any row-stochastic W on the edges and the diagonal (64-bit cumulative thresholds)
-  directed_ring,  // v -> v + 1 mod n, deterministic (docs/math.md §3.1)
-};
 std::string to_string(WalkKind k);
 
 /// The transition rule of a walk, built once and shared read-only by every run.
