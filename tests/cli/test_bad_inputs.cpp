@@ -25,16 +25,7 @@ struct BadInput {
 // Every case runs under `ulimit -d 4 GiB` (a data-segment limit: netdp counts it as the memory available,
 // src/core/memory_info.cpp), so the memory refusals hold on any machine, whatever its free memory.
 CliResult run_limited(const std::string& args) {
-  ScratchDir scratch;
-  auto out = scratch / "stdout", err = scratch / "stderr";
-  std::string command = "ulimit -d 4194304; " + std::string(NETDP_CLI) + " " + args + " >" + out.string() +
-                        " 2>" + err.string();
-  int status = std::system(command.c_str());
-  CliResult r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.out = read_text(out.string());
-  r.err = read_text(err.string());
-  return r;
+  return run_cli(args, "ulimit -d 4194304; ");
 }
 
 void expect_refused(const ScratchDir& dir, const std::vector<BadInput>& cases) {

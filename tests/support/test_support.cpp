@@ -71,10 +71,11 @@ std::vector<std::vector<std::string>> read_csv_cells(const fs::path& path) {
   return rows;
 }
 
-CliResult run_cli(const std::string& args) {
+CliResult run_cli(const std::string& args, const std::string& shell_prefix) {
   ScratchDir scratch;
   auto out = scratch / "stdout", err = scratch / "stderr";
-  std::string command = std::string(NETDP_CLI) + " " + args + " >" + out.string() + " 2>" + err.string();
+  std::string command =
+      shell_prefix + std::string(NETDP_CLI) + " " + args + " >" + out.string() + " 2>" + err.string();
   int status = std::system(command.c_str());
   CliResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

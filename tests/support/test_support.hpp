@@ -33,8 +33,9 @@ struct CliResult {
   int exit_code = -1;
   std::string out, err;
 };
-/// Runs the built netdp binary with `args` (a shell-quoted argument string), capturing stdout and stderr.
-CliResult run_cli(const std::string& args);
+/// Runs the built netdp binary with `args` (a shell-quoted argument string), capturing stdout and stderr;
+/// `shell_prefix` runs first in the same shell (e.g. "ulimit -d 4194304; ").
+CliResult run_cli(const std::string& args, const std::string& shell_prefix = "");
 
 /// Runs `netdp ARGS --out OUT` and expects exit code 0 (stderr shown otherwise) and each of `files` in OUT.
 /// Returns whether the command succeeded: `ASSERT_TRUE(run_cli_into(...))`.
