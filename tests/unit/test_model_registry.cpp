@@ -45,11 +45,23 @@ std::string parameter_error(F&& f) {
 
 TEST(ModelRegistry, EveryModelIsDescribedCompletely) {
   std::set<std::string> names;
-  const std::set<std::string> expected{
-      "graph",          "gossip-loss",          "walk-loss",          "walk-sim",
-      "gossip-sim",     "muffliato-gd",         "bound complete-sum", "bound complete-histogram",
-      "bound ring-sum", "bound ring-histogram", "bound sgd-rdp",      "bound sgd-closed-form",
-      "bound sgd-sigma", "mf-loss", "mf-factorize", "walk-sgd"};
+  const std::set<std::string> expected{"graph",
+                                       "gossip-loss",
+                                       "walk-loss",
+                                       "walk-sim",
+                                       "gossip-sim",
+                                       "muffliato-gd",
+                                       "bound complete-sum",
+                                       "bound complete-histogram",
+                                       "bound ring-sum",
+                                       "bound ring-histogram",
+                                       "bound sgd-rdp",
+                                       "bound sgd-closed-form",
+                                       "bound sgd-sigma",
+                                       "mf-loss",
+                                       "mf-factorize",
+                                       "walk-sgd",
+                                       "attack gossip"};
   for (const Model& m : models()) {
     SCOPED_TRACE(m.name);
     EXPECT_TRUE(names.insert(m.name).second) << "model names are unique";
@@ -91,8 +103,9 @@ TEST(ModelRegistry, EveryModelIsDescribedCompletely) {
   EXPECT_EQ(names, expected);
   EXPECT_EQ(find_model("gossip-losses"), nullptr);
   EXPECT_FALSE(model("graph").study_model) << "graph writes stats.json, not summary.json";
-  ASSERT_EQ(model_groups().size(), 1u);
+  ASSERT_EQ(model_groups().size(), 2u);
   EXPECT_EQ(model_groups()[0].name, "bound");
+  EXPECT_EQ(model_groups()[1].name, "attack");
 }
 
 TEST(ModelRegistry, ValuesApplyDefaultsAndConvertTypes) {
