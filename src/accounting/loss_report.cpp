@@ -58,17 +58,6 @@ json distance_rows(const std::vector<LossAggregate>& buckets) {
 
 namespace {
 
-std::string by_distance_csv(const json& rows) {
-  std::ostringstream csv;
-  csv << "distance,pairs,mean,min,max\n";
-  for (const auto& r : rows)
-    csv << (r["distance"].is_string() ? r["distance"].get<std::string>()
-                                      : std::to_string(r["distance"].get<int>()))
-        << ',' << r["pairs"].get<std::int64_t>() << ',' << format_double(r["mean"]) << ','
-        << format_double(r["min"]) << ',' << format_double(r["max"]) << '\n';
-  return csv.str();
-}
-
 std::string per_observer_csv(const LossStatistics& stats) {
   std::ostringstream csv;
   csv << "v,mean,max\n";
@@ -98,6 +87,17 @@ json LossReport::finish() {
     result["max_mean_observer_loss"] = mean.empty() ? 0.0 : *std::max_element(mean.begin(), mean.end());
   }
   return result;
+}
+
+std::string by_distance_csv(const json& rows) {
+  std::ostringstream csv;
+  csv << "distance,pairs,mean,min,max\n";
+  for (const auto& r : rows)
+    csv << (r["distance"].is_string() ? r["distance"].get<std::string>()
+                                      : std::to_string(r["distance"].get<int>()))
+        << ',' << r["pairs"].get<std::int64_t>() << ',' << format_double(r["mean"]) << ','
+        << format_double(r["min"]) << ',' << format_double(r["max"]) << '\n';
+  return csv.str();
 }
 
 json manifest_header(const std::string& command, const json& invocation) {

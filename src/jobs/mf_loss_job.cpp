@@ -47,17 +47,6 @@ std::vector<node_t> parse_attackers(const std::string& text, node_t n) {
   return out;
 }
 
-std::string by_distance_csv(const json& rows) {
-  std::ostringstream csv;
-  csv << "distance,pairs,mean,min,max\n";
-  for (const auto& r : rows)
-    csv << (r["distance"].is_string() ? r["distance"].get<std::string>()
-                                      : std::to_string(r["distance"].get<int>()))
-        << ',' << r["pairs"].get<std::int64_t>() << ',' << format_double(r["mean"]) << ','
-        << format_double(r["min"]) << ',' << format_double(r["max"]) << '\n';
-  return csv.str();
-}
-
 }  // namespace
 
 void check_mf_loss_job(const MfLossJob& job) {
