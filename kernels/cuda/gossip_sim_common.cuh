@@ -18,47 +18,14 @@
 #include "common/for_each.hpp"
 #include "common/gossip_sim_bodies.hpp"
 #include "common/memory_plan.hpp"
-#include "cuda/base/cuda_check.hpp"
 #include "cuda/base/launch.cuh"
 #include "cuda/base/memory_budget.hpp"
+#include "cuda/base/runtime_check.hpp"
+#include "cuda/gossip_sim_reductions.cuh"
 #include "netdp/core/error.hpp"
 
 namespace netdp::kernels {
 namespace {
-
-/// Block tree sum of partial[0 .. kThreads) into partial[0]: gossip::tree_level per level, a barrier between
-/// levels (the host runs the same levels with gossip::tree_sum).
-__device__ inline void block_sum(double* partial) {
-  __syncthreads();
-  for (int stride = cuda::kThreads / 2; stride > 0; stride /= 2) {
-    gossip::tree_level(partial, static_cast<int>(threadIdx.x), stride);
-    __syncthreads();
-  }
-}
-
-// average[c] = (1/n) sum_v X[v, c]: the run's noisy average per coordinate, one block per column.
-__global__ void column_averages(const double* x, std::int64_t n, double* average) {
-  __shared__ double partial[cuda::kThreads];
-  const double* column = x + static_cast<std::int64_t>(blockIdx.x) * n;
-  partial[threadIdx.x] = gossip::column_sum_part(column, n, static_cast<int>(threadIdx.x), cuda::kThreads);
-  block_sum(partial);
-  if (threadIdx.x == 0) average[blockIdx.x] = partial[0] / static_cast<double>(n);
-}
-
-// sum_v (X[v, c] - xbar_k)^2 and sum_v (X[v, c] - noisy_average[c])^2, k = c mod D, one block per column.
-__global__ void column_errors(const double* x, std::int64_t n, int dim, const double* xbar,
-                              const double* noisy_average, double* col_true, double* col_noisy) {
-  __shared__ double partial_true[cuda::kThreads], partial_noisy[cuda::kThreads];
-  const std::int64_t c = blockIdx.x;
-  gossip::column_error_parts(x + c * n, n, xbar[c % dim], noisy_average[c], static_cast<int>(threadIdx.x),
-                             cuda::kThreads, partial_true[threadIdx.x], partial_noisy[threadIdx.x]);
-  block_sum(partial_true);
-  block_sum(partial_noisy);
-  if (threadIdx.x == 0) {
-    col_true[c] = partial_true[0];
-    col_noisy[c] = partial_noisy[0];
-  }
-}
 
 /// x^0 = x + sigma eta of runs first .. first + count - 1 into out (gossip::NoisyStartBody).
 inline void noisy_start(const double* x, std::int64_t n, int dim, double sigma, std::uint64_t seed,
@@ -66,8 +33,7 @@ inline void noisy_start(const double* x, std::int64_t n, int dim, double sigma, 
                         cudaStream_t stream) {
   const gossip::NoisyStartBody body{x, n, dim, sigma, seed, noise_stream, first, out};
   const std::int64_t total = body.pairs() * count;
-  device_for_each<<<cuda::grid_for(total), cuda::kThreads, 0, stream>>>(total, body);
-  NETDP_CUDA_CHECK_LAUNCH();
+  cuda::for_each(total, body, stream);
 }
 
 /// The errors of every run of a batch at recorded point `point`, from the states `x` (cols = count D).
@@ -76,12 +42,9 @@ inline void record_errors(const double* x, std::int64_t n, int dim, std::int64_t
                           const double* noisy_average, double* col_true, double* col_noisy,
                           std::int64_t point, std::int64_t points, double* truth, double* noisy,
                           cudaStream_t stream) {
-  column_errors<<<static_cast<unsigned>(count * dim), cuda::kThreads, 0, stream>>>(
-      x, n, dim, xbar, noisy_average, col_true, col_noisy);
-  NETDP_CUDA_CHECK_LAUNCH();
-  device_for_each<<<cuda::grid_for(count), cuda::kThreads, 0, stream>>>(
-      count, gossip::RunErrorsBody{col_true, col_noisy, dim, n, point, points, truth, noisy});
-  NETDP_CUDA_CHECK_LAUNCH();
+  column_errors(x, n, dim, count * dim, xbar, noisy_average, col_true, col_noisy, stream);
+  cuda::for_each(count, gossip::RunErrorsBody{col_true, col_noisy, dim, n, point, points, truth, noisy},
+                 stream);
 }
 
 inline std::string mib(std::int64_t bytes) {

@@ -28,10 +28,10 @@
 #include <utility>
 
 #include "common/gossip_sim_layout.hpp"
-#include "cuda/base/cuda_check.hpp"
 #include "cuda/base/device_buffer.hpp"
-#include "cuda/base/handles.hpp"
 #include "cuda/base/launch.cuh"
+#include "cuda/base/runtime_check.hpp"
+#include "cuda/base/stream.hpp"
 #include "cuda/gossip_sim_common.cuh"
 #include "cuda/propagator.hpp"
 #include "device_kernels.hpp"
@@ -42,10 +42,6 @@ namespace netdp::kernels {
 namespace {
 
 using cuda::DeviceBuffer;
-using cuda::global_thread;
-using cuda::grid_for;
-using cuda::grid_threads;
-using cuda::kThreads;  // a power of two: the column reductions halve it
 
 /// Bytes of the memory plan, estimated before anything is allocated (docs/design.md principle 5).
 struct MemoryPlan {
@@ -111,17 +107,14 @@ class FixedEngine final : public GossipSimCudaEngine {
     double* cur = buffers_[0].data();
     double* next = buffers_[1].data();
     noisy_start(x_.data(), n, p.dim, p.sigma, p.seed, noise_stream, first, count, cur, stream);
-    column_averages<<<static_cast<unsigned>(cols), kThreads, 0, stream>>>(cur, n, noisy_average_.data());
-    NETDP_CUDA_CHECK_LAUNCH();
+    column_averages(cur, n, cols, noisy_average_.data(), stream);
     std::int64_t point = 0;
     for (int t = 0; t <= p.steps; ++t) {
       if (t > 0) {
         propagator_.apply(cur, next, cols);  // x^{t} = W x^{t-1}
         if (p.accelerated && t >= 2) {       // x^1 = W x^0, then the Chebyshev recursion
           // Chebyshev step (docs/math.md §2.4): next = gamma (W x) + (1 - gamma) prev.
-          device_for_each<<<grid_for(elements), kThreads, 0, stream>>>(
-              elements, gossip::ChebyshevBody{next, prev, p.gamma, one_minus_gamma});
-          NETDP_CUDA_CHECK_LAUNCH();
+          cuda::for_each(elements, gossip::ChebyshevBody{next, prev, p.gamma, one_minus_gamma}, stream);
         }
         if (p.accelerated) {
           std::swap(prev, cur);  // prev <- x^{t-1}

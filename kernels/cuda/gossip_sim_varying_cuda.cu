@@ -25,10 +25,10 @@
 #include <vector>
 
 #include "common/gossip_sim_layout.hpp"
-#include "cuda/base/cuda_check.hpp"
 #include "cuda/base/device_buffer.hpp"
-#include "cuda/base/handles.hpp"
 #include "cuda/base/launch.cuh"
+#include "cuda/base/runtime_check.hpp"
+#include "cuda/base/stream.hpp"
 #include "cuda/gossip_sim_common.cuh"
 #include "device_kernels.hpp"
 #include "gossip_sim_kernels.hpp"
@@ -38,8 +38,6 @@ namespace netdp::kernels {
 namespace {
 
 using cuda::DeviceBuffer;
-using cuda::grid_for;
-using cuda::kThreads;
 
 constexpr int kTickChunk = 1 << 14;  // ticks per launch of TicksRunBody: short kernels
 
@@ -209,8 +207,7 @@ class VaryingEngine final : public GossipSimCudaEngine {
     const std::int64_t length = p.rounds ? static_cast<std::int64_t>(p.rounds->size()) : 1;
     const double log_absent = std::log1p(-p.edge_probability);  // the CPU's ln(1 - q)
     noisy_start(x_.data(), n, p.dim, p.sigma, p.seed, noise_stream, first, count, cur_.data(), s);
-    column_averages<<<static_cast<unsigned>(cols), kThreads, 0, s>>>(cur_.data(), n, noisy_average_.data());
-    NETDP_CUDA_CHECK_LAUNCH();
+    column_averages(cur_.data(), n, cols, noisy_average_.data(), s);
     auto record = [&](const double* state, std::int64_t point) {
       record_errors(state, n, p.dim, count, xbar_.data(), noisy_average_.data(), col_true_.data(),
                     col_noisy_.data(), point, points, truth_.data(), noisy_.data(), s);
@@ -218,10 +215,10 @@ class VaryingEngine final : public GossipSimCudaEngine {
     record(cur_.data(), 0);
     if (er_) NETDP_CUDA_TRY(cudaMemsetAsync(er_status_.data(), 0, er_status_.bytes(), s));
     if (ticks_) {
-      device_for_each<<<grid_for(count), kThreads, 0, s>>>(
-          count, gossip::TicksStartBody{cur_.data(), n, p.dim, xbar_.data(), noisy_average_.data(),
-                                        err_true_.data(), err_noisy_.data(), totals_.data()});
-      NETDP_CUDA_CHECK_LAUNCH();
+      cuda::for_each(count,
+                     gossip::TicksStartBody{cur_.data(), n, p.dim, xbar_.data(), noisy_average_.data(),
+                                            err_true_.data(), err_noisy_.data(), totals_.data()},
+                     s);
       const gossip::TickArgs args{n,
                                   first,
                                   count,
@@ -238,10 +235,10 @@ class VaryingEngine final : public GossipSimCudaEngine {
       for (std::int64_t t0 = 0; t0 < p.steps; t0 += kTickChunk) {
         const std::int64_t t1 = std::min<std::int64_t>(t0 + kTickChunk, p.steps);
         const std::int64_t point = std::upper_bound(p.times.begin(), p.times.end(), t0) - p.times.begin();
-        device_for_each<<<grid_for(count), kThreads, 0, s>>>(
-            count, gossip::TicksRunBody{args, t0, t1, point, cur_.data(), err_true_.data(), err_noisy_.data(),
-                                        totals_.data(), truth_.data(), noisy_.data()});
-        NETDP_CUDA_CHECK_LAUNCH();
+        cuda::for_each(count,
+                       gossip::TicksRunBody{args, t0, t1, point, cur_.data(), err_true_.data(),
+                                            err_noisy_.data(), totals_.data(), truth_.data(), noisy_.data()},
+                       s);
       }
     } else {
       double* from = cur_.data();
@@ -252,31 +249,30 @@ class VaryingEngine final : public GossipSimCudaEngine {
         if (er_) {
           const std::uint64_t round_stream =
               gossip_subsequence(GossipStream::er_graph, 0, std::uint64_t(t - 1));
-          device_for_each<<<grid_for(count), kThreads, 0, s>>>(
-              count, gossip::ErSampleBody{p.seed, round_stream, t - 1, first, n, p.edge_probability,
-                                          log_absent, scratch});
-          NETDP_CUDA_CHECK_LAUNCH();
-          device_for_each<<<grid_for(elements), kThreads, 0, s>>>(
-              elements, gossip::ErStepBody{scratch, n, p.dim, from, to});
+          cuda::for_each(count,
+                         gossip::ErSampleBody{p.seed, round_stream, t - 1, first, n, p.edge_probability,
+                                              log_absent, scratch},
+                         s);
+          cuda::for_each(elements, gossip::ErStepBody{scratch, n, p.dim, from, to}, s);
         } else if (dropout_) {
           const std::uint64_t round_stream =
               gossip_subsequence(GossipStream::dropout, 0, std::uint64_t(t - 1));
-          device_for_each<<<grid_for(n * count), kThreads, 0, s>>>(
-              n * count, gossip::DropoutMaskBody{p.seed, round_stream, first, n, p.dropout, active_.data()});
-          NETDP_CUDA_CHECK_LAUNCH();
-          device_for_each<<<grid_for(n * count), kThreads, 0, s>>>(
+          cuda::for_each(n * count,
+                         gossip::DropoutMaskBody{p.seed, round_stream, first, n, p.dropout, active_.data()},
+                         s);
+          cuda::for_each(
               n * count,
-              gossip::ActiveDegreesBody{offsets_.data(), columns_.data(), n, active_.data(), degree_.data()});
-          NETDP_CUDA_CHECK_LAUNCH();
-          device_for_each<<<grid_for(elements), kThreads, 0, s>>>(
-              elements, gossip::DropoutStepBody{offsets_.data(), columns_.data(), n, p.dim, active_.data(),
-                                                degree_.data(), from, to});
+              gossip::ActiveDegreesBody{offsets_.data(), columns_.data(), n, active_.data(), degree_.data()},
+              s);
+          cuda::for_each(elements,
+                         gossip::DropoutStepBody{offsets_.data(), columns_.data(), n, p.dim, active_.data(),
+                                                 degree_.data(), from, to},
+                         s);
         } else {  // sequence: W_{(t - 1) mod L}
           const offset_t* round = offsets_.data() + ((t - 1) % length) * (n + 1);
-          device_for_each<<<grid_for(elements), kThreads, 0, s>>>(
-              elements, gossip::CsrMultiplyBody{round, columns_.data(), values_.data(), n, from, to});
+          cuda::for_each(elements,
+                         gossip::CsrMultiplyBody{round, columns_.data(), values_.data(), n, from, to}, s);
         }
-        NETDP_CUDA_CHECK_LAUNCH();
         std::swap(from, to);
         if (point < points && p.times[static_cast<std::size_t>(point)] == t) record(from, point++);
       }

@@ -21,9 +21,8 @@ void csr_to_dense_async(const std::int32_t* offsets, const std::int32_t* columns
   NETDP_CUDA_TRY(cudaMemsetAsync(
       dense, 0, static_cast<std::size_t>(n) * static_cast<std::size_t>(n) * sizeof(double), stream));
   // One thread per row (propagation::CsrToDenseBody): the rows touch disjoint entries.
-  device_for_each<<<grid_for(n), kThreads, 0, stream>>>(
-      n, propagation::CsrToDenseBody<std::int32_t, std::int32_t>{offsets, columns, values, n, dense});
-  NETDP_CUDA_CHECK_LAUNCH();
+  for_each(n, propagation::CsrToDenseBody<std::int32_t, std::int32_t>{offsets, columns, values, n, dense},
+           stream);
 }
 
 Propagator::Propagator(const CsrMatrix& w, bool dense, cudaStream_t stream)

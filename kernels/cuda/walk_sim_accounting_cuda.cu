@@ -11,8 +11,6 @@
 //   3. walk::ObserverLossBody, one thread per (walk, observer): v's shared loss, its corrected pairs in
 //      increasing u (PairLosses, as the CPU adds them), the quantile sketch's bins (integer atomics).
 // The host then folds every observer into the run's statistics with the CPU's own code, in run order.
-#include <cub/device/device_radix_sort.cuh>
-
 #include <algorithm>
 #include <bit>
 #include <cfloat>
@@ -26,9 +24,10 @@
 
 #include "common/dp_math.hpp"
 #include "common/memory_plan.hpp"
-#include "cuda/base/handles.hpp"
 #include "cuda/base/launch.cuh"
 #include "cuda/base/memory_budget.hpp"
+#include "cuda/base/radix_sort.cuh"
+#include "cuda/base/stream.hpp"
 #include "cuda/walk_sim_device.cuh"
 #include "netdp/core/error.hpp"
 
@@ -48,17 +47,6 @@ std::vector<T> download_vector(const DeviceBuffer<T>& d, std::size_t size, cudaS
   if (size > 0)
     NETDP_CUDA_TRY(cudaMemcpyAsync(host.data(), d.data(), size * sizeof(T), cudaMemcpyDeviceToHost, stream));
   return host;
-}
-
-/// Temporary bytes of CUB's radix sort of `records` key-value pairs with the DoubleBuffer overload: the two
-/// key and two value buffers are ours (32 bytes per record in all), the temporary storage holds only CUB's
-/// per-block counters. (The overload with separate input and output arrays allocates its own alternate
-/// buffers inside the temporary storage: 16 bytes more per record, 48 in all.)
-std::size_t sort_bytes(std::int64_t records, int end_bit, cudaStream_t s) {
-  std::size_t bytes = 0;
-  cub::DoubleBuffer<std::uint64_t> keys(nullptr, nullptr), values(nullptr, nullptr);
-  NETDP_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys, values, records, 0, end_bit, s));
-  return bytes;
 }
 
 /// The accounted-walk engine: the device state of one batch size as members, in reverse destruction order
@@ -147,10 +135,8 @@ class AccountedEngine final : public WalkAccountedCudaEngine {
     pass.count_run = count_run_.data();
     const walk::ModelView m = model_buffers_.view(n_);
     for_kind(model_.kind, [&](auto kind) {
-      device_for_each<<<cuda::grid_for(count), cuda::kThreads, 0, s>>>(
-          count, walk::CycleLengthBody<kind.value>{m, pass, in_.table_lengths, used_.data()});
+      cuda::for_each(count, walk::CycleLengthBody<kind.value>{m, pass, in_.table_lengths, used_.data()}, s);
     });
-    NETDP_CUDA_CHECK_LAUNCH();
     NETDP_CUDA_TRY(
         cudaMemcpyAsync(used_host_.data(), used_.data(), used_.bytes(), cudaMemcpyDeviceToHost, s));
     NETDP_CUDA_TRY(cudaMemsetAsync(count_run_.data(), 0, count_run_.bytes(), s));
@@ -219,34 +205,25 @@ class AccountedEngine final : public WalkAccountedCudaEngine {
                            noises_.data()};
     for_kind(model_.kind, [&](auto kind) {
       if (in_.known)
-        device_for_each<<<cuda::grid_for(count), cuda::kThreads, 0, s>>>(
-            count, walk::AccountedWalkBody<kind.value, true>{m, b, cycle_table, t});
+        cuda::for_each(count, walk::AccountedWalkBody<kind.value, true>{m, b, cycle_table, t}, s);
       else
-        device_for_each<<<cuda::grid_for(count), cuda::kThreads, 0, s>>>(
-            count, walk::AccountedWalkBody<kind.value, false>{m, b, cycle_table, t});
+        cuda::for_each(count, walk::AccountedWalkBody<kind.value, false>{m, b, cycle_table, t}, s);
     });
-    NETDP_CUDA_CHECK_LAUNCH();
     const std::int64_t records = count * capacity_;
-    // The sort leaves the sorted records in either buffer of each pair (Current()); the other value buffer
+    // The sort leaves the sorted records in either buffer of each pair (current); the other value buffer
     // is free and receives the pair losses.
-    cub::DoubleBuffer<std::uint64_t> sorted_keys(keys_.data(), key_alternate_.data()),
-        sorted_values(record_values_.data(), value_alternate_.data());
-    if (records > 0) {
-      std::size_t bytes = temp_.bytes();
-      NETDP_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp_.data(), bytes, sorted_keys, sorted_values, records,
-                                                     0, end_bit(batch), s));
-    }
-    double* loss = reinterpret_cast<double*>(sorted_values.Alternate());
-    if (records > 0) {
-      device_for_each<<<cuda::grid_for(records), cuda::kThreads, 0, s>>>(
-          records, walk::PairLossBody{b, cycle_table, sorted_keys.Current(), sorted_values.Current(), records,
-                                      p.delta, loss});
-      NETDP_CUDA_CHECK_LAUNCH();
-    }
-    device_for_each<<<cuda::grid_for(count * n), cuda::kThreads, 0, s>>>(
-        count * n,
-        walk::ObserverLossBody{b, n, sorted_keys.Current(), loss, records, p.delta, bins, outputs});
-    NETDP_CUDA_CHECK_LAUNCH();
+    cuda::SortBuffers sorted{{keys_.data(), key_alternate_.data()},
+                             {record_values_.data(), value_alternate_.data()}};
+    cuda::sort_pairs(temp_.data(), temp_.bytes(), sorted, records, end_bit(batch), s);
+    double* loss = reinterpret_cast<double*>(sorted.alternate_values());
+    if (records > 0)
+      cuda::for_each(records,
+                     walk::PairLossBody{b, cycle_table, sorted.current_keys(), sorted.current_values(),
+                                        records, p.delta, loss},
+                     s);
+    cuda::for_each(count * n,
+                   walk::ObserverLossBody{b, n, sorted.current_keys(), loss, records, p.delta, bins, outputs},
+                   s);
     tallies_->drain_overflow(tallies, s);  // synchronises
 
     const auto observers = static_cast<std::size_t>(count * n);
@@ -296,7 +273,7 @@ class AccountedEngine final : public WalkAccountedCudaEngine {
       const std::int64_t budget = cuda::device_memory_budget(device_, memory_plan::kDeviceMemoryShare).bytes;
       batch = std::min({budget / per_walk(), p_.runs, key_limit});
       while (batch > 0 && capacity_ > 0) {  // the sort's temporary storage grows with the records
-        temp_bytes_ = sort_bytes(batch * capacity_, end_bit(batch), s);
+        temp_bytes_ = cuda::sort_pairs_temp_bytes(batch * capacity_, end_bit(batch), s);
         if (batch * per_walk() + static_cast<std::int64_t>(temp_bytes_) <= budget) break;
         batch = batch * 3 / 4;
       }
@@ -313,7 +290,8 @@ class AccountedEngine final : public WalkAccountedCudaEngine {
                              "batch-runs " + std::to_string(batch) +
                                  " is too large for walk-sim on CUDA with n = " + std::to_string(n_) +
                                  " (record keys hold at most " + std::to_string(key_limit) + " walks)");
-    if (capacity_ > 0 && temp_bytes_ == 0) temp_bytes_ = sort_bytes(batch * capacity_, end_bit(batch), s);
+    if (capacity_ > 0 && temp_bytes_ == 0)
+      temp_bytes_ = cuda::sort_pairs_temp_bytes(batch * capacity_, end_bit(batch), s);
     batch_ = batch;
   }
 

@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "common/memory_plan.hpp"
-#include "cuda/base/handles.hpp"
 #include "cuda/base/launch.cuh"
 #include "cuda/base/memory_budget.hpp"
+#include "cuda/base/stream.hpp"
 #include "cuda/walk_sim_device.cuh"
 #include "netdp/core/error.hpp"
 
@@ -64,10 +64,8 @@ class PlainEngine final : public WalkPlainCudaEngine {
                                  p_.start_node,    first_.data(), last_.data(),
                                  count_run_.data()};
     for_kind(model_.kind, [&](auto kind) {
-      device_for_each<<<cuda::grid_for(count), cuda::kThreads, 0, s>>>(
-          count, walk::PlainWalkBody<kind.value>{m, b, t});
+      cuda::for_each(count, walk::PlainWalkBody<kind.value>{m, b, t}, s);
     });
-    NETDP_CUDA_CHECK_LAUNCH();
     tallies_.drain_overflow(tallies, s);  // this batch's visit counts above visit_cap (synchronises)
     ++run_.batches;
   }

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "common/walk_sim_bodies.hpp"
-#include "cuda/base/cuda_check.hpp"
 #include "cuda/base/device_buffer.hpp"
+#include "cuda/base/runtime_check.hpp"
 #include "netdp/core/error.hpp"
 #include "walk_sim_kernels.hpp"
 

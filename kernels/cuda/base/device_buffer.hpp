@@ -9,7 +9,7 @@
 #include <string>
 #include <utility>
 
-#include "cuda/base/cuda_check.hpp"
+#include "cuda/base/runtime_check.hpp"
 #include "netdp/core/error.hpp"
 
 namespace netdp::kernels::cuda {

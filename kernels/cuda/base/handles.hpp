@@ -1,71 +1,17 @@
 #pragma once
-// RAII owners of CUDA streams and events, cuSPARSE / cuBLAS handles and cuSPARSE generic-API descriptors, and
-// a guard that restores the caller's current device. Destructors ignore errors (they must not throw).
+// RAII owners of cuSPARSE / cuBLAS handles and cuSPARSE generic-API descriptors (GPU-only vendor libraries,
+// docs/cuda_backend.md), next to the device guard, streams and events of cuda/base/stream.hpp. Destructors
+// ignore errors (they must not throw).
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 #include <cusparse.h>
 
 #include <cstdint>
-#include <utility>
 
 #include "cuda/base/cuda_check.hpp"
+#include "cuda/base/stream.hpp"
 
 namespace netdp::kernels::cuda {
-
-/// Makes `device` current for the guard's lifetime, then restores the previous current device.
-class DeviceGuard {
- public:
-  explicit DeviceGuard(int device) {
-    NETDP_CUDA_TRY(cudaGetDevice(&previous_));
-    NETDP_CUDA_TRY(cudaSetDevice(device));
-  }
-  ~DeviceGuard() { (void)cudaSetDevice(previous_); }
-  DeviceGuard(const DeviceGuard&) = delete;
-  DeviceGuard& operator=(const DeviceGuard&) = delete;
-
- private:
-  int previous_ = 0;
-};
-
-class Stream {
- public:
-  Stream() { NETDP_CUDA_TRY(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
-  ~Stream() { (void)cudaStreamDestroy(stream_); }
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
-
-  cudaStream_t get() const { return stream_; }
-  void synchronize() const { NETDP_CUDA_TRY(cudaStreamSynchronize(stream_)); }
-
- private:
-  cudaStream_t stream_ = nullptr;
-};
-
-/// A CUDA event without timing (cheaper), for ordering host work after queued device work.
-class Event {
- public:
-  Event() { NETDP_CUDA_TRY(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming)); }
-  ~Event() {
-    if (event_ != nullptr) (void)cudaEventDestroy(event_);
-  }
-  Event(Event&& other) noexcept : event_(std::exchange(other.event_, nullptr)) {}
-  Event& operator=(Event&& other) noexcept {
-    if (this != &other) {
-      if (event_ != nullptr) (void)cudaEventDestroy(event_);
-      event_ = std::exchange(other.event_, nullptr);
-    }
-    return *this;
-  }
-  Event(const Event&) = delete;
-  Event& operator=(const Event&) = delete;
-
-  cudaEvent_t get() const { return event_; }
-  void record(cudaStream_t stream) const { NETDP_CUDA_TRY(cudaEventRecord(event_, stream)); }
-  void synchronize() const { NETDP_CUDA_TRY(cudaEventSynchronize(event_)); }
-
- private:
-  cudaEvent_t event_ = nullptr;
-};
 
 /// cuSPARSE handle bound to `stream`.
 class CusparseHandle {

@@ -1,6 +1,7 @@
 #pragma once
-// Launch geometry and tiny kernels shared by the CUDA backends. Internal linkage: each .cu gets its own copy,
-// so no relocatable device code is needed.
+// Launch geometry and the launchers of the single-source bodies, shared by the CUDA backends (the emulated
+// device has a host twin of this header: kernels/emulated/cuda/base/launch.cuh). Internal linkage: each .cu
+// gets its own copy, so no relocatable device code is needed.
 //
 // Element-wise kernels over a column-major rows x cols block use a 2-D grid (grid_2d): x strides over the
 // rows of a column, y over the columns, so no element needs a 64-bit `%` or `/` to find its row and column
@@ -11,8 +12,9 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "common/for_each.hpp"
 #include "common/propagation_bodies.hpp"
-#include "cuda/base/cuda_check.hpp"
+#include "cuda/base/runtime_check.hpp"
 
 namespace netdp::kernels::cuda {
 namespace {
@@ -58,6 +60,15 @@ template <class Body>
 __global__ void device_for_each_2d(std::int64_t rows, std::int64_t cols, const Body body) {
   for (std::int64_t j = first_column(); j < cols; j += column_stride())
     for (std::int64_t r = global_thread(); r < rows; r += grid_threads()) body(r, j);
+}
+
+/// body(i) for i in [0, count), queued on `stream` (the grid-stride device_for_each of common/for_each.hpp).
+/// The emulated device's launch.cuh runs the same body with host_for_each.
+template <class Body>
+void for_each(std::int64_t count, const Body& body, cudaStream_t stream) {
+  if (count <= 0) return;
+  device_for_each<<<grid_for(count), kThreads, 0, stream>>>(count, body);
+  NETDP_CUDA_CHECK_LAUNCH();
 }
 
 /// body(r, j) over a rows x cols block, queued on `stream`.

@@ -1,8 +1,8 @@
 #pragma once
-// The device memory a run may plan with (docs/design.md principle 5), decided once before anything is allocated and
-// named in InsufficientMemory messages. The only CUDA call is cudaMemGetInfo; the arithmetic (one share of
-// the free memory, the memory limit, tiles and staging) is the pure code of common/memory_plan.hpp, which
-// builds and is tested without CUDA.
+// The device memory a run may plan with (docs/design.md principle 5), decided once before anything is
+// allocated and named in InsufficientMemory messages. The only CUDA call is cudaMemGetInfo; the arithmetic
+// (one share of the free memory, the memory limit, tiles and staging) is the pure code of
+// common/memory_plan.hpp, which builds and is tested without CUDA.
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -10,7 +10,7 @@
 #include <string>
 
 #include "common/memory_plan.hpp"
-#include "cuda/base/cuda_check.hpp"
+#include "cuda/base/runtime_check.hpp"
 
 namespace netdp::kernels::cuda {
 

@@ -1,0 +1,26 @@
+#pragma once
+// The emulated device's Propagator (the CUDA one, kernels/cuda/propagator.hpp, calls cuSPARSE SpMM or cuBLAS
+// DGEMM: vendor libraries, GPU-only). Same interface, Y = W X on column-major n x cols blocks computed by
+// the one CSR product of the CPU engines (common/csr_product.hpp), one column at a time, so a column is
+// summed in CSR order as on the CPU; the dense path (`dense`) uses the same product.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "netdp/core/sparse_matrix.hpp"
+
+namespace netdp::kernels::cuda {
+
+class Propagator {
+ public:
+  Propagator(const CsrMatrix& w, bool dense, cudaStream_t stream);
+
+  std::int64_t device_bytes() const;
+  void reserve(const double* x, double* y, std::int64_t cols);
+  void apply(const double* x, double* y, std::int64_t cols);
+
+ private:
+  CsrMatrix w_;
+};
+
+}  // namespace netdp::kernels::cuda
