@@ -28,9 +28,8 @@ ModularEchelon::~ModularEchelon() {
   if (basis_.capacity() > spare_storage().capacity()) basis_.swap(spare_storage());
 }
 
-bool ModularEchelon::insert(std::span<std::uint64_t> row) {
+std::size_t ModularEchelon::eliminate(std::uint64_t* r) const {
   const std::size_t n = static_cast<std::size_t>(n_);
-  std::uint64_t* r = row.data();
   // Basis row i is zero at the pivots of rows 0..i-1, so eliminating in insertion order never brings back a
   // pivot entry already cleared.
   for (std::size_t i = 0; i < pivots_.size(); ++i) {
@@ -43,6 +42,17 @@ bool ModularEchelon::insert(std::span<std::uint64_t> row) {
   }
   std::size_t p = 0;
   while (p < n && r[p] == 0) ++p;
+  return p;
+}
+
+bool ModularEchelon::in_span(std::span<std::uint64_t> row) const {
+  return eliminate(row.data()) == static_cast<std::size_t>(n_);
+}
+
+bool ModularEchelon::insert(std::span<std::uint64_t> row) {
+  const std::size_t n = static_cast<std::size_t>(n_);
+  std::uint64_t* r = row.data();
+  const std::size_t p = eliminate(r);
   if (p == n) return false;
   const std::uint64_t scale = f_.inverse(r[p]);
   for (std::size_t k = p; k < n; ++k) r[k] = f_.mul(r[k], scale);

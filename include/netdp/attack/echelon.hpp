@@ -21,6 +21,8 @@ class ModularEchelon {
   /// Reduces `row` (Montgomery form, modified in place) against the basis; stores it when it is independent.
   /// Returns true when the rank grew.
   bool insert(std::span<std::uint64_t> row);
+  /// Whether `row` (Montgomery form, modified in place) lies in the span of the basis; stores nothing.
+  bool in_span(std::span<std::uint64_t> row) const;
   int rank() const { return static_cast<int>(pivots_.size()); }
   int columns() const { return n_; }
   bool full() const { return rank() == n_; }
@@ -32,6 +34,7 @@ class ModularEchelon {
   int support_size(int i) const;
 
  private:
+  std::size_t eliminate(std::uint64_t* row) const;  // reduces row; returns its first non-zero (n: none)
   const ModularField& f_;
   int n_;
   std::vector<std::uint64_t> basis_;  // rank x n, row-major
