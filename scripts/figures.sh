@@ -1,33 +1,48 @@
 #!/usr/bin/env bash
-# Regenerates the figures of examples/ (docs/figures.md): for every example folder, `netdp run` its study into
-# OUT/<folder> and draw it with its plot.py, then check that the PNG was written.
+# Regenerates the figures of examples/ (docs/figures.md). Every folder of examples/ that holds a plot.py is a
+# figure folder, found by this convention (no list to keep up to date):
+#   study.toml   run with `netdp run` into OUT/<folder> (a folder without one computes inside its plot.py)
+#   quick.toml   the same study at small sizes, used by --quick instead of study.toml when present
+#   plot.py      `python3 plot.py OUT/<folder>` draws one or more PNGs into OUT/<folder>; it finds netdp in $NETDP
+# A study that reads data/facebook/ (SNAP ego-Facebook, not shipped) is skipped when --data has no such file.
 #
-#   scripts/figures.sh [--quick] [--netdp PATH] [--data DIR] [--out DIR] [--gallery]
+#   scripts/figures.sh [--quick] [--netdp PATH] [--data DIR] [--out DIR] [--gallery] [--only FOLDER]...
 #
-#   --quick     CI scale: a folder's quick.toml where it has one (smaller graphs, fewer runs), else its study.toml
+#   --quick     CI scale: quick.toml where a folder has one, else its study.toml; checks that each PNG is written
 #   --netdp     the netdp binary (default build/netdp)
-#   --data      directory holding facebook/414.edges (SNAP ego-Facebook); ego examples are skipped without it
-#               (default data/ under the repository root)
+#   --data      directory holding facebook/414.edges (default data/ under the repository root, else
+#               ../shared/data next to the repository when it exists)
 #   --out       where the results go (default figures-out; --quick: a temporary directory, removed at the end)
 #   --gallery   copy every PNG into docs/figures/ (full scale only)
+#   --only F    this folder only (repeatable)
 #
-# Plots use PYTHON (default /usr/bin/python3, which has the Debian matplotlib and networkx). Exit 1 when a study
-# or a plot fails or a PNG is missing.
+# Plots use PYTHON (default /usr/bin/python3, which has the Debian matplotlib and networkx). Prints one line per
+# folder with its time. Exit 1 when a study or a plot fails or writes no PNG, 2 on bad arguments.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-quick=0 gallery=0 netdp="$root/build/netdp" data="$root/data" out=""
+quick=0 gallery=0 netdp="$root/build/netdp" data="" out="" only=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --quick) quick=1 ;;
     --gallery) gallery=1 ;;
-    --netdp) netdp=$(realpath "$2"); shift ;;
-    --data) data=$(realpath "$2"); shift ;;
-    --out) out=$(realpath -m "$2"); shift ;;
-    *) echo "figures.sh: unknown argument $1" >&2; exit 2 ;;
+    --netdp | --data | --out | --only)
+      [[ $# -ge 2 ]] || { echo "figures.sh: $1 needs a value" >&2; exit 2; }
+      case "$1" in
+        --netdp) netdp=$(realpath "$2") ;;
+        --data) data=$(realpath -m "$2") ;;
+        --out) out=$(realpath -m "$2") ;;
+        --only) only+=("${2%/}") ;;
+      esac
+      shift ;;
+    *) echo "figures.sh: unknown argument $1 (see the comment at the top of scripts/figures.sh)" >&2; exit 2 ;;
   esac
   shift
 done
+if [[ -z "$data" ]]; then
+  data="$root/data"
+  [[ ! -d "$data" && -d "$root/../shared/data" ]] && data=$(realpath "$root/../shared/data")
+fi
 python=${PYTHON:-/usr/bin/python3}
 [[ -x "$python" ]] || python=python3
 [[ -x "$netdp" ]] || { echo "figures.sh: no netdp binary at $netdp (build it or pass --netdp)" >&2; exit 2; }
@@ -35,43 +50,53 @@ if [[ -z "$out" ]]; then
   if [[ $quick == 1 ]]; then out=$(mktemp -d); trap 'rm -rf "$out"' EXIT; else out="$root/figures-out"; fi
 fi
 mkdir -p "$out/work"
-# Studies read graph files relative to the directory they run in: data/ there points at --data.
+# Studies read graph files relative to the directory they run in (data/..., examples/...): the work directory
+# has data/ pointing at --data and examples/ at the repository's.
 [[ -d "$data" ]] && ln -sfn "$data" "$out/work/data"
+ln -sfn "$root/examples" "$out/work/examples"
+export NETDP="$netdp" MPLBACKEND=Agg
 
-# folder -> PNG its plot.py writes
-declare -A png=(
-  [fig6_1a_gossip_by_distance]=fig6_1a.png
-  [fig7_1_complete_graph_summation]=fig7_1.png
-  [fig7_3a_walk_vs_gossip]=fig7_3a.png
-  [figC2_hypercube_growing_n]=figC2.png
-  [fig6_1b_muffliato_ego_graph]=fig6_1b.png
-  [figC5_dropout_gossip]=figC5.png
-  [fig7_4_walk_loss_communicability]=fig7_4.png
-  [fig6_1c_muffliato_gd_time_varying_er]=fig6_1c.png
-)
-needs_ego=" fig6_1b_muffliato_ego_graph fig7_4_walk_loss_communicability "
+folders=()
+for plot in "$root"/examples/*/plot.py; do folders+=("$(basename "$(dirname "$plot")")"); done
+if [[ ${#only[@]} -gt 0 ]]; then
+  for f in "${only[@]}"; do
+    [[ -f "$root/examples/$f/plot.py" ]] || { echo "figures.sh: --only $f: no examples/$f/plot.py" >&2; exit 2; }
+  done
+  folders=("${only[@]}")
+fi
 
-failed=0
-for folder in $(printf '%s\n' "${!png[@]}" | sort); do
+failed=0 total_start=$(date +%s)
+for folder in "${folders[@]}"; do
   dir="$root/examples/$folder"
-  if [[ "$needs_ego" == *" $folder "* && ! -f "$data/facebook/414.edges" ]]; then
+  study=""
+  [[ -f "$dir/study.toml" ]] && study="$dir/study.toml"
+  [[ $quick == 1 && -f "$dir/quick.toml" ]] && study="$dir/quick.toml"
+  if grep -qs "data/facebook/" "${study:-$dir/plot.py}" && [[ ! -f "$data/facebook/414.edges" ]]; then
     echo "figures.sh: $folder skipped: no $data/facebook/414.edges (pass --data)"
     continue
   fi
-  study="$dir/study.toml"
-  [[ $quick == 1 && -f "$dir/quick.toml" ]] && study="$dir/quick.toml"
+  rm -rf "${out:?}/$folder"
+  mkdir -p "$out/$folder"
   start=$(date +%s)
-  if (cd "$out/work" && "$netdp" run "$study" --out "$out/$folder" --quiet >"$out/$folder.log" 2>&1) &&
-     (cd "$out/work" && "$python" "$dir/plot.py" "$out/$folder" >>"$out/$folder.log" 2>&1) &&
-     [[ -s "$out/$folder/${png[$folder]}" ]]; then
-    echo "figures.sh: $folder: ${png[$folder]} in $(( $(date +%s) - start )) s"
+  ok=1
+  if [[ -n "$study" ]]; then
+    (cd "$out/work" && "$netdp" run "$study" --out "$out/$folder" --quiet) >"$out/$folder.log" 2>&1 || ok=0
+  fi
+  if [[ $ok == 1 ]]; then
+    (cd "$out/work" && "$python" "$dir/plot.py" "$out/$folder") >>"$out/$folder.log" 2>&1 || ok=0
+  fi
+  pngs=$(find "$out/$folder" -maxdepth 1 -name '*.png' -size +0 -printf '%f ' | sort)
+  if [[ $ok == 1 && -n "$pngs" ]]; then
+    echo "figures.sh: $folder: ${pngs% } in $(($(date +%s) - start)) s"
     if [[ $gallery == 1 && $quick == 0 ]]; then
-      mkdir -p "$root/docs/figures" && cp "$out/$folder/${png[$folder]}" "$root/docs/figures/"
+      mkdir -p "$root/docs/figures" && cp "$out/$folder"/*.png "$root/docs/figures/"
     fi
   else
+    [[ $ok == 1 ]] && echo "plot.py wrote no PNG into $out/$folder" >>"$out/$folder.log"
     echo "figures.sh: $folder FAILED (log: $out/$folder.log)" >&2
     tail -5 "$out/$folder.log" >&2 || true
     failed=1
   fi
 done
+echo "figures.sh: ${#folders[@]} folders in $(($(date +%s) - total_start)) s$([[ $quick == 1 ]] && echo ' (quick scale)')"
 exit $failed
