@@ -22,5 +22,6 @@ Model walk_sgd_model();                  // walk_sgd_job.cpp
 Model attack_gossip_model();             // attack_gossip_job.cpp
 Model mf_loss_model();                   // mf_loss_job.cpp
 Model mf_factorize_model();              // mf_factorize_job.cpp
+Model admm_model();                      // admm_job.cpp
 
 }  // namespace netdp::jobs

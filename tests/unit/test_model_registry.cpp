@@ -61,6 +61,7 @@ TEST(ModelRegistry, EveryModelIsDescribedCompletely) {
                                        "mf-loss",
                                        "mf-factorize",
                                        "walk-sgd",
+                                       "admm",
                                        "attack gossip"};
   for (const Model& m : models()) {
     SCOPED_TRACE(m.name);

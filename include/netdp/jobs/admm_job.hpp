@@ -1,0 +1,43 @@
+#pragma once
+// `netdp admm` as a library call (docs/admm.md): data, the noise calibrated to the setting's guarantee
+// (docs/math.md §8.3), the runs of private consensus ADMM, the Thm 8.5 bound, curves.csv and summary.json.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "netdp/accounting/admm_privacy.hpp"
+#include "netdp/simulation/admm.hpp"
+
+namespace netdp {
+
+struct AdmmJob {
+  AdmmParams params;                    // sigma filled by the run unless given
+  std::int64_t users = 100;             // n
+  std::optional<std::int64_t> sampled;  // m; default the largest m with m / n < 1/5
+  std::optional<double> sigma;          // given: no calibration
+  double epsilon = 1;                   // the target of the calibration
+  double lipschitz = 0;                 // L; 0: logistic max_j ||x_j|| of the training data
+  AdmmPrivacyParams privacy;  // delta, conversion, subsampling constant (the rest comes from params)
+  std::string data;           // CSV path; empty: synthetic
+  std::int64_t synthetic_rows = 20640;
+  int synthetic_dim = 8;
+  std::uint64_t data_seed = 0;
+  double test_fraction = 0.2;
+  bool intercept = true;
+  std::int64_t eval_points = 200;  // eval_every = max(1, K / eval_points) unless given
+  bool eval_every_given = false;
+  std::string out_dir;
+  nlohmann::json invocation;
+};
+
+/// The privacy parameters of a run: the job's privacy block with n, m, K, gamma, L and the prox scale.
+AdmmPrivacyParams admm_privacy_params(const AdmmJob& job, std::int64_t users, double lipschitz);
+/// The default m: the largest m with m / n < 1/5 (Thm E.9), at least 1.
+std::int64_t admm_default_sampled(std::int64_t users);
+
+/// curves.csv, summary.json, manifest.json; returns the summary.
+nlohmann::json run_admm_job(const AdmmJob& job);
+
+}  // namespace netdp

@@ -1,0 +1,102 @@
+// `netdp admm` end to end: files and columns, sigma equal to the calibration, the privacy of the summary,
+// identical results for 1 and 2 threads, and bad input (exit 2, one line, no manifest).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "netdp/accounting/admm_privacy.hpp"
+#include "support/test_support.hpp"
+
+namespace netdp {
+namespace {
+
+using namespace testing;  // tests/support/test_support.hpp
+namespace fs = std::filesystem;
+
+TEST(CliAdmm, WritesCurvesAndTheCalibratedSigmaForEverySetting) {
+  ScratchDir dir;
+  for (const std::string setting : {"centralized", "federated", "walk"}) {
+    SCOPED_TRACE(setting);
+    auto out = dir / setting;
+    ASSERT_TRUE(run_cli_into("admm --setting " + setting +
+                                 " --epsilon 2 --users 40 --runs 3 --steps 60 --synthetic-rows 600 "
+                                 "--eval-every 20 --seed 4 --threads 2",
+                             out, {"curves.csv", "summary.json", "manifest.json"}));
+    const auto s = read_json(out / "summary.json");
+    AdmmPrivacyParams p;
+    p.setting = parse_admm_setting(setting);
+    p.users = 40;
+    p.sampled = 7;  // the largest m with m / 40 < 1/5
+    p.steps = 60;
+    p.step_size = 40;  // auto: n, prox step 1
+    p.lipschitz = s["lipschitz"].get<double>();
+    EXPECT_NEAR(p.lipschitz, std::sqrt(2.0), 1e-12);  // rows of norm 1 and the intercept
+    EXPECT_DOUBLE_EQ(s["sigma"].get<double>(), calibrate_admm_sigma(p, 2.0));
+    const std::string g = to_string(calibrated_guarantee(p.setting));
+    EXPECT_EQ(s["calibrated_guarantee"], g);
+    EXPECT_LE(s["privacy"][g]["epsilon"].get<double>(), 2.0);
+    EXPECT_EQ(s["privacy"].contains("thm_8_9_federated_local"), setting == "federated");
+    EXPECT_EQ(s["dim"], 9);
+    const auto curves = read_csv_cells(out / "curves.csv");
+    ASSERT_EQ(curves.size(), 5u);  // header, steps 0, 20, 40, 60
+    for (const char* column : {"step", "objective_mean", "objective_std", "accuracy_mean", "accuracy_std",
+                               "distance_mean", "utility_bound", "max_participations_mean"})
+      EXPECT_NE(std::find(curves[0].begin(), curves[0].end(), column), curves[0].end()) << column;
+    EXPECT_EQ(curves[4][0], "60");
+    EXPECT_NEAR(std::stod(curves[1][1]), std::log(2.0), 1e-12);  // z_0 = 0
+  }
+}
+
+TEST(CliAdmm, SameSeedGivesIdenticalCurvesForOneAndTwoThreads) {
+  ScratchDir dir;
+  const std::string args =
+      "admm --setting walk --objective least-squares --lipschitz 2 --sigma 0.05 --users 20 --runs 4 "
+      "--steps 200 --synthetic-rows 300 --eval-every 50 --seed 9 --threads ";
+  ASSERT_TRUE(run_cli_into(args + "1", dir / "one", {"curves.csv"}));
+  ASSERT_TRUE(run_cli_into(args + "2", dir / "two", {"curves.csv"}));
+  EXPECT_EQ(read_text((dir / "one" / "curves.csv").string()),
+            read_text((dir / "two" / "curves.csv").string()));
+  const auto s = read_json(dir / "one" / "summary.json");
+  EXPECT_EQ(s["sigma_source"], "given");
+  EXPECT_TRUE(s["final"]["accuracy"]["mean"].is_null());  // least squares: no accuracy
+}
+
+TEST(CliAdmm, BadInputExitsWithCode2AndNoManifest) {
+  ScratchDir dir;
+  auto bad_labels = dir.write("bad.csv", "1,2,0.5\n3,4,1\n");
+  const std::string common = " --steps 10 --users 10 --synthetic-rows 200 --out ";
+  const std::string cases[] = {
+      "--setting gossip",
+      "--epsilon 0",
+      "--delta 1",
+      "--users 1",
+      "--setting federated --sampled 0",
+      "--setting federated --sampled 11",
+      "--setting federated --sampled 5",  // m / n = 1/2: Thm E.9 needs m < n/5
+      "--objective least-squares",        // no Lipschitz constant to calibrate with
+      "--relaxation 0",
+      "--relaxation 1.5",
+      "--step-size -1",
+      "--newton-steps 0",
+      "--prox-scale half",
+      "--conversion exact",
+      "--subsampling-constant 0",
+      "--data " + (dir / "missing.csv").string(),
+      "--data " + bad_labels,
+      "--users 500",  // 160 training rows for 500 users
+  };
+  int i = 0;
+  for (const auto& args : cases) {
+    auto out = dir / ("case" + std::to_string(i++));
+    auto r = run_cli("admm " + args + common + out.string());
+    EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_FALSE(fs::exists(out / "manifest.json")) << args;
+  }
+}
+
+}  // namespace
+}  // namespace netdp
