@@ -1,9 +1,9 @@
 // CUDA backend of the gossip simulator's time-varying protocols (sequence, dropout, randomized, er-per-round:
-// docs/math.md §6.1, 6.8, 6.3, 6.4) against the CPU, the oracle (docs/design.md principle 1): random graphs, D = 1 and 3,
-// batch sizes 1, 7, all and automatic, every curve within relative error 1e-10. The dropout masks, the
-// activated edges and the ER graphs are drawn on the device from the CPU's Philox words (principle 2); a
-// differing draw would move an error curve far beyond 1e-10, and one-run curves recorded at every step pin
-// each round. Skipped where no CUDA device answers. The shared per-element maths
+// docs/math.md §6.1, 6.8, 6.3, 6.4) against the CPU, the oracle (docs/design.md principle 1): random graphs,
+// D = 1 and 3, batch sizes 1, 7, all and automatic, every curve within relative error 1e-10. The dropout
+// masks, the activated edges and the ER graphs are drawn on the device from the CPU's Philox words (principle
+// 2); a differing draw would move an error curve far beyond 1e-10, and one-run curves recorded at every step
+// pin each round. Skipped where no CUDA device answers. The shared per-element maths
 // (kernels/common/gossip_sim_math.hpp) and the no-device path are checked on the host.
 #include <gtest/gtest.h>
 
@@ -181,19 +181,6 @@ TEST(GossipSimVaryingCuda, RandomizedMatchesCpu) {
   expect_cuda_curves(star, one_run, {0});
 }
 
-/// max_i |gpu_i - cpu_i| / max(|cpu_i|, |cpu_0|): the relative error with a floor at the curve's start. A
-/// curve that decays by many orders (40000 ticks take the noisy error from ~0.3 to ~1e-32) carries the
-/// rounding differences of its start (the noise's ulps, the reductions' order) as absolute errors of the
-/// start's scale, which a plain relative error at 1e-31 would magnify beyond any meaning.
-double max_error_with_start_floor(const std::vector<double>& gpu, const std::vector<double>& cpu) {
-  if (gpu.size() != cpu.size() || cpu.empty()) return INFINITY;
-  const double floor = std::fabs(cpu.front());
-  double worst = 0;
-  for (std::size_t i = 0; i < cpu.size(); ++i)
-    worst = std::max(worst, std::fabs(gpu[i] - cpu[i]) / std::max({std::fabs(cpu[i]), floor, DBL_MIN}));
-  return worst;
-}
-
 TEST(GossipSimVaryingCuda, RandomizedAcrossTickChunks) {
   if (no_device()) GTEST_SKIP() << "no CUDA device";
   // More ticks than one launch holds (2^14): the state, totals and recorded points carry across launches.
@@ -209,12 +196,16 @@ TEST(GossipSimVaryingCuda, RandomizedAcrossTickChunks) {
     q.batch_runs = batch;
     const GossipSimResult gpu = netdp::gossip_sim(g, w, x, q);
     ASSERT_EQ(gpu.t, cpu.t) << "batch " << batch;
-    EXPECT_LE(max_error_with_start_floor(gpu.mean, cpu.mean), netdp::testing::kCudaCurveTolerance) << batch;
-    EXPECT_LE(max_error_with_start_floor(gpu.std_error, cpu.std_error), netdp::testing::kCudaCurveTolerance)
+    EXPECT_LE(netdp::testing::max_error_with_start_floor(gpu.mean, cpu.mean),
+              netdp::testing::kCudaCurveTolerance)
         << batch;
-    EXPECT_LE(max_error_with_start_floor(gpu.noisy_mean, cpu.noisy_mean), netdp::testing::kCudaCurveTolerance)
+    EXPECT_LE(netdp::testing::max_error_with_start_floor(gpu.std_error, cpu.std_error),
+              netdp::testing::kCudaCurveTolerance)
         << batch;
-    EXPECT_LE(max_error_with_start_floor(gpu.noisy_std_error, cpu.noisy_std_error),
+    EXPECT_LE(netdp::testing::max_error_with_start_floor(gpu.noisy_mean, cpu.noisy_mean),
+              netdp::testing::kCudaCurveTolerance)
+        << batch;
+    EXPECT_LE(netdp::testing::max_error_with_start_floor(gpu.noisy_std_error, cpu.noisy_std_error),
               netdp::testing::kCudaCurveTolerance)
         << batch;
   }

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <algorithm>
 #include <array>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -126,6 +127,20 @@ double max_relative_error(const std::vector<double>& gpu, const std::vector<doub
   for (std::size_t i = 0; i < cpu.size(); ++i) {
     if (std::isnan(cpu[i]) && std::isnan(gpu[i])) continue;
     worst = std::max(worst, std::abs(gpu[i] - cpu[i]) / std::max(std::abs(cpu[i]), 1e-300));
+  }
+  return worst;
+}
+
+double max_error_with_start_floor(const std::vector<double>& gpu, const std::vector<double>& cpu) {
+  if (gpu.size() != cpu.size() || cpu.empty()) return INFINITY;
+  const double floor = std::isnan(cpu.front()) ? 0.0 : std::fabs(cpu.front());
+  double worst = 0;
+  for (std::size_t i = 0; i < cpu.size(); ++i) {
+    if (std::isnan(cpu[i]) || std::isnan(gpu[i])) {
+      if (std::isnan(cpu[i]) != std::isnan(gpu[i])) return INFINITY;  // NaN only where the CPU has NaN
+      continue;
+    }
+    worst = std::max(worst, std::fabs(gpu[i] - cpu[i]) / std::max({std::fabs(cpu[i]), floor, DBL_MIN}));
   }
   return worst;
 }

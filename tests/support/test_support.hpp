@@ -54,6 +54,12 @@ std::string read_text(const std::string& path);
 /// max_i |gpu_i - cpu_i| / |cpu_i| (CUDA against the CPU oracle); entries NaN on both sides are equal (the
 /// standard error of a single run).
 double max_relative_error(const std::vector<double>& gpu, const std::vector<double>& cpu);
+
+/// max_i |gpu_i - cpu_i| / max(|cpu_i|, |cpu_0|): the relative error with a floor at the curve's start. A
+/// curve that decays by many orders (gossip error curves reach ~1e-32, or exact consensus on a complete
+/// graph) carries the rounding differences of its start (the noise's ulps, the reductions' order) as
+/// absolute errors of the start's scale, which a plain relative error near 0 would magnify beyond meaning.
+double max_error_with_start_floor(const std::vector<double>& gpu, const std::vector<double>& cpu);
 nlohmann::json read_json(const std::filesystem::path& path);
 
 /// The comma-separated cells of every line of a CSV file, header first.
