@@ -4,6 +4,7 @@
 #include "netdp/attack/attack_dgd.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "attack/knowledge_rows.hpp"
@@ -108,6 +109,12 @@ DgdKnowledge dgd_knowledge(const Graph& g, const WeightsSpec& weights, const std
 
   const std::size_t c = k.targets.size(), count = k.observed.size();
   const int messages = steps * gossip_rounds;
+  const double dense = double(messages) * double(count);
+  if (dense * dense * 8 > 8e9)
+    throw InvalidParameter("steps", "steps: the knowledge matrix would have " +
+                                        std::to_string(std::llround(dense)) +
+                                        " rows and its dense covariance more than 8 GB; use fewer steps or "
+                                        "gossip-rounds");
   k.rows = messages * static_cast<int>(count);
   k.matrix.assign(idx(k.rows) * c, 0.0);
   knowledge_matrix_rows<RealOps, CsrMatrix, double>(

@@ -1,0 +1,341 @@
+// `attack dgd` (docs/attack.md "D-GD"): the reconstruction attack on decentralized gradient descent of
+// docs/math.md §7.3, on the built-in convex models or on Assumption 4.7 itself.
+#include "netdp/jobs/attack_dgd_job.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <sstream>
+
+#include "core/progress.hpp"
+#include "jobs/attack_dgd_parts.hpp"
+#include "jobs/model_list.hpp"
+#include "jobs/model_parts.hpp"
+#include "netdp/accounting/loss_report.hpp"
+#include "netdp/core/error.hpp"
+#include "netdp/core/graph_spec.hpp"
+#include "netdp/io/format.hpp"
+#include "netdp/io/results_dir.hpp"
+
+namespace netdp {
+
+using json = nlohmann::json;
+
+namespace {
+
+std::size_t idx(auto i) {
+  return static_cast<std::size_t>(i);
+}
+
+double norm(const double* x, std::size_t d) {
+  double s = 0;
+  for (std::size_t i = 0; i < d; ++i) s += x[i] * x[i];
+  return std::sqrt(s);
+}
+
+// ||a - b|| / ||b|| (||a - b|| when b = 0).
+double relative_error(const double* a, const double* b, std::size_t d) {
+  std::vector<double> diff(d);
+  for (std::size_t i = 0; i < d; ++i) diff[i] = a[i] - b[i];
+  const double nb = norm(b, d);
+  return nb > 0 ? norm(diff.data(), d) / nb : norm(diff.data(), d);
+}
+
+// Running mean and variance over runs (Welford), NaN-free: empty when nothing was added.
+struct Moments {
+  int count = 0;
+  double mean = 0, m2 = 0;
+  void add(double x) {
+    ++count;
+    const double delta = x - mean;
+    mean += delta / count;
+    m2 += delta * (x - mean);
+  }
+  double sd() const { return count > 1 ? std::sqrt(m2 / (count - 1)) : 0.0; }
+};
+
+std::string cell(const Moments& m, bool sd = false) {
+  return m.count ? format_double(sd ? m.sd() : m.mean) : "";
+}
+
+json mean_or_null(const Moments& m) {
+  return m.count ? json(m.mean) : json(nullptr);
+}
+
+}  // namespace
+
+json run_attack_dgd_job(const AttackDgdJob& job) {
+  const Stopwatch clock;
+  const Graph g = make_graph(job.graph);
+  if (job.runs < 1) throw InvalidParameter("runs", "runs must be >= 1, got " + std::to_string(job.runs));
+  bool every = false;
+  const std::vector<node_t> attackers = attack::parse_attackers(job.attackers, g.n, job.params.seed, &every);
+  if (every)
+    throw InvalidParameter("attackers", "attack dgd takes a set of attackers (a list or random:K), not all");
+  const attack::DgdKnowledge k =
+      attack::dgd_knowledge(g, job.weights, attackers, job.params.steps, job.params.gossip_rounds);
+  const DgdProblem problem = make_dgd_problem(job, g.n);
+  const int dim = problem.dim, T = job.params.steps;
+  const std::size_t d = idx(dim), c = k.targets.size(), n = idx(g.n);
+
+  std::vector<attack::DgdEstimator> estimators;
+  for (int t = 1; t <= T; ++t) estimators.push_back(attack::dgd_estimator(k, t));
+  const double seconds_knowledge = clock.seconds();
+
+  // Per target at T: errors over runs; per prefix t: the mean over the targets identifiable at t, over runs.
+  std::vector<Moments> ols_error(c), gls_error(c), ols_data(c), gls_data(c);
+  std::vector<Moments> step_ols(idx(T)), step_gls(idx(T)), step_ols_data(idx(T)), step_gls_data(idx(T));
+  std::ostringstream estimates;
+  estimates << "node,coordinate,reference,ols,gls\n";
+  for (int r = 0; r < job.runs; ++r) {
+    attack::DgdAttackParams params = job.params;
+    params.run = r;
+    const attack::DgdRun run = attack::simulate_dgd(k, problem.theta0, dim, problem.update, params);
+    const std::vector<double> y = attack::remove_contributions(k, problem.theta0, run);
+    for (int t = 1; t <= T; ++t) {
+      const attack::DgdEstimate e = attack::estimate_gradients(estimators[idx(t - 1)], y, dim);
+      const double* reference = run.mean_updates.data() + idx(t - 1) * n * d;
+      for (std::size_t j = 0; j < c; ++j) {
+        if (k.identifiable_after[j] == 0 || k.identifiable_after[j] > t) continue;
+        const std::size_t v = idx(k.targets[j]);
+        const double eo = relative_error(e.ols.data() + j * d, reference + v * d, d);
+        const double eg = relative_error(e.gls.data() + j * d, reference + v * d, d);
+        step_ols[idx(t - 1)].add(eo), step_gls[idx(t - 1)].add(eg);
+        std::optional<double> dol, dgl;
+        if (problem.invert) {
+          dol = problem.invert(k.targets[j], e.ols.data() + j * d);
+          dgl = problem.invert(k.targets[j], e.gls.data() + j * d);
+          step_ols_data[idx(t - 1)].add(*dol), step_gls_data[idx(t - 1)].add(*dgl);
+        }
+        if (t == T) {
+          ols_error[j].add(eo), gls_error[j].add(eg);
+          if (dol) ols_data[j].add(*dol), gls_data[j].add(*dgl);
+        }
+      }
+      if (r == 0 && t == T)
+        for (std::size_t j = 0; j < c; ++j)
+          for (std::size_t q = 0; q < d; ++q)
+            estimates << k.targets[j] << ',' << q << ','
+                      << format_double(reference[idx(k.targets[j]) * d + q]) << ','
+                      << format_double(e.ols[j * d + q]) << ',' << format_double(e.gls[j * d + q]) << '\n';
+    }
+  }
+
+  ResultsDir out(job.out_dir);
+  // nodes.csv: one line per node; errors at T for the identifiable targets.
+  std::vector<node_t> distance(n, std::numeric_limits<node_t>::max());
+  for (node_t a : attackers) {
+    const std::vector<node_t> da = bfs_distances(g, a);
+    for (std::size_t v = 0; v < n; ++v)
+      if (da[v] >= 0) distance[v] = std::min(distance[v], da[v]);
+  }
+  const attack::DgdEstimator& last = estimators.back();
+  std::ostringstream nodes;
+  nodes
+      << "node,role,distance,identifiable_after,ols_error,gls_error,ols_error_sd,gls_error_sd,ols_data_error,"
+         "gls_data_error,ols_sd,gls_sd\n";
+  std::vector<node_t> identifiable;
+  Moments final_ols, final_gls, final_ols_data, final_gls_data;
+  for (node_t v = 0; v < g.n; ++v) {
+    const bool attacker = std::binary_search(attackers.begin(), attackers.end(), v);
+    const bool observed = std::binary_search(k.observed.begin(), k.observed.end(), v);
+    nodes << v << ',' << (attacker ? "attacker" : observed ? "observed" : "target") << ',';
+    if (distance[idx(v)] != std::numeric_limits<node_t>::max()) nodes << distance[idx(v)];
+    if (attacker) {
+      nodes << ",,,,,,,,,\n";
+      continue;
+    }
+    const auto j = idx(std::lower_bound(k.targets.begin(), k.targets.end(), v) - k.targets.begin());
+    const int after = k.identifiable_after[j];
+    nodes << ',' << after << ',' << cell(ols_error[j]) << ',' << cell(gls_error[j]) << ','
+          << cell(ols_error[j], true) << ',' << cell(gls_error[j], true) << ',' << cell(ols_data[j]) << ','
+          << cell(gls_data[j]) << ',';
+    if (after > 0)
+      nodes << format_double(job.params.sigma * std::sqrt(last.ols_variance[j])) << ','
+            << format_double(job.params.sigma * std::sqrt(last.gls_variance[j]));
+    else
+      nodes << ',';
+    nodes << '\n';
+    if (after > 0) {
+      identifiable.push_back(v);
+      if (ols_error[j].count) final_ols.add(ols_error[j].mean), final_gls.add(gls_error[j].mean);
+      if (ols_data[j].count) final_ols_data.add(ols_data[j].mean), final_gls_data.add(gls_data[j].mean);
+    }
+  }
+  out.write_text("nodes.csv", nodes.str());
+  std::ostringstream iterations;
+  iterations << "steps,rows,identifiable,ols_error,gls_error,ols_data_error,gls_data_error\n";
+  for (int t = 1; t <= T; ++t) {
+    const auto i = idx(t - 1);
+    const auto known = std::count_if(k.identifiable_after.begin(), k.identifiable_after.end(),
+                                     [&](int a) { return a > 0 && a <= t; });
+    iterations << t << ',' << k.rows_after(t) << ',' << known << ',' << cell(step_ols[i]) << ','
+               << cell(step_gls[i]) << ',' << cell(step_ols_data[i]) << ',' << cell(step_gls_data[i]) << '\n';
+  }
+  out.write_text("iterations.csv", iterations.str());
+  out.write_text("estimates.csv", estimates.str());
+
+  json primes = json::array();
+  for (const auto& p : k.primes)
+    primes.push_back({{"prime", p.prime}, {"rank", p.rank}, {"identifiable", p.reconstructed}});
+  json summary = {{"model", "attack dgd"},
+                  {"n", g.n},
+                  {"edges", g.num_edges()},
+                  {"weights", to_string(job.weights)},
+                  {"attackers", attackers},
+                  {"observed", k.observed},
+                  {"targets", c},
+                  {"steps", T},
+                  {"gossip_rounds", job.params.gossip_rounds},
+                  {"rows", k.rows},
+                  {"objective", to_string(job.objective)},
+                  {"data", job.data.empty() ? json("synthetic") : json(job.data)},
+                  {"dim", dim},
+                  {"examples", problem.examples},
+                  {"step_size", job.step_size},
+                  {"sigma", job.params.sigma},
+                  {"init", to_string(job.init)},
+                  {"runs", job.runs},
+                  {"seed", job.params.seed},
+                  {"rank", k.rank},
+                  {"identifiable", identifiable},
+                  {"identifiable_fraction", c ? double(identifiable.size()) / double(c) : 0.0},
+                  {"certificate",
+                   {{"primes", primes},
+                    {"agree", k.primes_agree},
+                    {"statement",
+                     "e_j in the row space of the knowledge matrix decided over Z/pZ for each prime, W's "
+                     "rational entries "
+                     "mapped to the field (docs/attack.md \"Exact method\")"}}},
+                  {"error",
+                   {{"ols", mean_or_null(final_ols)},
+                    {"gls", mean_or_null(final_gls)},
+                    {"ols_data", mean_or_null(final_ols_data)},
+                    {"gls_data", mean_or_null(final_gls_data)},
+                    {"inversion", problem.inversion}}},
+                  {"seconds_knowledge", seconds_knowledge},
+                  {"seconds", clock.seconds()}};
+  json manifest = manifest_header("attack dgd", job.invocation);
+  manifest["parameters"] = {{"graph", job.graph},
+                            {"weights", to_string(job.weights)},
+                            {"attackers", job.attackers},
+                            {"steps", T},
+                            {"gossip_rounds", job.params.gossip_rounds},
+                            {"objective", to_string(job.objective)},
+                            {"data", job.data},
+                            {"dim", dim},
+                            {"samples", job.samples},
+                            {"step_size", job.step_size},
+                            {"sigma", job.params.sigma},
+                            {"init", to_string(job.init)},
+                            {"runs", job.runs},
+                            {"seed", job.params.seed}};
+  return publish_results(out, summary, std::move(manifest),
+                         json::array({"nodes.csv", "iterations.csv", "estimates.csv"}), clock.seconds());
+}
+
+namespace jobs {
+
+namespace {
+
+AttackDgdJob attack_dgd_job(const Values& v, const RunContext& context) {
+  AttackDgdJob job;
+  job.graph = v.text("graph");
+  job.weights = parse_weights_spec(v.text("weights"));
+  job.attackers = v.text("attackers");
+  job.params.steps = static_cast<int>(v.integer("steps"));
+  job.params.gossip_rounds = static_cast<int>(v.integer("gossip-rounds"));
+  job.params.sigma = v.real("sigma");
+  job.params.seed = v.natural("seed");
+  job.objective = parse_dgd_objective(v.text("objective"));
+  job.init = parse_dgd_init(v.text("init"));
+  job.data = v.has("data") ? v.text("data") : "";
+  job.dim = static_cast<int>(v.integer("dim"));
+  job.samples = static_cast<int>(v.integer("samples"));
+  job.step_size = v.real("step-size");
+  job.runs = static_cast<int>(v.integer("runs"));
+  job.out_dir = context.out_dir.string();
+  job.invocation = context.invocation;
+  return job;
+}
+
+}  // namespace
+
+Model attack_dgd_model() {
+  using namespace declare;
+  Model m;
+  m.name = "attack dgd";
+  m.help =
+      "reconstruction attack on decentralized gradient descent: OLS/GLS estimates of every target's gradient "
+      "(docs/math.md §7.3)";
+  m.parameters = graph_parameters();
+  append(
+      m.parameters,
+      {text("attackers", "attacking nodes: a list (0,1) or random:K").fallback("0"),
+       integer("steps", "gradient steps T observed").required().range(between(1, 1e5)),
+       integer("gossip-rounds", "gossip rounds K per gradient step (Remark 4.11)")
+           .fallback("1")
+           .range(between(1, 1e4)),
+       choice("objective",
+              "assumption (Assumption 4.7: constant N(0, I) updates) | quadratic | least-squares",
+              {"assumption", "quadratic", "least-squares"})
+           .fallback("assumption"),
+       text("data",
+            "CSV file: p features then a label (quadratic: p values) per row, split across the nodes "
+            "in file order; default: synthetic data from the seed"),
+       integer("dim", "dimension p of synthetic data and of assumption updates")
+           .fallback("1")
+           .range(at_least(1)),
+       integer("samples", "synthetic examples per node").fallback("1").range(at_least(1)),
+       real("step-size", "learning rate eta of the models' updates -eta grad f_v")
+           .fallback("0.1")
+           .range(above(0)),
+       real("sigma", "std of the Gaussian noise added to every update coordinate (Assumption 4.7)")
+           .fallback("0")
+           .range(at_least(0)),
+       choice("init", "public theta^0: optimum (near convergence) | zero | random (N(0, I) per node)",
+              {"optimum", "zero", "random"})
+           .fallback("optimum"),
+       integer("runs", "replicates with independent noise (same data)").fallback("1").range(between(1, 1e6)),
+       natural("seed", "seed of the data, the noise, random:K and a random theta^0").fallback("0"),
+       out_parameter(), quiet_parameter()});
+  m.validate = [](const Values& v) {
+    const AttackDgdJob job = attack_dgd_job(v, {});
+    if (job.attackers == "all")
+      throw InvalidParameter("attackers",
+                             "attack dgd takes a set of attackers (a list or random:K), not all");
+    if (job.weights.scheme == Weighting::file)
+      throw InvalidParameter(
+          "weights", "attack dgd decides identifiability exactly: it needs a named weighting, not a file");
+    if (job.objective == DgdObjective::assumption && !job.data.empty())
+      throw InvalidParameter("data",
+                             "objective assumption draws its updates from the seed: it takes no data");
+  };
+  m.execute = [](const Values& v, const RunContext& c) { return run_attack_dgd_job(attack_dgd_job(v, c)); };
+  m.describe = [](const json& s, const RunContext& c) {
+    const json& e = s["error"];
+    return format_line(
+        "attack dgd: n = %d, T = %d, %zu of %d targets identifiable, mean relative error OLS %s, GLS %s, "
+        "%.3f s -> %s\n",
+        s["n"].get<int>(), s["steps"].get<int>(), s["identifiable"].size(), s["targets"].get<int>(),
+        e["ols"].is_null() ? "-" : format_double(e["ols"].get<double>()).c_str(),
+        e["gls"].is_null() ? "-" : format_double(e["gls"].get<double>()).c_str(), s["seconds"].get<double>(),
+        c.out_dir.string().c_str());
+  };
+  // The covariance (m x m, m = T K |N(A)|) and one SVD of up to m x n per step t dominate; each run adds two
+  // products per step (~1 ns per multiply-add).
+  m.resources = [](const Values& v) {
+    const GraphSize g = graph_size(v.text("graph"));
+    const double n = g.n, degree = n > 0 ? 2 * g.m / n : 0, T = double(v.integer("steps")),
+                 rows = T * double(v.integer("gossip-rounds")) * std::max(1.0, degree),
+                 runs = double(v.integer("runs"));
+    return Estimate{8 * rows * (rows + n) * 3,
+                    1e-9 * T * (rows * rows * (rows + n) + runs * rows * n * double(v.integer("dim")))};
+  };
+  return m;
+}
+
+}  // namespace jobs
+
+}  // namespace netdp
