@@ -383,7 +383,8 @@ const std::vector<Model>& models() {
                          mf_loss_model(),
                          mf_factorize_model(),
                          admm_model(),
-                         attack_gossip_model()};
+                         attack_gossip_model(),
+                         attack_dgd_model()};
     return m;
   }();
   return list;

@@ -20,6 +20,7 @@ Model muffliato_gd_model();              // muffliato_gd_job.cpp
 Model walk_sim_model();                  // walk_sim_job.cpp
 Model walk_sgd_model();                  // walk_sgd_job.cpp
 Model attack_gossip_model();             // attack_gossip_job.cpp
+Model attack_dgd_model();                // attack_dgd_job.cpp
 Model mf_loss_model();                   // mf_loss_job.cpp
 Model mf_factorize_model();              // mf_factorize_job.cpp
 Model admm_model();                      // admm_job.cpp

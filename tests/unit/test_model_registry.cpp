@@ -62,7 +62,8 @@ TEST(ModelRegistry, EveryModelIsDescribedCompletely) {
                                        "mf-factorize",
                                        "walk-sgd",
                                        "admm",
-                                       "attack gossip"};
+                                       "attack gossip",
+                                       "attack dgd"};
   for (const Model& m : models()) {
     SCOPED_TRACE(m.name);
     EXPECT_TRUE(names.insert(m.name).second) << "model names are unique";
