@@ -97,8 +97,16 @@ json run_admm_job(const AdmmJob& job) {
                              ? synthetic_data(p.objective, 1, job.synthetic_dim,
                                               static_cast<int>(job.synthetic_rows), job.data_seed)
                              : read_csv_data(job.data, p.objective, 1);
-  const LearningSplit split = learning_split(rows, p.objective, static_cast<node_t>(job.users),
-                                             job.test_fraction, job.intercept, job.data_seed);
+  const LearningSplit split = [&] {
+    try {
+      return learning_split(rows, p.objective, static_cast<node_t>(job.users), job.test_fraction,
+                            job.intercept, job.data_seed);
+    } catch (const InvalidParameter& e) {  // the split names the users "graph" (walk-sgd's parameter)
+      if (e.parameter() != "graph") throw;
+      throw InvalidParameter("users",
+                             "users: " + std::string(e.what()).substr(std::string("graph: ").size()));
+    }
+  }();
   const LocalData& train = split.train;
   p.sampled = job.sampled ? *job.sampled : admm_default_sampled(job.users);
   if (p.step_size == 0) p.step_size = p.prox_scale == AdmmProxScale::weighted ? double(job.users) : 1.0;

@@ -67,16 +67,16 @@ TEST(CliAdmm, SameSeedGivesIdenticalCurvesForOneAndTwoThreads) {
 TEST(CliAdmm, BadInputExitsWithCode2AndNoManifest) {
   ScratchDir dir;
   auto bad_labels = dir.write("bad.csv", "1,2,0.5\n3,4,1\n");
-  const std::string common = " --steps 10 --users 10 --synthetic-rows 200 --out ";
+  const std::string common = " --steps 10 --synthetic-rows 200 --out ";  // 160 training rows, 100 users
   const std::string cases[] = {
       "--setting gossip",
       "--epsilon 0",
       "--delta 1",
       "--users 1",
       "--setting federated --sampled 0",
-      "--setting federated --sampled 11",
-      "--setting federated --sampled 5",  // m / n = 1/2: Thm E.9 needs m < n/5
-      "--objective least-squares",        // no Lipschitz constant to calibrate with
+      "--setting federated --sampled 101",
+      "--setting federated --sampled 20",  // m / n = 1/5: Thm E.9 needs m < n/5
+      "--objective least-squares",         // no Lipschitz constant to calibrate with
       "--relaxation 0",
       "--relaxation 1.5",
       "--step-size -1",
@@ -86,7 +86,9 @@ TEST(CliAdmm, BadInputExitsWithCode2AndNoManifest) {
       "--subsampling-constant 0",
       "--data " + (dir / "missing.csv").string(),
       "--data " + bad_labels,
-      "--users 500",  // 160 training rows for 500 users
+      "--users 500",                    // fewer synthetic rows than users
+      "--users 190",                    // 160 training rows for 190 users
+      "--epsilon 1e-9 --setting walk",  // no sigma reaches it (8.12's condition on sigma)
   };
   int i = 0;
   for (const auto& args : cases) {
