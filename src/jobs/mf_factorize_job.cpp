@@ -20,7 +20,7 @@ json run_mf_factorize_job(const MfFactorizeJob& job) {
   check_mf_factorize_job(job);
   const MfSetup setup = mf_setup(job.spec);
   ResultsDir out(job.out_dir);
-  mf::write_npy_matrix(out.file("C.npy").string(), setup.c);
+  mf::write_npy_matrix(out.file("C.npy").string(), mf::stack_rows(setup.c));
   json summary = {{"model", "mf-factorize"}};
   summary.update(mf_description(job.spec, setup));
   summary.update(mf_workload_losses(setup));

@@ -1,5 +1,6 @@
 #include "jobs/mf_job_parts.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -32,7 +33,8 @@ void check_mf_spec(const MfSpec& spec, bool need_graph) {
                            "max-iterations must be >= 1, got " + std::to_string(c.max_iterations));
   if (need_graph && spec.graph.empty()) throw InvalidParameter("graph", "graph is required");
   if (spec.graph.empty() &&
-      (c.kind == mf::CorrelationKind::optimal || c.kind == mf::CorrelationKind::mafalda))
+      (c.kind == mf::CorrelationKind::optimal || c.kind == mf::CorrelationKind::mafalda ||
+       c.kind == mf::CorrelationKind::mafalda_l))
     throw InvalidParameter("graph", "graph is required for correlation " + spec.correlation);
   if (!spec.graph.empty()) parse_graph_spec(spec.graph);
   if (spec.weights != "average") mf::parse_mf_weights(spec.weights);
@@ -49,8 +51,8 @@ MfSetup mf_setup(const MfSpec& spec) {
     s.w = mf::mf_gossip_matrix(s.g, spec.weights);
   }
   const Stopwatch clock;
-  s.c = mf::correlation_matrix(s.correlation, s.participation, s.has_graph ? &s.w : nullptr, &s.iterations,
-                               &s.converged);
+  s.c = mf::correlation_matrices(s.correlation, s.participation, s.has_graph ? &s.w : nullptr, &s.iterations,
+                                 &s.converged);
   s.seconds_correlation = clock.seconds();
   return s;
 }
@@ -87,8 +89,7 @@ json mf_description(const MfSpec& spec, const MfSetup& s) {
 
 namespace {
 
-json workload_entry(const mf::Matrix& gram, const mf::Matrix& c, double sens) {
-  const double error = mf::workload_error(gram, c);
+json workload_entry(double error, double sens) {
   const double loss =
       std::isinf(sens) || std::isinf(error) ? std::numeric_limits<double>::infinity() : sens * sens * error;
   return {{"error", error}, {"loss", loss}};
@@ -98,13 +99,26 @@ json workload_entry(const mf::Matrix& gram, const mf::Matrix& c, double sens) {
 
 json mf_workload_losses(const MfSetup& s) {
   const int T = s.participation.steps();
-  const double sens = mf::sensitivity(s.c, s.participation);
+  double sens = 0.0;
+  for (const mf::Matrix& c : s.c) sens = std::max(sens, mf::sensitivity(c, s.participation));
   const mf::Matrix a = mf::prefix_sum(T);
+  const mf::Matrix prefix_gram = mf::multiply(a, a, true, false);
+  double prefix = 0.0;
+  for (const mf::Matrix& c : s.c)
+    prefix += mf::workload_error(prefix_gram, c) / static_cast<double>(s.c.size());
   json out = {{"sensitivity", sens}};
-  json workloads = {{"prefix_sum", workload_entry(mf::multiply(a, a, true, false), s.c, sens)}};
+  json workloads = {{"prefix_sum", workload_entry(prefix, sens)}};
   if (s.has_graph) {
-    workloads["message"] = workload_entry(mf::workload_gram(s.w, T, 0, true), s.c, sens);
-    workloads["post_average"] = workload_entry(mf::workload_gram(s.w, T, 1, true), s.c, sens);
+    for (int power : {0, 1}) {
+      double error = 0.0;
+      if (s.c.size() == 1) {
+        error = mf::workload_error(mf::workload_gram(s.w, T, power, true), s.c[0]);
+      } else {
+        const std::vector<mf::Matrix> grams = mf::node_workload_grams(s.w, T, power, true);
+        for (std::size_t u = 0; u < grams.size(); ++u) error += mf::workload_error(grams[u], s.c[u]);
+      }
+      workloads[power == 0 ? "message" : "post_average"] = workload_entry(error, sens);
+    }
   }
   out["workloads"] = workloads;
   return out;
@@ -127,9 +141,10 @@ std::vector<Parameter> mf_parameters(bool graph_required) {
       text("participation",
            "every | single | cyclic:b=B,k=K (T = B K): steps at which a node's data takes part")
           .fallback("every"),
-      text("correlation",
-           "C_local: none | ldp | antipgd | sr | bsr | dmf | optimal | mafalda | file:PATH (T x T float64 "
-           ".npy)")
+      text(
+          "correlation",
+          "C_local: none | ldp | antipgd | sr | bsr | dmf | optimal | mafalda | mafalda-l (one C per node) | "
+          "file:PATH (T x T, or (n T) x T per node, float64 .npy)")
           .fallback("ldp"),
       flag("symmetric-toeplitz", "sr/bsr: the symmetric Toeplitz matrix of the reference code"),
       integer("band", "bsr: entries with i - j >= band are 0 (0 = the participation's b)")
@@ -139,7 +154,7 @@ std::vector<Parameter> mf_parameters(bool graph_required) {
              "optimiser objective: exact tr(G X^-1) | code (reversed Cholesky of the reference code)",
              {"exact", "code"})
           .fallback("exact"),
-      integer("max-iterations", "optimiser iteration limit (dmf, optimal, mafalda)")
+      integer("max-iterations", "optimiser iteration limit (dmf, optimal, mafalda, mafalda-l)")
           .fallback("10000")
           .range(at_least(1)),
   };

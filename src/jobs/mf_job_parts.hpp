@@ -20,7 +20,7 @@ struct MfSetup {
   CsrMatrix w;
   mf::Participation participation;
   mf::CorrelationSpec correlation;
-  mf::Matrix c;  // C_local, T x T
+  std::vector<mf::Matrix> c;  // C_local (one, T x T) or one per node (MAFALDA-L, a per-node file)
   int iterations = 0;
   bool converged = false;
   double seconds_correlation = 0;
@@ -35,7 +35,8 @@ MfSetup mf_setup(const MfSpec& spec);
 /// The summary fields naming the graph, W, workload, participation and correlation.
 nlohmann::json mf_description(const MfSpec& spec, const MfSetup& setup);
 /// sens_Pi(C) and, for the prefix sum and (with a graph) the message and post-average workloads,
-/// error = tr(C^-T G C^-1) and loss = sens^2 * error (docs/math.md §9.6).
+/// error = tr(C^-T G C^-1) and loss = sens^2 * error (docs/math.md §9.6). Per-node C: sens = max_u sens(C_u),
+/// the graph workloads' error sum_u tr(C_u^-T G_u C_u^-1), the prefix sum's the mean over the nodes.
 nlohmann::json mf_workload_losses(const MfSetup& setup);
 
 namespace jobs {

@@ -382,6 +382,7 @@ const std::vector<Model>& models() {
                          walk_sgd_model(),
                          mf_loss_model(),
                          mf_factorize_model(),
+                         mf_sgd_model(),
                          admm_model(),
                          attack_gossip_model(),
                          attack_dgd_model()};

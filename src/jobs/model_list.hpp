@@ -23,6 +23,7 @@ Model attack_gossip_model();             // attack_gossip_job.cpp
 Model attack_dgd_model();                // attack_dgd_job.cpp
 Model mf_loss_model();                   // mf_loss_job.cpp
 Model mf_factorize_model();              // mf_factorize_job.cpp
+Model mf_sgd_model();                    // mf_sgd_job.cpp
 Model admm_model();                      // admm_job.cpp
 
 }  // namespace netdp::jobs

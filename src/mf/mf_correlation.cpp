@@ -5,7 +5,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
+#include <exception>
 #include <limits>
+#include <string>
 
 #include "cpu/serial_blas.hpp"
 #include "netdp/core/error.hpp"
@@ -21,16 +24,16 @@ CorrelationSpec parse_correlation(std::string_view text) {
     if (spec.path.empty()) throw InvalidParameter("correlation", "correlation file: needs a path");
     return spec;
   }
-  for (CorrelationKind k :
-       {CorrelationKind::none, CorrelationKind::ldp, CorrelationKind::antipgd, CorrelationKind::sr,
-        CorrelationKind::bsr, CorrelationKind::dmf, CorrelationKind::optimal, CorrelationKind::mafalda})
+  for (CorrelationKind k : {CorrelationKind::none, CorrelationKind::ldp, CorrelationKind::antipgd,
+                            CorrelationKind::sr, CorrelationKind::bsr, CorrelationKind::dmf,
+                            CorrelationKind::optimal, CorrelationKind::mafalda, CorrelationKind::mafalda_l})
     if (text == to_string(k)) {
       spec.kind = k;
       return spec;
     }
   throw InvalidParameter(
       "correlation",
-      "correlation: expected none, ldp, antipgd, sr, bsr, dmf, optimal, mafalda or file:PATH, "
+      "correlation: expected none, ldp, antipgd, sr, bsr, dmf, optimal, mafalda, mafalda-l or file:PATH, "
       "got '" +
           std::string(text) + "'");
 }
@@ -53,6 +56,8 @@ std::string to_string(CorrelationKind kind) {
       return "optimal";
     case CorrelationKind::mafalda:
       return "mafalda";
+    case CorrelationKind::mafalda_l:
+      return "mafalda-l";
     case CorrelationKind::file:
       return "file";
   }
@@ -77,6 +82,8 @@ std::string display_name(CorrelationKind kind) {
       return "Optimal (Message Loss)";
     case CorrelationKind::mafalda:
       return "MAFALDA-SGD";
+    case CorrelationKind::mafalda_l:
+      return "MAFALDA-L-SGD";
     case CorrelationKind::file:
       return "user-supplied";
   }
@@ -294,6 +301,8 @@ Matrix correlation_matrix(const CorrelationSpec& spec, const Participation& p, c
       return optimised(workload_gram(need_w(), T, 0, true));
     case CorrelationKind::mafalda:
       return optimised(workload_gram(need_w(), T, 1, true));
+    case CorrelationKind::mafalda_l:
+      throw InvalidParameter("correlation", "correlation mafalda-l has one C per node, not one C_local");
     case CorrelationKind::file: {
       Matrix c = read_npy_matrix(spec.path, "correlation");
       if (c.rows != T || c.cols != T)
@@ -318,6 +327,75 @@ double workload_error(const Matrix& gram, const Matrix& c) {
       LAPACKE_dgetri(LAPACK_ROW_MAJOR, n, inv.a.data(), n, pivots.data()) != 0)
     return std::numeric_limits<double>::infinity();
   return dot(multiply(gram, inv), inv);
+}
+
+std::vector<OptimizeResult> optimize_per_node(const std::vector<Matrix>& grams, const Participation& p,
+                                              int max_iterations, bool parallel) {
+  std::vector<OptimizeResult> out(grams.size());
+  std::string error;
+#pragma omp parallel for schedule(dynamic, 1) if (parallel)
+  for (std::size_t u = 0; u < grams.size(); ++u) {
+    try {
+      out[u] = optimize_factorization(grams[u], p, max_iterations);
+    } catch (const std::exception& e) {
+#pragma omp critical(netdp_mf_optimize_per_node)
+      if (error.empty()) error = "node " + std::to_string(u) + ": " + e.what();
+    }
+  }
+  if (!error.empty()) throw InvalidInput(error);
+  return out;
+}
+
+Matrix stack_rows(const std::vector<Matrix>& c) {
+  if (c.empty()) return Matrix();
+  Matrix out(c[0].rows * static_cast<std::int64_t>(c.size()), c[0].cols);
+  for (std::size_t u = 0; u < c.size(); ++u)
+    std::copy(c[u].a.begin(), c[u].a.end(), out.a.begin() + static_cast<std::ptrdiff_t>(u * c[u].a.size()));
+  return out;
+}
+
+std::vector<Matrix> correlation_matrices(const CorrelationSpec& spec, const Participation& p,
+                                         const CsrMatrix* w, int* iterations, bool* converged) {
+  const int T = p.steps();
+  if (spec.kind == CorrelationKind::mafalda_l) {
+    if (!w) throw InvalidParameter("correlation", "correlation mafalda-l needs a graph");
+    std::vector<Matrix> grams = node_workload_grams(*w, T, 1, true);
+    if (spec.surrogate == Surrogate::code)
+      for (Matrix& g : grams) g = surrogate_gram(g);
+    const std::vector<OptimizeResult> r = optimize_per_node(grams, p, spec.max_iterations, true);
+    std::vector<Matrix> c;
+    int most = 0;
+    bool all = true;
+    for (const OptimizeResult& x : r) {
+      c.push_back(x.c);
+      most = std::max(most, x.iterations);
+      all = all && x.converged;
+    }
+    if (iterations) *iterations = most;
+    if (converged) *converged = all;
+    return c;
+  }
+  if (spec.kind == CorrelationKind::file) {
+    const Matrix m = read_npy_matrix(spec.path, "correlation");
+    const std::int64_t n = w ? w->n : 0;
+    if (iterations) *iterations = 0;
+    if (m.cols == T && m.rows == T) return {m};
+    if (m.cols == T && n > 0 && m.rows == n * T) {
+      std::vector<Matrix> c(static_cast<std::size_t>(n), Matrix(T, T));
+      for (std::int64_t u = 0; u < n; ++u)
+        std::copy(m.a.begin() + u * T * T, m.a.begin() + (u + 1) * T * T,
+                  c[static_cast<std::size_t>(u)].a.begin());
+      return c;
+    }
+    throw InvalidParameter(
+        "correlation",
+        "correlation " + spec.path + ": expected a " + std::to_string(T) + " x " + std::to_string(T) +
+            " matrix" +
+            (n > 0 ? " or " + std::to_string(n * T) + " x " + std::to_string(T) + " (one per node)"
+                   : std::string()) +
+            ", got " + std::to_string(m.rows) + " x " + std::to_string(m.cols));
+  }
+  return {correlation_matrix(spec, p, w, iterations, converged)};
 }
 
 }  // namespace netdp::mf

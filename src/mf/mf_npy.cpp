@@ -1,4 +1,5 @@
 // Reading and writing the T x T matrices of the MF models as float64 .npy files (docs/outputs.md).
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -11,7 +12,7 @@
 
 namespace netdp::mf {
 
-Matrix read_npy_matrix(const std::string& path, const std::string& parameter) {
+NpyArray read_npy_array(const std::string& path, const std::string& parameter) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InvalidParameter(parameter, parameter + " " + path + ": cannot open the file");
   const auto bad = [&](const std::string& why) {
@@ -31,23 +32,68 @@ Matrix read_npy_matrix(const std::string& path, const std::string& parameter) {
   }
   std::string header(length, '\0');
   if (!in.read(header.data(), length)) throw bad("truncated header");
-  if (header.find("'<f8'") == std::string::npos) throw bad("expected float64 ('<f8') data");
+  int width = 0;
+  bool integer = true;
+  if (header.find("'<f8'") != std::string::npos)
+    width = 8, integer = false;
+  else if (header.find("'<i8'") != std::string::npos)
+    width = 8;
+  else if (header.find("'<i4'") != std::string::npos)
+    width = 4;
+  else
+    throw bad("expected float64 ('<f8'), int64 ('<i8') or int32 ('<i4') data");
   const bool fortran = header.find("'fortran_order': True") != std::string::npos;
   std::smatch m;
-  if (!std::regex_search(header, m, std::regex(R"('shape':\s*\(\s*(\d+)\s*,\s*(\d+)\s*,?\s*\))")))
-    throw bad("expected a 2-D array");
-  const std::int64_t rows = std::stoll(m[1]), cols = std::stoll(m[2]);
-  Matrix out(rows, cols);
-  std::vector<double> data(static_cast<std::size_t>(rows * cols));
-  if (!in.read(reinterpret_cast<char*>(data.data()),
-               static_cast<std::streamsize>(data.size() * sizeof(double))))
-    throw bad("truncated data");
-  for (std::int64_t i = 0; i < rows; ++i)
-    for (std::int64_t j = 0; j < cols; ++j)
-      out(i, j) = fortran ? data[static_cast<std::size_t>(j * rows + i)]
-                          : data[static_cast<std::size_t>(i * cols + j)];
-  for (double v : out.a)
-    if (!std::isfinite(v)) throw bad("entries must be finite");
+  if (!std::regex_search(header, m, std::regex(R"('shape':\s*\(([^)]*)\))")))
+    throw bad("no shape in the header");
+  NpyArray out;
+  const std::string dims = m[1];
+  const std::regex number(R"(\d+)");
+  for (std::sregex_iterator it(dims.begin(), dims.end(), number), e; it != e; ++it)
+    out.shape.push_back(std::stoll(it->str()));
+  if (fortran && out.shape.size() > 2) throw bad("Fortran order is read for 2-D arrays only");
+  std::int64_t count = 1;
+  for (std::int64_t d : out.shape) count *= d;
+  std::vector<char> raw(static_cast<std::size_t>(count * width));
+  if (!in.read(raw.data(), static_cast<std::streamsize>(raw.size()))) throw bad("truncated data");
+  out.data.resize(static_cast<std::size_t>(count));
+  for (std::int64_t i = 0; i < count; ++i) {
+    const char* at = raw.data() + i * width;
+    if (!integer) {
+      std::memcpy(&out.data[static_cast<std::size_t>(i)], at, 8);
+    } else if (width == 8) {
+      std::int64_t v;
+      std::memcpy(&v, at, 8);
+      out.data[static_cast<std::size_t>(i)] = static_cast<double>(v);
+    } else {
+      std::int32_t v;
+      std::memcpy(&v, at, 4);
+      out.data[static_cast<std::size_t>(i)] = v;
+    }
+  }
+  if (fortran && out.shape.size() == 2) {
+    const std::int64_t rows = out.shape[0], cols = out.shape[1];
+    std::vector<double> c(out.data.size());
+    for (std::int64_t i = 0; i < rows; ++i)
+      for (std::int64_t j = 0; j < cols; ++j)
+        c[static_cast<std::size_t>(i * cols + j)] = out.data[static_cast<std::size_t>(j * rows + i)];
+    out.data.swap(c);
+  }
+  return out;
+}
+
+Matrix read_npy_matrix(const std::string& path, const std::string& parameter) {
+  NpyArray array = read_npy_array(path, parameter);
+  if (array.shape.size() != 2)
+    throw InvalidParameter(parameter, parameter + " " + path + ": expected a 2-D array, got " +
+                                          std::to_string(array.shape.size()) + "-D");
+  for (double v : array.data)
+    if (!std::isfinite(v))
+      throw InvalidParameter(parameter, parameter + " " + path + ": entries must be finite");
+  Matrix out;
+  out.rows = array.shape[0];
+  out.cols = array.shape[1];
+  out.a = std::move(array.data);
   return out;
 }
 

@@ -201,4 +201,41 @@ Matrix workload_gram(const CsrMatrix& w, int steps, int power, bool parallel) {
   return g;
 }
 
+std::vector<Matrix> node_workload_grams(const CsrMatrix& w, int steps, int power, bool parallel) {
+  kernels::use_single_threaded_blas();
+  const std::int64_t n = w.n, powers = steps + power;
+  const std::int64_t block = std::min<std::int64_t>(n, 64);
+  std::vector<Matrix> grams(static_cast<std::size_t>(n));
+  std::vector<double> stack(static_cast<std::size_t>(powers * n * block));
+  for (std::int64_t first = 0; first < n; first += block) {
+    const std::int64_t width = std::min(block, n - first);
+    std::fill(stack.begin(), stack.end(), 0.0);
+    for (std::int64_t j = 0; j < width; ++j) stack[static_cast<std::size_t>((first + j) * block + j)] = 1.0;
+    for (std::int64_t p = 1; p < powers; ++p)
+      csr_multiply(w, stack.data() + (p - 1) * n * block, stack.data() + p * n * block, block, parallel);
+#pragma omp parallel for schedule(dynamic, 1) if (parallel)
+    for (std::int64_t j = 0; j < width; ++j) {
+      // F(a, b) = <W^a e_i, W^b e_i>: the column j of every power, gathered, then one SYRK.
+      std::vector<double> column(static_cast<std::size_t>(powers * n));
+      for (std::int64_t p = 0; p < powers; ++p)
+        for (std::int64_t r = 0; r < n; ++r)
+          column[static_cast<std::size_t>(p * n + r)] =
+              stack[static_cast<std::size_t>((p * n + r) * block + j)];
+      Matrix f(powers, powers);
+      cblas_dsyrk(CblasRowMajor, CblasUpper, CblasNoTrans, static_cast<int>(powers), static_cast<int>(n), 1.0,
+                  column.data(), static_cast<int>(n), 0.0, f.a.data(), static_cast<int>(powers));
+      for (std::int64_t a = 0; a < powers; ++a)
+        for (std::int64_t b = 0; b < a; ++b) f(a, b) = f(b, a);
+      // G[s, r] = G[s + 1, r + 1] + F(T - 1 - s + power, T - 1 - r + power) (the sum of §9.6, from the end).
+      Matrix g(steps, steps);
+      for (int s = steps - 1; s >= 0; --s)
+        for (int r = steps - 1; r >= 0; --r)
+          g(s, r) = (s + 1 < steps && r + 1 < steps ? g(s + 1, r + 1) : 0.0) +
+                    f(steps - 1 - s + power, steps - 1 - r + power);
+      grams[static_cast<std::size_t>(first + j)] = std::move(g);
+    }
+  }
+  return grams;
+}
+
 }  // namespace netdp::mf

@@ -77,6 +77,73 @@ TEST(MfCli, FactorizeWritesCAndWorkloadLosses) {
   EXPECT_FALSE(read_json(again / "summary.json")["workloads"].contains("message"));
 }
 
+TEST(MfCli, LossEpsilonAtDelta) {
+  // LDP with C = I over T = 4 steps, every step: sens = 2, so every pair is (2 / sigma)-GDP; epsilon.npy
+  // holds the toolbox's conversion of it.
+  ScratchDir dir;
+  const auto out = dir / "eps";
+  ASSERT_TRUE(run_cli_into("mf-loss --graph path:n=4 --steps 4 --trust ldp --sigma 2 --delta 1e-5 --quiet",
+                           out, {"sensitivity.npy", "loss.npy", "epsilon.npy", "summary.json"}));
+  const NpyArray eps = read_npy((out / "epsilon.npy").string());
+  ASSERT_EQ(eps.shape, (std::vector<std::int64_t>{4, 4}));
+  const double expected = mf::epsilon_of_sensitivity(2.0, 2.0, 1e-5, mf::EpsilonConversion::gdp);
+  EXPECT_GT(expected, 0.0);
+  EXPECT_TRUE(std::isinf(eps.values[0]));
+  EXPECT_EQ(eps.values[1], expected);
+  const auto summary = read_json(out / "summary.json");
+  EXPECT_EQ(summary["conversion"], "gdp");
+  EXPECT_EQ(summary["max_epsilon"].get<double>(), expected);
+  // rdp-classic: the closed form r + 2 sqrt(r ln(1/delta)) with r = mu^2 / 2 = 0.5.
+  ASSERT_TRUE(
+      run_cli_into("mf-loss --graph path:n=4 --steps 4 --trust ldp --sigma 2 --delta 1e-5 "
+                   "--conversion rdp-classic --quiet",
+                   out, {"epsilon.npy"}));
+  EXPECT_NEAR(read_npy((out / "epsilon.npy").string()).values[1], 0.5 + 2 * std::sqrt(0.5 * std::log(1e5)),
+              1e-12);
+}
+
+TEST(MfCli, LossObservationModel) {
+  // B = [1 1], C = [[1, 0], [1, 1]], victims {0} and {0, 1}: sens sqrt 2 and sqrt 4.5 (test_mf_trust).
+  ScratchDir dir;
+  mf::Matrix b(1, 2), c(2, 2), pi(2, 2), a(1, 2);
+  b.a = {1, 1};
+  c.a = {1, 0, 1, 1};
+  pi.a = {0, -1, 0, 1};
+  a.a = {2, 1};
+  mf::write_npy_matrix((dir / "b.npy").string(), b);
+  mf::write_npy_matrix((dir / "c.npy").string(), c);
+  mf::write_npy_matrix((dir / "pi.npy").string(), pi);
+  mf::write_npy_matrix((dir / "a.npy").string(), a);
+  const auto out = dir / "obs";
+  const std::string files = " --observation-b " + (dir / "b.npy").string() + " --observation-c " +
+                            (dir / "c.npy").string() + " --observation-pi " + (dir / "pi.npy").string();
+  ASSERT_TRUE(run_cli_into("mf-loss --trust observation --steps 2" + files + " --observation-a " +
+                               (dir / "a.npy").string() + " --quiet",
+                           out, {"sensitivity.npy", "loss.npy", "C.npy", "summary.json"}));
+  const NpyArray sens = read_npy((out / "sensitivity.npy").string());
+  ASSERT_EQ(sens.shape, (std::vector<std::int64_t>{1, 2}));
+  EXPECT_NEAR(sens.values[0], std::sqrt(2.0), 1e-14);
+  EXPECT_NEAR(sens.values[1], std::sqrt(4.5), 1e-14);
+  EXPECT_FALSE(fs::exists(out / "by_distance.csv"));
+  const auto summary = read_json(out / "summary.json");
+  EXPECT_EQ(summary["trust"], "observation");
+  EXPECT_EQ(summary["victims"], 2);
+  // A that is not B C, and a participation index outside C's columns, exit 2 naming the option.
+  mf::write_npy_matrix((dir / "a.npy").string(), b);
+  auto r = run_cli("mf-loss --trust observation --steps 2" + files + " --observation-a " +
+                   (dir / "a.npy").string() + " --out " + (dir / "x").string());
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("observation-a"), std::string::npos) << r.err;
+  mf::Matrix outside(1, 1);
+  outside.a = {5};  // not a column of the 2 x 2 C
+  mf::write_npy_matrix((dir / "outside.npy").string(), outside);
+  r = run_cli("mf-loss --trust observation --steps 2 --observation-b " + (dir / "b.npy").string() +
+              " --observation-c " + (dir / "c.npy").string() + " --observation-pi " +
+              (dir / "outside.npy").string() + " --out " + (dir / "x").string());
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("observation-pi"), std::string::npos) << r.err;
+}
+
 TEST(MfCli, BadInputExitsTwoWithOneLine) {
   ScratchDir dir;
   const std::string bad_npy = dir.write("bad.npy", "not numpy");
@@ -92,6 +159,12 @@ TEST(MfCli, BadInputExitsTwoWithOneLine) {
       {"mf-loss --graph florentine --steps 3 --correlation file:" + bad_npy, "correlation"},
       {"mf-factorize --correlation mafalda --steps 4", "graph"},
       {"mf-factorize --correlation bsr --steps 4 --band -1", "band"},
+      {"mf-factorize --correlation mafalda-l --steps 4", "graph"},
+      {"mf-loss --graph florentine --delta 1", "delta"},
+      {"mf-loss --graph florentine --delta 0.1 --conversion pld", "conversion"},
+      {"mf-loss --trust observation --steps 2", "observation-b"},
+      {"mf-loss --graph florentine --observation-b " + bad_npy, "observation-b"},
+      {"mf-loss --trust observation --steps 2 --observation-b " + bad_npy, "observation-b"},
   };
   for (const auto& [args, fragment] : cases) {
     const auto out = dir / "out";

@@ -131,12 +131,16 @@ std::vector<std::vector<double>> row_space(const std::vector<std::vector<double>
   return basis;
 }
 
-std::vector<double> dense_pndp_row(const CsrMatrix& w, const Matrix& c, const Participation& p, node_t v) {
+std::vector<double> dense_pndp_row(const CsrMatrix& w, const std::vector<Matrix>& cs, const Participation& p,
+                                   node_t v) {
+  const auto local = [&](int u) -> const Matrix& {
+    return cs.size() == 1 ? cs[0] : cs[static_cast<std::size_t>(u)];
+  };
   const int n = w.n, T = p.steps(), N = n * T;
   const Matrix wt = dense_workload(w, T, 0);  // time-major message workload
-  Matrix c_inv = c;
-  EXPECT_TRUE(invert(c_inv));
-  // Global time-major C^-1 = K^T (I (x) C^-1) K: entry (t n + u, s n + u) = (C^-1)_{t s}.
+  std::vector<Matrix> c_inv = cs;
+  for (Matrix& m : c_inv) EXPECT_TRUE(invert(m));
+  // Global time-major C^-1 = K^T diag(C_u^-1) K: entry (t n + u, s n + u) = (C_u^-1)_{t s}.
   // B rows: the observed message rows (t, w) for W_vw > 0 or w = v, times C^-1, and e_{t n + v} (own noise).
   std::vector<std::vector<double>> rows;
   for (int t = 0; t < T; ++t)
@@ -145,7 +149,8 @@ std::vector<double> dense_pndp_row(const CsrMatrix& w, const Matrix& c, const Pa
       std::vector<double> r(static_cast<std::size_t>(N), 0.0);
       for (int s = 0; s < T; ++s)
         for (int u = 0; u < n; ++u)
-          for (int s2 = 0; s2 < T; ++s2) r[s * n + u] += wt(t * n + x, s2 * n + u) * c_inv(s2, s);
+          for (int s2 = 0; s2 < T; ++s2)
+            r[s * n + u] += wt(t * n + x, s2 * n + u) * c_inv[cs.size() == 1 ? 0 : u](s2, s);
       rows.push_back(r);
     }
   for (int t = 0; t < T; ++t) {
@@ -165,7 +170,7 @@ std::vector<double> dense_pndp_row(const CsrMatrix& w, const Matrix& c, const Pa
     for (const auto& q : basis)
       for (int s = 0; s < T; ++s)
         for (int t = 0; t < T; ++t) proj(s, t) += q[s * n + u] * q[t * n + u];
-    out[u] = std::sqrt(sensitivity_squared(multiply(multiply(c, proj, true, false), c), p));
+    out[u] = std::sqrt(sensitivity_squared(multiply(multiply(local(u), proj, true, false), local(u)), p));
   }
   return out;
 }
@@ -176,7 +181,7 @@ void expect_structured_equals_dense(const std::string& graph, const std::string&
   const Participation p = parse_participation(participation, static_cast<int>(c.rows));
   const Matrix s = pairwise_sensitivity(TrustModel::pndp, w, c, p, all_nodes(w.n), true);
   for (node_t v = 0; v < w.n; ++v) {
-    const auto dense = dense_pndp_row(w, c, p, v);
+    const auto dense = dense_pndp_row(w, {c}, p, v);
     for (node_t u = 0; u < w.n; ++u) {
       if (u == v) {
         EXPECT_EQ(s(v, u), inf);
@@ -212,6 +217,115 @@ TEST(MfTrust, FlorentineByDistanceAppendixZ10) {
     ASSERT_GT(count, 0);
     EXPECT_NEAR(sum / count, expected[d - 1], 0.0051 * expected[d - 1] + 5e-4) << "distance " << d;
   }
+}
+
+TEST(MfTrust, PerNodeCorrelationsEqualDense) {
+  // MAFALDA-L's layout (§9.2): C = K^T diag(C_1..C_n) K, every node with its own lower-triangular C_u.
+  const CsrMatrix w = mf_gossip_matrix(make_graph("er:n=7,p=0.4,seed=2"), "average");
+  const int T = 4;
+  std::vector<Matrix> cs;
+  for (node_t u = 0; u < w.n; ++u) {
+    Matrix c(T, T);
+    for (int i = 0; i < T; ++i)
+      for (int j = 0; j <= i; ++j) c(i, j) = i == j ? 1.0 + 0.1 * u : 0.3 / (1 + i - j + u);
+    cs.push_back(c);
+  }
+  const Participation p = parse_participation("cyclic:b=2,k=2", T);
+  const Matrix s = pairwise_sensitivity(TrustModel::pndp, w, cs, p, all_nodes(w.n), true);
+  for (node_t v = 0; v < w.n; ++v) {
+    const auto dense = dense_pndp_row(w, cs, p, v);
+    for (node_t u = 0; u < w.n; ++u)
+      if (u != v) {
+        EXPECT_NEAR(s(v, u), dense[u], 1e-9 * std::max(1.0, dense[u])) << "v " << v << " u " << u;
+      }
+  }
+  // LDP: sens(u -> v) = sens_Pi(C_u).
+  const Matrix l = pairwise_sensitivity(TrustModel::ldp, w, cs, p, {1}, false);
+  for (node_t u = 0; u < w.n; ++u)
+    if (u != 1) {
+      EXPECT_DOUBLE_EQ(l(0, u), sensitivity(cs[static_cast<std::size_t>(u)], p));
+    }
+  expect_invalid(
+      [&] {
+        pairwise_sensitivity(TrustModel::pndp, w, std::vector<Matrix>(3, Matrix::identity(T)), p, {0}, false);
+      },
+      "correlation");
+}
+
+TEST(MfTrust, ObservationCentralizedReduction) {
+  // B square invertible: B^+ B = I, so every victim gets the plain sens_Pi(C_local) (§9.3).
+  const int n = 3, T = 4, N = n * T;
+  Matrix b(N, N);
+  for (int i = 0; i < N; ++i)
+    for (int j = 0; j < N; ++j) b(i, j) = (i == j ? 2.0 : 0.0) + std::sin(1.0 + i * 7 + j * 3) * 0.3;
+  const Matrix sr = toeplitz(sr_coefficients(T), 0, false);
+  const Participation p = parse_participation("cyclic:b=2,k=2", T);
+  ObservationModel m{b, block_diagonal({sr}, n), node_major_sets(N, p)};
+  validate(m, nullptr);
+  const std::vector<double> s = observation_sensitivity(m);
+  ASSERT_EQ(static_cast<int>(s.size()), n);
+  for (double x : s) EXPECT_NEAR(x, sensitivity(sr, p), 1e-12);
+  // A = B C is accepted when it holds.
+  const Matrix a = multiply(b, m.c);
+  validate(m, &a);
+}
+
+TEST(MfTrust, ObservationByHand) {
+  // B = [1 1]: B^+ B = [[1, 1], [1, 1]] / 2; C = [[1, 0], [1, 1]]: C^T B^+ B C = [[2, 1], [1, 0.5]].
+  Matrix b(1, 2);
+  b.a = {1.0, 1.0};
+  Matrix c(2, 2);
+  c.a = {1.0, 0.0, 1.0, 1.0};
+  ObservationModel m{b, c, {{{0}}, {{1}}, {{0, 1}}, {{0}, {1}}}};
+  validate(m, nullptr);
+  const std::vector<double> s = observation_sensitivity(m);
+  ASSERT_EQ(s.size(), 4u);
+  EXPECT_NEAR(s[0], std::sqrt(2.0), 1e-14);
+  EXPECT_NEAR(s[1], std::sqrt(0.5), 1e-14);
+  EXPECT_NEAR(s[2], std::sqrt(4.5), 1e-14);
+  EXPECT_NEAR(s[3], std::sqrt(2.0), 1e-14);
+  // Bad shapes and indices, each naming its parameter.
+  expect_invalid(
+      [&] {
+        validate(ObservationModel{b, Matrix::identity(3), {{{0}}}}, nullptr);
+      },
+      "observation-b");
+  expect_invalid([&] { validate(ObservationModel{b, Matrix(2, 3), {{{0}}}}, nullptr); }, "observation-c");
+  expect_invalid([&] { validate(ObservationModel{b, c, {{{2}}}}, nullptr); }, "observation-pi");
+  Matrix wrong(1, 2);
+  wrong.a = {2.0, 1.0};  // B C = [2, 1] -> fine; [3, 1] is not
+  validate(m, &wrong);
+  wrong.a = {3.0, 1.0};
+  expect_invalid([&] { validate(m, &wrong); }, "observation-a");
+  expect_invalid([&] { validate(m, &b); }, "observation-a");
+  expect_invalid([] { node_major_sets(10, parse_participation("every", 4)); }, "observation-b");
+}
+
+TEST(MfTrust, EpsilonConversionsMatchTheToolboxClosedForms) {
+  // sens 2 at sigma 1 is 2-GDP: rdp-classic is the C6 closed form r + 2 sqrt(r ln(1/delta)), r = mu^2 / 2;
+  // gdp the exact profile: delta = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2) at the returned eps.
+  const double mu = 2.0, delta = 1e-5, r = mu * mu / 2;
+  EXPECT_NEAR(epsilon_of_sensitivity(2.0, 1.0, delta, EpsilonConversion::rdp_classic),
+              r + 2 * std::sqrt(r * std::log(1 / delta)), 1e-12);
+  const double eps = epsilon_of_sensitivity(4.0, 2.0, delta, EpsilonConversion::gdp);
+  const auto phi = [](double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); };
+  EXPECT_NEAR(phi(-eps / mu + mu / 2) - std::exp(eps) * phi(-eps / mu - mu / 2), delta, 1e-9 * delta);
+  // rdp: the improved conversion minimised over the default orders, written out here.
+  double best = inf;
+  for (double a : {1.25, 1.5, 1.75, 2.0, 2.25, 2.5, 3.0, 3.5, 4.0, 4.5}) {
+    const double e = a * r + std::log((a - 1) / a) - (std::log(delta) + std::log(a)) / (a - 1);
+    best = std::min(best, std::max(e, 0.0));
+  }
+  for (int a = 5; a <= 64; ++a) {
+    const double e = a * r + std::log((a - 1.0) / a) - (std::log(delta) + std::log(double(a))) / (a - 1);
+    best = std::min(best, std::max(e, 0.0));
+  }
+  EXPECT_NEAR(epsilon_of_sensitivity(2.0, 1.0, delta, EpsilonConversion::rdp), best, 1e-12);
+  // The exact profile is the tightest; no sensitivity, no loss; infinite sensitivity, infinite epsilon.
+  EXPECT_LT(eps, best);
+  EXPECT_EQ(epsilon_of_sensitivity(0.0, 1.0, delta, EpsilonConversion::gdp), 0.0);
+  EXPECT_EQ(epsilon_of_sensitivity(inf, 1.0, delta, EpsilonConversion::rdp), inf);
+  expect_invalid([] { parse_conversion("pld"); }, "conversion");
 }
 
 }  // namespace

@@ -60,6 +60,7 @@ TEST(ModelRegistry, EveryModelIsDescribedCompletely) {
                                        "bound sgd-sigma",
                                        "mf-loss",
                                        "mf-factorize",
+                                       "mf-sgd",
                                        "walk-sgd",
                                        "admm",
                                        "attack gossip",

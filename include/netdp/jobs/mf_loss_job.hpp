@@ -1,6 +1,7 @@
 #pragma once
 // The matrix-factorization models (docs/mf.md): `netdp mf-loss` (pairwise sensitivities and Renyi losses of a
 // correlation under a trust model) and the specification both MF models read. Outputs: docs/outputs.md.
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -24,6 +25,12 @@ struct MfLossJob {
   std::string trust = "pndp";
   std::string attackers = "all";  // "all" or a comma list of nodes
   double alpha = 2, sigma = 1;
+  // trust observation (docs/mf.md "User-supplied observation models"): .npy paths; b required, the others
+  // optional (c: the global N x N C, default the node-major diag of C_local; a: checked A = B C; pi: the
+  // victims' participation sets, default node-major from the participation).
+  std::string observation_b, observation_c, observation_a, observation_pi;
+  std::optional<double> delta;  // given: epsilon.npy at this delta in (0, 1)
+  std::string conversion = "gdp";
   std::string out_dir;
   bool progress = true;
   nlohmann::json invocation;
@@ -31,8 +38,8 @@ struct MfLossJob {
 
 /// Checks that need no graph (participation, correlation, trust, alpha, sigma).
 void check_mf_loss_job(const MfLossJob& job);
-/// Writes sensitivity.npy, loss.npy, C.npy, by_distance.csv, summary.json and manifest.json; returns the
-/// summary.
+/// Writes sensitivity.npy, loss.npy, epsilon.npy (with delta), C.npy, by_distance.csv (not for trust
+/// observation), summary.json and manifest.json; returns the summary.
 nlohmann::json run_mf_loss_job(const MfLossJob& job);
 
 }  // namespace netdp

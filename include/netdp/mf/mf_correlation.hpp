@@ -1,14 +1,16 @@
 #pragma once
 // Correlation families C_local (T x T) of docs/math.md §9.5 and the MAFALDA optimiser of §9.6.
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "netdp/core/sparse_matrix.hpp"
 #include "netdp/mf/mf_workload.hpp"
 
 namespace netdp::mf {
 
-enum class CorrelationKind { none, ldp, antipgd, sr, bsr, dmf, optimal, mafalda, file };
+enum class CorrelationKind { none, ldp, antipgd, sr, bsr, dmf, optimal, mafalda, mafalda_l, file };
 
 /// The objective the optimiser minimises (§9.6): the exact tr(G_W X^-1), or the reference code's surrogate
 /// tr(X^-1 S^T S) with S the upper Cholesky factor of P G_W P, i.e. tr(X^-1 P G_W P) (equal only for
@@ -17,14 +19,14 @@ enum class Surrogate { exact, code };
 
 struct CorrelationSpec {
   CorrelationKind kind = CorrelationKind::ldp;
-  std::string path;                 // kind file: a T x T float64 .npy
+  std::string path;                 // kind file: a T x T (shared) or (n T) x T (per node) float64 .npy
   bool symmetric_toeplitz = false;  // sr / bsr: the reference code's symmetric Toeplitz matrix
   int band = 0;                     // bsr: entries with i - j >= band are 0; 0 = the participation's b
   Surrogate surrogate = Surrogate::exact;
   int max_iterations = 10000;
 };
 
-/// "none" | "ldp" | "antipgd" | "sr" | "bsr" | "dmf" | "optimal" | "mafalda" | "file:PATH".
+/// "none" | "ldp" | "antipgd" | "sr" | "bsr" | "dmf" | "optimal" | "mafalda" | "mafalda-l" | "file:PATH".
 /// Throws InvalidParameter("correlation").
 CorrelationSpec parse_correlation(std::string_view text);
 std::string to_string(CorrelationKind kind);
@@ -58,10 +60,30 @@ Matrix factor_from_gram(const Matrix& x);
 Matrix correlation_matrix(const CorrelationSpec& spec, const Participation& p, const CsrMatrix* w,
                           int* iterations = nullptr, bool* converged = nullptr);
 
+/// The local correlations of every node: one T x T C_local shared by all nodes (size 1), or one per node
+/// (size n: MAFALDA-L, or a file of (n T) x T rows, node u's C in rows u T .. u T + T - 1; §9.2). n is w's
+/// size (0 without a graph). iterations: the largest count over the nodes; converged: every node's rule.
+std::vector<Matrix> correlation_matrices(const CorrelationSpec& spec, const Participation& p,
+                                         const CsrMatrix* w, int* iterations = nullptr,
+                                         bool* converged = nullptr);
+/// MAFALDA-L (§9.5): node u's C_u minimises tr(G_u X^-1) with G_u = A_u^T A_u its own post-average Gram,
+/// nodes in parallel. The sum of the per-node objectives is at most MAFALDA's shared objective.
+std::vector<OptimizeResult> optimize_per_node(const std::vector<Matrix>& grams, const Participation& p,
+                                              int max_iterations, bool parallel);
+/// The correlations one below the other ((count T) x T), for C.npy.
+Matrix stack_rows(const std::vector<Matrix>& c);
+
 /// tr(C^-T G C^-1) = ||S C^-1||_F^2 for S^T S = G (C invertible; +inf when C = 0, 0 when G = 0).
 double workload_error(const Matrix& gram, const Matrix& c);
 
-/// Reads a float64 2-D C-order .npy file. Throws InvalidParameter(parameter).
+/// A .npy array of any dimension, converted to double: float64 ('<f8'), int64 ('<i8') or int32 ('<i4'),
+/// C order (Fortran order for 2-D only). Throws InvalidParameter(parameter) naming the file.
+struct NpyArray {
+  std::vector<std::int64_t> shape;
+  std::vector<double> data;  // C order
+};
+NpyArray read_npy_array(const std::string& path, const std::string& parameter);
+/// Reads a 2-D .npy file with finite entries. Throws InvalidParameter(parameter).
 Matrix read_npy_matrix(const std::string& path, const std::string& parameter);
 /// Writes a float64 2-D .npy file.
 void write_npy_matrix(const std::string& path, const Matrix& m);

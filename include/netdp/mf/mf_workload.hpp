@@ -70,4 +70,8 @@ Matrix power_inner_products(const CsrMatrix& w, int max_power, bool parallel);
 /// G_W = sum_i A_i^T A_i (§9.6): G[s, s'] = sum_{t >= max(s, s')} F(t - s + power, t - s' + power).
 Matrix workload_gram(const CsrMatrix& w, int steps, int power, bool parallel);
 
+/// The per-node Grams A_i^T A_i (§9.5 MAFALDA-L), i = 0 .. n-1, each T x T: the same sum over the inner
+/// products <W^a e_i, W^b e_i> of node i's column alone. Their sum is workload_gram. n T^2 doubles.
+std::vector<Matrix> node_workload_grams(const CsrMatrix& w, int steps, int power, bool parallel);
+
 }  // namespace netdp::mf

@@ -1,0 +1,38 @@
+#pragma once
+// `netdp mf-sgd` (docs/mf.md): MF-D-SGD runs (docs/math.md §9.2) on the built-in convex models with the
+// correlation of an MF spec; utility curves over runs next to the privacy of the factorization. Outputs:
+// docs/outputs.md.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "netdp/jobs/mf_loss_job.hpp"
+#include "netdp/mf/mf_sgd.hpp"
+
+namespace netdp {
+
+struct MfSgdJob {
+  MfSpec spec;  // graph (required), W, T, participation, correlation
+  mf::MfSgdParams params;
+  std::string data;  // CSV path; empty: synthetic rows
+  std::int64_t synthetic_rows = 4000;
+  int synthetic_dim = 8;
+  double test_fraction = 0.2;
+  bool intercept = true;
+  std::uint64_t data_seed = 0;
+  std::int64_t eval_points = 50;  // eval-every not given: T / eval_points
+  bool eval_every_given = false;
+  double alpha = 2;
+  double delta = 1e-6;
+  std::string out_dir;
+  nlohmann::json invocation;
+};
+
+/// Checks that need no data: the MF spec, the learning parameters, alpha and delta.
+void check_mf_sgd_job(const MfSgdJob& job);
+/// Writes curves.csv, C.npy, summary.json and manifest.json; returns the summary.
+nlohmann::json run_mf_sgd_job(const MfSgdJob& job);
+
+}  // namespace netdp

@@ -1,0 +1,237 @@
+// `netdp mf-sgd` (docs/mf.md "netdp mf-sgd"): MF-D-SGD on a graph with a correlation family, utility curves
+// over runs and the privacy of the factorization.
+#include "netdp/jobs/mf_sgd_job.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "core/progress.hpp"
+#include "jobs/mf_job_parts.hpp"
+#include "jobs/model_list.hpp"
+#include "jobs/model_parts.hpp"
+#include "netdp/accounting/loss_report.hpp"
+#include "netdp/core/error.hpp"
+#include "netdp/dp/gaussian.hpp"
+#include "netdp/io/format.hpp"
+#include "netdp/io/results_dir.hpp"
+#include "netdp/mf/mf_trust.hpp"
+
+namespace netdp {
+
+using json = nlohmann::json;
+
+void check_mf_sgd_job(const MfSgdJob& job) {
+  check_mf_spec(job.spec, true);
+  const auto& p = job.params;
+  if (!(p.step_size > 0))
+    throw InvalidParameter("step-size", "step-size must be > 0, got " + format_double(p.step_size));
+  if (!(p.clip > 0)) throw InvalidParameter("clip", "clip must be > 0, got " + format_double(p.clip));
+  if (!(p.sigma >= 0)) throw InvalidParameter("sigma", "sigma must be >= 0, got " + format_double(p.sigma));
+  if (!(job.alpha > 1)) throw InvalidParameter("alpha", "alpha must be > 1, got " + format_double(job.alpha));
+  if (!(job.delta > 0 && job.delta < 1))
+    throw InvalidParameter("delta", "delta must be in (0, 1), got " + format_double(job.delta));
+  if (!(job.test_fraction >= 0 && job.test_fraction < 1))
+    throw InvalidParameter("test-fraction",
+                           "test-fraction must be in [0, 1), got " + format_double(job.test_fraction));
+}
+
+namespace {
+
+std::string curves_csv(const mf::MfSgdResult& r) {
+  std::ostringstream csv;
+  csv << "step";
+  for (const char* name : {"objective", "test_loss", "accuracy", "consensus"})
+    for (const char* stat : {"mean", "std", "min", "max"}) csv << ',' << name << '_' << stat;
+  csv << '\n';
+  for (std::size_t e = 0; e < r.step.size(); ++e) {
+    csv << r.step[e];
+    for (const RunStatistics* s : {&r.objective, &r.test_loss, &r.accuracy, &r.consensus})
+      csv << ',' << format_double(s->mean[e]) << ',' << format_double(s->std[e]) << ','
+          << format_double(s->min[e]) << ',' << format_double(s->max[e]);
+    csv << '\n';
+  }
+  return csv.str();
+}
+
+json finite_or_null(double x) {
+  return std::isfinite(x) ? json(x) : json(nullptr);
+}
+
+json final_json(const RunStatistics& s) {
+  return {{"mean", finite_or_null(s.mean.back())},
+          {"std", finite_or_null(s.std.back())},
+          {"min", finite_or_null(s.min.back())},
+          {"max", finite_or_null(s.max.back())}};
+}
+
+}  // namespace
+
+json run_mf_sgd_job(const MfSgdJob& job) {
+  const Stopwatch clock;
+  check_mf_sgd_job(job);
+  const MfSetup setup = mf_setup(job.spec);
+  mf::MfSgdParams p = job.params;
+  p.participation = setup.participation;
+  const LocalData rows = job.data.empty()
+                             ? synthetic_data(p.objective, 1, job.synthetic_dim,
+                                              static_cast<int>(job.synthetic_rows), job.data_seed)
+                             : read_csv_data(job.data, p.objective, 1);
+  const LearningSplit split =
+      learning_split(rows, p.objective, setup.g.n, job.test_fraction, job.intercept, job.data_seed);
+  if (!job.eval_every_given)
+    p.eval_every = std::max<std::int64_t>(1, p.participation.steps() / job.eval_points);
+  const mf::MfSgdResult r = mf::mf_sgd(setup.w, setup.c, split.train, split.test, p);
+
+  ResultsDir out(job.out_dir);
+  out.write_text("curves.csv", curves_csv(r));
+  mf::write_npy_matrix(out.file("C.npy").string(), mf::stack_rows(setup.c));
+  json summary = {{"model", "mf-sgd"}};
+  summary.update(mf_description(job.spec, setup));
+  summary.update(mf_workload_losses(setup));
+  // Under LDP every node's release is (1/sigma)-GDP by the calibration s_u = clip sigma sens_Pi(C_u)
+  // (docs/math.md §9.4); no noise: +inf.
+  const bool noiseless =
+      p.sigma == 0 || std::all_of(r.noise_std.begin(), r.noise_std.end(), [](double s) { return s == 0.0; });
+  const double mu = noiseless ? INFINITY : 1.0 / p.sigma;
+  summary.update({
+      {"objective", to_string(p.objective)},
+      {"examples_per_user", split.train.size(0)},
+      {"dim", split.train.dim},
+      {"train_rows", split.train.examples()},
+      {"test_rows", split.test.examples()},
+      {"dropped_rows", split.dropped},
+      {"runs", p.runs},
+      {"step_size", p.step_size},
+      {"clip", p.clip},
+      {"sigma", p.sigma},
+      {"l2", p.l2},
+      {"noise_std", r.noise_std.size() == 1 ? json(r.noise_std[0]) : json(r.noise_std)},
+      {"privacy",
+       {{"trust", "ldp"},
+        {"mu", finite_or_null(mu)},
+        {"alpha", job.alpha},
+        {"rdp", finite_or_null(noiseless ? INFINITY : job.alpha * mu * mu / 2)},
+        {"delta", job.delta},
+        {"epsilon", finite_or_null(noiseless ? INFINITY : dp::gdp_epsilon(mu, job.delta))}}},
+      {"final",
+       {{"objective", final_json(r.objective)},
+        {"test_loss", final_json(r.test_loss)},
+        {"accuracy", final_json(r.accuracy)},
+        {"consensus", final_json(r.consensus)}}},
+      {"seconds_runs", r.seconds},
+      {"threads", r.threads},
+      {"seconds", clock.seconds()},
+  });
+  json manifest = manifest_header("mf-sgd", job.invocation);
+  manifest["parameters"] = {{"graph", job.spec.graph},
+                            {"weights", job.spec.weights},
+                            {"steps", job.spec.steps},
+                            {"participation", job.spec.participation},
+                            {"correlation", job.spec.correlation},
+                            {"data", job.data},
+                            {"synthetic_rows", job.data.empty() ? json(job.synthetic_rows) : json(nullptr)},
+                            {"synthetic_dim", job.data.empty() ? json(job.synthetic_dim) : json(nullptr)},
+                            {"test_fraction", job.test_fraction},
+                            {"intercept", job.intercept},
+                            {"seed", p.seed},
+                            {"data_seed", job.data_seed},
+                            {"eval_every", p.eval_every}};
+  return publish_results(out, summary, std::move(manifest), json::array({"curves.csv", "C.npy"}),
+                         clock.seconds());
+}
+
+namespace jobs {
+
+namespace {
+
+MfSgdJob mf_sgd_job(const Values& v, const RunContext& context) {
+  MfSgdJob job;
+  job.spec = mf_spec(v);
+  auto& p = job.params;
+  p.objective = parse_objective(v.text("objective"));
+  p.step_size = v.real("step-size");
+  p.clip = v.real("clip");
+  p.sigma = v.real("sigma");
+  p.l2 = v.real("l2");
+  p.runs = v.integer("runs");
+  p.seed = v.natural("seed");
+  if (v.has("eval-every")) {
+    p.eval_every = v.integer("eval-every");
+    job.eval_every_given = true;
+  }
+  job.alpha = v.real("alpha");
+  job.delta = v.real("delta");
+  job.data = v.has("data") ? v.text("data") : "";
+  job.synthetic_rows = v.integer("synthetic-rows");
+  job.synthetic_dim = static_cast<int>(v.integer("synthetic-dim"));
+  job.test_fraction = v.real("test-fraction");
+  job.intercept = !v.flag("no-intercept");
+  job.data_seed = v.natural("data-seed");
+  job.out_dir = context.out_dir.string();
+  job.invocation = context.invocation;
+  return job;
+}
+
+}  // namespace
+
+Model mf_sgd_model() {
+  using namespace declare;
+  Model m;
+  m.name = "mf-sgd";
+  m.help =
+      "MF-D-SGD (Algorithm 1): local SGD steps with correlated noise C^-1 Z, then gossip; utility over runs "
+      "and the privacy of the factorization";
+  m.parameters = mf_parameters(true);
+  append(
+      m.parameters,
+      {choice("objective", "least-squares | logistic | quadratic", {"least-squares", "logistic", "quadratic"})
+           .fallback("least-squares"),
+       real("step-size", "step size eta").fallback("0.1").range(above(0)),
+       real("clip", "per-example clipping norm (the sensitivity of a gradient)")
+           .fallback("1")
+           .range(above(0)),
+       real("sigma", "noise multiplier: every node's release is (1/sigma)-GDP under LDP; 0 = no noise")
+           .fallback("1")
+           .range(at_least(0)),
+       real("l2", "ridge term mu/2 ||theta||^2").fallback("0").range(at_least(0)),
+       integer("runs", "independent runs R").fallback("5").range(at_least(1)),
+       natural("seed", "Philox seed of the noise").fallback("0"),
+       text("data", "CSV file: rows of features then a label (+-1 for logistic); default: synthetic data"),
+       integer("synthetic-rows", "synthetic rows before the split").fallback("4000").range(at_least(2)),
+       integer("synthetic-dim", "synthetic features").fallback("8").range(at_least(1)),
+       real("test-fraction", "fraction of the rows held out for the test loss")
+           .fallback("0.2")
+           .range(between(0, 0.99)),
+       flag("no-intercept", "do not append the constant feature 1"),
+       natural("data-seed", "Philox seed of the synthetic data and the split").fallback("0"),
+       integer("eval-every", "evaluate every e steps (default T/50)").range(at_least(1)),
+       real("alpha", "Renyi order of the reported RDP").fallback("2").range(above(1)),
+       real("delta", "delta of the reported epsilon").fallback("1e-06"), threads_parameter(), out_parameter(),
+       quiet_parameter()});
+  m.validate = [](const Values& v) { check_mf_sgd_job(mf_sgd_job(v, {})); };
+  m.execute = [](const Values& v, const RunContext& c) { return run_mf_sgd_job(mf_sgd_job(v, c)); };
+  m.describe = [](const json& s, const RunContext& c) {
+    const json& f = s["final"];
+    const json& eps = s["privacy"]["epsilon"];
+    return format_line(
+        "mf-sgd: %s, n = %d, T = %d, R = %lld, sigma %.6g, epsilon %.6g, final objective %.6g, "
+        "test loss %.6g, %.3f s -> %s\n",
+        s["correlation_name"].get<std::string>().c_str(), s["n"].get<int>(), s["steps"].get<int>(),
+        s["runs"].get<long long>(), s["sigma"].get<double>(), eps.is_null() ? INFINITY : eps.get<double>(),
+        f["objective"]["mean"].get<double>(), f["test_loss"]["mean"].get<double>(),
+        s["seconds"].get<double>(), c.out_dir.string().c_str());
+  };
+  m.resources = [](const Values& v) {
+    const GraphSize g = graph_size(v.text("graph"));
+    const double T = static_cast<double>(v.integer("steps")), runs = static_cast<double>(v.integer("runs"));
+    const double rows = static_cast<double>(v.integer("synthetic-rows")),
+                 dim = double(v.integer("synthetic-dim")) + 1;
+    return Estimate{16 * rows * dim + 8 * g.n * T * dim * 2, runs * T * (rows * dim * 4 + g.m * dim) / 3e8};
+  };
+  return m;
+}
+
+}  // namespace jobs
+
+}  // namespace netdp
