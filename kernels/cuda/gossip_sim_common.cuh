@@ -13,15 +13,18 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <string>
 
 #include "common/for_each.hpp"
 #include "common/gossip_sim_bodies.hpp"
 #include "common/memory_plan.hpp"
+#include "cuda/base/device_buffer.hpp"
 #include "cuda/base/launch.cuh"
 #include "cuda/base/memory_budget.hpp"
 #include "cuda/base/runtime_check.hpp"
 #include "cuda/gossip_sim_reductions.cuh"
+#include "gossip_sim_kernels.hpp"
 #include "netdp/core/error.hpp"
 
 namespace netdp::kernels {
@@ -46,6 +49,22 @@ inline void record_errors(const double* x, std::int64_t n, int dim, std::int64_t
   cuda::for_each(count, gossip::RunErrorsBody{col_true, col_noisy, dim, n, point, points, truth, noisy},
                  stream);
 }
+
+/// The recorded errors of a batch in page-locked host memory: download() queues the copies of the first
+/// `used` values on the stream; view() is valid once the stream has synchronised.
+struct HostErrors {
+  cuda::PinnedBuffer<double> truth, noisy;
+  explicit HostErrors(std::size_t size) : truth(size), noisy(size) {}
+  void download(const double* device_truth, const double* device_noisy, std::size_t used, cudaStream_t s) {
+    NETDP_CUDA_TRY(
+        cudaMemcpyAsync(truth.data(), device_truth, used * sizeof(double), cudaMemcpyDeviceToHost, s));
+    NETDP_CUDA_TRY(
+        cudaMemcpyAsync(noisy.data(), device_noisy, used * sizeof(double), cudaMemcpyDeviceToHost, s));
+  }
+  GossipSimBatchErrors view(std::size_t used) const {
+    return {std::span<const double>(truth.data(), used), std::span<const double>(noisy.data(), used)};
+  }
+};
 
 inline std::string mib(std::int64_t bytes) {
   return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB";

@@ -74,8 +74,7 @@ class FixedEngine final : public GossipSimCudaEngine {
         col_noisy_(noisy_average_.size()),
         truth_(static_cast<std::size_t>(batch * points_)),
         noisy_(truth_.size()),
-        host_truth_(truth_.size()),
-        host_noisy_(truth_.size()) {
+        host_errors_(truth_.size()) {
     const cudaStream_t stream = stream_.get();
     x_.upload(p.x, stream);
     xbar_.upload(p.xbar, stream);
@@ -130,13 +129,9 @@ class FixedEngine final : public GossipSimCudaEngine {
       }
     }
     const std::size_t used = static_cast<std::size_t>(count * points_);
-    NETDP_CUDA_TRY(cudaMemcpyAsync(host_truth_.data(), truth_.data(), used * sizeof(double),
-                                   cudaMemcpyDeviceToHost, stream));
-    NETDP_CUDA_TRY(cudaMemcpyAsync(host_noisy_.data(), noisy_.data(), used * sizeof(double),
-                                   cudaMemcpyDeviceToHost, stream));
+    host_errors_.download(truth_.data(), noisy_.data(), used, stream);
     stream_.synchronize();
-    return {std::span<const double>(host_truth_.data(), used),
-            std::span<const double>(host_noisy_.data(), used)};
+    return host_errors_.view(used);
   }
 
  private:
@@ -148,7 +143,7 @@ class FixedEngine final : public GossipSimCudaEngine {
   cuda::Propagator propagator_;
   DeviceBuffer<double> x_, xbar_, buffers_[3];
   DeviceBuffer<double> noisy_average_, col_true_, col_noisy_, truth_, noisy_;
-  cuda::PinnedBuffer<double> host_truth_, host_noisy_;
+  HostErrors host_errors_;
   CudaGossipSimRun run_;
 };
 

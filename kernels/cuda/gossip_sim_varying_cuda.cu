@@ -175,8 +175,7 @@ class VaryingEngine final : public GossipSimCudaEngine {
         err_true_(ticks_ ? static_cast<std::size_t>(p.n * b) : 0),
         err_noisy_(err_true_.size()),
         totals_(ticks_ ? static_cast<std::size_t>(2 * b) : 0),
-        host_truth_(truth_.size()),
-        host_noisy_(truth_.size()) {
+        host_errors_(truth_.size()) {
     const cudaStream_t s = stream_.get();
     x_.upload(p.x, s);
     xbar_.upload(p.xbar, s);
@@ -278,10 +277,7 @@ class VaryingEngine final : public GossipSimCudaEngine {
       }
     }
     const std::size_t used = static_cast<std::size_t>(count * points);
-    NETDP_CUDA_TRY(
-        cudaMemcpyAsync(host_truth_.data(), truth_.data(), used * sizeof(double), cudaMemcpyDeviceToHost, s));
-    NETDP_CUDA_TRY(
-        cudaMemcpyAsync(host_noisy_.data(), noisy_.data(), used * sizeof(double), cudaMemcpyDeviceToHost, s));
+    host_errors_.download(truth_.data(), noisy_.data(), used, s);
     if (er_)
       NETDP_CUDA_TRY(
           cudaMemcpyAsync(status_.data(), er_status_.data(), er_status_.bytes(), cudaMemcpyDeviceToHost, s));
@@ -289,8 +285,7 @@ class VaryingEngine final : public GossipSimCudaEngine {
     for (std::int64_t r = 0; r < count; ++r)
       if (er_ && status_[static_cast<std::size_t>(r)] != 0)
         throw_er_failure(p, first + r, status_[static_cast<std::size_t>(r)], cap_);
-    return {std::span<const double>(host_truth_.data(), used),
-            std::span<const double>(host_noisy_.data(), used)};
+    return host_errors_.view(used);
   }
 
  private:
@@ -311,7 +306,7 @@ class VaryingEngine final : public GossipSimCudaEngine {
   DeviceBuffer<offset_t> er_offsets_;
   std::vector<std::int32_t> status_;
   DeviceBuffer<double> err_true_, err_noisy_, totals_;
-  cuda::PinnedBuffer<double> host_truth_, host_noisy_;
+  HostErrors host_errors_;
   CudaGossipSimRun run_;
 };
 
