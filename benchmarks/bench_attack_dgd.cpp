@@ -3,8 +3,6 @@
 // OLS/GLS estimators of every prefix t = 1..T, then one simulated run under Assumption 4.7 (p = 10) estimated
 // from every prefix. Prints one CSV line per case: wall median and min over K runs, the CPU time of the last
 // run (getrusage), and the number of identifiable targets. Usage: bench_attack_dgd [--repeats K]
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -12,17 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "bench_attack_common.hpp"
 #include "netdp/attack/attack_dgd.hpp"
 #include "netdp/core/graph_spec.hpp"
 
 namespace {
-
-double cpu_seconds() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
-         1e-6 * double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
-}
 
 // The whole attack for one set of attackers; returns the number of identifiable targets.
 long run_attack(const netdp::Graph& g, const netdp::WeightsSpec& w,
@@ -40,22 +32,6 @@ long run_attack(const netdp::Graph& g, const netdp::WeightsSpec& w,
   return std::count_if(k.identifiable_after.begin(), k.identifiable_after.end(), [](int a) { return a > 0; });
 }
 
-template <class Run>
-void time_case(const char* name, int repeats, Run&& run) {
-  std::vector<double> wall;
-  double cpu = 0;
-  long checksum = 0;
-  for (int r = 0; r < repeats; ++r) {
-    const double c0 = cpu_seconds();
-    const auto start = std::chrono::steady_clock::now();
-    checksum = run();
-    wall.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    cpu = cpu_seconds() - c0;
-  }
-  std::sort(wall.begin(), wall.end());
-  std::printf("%s,%.4f,%.4f,%.4f,%ld\n", name, wall[wall.size() / 2], wall.front(), cpu, checksum);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -63,6 +39,7 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i)
     if (!std::strcmp(argv[i], "--repeats") && i + 1 < argc) repeats = std::atoi(argv[++i]);
   using namespace netdp;
+  using bench::time_case;
   const WeightsSpec lap{Weighting::max_degree, ""};
   std::printf("case,wall_median_s,wall_min_s,cpu_s_last,identifiable\n");
   const Graph line = make_graph("path:n=31");

@@ -5,8 +5,6 @@
 // independent attacks run in parallel over the OpenMP threads). Prints one CSV line per case: wall median and
 // min over K runs, and the CPU time of the last run (getrusage: all threads), with a checksum of the result.
 // Usage: bench_attack_gossip [--graph414 PATH/414.edges] [--repeats K] [--no-float-check]
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -14,33 +12,11 @@
 #include <string>
 #include <vector>
 
+#include "bench_attack_common.hpp"
 #include "netdp/attack/attack_gossip.hpp"
 #include "netdp/core/graph_spec.hpp"
 
 namespace {
-
-double cpu_seconds() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
-         1e-6 * double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
-}
-
-template <class Run>
-void time_case(const char* name, int repeats, Run&& run) {
-  std::vector<double> wall;
-  double cpu = 0;
-  long checksum = 0;
-  for (int r = 0; r < repeats; ++r) {
-    const double c0 = cpu_seconds();
-    const auto start = std::chrono::steady_clock::now();
-    checksum = run();
-    wall.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    cpu = cpu_seconds() - c0;
-  }
-  std::sort(wall.begin(), wall.end());
-  std::printf("%s,%.4f,%.4f,%.4f,%ld\n", name, wall[wall.size() / 2], wall.front(), cpu, checksum);
-}
 
 // The cells of Fig. 4.2 (docs/math.md §11 E17) with the reference code's horizon, 20 graphs each.
 struct GridCase {
@@ -77,6 +53,7 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--no-float-check")) float_check = false;
   }
   using namespace netdp;
+  using bench::time_case;
   std::printf("case,wall_median_s,wall_min_s,cpu_s_last,checksum\n");
   attack::GossipAttackParams p;
   p.steps = 10;
