@@ -17,6 +17,7 @@ import numpy as np
 
 from . import _netdp
 from ._graphs import graph_spec, weights_spec
+from ._progress import progress_watcher
 from ._result import Result
 
 MODELS = json.loads(_netdp.describe_models())
@@ -106,8 +107,9 @@ class _Model:
 
     def __call__(self, *args, out=None, progress=False, **kwargs):
         kwargs = self.keywords(args, kwargs)
+        lines, callback, close = progress_watcher(progress)
         quiet = kwargs.pop(python_name(self.quiet_name), None) if self.quiet_name else None
-        quiet = (not progress) if quiet is None else bool(quiet)
+        quiet = (not lines) if quiet is None else bool(quiet)
         scratch = tempfile.mkdtemp(prefix="netdp-")
         try:
             values, nodes = self.values(kwargs, scratch)
@@ -115,7 +117,11 @@ class _Model:
             if self.out_name:
                 values[self.out_name] = directory  # as the CLI's --out
             invocation = {"runner": "python", "model": self.name, "arguments": values}
-            summary = _netdp.run_model(self.name, json.dumps(values), directory, quiet, json.dumps(invocation))
+            try:  # Ctrl-C: KeyboardInterrupt within about a second, the run's loops stopped (docs/python.md)
+                summary = _netdp.run_model(self.name, json.dumps(values), directory, quiet, json.dumps(invocation),
+                                           callback)
+            finally:
+                close()
             report = _netdp.report_model(self.name, summary, directory)
             return Result(self.name, directory, None if out is None else directory, nodes, report)
         finally:
@@ -165,7 +171,10 @@ def make_function(description):
              "(docs/outputs.md). Raises netdp.InvalidParameter (a ValueError) for bad input.", "", "Parameters:"]
     lines += ["  " + _describe_parameter(p) for p in model.parameters.values() if p["role"] not in ("out_dir", "quiet")]
     lines += ["  out: the results directory (default: a temporary one, deleted once the files are loaded)",
-              "  progress: the engine's progress lines on stderr (default False: quiet)"]
+              "  progress: True for a tqdm bar per stage (the engine's lines on stderr without tqdm), or a",
+              "    callable(stage, fraction) called on this thread as the run goes (default False: quiet)",
+              "", "Ctrl-C stops the run within about a second and raises KeyboardInterrupt; the GIL is released",
+              "while it runs."]
     if description["footer"]:
         lines += ["", description["footer"]]
     function.__doc__ = "\n".join(lines)

@@ -92,7 +92,9 @@ def run_study(study, out=None, *, workers=0, devices="auto", update=False, dry_r
     """Runs a study as `netdp run STUDY --out OUT` does (docs/study.md): resumable, the same units, files and
     results.csv. `study` is a TOML file's path or a dict of the same content. Returns a StudyResult (None for
     dry_run, which prints the plan on stdout). Bad studies raise ValueError with the CLI's FILE:LINE message; a
-    study whose units did not all finish raises RuntimeError (run it again to retry them)."""
+    study whose units did not all finish raises RuntimeError (run it again to retry them). Ctrl-C stops it as it
+    stops `netdp run`: the running units finish, no new one starts, and KeyboardInterrupt is raised (run again to
+    resume); a second Ctrl-C while units still run ends the process at once, as it does `netdp run`."""
     if isinstance(study, dict):
         text, source = study_toml(study), "study.toml"
     else:
@@ -107,6 +109,9 @@ def run_study(study, out=None, *, workers=0, devices="auto", update=False, dry_r
                             bool(dry_run), json.dumps(invocation))
     if dry_run:
         return None
+    if code > 128:  # stopped between units by a signal (SIGINT raises KeyboardInterrupt in the module)
+        raise RuntimeError(f"study {source}: interrupted by signal {code - 128}; finished units are kept in {out}, "
+                           "run again to resume")
     if code != 0:
         raise RuntimeError(f"study {source}: some units failed (see {out}); run again to retry them")
     return StudyResult(out)

@@ -5,11 +5,13 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <map>
 
 #include "attack/knowledge_rows.hpp"
+#include "core/progress.hpp"
 #include "netdp/attack/echelon.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/core/philox.hpp"
@@ -213,8 +215,11 @@ AllAttackersResult attack_gossip_all(const GossipRounds& rounds, const GossipAtt
   std::vector<int> disagree(static_cast<std::size_t>(n), 0),
       prime_ranks(static_cast<std::size_t>(n) * primes, 0), prime_counts(prime_ranks.size(), 0);
   std::vector<std::uint8_t> agree(static_cast<std::size_t>(n), 1);
+  ProgressLine progress("attack gossip", "of the attackers", false);  // to a watching sink only
+  std::atomic<int> attacked{0};
 #pragma omp parallel for schedule(dynamic, 1)
   for (node_t a = 0; a < n; ++a) {
+    if (stop_requested()) continue;  // a watched run was asked to stop (core/progress.hpp)
     const std::vector<node_t> attackers{a};
     const auto ai = static_cast<std::size_t>(a);
     std::vector<std::uint8_t> mask;
@@ -247,7 +252,9 @@ AllAttackersResult attack_gossip_all(const GossipRounds& rounds, const GossipAtt
     }
     out.reconstructed[ai] = static_cast<int>(std::count(mask.begin(), mask.end(), 1));
     std::copy(mask.begin(), mask.end(), out.reconstructible.begin() + static_cast<std::ptrdiff_t>(ai * n));
+    progress.update(double(++attacked) / double(n));  // sink only: safe from any thread
   }
+  throw_if_stopped();  // skipped attackers hold no result
   for (node_t a = 0; a < n; ++a) {
     out.disagreements += disagree[static_cast<std::size_t>(a)];
     out.primes_agree = out.primes_agree && agree[static_cast<std::size_t>(a)];

@@ -6,10 +6,19 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <csignal>
 #include <exception>
+#include <mutex>
+#include <optional>
 #include <string>
+#include <thread>
 #include <utility>
+#include <vector>
 
+#include "core/progress.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/core/version.hpp"
 #include "netdp/jobs/model.hpp"
@@ -110,10 +119,111 @@ void check_model(const std::string& name, const std::string& values) {
   model.check(jobs::Values::from_json_object(model, json::parse(values)));
 }
 
-/// Runs a model into out_dir (the same Model::run as the CLI's) and returns its summary as JSON text. The GIL
-/// is released for the run: other Python threads, including other runs, go on meanwhile.
+/// The progress of one run as its loops report it (core/progress.hpp): the furthest fraction of each stage,
+/// in the order the stages began. Written by the run's threads, read by the waiting Python thread.
+class StageProgress : public ProgressSink {
+ public:
+  void report(const std::string& stage, double fraction) override {
+    std::lock_guard lock(mutex_);
+    for (auto& [name, done] : stages_)
+      if (name == stage) {
+        done = std::max(done, fraction);  // updates from several threads may arrive out of order
+        return;
+      }
+    stages_.emplace_back(stage, fraction);
+  }
+  std::vector<std::pair<std::string, double>> snapshot() {
+    std::lock_guard lock(mutex_);
+    return stages_;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::pair<std::string, double>> stages_;
+};
+
+/// Counts the watched runs going on in this process: the first to start, and the last to end, clears the stop
+/// request (one left by an interrupted run or study must not stop the next run; one set while other runs go
+/// on must reach them all).
+class WatchedRun {
+ public:
+  WatchedRun() {
+    std::lock_guard lock(mutex_);
+    if (count_++ == 0) clear_stop();
+  }
+  ~WatchedRun() {
+    std::lock_guard lock(mutex_);
+    if (--count_ == 0) clear_stop();
+  }
+  WatchedRun(const WatchedRun&) = delete;
+  WatchedRun& operator=(const WatchedRun&) = delete;
+
+ private:
+  static inline std::mutex mutex_;
+  static inline int count_ = 0;
+};
+
+/// Runs `work` on a worker thread while this thread, the caller's, waits with the GIL released, waking every
+/// 50 ms to pass new progress to `progress` (None, or a callable(stage, fraction)) and to check for signals
+/// (PyErr_CheckSignals: SIGINT raises KeyboardInterrupt on the main thread, whatever Python handler is
+/// installed). A Python error there, KeyboardInterrupt included, sets core's stop request (the one `netdp
+/// run` sets on SIGINT); with `stoppable`, the run's loops see it and end with RunStopped within about a
+/// second. Once the worker has ended, the Python error is raised, else the worker's C++ error, else `work`
+/// returned.
+template <class Work>
+void run_watched(Work&& work, const py::object& progress, bool stoppable) {
+  const WatchedRun watched;
+  StageProgress stages;
+  std::exception_ptr failure;
+  std::mutex mutex;
+  std::condition_variable ended;
+  bool done = false;
+  std::thread worker([&] {
+    try {
+      if (stoppable) {
+        const ProgressSinkScope scope(stages);
+        work();
+      } else {
+        work();
+      }
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    std::lock_guard lock(mutex);
+    done = true;
+    ended.notify_all();
+  });
+  std::vector<std::pair<std::string, double>> shown;
+  std::optional<py::error_already_set> python_error;
+  for (bool finished = false; !finished;) {
+    {
+      py::gil_scoped_release release;
+      std::unique_lock lock(mutex);
+      finished = ended.wait_for(lock, std::chrono::milliseconds(50), [&] { return done; });
+    }
+    try {
+      if (!python_error && !progress.is_none()) {
+        const auto now = stages.snapshot();
+        for (std::size_t i = 0; i < now.size(); ++i)
+          if (i >= shown.size() || now[i].second != shown[i].second) progress(now[i].first, now[i].second);
+        shown = now;
+      }
+      if (!python_error && PyErr_CheckSignals() != 0) throw py::error_already_set();
+    } catch (py::error_already_set& e) {
+      python_error.emplace(std::move(e));
+      request_stop(SIGINT);
+    }
+  }
+  worker.join();
+  if (python_error) throw std::move(*python_error);
+  if (failure) std::rethrow_exception(failure);
+}
+
+/// Runs a model into out_dir (the same Model::run as the CLI's) and returns its summary as JSON text. The run
+/// goes on with the GIL released (other Python threads, including other runs, go on meanwhile); see
+/// run_watched for progress and Ctrl-C.
 std::string run_model(const std::string& name, const std::string& values, const std::string& out_dir,
-                      bool quiet, const std::string& invocation) {
+                      bool quiet, const std::string& invocation, const py::object& progress) {
   const jobs::Model& model = model_named(name);
   jobs::Values parsed = jobs::Values::from_json_object(model, json::parse(values));
   jobs::RunContext context;
@@ -121,10 +231,7 @@ std::string run_model(const std::string& name, const std::string& values, const 
   context.quiet = quiet;
   context.invocation = json::parse(invocation);
   json summary;
-  {
-    py::gil_scoped_release release;
-    summary = model.run(std::move(parsed), context);
-  }
+  run_watched([&] { summary = model.run(std::move(parsed), context); }, progress, true);
   return summary.dump();  // as summary.json holds it: non-finite numbers become null
 }
 
@@ -155,8 +262,11 @@ int run_study(const std::string& text, const std::string& source, const std::str
   options.update = update;
   options.dry_run = dry_run;
   options.invocation = json::parse(invocation);
-  py::gil_scoped_release release;
-  return study::run_study(spec, catalog, options);
+  // Not stoppable mid-unit: a stop request (Ctrl-C) ends the study between units, as `netdp run`'s does.
+  int code = 0;
+  run_watched([&] { code = study::run_study(spec, catalog, options); }, py::none(), false);
+  if (code == 128 + SIGINT) throw RunStopped(SIGINT);  // the study's own SIGINT handler caught it
+  return code;
 }
 
 /// netdp's errors as Python exceptions (docs/python.md "Errors"): InvalidParameter (a ValueError with the
@@ -181,6 +291,8 @@ void register_errors(py::module_& m) {
       PyErr_SetString(PyExc_ValueError, e.what());
     } catch (const json::parse_error& e) {
       PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const RunStopped&) {  // another run's Ctrl-C stopped this one too (the request is process-wide)
+      PyErr_SetNone(PyExc_KeyboardInterrupt);
     }
   });
 }
@@ -197,7 +309,7 @@ PYBIND11_MODULE(_netdp, m) {
   m.def("describe_models", &describe_models, "every model of the registry, as JSON text");
   m.def("check_model", &check_model, py::arg("name"), py::arg("values"));
   m.def("run_model", &run_model, py::arg("name"), py::arg("values"), py::arg("out_dir"), py::arg("quiet"),
-        py::arg("invocation"));
+        py::arg("invocation"), py::arg("progress") = py::none());
   m.def("report_model", &report_model, py::arg("name"), py::arg("summary"), py::arg("out_dir"));
   m.def("estimate_model", &estimate_model, py::arg("name"), py::arg("values"));
   m.def("run_study", &run_study, py::arg("text"), py::arg("source"), py::arg("out"), py::arg("workers"),

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/csr_product.hpp"
+#include "core/progress.hpp"
 #include "cpu/power_panels.hpp"
 #include "simulation/gossip_sim_internal.hpp"
 
@@ -149,6 +150,7 @@ void simulate_fixed(const SimContext& c, std::int64_t first, std::int64_t count,
   if (b.panels >= omp_get_max_threads() && !visit) {
 #pragma omp parallel for schedule(dynamic, 1)
     for (std::int64_t panel = 0; panel < b.panels; ++panel) {
+      if (stop_requested()) continue;  // a watched run was asked to stop (core/progress.hpp)
       run_panel(c, b, panel, false,
                 [&](std::size_t point, const double* x) { record_panel(c, b, panel, x, point); });
       meter.add(runs_per_panel * c.p.steps);
@@ -157,6 +159,7 @@ void simulate_fixed(const SimContext& c, std::int64_t first, std::int64_t count,
     // A visitor gets whole runs (count is 1 then): gather the run's D columns per recorded time.
     std::vector<std::vector<double>> states(visit ? points : 0, std::vector<double>(std::size_t(n) * dim));
     for (std::int64_t panel = 0; panel < b.panels; ++panel) {
+      throw_if_stopped();
       run_panel(c, b, panel, true, [&](std::size_t point, const double* x) {
         record_panel(c, b, panel, x, point);
         if (!visit) return;
@@ -169,6 +172,7 @@ void simulate_fixed(const SimContext& c, std::int64_t first, std::int64_t count,
     }
     for (std::size_t i = 0; i < states.size(); ++i) (*visit)(first, i, states[i]);
   }
+  throw_if_stopped();  // skipped panels hold no result
 
   out.truth.assign(static_cast<std::size_t>(count) * points, 0.0);
   out.noisy.assign(out.truth.size(), 0.0);

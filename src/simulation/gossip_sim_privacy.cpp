@@ -11,6 +11,7 @@
 #include <string>
 
 #include "core/memory_info.hpp"
+#include "core/progress.hpp"
 #include "gossip_loss_sequence_kernels.hpp"
 #include "netdp/accounting/gossip_loss_sequence.hpp"
 #include "netdp/core/error.hpp"
@@ -273,6 +274,7 @@ GossipPrivacyResult gossip_sim_privacy(const Graph& g, const CsrMatrix& w, const
     t.overall.merge(sink.pairs());
     if (union_stats) merge_buckets(t.by_union_distance, union_stats->by_distance());
     if (progress) progress(double(run + 1) / double(plan.computed_runs));
+    throw_if_stopped();  // a watched run was asked to stop (core/progress.hpp)
   }
 
   const double computed = double(plan.computed_runs);

@@ -9,6 +9,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/progress.hpp"
 #include "simulation/gossip_sim_internal.hpp"
 
 namespace netdp::gossip_sim_detail {
@@ -117,6 +118,7 @@ void simulate_varying(const SimContext& c, std::int64_t first, std::int64_t coun
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::int64_t b = 0; b < count; ++b) {
     try {
+      throw_if_stopped();  // a watched run was asked to stop (core/progress.hpp): rethrown after the loop
       const std::int64_t run = first + b;
       std::vector<double> cur(static_cast<std::size_t>(n) * dim), ref_noisy(dim);
       noisy_start(c, run, cur, ref_noisy);

@@ -12,6 +12,7 @@
 #include <limits>
 #include <string>
 
+#include "core/progress.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/core/philox.hpp"
 #include "netdp/core/weighting.hpp"
@@ -269,6 +270,7 @@ MuffliatoGdResult muffliato_gd(const Graph& g, const CsrMatrix& w, const LocalDa
   // Welford accumulators per (t, metric), fed in run order.
   std::vector<double> mean(points * kMetrics, 0.0), m2(points * kMetrics, 0.0);
   std::int64_t merged = 0;
+  ProgressLine progress("muffliato-gd", "of the runs", false);  // to a watching sink only (core/progress.hpp)
   for (std::int64_t first = 0; first < p.runs; first += kRunChunk) {
     const std::int64_t count = std::min(kRunChunk, p.runs - first);
     std::vector<double> values(static_cast<std::size_t>(count) * points * kMetrics);
@@ -276,6 +278,7 @@ MuffliatoGdResult muffliato_gd(const Graph& g, const CsrMatrix& w, const LocalDa
     std::int64_t failed_run = count;
     auto one_run = [&](std::int64_t b, std::vector<double>& average, std::vector<double>& per_node) {
       simulate_run(c, first + b, [&](int t, const std::vector<double>& theta) {
+        throw_if_stopped();  // between steps, outside the inner parallel region (core/progress.hpp)
         measure(c, theta, std::span<double>(values.data() + (b * points + t) * kMetrics, kMetrics), average,
                 per_node);
       });
@@ -310,6 +313,7 @@ MuffliatoGdResult muffliato_gd(const Graph& g, const CsrMatrix& w, const LocalDa
         m2[i] += delta * (x - mean[i]);
       }
     }
+    progress.update(double(merged) / double(p.runs));
   }
 
   const double nan = std::numeric_limits<double>::quiet_NaN();

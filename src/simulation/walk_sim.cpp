@@ -13,6 +13,7 @@
 #include <memory>
 #include <mutex>
 
+#include "core/progress.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/core/philox.hpp"
 #include "netdp/dp/composition.hpp"
@@ -406,6 +407,7 @@ WalkSimResult walk_sim(const WalkModel& model, const WalkSimParams& p, const Dis
 #pragma omp for schedule(dynamic, 1)
       for (std::int64_t k = 0; k < count; ++k) {
         try {
+          throw_if_stopped();  // a watched run was asked to stop (core/progress.hpp): rethrown below
           simulate_run(ctx, first + k, ts, batch[static_cast<std::size_t>(k)], tick);
         } catch (...) {
           std::lock_guard<std::mutex> lock(error_mutex);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/progress.hpp"
 #include "netdp/dp/composition.hpp"
 #include "simulation/walk_sim_run.hpp"
 
@@ -83,6 +84,7 @@ kernels::WalkSimCudaRun plain_cuda_runs(const Context& ctx, int device, kernels:
     engine->run_batch(first, count, batch_starts(ctx, first, count, starts), tallies);
     ++run.batches;
     if (progress) progress(double(first + count) / double(p.runs));
+    throw_if_stopped();  // a watched run was asked to stop (core/progress.hpp)
   }
   engine->finish(tallies);
   return run;
@@ -152,6 +154,7 @@ kernels::WalkSimCudaRun accounted_cuda_runs(const Context& ctx, int device,
     }
     for (RunStats& s : stats) merge(s);  // run order
     if (progress) progress(double(first + count) / double(p.runs));
+    throw_if_stopped();
   }
   engine->finish(tallies, bins);
   return engine->plan();  // batches counted by the engine

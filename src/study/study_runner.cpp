@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -16,6 +15,7 @@
 #include <optional>
 #include <thread>
 
+#include "core/progress.hpp"
 #include "netdp/core/device.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/study/study_plan.hpp"
@@ -33,11 +33,11 @@ namespace fs = std::filesystem;
 namespace {
 
 // Interruption (docs/reliability.md §4): the first SIGINT/SIGTERM lets the running units finish and starts no
-// new one; a second one exits at once (units are committed atomically, so either way a rerun resumes).
-std::atomic<int> stop_signal{0};
-
+// new one; a second one exits at once (units are committed atomically, so either way a rerun resumes). The
+// request is core's process-wide one (core/progress.hpp), which the Python module sets too; no sink is
+// installed here, so it never interrupts a running unit.
 extern "C" void on_stop_signal(int signal) {
-  if (stop_signal.exchange(signal) != 0) _exit(128 + signal);
+  if (request_stop(signal) != 0) _exit(128 + signal);
   static const char message[] =
       "\nnetdp run: stopping after the running unit(s); press Ctrl-C again to stop at once\n";
   [[maybe_unused]] auto written = ::write(2, message, sizeof message - 1);
@@ -47,7 +47,7 @@ extern "C" void on_stop_signal(int signal) {
 class StopSignals {
  public:
   StopSignals() {
-    stop_signal.store(0);
+    clear_stop();
     Action action{};
     action.sa_handler = on_stop_signal;
     sigemptyset(&action.sa_mask);
@@ -254,7 +254,7 @@ int run_study(const StudySpec& spec, const ModelCatalog& catalog, const RunOptio
       const WorkUnit& u = *pending[i];
       const auto& model = spec.experiments[u.experiment].model;
       const auto unit_start = std::chrono::steady_clock::now();
-      if (stop_signal.load() != 0) break;  // interrupted: start no new unit
+      if (stop_signal() != 0) break;  // interrupted: start no new unit
       bool failed = false;
       try {
         const UnitContext context{o.out / u.dir, workers.devices[w], workers.threads};
@@ -278,7 +278,7 @@ int run_study(const StudySpec& spec, const ModelCatalog& catalog, const RunOptio
   }
   progress.finish();
   for (const auto& f : failures) std::fprintf(stderr, "netdp run: unit failed: %s\n", f.c_str());
-  if (const int stopped = world.max(stop_signal.load()); stopped != 0) {
+  if (const int stopped = world.max(stop_signal()); stopped != 0) {
     if (world.rank() == 0)
       std::fprintf(stderr,
                    "netdp run: interrupted (%s): finished units are kept; run the same command again to "

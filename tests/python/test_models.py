@@ -29,6 +29,11 @@ CASES = {
     "gossip_sim": dict(graph="ring:n=8", steps=5, runs=3, seed=7, privacy=True, quantiles=[0.5]),
     "muffliato_gd": dict(graph="ring:n=8", steps=5, gossip_rounds=2, dim=2, samples=4, sigma=0.1, seed=3),
     "walk_sim": dict(graph="complete:n=8", steps=20, runs=10, seed=1),
+    "attack_gossip": dict(graph="florentine", attackers="all", steps=4),
+    "mf_loss": dict(graph="florentine", weights="average", steps=10, correlation="ldp", participation="every",
+                    trust="pndp", attackers="0,3", alpha=2),
+    "mf_factorize": dict(graph="ring:n=6", correlation="mafalda", steps=12, participation="every"),
+    "walk_sgd": dict(graph="complete:n=20", variant="network", epsilon=1, steps=400, runs=2, seed=3),
 }
 
 

@@ -1,0 +1,139 @@
+"""Progress and Ctrl-C (docs/python.md "Threads, progress and Ctrl-C").
+
+Progress: a run's loops report the fraction done of each stage to the engine's sink (src/core/progress.hpp); the
+calling thread passes it to a callable, or to one tqdm bar per stage. Ctrl-C: SIGINT (here sent by another
+thread) sets the engine's stop request; the run's loops stop, KeyboardInterrupt is raised, and the next run is
+unaffected. No test times anything: a stopped run is recognised by the fraction it had reached (below 1) and by
+its missing files, not by a clock.
+"""
+
+import _thread
+import signal
+import sys
+import threading
+import types
+
+import pytest
+
+import netdp
+from conftest import cli_arguments, run_cli, same_files
+
+# A walk-sim run that takes several seconds on one core: stop checks come between runs (src/simulation/walk_sim.cpp)
+LONG = dict(graph="hypercube:dim=8", steps=20000, runs=4000, seed=5, device="cpu")
+# gossip-sim with its privacy pass: two stages.
+GOSSIP = dict(graph="ring:n=32", steps=200, runs=200, seed=2, privacy=True, device="cpu")
+# A short run that reports progress: the same model, for the runs after an interruption.
+SHORT = dict(graph="hypercube:dim=4", steps=500, runs=200, seed=9, device="cpu")
+
+
+def stages_of(calls):
+    """{stage: [fractions in call order]}."""
+    stages = {}
+    for stage, fraction in calls:
+        stages.setdefault(stage, []).append(fraction)
+    return stages
+
+
+def test_progress_reaches_a_callback_with_monotone_fractions(tmp_path):
+    calls = []
+    netdp.gossip_sim(**GOSSIP, out=tmp_path / "watched", progress=lambda stage, fraction: calls.append((stage, fraction)))
+    stages = stages_of(calls)
+    # gossip-sim reports its runs, then the privacy pass (docs/gossip_sim.md), each up to 1.
+    assert list(stages) == ["gossip-sim", "gossip-sim privacy"]
+    for fractions in stages.values():
+        assert all(0 <= f <= 1 for f in fractions)
+        assert fractions == sorted(fractions)
+        assert fractions[-1] == 1.0
+    # Watching changes nothing in the results: the program's files, byte for byte.
+    run_cli(cli_arguments("gossip-sim", **GOSSIP, out=str(tmp_path / "cli")))
+    assert "mse.csv" in same_files(tmp_path / "watched", tmp_path / "cli")
+
+
+class FakeTqdm:
+    """Records what netdp does with a tqdm bar: total, description, each update, close."""
+
+    bars = []
+
+    def __init__(self, total=None, desc=None, unit=None):
+        self.total, self.desc, self.unit, self.updates, self.closed = total, desc, unit, [], False
+        FakeTqdm.bars.append(self)
+
+    def update(self, n):
+        self.updates.append(n)
+
+    def close(self):
+        self.closed = True
+
+
+def test_progress_true_draws_a_tqdm_bar_per_stage(monkeypatch):
+    module = types.ModuleType("tqdm")
+    module.tqdm = FakeTqdm
+    monkeypatch.setitem(sys.modules, "tqdm", module)
+    FakeTqdm.bars = []
+    netdp.walk_sim(**SHORT, progress=True)
+    assert [bar.desc for bar in FakeTqdm.bars] == ["walk-sim"]
+    bar = FakeTqdm.bars[0]
+    assert bar.total == 100 and bar.unit == "%" and bar.closed
+    assert bar.updates and all(n > 0 for n in bar.updates)  # counts only go up
+    assert sum(bar.updates) == 100
+
+
+def test_progress_must_be_a_flag_or_a_callable():
+    with pytest.raises(TypeError, match="progress: expected True, False or a callable"):
+        netdp.walk_sim(**SHORT, progress="yes")
+
+
+def test_an_error_in_the_callback_stops_the_run_and_is_raised(tmp_path):
+    def fail(stage, fraction):
+        raise ZeroDivisionError("from the callback")
+
+    with pytest.raises(ZeroDivisionError, match="from the callback"):
+        netdp.walk_sim(**LONG, progress=fail, out=tmp_path / "stopped")
+    assert not (tmp_path / "stopped" / "summary.json").exists()
+    assert netdp.walk_sim(**SHORT).summary["runs"] == SHORT["runs"]
+
+
+def interrupt_after(seconds):
+    """SIGINT from another thread after `seconds`, as Ctrl-C delivers it (Python's C handler, then
+    KeyboardInterrupt on the main thread)."""
+    timer = threading.Timer(seconds, signal.raise_signal, args=(signal.SIGINT,))
+    timer.start()
+    return timer
+
+
+def test_sigint_stops_a_long_run_and_the_next_run_is_unaffected(tmp_path):
+    before = netdp.walk_sim(**SHORT)
+    calls = []
+    timer = interrupt_after(0.5)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            netdp.walk_sim(**LONG, out=tmp_path / "stopped",
+                           progress=lambda stage, fraction: calls.append((stage, fraction)))
+    finally:
+        timer.join()
+    # Stopped in the middle: the runs reported so far are a part of them, and nothing looks finished.
+    fractions = stages_of(calls).get("walk-sim", [0.0])
+    assert fractions[-1] < 1.0
+    assert not (tmp_path / "stopped" / "summary.json").exists()
+    assert not (tmp_path / "stopped" / "manifest.json").exists()
+    # The interpreter and the engine go on: the same run as before the interruption, to the bit.
+    after = netdp.walk_sim(**SHORT)
+    assert after.summary["network_loss"] == before.summary["network_loss"]
+    for name in before.files:
+        if name.endswith(".npy") or name.endswith(".csv"):
+            stem = name.rsplit(".", 1)[0]
+            assert repr(after[stem]) == repr(before[stem]), name
+
+
+def test_interrupt_main_stops_a_gossip_sim_run():
+    calls = []
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            netdp.gossip_sim("ring:n=256", steps=3000, runs=2000, seed=1, device="cpu",
+                             progress=lambda stage, fraction: calls.append((stage, fraction)))
+    finally:
+        timer.join()
+    assert stages_of(calls).get("gossip-sim", [0.0])[-1] < 1.0
+    assert netdp.gossip_sim("ring:n=8", steps=5, runs=3, seed=7).summary["runs"] == 3
