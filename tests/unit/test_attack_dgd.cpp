@@ -10,19 +10,10 @@
 #include "netdp/core/error.hpp"
 #include "netdp/core/graph_generators.hpp"
 #include "netdp/core/philox.hpp"
+#include "test_attack_graphs.hpp"
 
 namespace netdp::attack {
 namespace {
-
-Graph from_edges(node_t n, std::vector<std::pair<node_t, node_t>> edges) {
-  return graph_from_edges(n, edges);
-}
-
-Graph path(node_t n) {
-  std::vector<std::pair<node_t, node_t>> e;
-  for (node_t i = 0; i + 1 < n; ++i) e.emplace_back(i, i + 1);
-  return from_edges(n, e);
-}
 
 // 0 attached to 1 and 2; 1-3, 2-3, 3-4, 4-5, 2-5: small, with cycles, attacker 0 sees two nodes.
 Graph small_graph() {

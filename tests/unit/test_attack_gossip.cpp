@@ -8,19 +8,10 @@
 #include "netdp/attack/echelon.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/core/graph_generators.hpp"
+#include "test_attack_graphs.hpp"
 
 namespace netdp::attack {
 namespace {
-
-Graph from_edges(node_t n, std::vector<std::pair<node_t, node_t>> edges) {
-  return graph_from_edges(n, edges);
-}
-
-Graph path(node_t n) {
-  std::vector<std::pair<node_t, node_t>> e;
-  for (node_t i = 0; i + 1 < n; ++i) e.emplace_back(i, i + 1);
-  return from_edges(n, e);
-}
 
 // docs/math.md §7.2: the graph of Fig. 4.1.
 Graph figure_4_1() {
