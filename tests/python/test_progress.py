@@ -16,7 +16,7 @@ import types
 import pytest
 
 import netdp
-from conftest import cli_arguments, run_cli, same_files
+from conftest import CLI, cli_arguments, run_cli, same_files
 
 # A walk-sim run that takes several seconds on one core: stop checks come between runs (src/simulation/walk_sim.cpp)
 LONG = dict(graph="hypercube:dim=8", steps=20000, runs=4000, seed=5, device="cpu")
@@ -137,3 +137,25 @@ def test_interrupt_main_stops_a_gossip_sim_run():
         timer.join()
     assert stages_of(calls).get("gossip-sim", [0.0])[-1] < 1.0
     assert netdp.gossip_sim("ring:n=8", steps=5, runs=3, seed=7).summary["runs"] == 3
+
+
+def test_interrupted_study_stops_between_units_and_resumes(tmp_path):
+    """run_study stops as `netdp run` does (docs/reliability.md §4): the running unit finishes, no new one starts;
+    the same call then resumes, and results.csv equals an uninterrupted `netdp run`."""
+    study = {"study": {"name": "stopped-study", "seed": 4},
+             "experiment": [{"name": "walks", "model": "walk-sim",
+                             "params": {"graph": "hypercube:dim=6", "steps": 1000, "runs": 200, "device": "cpu"},
+                             "grid": {"seed": [1, 2, 3, 4, 5, 6]}}]}
+    timer = threading.Timer(0.2, _thread.interrupt_main)
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            netdp.run_study(study, out=tmp_path / "py")
+    finally:
+        timer.join()
+    assert not (tmp_path / "py" / "results.csv").exists()
+    netdp.run_study(study, out=tmp_path / "py")  # resumes
+    path = tmp_path / "study.toml"
+    path.write_text(netdp.study_toml(study))
+    run_cli([CLI, "run", str(path), "--out", str(tmp_path / "cli"), "--quiet"])
+    assert (tmp_path / "py" / "results.csv").read_bytes() == (tmp_path / "cli" / "results.csv").read_bytes()
