@@ -13,7 +13,8 @@ result's attributes are the CLI's output files (``.loss`` for loss.npy, ``.summa
 
 Errors: ``InvalidParameter`` (a ValueError; ``.parameter`` names the keyword) and ``DeviceUnavailable`` (an
 InvalidParameter of ``device``) carry the CLI's one-line message; other bad input is a ValueError, a runtime
-failure a RuntimeError. Runs release the GIL.
+failure a RuntimeError. Runs release the GIL, show a tqdm bar with ``progress=True`` (or call
+``progress(stage, fraction)``), and stop within about a second on Ctrl-C, raising KeyboardInterrupt.
 """
 
 from . import _netdp
