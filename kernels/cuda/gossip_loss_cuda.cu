@@ -8,9 +8,7 @@
 // Column j of the final block is row s + j of the row-major loss matrix, so the block goes to the sink as is,
 // through two small pinned chunks (RowStaging). Tiles and bytes: memory_plan::plan_gossip_loss (pure, tested
 // without a GPU).
-#include <cublas_v2.h>
 #include <cuda_runtime.h>
-#include <cusparse.h>
 
 #include <algorithm>
 #include <cstddef>
@@ -23,13 +21,14 @@
 
 #include "common/gossip_loss_bodies.hpp"
 #include "common/memory_plan.hpp"
-#include "cuda/base/cuda_check.hpp"
 #include "cuda/base/device_buffer.hpp"
-#include "cuda/base/handles.hpp"
 #include "cuda/base/launch.cuh"
 #include "cuda/base/memory_budget.hpp"
 #include "cuda/base/request.hpp"
 #include "cuda/base/row_staging.hpp"
+#include "cuda/base/runtime_check.hpp"
+#include "cuda/base/stream.hpp"
+#include "cuda/gossip_loss_reductions.cuh"
 #include "cuda/propagator.hpp"
 #include "gossip_loss_kernels.hpp"
 #include "netdp/core/error.hpp"
@@ -38,26 +37,6 @@ namespace netdp::kernels {
 namespace {
 
 using namespace cuda;
-
-// out[j] = ||X[:, j]||^2, one block per column: the one kernel kept, for its shared-memory tree; the
-// per-thread part (gossip_loss::column_square_part) and the tree level (gossip::tree_level) are single-source
-// bodies (common/gossip_loss_bodies.hpp). Each thread sums a fixed strided subset in order, then a fixed tree
-// combines them (kThreads is a power of two): no atomics, so the result is the same bit for bit on every run.
-// By symmetry of W^t this is r_t(u) = ||row u of W^t||^2, the noise variance factor of M1 (docs/math.md
-// §6.2). Each term is added with a fused multiply-add (one rounding per term instead of two): the CPU sums
-// the squares in another order, so r_t agrees with it to the bound of docs/cuda_backend.md ("Rounding"), not
-// bit for bit, on either form.
-__global__ void column_sum_of_squares(const double* x, std::int64_t n, double* out) {
-  __shared__ double partial[kThreads];
-  const double* column = x + static_cast<std::int64_t>(blockIdx.x) * n;
-  partial[threadIdx.x] = gossip_loss::column_square_part(column, n, static_cast<int>(threadIdx.x), kThreads);
-  __syncthreads();
-  for (int stride = kThreads / 2; stride > 0; stride /= 2) {
-    gossip::tree_level(partial, static_cast<int>(threadIdx.x), stride);
-    __syncthreads();
-  }
-  if (threadIdx.x == 0) out[blockIdx.x] = partial[0];
-}
 
 }  // namespace
 
@@ -135,9 +114,7 @@ CudaGossipLossRun gossip_loss_cuda(const GossipLossProblem& p, int device, node_
   for (std::int64_t s = 0; s < n; s += b1) {
     const std::int64_t cols = std::min(b1, n - s);
     propagate_tile(s, cols, [&](std::int64_t k, const double* x) {
-      column_sum_of_squares<<<static_cast<unsigned>(cols), kThreads, 0, stream.get()>>>(
-          x, n, norms.data() + k * n + s);
-      NETDP_CUDA_CHECK_LAUNCH();
+      column_sums_of_squares(x, n, cols, norms.data() + k * n + s, stream.get());
     });
   }
 

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "cuda/base/handles.hpp"
+#include "cuda/base/stream.hpp"
 #include "device_kernels.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/core/graph.hpp"

@@ -14,9 +14,9 @@
 #include <span>
 
 #include "common/memory_plan.hpp"
-#include "cuda/base/cuda_check.hpp"
 #include "cuda/base/device_buffer.hpp"
-#include "cuda/base/handles.hpp"
+#include "cuda/base/runtime_check.hpp"
+#include "cuda/base/stream.hpp"
 #include "netdp/core/loss_rows.hpp"
 
 namespace netdp::kernels::cuda {
