@@ -1,6 +1,7 @@
-// `netdp attack gossip` end to end: the contract's files and keys (summary.json's rank, reconstructible,
-// method and certificate; attackers.csv and reconstructible.npy with attackers all), and bad input (exit 2,
-// one line).
+// `netdp attack gossip` and `netdp attack dgd` end to end: the contract's files and keys (summary.json's
+// rank, reconstructible, method and certificate; attackers.csv and reconstructible.npy with attackers all;
+// the D-GD files on the hand-worked path of test_attack_dgd.cpp and the least-squares data inversion), and
+// bad input (exit 2, one line).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -89,6 +90,83 @@ TEST(CliAttackGossip, BadInputExitsTwoWithOneLine) {
         "attack gossip " + fig + " --attackers 1,1 --steps 3",
         "attack gossip --graph file:" + two + " --attackers all --steps 2 --centralities",
         "attack gossip " + fig + " --attackers 0 --steps 2 --centralities"}) {
+    const auto r = run_cli(args + " --out " + (dir / "bad").string());
+    EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir / "bad" / "manifest.json")) << args;
+  }
+}
+
+// Path 0-1-2, attacker 0, T = 2, Assumption 4.7 without noise: both targets are determined (node 1 after one
+// step, node 2 after two; test_attack_dgd.cpp works the numbers by hand) and recovered to rounding.
+TEST(CliAttackDgd, PathContract) {
+  ScratchDir dir;
+  const auto out = dir / "dgd";
+  const std::string path3 = dir.write("path3.edges", "0 1\n1 2\n");
+  ASSERT_TRUE(
+      run_cli_into("attack dgd --graph file:" + path3 + " --attackers 0 --steps 2 --dim 3", out,
+                   {"summary.json", "manifest.json", "nodes.csv", "iterations.csv", "estimates.csv"}));
+  const auto s = read_json(out / "summary.json");
+  EXPECT_EQ(s["model"], "attack dgd");
+  EXPECT_EQ(s["rank"], 2);
+  EXPECT_EQ(s["rows"], 2);
+  EXPECT_EQ(s["identifiable"], nlohmann::json({1, 2}));
+  EXPECT_EQ(s["observed"], nlohmann::json({1}));
+  EXPECT_EQ(s["certificate"]["agree"], true);
+  EXPECT_LT(s["error"]["ols"].get<double>(), 1e-12);
+  EXPECT_LT(s["error"]["gls"].get<double>(), 1e-12);
+  EXPECT_TRUE(s["error"]["ols_data"].is_null());
+  const auto nodes = read_csv_cells(out / "nodes.csv");
+  ASSERT_EQ(nodes.size(), 4u);
+  EXPECT_EQ(nodes[0][3], "identifiable_after");
+  EXPECT_EQ(nodes[1][1], "attacker");
+  EXPECT_EQ(nodes[2][1], "observed");
+  EXPECT_EQ(nodes[2][3], "1");
+  EXPECT_EQ(nodes[3][2], "2");  // distance
+  EXPECT_EQ(nodes[3][3], "2");
+  const auto steps = read_csv_cells(out / "iterations.csv");
+  ASSERT_EQ(steps.size(), 3u);
+  EXPECT_EQ(steps[1][2], "1");
+  EXPECT_EQ(steps[2][2], "2");
+  const auto estimates = read_csv_cells(out / "estimates.csv");
+  ASSERT_EQ(estimates.size(), 7u);  // 2 targets x 3 coordinates
+  for (std::size_t i = 1; i < estimates.size(); ++i)
+    EXPECT_NEAR(std::stod(estimates[i][3]), std::stod(estimates[i][2]), 1e-12) << i;
+}
+
+// Least squares with an intercept, one example per node, from the optimum: the gradient's direction is
+// (x, 1), so x = g_w / g_b. The gradients drift by O(eta) per step, so the data error shrinks like eta.
+TEST(CliAttackDgd, LeastSquaresDataInversionImprovesWithSmallerSteps) {
+  ScratchDir dir;
+  const std::string path6 = dir.write("path6.edges", "0 1\n1 2\n2 3\n3 4\n4 5\n");
+  const std::string data = dir.write("data.csv",
+                                     "x1,x2,y\n0.5,-1.0,0.3\n1.5,0.2,-0.7\n-0.4,0.9,1.1\n"
+                                     "0.8,0.8,0.2\n-1.2,0.3,0.5\n0.1,-0.6,-0.9\n");
+  double errors[2] = {0, 0};
+  for (int i = 0; i < 2; ++i) {
+    const auto out = dir / ("ls" + std::to_string(i));
+    ASSERT_TRUE(run_cli_into("attack dgd --graph file:" + path6 + " --objective least-squares --data " +
+                                 data + " --steps 5 --step-size " + (i == 0 ? "0.01" : "0.0001"),
+                             out, {"summary.json"}));
+    const auto s = read_json(out / "summary.json");
+    EXPECT_EQ(s["dim"], 3);
+    EXPECT_EQ(s["identifiable"].size(), 5u);
+    errors[i] = s["error"]["ols_data"].get<double>();
+  }
+  EXPECT_LT(errors[1], 0.05 * errors[0]);  // about linear in eta: 100x smaller steps, ~90x smaller error
+  EXPECT_LT(errors[1], 1e-2);
+}
+
+TEST(CliAttackDgd, BadInputExitsTwoWithOneLine) {
+  ScratchDir dir;
+  const std::string path = "attack dgd --graph file:" + dir.write("path3.edges", "0 1\n1 2\n");
+  const std::string csv = dir.write("bad.csv", "1,2\n3,x\n4,5\n");
+  for (const std::string& args :
+       {path + " --attackers all --steps 2", path + " --attackers 0 --steps 0",
+        path + " --attackers 0 --steps 2 --gossip-rounds 0", path + " --attackers 5 --steps 2",
+        path + " --attackers 0,1,2 --steps 2", path + " --steps 2 --data " + csv,
+        path + " --steps 2 --objective least-squares --data " + csv,
+        path + " --steps 2 --weights file:" + csv, path + " --steps 2 --init far"}) {
     const auto r = run_cli(args + " --out " + (dir / "bad").string());
     EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
