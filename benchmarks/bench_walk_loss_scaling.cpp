@@ -5,14 +5,17 @@
 //        [--steps T (0 = T_RW)] [--repeats R] [--numpy SCRIPT|none]  (run from the source root: SCRIPT
 //        defaults to benchmarks/walk_loss_numpy.py)
 // One CSV line per n: end-to-end median and min of R runs (graph, metropolis W, Lanczos spectrum, walk_loss
-// into a checksum sink: no disk I/O), the solver, its degree and error bound, and NumPy's seconds and
-// checksum (benchmarks/walk_loss_numpy.py with /usr/bin/python3, eigh + GEMM, loading not timed) unless
-// --numpy none.
+// into a checksum sink: no disk I/O), the process CPU seconds per run (both threads together) and the
+// 1-minute load average before the runs (the machine is shared), the solver, its degree and error bound,
+// and NumPy's seconds and checksum (benchmarks/walk_loss_numpy.py with /usr/bin/python3, eigh + GEMM,
+// loading not timed) unless --numpy none. Writing the n^2 losses is measured apart, with the CLI
+// (benchmarks/RESULTS.md).
 #include <omp.h>
 
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <string>
 
@@ -39,6 +42,21 @@ netdp::Graph make_graph(const std::string& kind, int n) {
   return netdp::erdos_renyi_graph(n, 1.2 * std::log(double(n)) / n, 1);
 }
 
+double process_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
+double load_average() {
+  double load = -1;
+  if (FILE* f = std::fopen("/proc/loadavg", "r")) {
+    if (std::fscanf(f, "%lf", &load) != 1) load = -1;
+    std::fclose(f);
+  }
+  return load;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -54,8 +72,8 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--numpy")) script = argv[i + 1];
   }
   std::printf(
-      "graph,n,edges,steps,gap,solver,degree,error_bound,threads,median_s,min_s,repeats,checksum,numpy_s,"
-      "numpy_checksum\n");
+      "graph,n,edges,steps,gap,solver,degree,error_bound,threads,median_s,min_s,cpu_s,load,repeats,checksum,"
+      "numpy_s,numpy_checksum\n");
   for (int n : sizes) {
     netdp::WalkLossParams p;
     p.device = netdp::parse_device_spec("cpu");
@@ -64,6 +82,7 @@ int main(int argc, char** argv) {
     netdp::Graph g;
     netdp::CsrMatrix w;
     double gap = 0;
+    const double load = load_average(), cpu_started = process_cpu_seconds();
     auto t = netdp::bench::time_runs(repeats, [&](netdp::LossRowSink& sink) {
       g = make_graph(kind, n);
       w = netdp::gossip_matrix(g, netdp::Weighting::metropolis);
@@ -74,6 +93,7 @@ int main(int argc, char** argv) {
       p.lambda_min = spectrum.lambda_min;
       run = netdp::walk_loss(g, w, p, sink);
     });
+    const double cpu_seconds = (process_cpu_seconds() - cpu_started) / repeats;
     double numpy_seconds = 0, numpy_checksum = 0;
     if (script != "none") {
       const std::string file = "/tmp/netdp_bench_walk_w.txt";
@@ -91,10 +111,10 @@ int main(int argc, char** argv) {
         pclose(pipe);
       }
     }
-    std::printf("%s,%d,%lld,%d,%.5g,%s,%d,%.3g,%d,%.4f,%.4f,%d,%.10g,%.4f,%.10g\n", kind.c_str(), g.n,
-                static_cast<long long>(g.num_edges()), p.steps, gap, run.solver.c_str(), run.degree,
-                run.error_bound, omp_get_max_threads(), t.median, t.min, repeats, t.checksum, numpy_seconds,
-                numpy_checksum);
+    std::printf("%s,%d,%lld,%d,%.5g,%s,%d,%.3g,%d,%.4f,%.4f,%.2f,%.1f,%d,%.10g,%.4f,%.10g\n", kind.c_str(),
+                g.n, static_cast<long long>(g.num_edges()), p.steps, gap, run.solver.c_str(), run.degree,
+                run.error_bound, omp_get_max_threads(), t.median, t.min, cpu_seconds, load, repeats,
+                t.checksum, numpy_seconds, numpy_checksum);
     std::fflush(stdout);
   }
   return 0;

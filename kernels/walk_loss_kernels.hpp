@@ -53,6 +53,11 @@ std::int64_t walk_series_cpu_workspace_bytes(node_t n, int threads);
 /// Chebyshev expansion of the graph term (spectral and finite methods without an eigendecomposition,
 /// common/walk_loss_chebyshev.hpp): p(B) = sum_k coefficients[k] T_k(B), B = (2 W - (hi + lo) I) / (hi - lo)
 /// on the complement of the all-ones vector.
+/// Sources per CPU panel of the Chebyshev solver: one 64-byte line per gathered row of t_k. Measured on ER
+/// n = 16,384 (benchmarks/RESULTS.md, issue 16): 4 and 16 lanes cost about the same per source and step, 32
+/// lanes 2.5x more (the 4 MiB panels leave the cache); the width never changes the bits (lanes independent).
+constexpr int kChebyshevLanes = 8;
+
 struct WalkChebyshevExpansion {
   double lo, hi;
   std::span<const double> coefficients;  // c_0 .. c_K
@@ -72,12 +77,17 @@ struct CudaWalkLossRun {
 };
 
 /// The whole computation on CUDA device `device` for sources first .. first + count - 1 (cuSOLVER's 64-bit
-/// Xsyevd + cuBLAS GEMM for the spectral methods, cuSPARSE SpMM for the series), rows emitted to `sink` in
+/// Xsyevd + cuBLAS GEMM for the spectral methods, or, when `chebyshev` is given, the Chebyshev expansion by
+/// cuSPARSE SpMM and the bodies of common/walk_loss_chebyshev.hpp; cuSPARSE SpMM for the series), rows
+/// emitted to `sink` in
 /// order through two pinned chunks of at most 256 MiB. Tiles come from memory_plan::plan_walk_series /
 /// plan_walk_spectral (common/memory_plan.hpp): tile_sources = 0 picks the widest tile that fits (85% of the
 /// free memory, or memory_limit bytes when > 0 and smaller), balanced over the sources; InsufficientMemory
 /// when the eigenvectors with the solver's workspace, or one row, cannot fit.
-CudaWalkLossRun walk_loss_cuda(const WalkLossProblem& p, int device, node_t first, node_t count,
-                               std::int64_t tile_sources, std::int64_t memory_limit, LossRowSink& sink);
+/// The Chebyshev plan takes 4 n doubles per source (t_k, t_{k-1}, W t_k, the sum; the spare takes the
+/// losses) beside W and the adjacency.
+CudaWalkLossRun walk_loss_cuda(const WalkLossProblem& p, const WalkChebyshevExpansion* chebyshev, int device,
+                               node_t first, node_t count, std::int64_t tile_sources,
+                               std::int64_t memory_limit, LossRowSink& sink);
 
 }  // namespace netdp::kernels

@@ -25,6 +25,15 @@ NETDP_HD inline double chebyshev_next(double a, double b, double y, double t, do
   return first ? next : rn_sub(next, rn_sub(t_prev, o_prev));
 }
 
+/// Lane j (1-D body over the lanes): source[j] = first + j, the sources of a device tile (the CPU's panels
+/// list theirs on the host, padding a short panel with copies of its last source).
+struct LaneSourcesBody {
+  std::int64_t first;
+  std::int64_t* source;
+
+  NETDP_HD void operator()(std::int64_t j) const { source[j] = first + j; }
+};
+
 /// Element (v, j) of the start (2-D body): t0 = e_u - 1/n for u = source[j] (the deflated unit vector),
 /// s = c_0 t0.
 struct StartBody {

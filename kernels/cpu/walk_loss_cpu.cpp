@@ -104,9 +104,43 @@ std::int64_t walk_series_cpu_workspace_bytes(node_t n, int threads) {
   return std::int64_t(threads) * (3 * std::int64_t(kSparseLanes) + 1) * n * 8;
 }
 
+namespace {
+
+/// One step of the Chebyshev recurrence over a whole n x L row-major panel, fused with the sparse product:
+/// row v of y = W t_k (the engines' CSR product) is complete before t_{k+1}(v) overwrites t_{k-1}(v) in
+/// `t_prev`; then s += c t_{k+1} and the lane sums of t_{k+1} (for o_{k+1}) in node order, as LaneMeanBody's.
+/// Arithmetic of walk_chebyshev::chebyshev_next; `restrict` and the hoisted first-step test let the compiler
+/// keep the L lanes in vector registers (the lanes are independent: the bits do not depend on the width).
+template <int L, bool First>
+void chebyshev_sweep(const CsrMatrix& w, const double* __restrict__ t, double* __restrict__ t_prev,
+                     double* __restrict__ s, const double* mean, const double* mean_prev, double a, double b,
+                     double c, double* sum) {
+  double o[L], o_prev[L], acc[L];
+  for (int j = 0; j < L; ++j) o[j] = mean[j], o_prev[j] = mean_prev[j], acc[j] = 0.0;
+  const auto* offsets = w.offsets.data();
+  const auto* columns = w.columns.data();
+  const double* values = w.values.data();
+  for (std::int64_t v = 0; v < w.n; ++v) {
+    double y[L];
+    csr_row_product<L>(offsets + v, columns, values, 0, t, L, y);
+    const double* __restrict__ tv = t + v * L;
+    double* __restrict__ tp = t_prev + v * L;
+    double* __restrict__ sv = s + v * L;
+    for (int j = 0; j < L; ++j) {
+      const double next = walk_chebyshev::chebyshev_next(a, b, y[j], tv[j], tp[j], o[j], o_prev[j], First);
+      tp[j] = next;
+      sv[j] = rn_add(sv[j], rn_mul(c, next));
+      acc[j] = rn_add(acc[j], next);
+    }
+  }
+  for (int j = 0; j < L; ++j) sum[j] = acc[j];
+}
+
+}  // namespace
+
 void walk_chebyshev_rows_cpu(const WalkLossProblem& p, const WalkChebyshevExpansion& e, node_t first,
                              node_t count, std::span<double> rows) {
-  constexpr int L = kSparseLanes;
+  constexpr int L = kChebyshevLanes;
   const std::size_t n = static_cast<std::size_t>(p.w.n);
   const auto n64 = static_cast<std::int64_t>(n);
   const double a = 4.0 / (e.hi - e.lo), b = 2.0 * (e.hi + e.lo) / (e.hi - e.lo);
@@ -124,28 +158,16 @@ void walk_chebyshev_rows_cpu(const WalkLossProblem& p, const WalkChebyshevExpans
         sum{};  // o_k, o_{k-1} per lane (common/walk_loss_chebyshev.hpp)
     const walk_chebyshev::LaneMeanBody start_mean{t.data(), n64, L, 1, mean.data()};
     for (int j = 0; j < L; ++j) start_mean(j);
-    // T_{k+1} = 2 B T_k - T_{k-1}, s += c_{k+1} T_{k+1} (docs/walk_loss.md "Solvers"), fused with the
-    // sparse product row by row: row v of W t_k is complete before t_{k+1}(v) overwrites t_{k-1}(v); the lane
-    // sums of t_{k+1} (for o_{k+1}) run in node order, as LaneMeanBody's.
+    // T_{k+1} = 2 B T_k - T_{k-1}, s += c_{k+1} T_{k+1} (docs/walk_loss.md "Solvers"); the first step
+    // T_1 = B T_0 with a and b halved.
     for (int k = 0; k < degree; ++k) {
-      const bool first_step = k == 0;
-      const double ak = first_step ? 0.5 * a : a, bk = first_step ? 0.5 * b : b;
       const double c = e.coefficients[static_cast<std::size_t>(k) + 1];
-      sum.fill(0.0);
-      for (std::int64_t v = 0; v < n64; ++v) {
-        double y[L];
-        csr_row_product<L>(p.w.offsets.data() + v, p.w.columns.data(), p.w.values.data(), 0, t.data(), L, y);
-        double* tp = t_prev.data() + v * L;
-        const double* tv = t.data() + v * L;
-        double* sv = s.data() + v * L;
-        for (int j = 0; j < L; ++j) {
-          const double next =
-              walk_chebyshev::chebyshev_next(ak, bk, y[j], tv[j], tp[j], mean[j], mean_prev[j], first_step);
-          tp[j] = next;
-          sv[j] = rn_add(sv[j], rn_mul(c, next));
-          sum[j] = rn_add(sum[j], next);
-        }
-      }
+      if (k == 0)
+        chebyshev_sweep<L, true>(p.w, t.data(), t_prev.data(), s.data(), mean.data(), mean_prev.data(),
+                                 0.5 * a, 0.5 * b, c, sum.data());
+      else
+        chebyshev_sweep<L, false>(p.w, t.data(), t_prev.data(), s.data(), mean.data(), mean_prev.data(), a, b,
+                                  c, sum.data());
       t.swap(t_prev);  // t = T_{k+1}, t_prev = T_k
       mean_prev = mean;
       for (int j = 0; j < L; ++j) mean[j] = sum[j] / double(n);
@@ -164,7 +186,7 @@ void walk_chebyshev_rows_cpu(const WalkLossProblem& p, const WalkChebyshevExpans
 }
 
 std::int64_t walk_chebyshev_cpu_workspace_bytes(node_t n, int threads) {
-  return std::int64_t(threads) * (3 * std::int64_t(kSparseLanes) + 1) * n * 8;
+  return std::int64_t(threads) * (3 * std::int64_t(kChebyshevLanes) + 1) * n * 8;
 }
 
 }  // namespace netdp::kernels

@@ -10,6 +10,9 @@
 //    B = V[s:s+b, :] diag(g) (b x n), then V B^T = (V diag(g) V^T)[:, s:s+b] = G[s:s+b, :]^T by symmetry of
 //    G.
 //  - series (E1), docs/math.md §5.2: X = W^t e_u by propagation (Propagator), S += X / t for t = 1 .. T.
+//  - spectral / finite by the Chebyshev solver (docs/walk_loss.md "Solvers"): per tile, the bodies of
+//    common/walk_loss_chebyshev.hpp around one Propagator SpMM per degree, the CPU's recurrence step by step
+//    (only cuSPARSE's summation inside W t_k can round differently from the CPU's CSR product).
 // Tiles, staging and bytes: memory_plan::plan_walk_series / plan_walk_spectral (pure, tested without a GPU);
 // rows reach the sink through two small pinned chunks (RowStaging).
 #include <cublas_v2.h>
@@ -30,6 +33,7 @@
 #include "common/for_each.hpp"
 #include "common/memory_plan.hpp"
 #include "common/walk_loss_bodies.hpp"
+#include "common/walk_loss_chebyshev.hpp"
 #include "cuda/base/cuda_check.hpp"
 #include "cuda/base/device_buffer.hpp"
 #include "cuda/base/handles.hpp"
@@ -127,10 +131,108 @@ void upload_adjacency(const WalkLossProblem& p, cudaStream_t stream, DeviceBuffe
   adjacency.upload(std::span<const std::int32_t>(p.graph.adjacency), stream);
 }
 
+/// The Chebyshev solver's tiles (memory_plan's conventions, via plan_source_tiles): W in 32-bit CSR, the
+/// adjacency fixed; per source t_k, t_{k-1}, y = W t_k and the sum s (4 n doubles), its source index and
+/// three lane means.
+struct ChebyshevTilePlan {
+  mp::Budget budget;
+  std::int64_t fixed_bytes = 0, per_source_bytes = 0, tile = 0, tiles = 0, needed_bytes = 0;
+  mp::Staging staging;
+  bool fits = false;
+};
+
+ChebyshevTilePlan plan_chebyshev_tiles(const mp::WalkLossSizes& s, const mp::Limits& limits) {
+  ChebyshevTilePlan plan;
+  plan.budget = mp::device_budget(limits.free_bytes, limits.memory_limit);
+  plan.fixed_bytes = mp::csr32_bytes(s.n, s.nnz) + mp::walk_adjacency_bytes(s);
+  plan.per_source_bytes = 4 * s.n * mp::kDoubleBytes + mp::kInt64Bytes + 3 * mp::kDoubleBytes;
+  plan.needed_bytes = plan.fixed_bytes + plan.per_source_bytes;
+  plan.fits = plan.needed_bytes <= plan.budget.bytes;
+  if (!plan.fits || s.n < 1 || s.count < 1) return plan;
+  mp::plan_source_tiles(plan, s.n, s.count, limits.tile_sources);
+  return plan;
+}
+
+/// G e_u = p(W)(e_u - 1/n) for every source of every tile (docs/walk_loss.md "Solvers"), column-major n x b
+/// blocks (row stride 1, lane stride n), then the losses through TileContext::finish. The launches follow
+/// kernels/cpu/walk_loss_cpu.cpp's walk_chebyshev_rows_cpu one to one
+/// (tests/backend/test_walk_loss_bodies.cpp runs them on the host in this order).
+CudaWalkLossRun walk_chebyshev_cuda(const WalkLossProblem& p, const WalkChebyshevExpansion& e, int device,
+                                    std::int64_t first, std::int64_t count, const mp::WalkLossSizes& sizes,
+                                    const mp::Limits& limits, LossRowSink& sink) {
+  const std::int64_t n = p.w.n, end = first + count;
+  const ChebyshevTilePlan plan = plan_chebyshev_tiles(sizes, limits);
+  if (!plan.fits) {
+    throw_insufficient(n, plan.needed_bytes,
+                       std::to_string(plan.fixed_bytes) + " for W and the adjacency + " +
+                           std::to_string(plan.per_source_bytes) + " for one source",
+                       plan.budget, device);
+  }
+  namespace wc = walk_chebyshev;
+  const cuda::Stream stream;
+  DeviceBuffer<std::int64_t> adj_offsets;
+  DeviceBuffer<std::int32_t> adjacency;
+  upload_adjacency(p, stream.get(), adj_offsets, adjacency);
+  const std::int64_t b = plan.tile;
+  const auto block = static_cast<std::size_t>(n) * static_cast<std::size_t>(b);
+  cuda::Propagator propagator(p.w, /*dense=*/false, stream.get());
+  DeviceBuffer<double> t(block), t_prev(block), y(block), sum(block), means(3 * static_cast<std::size_t>(b));
+  DeviceBuffer<std::int64_t> sources(static_cast<std::size_t>(b));
+  // Never hand a library (or the first step's ignored t_{k-1}) uninitialised memory.
+  for (const DeviceBuffer<double>* buffer : {&t, &t_prev, &y, &sum, &means})
+    NETDP_CUDA_TRY(cudaMemsetAsync(buffer->data(), 0, buffer->bytes(), stream.get()));
+  propagator.reserve(t.data(), y.data(), b);
+  cuda::RowStaging staging(n, plan.staging.chunk_columns, stream.get(), sink);  // destroyed first
+  CudaWalkLossRun run;
+  run.tile_sources = b;
+  run.tiles = plan.tiles;
+  run.device_bytes =
+      propagator.device_bytes() + static_cast<std::int64_t>(adj_offsets.bytes() + adjacency.bytes() +
+                                                            4 * t.bytes() + means.bytes() + sources.bytes());
+  const TileContext tiles{p, n, stream.get(), adj_offsets.data(), adjacency.data(), staging};
+  const double a = 4.0 / (e.hi - e.lo), bb = 2.0 * (e.hi + e.lo) / (e.hi - e.lo);
+  const int degree = static_cast<int>(e.coefficients.size()) - 1;
+  for (std::int64_t s = first; s < end; s += b) {
+    const std::int64_t cols = std::min(b, end - s);
+    double* tk = t.data();
+    double* tk_prev = t_prev.data();
+    // o_k, o_{k-1} and o_{k+1} per lane, rotated by pointer.
+    double* mean = means.data();
+    double* mean_prev = means.data() + b;
+    double* mean_next = means.data() + 2 * b;
+    cuda::for_each(cols, wc::LaneSourcesBody{s, sources.data()}, stream.get());
+    cuda::for_each_2d(n, cols, wc::StartBody{sources.data(), n, 1, n, e.coefficients[0], tk, sum.data()},
+                      stream.get());
+    cuda::for_each(cols, wc::LaneMeanBody{tk, n, 1, n, mean}, stream.get());
+    for (int k = 0; k < degree; ++k) {
+      const bool first_step = k == 0;
+      propagator.apply(tk, y.data(), cols);  // y = W t_k
+      cuda::for_each_2d(n, cols,
+                        wc::StepBody{y.data(), mean, mean_prev, tk, tk_prev, sum.data(), 1, n,
+                                     first_step ? 0.5 * a : a, first_step ? 0.5 * bb : bb,
+                                     e.coefficients[static_cast<std::size_t>(k) + 1], first_step},
+                        stream.get());
+      cuda::for_each(cols, wc::LaneMeanBody{tk_prev, n, 1, n, mean_next}, stream.get());
+      std::swap(tk, tk_prev);  // t = T_{k+1}, t_prev = T_k
+      double* spare = mean_prev;
+      mean_prev = mean;
+      mean = mean_next;
+      mean_next = spare;
+    }
+    cuda::for_each(cols, wc::LaneMeanBody{sum.data(), n, 1, n, mean}, stream.get());
+    cuda::for_each_2d(n, cols, wc::ProjectBody{mean, 1, n, sum.data()}, stream.get());
+    // y is spent once the last step is queued (same stream): it takes the losses.
+    tiles.finish(s, cols, sum.data(), y.data());
+  }
+  staging.flush();
+  return run;
+}
+
 }  // namespace
 
-CudaWalkLossRun walk_loss_cuda(const WalkLossProblem& p, int device, node_t first, node_t count,
-                               std::int64_t tile_sources, std::int64_t memory_limit, LossRowSink& sink) {
+CudaWalkLossRun walk_loss_cuda(const WalkLossProblem& p, const WalkChebyshevExpansion* chebyshev, int device,
+                               node_t first, node_t count, std::int64_t tile_sources,
+                               std::int64_t memory_limit, LossRowSink& sink) {
   const std::int64_t n = p.w.n;
   if (p.method < 0 || p.method > 2 || p.steps < 1) {
     throw InvalidInput("walk loss: need method 0, 1 or 2 and steps >= 1, got method = " +
@@ -143,6 +245,8 @@ CudaWalkLossRun walk_loss_cuda(const WalkLossProblem& p, int device, node_t firs
   const mp::WalkLossSizes sizes{n, p.w.nnz(), static_cast<std::int64_t>(p.graph.adjacency.size()),
                                 p.sender_known, count};
   const std::int64_t end = std::int64_t{first} + count;
+  if (chebyshev && p.method != 2)
+    return walk_chebyshev_cuda(p, *chebyshev, device, first, count, sizes, limits, sink);
   CudaWalkLossRun run;
 
   // ---- Device state. Declaration order = reverse destruction order: buffers go before the stream. ----

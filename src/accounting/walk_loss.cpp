@@ -93,6 +93,11 @@ constexpr node_t kAlwaysEigen = 512;  // below this the dense solver is cheap an
 
 }  // namespace
 
+double walk_loss_solver_seconds(WalkLossSolver solver, double n, double nnz, int degree) {
+  if (solver == WalkLossSolver::eigen) return kEigenCost * n * n * n;
+  return kChebyshevCost * degree * n * (nnz + 4 * n);
+}
+
 WalkSolverChoice choose_walk_loss_solver(const CsrMatrix& w, const WalkLossParams& p) {
   WalkSolverChoice choice;
   choice.solver = WalkLossSolver::eigen;
@@ -121,8 +126,8 @@ WalkSolverChoice choose_walk_loss_solver(const CsrMatrix& w, const WalkLossParam
   choice.rule = "given";
   if (p.solver == WalkLossSolver::automatic) {
     const double n = w.n, nnz = double(w.values.size());
-    const double eigen = kEigenCost * n * n * n;
-    const double chebyshev = kChebyshevCost * choice.degree * n * (nnz + 4 * n);
+    const double eigen = walk_loss_solver_seconds(WalkLossSolver::eigen, n, nnz, 0);
+    const double chebyshev = walk_loss_solver_seconds(WalkLossSolver::chebyshev, n, nnz, choice.degree);
     choice.solver = chebyshev < eigen ? WalkLossSolver::chebyshev : WalkLossSolver::eigen;
     choice.rule = "auto: estimated " + format_double(chebyshev) + " s (chebyshev, degree " +
                   std::to_string(choice.degree) + ") vs " + format_double(eigen) + " s (eigen)";
@@ -167,15 +172,25 @@ WalkLossRun walk_loss(const Graph& g, const CsrMatrix& w, const WalkLossParams& 
   run.device = device.name;
   run.device_note = device.note;
   if (device.kind == DeviceKind::cuda) {
-    auto cuda =
-        kernels::walk_loss_cuda(problem, device.index, first, count, p.tile_sources, p.memory_limit, sink);
+    // The same solver choice as on the CPU; the Chebyshev solver runs the same bodies around cuSPARSE's SpMM.
+    WalkSolverChoice choice;
+    if (p.method != WalkLossMethod::series) choice = choose_walk_loss_solver(w, p);
+    const bool chebyshev = choice.solver == WalkLossSolver::chebyshev;
+    const kernels::WalkChebyshevExpansion expansion{choice.lo, choice.hi, choice.coefficients};
+    auto cuda = kernels::walk_loss_cuda(problem, chebyshev ? &expansion : nullptr, device.index, first, count,
+                                        p.tile_sources, p.memory_limit, sink);
     run.tile_sources = cuda.tile_sources;
     run.tiles = cuda.tiles;
     run.memory_estimate = cuda.device_bytes;
     run.eigen_seconds = cuda.eigen_seconds;
-    run.solver = "eigen";
-    run.solver_rule = "cuda: the chebyshev solver is not ported to the GPU yet";
-    if (p.method == WalkLossMethod::series) run.solver = "propagation";
+    run.solver = p.method == WalkLossMethod::series ? "propagation" : chebyshev ? "chebyshev" : "eigen";
+    run.solver_rule = p.method == WalkLossMethod::series ? "series method" : choice.rule;
+    if (chebyshev) {
+      run.degree = choice.degree;
+      run.interval_lo = choice.lo;
+      run.interval_hi = choice.hi;
+      run.error_bound = problem.scale * choice.error_bound;
+    }
   } else if (p.method == WalkLossMethod::series) {
     run.solver = "propagation";
     run.solver_rule = "series method";

@@ -291,17 +291,23 @@ Model walk_loss_model() {
                        c.out_dir.string().c_str());
   };
   // W and the dense spectrum (n x n) for the eigen solver; the chebyshev solver (auto beyond n = 512 when
-  // cheaper) holds panels only and costs about K n nnz(W), K ~ 150 for the graphs of the benchmarks (the
-  // gap is not known before the graph is built); the series method propagates T steps.
+  // cheaper) holds panels only. Seconds from the solvers' own cost model (walk_loss_solver_seconds, one core
+  // of the benchmark machine) with a guessed degree K = 100 (the gap is not known before the graph is built:
+  // K is about 50 for ER c = 1.2, a few hundred for random geometric graphs), plus writing the n^2 losses
+  // (about 1 GB/s on a local SSD; none with --no-matrix); calibration (--target-mean-loss) runs the solver
+  // twice. The series method propagates T steps.
   m.resources = [](const Values& v) {
     const GraphSize g = graph_size(v.text("graph"));
     const double n = g.n, entries = 2 * g.m + n, T = estimate_steps(v, n);
     const std::string method = v.text("method"), solver = v.text("solver");
-    const double eigen = n * n * n / 7e9, chebyshev = 150 * entries * n / 1e9;
+    const double write = v.flag("no-matrix") ? 0 : 8 * n * n / 1e9;
+    const double passes = v.real("target-mean-loss") > 0 ? 2 : 1;
     if (method == "series")
-      return Estimate{16 * entries + 8 * n * n, T * entries * n / 1e10 + 8 * n * n / 1e9};
+      return Estimate{16 * entries + 8 * n * n, passes * T * entries * n / 1e10 + write};
+    const double eigen = walk_loss_solver_seconds(WalkLossSolver::eigen, n, entries, 0);
+    const double chebyshev = walk_loss_solver_seconds(WalkLossSolver::chebyshev, n, entries, 100);
     const bool dense = solver == "eigen" || (solver == "auto" && (n <= 512 || eigen < chebyshev));
-    return Estimate{16 * entries + (dense ? 32 : 8) * n * n, (dense ? eigen : chebyshev) + 8 * n * n / 1e9};
+    return Estimate{16 * entries + (dense ? 32 : 8) * n * n, passes * (dense ? eigen : chebyshev) + write};
   };
   return m;
 }

@@ -9,7 +9,9 @@
 // every body performs the CPU's operations in the CPU's order (V g products, S + X (1/t) rounded twice, the
 // sender max, walk_pair_loss). What only a GPU sees (cuSOLVER's eigenvectors, cuBLAS's summation order) is
 // bounded by test_walk_loss_cuda. Graphs: a path, a star, hypercube:dim=3, G(200, 0.05), and for the series
-// (the only method defined there) a path with an isolated node. Label device-bodies: no GPU needed.
+// (the only method defined there) a path with an isolated node. The Chebyshev solver's bodies
+// (common/walk_loss_chebyshev.hpp) run in walk_chebyshev_cuda's order against walk_chebyshev_rows_cpu, 0 ulps
+// too. Label device-bodies: no GPU needed.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -25,8 +27,10 @@
 #include "common/for_each.hpp"
 #include "common/propagation_bodies.hpp"
 #include "common/walk_loss_bodies.hpp"
+#include "common/walk_loss_chebyshev.hpp"
 #include "cpu/power_panels.hpp"
 #include "cpu/serial_blas.hpp"
+#include "netdp/accounting/walk_loss_chebyshev.hpp"
 #include "netdp/core/graph.hpp"
 #include "netdp/core/graph_generators.hpp"
 #include "netdp/core/sparse_matrix.hpp"
@@ -153,6 +157,50 @@ std::vector<double> body_series_rows(const WalkLossProblem& p, std::int64_t firs
   return rows;
 }
 
+/// Chebyshev solver (walk_chebyshev_cuda's launches) for sources first .. first + count - 1 in tiles of b:
+/// row-major loss rows. Column-major blocks: row stride 1, lane stride n.
+std::vector<double> body_chebyshev_rows(const WalkLossProblem& p, const kernels::WalkChebyshevExpansion& e,
+                                        std::int64_t first, std::int64_t count, std::int64_t b) {
+  namespace wc = kernels::walk_chebyshev;
+  const std::int64_t n = p.w.n;
+  const auto block = static_cast<std::size_t>(n * b);
+  std::vector<double> rows(static_cast<std::size_t>(count * n)), t(block), t_prev(block), y(block),
+      sum(block), means(3 * static_cast<std::size_t>(b));
+  std::vector<std::int64_t> sources(static_cast<std::size_t>(b));
+  const double a = 4.0 / (e.hi - e.lo), bb = 2.0 * (e.hi + e.lo) / (e.hi - e.lo);
+  const int degree = static_cast<int>(e.coefficients.size()) - 1;
+  for (std::int64_t s = first; s < first + count; s += b) {
+    const std::int64_t cols = std::min(b, first + count - s);
+    double* tk = t.data();
+    double* tk_prev = t_prev.data();
+    double* mean = means.data();
+    double* mean_prev = means.data() + b;
+    double* mean_next = means.data() + 2 * b;
+    host_for_each(cols, wc::LaneSourcesBody{s, sources.data()});
+    host_for_each_2d(n, cols, wc::StartBody{sources.data(), n, 1, n, e.coefficients[0], tk, sum.data()});
+    host_for_each(cols, wc::LaneMeanBody{tk, n, 1, n, mean});
+    for (int k = 0; k < degree; ++k) {
+      const bool first_step = k == 0;
+      propagate(p.w, tk, y.data(), cols);
+      host_for_each_2d(n, cols,
+                       wc::StepBody{y.data(), mean, mean_prev, tk, tk_prev, sum.data(), 1, n,
+                                    first_step ? 0.5 * a : a, first_step ? 0.5 * bb : bb,
+                                    e.coefficients[static_cast<std::size_t>(k) + 1], first_step});
+      host_for_each(cols, wc::LaneMeanBody{tk_prev, n, 1, n, mean_next});
+      std::swap(tk, tk_prev);
+      double* spare = mean_prev;
+      mean_prev = mean;
+      mean = mean_next;
+      mean_next = spare;
+    }
+    host_for_each(cols, wc::LaneMeanBody{sum.data(), n, 1, n, mean});
+    host_for_each_2d(n, cols, wc::ProjectBody{mean, 1, n, sum.data()});
+    finish(p, s, cols, sum.data(), y.data());
+    std::copy(y.begin(), y.begin() + n * cols, rows.begin() + (s - first) * n);
+  }
+  return rows;
+}
+
 std::vector<double> cpu_rows(const WalkLossProblem& p, const SymmetricEigen* eigen, node_t first,
                              node_t count) {
   std::vector<double> rows(static_cast<std::size_t>(count) * p.w.n);
@@ -246,6 +294,40 @@ TEST(WalkLossBodies, WalkLossesAreTheCpuViews) {
               method == 2 ? body_series_rows(p, 0, n, 6) : body_spectral_rows(p, eigen, 0, n, 6);
           expect_rows_equal(rows, cpu, n, 0, describe(c, p));
         }
+      }
+    }
+  }
+}
+
+TEST(WalkLossBodies, ChebyshevBodiesAreTheCpuSolver) {
+  // The Chebyshev solver's launches (LaneSources, Start, one SpMM + Step + LaneMean per degree, LaneMean +
+  // Project on the sum, then WalkLosses) against walk_chebyshev_rows_cpu: 0 ulps, both methods and sender
+  // views, tiles of n/3 and all sources and a range of sources in two tiles. The expansion is planned from
+  // the dense spectrum's ends at tolerance 1e-9 (degrees 10-60 here).
+  for (const Case& c : cases()) {
+    if (!c.connected) continue;
+    const std::int64_t n = c.w.n;
+    const SymmetricEigen eigen = kernels::symmetric_eigen_cpu(c.w);
+    double lo = 0, hi = 0;
+    walk_chebyshev_interval(c.w, eigen.values[static_cast<std::size_t>(n) - 2], eigen.values[0], &lo, &hi);
+    for (int method : {0, 1}) {
+      const WalkChebyshevPlan plan = plan_walk_chebyshev(method, 40, lo, hi, 1e-9);
+      ASSERT_GE(plan.degree, 2) << c.name;
+      const kernels::WalkChebyshevExpansion e{lo, hi, plan.coefficients};
+      for (bool known : {false, true}) {
+        const WalkLossProblem p = problem(c, method, known, false, 40);
+        std::vector<double> cpu(static_cast<std::size_t>(n * n));
+        kernels::walk_chebyshev_rows_cpu(p, e, 0, static_cast<node_t>(n), cpu);
+        ASSERT_GT(*std::max_element(cpu.begin(), cpu.end()), 0.0) << "vacuous: " << describe(c, p);
+        // Few tiles: every launch is a parallel region (slow on a loaded machine), and one short last tile
+        // is enough to show that the tile does not matter.
+        for (std::int64_t b : {std::max<std::int64_t>(1, n / 3), n})
+          expect_rows_equal(body_chebyshev_rows(p, e, 0, n, b), cpu, n, 0,
+                            describe(c, p) + ", chebyshev, tile " + std::to_string(b));
+        const std::int64_t first = n / 2, count = n - n / 2;
+        expect_rows_equal(body_chebyshev_rows(p, e, first, count, count / 2 + 1),
+                          std::vector<double>(cpu.begin() + first * n, cpu.end()), n, first,
+                          describe(c, p) + ", chebyshev, sources from " + std::to_string(first));
       }
     }
   }

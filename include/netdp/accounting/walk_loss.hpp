@@ -79,6 +79,12 @@ struct WalkSolverChoice {
 };
 WalkSolverChoice choose_walk_loss_solver(const CsrMatrix& w, const WalkLossParams& p);
 
+/// Seconds of one core of the 2-core benchmark machine (benchmarks/RESULTS.md) for the graph term of all n
+/// sources: eigen about 1.75e-10 n^3 (dsyevd and the GEMM), chebyshev about 2.5e-10 K n (nnz(W) + 4 n) for
+/// degree K. auto compares the two; the study runner's estimates use the same figures. The thread count is
+/// left out so that auto's choice cannot depend on it.
+double walk_loss_solver_seconds(WalkLossSolver solver, double n, double nnz, int degree);
+
 /// The clipping level alpha / (2 sigma^2) (one Gaussian step seen directly: eps_local of the figures).
 double walk_local_loss(const WalkLossParams& p);
 
