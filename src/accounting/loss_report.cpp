@@ -15,26 +15,54 @@ namespace netdp {
 
 using json = nlohmann::json;
 
+namespace {
+
+// Forwards tiles to `target` with `value` at (u, u): the reference code's self-pair (docs/math.md §12
+// item 60). Only loss.npy sees it; the statistics get the rows as computed.
+class DiagonalFill : public LossRowSink {
+ public:
+  DiagonalFill(LossRowSink& target, node_t n, double value) : target_(target), n_(n), value_(value) {}
+  void consume(node_t first_source, node_t count, std::span<const double> rows) override {
+    if (value_ == 0.0) return target_.consume(first_source, count, rows);
+    tile_.assign(rows.begin(), rows.end());
+    for (node_t i = 0; i < count; ++i)
+      tile_[static_cast<std::size_t>(i) * n_ + static_cast<std::size_t>(first_source + i)] = value_;
+    target_.consume(first_source, count, tile_);
+  }
+
+ private:
+  LossRowSink& target_;
+  node_t n_;
+  double value_;
+  std::vector<double> tile_;
+};
+
+}  // namespace
+
 struct LossReport::State {
   State(const Graph& g, const ResultsDir& out, std::int64_t rows, const std::string& label, bool progress,
-        bool write_matrix)
+        bool write_matrix, double diagonal)
       : out(out), all_pairs(rows == g.n), stats(g), reporter(label, rows, progress) {
-    if (write_matrix) loss_file.emplace(out.file("loss.npy"), rows, g.n);
+    if (write_matrix) {
+      loss_file.emplace(out.file("loss.npy"), rows, g.n);
+      loss_matrix.emplace(*loss_file, g.n, diagonal);
+    }
     std::vector<LossRowSink*> sinks{&stats, &reporter};
-    if (loss_file) sinks.insert(sinks.begin(), &*loss_file);
+    if (loss_matrix) sinks.insert(sinks.begin(), &*loss_matrix);
     tee.emplace(sinks);
   }
   const ResultsDir& out;
   bool all_pairs;
   std::optional<NpyWriter> loss_file;
+  std::optional<DiagonalFill> loss_matrix;
   LossStatistics stats;
   ProgressReporter reporter;
   std::optional<LossRowTee> tee;
 };
 
 LossReport::LossReport(const Graph& g, const ResultsDir& out, std::int64_t rows, const std::string& label,
-                       bool progress, bool write_matrix)
-    : state_(std::make_unique<State>(g, out, rows, label, progress, write_matrix)) {}
+                       bool progress, bool write_matrix, double diagonal)
+    : state_(std::make_unique<State>(g, out, rows, label, progress, write_matrix, diagonal)) {}
 
 LossReport::~LossReport() = default;
 

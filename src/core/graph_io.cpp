@@ -136,9 +136,23 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-Graph finish(node_t n, const Edges& edges, bool largest_component) {
+// With insertion_order, ids are first renumbered by first appearance; the largest component then keeps that
+// relative order (it renumbers in increasing id), which is networkx's read_edgelist + subgraph order.
+Graph finish(node_t n, Edges& edges, const EdgeListOptions& options) {
+  if (options.insertion_order) {
+    std::vector<node_t> rank(static_cast<std::size_t>(n), -1);
+    node_t next = 0;
+    for (auto& [u, v] : edges) {
+      for (node_t* id : {&u, &v}) {
+        node_t& r = rank[static_cast<std::size_t>(*id)];
+        if (r < 0) r = next++;
+        *id = r;
+      }
+    }
+    n = next;
+  }
   Graph g = graph_from_edges(n, edges);
-  return largest_component ? largest_connected_component(g) : g;
+  return options.largest_component ? largest_connected_component(g) : g;
 }
 
 // A Matrix Market coordinate file after its header and size line: entries still to be read from `reader`.
@@ -239,18 +253,23 @@ Graph load_edge_list(const std::string& path, const EdgeListOptions& options) {
   require_memory(graph_build_bytes(double(max_id) + 1, double(edges.size())),
                  "graph file '" + path + "': node ids up to " + std::to_string(max_id + base) + " (" +
                      std::to_string(max_id + 1) + " nodes)");
-  return finish(max_id + 1, edges, options.largest_component);
+  return finish(max_id + 1, edges, options);
 }
 
-Graph load_matrix_market(const std::string& path, bool largest_component) {
+Graph load_matrix_market(const std::string& path, const EdgeListOptions& options) {
   LineReader reader(path, read_file(path, "Matrix Market file"));
   MatrixMarket mm = read_mtx_header(reader);
   require_mtx_memory(reader, mm);
   Edges edges;
   edges.reserve(static_cast<std::size_t>(std::min<std::int64_t>(mm.entries, max_entries(reader))));
   read_mtx_entries(reader, mm, [&](node_t i, node_t j, double) { edges.emplace_back(i, j); });
-  return finish(mm.n, edges,
-                largest_component);  // graph_from_edges drops the diagonal and merges (i,j), (j,i)
+  return finish(mm.n, edges, options);  // graph_from_edges drops the diagonal and merges (i,j), (j,i)
+}
+
+Graph load_matrix_market(const std::string& path, bool largest_component) {
+  EdgeListOptions options;
+  options.largest_component = largest_component;
+  return load_matrix_market(path, options);
 }
 
 Graph load_graph_file(const std::string& path, const EdgeListOptions& options) {
@@ -258,7 +277,7 @@ Graph load_graph_file(const std::string& path, const EdgeListOptions& options) {
   if (options.one_based)
     throw InvalidInput("'" + path +
                        "': the one-based option does not apply to Matrix Market files (always 1-based)");
-  return load_matrix_market(path, options.largest_component);
+  return load_matrix_market(path, options);
 }
 
 CsrMatrix load_weight_matrix(const std::string& path) {

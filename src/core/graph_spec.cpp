@@ -1,6 +1,6 @@
-// Graph specs `FAMILY:key=value,...` (docs/design.md "Conventions"; families of docs/math.md §2.5). parse_graph_spec
-// checks the syntax, the family and the key names; make_graph parses the values and calls the generators,
-// which check ranges.
+// Graph specs `FAMILY:key=value,...` (docs/design.md "Conventions"; families of docs/math.md §2.5).
+// parse_graph_spec checks the syntax, the family and the key names; make_graph parses the values and calls
+// the generators, which check ranges.
 #include "netdp/core/graph_spec.hpp"
 
 #include <algorithm>
@@ -170,6 +170,11 @@ Graph build_file(const Values& v) {
   EdgeListOptions options;
   options.one_based = v.flag("one-based", false);
   options.largest_component = v.flag("lcc", false);
+  // docs/math.md §12 item 59: sorted = increasing file id (netdp), insertion = first appearance (networkx).
+  const std::string order = v.has("order") ? v.text("order") : "sorted";
+  if (order != "sorted" && order != "insertion")
+    v.error("order=" + order + " is not sorted (increasing file id) or insertion (first appearance)");
+  options.insertion_order = order == "insertion";
   return load_graph_file(v.text("path"), options);
 }
 
@@ -222,8 +227,9 @@ const std::vector<Family>& families() {
      "florentine",                            "Padgett's Florentine families (15 nodes, 20 edges)"},
     {"southern-women", {},                                  build_named<southern_women_graph>,
      "southern-women | davis",                "Davis Southern Women (18 women + 14 events, 89 edges)"},
-    {"file",           {"path", "one-based", "lcc"},        build_file,
-     "file:PATH[,one-based=0][,lcc=0]",       "edge list `u v [w]`, or Matrix Market when PATH ends in .mtx"},
+    {"file",           {"path", "one-based", "lcc", "order"}, build_file,
+     "file:PATH[,one-based=0][,lcc=0][,order=sorted]",
+     "edge list `u v [w]`, or Matrix Market when PATH ends in .mtx"},
   };
   // clang-format on
   return table;
@@ -278,7 +284,7 @@ GraphSpec parse_graph_spec(std::string_view text) {
     // The path may contain ',' and '=': it runs up to the first ",key=".
     std::size_t suffix = find_key_suffix(rest);
     std::string_view path = rest.substr(0, suffix);
-    if (path.empty()) fail(text, "file needs a path: file:PATH[,one-based=1][,lcc=1]");
+    if (path.empty()) fail(text, "file needs a path: file:PATH[,one-based=1][,lcc=1][,order=insertion]");
     spec.params["path"] = std::string(path);
     if (suffix != std::string_view::npos) parse_key_values(rest.substr(suffix + 1), spec);
   } else if (colon != std::string_view::npos && !trim(rest).empty()) {
@@ -295,6 +301,16 @@ Graph make_graph(const GraphSpec& spec) {
 
 Graph make_graph(std::string_view text) {
   return make_graph(parse_graph_spec(text));
+}
+
+std::vector<double> graph_positions(const GraphSpec& spec) {
+  const Family& family = check_family_and_keys(spec);
+  std::vector<double> positions;
+  if (family.name == "rgg") {
+    const Values v(spec, family);
+    random_geometric_graph(v.int32("n"), v.real("r"), v.seed("seed"), &positions);
+  }
+  return positions;
 }
 
 std::string graph_families_help() {

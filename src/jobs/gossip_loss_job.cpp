@@ -38,7 +38,8 @@ json run_gossip_loss_job(const GossipLossJob& job) {
   const double graph_seconds = clock.seconds();
 
   ResultsDir out(job.out_dir);
-  LossReport report(g, out, params.source ? 1 : g.n, "gossip-loss", job.progress, job.write_matrix);
+  LossReport report(g, out, params.source ? 1 : g.n, "gossip-loss", job.progress, job.write_matrix,
+                    job.diagonal_local ? gossip_ldp_loss(params) : 0.0);
   GossipLossRun run = gossip_loss(g, w, params, report.sink());
   const json losses = report.finish();
 
@@ -92,6 +93,7 @@ json run_gossip_loss_job(const GossipLossJob& job) {
         {"steps_resolved", params.steps},
         {"t_start", params.t_start},
         {"cap", params.cap_ldp ? "ldp" : "none"},
+        {"diagonal", job.diagonal_local ? "local" : "zero"},
         {"source", params.source ? json(*params.source) : json(nullptr)},
         {"gap_definition", to_string(job.gap)},
         {"tile_sources", params.tile_sources},
@@ -119,6 +121,7 @@ GossipLossJob gossip_loss_job(const Values& v, const RunContext& context) {
   job.out_dir = context.out_dir.string();
   job.progress = !context.quiet;
   job.write_matrix = !v.flag("no-matrix");
+  job.diagonal_local = v.text("diagonal") == "local";
   job.invocation = context.invocation;
   job.auto_steps = common.auto_steps;
   auto& p = job.params;

@@ -209,6 +209,7 @@ json run_gossip_sim_job(const GossipSimJob& job) {
         {"runs", params.runs},
         {"dim", params.dim},
         {"sigma", params.sigma},
+        {"clip_start", params.clip_start},
         {"seed", params.seed},
         {"init", to_string(params.init)},
         {"er_c", job.er_c},
@@ -246,6 +247,7 @@ GossipSimJob gossip_sim_job(const Values& v, const RunContext& context) {
   p.runs = v.integer("runs");
   p.dim = static_cast<int>(v.integer("dim"));
   p.sigma = v.real("sigma");
+  p.clip_start = v.flag("clip-start");
   p.seed = v.natural("seed");
   p.init = parse_init_spec(v.text("init"));
   p.weights = parse_weights_spec(v.text("weights"));
@@ -303,6 +305,9 @@ Model gossip_sim_model() {
        real("sigma", "absolute std of the Gaussian noise each node adds once (0 = none)")
            .fallback("1")
            .range(at_least(0)),
+       flag("clip-start",
+            "clip x^0 = x + sigma eta to [0, 1] per coordinate, as the reference dropout code (docs/math.md "
+            "§12 item 58; privacy unchanged; CPU only)"),
        natural("seed", "Philox seed of every random draw").fallback("0"),
        text("init", "initial values: zero | normal | uniform | file:PATH").fallback("zero"),
        real("er-c", "er-per-round: edge probability q = c ln(n) / n").fallback("1").range(at_least(0)),

@@ -26,6 +26,15 @@ json run_graph(const Values& v, const RunContext& context) {
   CsrMatrix w = make_weights(g, parse_weights_spec(weights));
   ResultsDir out(context.out_dir);
   write_edge_list(g, out.file("edges.txt").string());
+  // Families drawn from positions (rgg) also write them: plots by Euclidean distance (thesis Fig. C.3).
+  if (const auto positions = graph_positions(parse_graph_spec(spec)); !positions.empty()) {
+    std::ostringstream csv;
+    csv << "node,x,y\n";
+    for (std::size_t v = 0; v < positions.size() / 2; ++v)
+      csv << v << ',' << format_double(positions[2 * v]) << ',' << format_double(positions[2 * v + 1])
+          << '\n';
+    out.write_text("positions.csv", csv.str());
+  }
 
   node_t components = 0;
   connected_components(g, &components);

@@ -368,6 +368,7 @@ const std::vector<Model>& models() {
   static const std::vector<Model> list = [] {
     std::vector<Model> m{graph_model(),
                          gossip_loss_model(),
+                         gossip_er_bound_model(),
                          walk_loss_model(),
                          complete_sum_bound_model(),
                          complete_histogram_bound_model(),

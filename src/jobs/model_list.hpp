@@ -7,6 +7,7 @@ namespace netdp::jobs {
 
 Model graph_model();                     // graph_job.cpp
 Model gossip_loss_model();               // gossip_loss_job.cpp
+Model gossip_er_bound_model();           // gossip_er_bound_job.cpp
 Model walk_loss_model();                 // walk_loss_job.cpp
 Model complete_sum_bound_model();        // complete_graph_sum_job.cpp
 Model complete_histogram_bound_model();  // complete_graph_histogram_job.cpp

@@ -140,9 +140,13 @@ std::vector<Parameter> loss_parameters(const std::string& sigma_help, const std:
            .fallback("0")
            .range(at_least(0)),
        memory_limit_parameter(), threads_parameter(), out_parameter(), quiet_parameter(),
-       flag(
-           "no-matrix",
-           "do not write loss.npy (by_distance.csv, per_observer.csv and summary.json only: large sweeps)")});
+       flag("no-matrix",
+            "do not write loss.npy (by_distance.csv, per_observer.csv and summary.json only: large sweeps)"),
+       choice("diagonal",
+              "loss.npy at (u, u): zero (a node does not observe itself) or local (the LDP level, the "
+              "reference code's self-pair; docs/math.md §12 item 60)",
+              {"zero", "local"})
+           .fallback("zero")});
   return list;
 }
 

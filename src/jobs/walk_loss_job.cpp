@@ -103,7 +103,8 @@ json run_walk_loss_job(const WalkLossJob& job) {
     for (const auto& w : warnings) std::fprintf(stderr, "netdp: warning: %s\n", w.get<std::string>().c_str());
 
   ResultsDir out(job.out_dir);
-  LossReport report(g, out, params.source ? 1 : g.n, "walk-loss", job.progress, job.write_matrix);
+  LossReport report(g, out, params.source ? 1 : g.n, "walk-loss", job.progress, job.write_matrix,
+                    job.diagonal_local ? walk_local_loss(params) : 0.0);
   std::optional<WorstCoalition> coalition;
   std::vector<LossRowSink*> sinks{&report.sink()};
   if (job.colluders > 0) sinks.push_back(&coalition.emplace(g.n, job.colluders));
@@ -184,6 +185,7 @@ json run_walk_loss_job(const WalkLossJob& job) {
          {"sender", to_string(params.sender)},
          {"contributions", params.contributions},
          {"clip", params.clip},
+         {"diagonal", job.diagonal_local ? "local" : "zero"},
          {"colluders", job.colluders},
          {"target_mean_loss", job.target_mean_loss},
          {"source", params.source ? json(*params.source) : json(nullptr)},
@@ -215,6 +217,7 @@ WalkLossJob walk_loss_job(const Values& v, const RunContext& context) {
   job.out_dir = context.out_dir.string();
   job.progress = !context.quiet;
   job.write_matrix = !v.flag("no-matrix");
+  job.diagonal_local = v.text("diagonal") == "local";
   job.invocation = context.invocation;
   auto& p = job.params;
   p.alpha = v.real("alpha");

@@ -155,6 +155,11 @@ struct Welford {
 /// The device of the runs: CUDA when asked or under auto when a device answers (every protocol has a CUDA
 /// path; the privacy pass, gossip_sim_privacy.cpp, always runs on the CPU), else the CPU.
 ResolvedDevice choose_device(const GossipSimParams& p) {
+  if (p.clip_start) {  // the clipped start exists on the CPU only (validate refuses device cuda)
+    ResolvedDevice cpu = resolve_device(DeviceSpec{DeviceKind::cpu, 0});
+    cpu.note = "clip-start runs on the CPU";
+    return cpu;
+  }
   return resolve_device(p.device);
 }
 

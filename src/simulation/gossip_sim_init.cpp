@@ -1,5 +1,6 @@
 // Initial values x and the noisy start x^0 = x + eta of Alg 6.1 (docs/math.md §6.1), drawn as laid out in
 // gossip_sim.hpp.
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -118,6 +119,8 @@ void noisy_start(const SimContext& c, std::int64_t run, std::span<double> out, s
   } else {
     std::copy(c.x.begin(), c.x.end(), out.begin());
   }
+  if (c.p.clip_start)  // docs/math.md §12 item 58: the reference dropout code's clip to [0, 1]
+    for (double& value : out) value = std::clamp(value, 0.0, 1.0);
   node_average(out, c.g.n, c.p.dim, average);
 }
 

@@ -91,6 +91,8 @@ void validate(const GossipSimParams& p, node_t n) {
     bad("record-every", "record-every must be >= 1, got " + std::to_string(p.record_every));
   if (p.batch_runs < 0) bad("batch-runs", "batch-runs must be >= 0, got " + std::to_string(p.batch_runs));
   if (p.memory_limit < 0) bad("memory-limit", "memory-limit must be >= 0");
+  if (p.clip_start && p.device.kind == DeviceKind::cuda)
+    bad("clip-start", "clip-start runs on the CPU only, not on device cuda; use device cpu or auto");
   if (n < 1) throw InvalidInput("gossip-sim: the graph has no nodes");
   if (p.protocol == GossipProtocol::sequence) {
     if (!p.sequence || p.sequence->empty())

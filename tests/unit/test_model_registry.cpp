@@ -47,6 +47,7 @@ TEST(ModelRegistry, EveryModelIsDescribedCompletely) {
   std::set<std::string> names;
   const std::set<std::string> expected{"graph",
                                        "gossip-loss",
+                                       "gossip-er-bound",
                                        "walk-loss",
                                        "walk-sim",
                                        "gossip-sim",

@@ -19,9 +19,10 @@ namespace netdp {
 class LossReport {
  public:
   /// `rows` = n for all pairs, fewer for a subset of sources (per_observer.csv is then not written);
-  /// without `write_matrix` the rows feed the statistics only (no loss.npy: large sweeps).
+  /// without `write_matrix` the rows feed the statistics only (no loss.npy: large sweeps). loss.npy holds
+  /// `diagonal` at (u, u) (docs/math.md §12 item 60); the statistics always leave u = v out.
   LossReport(const Graph& g, const ResultsDir& out, std::int64_t rows, const std::string& label,
-             bool progress, bool write_matrix = true);
+             bool progress, bool write_matrix = true, double diagonal = 0.0);
   ~LossReport();
   LossRowSink& sink();
   /// Commits loss.npy, writes the CSVs; returns {"pairs", "mean_loss", "min_loss", "max_loss", "by_distance",

@@ -3,6 +3,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "netdp/core/graph.hpp"
 
@@ -14,12 +15,17 @@ struct GraphSpec {
   std::string text;                           // the spec as given
 };
 
-/// Parses `family[:key=value,...]`; `file:PATH[,one-based=1][,lcc=1]`. Throws InvalidInput on syntax errors.
+/// Parses `family[:key=value,...]`; `file:PATH[,one-based=1][,lcc=1][,order=insertion]`. Throws InvalidInput on
+/// syntax errors.
 GraphSpec parse_graph_spec(std::string_view text);
 
 /// Builds the graph; unknown families, unknown or missing keys and bad values throw InvalidInput naming them.
 Graph make_graph(const GraphSpec& spec);
 Graph make_graph(std::string_view text);
+
+/// The node positions (x0, y0, x1, y1, ...) a family draws its graph from (rgg: the points in the unit square,
+/// the same draw as make_graph); empty for families without positions.
+std::vector<double> graph_positions(const GraphSpec& spec);
 
 /// One line per family with its keys and defaults, for --help texts and docs.
 std::string graph_families_help();

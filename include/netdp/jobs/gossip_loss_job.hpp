@@ -19,9 +19,10 @@ struct GossipLossJob {
   bool auto_steps = false;  // T = T_stop (docs/math.md §2.3)
   GapDefinition gap = GapDefinition::second;
   std::string out_dir;
-  bool write_matrix = true;   // loss.npy; without it only the statistics files (large sweeps)
-  bool progress = true;       // progress lines on stderr for runs longer than a few seconds
-  nlohmann::json invocation;  // how the job was asked for (command line), copied to the manifest
+  bool write_matrix = true;     // loss.npy; without it only the statistics files (large sweeps)
+  bool diagonal_local = false;  // loss.npy's (u, u): the LDP level instead of 0 (docs/math.md §12 item 60)
+  bool progress = true;         // progress lines on stderr for runs longer than a few seconds
+  nlohmann::json invocation;    // how the job was asked for (command line), copied to the manifest
 };
 
 /// The checks that need no graph (bad numbers, contradictory options), without running anything; the

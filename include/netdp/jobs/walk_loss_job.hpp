@@ -29,6 +29,8 @@ struct WalkLossJob {
   bool stated_condition = true;  // weak-convexity condition: stated (sigma^2 >= 2a(a-1)) or exact (a(a-1)/2)
   std::string out_dir;
   bool write_matrix = true;  // loss.npy; without it only the statistics files (large sweeps)
+  bool diagonal_local =
+      false;  // loss.npy's (u, u): alpha/(2 sigma^2) instead of 0 (docs/math.md §12 item 60)
   bool progress = true;
   nlohmann::json invocation;
 };

@@ -63,10 +63,13 @@ std::string to_string(const InitSpec& spec);
 
 struct GossipSimParams {
   GossipProtocol protocol = GossipProtocol::sync;
-  int steps = 1;           // T >= 1: rounds, or ticks for randomized gossip
-  std::int64_t runs = 1;   // R >= 1
-  int dim = 1;             // D >= 1
-  double sigma = 1.0;      // absolute std of the noise, added once at t = 0 (Alg 6.1); 0 = no noise
+  int steps = 1;          // T >= 1: rounds, or ticks for randomized gossip
+  std::int64_t runs = 1;  // R >= 1
+  int dim = 1;            // D >= 1
+  double sigma = 1.0;     // absolute std of the noise, added once at t = 0 (Alg 6.1); 0 = no noise
+  /// x^0 clipped to [0, 1] per coordinate after the noise, as the reference dropout experiment does
+  /// (docs/math.md §12 item 58); post-processing, so the privacy pass is unchanged. CPU only.
+  bool clip_start = false;
   std::uint64_t seed = 0;  // Philox key
   InitSpec init;
   WeightsSpec weights;          // W of the graph (sync, accelerated, randomized)
