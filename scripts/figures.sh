@@ -50,9 +50,12 @@ if [[ -z "$out" ]]; then
   if [[ $quick == 1 ]]; then out=$(mktemp -d); trap 'rm -rf "$out"' EXIT; else out="$root/figures-out"; fi
 fi
 mkdir -p "$out/work"
-# Studies read graph files relative to the directory they run in (data/..., examples/...): the work directory
-# has data/ pointing at --data and examples/ at the repository's.
-[[ -d "$data" ]] && ln -sfn "$data" "$out/work/data"
+# Studies read graph files relative to the directory they run in (data/..., ../shared/data/..., examples/...):
+# the work directory has data/ and ../shared/data pointing at --data, and examples/ at the repository's.
+if [[ -d "$data" ]]; then
+  ln -sfn "$data" "$out/work/data"
+  mkdir -p "$out/shared" && ln -sfn "$data" "$out/shared/data"
+fi
 ln -sfn "$root/examples" "$out/work/examples"
 export NETDP="$netdp" MPLBACKEND=Agg
 
