@@ -28,7 +28,7 @@ def main(out):
         colours = ["tab:red" if v in s["attackers"] else "tab:orange" if v in known else "lightgrey" for v in g]
         nx.draw(g, pos, ax=ax, node_color=colours, with_labels=True)
         ax.set_title(f"T = {steps}: rank {s['rank']}, {len(known)} of 12 known")
-    save(fig, f"{out}/fig4_1.png")
+    save(fig, out, "fig4_1.png")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """Thesis Fig. 4.3: the ego graph 414 coloured by the number of nodes each node reconstructs as the only attacker
 (T = 10), and, right, one attacker's reconstructed set (Fig. A.3); prints Table 4.1's ego correlations.
 
-    build/netdp run examples/fig4_3_ego414_attack/study.toml --out DIR    # with data/facebook/414.edges
+    build/netdp run examples/fig4_3_ego414_attack/study.toml --out DIR    # from the repository root
     python3 examples/fig4_3_ego414_attack/plot.py DIR [EDGES] [ATTACKER]  # writes DIR/fig4_3.png
 
 Nodes are numbered as netdp numbers lcc=1 graphs (increasing original id, docs/graphs.md). Needs matplotlib,
@@ -41,7 +41,7 @@ def main(out, edges, attacker):
     nx.draw_networkx_nodes(g, pos, ax=right, node_color=colours, node_size=40)
     nx.draw_networkx_edges(g, pos, ax=right, alpha=0.1)
     right.set_title(f"attacker {attacker}: {counts[attacker]} nodes reconstructed")
-    save(fig, f"{out}/fig4_3.png")
+    save(fig, out, "fig4_3.png")
     s = json.load(open(f"{unit}/summary.json"))
     c = s["centralities"]
     print("Table 4.1 (ego 414): Spearman degree %.3f, eigenvector %.3f, betweenness %.3f" %
@@ -53,5 +53,5 @@ def main(out, edges, attacker):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else "data/facebook/414.edges",
+    main(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else "../shared/data/facebook/414.edges",
          int(sys.argv[3]) if len(sys.argv) > 3 else 0)
