@@ -64,6 +64,30 @@ TEST(CliAdmm, SameSeedGivesIdenticalCurvesForOneAndTwoThreads) {
   EXPECT_TRUE(s["final"]["accuracy"]["mean"].is_null());  // least squares: no accuracy
 }
 
+TEST(CliAdmm, CsvDataWithoutNoiseReachesTheOptimum) {
+  // Least squares on a CSV file, no noise: z_K reaches theta* (closed form), so phi(z_K) = phi* of the
+  // summary; no Lipschitz constant given, so no privacy is reported.
+  ScratchDir dir;
+  std::string rows = "a,b,y\n";
+  for (int i = 0; i < 60; ++i)
+    rows += std::to_string((i * 7) % 11 - 5) + "," + std::to_string((i * 3) % 7) + "," +
+            std::to_string(0.5 * (i % 5) - 1) + "\n";
+  auto data = dir.write("d.csv", rows);
+  auto out = dir / "csv";
+  ASSERT_TRUE(
+      run_cli_into("admm --objective least-squares --sigma 0 --users 6 --steps 400 --relaxation 1 "
+                   "--l2 0.1 --eval-every 100 --data " +
+                       data,
+                   out, {"curves.csv", "summary.json"}));
+  const auto s = read_json(out / "summary.json");
+  EXPECT_EQ(s["train_rows"], 48);  // 6 users x floor(48 / 6)
+  EXPECT_TRUE(s["privacy"].is_null());
+  EXPECT_TRUE(s["lipschitz"].is_null());
+  const double optimum = s["optimum"]["objective"].get<double>();
+  EXPECT_NEAR(s["final"]["objective"]["mean"].get<double>(), optimum, 1e-10 * (1 + optimum));
+  EXPECT_LT(s["final"]["distance"]["mean"].get<double>(), 1e-16);
+}
+
 TEST(CliAdmm, BadInputExitsWithCode2AndNoManifest) {
   ScratchDir dir;
   auto bad_labels = dir.write("bad.csv", "1,2,0.5\n3,4,1\n");
