@@ -28,7 +28,7 @@
 #include "cuda/base/row_staging.hpp"
 #include "cuda/base/runtime_check.hpp"
 #include "cuda/base/stream.hpp"
-#include "cuda/gossip_loss_reductions.cuh"
+#include "cuda/column_reductions.cuh"
 #include "cuda/propagator.hpp"
 #include "gossip_loss_kernels.hpp"
 #include "netdp/core/error.hpp"

@@ -23,7 +23,7 @@
 #include "cuda/base/launch.cuh"
 #include "cuda/base/memory_budget.hpp"
 #include "cuda/base/runtime_check.hpp"
-#include "cuda/gossip_sim_reductions.cuh"
+#include "cuda/column_reductions.cuh"
 #include "gossip_sim_kernels.hpp"
 #include "netdp/core/error.hpp"
 

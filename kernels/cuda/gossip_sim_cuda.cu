@@ -63,10 +63,9 @@ class FixedEngine final : public GossipSimCudaEngine {
  public:
   FixedEngine(const GossipSimProblem& p, int device, std::int64_t runs, std::int64_t batch)
       : p_(p),
-        device_(device),
-        guard_(device),
+        context_(device),
         points_(static_cast<std::int64_t>(p.times.size())),
-        propagator_(p.w, p.dense, stream_.get()),
+        propagator_(p.w, p.dense, context_.stream.get()),
         x_(p.x.size()),
         xbar_(p.xbar.size()),
         noisy_average_(static_cast<std::size_t>(batch * p.dim)),
@@ -75,7 +74,7 @@ class FixedEngine final : public GossipSimCudaEngine {
         truth_(static_cast<std::size_t>(batch * points_)),
         noisy_(truth_.size()),
         host_errors_(truth_.size()) {
-    const cudaStream_t stream = stream_.get();
+    const cudaStream_t stream = context_.stream.get();
     x_.upload(p.x, stream);
     xbar_.upload(p.xbar, stream);
     const std::size_t block = static_cast<std::size_t>(p.w.n * batch * p.dim);
@@ -96,10 +95,10 @@ class FixedEngine final : public GossipSimCudaEngine {
   CudaGossipSimRun plan() const override { return run_; }
 
   GossipSimBatchErrors run_batch(std::int64_t first, std::int64_t count) override {
-    const cuda::DeviceGuard guard(device_);
+    const cuda::DeviceGuard guard(context_.device);
     const GossipSimProblem& p = p_;
     const std::int64_t n = p.w.n, cols = count * p.dim, elements = n * cols;
-    const cudaStream_t stream = stream_.get();
+    const cudaStream_t stream = context_.stream.get();
     const std::uint64_t noise_stream = gossip_subsequence(GossipStream::noise, 0, 0);
     const double one_minus_gamma = 1.0 - p.gamma;  // the CPU's (1.0 - gamma)
     double* prev = p.accelerated ? buffers_[2].data() : nullptr;
@@ -130,16 +129,15 @@ class FixedEngine final : public GossipSimCudaEngine {
     }
     const std::size_t used = static_cast<std::size_t>(count * points_);
     host_errors_.download(truth_.data(), noisy_.data(), used, stream);
-    stream_.synchronize();
+    context_.stream.synchronize();
     return host_errors_.view(used);
   }
 
  private:
   GossipSimProblem p_;
-  const int device_;
-  const cuda::DeviceGuard guard_;  // the engine's device from construction to the last member's destruction
+  const cuda::DeviceContext
+      context_;  // device, guard and stream, from construction to the last member's destruction
   const std::int64_t points_;
-  const cuda::Stream stream_;
   cuda::Propagator propagator_;
   DeviceBuffer<double> x_, xbar_, buffers_[3];
   DeviceBuffer<double> noisy_average_, col_true_, col_noisy_, truth_, noisy_;

@@ -137,14 +137,13 @@ void check_problem(const GossipSimVaryingProblem& p, std::int64_t runs) {
 }
 
 /// The time-varying engine: the device state of one batch size as members, in reverse destruction order (the
-/// device guard first and gone last, the stream before the buffers that use it).
+/// device context first and gone last, so the stream outlives the buffers that use it).
 class VaryingEngine final : public GossipSimCudaEngine {
  public:
   VaryingEngine(const GossipSimVaryingProblem& p, int device, const HostTables& h, std::int64_t runs,
                 std::int64_t b, std::int64_t fixed_bytes, std::int64_t per_run_bytes)
       : p_(p),
-        device_(device),
-        guard_(device),
+        context_(device),
         points_(static_cast<std::int64_t>(p.times.size())),
         ticks_(p.protocol == VaryingProtocol::randomized),
         dropout_(p.protocol == VaryingProtocol::dropout),
@@ -176,7 +175,7 @@ class VaryingEngine final : public GossipSimCudaEngine {
         err_noisy_(err_true_.size()),
         totals_(ticks_ ? static_cast<std::size_t>(2 * b) : 0),
         host_errors_(truth_.size()) {
-    const cudaStream_t s = stream_.get();
+    const cudaStream_t s = context_.stream.get();
     x_.upload(p.x, s);
     xbar_.upload(p.xbar, s);
     values_.upload(std::span<const double>(h.values), s);
@@ -191,10 +190,10 @@ class VaryingEngine final : public GossipSimCudaEngine {
   CudaGossipSimRun plan() const override { return run_; }
 
   GossipSimBatchErrors run_batch(std::int64_t first, std::int64_t count) override {
-    const cuda::DeviceGuard guard(device_);
+    const cuda::DeviceGuard guard(context_.device);
     const GossipSimVaryingProblem& p = p_;
     const std::int64_t n = p.n, cols = count * p.dim, points = points_;
-    const cudaStream_t s = stream_.get();
+    const cudaStream_t s = context_.stream.get();
     const gossip::ErScratch scratch{er_pairs_.data(),
                                     er_adjacency_.data(),
                                     er_degree_.data(),
@@ -281,7 +280,7 @@ class VaryingEngine final : public GossipSimCudaEngine {
     if (er_)
       NETDP_CUDA_TRY(
           cudaMemcpyAsync(status_.data(), er_status_.data(), er_status_.bytes(), cudaMemcpyDeviceToHost, s));
-    stream_.synchronize();
+    context_.stream.synchronize();
     for (std::int64_t r = 0; r < count; ++r)
       if (er_ && status_[static_cast<std::size_t>(r)] != 0)
         throw_er_failure(p, first + r, status_[static_cast<std::size_t>(r)], cap_);
@@ -290,12 +289,11 @@ class VaryingEngine final : public GossipSimCudaEngine {
 
  private:
   GossipSimVaryingProblem p_;
-  const int device_;
-  const cuda::DeviceGuard guard_;  // the engine's device from construction to the last member's destruction
+  const cuda::DeviceContext
+      context_;  // device, guard and stream, from construction to the last member's destruction
   const std::int64_t points_;
   const bool ticks_, dropout_, er_;
   const std::int64_t cap_;
-  const cuda::Stream stream_;
   DeviceBuffer<double> x_, xbar_, values_;
   DeviceBuffer<offset_t> offsets_;
   DeviceBuffer<node_t> columns_;

@@ -50,7 +50,7 @@ std::vector<T> download_vector(const DeviceBuffer<T>& d, std::size_t size, cudaS
 }
 
 /// The accounted-walk engine: the device state of one batch size as members, in reverse destruction order
-/// (the device guard first and gone last, the stream before the buffers that use it).
+/// (the device context first and gone last: the device stays current and the stream outlives the buffers).
 class AccountedEngine final : public WalkAccountedCudaEngine {
  public:
   AccountedEngine(const WalkTables& model, const WalkRunSpec& p, int device, std::int64_t time_cap,
@@ -58,25 +58,24 @@ class AccountedEngine final : public WalkAccountedCudaEngine {
       : model_(model),
         p_(p),
         in_(in),
-        device_(device),
-        guard_(device),
+        context_(device),
         n_(model.n),
         node_bits_(std::max(1, static_cast<int>(std::bit_width(static_cast<std::uint64_t>(model.n - 1))))),
         capacity_(in.known ? 2 * (p.steps - 1) : 0),
-        model_buffers_(model, stream_.get()),
+        model_buffers_(model, context_.stream.get()),
         lengths_(static_cast<std::size_t>(in.table_lengths)),
         host_table_(lengths_),
         filled_(lengths_ + 1, 0),
         used_host_(lengths_ + 1, 0),
         table_(lengths_),
-        used_(zeros<std::uint8_t>(in.gaussian ? 0 : lengths_ + 1, stream_.get())),
+        used_(zeros<std::uint8_t>(in.gaussian ? 0 : lengths_ + 1, context_.stream.get())),
         values_(in.utility ? in.values.size() : 0),
         first_bin_(walk::quantile_bin(4.9406564584124654e-324, in.log_base) - 1),
         bin_count_(walk::quantile_bin(DBL_MAX, in.log_base) + 2 - first_bin_),
-        bin_counts_(zeros<Counter>(static_cast<std::size_t>(bin_count_), stream_.get())),
-        bin_zero_(zeros<Counter>(1, stream_.get())),
+        bin_counts_(zeros<Counter>(static_cast<std::size_t>(bin_count_), context_.stream.get())),
+        bin_zero_(zeros<Counter>(1, context_.stream.get())),
         overflow_per_walk_(std::min<std::int64_t>(model.n, p.steps / (visit_cap + 1))) {
-    const cudaStream_t s = stream_.get();
+    const cudaStream_t s = context_.stream.get();
     if (in.gaussian && lengths_ > 0) {
       if (in.table.size() != lengths_)
         throw InvalidInput("walk_sim_accounted_cuda: the Gaussian cycle table must hold every length");
@@ -120,8 +119,8 @@ class AccountedEngine final : public WalkAccountedCudaEngine {
   std::vector<std::int64_t> missing_cycle_lengths(std::int64_t first_run, std::int64_t count,
                                                   std::span<const node_t> starts) override {
     if (in_.gaussian) return {};
-    const cuda::DeviceGuard guard(device_);
-    const cudaStream_t s = stream_.get();
+    const cuda::DeviceGuard guard(context_.device);
+    const cudaStream_t s = context_.stream.get();
     prepare(first_run, count, starts);
     AccountedBatch pass;
     pass.seed = p_.seed;
@@ -140,7 +139,7 @@ class AccountedEngine final : public WalkAccountedCudaEngine {
     NETDP_CUDA_TRY(
         cudaMemcpyAsync(used_host_.data(), used_.data(), used_.bytes(), cudaMemcpyDeviceToHost, s));
     NETDP_CUDA_TRY(cudaMemsetAsync(count_run_.data(), 0, count_run_.bytes(), s));
-    stream_.synchronize();
+    context_.stream.synchronize();
     std::vector<std::int64_t> wanted;
     for (std::size_t len = 1; len <= lengths_; ++len)
       if (used_host_[len] != 0 && filled_[len] == 0) {
@@ -160,14 +159,14 @@ class AccountedEngine final : public WalkAccountedCudaEngine {
       host_table_[static_cast<std::size_t>(lengths[i] - 1)] = terms[i];
     }
     if (lengths.empty()) return;
-    const cuda::DeviceGuard guard(device_);
-    table_.upload(std::span<const walk::CycleTerms>(host_table_), stream_.get());
+    const cuda::DeviceGuard guard(context_.device);
+    table_.upload(std::span<const walk::CycleTerms>(host_table_), context_.stream.get());
   }
 
   WalkAccountedBatch run_batch(std::int64_t first_run, std::int64_t count, std::span<const node_t> starts,
                                WalkVisitTallies& tallies) override {
-    const cuda::DeviceGuard guard(device_);
-    const cudaStream_t s = stream_.get();
+    const cuda::DeviceGuard guard(context_.device);
+    const cudaStream_t s = context_.stream.get();
     const WalkRunSpec& p = p_;
     const std::int64_t n = n_, batch = batch_;
     prepare(first_run, count, starts);
@@ -234,19 +233,19 @@ class AccountedEngine final : public WalkAccountedCudaEngine {
     host_truth_ = download_vector(truth_, runs, s);
     host_noise_ = download_vector(noise_, runs, s);
     host_noises_ = download_vector(noises_, runs, s);
-    stream_.synchronize();
+    context_.stream.synchronize();
     ++run_.batches;
     return {first_run,   count,       host_cycles_, host_shared_,
             host_pairs_, host_truth_, host_noise_,  host_noises_};
   }
 
   void finish(WalkVisitTallies& tallies, WalkSketchBins& bins) override {
-    const cuda::DeviceGuard guard(device_);
-    const cudaStream_t s = stream_.get();
+    const cuda::DeviceGuard guard(context_.device);
+    const cudaStream_t s = context_.stream.get();
     tallies_->download_to(tallies, s);
     const std::vector<Counter> counts = download_vector(bin_counts_, bin_counts_.size(), s);
     const std::vector<Counter> zero = download_vector(bin_zero_, 1, s);
-    stream_.synchronize();
+    context_.stream.synchronize();
     bins.first_bin = first_bin_;
     bins.counts.assign(counts.begin(), counts.end());
     bins.zero = zero[0];
@@ -264,13 +263,14 @@ class AccountedEngine final : public WalkAccountedCudaEngine {
 
   /// batch_ and temp_bytes_: p.batch_runs, or as many walks as the one device share holds with the sort.
   void choose_batch_size() {
-    const cudaStream_t s = stream_.get();
+    const cudaStream_t s = context_.stream.get();
     // Room for k = batch (the sentinel) in the key: bit_width(batch) <= 63 - 2 node_bits.
     const std::int64_t key_limit =
         std::min(std::int64_t{1} << 40, (std::int64_t{1} << (63 - 2 * node_bits_)) - 1);
     std::int64_t batch = p_.batch_runs > 0 ? std::min(p_.batch_runs, p_.runs) : 0;
     if (batch == 0) {
-      const std::int64_t budget = cuda::device_memory_budget(device_, memory_plan::kDeviceMemoryShare).bytes;
+      const std::int64_t budget =
+          cuda::device_memory_budget(context_.device, memory_plan::kDeviceMemoryShare).bytes;
       batch = std::min({budget / per_walk(), p_.runs, key_limit});
       while (batch > 0 && capacity_ > 0) {  // the sort's temporary storage grows with the records
         temp_bytes_ = cuda::sort_pairs_temp_bytes(batch * capacity_, end_bit(batch), s);
@@ -283,7 +283,7 @@ class AccountedEngine final : public WalkAccountedCudaEngine {
             " positions on n = " + std::to_string(n_) + " nodes needs " + std::to_string(per_walk()) +
             " bytes of device memory (and the sort's) but only " + std::to_string(budget) +
             " bytes are available (" + std::to_string(memory_plan::kDeviceMemoryPercent) +
-            "% of the free memory of CUDA device " + std::to_string(device_) + "); use device cpu");
+            "% of the free memory of CUDA device " + std::to_string(context_.device) + "); use device cpu");
     }
     if (batch > key_limit)
       throw InvalidParameter("batch-runs",
@@ -297,7 +297,7 @@ class AccountedEngine final : public WalkAccountedCudaEngine {
 
   /// The batch's start nodes (once per batch) and zeroed per-walk visit counts.
   void prepare(std::int64_t first_run, std::int64_t count, std::span<const node_t> starts) {
-    const cudaStream_t s = stream_.get();
+    const cudaStream_t s = context_.stream.get();
     if (starts_.size() > 0 && prepared_first_ != first_run) upload_starts(starts, count, starts_, s);
     prepared_first_ = first_run;
     NETDP_CUDA_TRY(cudaMemsetAsync(count_run_.data(), 0, count_run_.bytes(), s));
@@ -306,12 +306,11 @@ class AccountedEngine final : public WalkAccountedCudaEngine {
   const WalkTables model_;
   const WalkRunSpec p_;
   const WalkAccountingInputs in_;
-  const int device_;
-  const cuda::DeviceGuard guard_;  // the engine's device from construction to the last member's destruction
+  const cuda::DeviceContext
+      context_;  // device, guard and stream, from construction to the last member's destruction
   const std::int64_t n_;
   const int node_bits_;
   const std::int64_t capacity_;  // records per walk, at most
-  const cuda::Stream stream_;
   // Fixed: model, cycle table, values, sketch bins covering every positive double; the tallies' overflow list
   // grows with the batch.
   const ModelBuffers model_buffers_;

@@ -27,22 +27,21 @@ using namespace walk_device;
 constexpr std::int64_t kMaxAutoBatch = std::int64_t{1} << 22;  // walks per launch when chosen automatically
 
 /// The plain-walk engine: the device state of one batch size as members, in reverse destruction order (the
-/// device guard first and gone last, the stream before the buffers that use it).
+/// device context first and gone last, so the stream outlives the buffers that use it).
 class PlainEngine final : public WalkPlainCudaEngine {
  public:
   PlainEngine(const WalkTables& model, const WalkRunSpec& p, int device, std::int64_t time_cap,
               std::int64_t visit_cap, double nv)
       : model_(model),
         p_(p),
-        device_(device),
-        guard_(device),
-        model_buffers_(model, stream_.get()),
+        context_(device),
+        model_buffers_(model, context_.stream.get()),
         overflow_per_walk_(std::min<std::int64_t>(model.n, p.steps / (visit_cap + 1))),
         batch_(batch_size(time_cap, visit_cap)),
-        tallies_(model.n, time_cap, visit_cap, nv, overflow_per_walk_ * batch_, stream_.get()),
+        tallies_(model.n, time_cap, visit_cap, nv, overflow_per_walk_ * batch_, context_.stream.get()),
         first_(cells()),
         last_(cells()),
-        count_run_(zeros<std::int64_t>(cells(), stream_.get())),
+        count_run_(zeros<std::int64_t>(cells(), context_.stream.get())),
         starts_(p.per_walk_start ? static_cast<std::size_t>(batch_) : 0) {
     run_.batch_runs = batch_;
     run_.device_bytes = 3 * 8 * model.n * batch_ + static_cast<std::int64_t>(starts_.bytes()) +
@@ -53,8 +52,8 @@ class PlainEngine final : public WalkPlainCudaEngine {
 
   void run_batch(std::int64_t first_run, std::int64_t count, std::span<const node_t> starts,
                  WalkVisitTallies& tallies) override {
-    const cuda::DeviceGuard guard(device_);
-    const cudaStream_t s = stream_.get();
+    const cuda::DeviceGuard guard(context_.device);
+    const cudaStream_t s = context_.stream.get();
     const bool per_walk_start = starts_.size() > 0;
     if (per_walk_start) upload_starts(starts, count, starts_, s);
     const walk::ModelView m = model_buffers_.view(model_.n);
@@ -71,8 +70,8 @@ class PlainEngine final : public WalkPlainCudaEngine {
   }
 
   void finish(WalkVisitTallies& tallies) override {
-    const cuda::DeviceGuard guard(device_);
-    tallies_.download_to(tallies, stream_.get());
+    const cuda::DeviceGuard guard(context_.device);
+    tallies_.download_to(tallies, context_.stream.get());
   }
 
  private:
@@ -85,7 +84,8 @@ class PlainEngine final : public WalkPlainCudaEngine {
     const std::int64_t n = model_.n;
     if (p_.batch_runs > 0) return std::min(p_.batch_runs, p_.runs);
     const std::int64_t per_walk = 3 * 8 * n + 8 * overflow_per_walk_ + 4;
-    const std::int64_t budget = cuda::device_memory_budget(device_, memory_plan::kDeviceMemoryShare).bytes;
+    const std::int64_t budget =
+        cuda::device_memory_budget(context_.device, memory_plan::kDeviceMemoryShare).bytes;
     const std::int64_t fixed = static_cast<std::int64_t>(model_buffers_.bytes()) +
                                TallyBuffers::shared_bytes(n, time_cap, visit_cap);
     if (budget - fixed < per_walk)
@@ -94,15 +94,14 @@ class PlainEngine final : public WalkPlainCudaEngine {
           std::to_string(per_walk) + " bytes of device scratch besides " + std::to_string(fixed) +
           " bytes of model and tallies, but only " + std::to_string(budget) + " bytes are available (" +
           std::to_string(memory_plan::kDeviceMemoryPercent) + "% of the free memory of CUDA device " +
-          std::to_string(device_) + "); use device cpu");
+          std::to_string(context_.device) + "); use device cpu");
     return std::min({(budget - fixed) / per_walk, p_.runs, kMaxAutoBatch});
   }
 
   const WalkTables model_;
   const WalkRunSpec p_;
-  const int device_;
-  const cuda::DeviceGuard guard_;  // the engine's device from construction to the last member's destruction
-  const cuda::Stream stream_;
+  const cuda::DeviceContext
+      context_;  // device, guard and stream, from construction to the last member's destruction
   const ModelBuffers model_buffers_;
   const std::int64_t overflow_per_walk_, batch_;
   TallyBuffers tallies_;

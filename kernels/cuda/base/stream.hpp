@@ -65,4 +65,13 @@ class Event {
   cudaEvent_t event_ = nullptr;
 };
 
+/// The device an engine lives on: its index, a guard that keeps it current from the engine's construction to
+/// the destruction of its last member (declare the context first), and the engine's stream.
+struct DeviceContext {
+  explicit DeviceContext(int device_index) : device(device_index), guard(device_index) {}
+  const int device;
+  const DeviceGuard guard;
+  const Stream stream;
+};
+
 }  // namespace netdp::kernels::cuda

@@ -117,24 +117,24 @@ inline cudaError_t cudaMemsetAsync(void* to, int value, std::size_t bytes, cudaS
   return cudaSuccess;
 }
 
+// Streams and events are empty handles: work is done when the call that queues it returns.
 inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned) {
   *stream = new CUstream_st;
+  return cudaSuccess;
+}
+inline cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned) {
+  *event = new CUevent_st;
   return cudaSuccess;
 }
 inline cudaError_t cudaStreamDestroy(cudaStream_t stream) {
   delete stream;
   return cudaSuccess;
 }
-inline cudaError_t cudaStreamSynchronize(cudaStream_t) {
-  return cudaSuccess;
-}
-
-inline cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned) {
-  *event = new CUevent_st;
-  return cudaSuccess;
-}
 inline cudaError_t cudaEventDestroy(cudaEvent_t event) {
   delete event;
+  return cudaSuccess;
+}
+inline cudaError_t cudaStreamSynchronize(cudaStream_t) {
   return cudaSuccess;
 }
 inline cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t = nullptr) {
