@@ -10,6 +10,7 @@
 #include <limits>
 #include <string>
 
+#include "core/progress.hpp"
 #include "cpu/serial_blas.hpp"
 #include "netdp/core/error.hpp"
 
@@ -215,6 +216,7 @@ OptimizeResult optimize_factorization(const Matrix& gram, const Participation& p
   OptimizeResult result;
   bool converged = false;
   for (int it = 0; it < max_iterations && !converged; ++it) {
+    throw_if_stopped();  // a watched run was asked to stop (core/progress.hpp)
     result.iterations = it + 1;
     const Matrix x1 = x, dx1 = dx;
     const double loss1 = loss;
@@ -342,6 +344,7 @@ std::vector<OptimizeResult> optimize_per_node(const std::vector<Matrix>& grams, 
       if (error.empty()) error = "node " + std::to_string(u) + ": " + e.what();
     }
   }
+  throw_if_stopped();  // a stop, not the nodes' error it caused
   if (!error.empty()) throw InvalidInput(error);
   return out;
 }
