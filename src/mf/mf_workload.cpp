@@ -166,24 +166,37 @@ Matrix dense_workload(const CsrMatrix& w, int steps, int power) {
   return out;
 }
 
-Matrix power_inner_products(const CsrMatrix& w, int max_power, bool parallel) {
-  kernels::use_single_threaded_blas();
-  const std::int64_t n = w.n, powers = max_power + 1;
-  const std::int64_t block = std::min<std::int64_t>(n, 64);
-  Matrix f(powers, powers);
+namespace {
+
+/// Calls visit(stack, first, width) for every block of up to 64 identity columns E_J, J = first ..
+/// first + width - 1, with stack[p] = W^p E_J (n x block row-major, p < powers; unused columns stay 0).
+template <class Visit>
+void for_each_power_block(const CsrMatrix& w, std::int64_t powers, bool parallel, Visit visit) {
+  const std::int64_t n = w.n, block = std::min<std::int64_t>(n, 64);
   std::vector<double> stack(static_cast<std::size_t>(powers * n * block));
   for (std::int64_t first = 0; first < n; first += block) {
     const std::int64_t width = std::min(block, n - first);
-    // stack[p] = W^p E_J, n x block row-major (unused columns of a short block stay 0).
     std::fill(stack.begin(), stack.end(), 0.0);
     for (std::int64_t j = 0; j < width; ++j) stack[static_cast<std::size_t>((first + j) * block + j)] = 1.0;
     for (std::int64_t p = 1; p < powers; ++p)
       csr_multiply(w, stack.data() + (p - 1) * n * block, stack.data() + p * n * block, block, parallel);
-    // F += P P^T over this block's columns (upper triangle).
-    cblas_dsyrk(CblasRowMajor, CblasUpper, CblasNoTrans, static_cast<int>(powers),
-                static_cast<int>(n * block), 1.0, stack.data(), static_cast<int>(n * block), 1.0, f.a.data(),
-                static_cast<int>(powers));
+    visit(stack, first, width, block);
   }
+}
+
+}  // namespace
+
+Matrix power_inner_products(const CsrMatrix& w, int max_power, bool parallel) {
+  kernels::use_single_threaded_blas();
+  const std::int64_t n = w.n, powers = max_power + 1;
+  Matrix f(powers, powers);
+  for_each_power_block(w, powers, parallel,
+                       [&](const std::vector<double>& stack, std::int64_t, std::int64_t, std::int64_t block) {
+                         // F += P P^T over this block's columns (upper triangle).
+                         cblas_dsyrk(CblasRowMajor, CblasUpper, CblasNoTrans, static_cast<int>(powers),
+                                     static_cast<int>(n * block), 1.0, stack.data(),
+                                     static_cast<int>(n * block), 1.0, f.a.data(), static_cast<int>(powers));
+                       });
   for (std::int64_t i = 0; i < powers; ++i)
     for (std::int64_t j = 0; j < i; ++j) f(i, j) = f(j, i);
   return f;
@@ -204,37 +217,32 @@ Matrix workload_gram(const CsrMatrix& w, int steps, int power, bool parallel) {
 std::vector<Matrix> node_workload_grams(const CsrMatrix& w, int steps, int power, bool parallel) {
   kernels::use_single_threaded_blas();
   const std::int64_t n = w.n, powers = steps + power;
-  const std::int64_t block = std::min<std::int64_t>(n, 64);
   std::vector<Matrix> grams(static_cast<std::size_t>(n));
-  std::vector<double> stack(static_cast<std::size_t>(powers * n * block));
-  for (std::int64_t first = 0; first < n; first += block) {
-    const std::int64_t width = std::min(block, n - first);
-    std::fill(stack.begin(), stack.end(), 0.0);
-    for (std::int64_t j = 0; j < width; ++j) stack[static_cast<std::size_t>((first + j) * block + j)] = 1.0;
-    for (std::int64_t p = 1; p < powers; ++p)
-      csr_multiply(w, stack.data() + (p - 1) * n * block, stack.data() + p * n * block, block, parallel);
+  for_each_power_block(
+      w, powers, parallel,
+      [&](const std::vector<double>& stack, std::int64_t first, std::int64_t width, std::int64_t block) {
 #pragma omp parallel for schedule(dynamic, 1) if (parallel)
-    for (std::int64_t j = 0; j < width; ++j) {
-      // F(a, b) = <W^a e_i, W^b e_i>: the column j of every power, gathered, then one SYRK.
-      std::vector<double> column(static_cast<std::size_t>(powers * n));
-      for (std::int64_t p = 0; p < powers; ++p)
-        for (std::int64_t r = 0; r < n; ++r)
-          column[static_cast<std::size_t>(p * n + r)] =
-              stack[static_cast<std::size_t>((p * n + r) * block + j)];
-      Matrix f(powers, powers);
-      cblas_dsyrk(CblasRowMajor, CblasUpper, CblasNoTrans, static_cast<int>(powers), static_cast<int>(n), 1.0,
-                  column.data(), static_cast<int>(n), 0.0, f.a.data(), static_cast<int>(powers));
-      for (std::int64_t a = 0; a < powers; ++a)
-        for (std::int64_t b = 0; b < a; ++b) f(a, b) = f(b, a);
-      // G[s, r] = G[s + 1, r + 1] + F(T - 1 - s + power, T - 1 - r + power) (the sum of §9.6, from the end).
-      Matrix g(steps, steps);
-      for (int s = steps - 1; s >= 0; --s)
-        for (int r = steps - 1; r >= 0; --r)
-          g(s, r) = (s + 1 < steps && r + 1 < steps ? g(s + 1, r + 1) : 0.0) +
-                    f(steps - 1 - s + power, steps - 1 - r + power);
-      grams[static_cast<std::size_t>(first + j)] = std::move(g);
-    }
-  }
+        for (std::int64_t j = 0; j < width; ++j) {
+          // F(a, b) = <W^a e_i, W^b e_i>: the column j of every power, gathered, then one SYRK.
+          std::vector<double> column(static_cast<std::size_t>(powers * n));
+          for (std::int64_t p = 0; p < powers; ++p)
+            for (std::int64_t r = 0; r < n; ++r)
+              column[static_cast<std::size_t>(p * n + r)] =
+                  stack[static_cast<std::size_t>((p * n + r) * block + j)];
+          Matrix f(powers, powers);
+          cblas_dsyrk(CblasRowMajor, CblasUpper, CblasNoTrans, static_cast<int>(powers), static_cast<int>(n),
+                      1.0, column.data(), static_cast<int>(n), 0.0, f.a.data(), static_cast<int>(powers));
+          // G[s, r] = G[s + 1, r + 1] + F(T - 1 - s + power, T - 1 - r + power) (the sum of §9.6, from the
+          // end; F's upper triangle read as symmetric).
+          const auto at = [&](std::int64_t a, std::int64_t b) { return a <= b ? f(a, b) : f(b, a); };
+          Matrix g(steps, steps);
+          for (int s = steps - 1; s >= 0; --s)
+            for (int r = steps - 1; r >= 0; --r)
+              g(s, r) = (s + 1 < steps && r + 1 < steps ? g(s + 1, r + 1) : 0.0) +
+                        at(steps - 1 - s + power, steps - 1 - r + power);
+          grams[static_cast<std::size_t>(first + j)] = std::move(g);
+        }
+      });
   return grams;
 }
 
