@@ -1,33 +1,52 @@
 #!/usr/bin/env bash
 # Builds and runs the libFuzzer targets of tests/fuzz/ with ASan + UBSan (docs/reliability.md §5).
 # Needs Debian's clang (apt-get install -y clang). Usage: scripts/fuzz.sh [SECONDS per target, default 60]
-#   [TARGET...] (graph_file, graph_spec; default both). New inputs found go to $FUZZ_BUILD_DIR (default /tmp/netdp-fuzz)/corpus/TARGET, crashes
-#   to that directory's crash-*: turn each into a regression case in tests/cli/test_bad_inputs.cpp.
+#   [TARGET...] (graph_file, graph_spec, study_toml, unit_json, npy; default all). New inputs found go to
+#   $FUZZ_BUILD_DIR (default /tmp/netdp-fuzz)/corpus/TARGET, crashes to that directory's crash-*: turn each
+#   into a regression case in tests/cli/test_bad_inputs.cpp. Exits non-zero when a target finds a crash.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
 shift || true
-targets=("${@:-graph_file graph_spec}")
+targets=("${@:-graph_file graph_spec study_toml unit_json npy}")
 read -r -a targets <<<"${targets[*]}"
 out=${FUZZ_BUILD_DIR:-${TMPDIR:-/tmp}/netdp-fuzz}
 mkdir -p "$out"
 cxx=${CXX_FUZZ:-clang++}
 flags=(-std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
        -Wno-unknown-pragmas -I"$root/include" -I"$root/src" -I"$root/kernels")
-# The readers and the parser with what they call (no OpenMP: the pragmas are ignored).
-sources=(src/core/graph_io.cpp src/core/graph.cpp src/core/graph_spec.cpp src/core/graph_generators.cpp
-         src/core/sparse_matrix.cpp src/core/memory_info.cpp src/core/named_graphs.cpp)
+# Each target with the sources it reads through and what they call (no OpenMP: the pragmas are ignored).
+graph=(src/core/graph_io.cpp src/core/graph.cpp src/core/graph_spec.cpp src/core/graph_generators.cpp
+       src/core/sparse_matrix.cpp src/core/memory_info.cpp src/core/named_graphs.cpp)
+io=(src/io/results_dir.cpp src/io/format.cpp)
+study=(src/study/study_file.cpp src/study/study_plan.cpp src/study/sha256.cpp "${io[@]}")
+sources_of() {
+  case $1 in
+    graph_file | graph_spec) echo "${graph[@]}" ;;
+    study_toml) echo "${study[@]}" ;;
+    unit_json) echo "${study[@]}" src/study/unit_store.cpp ;;
+    npy) echo src/mf/mf_npy.cpp "${io[@]}" ;;
+  esac
+}
+libraries_of() {
+  case $1 in
+    study_toml | unit_json) echo -ltomlplusplus -lcrypto ;;
+  esac
+}
+status=0
 for target in "${targets[@]}"; do
   binary=$out/fuzz_$target
   srcs=()
-  for s in "${sources[@]}"; do [[ -f $root/$s ]] && srcs+=("$root/$s"); done
+  for s in $(sources_of "$target"); do [[ -f $root/$s ]] && srcs+=("$root/$s"); done
   echo "fuzz.sh: building $binary"
-  "$cxx" "${flags[@]}" "$root/tests/fuzz/fuzz_$target.cpp" "${srcs[@]}" -o "$binary"
+  # shellcheck disable=SC2046
+  "$cxx" "${flags[@]}" "$root/tests/fuzz/fuzz_$target.cpp" "${srcs[@]}" $(libraries_of "$target") -o "$binary"
   corpus=$out/corpus/$target
   mkdir -p "$corpus"
   echo "fuzz.sh: running $target for ${seconds}s"
   # NETDP_MEMORY_MB: the readers' memory check (src/core/memory_info.cpp) refuses graphs over 64 MiB, far
   # below libFuzzer's RSS limit, so that an allowed allocation is never reported as a leak or an OOM.
   (cd "$out" && NETDP_MEMORY_MB=64 "$binary" -max_total_time="$seconds" -rss_limit_mb=4096 -max_len=4096 \
-    -print_final_stats=1 "$corpus" "$root/tests/fuzz/corpus/$target")
+    -print_final_stats=1 "$corpus" "$root/tests/fuzz/corpus/$target") || status=1
 done
+exit $status

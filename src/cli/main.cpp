@@ -14,6 +14,11 @@ int main(int argc, char** argv) {
   CLI::App app{"netdp: privacy accounting and simulation for decentralized learning"};
   app.set_version_flag("--version", std::string(version()) + " (" + git_commit() + ")");
   app.require_subcommand(1);
+  app.footer(
+      "Exit codes: 0 success; 2 bad input, refused before any work with one line on stderr; 1 runtime "
+      "failure; 130 / 143 stopped by SIGINT / SIGTERM (docs/reliability.md).\n"
+      "Example: netdp gossip-loss --graph ring:n=16 --steps 20 --out out/ring   (netdp CMD --help for each "
+      "command)");
   const auto invocation = cli::invocation_json(argc, argv);
   auto commands = cli::add_model_commands(app, invocation);
   commands.push_back(cli::add_demo_command(app, invocation));

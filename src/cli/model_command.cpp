@@ -1,11 +1,15 @@
 // The model subcommands, built from the registry (docs/design_models.md): one option per parameter ("--" +
 // its name), with the parameter's help, default, choices and type; the values are converted and checked by
 // the registry, which names the parameter in its errors (main shows them as "--name: ...").
+#include <unistd.h>
+
+#include <csignal>
 #include <cstdio>
 #include <map>
 #include <memory>
 
 #include "cli/options.hpp"
+#include "netdp/io/results_dir.hpp"
 #include "netdp/jobs/model.hpp"
 
 namespace netdp::cli {
@@ -16,7 +20,7 @@ using jobs::Model;
 using jobs::Parameter;
 using jobs::ParameterType;
 
-/// "TEXT", "FLOAT", "TEXT:{second,abs}" as CLI11 shows its own typed options.
+/// "TEXT", "FLOAT", or the choices "{second|abs}" (docs/reliability.md: every command shows choices alike).
 std::string type_name(const Parameter& p) {
   std::string name;
   switch (p.type) {
@@ -34,8 +38,8 @@ std::string type_name(const Parameter& p) {
       name = "TEXT";
   }
   if (!p.choices.empty()) {
-    name += ":{";
-    for (std::size_t i = 0; i < p.choices.size(); ++i) name += (i ? "," : "") + p.choices[i];
+    name = "{";
+    for (std::size_t i = 0; i < p.choices.size(); ++i) name += (i ? "|" : "") + p.choices[i];
     name += "}";
   }
   return name;
@@ -71,6 +75,34 @@ jobs::Values::TextItems given_values(const Model& model, const std::map<std::str
   return given;
 }
 
+// A single command stopped by SIGINT or SIGTERM removes the temporaries it was writing, says so, and dies of
+// the signal (exit status 130 / 143 in a shell): nothing it leaves can look complete (docs/reliability.md
+// §3).
+extern "C" void remove_temporaries_and_die(int signal) {
+  remove_temporaries_now();
+  static const char message[] = "\nnetdp: interrupted: the temporary files of this run were removed\n";
+  [[maybe_unused]] auto written = ::write(2, message, sizeof message - 1);
+  std::signal(signal, SIG_DFL);
+  std::raise(signal);
+}
+
+class CleanupOnSignals {
+ public:
+  CleanupOnSignals() {
+    for (int s : {SIGINT, SIGTERM})
+      previous_[s == SIGINT ? 0 : 1] = std::signal(s, remove_temporaries_and_die);
+  }
+  ~CleanupOnSignals() {
+    std::signal(SIGINT, previous_[0]);
+    std::signal(SIGTERM, previous_[1]);
+  }
+  CleanupOnSignals(const CleanupOnSignals&) = delete;
+  CleanupOnSignals& operator=(const CleanupOnSignals&) = delete;
+
+ private:
+  void (*previous_[2])(int) = {SIG_DFL, SIG_DFL};
+};
+
 int run_model(const Model& model, const std::map<std::string, CLI::Option*>& options,
               const nlohmann::json& invocation) {
   const jobs::Values values = jobs::Values::from_text(model, given_values(model, options));
@@ -80,6 +112,7 @@ int run_model(const Model& model, const std::map<std::string, CLI::Option*>& opt
   if (const Parameter* quiet = model.with_role(jobs::ParameterRole::quiet))
     context.quiet = values.flag(quiet->name);
   context.invocation = invocation;
+  const CleanupOnSignals cleanup;
   const nlohmann::json summary = model.run(values, context);
   std::fputs(model.report(summary, context).c_str(), stdout);
   return 0;

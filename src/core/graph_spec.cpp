@@ -8,9 +8,11 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <numbers>
 #include <optional>
 #include <vector>
 
+#include "core/memory_info.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/core/graph_generators.hpp"
 #include "netdp/core/graph_io.hpp"
@@ -294,8 +296,51 @@ GraphSpec parse_graph_spec(std::string_view text) {
   return spec;
 }
 
+std::optional<PlannedGraph> planned_graph_size(const GraphSpec& spec) {
+  const Family& family = check_family_and_keys(spec);
+  const Values v(spec, family);
+  const std::string_view name = family.name;
+  try {
+    const auto n_key = [&](const char* key) { return double(v.int32(key)); };
+    if (name == "complete") return PlannedGraph{n_key("n"), n_key("n") * (n_key("n") - 1) / 2};
+    if (name == "ring" || name == "path" || name == "star") return PlannedGraph{n_key("n"), n_key("n")};
+    if (name == "grid") {
+      const double rows = v.has("n") ? n_key("n") : n_key("rows"), cols = v.has("n") ? rows : n_key("cols");
+      return PlannedGraph{rows * cols, 2 * rows * cols};
+    }
+    if (name == "torus" && !v.has("shape")) {
+      const double dims = v.has("dims") ? n_key("dims") : 2, nodes = std::pow(n_key("side"), dims);
+      return PlannedGraph{nodes, dims * nodes};
+    }
+    if (name == "hypercube") {
+      const double dim = n_key("dim"), nodes = std::ldexp(1.0, int(std::clamp(dim, 0.0, 1023.0)));
+      return PlannedGraph{nodes, dim * nodes / 2};
+    }
+    if (name == "exponential")
+      return PlannedGraph{n_key("n"), n_key("n") * std::ceil(std::log2(std::max(2.0, n_key("n"))))};
+    // Random families: the expected edge count with a margin of 10 % (a draw beyond it is vanishingly rare
+    // at the sizes where memory matters); docs/math.md §2.5.
+    if (name == "er") {
+      const double n = n_key("n");
+      const double p = v.has("p") ? v.real("p") : std::min(1.0, v.real("c") * std::log(std::max(n, 1.0)) / n);
+      return PlannedGraph{n, 1.1 * std::clamp(p, 0.0, 1.0) * n * (n - 1) / 2};
+    }
+    if (name == "rgg") {
+      const double n = n_key("n"), r = v.real("r");
+      return PlannedGraph{n, 1.1 * std::min(1.0, std::numbers::pi * r * r) * n * (n - 1) / 2};
+    }
+    if (name == "regular") return PlannedGraph{n_key("n"), n_key("n") * double(v.int32("d")) / 2};
+  } catch (const InvalidInput&) {
+    // a bad key: the builder refuses it with its own message
+  }
+  return std::nullopt;  // files (their readers check as they read), named graphs, shapes
+}
+
 Graph make_graph(const GraphSpec& spec) {
   const Family& family = check_family_and_keys(spec);
+  // Refuse before building (docs/reliability.md §2): complete:n=100000 would need 5e9 edges.
+  if (const auto size = planned_graph_size(spec); size && size->nodes > 0 && size->edges >= 0)
+    require_memory(graph_build_bytes(size->nodes, size->edges), "graph '" + excerpt(spec.text) + "'");
   return family.build(Values(spec, family));
 }
 

@@ -3,6 +3,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <cstring>
 #include <fstream>
 #include <stdexcept>
 
@@ -12,14 +14,53 @@ namespace netdp {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// The temporaries being written, for remove_temporaries_now(), which a signal handler calls: fixed slots
+// (no allocation), each free (0), being filled or emptied (1), or holding a path to remove (2).
+constexpr int kTemporarySlots = 64;
+constexpr std::size_t kTemporaryPathBytes = 4096;
+std::atomic<int> temporary_state[kTemporarySlots];
+char temporary_paths[kTemporarySlots][kTemporaryPathBytes];
+
+int list_temporary(const fs::path& path) {
+  const std::string& text = path.native();
+  if (text.size() >= kTemporaryPathBytes) return -1;  // left to the next run's cleanup
+  for (int slot = 0; slot < kTemporarySlots; ++slot) {
+    int expected = 0;
+    if (!temporary_state[slot].compare_exchange_strong(expected, 1)) continue;
+    std::memcpy(temporary_paths[slot], text.c_str(), text.size() + 1);
+    temporary_state[slot].store(2);
+    return slot;
+  }
+  return -1;  // more than 64 files at once: the next run into the directory removes the rest
+}
+
+void unlist_temporary(int& slot) {
+  if (slot >= 0) temporary_state[slot].store(0);
+  slot = -1;
+}
+
+}  // namespace
+
+void remove_temporaries_now() noexcept {
+  for (int slot = 0; slot < kTemporarySlots; ++slot)
+    if (temporary_state[slot].load() == 2) ::unlink(temporary_paths[slot]);
+}
+
 AtomicFile::AtomicFile(fs::path path) : path_(std::move(path)) {
   temporary_ = path_;
   temporary_ += ".tmp-" + std::to_string(::getpid());
+  slot_ = list_temporary(temporary_);  // listed first: a signal between open and listing leaves nothing
   out_.open(temporary_, std::ios::binary | std::ios::trunc);
-  if (!out_) throw std::runtime_error("cannot write " + temporary_.string());
+  if (!out_) {
+    unlist_temporary(slot_);
+    throw std::runtime_error("cannot write " + temporary_.string());
+  }
 }
 
 AtomicFile::~AtomicFile() {
+  unlist_temporary(slot_);
   if (committed_) return;
   out_.close();
   std::error_code ec;
@@ -45,6 +86,7 @@ void AtomicFile::commit() {
   out_.close();
   if (!out_) throw std::runtime_error("write failed: " + temporary_.string());
   sync_path(temporary_, O_RDONLY);
+  unlist_temporary(slot_);  // from here the name may be the published file's
   fs::rename(temporary_, path_);
   sync_path(path_.parent_path().empty() ? fs::path(".") : path_.parent_path(), O_RDONLY | O_DIRECTORY);
   committed_ = true;

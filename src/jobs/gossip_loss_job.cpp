@@ -14,8 +14,9 @@ using json = nlohmann::json;
 
 void check_gossip_loss_job(const GossipLossJob& job) {
   GossipLossParams early = job.params;
-  if (job.auto_steps) early.steps = 1;  // resolved once the spectrum is known
-  validate(early, 0x7fffffff);
+  if (job.auto_steps) early.steps = 1;             // resolved once the spectrum is known
+  validate(early, planned_node_count(job.graph));  // source < n: the study's validation sees it too
+  require_device(early.device);
 }
 
 json run_gossip_loss_job(const GossipLossJob& job) {

@@ -74,7 +74,9 @@ void check_gossip_sim_job(const GossipSimJob& job) {
   // (the sequence's matrices are checked against the graph's n once both are loaded)
   GossipSimParams early = job.params;
   if (job.auto_steps) early.steps = 1;
-  if (protocol != GossipProtocol::sequence) validate(early, 1);
+  if (protocol != GossipProtocol::sequence)
+    validate(early, planned_node_count(job.graph));  // source < n: the study's validation sees it too
+  require_device(early.device);
   if (job.params.device.kind == DeviceKind::cuda && job.privacy)
     throw InvalidParameter(
         "privacy",

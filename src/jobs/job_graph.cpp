@@ -1,5 +1,9 @@
 #include "jobs/job_graph.hpp"
 
+#include <filesystem>
+
+#include "core/memory_info.hpp"
+#include "jobs/model_parts.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/core/graph_spec.hpp"
 
@@ -13,6 +17,24 @@ JobGraph load_job_graph(const std::string& spec, const WeightsSpec& weights, Gap
   j.spectrum = spectral_summary(j.w);
   j.gap = j.spectrum.gap(gap);
   return j;
+}
+
+node_t planned_node_count(const std::string& spec) {
+  const GraphSpec parsed = parse_graph_spec(spec);
+  std::error_code ec;
+  if (parsed.family == "file" && std::filesystem::file_size(parsed.params.at("path"), ec) > (16u << 20) &&
+      !ec)
+    return 0x7fffffff;  // a large file is read once, by the run, which checks the nodes then
+  const auto [n, m] = jobs::graph_size(spec);  // built once per spec when small; the estimates share it
+  // A large generator, counted from its keys, must fit the memory it will be built in (docs/reliability.md
+  // §2).
+  require_memory(graph_build_bytes(n, m), "graph '" + excerpt(spec) + "'");
+  if (n > 0x7fffffff) return node_t(make_graph(parsed).n);  // the builder's own refusal
+  return node_t(n);
+}
+
+void require_device(const DeviceSpec& device) {
+  if (device.kind == DeviceKind::cuda) (void)resolve_device(device);
 }
 
 void require_connected_for_auto_steps(const Graph& g, const std::string& horizon) {

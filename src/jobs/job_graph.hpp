@@ -3,6 +3,7 @@
 // be a gossip matrix), spectrum and gap; and the connectivity that --steps auto needs.
 #include <string>
 
+#include "netdp/core/device.hpp"
 #include "netdp/core/graph.hpp"
 #include "netdp/core/sparse_matrix.hpp"
 #include "netdp/core/spectral.hpp"
@@ -18,6 +19,17 @@ struct JobGraph {
 };
 
 JobGraph load_job_graph(const std::string& spec, const WeightsSpec& weights, GapDefinition gap);
+
+/// The node count of the graph `spec` builds, for a model's checks before the graph exists (the study's
+/// validation of every grid point, docs/study.md): a graph small enough to build quickly is built (so its
+/// every error shows), once per spec; a large generator is counted from its keys; a graph file over 16 MB is
+/// left to the run (0x7fffffff). Throws what make_graph
+/// throws.
+node_t planned_node_count(const std::string& spec);
+
+/// A device given explicitly (cuda, cuda:N) must answer: DeviceUnavailable otherwise. auto and cpu always
+/// answer.
+void require_device(const DeviceSpec& device);
 
 /// InvalidInput naming `horizon` (e.g. "the stopping time T_stop") when g is disconnected.
 void require_connected_for_auto_steps(const Graph& g, const std::string& horizon);

@@ -200,9 +200,11 @@ GraphSize graph_size(const std::string& text) {
   if (auto it = cache.find(text); it != cache.end()) return it->second;
   GraphSize size;
   const GraphSpec spec = parse_graph_spec(text);
-  if (spec.family == "complete" && spec.params.count("n")) {
-    size.n = std::stod(spec.params.at("n"));
-    size.m = size.n * (size.n - 1) / 2;
+  // A large generator is counted from its keys, never built here (complete:n=100000 walks in closed form,
+  // er:n=1e7 is built once, by the run).
+  if (const auto planned = planned_graph_size(spec); planned && planned->edges > 2e6) {
+    size.n = planned->nodes;
+    size.m = planned->edges;
   } else {
     const Graph g = make_graph(spec);
     size.n = g.n;

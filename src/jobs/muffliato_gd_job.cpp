@@ -82,17 +82,33 @@ json final_json(const MuffliatoGdResult& r) {
   return f;
 }
 
+/// The checks that need no data and no built graph: the command runs them first, the study's validation at
+/// every grid point (source < n included).
+void check_muffliato_gd_job(const MuffliatoGdJob& job) {
+  const MuffliatoGdParams& p = job.params;
+  if (job.er_c && !(*job.er_c > 0 && std::isfinite(*job.er_c)))
+    throw InvalidParameter("er-c", "er-c must be a finite number > 0, got " + format_double(*job.er_c));
+  if (job.dim < 0) throw InvalidParameter("dim", "dim must be >= 1, got " + std::to_string(job.dim));
+  if (job.samples < 0)
+    throw InvalidParameter("samples", "samples must be >= 1, got " + std::to_string(job.samples));
+  // Iterates of size nu sigma are squared by the objective: above ~1e150 the squares overflow to inf and the
+  // curves to NaN (docs/muffliato_gd.md "Options").
+  if (p.step_size * p.sigma > 1e150)
+    throw InvalidParameter("sigma",
+                           "sigma: the noise std nu sigma = " + format_double(p.step_size * p.sigma) +
+                               " is beyond 1e150, where the objective's squares overflow");
+  if (p.sigma > 0)
+    validate(muffliato_gd_loss_params(p, job.alpha, sensitivity_of(job).first, job.cap_ldp, job.source),
+             planned_node_count(job.graph));
+}
+
 }  // namespace
 
 json run_muffliato_gd_job(const MuffliatoGdJob& job) {
   const Stopwatch clock;
   MuffliatoGdParams p = job.params;
   p.er_per_round = job.er_c.has_value();
-  if (job.er_c && !(*job.er_c > 0 && std::isfinite(*job.er_c)))
-    throw InvalidParameter("er-c", "er-c must be a finite number > 0, got " + format_double(*job.er_c));
-  if (job.dim < 0) throw InvalidParameter("dim", "dim must be >= 1, got " + std::to_string(job.dim));
-  if (job.samples < 0)
-    throw InvalidParameter("samples", "samples must be >= 1, got " + std::to_string(job.samples));
+  check_muffliato_gd_job(job);
   const auto [sensitivity, sensitivity_rule] = sensitivity_of(job);
 
   JobGraph jg;
@@ -339,7 +355,7 @@ Model muffliato_gd_model() {
        threads_parameter(),
        out_parameter()});
   // Graph- and data-dependent checks run with the job (docs/study.md "Validation"); here the conversions.
-  m.validate = [](const Values& v) { (void)muffliato_gd_job(v, {}); };
+  m.validate = [](const Values& v) { check_muffliato_gd_job(muffliato_gd_job(v, {})); };
   m.execute = [](const Values& v, const RunContext& c) {
     return run_muffliato_gd_job(muffliato_gd_job(v, c));
   };

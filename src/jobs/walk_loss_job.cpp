@@ -52,7 +52,9 @@ std::string coalition_csv(const WorstCoalition& coalition) {
 void check_walk_loss_job(const WalkLossJob& job) {
   WalkLossParams early = job.params;
   if (job.auto_steps) early.steps = 1;
-  validate(early, 0x7fffffff);
+  const node_t n = planned_node_count(job.graph);  // source < n: the study's validation sees it too
+  validate(early, n);
+  require_device(early.device);
   const bool calibrating = job.target_mean_loss > 0;
   if (job.target_mean_loss < 0 || !std::isfinite(job.target_mean_loss))
     throw InvalidParameter("target-mean-loss", "target-mean-loss must be > 0");
@@ -62,7 +64,9 @@ void check_walk_loss_job(const WalkLossJob& job) {
         "target-mean-loss needs steps T, not auto: the horizon T_RW itself depends on sigma");
   if (calibrating && job.params.source)
     throw InvalidParameter("target-mean-loss", "target-mean-loss needs every source: drop source");
-  if (job.colluders < 0) throw InvalidParameter("colluders", "colluders must be >= 0");
+  if (job.colluders < 0 || (job.colluders > 0 && job.colluders > n - 1))
+    throw InvalidParameter("colluders", "colluders must be between 0 and n - 1 = " + std::to_string(n - 1) +
+                                            ", got " + std::to_string(job.colluders));
 }
 
 json run_walk_loss_job(const WalkLossJob& job) {

@@ -90,6 +90,86 @@ TEST(BadInputs, CommandLineErrorsNameTheCommandAndItsHelp) {
                       });
 }
 
+// Defect 1: a graph generator is sized from its keys and refused before it builds anything.
+TEST(BadInputs, GeneratorsNeverBuildBeyondTheMemory) {
+  ScratchDir dir;
+  expect_refused(dir,
+                 {
+                     {"complete graph of 1e5 nodes (5e9 edges)", "graph --graph complete:n=100000", "GiB"},
+                     {"2-D grid of 1e10 nodes", "gossip-loss --steps 2 --graph grid:n=100000", "GiB"},
+                     {"hypercube of 2^40 nodes", "walk-loss --steps 2 --graph hypercube:dim=40", "GiB"},
+                 });
+}
+
+// Defect 4 and 7: values that depend on the graph are checked against it before anything is written.
+TEST(BadInputs, ValuesThatDependOnTheGraphAreCheckedFirst) {
+  ScratchDir dir;
+  expect_refused(
+      dir,
+      {
+          {"source beyond n", "gossip-loss --graph ring:n=5 --steps 2 --source 9", "source"},
+          {"more colluders than nodes", "walk-loss --graph ring:n=5 --steps 2 --colluders 100",
+           "colluders must be between 0 and n - 1 = 4"},
+          {"walk start beyond n", "walk-sim --graph ring:n=5 --steps 2 --runs 4 --start node:7", "node:7"},
+          {"attacker beyond n", "attack gossip --graph ring:n=5 --steps 3 --attackers 7",
+           "node 7 is out of range"},
+          {"noise that overflows the objective",
+           "muffliato-gd --graph ring:n=5 --steps 2 --gossip-rounds 2 --dim 2 --sigma 1e308", "sigma"},
+      });
+}
+
+// Defect 2: a study's validation runs each model's own checks at every grid point, so that --dry-run is a
+// guarantee; a refused study leaves nothing (no .lock, no study.toml).
+TEST(BadInputs, StudyValidationRunsEachModelsChecksAtEveryPoint) {
+  ScratchDir dir;
+  const auto study = [&](const std::string& name, const std::string& model, const std::string& params,
+                         const std::string& grid) {
+    return dir.write(name, "[[experiment]]\nname = \"e\"\nmodel = \"" + model + "\"\n[experiment.params]\n" +
+                               params + (grid.empty() ? "" : "[experiment.grid]\n" + grid));
+  };
+  const auto graph_number = study("graph_number.toml", "gossip-loss", "steps = 2\ngraph = 5\n", "");
+  const auto graph_list =
+      study("graph_list.toml", "gossip-loss", "steps = 2\n", "graph = [\"ring:n=5\", 1]\n");
+  const auto source =
+      study("source.toml", "gossip-loss", "steps = 2\ngraph = \"ring:n=5\"\nsource = 9\n", "");
+  const auto start =
+      study("start.toml", "walk-sim", "steps = 2\nruns = 4\ngraph = \"ring:n=5\"\nstart = \"node:7\"\n", "");
+  const auto generator =
+      study("generator.toml", "walk-loss", "steps = 2\n", "graph = [\"ring:n=5\", \"complete:n=100000\"]\n");
+  std::vector<BadInput> cases;
+  for (const char* flags : {" --dry-run", ""}) {
+    cases.push_back({"graph = 5", "run " + graph_number + flags, "unknown graph family '5'"});
+    cases.push_back({"graph = [\"ring:n=5\", 1]", "run " + graph_list + flags, "graph=1): graph spec '1'"});
+    cases.push_back({"source = 9 on n = 5", "run " + source + flags, "source"});
+    cases.push_back({"start = node:7 on n = 5", "run " + start + flags, "node:7"});
+    cases.push_back({"complete:n=100000 at a grid point", "run " + generator + flags, "GiB"});
+  }
+  // device = "cuda" is refused where no CUDA device answers (skipped on a machine with one).
+  ScratchDir probe;
+  if (run_cli("gossip-loss --graph ring:n=5 --steps 1 --device cuda --out " + (probe / "o").string())
+          .exit_code != 0) {
+    const auto cuda =
+        study("cuda.toml", "gossip-loss", "steps = 2\ngraph = \"ring:n=5\"\ndevice = \"cuda\"\n", "");
+    cases.push_back({"device = cuda without a GPU", "run " + cuda + " --dry-run", "cuda"});
+    cases.push_back({"device = cuda without a GPU", "run " + cuda, "cuda"});
+  }
+  expect_refused(dir, cases);
+}
+
+// Defect 8: `netdp --help` lists the exit codes; options with a fixed set of values show them as {a|b}.
+TEST(BadInputs, HelpShowsExitCodesAndChoices) {
+  const auto top = run_cli("--help");
+  EXPECT_EQ(top.exit_code, 0);
+  EXPECT_NE(top.out.find("Exit codes: 0 success; 2 bad input"), std::string::npos) << top.out;
+  EXPECT_NE(top.out.find("130 / 143"), std::string::npos) << top.out;
+  for (const char* command : {"gossip-loss", "walk-sim", "bound sgd-sigma"}) {
+    const auto help = run_cli(std::string(command) + " --help");
+    EXPECT_EQ(help.exit_code, 0) << command;
+    EXPECT_EQ(help.out.find(":{"), std::string::npos) << command << ": choices as TEXT:{a,b}\n" << help.out;
+  }
+  EXPECT_NE(run_cli("gossip-loss --help").out.find("{second|abs}"), std::string::npos);
+}
+
 // Defect 3: a rerun into the same directory leaves nothing of the earlier run that could look like its own.
 TEST(Outputs, RerunRemovesTheEarlierRunsFilesAndTemporaries) {
   ScratchDir dir;

@@ -107,9 +107,9 @@ TEST(Spectral, CompleteGraph) {
   EXPECT_NEAR(s.lambda_2, 0.0, 1e-13);
   EXPECT_NEAR(s.lambda_min, 0.0, 1e-13);
   EXPECT_NEAR(s.gap(GapDefinition::second), 1.0, 1e-13);
-  // Lanczos: W x = 0 for every x orthogonal to 1, so the Krylov space is invariant after one step.
+  // Beyond the dense limit J / n is circulant: its closed form (docs/weights_and_spectra.md).
   SpectralSummary big = spectral_summary(metropolis(complete_graph(1100)));
-  EXPECT_EQ(big.method, "lanczos");
+  EXPECT_EQ(big.method, "circulant");
   EXPECT_NEAR(big.lambda_2, 0.0, 1e-10);
   EXPECT_NEAR(big.lambda_min, 0.0, 1e-10);
 }
@@ -150,14 +150,37 @@ TEST(Spectral, HypercubeDim11Lanczos) {
   EXPECT_EQ(muffliato_stopping_time(2048, 1.0, s.gap(GapDefinition::second)), 19);
 }
 
-// Ring of 1100: the spectrum is closed form and doubly degenerate, so the Krylov space closes after ~n/2
-// steps.
-TEST(Spectral, RingLanczosClosedForm) {
-  const node_t n = 1100;
-  SpectralSummary s = spectral_summary(metropolis(ring_graph(n)));
-  EXPECT_EQ(s.method, "lanczos");
-  EXPECT_NEAR(s.lambda_2, (1 + 2 * std::cos(2 * std::numbers::pi / n)) / 3, 1e-10);
-  EXPECT_NEAR(s.lambda_min, (1 + 2 * std::cos(2 * std::numbers::pi * 550 / n)) / 3, 1e-10);  // = -1/3
+// Rings beyond the dense limit: W-MH = (I + A) / 3 is circulant, so its eigenvalues are the closed form
+// (1 + 2 cos(2 pi k / n)) / 3 of docs/math.md §2.5. At n = 10000 the gap 1 - lambda_2 = (2/3)(1 - cos(2 pi /
+// n)) ~ 1.3e-7 is beyond Lanczos's 3000 steps; the circulant path gets lambda_2 to its last digits.
+TEST(Spectral, RingSpectrumIsTheCirculantClosedForm) {
+  for (node_t n : {1100, 10000}) {
+    SpectralSummary s = spectral_summary(metropolis(ring_graph(n)));
+    EXPECT_EQ(s.method, "circulant");
+    const double gap = 2.0 / 3 * 2 * std::pow(std::sin(std::numbers::pi / n), 2);  // (2/3)(1 - cos(2 pi / n))
+    EXPECT_NEAR(s.gap(GapDefinition::second), gap, 1e-15) << n;  // lambda_2 to its last digits
+    EXPECT_NEAR(s.lambda_min, -1.0 / 3, 1e-14) << n;  // k = n / 2
+  }
+  // Odd n: no k with cos = -1; the smallest is at k = (n - 1) / 2.
+  const node_t odd = 1101;
+  SpectralSummary s = spectral_summary(metropolis(ring_graph(odd)));
+  EXPECT_EQ(s.method, "circulant");
+  EXPECT_NEAR(s.lambda_min, (1 + 2 * std::cos(2 * std::numbers::pi * 550 / odd)) / 3, 1e-14);
+}
+
+// Complete graph K_1500: W-MH = J / n is circulant with every eigenvalue but one 0. Exponential graph
+// (i ~ i +- 2^k mod n) with uniform weights is circulant too: checked against the dense solver.
+TEST(Spectral, OtherCirculantGraphsMatchTheDenseSolver) {
+  SpectralSummary complete = spectral_summary(metropolis(complete_graph(1500)));
+  EXPECT_EQ(complete.method, "circulant");
+  EXPECT_NEAR(complete.lambda_2, 0.0, 1e-12);  // a sum of 1500 terms 1/1500 cos(...)
+  EXPECT_NEAR(complete.lambda_min, 0.0, 1e-12);
+  const CsrMatrix w = metropolis(exponential_graph(1040));
+  SpectralSummary s = spectral_summary(w);
+  EXPECT_EQ(s.method, "circulant");
+  const std::vector<double> dense = eigenvalues(w);
+  EXPECT_NEAR(s.lambda_2, dense[dense.size() - 2], 1e-12);
+  EXPECT_NEAR(s.lambda_min, dense.front(), 1e-12);
 }
 
 // 45 x 45 grid (n = 2025): no closed form under metropolis, so Lanczos is checked against the dense solver.

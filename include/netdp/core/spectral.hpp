@@ -16,11 +16,13 @@ GapDefinition parse_gap_definition(std::string_view text);  // "second" | "abs"
 std::string to_string(GapDefinition g);
 
 /// The eigenvalues that the gap definitions need: lambda_2 (largest after the eigenvalue 1 of the all-ones
-/// vector) and lambda_min. Dense LAPACK for small n, Lanczos with full re-orthogonalisation otherwise.
+/// vector) and lambda_min. Dense LAPACK for small n; beyond it, the closed form of a circulant W (rings,
+/// complete and exponential graphs: the Fourier transform of its first row), else Lanczos with full
+/// re-orthogonalisation.
 struct SpectralSummary {
   double lambda_2 = 0;
   double lambda_min = 0;
-  std::string method;  // "dense" or "lanczos"
+  std::string method;  // "dense", "circulant" or "lanczos"
 
   double gap(GapDefinition d) const;
 };

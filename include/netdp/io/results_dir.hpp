@@ -29,7 +29,12 @@ class AtomicFile {
   std::filesystem::path path_, temporary_;
   std::ofstream out_;
   bool committed_ = false;
+  int slot_ = -1;  // its entry in the table remove_temporaries_now() reads (-1: not listed)
 };
+
+/// Removes every AtomicFile temporary of this process that is being written (a signal handler's cleanup
+/// before it exits: docs/reliability.md §3). Async-signal-safe: unlink(2) over a fixed table.
+void remove_temporaries_now() noexcept;
 
 /// Streams a float64 C-order .npy matrix of shape (rows, cols) row tile by row tile.
 class NpyWriter : public LossRowSink {
