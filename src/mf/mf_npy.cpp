@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <regex>
 #include <span>
 
@@ -50,10 +51,20 @@ NpyArray read_npy_array(const std::string& path, const std::string& parameter) {
   const std::string dims = m[1];
   const std::regex number(R"(\d+)");
   for (std::sregex_iterator it(dims.begin(), dims.end(), number), e; it != e; ++it)
-    out.shape.push_back(std::stoll(it->str()));
+    out.shape.push_back(it->length() > 18 ? std::numeric_limits<std::int64_t>::max() : std::stoll(it->str()));
   if (fortran && out.shape.size() > 2) throw bad("Fortran order is read for 2-D arrays only");
+  // The declared shape is trusted only as far as the file holds its data (docs/reliability.md §2): a header
+  // announcing 2e9 x 2e9 entries in a few bytes is refused before anything is allocated.
+  const std::streampos data_start = in.tellg();
+  in.seekg(0, std::ios::end);
+  const std::int64_t available = static_cast<std::int64_t>(in.tellg() - data_start);
+  in.seekg(data_start);
   std::int64_t count = 1;
-  for (std::int64_t d : out.shape) count *= d;
+  for (std::int64_t d : out.shape) {
+    if (d != 0 && count > available / width / d)
+      throw bad("the shape announces more data than the file's " + std::to_string(available) + " bytes");
+    count *= d;
+  }
   std::vector<char> raw(static_cast<std::size_t>(count * width));
   if (!in.read(raw.data(), static_cast<std::streamsize>(raw.size()))) throw bad("truncated data");
   out.data.resize(static_cast<std::size_t>(count));
