@@ -19,7 +19,11 @@ if ((${#missing[@]})); then
 fi
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
-cmake --build build -j"$(nproc)"
+# Only what the demo and the Python package need (docs/reliability.md): the tests and the benchmarks are left to
+# scripts/test.sh, which builds everything.
+targets=(--target netdp_cli)
+if cmake --build build --target help | grep 'netdp_python$' >/dev/null; then targets+=(netdp_python); fi
+cmake --build build -j"$(nproc)" "${targets[@]}"
 # The Python package (docs/python.md), when it was built: into Debian's python3 site directory
 # (/usr/local/lib/python3.X/dist-packages), so that `python3 -c "import netdp"` works.
 if compgen -G "build/python/netdp/_netdp*.so" >/dev/null; then
