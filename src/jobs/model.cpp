@@ -381,6 +381,7 @@ const std::vector<Model>& models() {
                          muffliato_gd_model(),
                          walk_sim_model(),
                          walk_sgd_model(),
+                         muffliato_sgd_model(),
                          mf_loss_model(),
                          mf_factorize_model(),
                          mf_sgd_model(),

@@ -20,6 +20,7 @@ Model gossip_sim_model();                // gossip_sim_job.cpp
 Model muffliato_gd_model();              // muffliato_gd_job.cpp
 Model walk_sim_model();                  // walk_sim_job.cpp
 Model walk_sgd_model();                  // walk_sgd_job.cpp
+Model muffliato_sgd_model();             // muffliato_sgd_job.cpp
 Model attack_gossip_model();             // attack_gossip_job.cpp
 Model attack_dgd_model();                // attack_dgd_job.cpp
 Model mf_loss_model();                   // mf_loss_job.cpp

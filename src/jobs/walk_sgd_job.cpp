@@ -7,8 +7,10 @@
 #include <sstream>
 
 #include "core/progress.hpp"
+#include "jobs/convex_model_job_parts.hpp"
 #include "jobs/model_list.hpp"
 #include "jobs/model_parts.hpp"
+#include "jobs/walk_sgd_parts.hpp"
 #include "netdp/accounting/loss_report.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/io/results_dir.hpp"
@@ -17,55 +19,18 @@ namespace netdp {
 
 using json = nlohmann::json;
 
-WalkSgdCalibration calibrate_walk_sgd(WalkSgdVariant variant, double n, const bounds::SigmaSearchParams& p) {
-  WalkSgdCalibration c;
-  c.search = bounds::sgd_sigma_search(n, p);
-  const auto& s = c.search;
-  switch (variant) {
-    case WalkSgdVariant::centralized:
-      c.sigma = s.sigma_central;
-      return c;
-    case WalkSgdVariant::local:
-      c.sigma = s.sigma_local;
-      break;
-    case WalkSgdVariant::network:
-      c.sigma = s.sigma_network;
-      break;
-  }
-  c.cap = p.procedure == bounds::SigmaProcedure::code
-              ? static_cast<std::int64_t>(std::ceil(p.cap_factor * s.steps / n))
-              : static_cast<std::int64_t>(std::ceil(s.contributions));
-  return c;
-}
-
 namespace {
-
-json finite_or_null(double x) {
-  return std::isfinite(x) ? json(x) : json(nullptr);
-}
 
 std::string curves_csv(const WalkSgdResult& r) {
   std::ostringstream csv;
   csv << "step,objective_mean,objective_std,objective_min,objective_max,accuracy_mean,accuracy_std,"
          "accuracy_min,accuracy_max,max_contributions_mean\n";
-  auto put = [&](const RunStatistics& s, std::size_t e) {
-    csv << ',' << format_double(s.mean[e]) << ',' << format_double(s.std[e]) << ',' << format_double(s.min[e])
-        << ',' << format_double(s.max[e]);
-  };
   for (std::size_t e = 0; e < r.step.size(); ++e) {
     csv << r.step[e];
-    put(r.objective, e);
-    put(r.accuracy, e);
+    csv << jobs::statistics_cells(r.objective, e) << jobs::statistics_cells(r.accuracy, e);
     csv << ',' << format_double(r.max_contributions_mean[e]) << '\n';
   }
   return csv.str();
-}
-
-json final_json(const RunStatistics& s) {
-  return {{"mean", finite_or_null(s.mean.back())},
-          {"std", finite_or_null(s.std.back())},
-          {"min", finite_or_null(s.min.back())},
-          {"max", finite_or_null(s.max.back())}};
 }
 
 }  // namespace
@@ -73,39 +38,77 @@ json final_json(const RunStatistics& s) {
 json run_walk_sgd_job(const WalkSgdJob& job) {
   const Stopwatch clock;
   WalkSgdParams p = job.params;
-  if (job.test_fraction < 0 || job.test_fraction >= 1)
-    throw InvalidParameter("test-fraction",
-                           "test-fraction must be in [0, 1), got " + format_double(job.test_fraction));
-  const WalkModel walk = make_walk_model(job.graph, job.weights);
-  const LocalData rows = job.data.empty()
-                             ? synthetic_data(p.objective, 1, job.synthetic_dim,
-                                              static_cast<int>(job.synthetic_rows), job.data_seed)
-                             : read_csv_data(job.data, p.objective, 1);
-  const LearningSplit split =
-      learning_split(rows, p.objective, walk.n, job.test_fraction, job.intercept, job.data_seed);
+  const WalkSgdMeanLoss& ml = job.mean_loss;
+  const bool mean_loss = ml.target > 0;
+  const bool by_distance = job.node_data != WalkSgdNodeData::rows;
+  if (mean_loss && p.variant != WalkSgdVariant::network)
+    throw InvalidParameter(
+        "target-mean-loss",
+        "target-mean-loss calibrates the network variant (docs/math.md §5.8), got variant " +
+            to_string(p.variant));
+  if (mean_loss && job.sigma)
+    throw InvalidParameter("target-mean-loss", "target-mean-loss and sigma exclude each other");
+  if (by_distance && p.objective != Objective::quadratic)
+    throw InvalidParameter("node-data", "node-data coordinates needs objective quadratic");
+  if (job.distance_quantiles < 1)
+    throw InvalidParameter("distance-quantiles", "distance-quantiles must be >= 1");
+  Graph graph;
+  const WalkModel walk = make_walk_model(job.graph, job.weights, &graph);
+  std::vector<double> positions;
+  LearningSplit split;
+  if (by_distance) {
+    positions = walk_sgd_rgg_positions(job.graph);
+    split.train =
+        coordinate_targets(positions, job.node_data == WalkSgdNodeData::shuffled_coordinates, job.data.seed);
+  } else {
+    split = load_learning_split(job.data, p.objective, walk.n);
+  }
   const double n = walk.n;
   std::optional<WalkSgdCalibration> calibration;
-  if (!job.sigma || !job.cap) calibration = calibrate_walk_sgd(p.variant, n, job.search);
-  p.sigma = job.sigma ? *job.sigma : calibration->sigma;
+  if ((!job.sigma && !mean_loss) || !job.cap) calibration = calibrate_walk_sgd(p.variant, n, job.search);
   p.cap = job.cap ? *job.cap : calibration->cap;
+  // The pairwise accountant (mean-loss calibration, by_distance.csv) on the walk's symmetric W.
+  std::optional<WalkSgdGraph> symmetric;
+  const double sensitivity = ml.sensitivity > 0 ? ml.sensitivity : 2 * p.clip;
+  WalkLossParams loss;
+  loss.alpha = ml.alpha;
+  loss.steps = static_cast<int>(std::min<std::int64_t>(p.steps, 0x7fffffff));
+  loss.method = ml.method;
+  loss.clip =
+      false;  // the figures clip at one step's level alpha / (2 sigma^2): it would cap N_u contributions
+  if (ml.contributions_cap && p.cap > 0) loss.contributions = double(p.cap);
+  double statistic_at_one = 0, multiplier = 0;
+  if (mean_loss || by_distance) symmetric = walk_sgd_symmetric_walk(job.graph, job.weights);
+  if (mean_loss) {
+    multiplier = walk_mean_loss_multiplier(*symmetric, loss, ml.statistic, ml.target, &statistic_at_one);
+    p.sigma = multiplier * sensitivity;
+  } else {
+    p.sigma = job.sigma ? *job.sigma : calibration->sigma;
+  }
   if (!job.eval_every_given) p.eval_every = std::max<std::int64_t>(1, p.steps / job.eval_points);
   const WalkSgdResult r = walk_sgd(walk, split.train, split.test, p);
 
   ResultsDir out(job.out_dir);
   out.write_text("curves.csv", curves_csv(r));
+  json files = json::array({"curves.csv"});
+  if (by_distance) {
+    loss.sigma = p.sigma > 0 ? p.sigma / sensitivity : 0.0;
+    out.write_text("by_distance.csv", walk_sgd_by_distance_csv(walk, split.train, p, positions, *symmetric,
+                                                               loss, job.distance_quantiles));
+    files.push_back("by_distance.csv");
+  }
   json summary = {
       {"model", "walk-sgd"},
       {"graph", job.graph},
       {"walk", to_string(walk.kind)},
       {"weights", walk.weights},
       {"variant", to_string(p.variant)},
+      {"after_cap", to_string(p.capped)},
       {"objective", to_string(p.objective)},
       {"n", walk.n},
-      {"examples_per_user", split.train.size(0)},
-      {"dim", split.train.dim},
-      {"train_rows", split.train.examples()},
-      {"test_rows", split.test.examples()},
-      {"dropped_rows", split.dropped},
+      {"node_data",
+       by_distance ? (job.node_data == WalkSgdNodeData::coordinates ? "coordinates" : "shuffled-coordinates")
+                   : "rows"},
       {"steps", p.steps},
       {"runs", p.runs},
       {"step_size", p.step_size},
@@ -116,16 +119,19 @@ json run_walk_sgd_job(const WalkSgdJob& job) {
       {"epsilon", job.search.epsilon},
       {"delta", job.search.delta},
       {"sigma", p.sigma},
-      {"sigma_source", job.sigma ? "given" : "calibrated"},
+      {"sigma_source", job.sigma   ? "given"
+                       : mean_loss ? "mean-loss"
+                                   : "calibrated"},
       {"cap", p.cap},
       {"final",
-       {{"objective", final_json(r.objective)},
-        {"accuracy", final_json(r.accuracy)},
+       {{"objective", jobs::final_statistics_json(r.objective)},
+        {"accuracy", jobs::final_statistics_json(r.accuracy)},
         {"max_contributions_mean", r.max_contributions_mean.back()}}},
       {"seconds_runs", r.seconds},
       {"threads", r.threads},
   };
-  if (calibration) {
+  summary.update(jobs::learning_split_json(split));
+  if (calibration && !mean_loss && !job.sigma) {
     const auto& s = calibration->search;
     summary["calibration"] = {{"procedure", bounds::to_string(job.search.procedure)},
                               {"slope_factor", s.slope_factor},
@@ -134,22 +140,32 @@ json run_walk_sgd_job(const WalkSgdJob& job) {
                               {"sigma_local", s.sigma_local},
                               {"sigma_network", s.sigma_network}};
   }
+  if (mean_loss) {
+    loss.sigma = multiplier;
+    summary["calibration"] = {{"procedure", "mean-loss"},
+                              {"target_mean_loss", ml.target},
+                              {"statistic", jobs::to_string(ml.statistic)},
+                              {"alpha", ml.alpha},
+                              {"method", to_string(ml.method)},
+                              {"contributions", walk_contributions(loss, walk.n)},
+                              {"contributions_rule", ml.contributions_cap && p.cap > 0 ? "cap" : "expected"},
+                              {"statistic_at_one", statistic_at_one},
+                              {"multiplier", multiplier},
+                              {"sensitivity", sensitivity},
+                              {"weak_convexity", walk_weak_convexity_holds(loss)}};
+  }
   json manifest = manifest_header("walk-sgd", job.invocation);
   manifest["parameters"] = {{"graph", job.graph},
                             {"weights", job.weights},
-                            {"data", job.data},
-                            {"synthetic_rows", job.data.empty() ? json(job.synthetic_rows) : json(nullptr)},
-                            {"synthetic_dim", job.data.empty() ? json(job.synthetic_dim) : json(nullptr)},
-                            {"test_fraction", job.test_fraction},
-                            {"intercept", job.intercept},
                             {"seed", p.seed},
-                            {"data_seed", job.data_seed},
                             {"eval_every", p.eval_every},
                             {"procedure", bounds::to_string(job.search.procedure)},
                             {"cap_factor", job.search.cap_factor},
                             {"central_constant", job.search.central_constant},
-                            {"slope_factor", job.search.slope_factor}};
-  return publish_results(out, summary, std::move(manifest), json::array({"curves.csv"}), clock.seconds());
+                            {"slope_factor", job.search.slope_factor},
+                            {"distance_quantiles", job.distance_quantiles}};
+  manifest["parameters"].update(jobs::learning_data_json(job.data));
+  return publish_results(out, summary, std::move(manifest), files, clock.seconds());
 }
 
 namespace jobs {
@@ -173,7 +189,6 @@ WalkSgdJob walk_sgd_job(const Values& v, const RunContext& context) {
   p.batch = static_cast<int>(v.integer("batch"));
   p.runs = v.integer("runs");
   p.seed = v.natural("seed");
-  job.data_seed = v.natural("data-seed");
   if (v.has("eval-every")) {
     p.eval_every = v.integer("eval-every");
     job.eval_every_given = true;
@@ -189,11 +204,20 @@ WalkSgdJob walk_sgd_job(const Values& v, const RunContext& context) {
   s.central_constant = v.real("central-constant");
   s.steps = double(p.steps);
   s.lipschitz = p.clip;
-  job.data = v.has("data") ? v.text("data") : "";
-  job.synthetic_rows = v.integer("synthetic-rows");
-  job.synthetic_dim = static_cast<int>(v.integer("synthetic-dim"));
-  job.test_fraction = v.real("test-fraction");
-  job.intercept = !v.flag("no-intercept");
+  job.data = learning_data_spec(v);
+  const MeanLossTarget t = mean_loss_target(v);
+  job.mean_loss.target = t.target;
+  job.mean_loss.alpha = t.alpha;
+  job.mean_loss.statistic = t.statistic;
+  job.mean_loss.sensitivity = t.sensitivity;
+  job.mean_loss.contributions_cap = v.text("loss-contributions") == "cap";
+  job.mean_loss.method = parse_walk_loss_method(v.text("loss-method"));
+  p.capped = parse_walk_sgd_capped(v.text("after-cap"));
+  const std::string& node_data = v.text("node-data");
+  job.node_data = node_data == "coordinates"            ? WalkSgdNodeData::coordinates
+                  : node_data == "shuffled-coordinates" ? WalkSgdNodeData::shuffled_coordinates
+                                                        : WalkSgdNodeData::rows;
+  job.distance_quantiles = static_cast<int>(v.integer("distance-quantiles"));
   job.out_dir = context.out_dir.string();
   job.invocation = context.invocation;
   return job;
@@ -249,22 +273,37 @@ Model walk_sgd_model() {
       integer("batch", "mini-batch per visit (0 = the node's whole dataset)")
           .fallback("0")
           .range(at_least(0)),
-      text("data", "CSV file: rows of features then a label (+-1 for logistic); default: synthetic data"),
-      integer("synthetic-rows", "synthetic rows before the split").fallback("20640").range(at_least(2)),
-      integer("synthetic-dim", "synthetic features").fallback("8").range(at_least(1)),
-      real("test-fraction", "fraction of the rows held out for the test accuracy")
-          .fallback("0.2")
-          .range(between(0, 0.99)),
-      flag("no-intercept", "do not append the constant feature 1"),
+      choice("after-cap",
+             "visits over the cap K: variant (network: noise only, local: forward) | noise | forward",
+             {"variant", "noise", "forward"})
+          .fallback("variant"),
+      choice("loss-contributions", "mean-loss calibration: N_u = T/n (expected, reference code) | K (cap)",
+             {"expected", "cap"})
+          .fallback("expected"),
+      choice("loss-method", "mean-loss calibration: spectral (Thm 7.7 closed form) | finite (exact finite T)",
+             {"spectral", "finite"})
+          .fallback("spectral"),
+      choice("node-data",
+             "rows (data/synthetic rows) | coordinates | shuffled-coordinates (rgg: one target x+y per node, "
+             "by_distance.csv)",
+             {"rows", "coordinates", "shuffled-coordinates"})
+          .fallback("rows"),
+      integer("distance-quantiles", "by_distance.csv: classes of pairs by Euclidean distance")
+          .fallback("10")
+          .range(at_least(1)),
       natural("seed", "Philox seed of the walks and the noise").fallback("0"),
-      natural("data-seed", "Philox seed of the synthetic data and the split (the same data for every seed)")
-          .fallback("0"),
       integer("eval-every", "evaluate every e steps (default T/200)").range(at_least(1)),
       threads_parameter(),
       out_parameter()};
+  append(m.parameters, learning_data_parameters());
+  append(m.parameters, mean_loss_parameters());
   m.validate = [](const Values& v) {
     const WalkSgdJob job = walk_sgd_job(v, {});
     if (!job.sigma || !job.cap) bounds::validate(job.search);
+    if (job.mean_loss.target > 0 && job.params.variant != WalkSgdVariant::network)
+      throw InvalidParameter("target-mean-loss", "target-mean-loss calibrates the network variant only");
+    if (job.mean_loss.target > 0 && job.sigma)
+      throw InvalidParameter("target-mean-loss", "target-mean-loss and sigma exclude each other");
   };
   m.execute = [](const Values& v, const RunContext& c) { return run_walk_sgd_job(walk_sgd_job(v, c)); };
   m.describe = [](const json& s, const RunContext& c) {
@@ -283,6 +322,9 @@ Model walk_sgd_model() {
     const double rows = double(v.integer("synthetic-rows")), dim = double(v.integer("synthetic-dim")) + 1;
     return Estimate{16 * rows * dim, runs * (steps * 10 * dim + 200 * rows * dim) / 3e8};
   };
+  m.footer =
+      "sigma: --sigma, else --target-mean-loss (network: docs/math.md §5.8 on the walk's graph), else the "
+      "complete-graph search of --epsilon/--delta (docs/math.md §4.3.3); docs/walk_sgd.md";
   return m;
 }
 

@@ -222,4 +222,31 @@ LearningSplit learning_split(const LocalData& rows, Objective o, node_t users, d
   return out;
 }
 
+LearningSplit load_learning_split(const LearningDataSpec& spec, Objective o, node_t users) {
+  if (spec.synthetic_rows < 2 || spec.synthetic_rows >= (std::int64_t{1} << 31))
+    throw InvalidParameter("synthetic-rows",
+                           "synthetic-rows must be in [2, 2^31), got " + std::to_string(spec.synthetic_rows));
+  const LocalData rows = spec.csv.empty() ? synthetic_data(o, 1, spec.synthetic_dim,
+                                                           static_cast<int>(spec.synthetic_rows), spec.seed)
+                                          : read_csv_data(spec.csv, o, 1);
+  return learning_split(rows, o, users, spec.test_fraction, spec.intercept, spec.seed);
+}
+
+LocalData coordinate_targets(std::span<const double> positions, bool shuffled, std::uint64_t seed) {
+  if (positions.size() < 2 || positions.size() % 2 != 0)
+    throw InvalidInput("coordinate_targets: positions must hold (x, y) pairs");
+  LocalData d;
+  d.n = static_cast<node_t>(positions.size() / 2);
+  d.dim = 1;
+  d.offsets.resize(static_cast<std::size_t>(d.n) + 1);
+  for (node_t v = 0; v <= d.n; ++v) d.offsets[v] = v;
+  for (node_t v = 0; v < d.n; ++v) d.features.push_back(positions[2 * v] + positions[2 * v + 1]);
+  if (shuffled) {
+    PhiloxStream s(seed, kLearningSplitStream << 56 | 1);
+    for (std::size_t i = d.features.size(); i > 1; --i)
+      std::swap(d.features[i - 1], d.features[s.next_below(static_cast<std::uint32_t>(i))]);
+  }
+  return d;
+}
+
 }  // namespace netdp

@@ -39,6 +39,26 @@ std::string to_string(WalkSgdVariant v) {
   return "?";
 }
 
+WalkSgdCapped parse_walk_sgd_capped(std::string_view text) {
+  if (text == "variant") return WalkSgdCapped::variant;
+  if (text == "noise") return WalkSgdCapped::noise;
+  if (text == "forward") return WalkSgdCapped::forward;
+  throw InvalidParameter("after-cap",
+                         "after-cap: expected variant, noise or forward, got '" + std::string(text) + "'");
+}
+
+std::string to_string(WalkSgdCapped c) {
+  switch (c) {
+    case WalkSgdCapped::variant:
+      return "variant";
+    case WalkSgdCapped::noise:
+      return "noise";
+    case WalkSgdCapped::forward:
+      return "forward";
+  }
+  return "?";
+}
+
 WalkSgdClipOrder parse_walk_sgd_clip_order(std::string_view text) {
   if (text == "per-example") return WalkSgdClipOrder::per_example;
   if (text == "after-noise") return WalkSgdClipOrder::after_noise;
@@ -80,8 +100,15 @@ void validate(const WalkSgdParams& p, const WalkModel& walk, const LocalData& tr
 
 namespace {
 
+/// The visit of a holder over the cap (docs/walk_sgd.md "Variants and the contribution cap").
+ws::Visit capped_visit(const WalkSgdParams& p) {
+  if (p.capped == WalkSgdCapped::noise) return ws::Visit::noise_only;
+  if (p.capped == WalkSgdCapped::forward) return ws::Visit::skip;
+  return p.variant == WalkSgdVariant::network ? ws::Visit::noise_only : ws::Visit::skip;
+}
+
 /// One run: calls observe(step, x, max_contributions) at step 0, every eval_every steps and at T, and
-/// holder(t, v) at every step.
+/// holder(t, v, x) at every step after v's visit.
 template <WalkKind kKind, class Observe, class Holder>
 void simulate(const WalkModel& walk, const LocalData& d, const WalkSgdParams& p, std::int64_t run,
               Observe&& observe, Holder&& holder) {
@@ -115,8 +142,7 @@ void simulate(const WalkModel& walk, const LocalData& d, const WalkSgdParams& p,
       noise[k + 1] = b;
     }
     ws::Visit visit = ws::Visit::contribute;
-    if (p.variant != WalkSgdVariant::centralized && p.cap > 0 && counts[v] >= p.cap)
-      visit = p.variant == WalkSgdVariant::network ? ws::Visit::noise_only : ws::Visit::skip;
+    if (p.variant != WalkSgdVariant::centralized && p.cap > 0 && counts[v] >= p.cap) visit = capped_visit(p);
     if (visit == ws::Visit::contribute) most = std::max(most, ++counts[v]);
     const std::int64_t begin = d.offsets[v], size = d.size(v);
     const std::int64_t* chosen = nullptr;
@@ -133,7 +159,7 @@ void simulate(const WalkModel& walk, const LocalData& d, const WalkSgdParams& p,
       count = p.batch;
     }
     ws::visit_step(s, visit, begin, chosen, count, noise.data(), x.data(), g.data(), scratch.data());
-    holder(t, v);
+    holder(t, v, x);
     v = ws::next_holder<kKind>(view, v, words, retry, t);
     if ((t + 1) % p.eval_every == 0 || t + 1 == p.steps) observe(t + 1, x, most);
   }
@@ -150,7 +176,9 @@ std::int64_t evaluations(const WalkSgdParams& p) {
   return p.steps / p.eval_every + 1 + (p.steps % p.eval_every != 0 ? 1 : 0);
 }
 
-RunStatistics statistics(const std::vector<double>& values, std::int64_t runs, std::int64_t points) {
+}  // namespace
+
+RunStatistics run_statistics(const std::vector<double>& values, std::int64_t runs, std::int64_t points) {
   RunStatistics s;
   for (std::int64_t e = 0; e < points; ++e) {
     double sum = 0, lo = std::numeric_limits<double>::infinity(), hi = -lo;
@@ -171,8 +199,6 @@ RunStatistics statistics(const std::vector<double>& values, std::int64_t runs, s
   }
   return s;
 }
-
-}  // namespace
 
 WalkSgdResult walk_sgd(const WalkModel& walk, const LocalData& train, const LocalData& test,
                        const WalkSgdParams& p) {
@@ -195,13 +221,13 @@ WalkSgdResult walk_sgd(const WalkModel& walk, const LocalData& train, const Loca
           accuracy_values[i] = logistic ? accuracy(scored, x) : std::numeric_limits<double>::quiet_NaN();
           contributions[i] = double(most);
         },
-        [](std::int64_t, node_t) {});
+        [](std::int64_t, node_t, const std::vector<double>&) {});
   }
   WalkSgdResult out;
   for (std::int64_t e = 0; e < points; ++e) out.step.push_back(std::min(e * p.eval_every, p.steps));
-  out.objective = statistics(objective, runs, points);
-  out.accuracy = statistics(accuracy_values, runs, points);
-  out.max_contributions_mean = statistics(contributions, runs, points).mean;
+  out.objective = run_statistics(objective, runs, points);
+  out.accuracy = run_statistics(accuracy_values, runs, points);
+  out.max_contributions_mean = run_statistics(contributions, runs, points).mean;
   out.threads = omp_get_max_threads();
   out.seconds = clock.seconds();
   return out;
@@ -216,7 +242,56 @@ WalkSgdTrajectory walk_sgd_trajectory(const WalkModel& walk, const LocalData& tr
   simulate_any(
       walk, train, q, run,
       [&](std::int64_t, const std::vector<double>& x, std::int64_t) { out.models.push_back(x); },
-      [&](std::int64_t, node_t v) { out.holders.push_back(v); });
+      [&](std::int64_t, node_t v, const std::vector<double>&) { out.holders.push_back(v); });
+  return out;
+}
+
+std::vector<double> walk_sgd_discrepancy(const WalkModel& walk, const LocalData& train,
+                                         const WalkSgdParams& p, const std::vector<int>& pair_class,
+                                         int classes) {
+  validate(p, walk, train);
+  const auto n = static_cast<std::size_t>(train.n);
+  if (pair_class.size() != n * n || classes < 1)
+    throw InvalidInput("walk_sgd_discrepancy: pair_class needs n * n entries and classes >= 1");
+  std::vector<std::int64_t> pairs(static_cast<std::size_t>(classes), 0);
+  for (std::size_t u = 0; u < n; ++u)
+    for (std::size_t v = u + 1; v < n; ++v)
+      if (const int c = pair_class[u * n + v]; c >= 0) {
+        if (c >= classes) throw InvalidInput("walk_sgd_discrepancy: a pair class is >= classes");
+        ++pairs[c];
+      }
+  const std::int64_t points = evaluations(p), runs = p.runs, dim = train.dim;
+  std::vector<double> per_run(static_cast<std::size_t>(runs * points * classes), 0.0);
+#pragma omp parallel for schedule(dynamic, 1)
+  for (std::int64_t r = 0; r < runs; ++r) {
+    std::vector<double> estimate(n * dim, 0.0), sums(static_cast<std::size_t>(classes));
+    std::int64_t e = 0;
+    simulate_any(
+        walk, train, p, r,
+        [&](std::int64_t, const std::vector<double>&, std::int64_t) {
+          std::fill(sums.begin(), sums.end(), 0.0);
+          for (std::size_t u = 0; u < n; ++u)
+            for (std::size_t v = u + 1; v < n; ++v)
+              if (const int c = pair_class[u * n + v]; c >= 0) {
+                double d2 = 0;
+                for (std::int64_t k = 0; k < dim; ++k) {
+                  const double d = estimate[u * dim + k] - estimate[v * dim + k];
+                  d2 += d * d;
+                }
+                sums[c] += std::sqrt(d2);
+              }
+          for (int c = 0; c < classes; ++c)
+            per_run[static_cast<std::size_t>((r * points + e) * classes + c)] =
+                pairs[c] ? sums[c] / double(pairs[c]) : 0.0;
+          ++e;
+        },
+        [&](std::int64_t, node_t v, const std::vector<double>& x) {
+          std::copy(x.begin(), x.end(), estimate.begin() + static_cast<std::ptrdiff_t>(v * dim));
+        });
+  }
+  std::vector<double> out(static_cast<std::size_t>(points * classes), 0.0);
+  for (std::int64_t r = 0; r < runs; ++r)  // run order: no dependence on the threads
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] += per_run[r * points * classes + i] / double(runs);
   return out;
 }
 

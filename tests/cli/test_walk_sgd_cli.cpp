@@ -84,6 +84,12 @@ TEST(CliWalkSgd, BadInputExitsWithCode2AndNoManifest) {
       "--graph complete:n=10 --variant local --clip-order later",
       "--graph bogus:n=3 --variant local",
       "--variant local",
+      "--graph complete:n=10 --variant local --target-mean-loss 1",
+      "--graph complete:n=10 --variant network --target-mean-loss 1 --sigma 2",
+      "--graph star:n=10 --variant network --target-mean-loss 1",  // uniform on a star: not symmetric
+      "--graph complete:n=10 --variant network --after-cap later",
+      "--graph complete:n=10 --variant network --node-data coordinates --objective quadratic",
+      "--graph rgg:n=10,r=0.6 --variant network --node-data coordinates",  // logistic
   };
   int i = 0;
   for (const auto& args : cases) {
@@ -93,6 +99,45 @@ TEST(CliWalkSgd, BadInputExitsWithCode2AndNoManifest) {
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     EXPECT_FALSE(fs::exists(out / "manifest.json")) << args;
   }
+}
+
+TEST(CliWalkSgd, MeanLossCalibrationOnTheCompleteGraph) {
+  // W = J/n: eps_{u->v}(1) = (T/n) alpha ln(T) / n, the worst observer's mean (n-1)/n of it (docs/math.md
+  // §5.3, §5.8); sigma = 2 L sqrt(statistic(1) / target).
+  ScratchDir dir;
+  auto out = dir / "mean";
+  ASSERT_TRUE(run_cli_into(
+      "walk-sgd --graph complete:n=50 --variant network --target-mean-loss 0.5 --runs 2 --steps 400 "
+      "--synthetic-rows 600 --eval-every 200",
+      out, {"curves.csv", "summary.json"}));
+  const auto s = read_json(out / "summary.json");
+  const double at_one = (400.0 / 50) * 2 * std::log(400.0) / 50 * 49 / 50;
+  EXPECT_EQ(s["sigma_source"], "mean-loss");
+  EXPECT_NEAR(s["calibration"]["statistic_at_one"].get<double>(), at_one, 1e-9);
+  EXPECT_NEAR(s["sigma"].get<double>(), 0.8 * std::sqrt(at_one / 0.5), 1e-9);
+  EXPECT_EQ(s["cap"], 10);  // ceil(1.2 T / n), as the search's cap
+}
+
+TEST(CliWalkSgd, HeterogeneousDataByDistance) {
+  ScratchDir dir;
+  auto out = dir / "hetero";
+  ASSERT_TRUE(run_cli_into(
+      "walk-sgd --graph rgg:n=30,r=0.5,seed=1 --weights metropolis --variant network --objective quadratic "
+      "--node-data coordinates --sigma 0.3 --cap 0 --runs 2 --steps 300 --eval-every 100 --step-size 0.2 "
+      "--distance-quantiles 4",
+      out, {"curves.csv", "summary.json", "by_distance.csv"}));
+  const auto rows = read_csv_cells(out / "by_distance.csv");
+  ASSERT_EQ(rows.size(), 1u + 4 * 4);  // 4 classes x steps 0, 100, 200, 300
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"quantile", "distance_min", "distance_max", "pairs",
+                                               "privacy_mean", "step", "discrepancy_mean"}));
+  std::int64_t pairs = 0;
+  for (std::size_t i = 1; i < rows.size(); i += 4) pairs += std::stoll(rows[i][3]);
+  EXPECT_EQ(pairs, 30 * 29 / 2);
+  for (std::size_t i = 5; i < rows.size(); ++i)  // classes in increasing distance
+    EXPECT_GE(std::stod(rows[i][1]), std::stod(rows[i - 4][2]));
+  EXPECT_EQ(std::stod(rows[1][6]), 0.0);  // step 0: every estimate is x_0
+  EXPECT_GT(std::stod(rows[1][4]), 0.0);
+  EXPECT_EQ(read_json(out / "summary.json")["node_data"], "coordinates");
 }
 
 }  // namespace

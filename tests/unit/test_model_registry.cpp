@@ -63,6 +63,7 @@ TEST(ModelRegistry, EveryModelIsDescribedCompletely) {
                                        "mf-factorize",
                                        "mf-sgd",
                                        "walk-sgd",
+                                       "muffliato-sgd",
                                        "admm",
                                        "attack gossip",
                                        "attack dgd"};

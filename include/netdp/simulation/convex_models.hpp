@@ -109,4 +109,23 @@ struct LearningSplit {
 LearningSplit learning_split(const LocalData& rows, Objective o, node_t users, double test_fraction,
                              bool intercept, std::uint64_t seed);
 
+/// Where the rows of a learning run come from (walk-sgd, muffliato-sgd): a CSV file (read_csv_data with one
+/// node) or `synthetic_rows` synthetic rows of `synthetic_dim` features (synthetic_data with one node), then
+/// learning_split, all from `seed`.
+struct LearningDataSpec {
+  std::string csv;  // empty: synthetic
+  std::int64_t synthetic_rows = 20640;
+  int synthetic_dim = 8;
+  double test_fraction = 0.2;
+  bool intercept = true;
+  std::uint64_t seed = 0;
+};
+LearningSplit load_learning_split(const LearningDataSpec& spec, Objective o, node_t users);
+
+/// Heterogeneous node data of docs/walk_sgd.md "Heterogeneous data" (docs/math.md §11 E15): node v holds
+/// one quadratic target, the sum of its coordinates positions[2v] + positions[2v + 1]; `shuffled` permutes
+/// the targets over the nodes (Fisher-Yates on PhiloxStream(seed, 19 << 56 | 1)), which keeps their values
+/// and removes their link to the positions.
+LocalData coordinate_targets(std::span<const double> positions, bool shuffled, std::uint64_t seed);
+
 }  // namespace netdp

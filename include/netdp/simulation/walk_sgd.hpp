@@ -30,6 +30,13 @@ enum class WalkSgdVariant {
 WalkSgdVariant parse_walk_sgd_variant(std::string_view text);  // centralized | local | network
 std::string to_string(WalkSgdVariant v);
 
+/// What a visit over the cap K does (docs/walk_sgd.md "Variants and the contribution cap"): the variant's own
+/// rule (network: noise only, local: forward only), or one of the two for any variant (the documented
+/// discrepancy: Remark D.18 says noise only, the reference code's local curve forwards).
+enum class WalkSgdCapped { variant, noise, forward };
+WalkSgdCapped parse_walk_sgd_capped(std::string_view text);  // variant | noise | forward
+std::string to_string(WalkSgdCapped c);
+
 enum class WalkSgdClipOrder { per_example, after_noise };
 WalkSgdClipOrder parse_walk_sgd_clip_order(std::string_view text);  // per-example | after-noise
 std::string to_string(WalkSgdClipOrder o);
@@ -47,8 +54,9 @@ struct WalkSgdParams {
   double sigma = 0;        // absolute noise std >= 0
   double clip = 0;         // L >= 0 (0 = none)
   WalkSgdClipOrder clip_order = WalkSgdClipOrder::per_example;
-  double l2 = 0;          // mu >= 0
-  std::int64_t cap = 0;   // K: contributions per node (local, network); 0 = no cap
+  double l2 = 0;         // mu >= 0
+  std::int64_t cap = 0;  // K: contributions per node (local, network); 0 = no cap
+  WalkSgdCapped capped = WalkSgdCapped::variant;
   int batch = 0;          // 0: the node's whole dataset; b >= 1: b examples without replacement
   std::int64_t runs = 1;  // R >= 1
   std::uint64_t seed = 0;
@@ -63,6 +71,8 @@ void validate(const WalkSgdParams& p, const WalkModel& walk, const LocalData& tr
 struct RunStatistics {
   std::vector<double> mean, std, min, max;
 };
+/// values[r * points + e] (run r, point e) -> the statistics of every point over the runs, in run order.
+RunStatistics run_statistics(const std::vector<double>& values, std::int64_t runs, std::int64_t points);
 struct WalkSgdResult {
   std::vector<std::int64_t> step;
   RunStatistics objective;                     // training objective phi(x) (convex_models.hpp)
@@ -84,5 +94,14 @@ struct WalkSgdTrajectory {
 };
 WalkSgdTrajectory walk_sgd_trajectory(const WalkModel& walk, const LocalData& train, const WalkSgdParams& p,
                                       std::int64_t run);
+
+/// Estimate discrepancy by pair class (docs/walk_sgd.md "Heterogeneous data"): node v's estimate is the
+/// model it last sent on (x_0 = 0 before its first visit). pair_class[u * n + v] in [0, classes) or -1
+/// (ignored) for u < v. Returns, at every evaluated step e (as WalkSgdResult::step) and class c, the mean
+/// over runs of the mean over the class's pairs of ||estimate_u - estimate_v||: values[e * classes + c].
+/// Runs spread over the threads; the result does not depend on their number.
+std::vector<double> walk_sgd_discrepancy(const WalkModel& walk, const LocalData& train,
+                                         const WalkSgdParams& p, const std::vector<int>& pair_class,
+                                         int classes);
 
 }  // namespace netdp

@@ -1,0 +1,106 @@
+// The learning models' shared parameters (convex_model_job_parts.hpp).
+#include "jobs/convex_model_job_parts.hpp"
+
+#include <cmath>
+
+#include "jobs/model_parts.hpp"
+#include "netdp/io/format.hpp"
+
+namespace netdp::jobs {
+
+using json = nlohmann::json;
+
+std::vector<Parameter> learning_data_parameters() {
+  using namespace declare;
+  return {
+      text("data", "CSV file: rows of features then a label (+-1 for logistic); default: synthetic data"),
+      integer("synthetic-rows", "synthetic rows before the split").fallback("20640").range(at_least(2)),
+      integer("synthetic-dim", "synthetic features").fallback("8").range(at_least(1)),
+      real("test-fraction", "fraction of the rows held out for the test accuracy")
+          .fallback("0.2")
+          .range(between(0, 0.99)),
+      flag("no-intercept", "do not append the constant feature 1"),
+      natural("data-seed", "Philox seed of the synthetic data and the split (the same data for every seed)")
+          .fallback("0")};
+}
+
+LearningDataSpec learning_data_spec(const Values& v) {
+  LearningDataSpec s;
+  s.csv = v.has("data") ? v.text("data") : "";
+  s.synthetic_rows = v.integer("synthetic-rows");
+  s.synthetic_dim = static_cast<int>(v.integer("synthetic-dim"));
+  s.test_fraction = v.real("test-fraction");
+  s.intercept = !v.flag("no-intercept");
+  s.seed = v.natural("data-seed");
+  return s;
+}
+
+json learning_data_json(const LearningDataSpec& s) {
+  const bool synthetic = s.csv.empty();
+  return {{"data", s.csv},
+          {"synthetic_rows", synthetic ? json(s.synthetic_rows) : json(nullptr)},
+          {"synthetic_dim", synthetic ? json(s.synthetic_dim) : json(nullptr)},
+          {"test_fraction", s.test_fraction},
+          {"intercept", s.intercept},
+          {"data_seed", s.seed}};
+}
+
+json learning_split_json(const LearningSplit& s) {
+  return {{"examples_per_user", s.train.size(0)},
+          {"dim", s.train.dim},
+          {"train_rows", s.train.examples()},
+          {"test_rows", s.test.examples()},
+          {"dropped_rows", s.dropped}};
+}
+
+json finite_or_null(double x) {
+  return std::isfinite(x) ? json(x) : json(nullptr);
+}
+
+json final_statistics_json(const RunStatistics& s) {
+  return {{"mean", finite_or_null(s.mean.back())},
+          {"std", finite_or_null(s.std.back())},
+          {"min", finite_or_null(s.min.back())},
+          {"max", finite_or_null(s.max.back())}};
+}
+
+std::string statistics_cells(const RunStatistics& s, std::size_t e) {
+  return ',' + format_double(s.mean[e]) + ',' + format_double(s.std[e]) + ',' + format_double(s.min[e]) +
+         ',' + format_double(s.max[e]);
+}
+
+std::vector<Parameter> mean_loss_parameters() {
+  using namespace declare;
+  return {real("target-mean-loss",
+               "calibrate sigma so that the mean Renyi loss equals this (docs/math.md §5.8, §6.1); 0 = off")
+              .fallback("0")
+              .range(at_least(0)),
+          real("alpha", "Renyi order of the mean loss").fallback("2").range(above(1)),
+          choice("target-statistic",
+                 "max-observer: max_v (1/n) sum_u eps_{u->v} | all-pairs: mean over ordered pairs",
+                 {"max-observer", "all-pairs"})
+              .fallback("max-observer"),
+          real("sensitivity", "Delta of the mean-loss calibration (0 = 2 L, L the clip norm)")
+              .fallback("0")
+              .range(at_least(0))};
+}
+
+MeanLossTarget mean_loss_target(const Values& v) {
+  MeanLossTarget t;
+  t.target = v.real("target-mean-loss");
+  t.alpha = v.real("alpha");
+  t.statistic =
+      v.text("target-statistic") == "all-pairs" ? TargetStatistic::all_pairs : TargetStatistic::max_observer;
+  t.sensitivity = v.real("sensitivity");
+  return t;
+}
+
+double mean_loss_sensitivity(const MeanLossTarget& t, double clip) {
+  return t.sensitivity > 0 ? t.sensitivity : 2 * clip;
+}
+
+std::string to_string(TargetStatistic s) {
+  return s == TargetStatistic::all_pairs ? "all-pairs" : "max-observer";
+}
+
+}  // namespace netdp::jobs

@@ -1,0 +1,46 @@
+#pragma once
+// The registry parameters the learning models share (walk-sgd, muffliato-sgd): where the rows come from
+// (convex_models.hpp LearningDataSpec) and the target of the mean-loss calibration (docs/math.md §5.8, §6.1).
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "netdp/jobs/model.hpp"
+#include "netdp/jobs/walk_loss_job.hpp"  // TargetStatistic
+#include "netdp/simulation/convex_models.hpp"
+#include "netdp/simulation/walk_sgd.hpp"  // RunStatistics
+
+namespace netdp::jobs {
+
+/// data, synthetic-rows, synthetic-dim, test-fraction, no-intercept, data-seed.
+std::vector<Parameter> learning_data_parameters();
+LearningDataSpec learning_data_spec(const Values& v);
+/// The spec for manifest.json.
+nlohmann::json learning_data_json(const LearningDataSpec& s);
+/// The sizes of a split for summary.json: examples_per_user, dim, train_rows, test_rows, dropped_rows.
+nlohmann::json learning_split_json(const LearningSplit& s);
+
+/// x, or null when not finite (JSON has no NaN).
+nlohmann::json finite_or_null(double x);
+/// The last point of a statistics curve: {mean, std, min, max}.
+nlohmann::json final_statistics_json(const RunStatistics& s);
+/// The four columns of one point of a statistics curve, each preceded by a comma (curves.csv).
+std::string statistics_cells(const RunStatistics& s, std::size_t point);
+
+/// The target of a mean-loss calibration: eps_bar > 0 at Renyi order alpha, for the statistic (the worst
+/// observer's mean, or the mean over all ordered pairs), the noise N(0, Delta^2 multiplier^2) with
+/// Delta = sensitivity (0: 2 L, L the clip norm).
+struct MeanLossTarget {
+  double target = 0;  // 0: no mean-loss calibration
+  double alpha = 2;
+  TargetStatistic statistic = TargetStatistic::max_observer;
+  double sensitivity = 0;
+};
+/// target-mean-loss, alpha, target-statistic, sensitivity.
+std::vector<Parameter> mean_loss_parameters();
+MeanLossTarget mean_loss_target(const Values& v);
+/// Delta: the given sensitivity, else 2 L.
+double mean_loss_sensitivity(const MeanLossTarget& t, double clip);
+std::string to_string(TargetStatistic s);
+
+}  // namespace netdp::jobs
