@@ -52,6 +52,8 @@ TEST(BadInputs, GraphFilesNeverAllocateBeyondTheMemory) {
   auto huge_id = dir.write("huge_id.txt", "0 1\n1 2000000000\n");
   auto huge_w = dir.write("huge_w.txt", "0 0 1\n2000000000 2000000000 1\n");
   auto ring = dir.write("ring.txt", "0 1\n1 2\n2 0\n");
+  // Found by the npy fuzz target: a .npy header announcing 2e9 x 2e9 float64 entries, and no data.
+  auto huge_npy = source_path("tests/fuzz/corpus/npy/huge_shape.npy");
   expect_refused(dir, {
                           {"MatrixMarket declaring 2e9 rows", "graph --graph file:" + huge_mtx, "GiB"},
                           {"MatrixMarket declaring 2e9 entries in 3 lines",
@@ -59,6 +61,9 @@ TEST(BadInputs, GraphFilesNeverAllocateBeyondTheMemory) {
                           {"edge list with id 2e9", "graph --graph file:" + huge_id, "GiB"},
                           {"weight file with id 2e9",
                            "gossip-loss --steps 2 --graph file:" + ring + " --weights file:" + huge_w, "GiB"},
+                          {".npy declaring 2e9 x 2e9 entries",
+                           "mf-factorize --graph ring:n=4 --steps 4 --correlation file:" + huge_npy,
+                           "the shape announces more data than the file's 0 bytes"},
                       });
 }
 
