@@ -90,10 +90,7 @@ TEST(CliAttackGossip, BadInputExitsTwoWithOneLine) {
         "attack gossip " + fig + " --attackers 1,1 --steps 3",
         "attack gossip --graph file:" + two + " --attackers all --steps 2 --centralities",
         "attack gossip " + fig + " --attackers 0 --steps 2 --centralities"}) {
-    const auto r = run_cli(args + " --out " + (dir / "bad").string());
-    EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
-    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-    EXPECT_FALSE(std::filesystem::exists(dir / "bad" / "manifest.json")) << args;
+    expect_refused(args, dir / "bad");
   }
 }
 
@@ -167,10 +164,7 @@ TEST(CliAttackDgd, BadInputExitsTwoWithOneLine) {
         path + " --attackers 0,1,2 --steps 2", path + " --steps 2 --data " + csv,
         path + " --steps 2 --objective least-squares --data " + csv,
         path + " --steps 2 --weights file:" + csv, path + " --steps 2 --init far"}) {
-    const auto r = run_cli(args + " --out " + (dir / "bad").string());
-    EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
-    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-    EXPECT_FALSE(std::filesystem::exists(dir / "bad" / "manifest.json")) << args;
+    expect_refused(args, dir / "bad");
   }
 }
 

@@ -166,14 +166,7 @@ TEST(MfCli, BadInputExitsTwoWithOneLine) {
       {"mf-loss --graph florentine --observation-b " + bad_npy, "observation-b"},
       {"mf-loss --trust observation --steps 2 --observation-b " + bad_npy, "observation-b"},
   };
-  for (const auto& [args, fragment] : cases) {
-    const auto out = dir / "out";
-    const auto r = run_cli(args + " --out " + out.string());
-    EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
-    EXPECT_NE(r.err.find(fragment), std::string::npos) << args << ": " << r.err;
-    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << ": " << r.err;
-    EXPECT_FALSE(fs::exists(out / "manifest.json")) << args;
-  }
+  for (const auto& [args, fragment] : cases) expect_refused(args, dir / "out", fragment);
 }
 
 }  // namespace

@@ -92,14 +92,7 @@ TEST(MfSgdCli, BadInputExitsTwoWithOneLine) {
       {"mf-sgd --graph path:n=4 --steps 40 --participation single --synthetic-rows 50", "participation"},
       {"mf-sgd --graph path:n=4 --steps 4 --correlation best", "correlation"},
   };
-  for (const auto& [args, fragment] : cases) {
-    const auto out = dir / "out";
-    const auto r = run_cli(args + " --out " + out.string());
-    EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
-    EXPECT_NE(r.err.find(fragment), std::string::npos) << args << ": " << r.err;
-    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << ": " << r.err;
-    EXPECT_FALSE(fs::exists(out / "manifest.json")) << args;
-  }
+  for (const auto& [args, fragment] : cases) expect_refused(args, dir / "out", fragment);
 }
 
 }  // namespace

@@ -85,6 +85,16 @@ CliResult run_cli(const std::string& args, const std::string& shell_prefix) {
   return r;
 }
 
+void expect_refused(const std::string& args, const std::filesystem::path& out, const std::string& fragment) {
+  const CliResult r = run_cli(args + " --out " + out.string());
+  EXPECT_EQ(r.exit_code, 2) << "netdp " << args << ": " << r.err;
+  if (!fragment.empty()) {
+    EXPECT_NE(r.err.find(fragment), std::string::npos) << "netdp " << args << ": " << r.err;
+  }
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "netdp " << args << ": " << r.err;
+  EXPECT_FALSE(std::filesystem::exists(out / "manifest.json")) << "netdp " << args;
+}
+
 bool run_cli_into(const std::string& args, const std::filesystem::path& out,
                   std::initializer_list<const char*> files) {
   const CliResult r = run_cli(args + " --out " + out.string());

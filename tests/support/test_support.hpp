@@ -37,6 +37,11 @@ struct CliResult {
 /// `shell_prefix` runs first in the same shell (e.g. "ulimit -d 4194304; ").
 CliResult run_cli(const std::string& args, const std::string& shell_prefix = "");
 
+/// Runs `netdp ARGS --out OUT` and expects it refused as bad input: exit code 2, one line on stderr
+/// (containing `fragment` when not empty, e.g. the parameter's name), and no manifest.json in OUT.
+void expect_refused(const std::string& args, const std::filesystem::path& out,
+                    const std::string& fragment = "");
+
 /// Runs `netdp ARGS --out OUT` and expects exit code 0 (stderr shown otherwise) and each of `files` in OUT.
 /// Returns whether the command succeeded: `ASSERT_TRUE(run_cli_into(...))`.
 bool run_cli_into(const std::string& args, const std::filesystem::path& out,
