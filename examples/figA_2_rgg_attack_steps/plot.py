@@ -5,14 +5,13 @@ of the 20 graphs (it stops growing: more rounds add nothing once the Krylov spac
     build/netdp run examples/figA_2_rgg_attack_steps/study.toml --out DIR
     python3 examples/figA_2_rgg_attack_steps/plot.py DIR      # writes DIR/figA_2.png
 
-The drawing uses replicate 0's graph with its positions, written by `netdp graph` (README.md):
-
-    build/netdp graph --graph rgg:n=50,r=0.2,seed=0 --out DIR/graph0
-
-Needs matplotlib and networkx.
+The drawing uses replicate 0's graph with its positions, which this script writes with `netdp graph` (the
+program is $NETDP, else build/netdp) into DIR/graph0. Needs matplotlib and networkx.
 """
 import csv
 import json
+import os
+import subprocess
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -29,12 +28,21 @@ def unit(out, point, replicate):
     return f"{out}/rgg/p{point:04d}/rep-{replicate}"
 
 
+def write_graph(out):
+    """DIR/graph0: edges.txt and positions.csv of replicate 0's graph, the draw of its unit's spec."""
+    spec = dict(json.load(open(f"{unit(out, 0, 0)}/unit.json"))["arguments"])["graph"]
+    netdp = os.environ.get("NETDP", str(Path(__file__).resolve().parents[2] / "build/netdp"))
+    subprocess.run([netdp, "graph", "--graph", spec, "--out", f"{out}/graph0", "--diameter-limit", "0"],
+                   check=True, stdout=subprocess.DEVNULL)
+
+
 def positions(out):
     with open(f"{out}/graph0/positions.csv", newline="") as f:
         return {int(r["node"]): (float(r["x"]), float(r["y"])) for r in csv.DictReader(f)}
 
 
 def main(out):
+    write_graph(out)
     counts = defaultdict(dict)  # counts[replicate][T]
     for point, steps in enumerate(STEPS):
         for replicate in range(20):
