@@ -76,7 +76,6 @@ void check_gossip_sim_job(const GossipSimJob& job) {
   if (job.auto_steps) early.steps = 1;
   if (protocol != GossipProtocol::sequence)
     validate(early, planned_node_count(job.graph));  // source < n: the study's validation sees it too
-  require_device(early.device);
   if (job.params.device.kind == DeviceKind::cuda && job.privacy)
     throw InvalidParameter(
         "privacy",
@@ -87,6 +86,7 @@ void check_gossip_sim_job(const GossipSimJob& job) {
   if (job.target && !(*job.target >= 0 && std::isfinite(*job.target)))
     throw InvalidParameter("target",
                            "target must be a finite number >= 0, got " + format_double(*job.target));
+  require_device(early.device);  // after the checks that name a better reason (privacy on cuda)
 }
 
 json run_gossip_sim_job(const GossipSimJob& job) {
