@@ -187,6 +187,7 @@ MfSgdResult mf_sgd(const CsrMatrix& w, const std::vector<Matrix>& c, const Local
   const bool logistic = p.objective == Objective::logistic;
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::int64_t r = 0; r < p.runs; ++r) {
+    if (stop_requested()) continue;  // a watched run was asked to stop (core/progress.hpp): thrown below
     std::int64_t e = 0;
     run_once(w, plan, train, p, r, [&](std::int64_t t, const Matrix& theta) {
       if (e >= points || out.step[static_cast<std::size_t>(e)] != t) return;
@@ -205,6 +206,7 @@ MfSgdResult mf_sgd(const CsrMatrix& w, const std::vector<Matrix>& c, const Local
       ++e;
     });
   }
+  throw_if_stopped();
   out.objective = over_runs(objective, p.runs, points);
   out.test_loss = over_runs(test_loss, p.runs, points);
   out.accuracy = over_runs(accuracy_values, p.runs, points);

@@ -166,6 +166,7 @@ AdmmResult admm(const LocalData& train, const LocalData& test, const AdmmParams&
   std::vector<std::int64_t> steps(static_cast<std::size_t>(points));
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::int64_t r = 0; r < runs; ++r) {
+    if (stop_requested()) continue;  // a watched run was asked to stop (core/progress.hpp): thrown below
     std::int64_t e = 0;
     simulate(
         train, p, prox, r,
@@ -181,6 +182,7 @@ AdmmResult admm(const LocalData& train, const LocalData& test, const AdmmParams&
           participations[i] = double(most);
         });
   }
+  throw_if_stopped();
   AdmmResult out;
   out.step = steps;
   out.objective = over_runs(objective, runs, points);

@@ -212,6 +212,7 @@ WalkSgdResult walk_sgd(const WalkModel& walk, const LocalData& train, const Loca
       contributions(objective.size());
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::int64_t r = 0; r < runs; ++r) {
+    if (stop_requested()) continue;  // a watched run was asked to stop (core/progress.hpp): thrown below
     std::int64_t e = 0;
     simulate_any(
         walk, train, p, r,
@@ -223,6 +224,7 @@ WalkSgdResult walk_sgd(const WalkModel& walk, const LocalData& train, const Loca
         },
         [](std::int64_t, node_t, const std::vector<double>&) {});
   }
+  throw_if_stopped();
   WalkSgdResult out;
   for (std::int64_t e = 0; e < points; ++e) out.step.push_back(std::min(e * p.eval_every, p.steps));
   out.objective = run_statistics(objective, runs, points);
@@ -264,6 +266,7 @@ std::vector<double> walk_sgd_discrepancy(const WalkModel& walk, const LocalData&
   std::vector<double> per_run(static_cast<std::size_t>(runs * points * classes), 0.0);
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::int64_t r = 0; r < runs; ++r) {
+    if (stop_requested()) continue;  // a watched run was asked to stop (core/progress.hpp): thrown below
     std::vector<double> estimate(n * dim, 0.0), sums(static_cast<std::size_t>(classes));
     std::int64_t e = 0;
     simulate_any(
@@ -289,6 +292,7 @@ std::vector<double> walk_sgd_discrepancy(const WalkModel& walk, const LocalData&
           std::copy(x.begin(), x.end(), estimate.begin() + static_cast<std::ptrdiff_t>(v * dim));
         });
   }
+  throw_if_stopped();
   std::vector<double> out(static_cast<std::size_t>(points * classes), 0.0);
   for (std::int64_t r = 0; r < runs; ++r)  // run order: no dependence on the threads
     for (std::size_t i = 0; i < out.size(); ++i) out[i] += per_run[r * points * classes + i] / double(runs);

@@ -34,6 +34,14 @@ CASES = {
                     trust="pndp", attackers="0,3", alpha=2),
     "mf_factorize": dict(graph="ring:n=6", correlation="mafalda", steps=12, participation="every"),
     "walk_sgd": dict(graph="complete:n=20", variant="network", epsilon=1, steps=400, runs=2, seed=3),
+    "attack_dgd": dict(graph="florentine", weights="max-degree", attackers="0", steps=5, objective="least-squares",
+                       dim=3, sigma=0.01, runs=2),
+    "mf_sgd": dict(graph="er:n=10,p=0.4,seed=1", steps=8, participation="cyclic:b=2,k=4", correlation="antipgd",
+                   sigma=2, runs=3, synthetic_rows=400, eval_every=4),
+    "admm": dict(setting="walk", epsilon=2, users=40, runs=3, steps=60, synthetic_rows=600, eval_every=20, seed=4),
+    "muffliato_sgd": dict(graph="ring:n=20", target_mean_loss=0.5, steps=4, gossip_steps=3, runs=3,
+                          synthetic_rows=400),
+    "gossip_er_bound": dict(graph="ring:n=20", steps=1, q=0.1),
 }
 
 
