@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/progress.hpp"
+#include "jobs/convex_model_job_parts.hpp"
 #include "jobs/model_list.hpp"
 #include "jobs/model_parts.hpp"
 #include "netdp/accounting/loss_report.hpp"
@@ -299,18 +300,10 @@ Model admm_model() {
           .fallback("logistic"),
       real("l2", "ridge term mu/2 ||x||^2 in every f_i").fallback("0.01").range(at_least(0)),
       integer("newton-steps", "Newton steps of the logistic prox").fallback("3").range(at_least(1)),
-      text("data", "CSV file: rows of features then a label (+-1 for logistic); default: synthetic data"),
-      integer("synthetic-rows", "synthetic rows before the split").fallback("20640").range(at_least(2)),
-      integer("synthetic-dim", "synthetic features").fallback("8").range(at_least(1)),
-      real("test-fraction", "fraction of the rows held out for the test accuracy")
-          .fallback("0.2")
-          .range(between(0, 0.99)),
-      flag("no-intercept", "do not append the constant feature 1"),
-      natural("seed", "Philox seed of the sampling, the walk and the noise").fallback("0"),
-      natural("data-seed", "Philox seed of the synthetic data and the split").fallback("0"),
-      integer("eval-every", "evaluate every e steps (default K/200)").range(at_least(1)),
-      threads_parameter(),
-      out_parameter()};
+      natural("seed", "Philox seed of the sampling, the walk and the noise").fallback("0")};
+  append(m.parameters, learning_data_parameters());  // the rows, as walk-sgd and muffliato-sgd read them
+  append(m.parameters, {integer("eval-every", "evaluate every e steps (default K/200)").range(at_least(1)),
+                        threads_parameter(), out_parameter()});
   m.validate = [](const Values& v) {
     AdmmJob job = admm_job(v, {});
     check_admm_job(job);
