@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/progress.hpp"
+#include "jobs/convex_model_job_parts.hpp"
 #include "jobs/mf_job_parts.hpp"
 #include "jobs/model_list.hpp"
 #include "jobs/model_parts.hpp"
@@ -47,22 +48,10 @@ std::string curves_csv(const mf::MfSgdResult& r) {
   for (std::size_t e = 0; e < r.step.size(); ++e) {
     csv << r.step[e];
     for (const RunStatistics* s : {&r.objective, &r.test_loss, &r.accuracy, &r.consensus})
-      csv << ',' << format_double(s->mean[e]) << ',' << format_double(s->std[e]) << ','
-          << format_double(s->min[e]) << ',' << format_double(s->max[e]);
+      csv << jobs::statistics_cells(*s, e);
     csv << '\n';
   }
   return csv.str();
-}
-
-json finite_or_null(double x) {
-  return std::isfinite(x) ? json(x) : json(nullptr);
-}
-
-json final_json(const RunStatistics& s) {
-  return {{"mean", finite_or_null(s.mean.back())},
-          {"std", finite_or_null(s.std.back())},
-          {"min", finite_or_null(s.min.back())},
-          {"max", finite_or_null(s.max.back())}};
 }
 
 }  // namespace
@@ -109,16 +98,16 @@ json run_mf_sgd_job(const MfSgdJob& job) {
       {"noise_std", r.noise_std.size() == 1 ? json(r.noise_std[0]) : json(r.noise_std)},
       {"privacy",
        {{"trust", "ldp"},
-        {"mu", finite_or_null(mu)},
+        {"mu", jobs::finite_or_null(mu)},
         {"alpha", job.alpha},
-        {"rdp", finite_or_null(noiseless ? INFINITY : job.alpha * mu * mu / 2)},
+        {"rdp", jobs::finite_or_null(noiseless ? INFINITY : job.alpha * mu * mu / 2)},
         {"delta", job.delta},
-        {"epsilon", finite_or_null(noiseless ? INFINITY : dp::gdp_epsilon(mu, job.delta))}}},
+        {"epsilon", jobs::finite_or_null(noiseless ? INFINITY : dp::gdp_epsilon(mu, job.delta))}}},
       {"final",
-       {{"objective", final_json(r.objective)},
-        {"test_loss", final_json(r.test_loss)},
-        {"accuracy", final_json(r.accuracy)},
-        {"consensus", final_json(r.consensus)}}},
+       {{"objective", jobs::final_statistics_json(r.objective)},
+        {"test_loss", jobs::final_statistics_json(r.test_loss)},
+        {"accuracy", jobs::final_statistics_json(r.accuracy)},
+        {"consensus", jobs::final_statistics_json(r.consensus)}}},
       {"seconds_runs", r.seconds},
       {"threads", r.threads},
       {"seconds", clock.seconds()},
