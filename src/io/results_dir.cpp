@@ -48,6 +48,10 @@ void remove_temporaries_now() noexcept {
     if (temporary_state[slot].load() == 2) ::unlink(temporary_paths[slot]);
 }
 
+bool is_leftover_temporary(const std::string& filename) {
+  return filename.find(".tmp-") != std::string::npos || filename == "edges.txt.tmp";
+}
+
 AtomicFile::AtomicFile(fs::path path) : path_(std::move(path)) {
   temporary_ = path_;
   temporary_ += ".tmp-" + std::to_string(::getpid());
@@ -151,8 +155,7 @@ void ResultsDir::remove_previous_outputs() const {
   fs::remove(path_ / "manifest.json", ec);
   for (const auto& entry : fs::directory_iterator(path_, ec)) {
     const std::string name = entry.path().filename().string();
-    if ((name.find(".tmp-") != std::string::npos || name == "edges.txt.tmp") && entry.is_regular_file(ec))
-      fs::remove(entry.path(), ec);
+    if (is_leftover_temporary(name) && entry.is_regular_file(ec)) fs::remove(entry.path(), ec);
   }
 }
 

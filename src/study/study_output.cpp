@@ -37,8 +37,10 @@ void claim_study_dir(const fs::path& dir, const StudySpec& spec, bool update) {
     ResultsDir(dir).write_text("study.toml", spec.text);  // removes the old manifest: the study is unfinished
     return;
   }
-  if (fs::exists(dir, ec) && !fs::is_empty(dir, ec))
-    throw InvalidParameter(
+  // A run killed while writing study.toml leaves only its temporary: that directory is still free.
+  for (const auto& entry : fs::directory_iterator(dir, ec))
+    if (!is_leftover_temporary(entry.path().filename().string()))
+      throw InvalidParameter(
         "out", "out " + dir.string() + " is not empty and holds no study; choose another output directory");
   ResultsDir(dir).write_text("study.toml", spec.text);
 }

@@ -140,6 +140,24 @@ TEST(StudyCli, KilledSeveralTimesThenResumedGivesByteIdenticalResults) {
   EXPECT_EQ(read_json(out / "manifest.json")["units"], 16);
 }
 
+TEST(StudyCli, ARunKilledWhileWritingStudyTomlLeavesTheDirectoryFree) {
+  // kill -9 between opening study.toml's temporary and renaming it leaves only that temporary behind (the
+  // CI run that found this killed at 0.12 s); any other file still makes the directory someone else's.
+  ScratchDir dir;
+  const auto study = dir.write("s.toml", kStudy);
+  fs::create_directories(dir / "out");
+  dir.write("out/study.toml.tmp-12345", "[study]\nname = \"torn");
+  auto r = run_cli(netdp_run(study, dir / "out"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_FALSE(fs::exists(dir / "out/study.toml.tmp-12345"));
+  EXPECT_EQ(read_text((dir / "out/study.toml").string()), kStudy);
+  fs::create_directories(dir / "other");
+  dir.write("other/notes.txt", "mine");
+  r = run_cli(netdp_run(study, dir / "other"));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("is not empty and holds no study"), std::string::npos) << r.err;
+}
+
 TEST(StudyCli, ASecondRunOfTheSameShareIsRefusedWhileTheFirstWorks) {
   ScratchDir dir;
   const auto study = dir.write("slow.toml", kSlowStudy);

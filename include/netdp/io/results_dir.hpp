@@ -36,6 +36,10 @@ class AtomicFile {
 /// before it exits: docs/reliability.md §3). Async-signal-safe: unlink(2) over a fixed table.
 void remove_temporaries_now() noexcept;
 
+/// True for the name of a temporary that a killed netdp run can leave behind (`NAME.tmp-PID`, and
+/// `edges.txt.tmp` of netdp graph): such files are not results and never make a directory "not empty".
+bool is_leftover_temporary(const std::string& filename);
+
 /// Streams a float64 C-order .npy matrix of shape (rows, cols) row tile by row tile.
 class NpyWriter : public LossRowSink {
  public:
