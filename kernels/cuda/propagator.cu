@@ -16,15 +16,6 @@
 
 namespace netdp::kernels::cuda {
 
-void csr_to_dense_async(const std::int32_t* offsets, const std::int32_t* columns, const double* values,
-                        std::int64_t n, double* dense, cudaStream_t stream) {
-  NETDP_CUDA_TRY(cudaMemsetAsync(
-      dense, 0, static_cast<std::size_t>(n) * static_cast<std::size_t>(n) * sizeof(double), stream));
-  // One thread per row (propagation::CsrToDenseBody): the rows touch disjoint entries.
-  for_each(n, propagation::CsrToDenseBody<std::int32_t, std::int32_t>{offsets, columns, values, n, dense},
-           stream);
-}
-
 Propagator::Propagator(const CsrMatrix& w, bool dense, cudaStream_t stream)
     : n_(w.n),
       nnz_(w.nnz()),

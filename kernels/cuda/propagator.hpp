@@ -16,11 +16,6 @@
 
 namespace netdp::kernels::cuda {
 
-/// dense (n x n, column-major, device) = the CSR matrix (offsets, columns, values on the device). Queued on
-/// `stream`: zeroes `dense`, then scatters the stored entries.
-void csr_to_dense_async(const std::int32_t* offsets, const std::int32_t* columns, const double* values,
-                        std::int64_t n, double* dense, cudaStream_t stream);
-
 /// Device-resident W (and its dense copy when asked) and Y = W X for column-major n x cols blocks.
 class Propagator {
  public:

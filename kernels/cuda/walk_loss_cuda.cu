@@ -5,8 +5,8 @@
 // Layout: a tile of b sources s .. s + b - 1 ends as a column-major n x b block (ld = n) whose column j is
 // the graph term G[s + j, :] (spectral) or s_{s+j}(.) (series), so column j of the loss block is row s + j of
 // the row-major loss matrix and the block goes to the sink as is.
-//  - spectral (E3) / finite (E2), docs/math.md §5.3: W = V diag(lambda) V^T by cuSOLVER syevd (the 64-bit
-//    API, cusolverDnXsyevd: the 32-bit one's int workspace overflows from n = 32,767), g from the host;
+//  - spectral (E3) / finite (E2), docs/math.md §5.3: W = V diag(lambda) V^T by SymmetricEigensolver
+//    (cuda/dense_solvers.hpp: cuSOLVER's 64-bit syevd; LAPACKE on the emulated device), g from the host;
 //    B = V[s:s+b, :] diag(g) (b x n), then V B^T = (V diag(g) V^T)[:, s:s+b] = G[s:s+b, :]^T by symmetry of
 //    G.
 //  - series (E1), docs/math.md §5.2: X = W^t e_u by propagation (Propagator), S += X / t for t = 1 .. T.
@@ -15,9 +15,7 @@
 //    (only cuSPARSE's summation inside W t_k can round differently from the CPU's CSR product).
 // Tiles, staging and bytes: memory_plan::plan_walk_series / plan_walk_spectral (pure, tested without a GPU);
 // rows reach the sink through two small pinned chunks (RowStaging).
-#include <cublas_v2.h>
 #include <cuda_runtime.h>
-#include <cusolverDn.h>
 
 #include <algorithm>
 #include <chrono>
@@ -34,57 +32,18 @@
 #include "common/memory_plan.hpp"
 #include "common/walk_loss_bodies.hpp"
 #include "common/walk_loss_chebyshev.hpp"
-#include "cuda/base/cuda_check.hpp"
 #include "cuda/base/device_buffer.hpp"
-#include "cuda/base/handles.hpp"
 #include "cuda/base/launch.cuh"
 #include "cuda/base/memory_budget.hpp"
 #include "cuda/base/request.hpp"
 #include "cuda/base/row_staging.hpp"
+#include "cuda/base/runtime_check.hpp"
+#include "cuda/base/stream.hpp"
+#include "cuda/dense_solvers.hpp"
 #include "cuda/propagator.hpp"
 #include "device_kernels.hpp"
 #include "netdp/core/error.hpp"
 #include "walk_loss_kernels.hpp"
-
-namespace netdp::kernels::cuda {
-
-namespace {
-
-/// cuSOLVER dense handle bound to `stream`.
-class CusolverHandle {
- public:
-  explicit CusolverHandle(cudaStream_t stream) {
-    NETDP_CUDA_TRY(cusolverDnCreate(&handle_));
-    const cusolverStatus_t status = cusolverDnSetStream(handle_, stream);
-    if (status != CUSOLVER_STATUS_SUCCESS) (void)cusolverDnDestroy(handle_);
-    NETDP_CUDA_TRY(status);
-  }
-  ~CusolverHandle() { (void)cusolverDnDestroy(handle_); }
-  CusolverHandle(const CusolverHandle&) = delete;
-  CusolverHandle& operator=(const CusolverHandle&) = delete;
-
-  cusolverDnHandle_t get() const { return handle_; }
-
- private:
-  cusolverDnHandle_t handle_ = nullptr;
-};
-
-/// Options of cuSOLVER's 64-bit generic API (defaults: the default algorithm of each routine).
-class CusolverParams {
- public:
-  CusolverParams() { NETDP_CUDA_TRY(cusolverDnCreateParams(&params_)); }
-  ~CusolverParams() { (void)cusolverDnDestroyParams(params_); }
-  CusolverParams(const CusolverParams&) = delete;
-  CusolverParams& operator=(const CusolverParams&) = delete;
-
-  cusolverDnParams_t get() const { return params_; }
-
- private:
-  cusolverDnParams_t params_ = nullptr;
-};
-
-}  // namespace
-}  // namespace netdp::kernels::cuda
 
 namespace netdp::kernels {
 namespace {
@@ -294,9 +253,7 @@ CudaWalkLossRun walk_loss_cuda(const WalkLossProblem& p, const WalkChebyshevExpa
         propagator.apply(x, y, cols);
         std::swap(x, y);
         // S += X (1/t), rounded like the CPU (walk_loss::AccumulateSeriesBody).
-        device_for_each<<<grid_for(elements), kThreads, 0, stream.get()>>>(
-            elements, walk_loss::AccumulateSeriesBody{x, 1.0 / t, sums.data()});
-        NETDP_CUDA_CHECK_LAUNCH();
+        cuda::for_each(elements, walk_loss::AccumulateSeriesBody{x, 1.0 / t, sums.data()}, stream.get());
       }
       tiles.finish(s, cols, sums.data(), y);
     }
@@ -304,9 +261,10 @@ CudaWalkLossRun walk_loss_cuda(const WalkLossProblem& p, const WalkChebyshevExpa
     return run;
   }
 
-  // ---- Spectral (E3) / finite (E2). Fixed: V (n^2, syevd works in place on the dense W), eigenvalues, g,
-  // devInfo, adjacency; before the tiles, the 32-bit CSR of W (while the dense W is built) and then the syevd
-  // workspace take turns beside it. Per source: B / losses and the G block on the device. ----
+  // ---- Spectral (E3) / finite (E2). Fixed: V (n^2, the eigensolver works in place on the dense W),
+  // eigenvalues, g, adjacency; before the tiles, the 32-bit CSR of W (while the dense W is built) and then
+  // the eigensolver's workspace take turns beside it. Per source: B / losses and the G block on the device.
+  // ----
   const std::int64_t vectors_bytes = n * n * std::int64_t{sizeof(double)};
   mp::WalkSpectralPlan plan = mp::plan_walk_spectral(sizes, limits, /*workspace_bytes=*/0);
   if (!plan.fits) {
@@ -320,17 +278,12 @@ CudaWalkLossRun walk_loss_cuda(const WalkLossProblem& p, const WalkChebyshevExpa
   upload_adjacency(p, stream.get(), adj_offsets, adjacency);
   DeviceBuffer<double> vectors(static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
   DeviceBuffer<double> values(static_cast<std::size_t>(n)), weights(static_cast<std::size_t>(n));
-  DeviceBuffer<int> info(1);
   std::vector<double> host_values(static_cast<std::size_t>(n));
   std::int64_t eigen_peak = 0;
   {
-    const cuda::CusolverHandle solver(stream.get());
-    const cuda::CusolverParams params;
-    // Bit-identical repeated runs (Xsyevd is one of the routines this mode governs).
-    NETDP_CUDA_TRY(cusolverDnSetDeterministicMode(solver.get(), CUSOLVER_DETERMINISTIC_RESULTS));
     const auto started = std::chrono::steady_clock::now();
     {
-      // Column-major dense W built on the device; symmetric, so either triangle serves syevd.
+      // Column-major dense W built on the device; symmetric, so either triangle serves the eigensolver.
       DeviceBuffer<std::int32_t> offsets(static_cast<std::size_t>(n) + 1);
       DeviceBuffer<std::int32_t> columns(static_cast<std::size_t>(p.w.nnz()));
       DeviceBuffer<double> entries(static_cast<std::size_t>(p.w.nnz()));
@@ -342,43 +295,25 @@ CudaWalkLossRun walk_loss_cuda(const WalkLossProblem& p, const WalkChebyshevExpa
                                stream.get());
       stream.synchronize();  // before the CSR copies are freed
     }
-    // The 64-bit API: sizes in size_t bytes and int64 dimensions (the 32-bit cusolverDnDsyevd_bufferSize
-    // returns an int count of doubles, which overflows from n = 32,767; memory_plan::int_lwork_overflows).
-    std::size_t device_work = 0, host_work = 0;
-    NETDP_CUDA_TRY(cusolverDnXsyevd_bufferSize(
-        solver.get(), params.get(), CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, n, CUDA_R_64F,
-        vectors.data(), n, CUDA_R_64F, values.data(), CUDA_R_64F, &device_work, &host_work));
-    plan = mp::plan_walk_spectral(sizes, limits, static_cast<std::int64_t>(device_work));
+    cuda::SymmetricEigensolver eigen(n, vectors.data(), values.data(), stream.get());
+    plan = mp::plan_walk_spectral(sizes, limits, eigen.workspace_bytes());
     if (!plan.fits) {
       throw_insufficient(n, plan.needed_bytes,
                          std::to_string(vectors_bytes) + " for the eigenvectors V (n^2 doubles), " +
-                             std::to_string(plan.workspace_bytes) + " for the cuSOLVER syevd workspace and " +
+                             std::to_string(plan.workspace_bytes) + " for the eigensolver's workspace and " +
                              std::to_string(plan.fixed_bytes - vectors_bytes) + " for small arrays",
                          plan.budget, device);
     }
-    DeviceBuffer<std::byte> work(std::max<std::size_t>(device_work, 1));
-    std::vector<std::byte> work_on_host(host_work);
     // Ascending eigenvalues; V is overwritten by the orthonormal eigenvectors, column i = phi_i.
-    NETDP_CUDA_TRY(cusolverDnXsyevd(solver.get(), params.get(), CUSOLVER_EIG_MODE_VECTOR,
-                                    CUBLAS_FILL_MODE_LOWER, n, CUDA_R_64F, vectors.data(), n, CUDA_R_64F,
-                                    values.data(), CUDA_R_64F, work.data(), device_work,
-                                    host_work > 0 ? work_on_host.data() : nullptr, host_work, info.data()));
-    int host_info = 0;
-    NETDP_CUDA_TRY(
-        cudaMemcpyAsync(&host_info, info.data(), sizeof(int), cudaMemcpyDeviceToHost, stream.get()));
+    eigen.solve();
     NETDP_CUDA_TRY(cudaMemcpyAsync(host_values.data(), values.data(), values.bytes(), cudaMemcpyDeviceToHost,
                                    stream.get()));
-    stream.synchronize();  // also before the host workspace goes
+    stream.synchronize();
     run.eigen_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    if (host_info != 0) {
-      throw std::runtime_error(
-          "walk loss on CUDA: cusolverDnXsyevd returned info = " + std::to_string(host_info) +
-          (host_info > 0 ? " (that many off-diagonal elements did not converge)"
-                         : " (parameter " + std::to_string(-host_info) + " was wrong)"));
-    }
-    eigen_peak = static_cast<std::int64_t>(vectors.bytes() + values.bytes() + info.bytes() + work.bytes() +
-                                           adj_offsets.bytes() + adjacency.bytes());
-  }  // the workspace is freed here: the tiles get its room
+    eigen_peak = static_cast<std::int64_t>(vectors.bytes() + values.bytes() + adj_offsets.bytes() +
+                                           adjacency.bytes()) +
+                 eigen.workspace_bytes();
+  }  // the eigensolver's workspace lived only inside solve(): the tiles get its room
 
   // g_i for ascending eigenvalues, 0 on the largest (phi_1): host code shared with the CPU backend.
   const std::vector<double> g = walk_eigen_weights(host_values, p.method, p.steps);
@@ -388,17 +323,15 @@ CudaWalkLossRun walk_loss_cuda(const WalkLossProblem& p, const WalkChebyshevExpa
   const auto block = static_cast<std::size_t>(n) * static_cast<std::size_t>(b);
   DeviceBuffer<double> scaled(block), graph_block(block);
   NETDP_CUDA_TRY(cudaMemsetAsync(graph_block.data(), 0, graph_block.bytes(), stream.get()));
-  const cuda::CublasHandle blas(stream.get());
+  cuda::DenseProduct product(stream.get());
   cuda::RowStaging staging(n, plan.staging.chunk_columns, stream.get(), sink);  // destroyed first
   run.tile_sources = b;
   run.tiles = plan.tiles;
   run.device_bytes =
       std::max(eigen_peak, static_cast<std::int64_t>(vectors.bytes() + values.bytes() + weights.bytes() +
-                                                     info.bytes() + adj_offsets.bytes() + adjacency.bytes() +
+                                                     adj_offsets.bytes() + adjacency.bytes() +
                                                      scaled.bytes() + graph_block.bytes()));
   const TileContext tiles{p, n, stream.get(), adj_offsets.data(), adjacency.data(), staging};
-  const int n32 = static_cast<int>(n);  // node_t is 32-bit: n fits cuBLAS's int
-  const double one = 1.0, zero = 0.0;
   for (std::int64_t s = first; s < end; s += b) {
     const std::int64_t cols = std::min(b, end - s);
     // B = V[s:s+cols, :] diag(g), column-major cols x n (walk_loss::ScaleEigenvectorRowsBody).
@@ -407,9 +340,7 @@ CudaWalkLossRun walk_loss_cuda(const WalkLossProblem& p, const WalkChebyshevExpa
         walk_loss::ScaleEigenvectorRowsBody{vectors.data(), weights.data(), n, cols, s, scaled.data()},
         stream.get());
     // graph_block (n x cols) = V B^T, column j = G[:, s + j] = G[s + j, :].
-    NETDP_CUDA_TRY(cublasDgemm(blas.get(), CUBLAS_OP_N, CUBLAS_OP_T, n32, static_cast<int>(cols), n32, &one,
-                               vectors.data(), n32, scaled.data(), static_cast<int>(cols), &zero,
-                               graph_block.data(), n32));
+    product.times_transpose(n, cols, n, vectors.data(), scaled.data(), graph_block.data());
     // B is spent once the product is queued (same stream): it takes the losses.
     tiles.finish(s, cols, graph_block.data(), scaled.data());
   }
