@@ -1,5 +1,6 @@
 """What the examples' plot.py scripts share: the rows of a study's results.csv, its by-distance statistics,
-saving the figure, and the command line `python3 examples/FOLDER/plot.py DIR`.
+a mean curve with its min-max band, the finish of a panel, saving the figure, and the command line
+`python3 examples/FOLDER/plot.py DIR`.
 
 Needs matplotlib (apt-get install python3-matplotlib).
 """
@@ -15,10 +16,15 @@ import matplotlib.pyplot as plt  # noqa: E402  (the scripts draw with this pyplo
 BY_DISTANCE = re.compile(r"by_distance\[distance=(\d+)\]\.(mean|min|max)$")
 
 
+def rows(path):
+    """The rows of a CSV file as dicts keyed by its header."""
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
 def results(out):
     """The rows of DIR/results.csv as dicts keyed by its header."""
-    with open(f"{out}/results.csv", newline="") as f:
-        yield from csv.DictReader(f)
+    return rows(f"{out}/results.csv")
 
 
 def by_distance(out, key):
@@ -33,6 +39,24 @@ def by_distance(out, key):
             d, what = int(m.group(1)), m.group(2)
             curves[k][d][what] = float(row[what])
     return curves
+
+
+def mean_band(ax, ds, points, **style):
+    """The mean curve over the distances ds with a light band from min to max (points[i]: "mean", "min",
+    "max"); style goes to the line (label, marker, colour...). Returns the line."""
+    line, = ax.plot(ds, [p["mean"] for p in points], **{"marker": "o", "ms": 3, **style})
+    ax.fill_between(ds, [p["min"] for p in points], [p["max"] for p in points], color=line.get_color(),
+                    alpha=0.15, linewidth=0)
+    return line
+
+
+def finish(ax, xlabel, ylabel, title, legend_size=8, **legend):
+    """Axis labels, the title, a light major grid and the legend (legend: extra options such as ncol)."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(True, which="major", alpha=0.3)
+    ax.legend(fontsize=legend_size, **legend)
 
 
 def save(fig, out, name):

@@ -13,7 +13,7 @@ from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for plot_common
-from plot_common import command_line, plt, save  # noqa: E402
+from plot_common import command_line, finish, plt, save  # noqa: E402
 
 
 def points(out):
@@ -39,11 +39,8 @@ def main(out):
         ax.errorbar(eps, [p[1] for p in pts], yerr=[p[2] for p in pts], marker="o", ms=3, capsize=2, label=name)
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.set_xlabel("epsilon (delta = 1e-6) of every node's release under LDP")
-    ax.set_ylabel("final test loss (mean squared error / 2)")
-    ax.set_title("E25: MF-D-SGD on ego 414, T = 80, synthetic regression")
-    ax.grid(True, which="major", alpha=0.3)
-    ax.legend(fontsize=8)
+    finish(ax, "epsilon (delta = 1e-6) of every node's release under LDP", "final test loss (mean squared error / 2)",
+           "E25: MF-D-SGD on ego 414, T = 80, synthetic regression")
     save(fig, out, "e25.png")
 
 

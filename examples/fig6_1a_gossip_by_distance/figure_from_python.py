@@ -12,14 +12,16 @@ Needs the netdp package (scripts/setup.sh installs it), networkx and matplotlib 
 """
 # %% Imports and the figure's setting
 import argparse
+import sys
+from pathlib import Path
 
-import matplotlib
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import networkx as nx  # noqa: E402
-import numpy as np  # noqa: E402
+import networkx as nx
+import numpy as np
 
-import netdp  # noqa: E402
+import netdp
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for plot_common
+from plot_common import finish, mean_band, plt  # noqa: E402
 
 SETTING = dict(weights="metropolis", alpha=2, sigma=1, steps="auto", t_start=1, cap="ldp", no_matrix=True)
 
@@ -56,17 +58,13 @@ def curves(small):
 def draw(data, path):
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for label, (d, mean, low, high) in data.items():
-        line, = ax.plot(d, mean, marker="o", ms=3, label=label)
-        ax.fill_between(d, low, high, color=line.get_color(), alpha=0.15, linewidth=0)
+        mean_band(ax, d, [{"mean": m, "min": lo, "max": hi} for m, lo, hi in zip(mean, low, high)], label=label)
     ax.axhline(1.0, color="black", ls="--", lw=1, label="LDP level")
     ax.set_yscale("log")
     ax.set_ylim(1e-8, 2)
     ax.set_xlim(0, 50)
-    ax.set_xlabel("shortest-path distance between u and v")
-    ax.set_ylabel("Renyi privacy loss of u towards v (alpha = 2)")
-    ax.set_title("Fig. 6.1a: private gossip averaging, loss by distance (Python API)")
-    ax.grid(True, which="major", alpha=0.3)
-    ax.legend(fontsize=8)
+    finish(ax, "shortest-path distance between u and v", "Renyi privacy loss of u towards v (alpha = 2)",
+           "Fig. 6.1a: private gossip averaging, loss by distance (Python API)")
     fig.tight_layout()
     fig.savefig(path, dpi=150)
 

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for plot_common
-from plot_common import by_distance, command_line, plt, save  # noqa: E402
+from plot_common import by_distance, command_line, finish, mean_band, plt, save  # noqa: E402
 
 LABELS = {"hypercube": "hypercube (d = 11)", "er": "Erdos-Renyi (c = 1, 5 graphs)",
           "rgg": "random geometric (r = 0.07, 5 graphs)", "grid": "grid 45 x 45"}
@@ -30,18 +30,13 @@ def main(out):
             continue
         ds = sorted(curves[family])
         pts = [curves[family][d] for d in ds]
-        line, = ax.plot(ds, [p["mean"] for p in pts], marker="o", ms=3, label=LABELS[family])
-        ax.fill_between(ds, [p["min"] for p in pts], [p["max"] for p in pts], color=line.get_color(), alpha=0.15,
-                        linewidth=0)
+        mean_band(ax, ds, pts, label=LABELS[family])
     ax.axhline(1.0, color="black", ls="--", lw=1, label="LDP level")
     ax.set_yscale("log")
     ax.set_ylim(1e-8, 2)  # the grid goes on to distance 88 and 3e-18; the other graphs end by distance 23
     ax.set_xlim(0, 50)
-    ax.set_xlabel("shortest-path distance between u and v")
-    ax.set_ylabel("Renyi privacy loss of u towards v (alpha = 2)")
-    ax.set_title("Fig. 6.1a: private gossip averaging, loss by distance")
-    ax.grid(True, which="major", alpha=0.3)
-    ax.legend(fontsize=8)
+    finish(ax, "shortest-path distance between u and v", "Renyi privacy loss of u towards v (alpha = 2)",
+           "Fig. 6.1a: private gossip averaging, loss by distance")
     save(fig, out, "fig6_1a.png")
 
 

@@ -8,18 +8,12 @@ Right: test accuracy of the averaged model against the gradient step (mean over 
 
 Needs matplotlib.
 """
-import csv
 import json
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for plot_common
-from plot_common import command_line, plt, save  # noqa: E402
-
-
-def rows(path):
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
+from plot_common import command_line, plt, rows, save  # noqa: E402
 
 
 def main(out):

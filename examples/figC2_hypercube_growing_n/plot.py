@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for plot_common
-from plot_common import by_distance, command_line, plt, save  # noqa: E402
+from plot_common import by_distance, command_line, finish, plt, save  # noqa: E402
 
 
 def main(out):
@@ -26,11 +26,8 @@ def main(out):
                 label=f"d = {d} (n = {2 ** d})")
     ax.axhline(1.0, color="black", ls="--", lw=1, label="LDP level")
     ax.set_yscale("log")
-    ax.set_xlabel("shortest-path (Hamming) distance from u = 0")
-    ax.set_ylabel("Renyi privacy loss of u towards v (alpha = 2)")
-    ax.set_title("Fig. C.2: hypercube, loss by distance for growing n")
-    ax.grid(True, which="major", alpha=0.3)
-    ax.legend(fontsize=7, ncol=2)
+    finish(ax, "shortest-path (Hamming) distance from u = 0", "Renyi privacy loss of u towards v (alpha = 2)",
+           "Fig. C.2: hypercube, loss by distance for growing n", legend_size=7, ncol=2)
     save(fig, out, "figC2.png")
 
 

@@ -7,17 +7,11 @@ dropout level (mean and min-max over runs). Right: convergence, mean squared dis
 
 Needs matplotlib.
 """
-import csv
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for plot_common
-from plot_common import command_line, plt, results, save  # noqa: E402
-
-
-def rows(path):
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
+from plot_common import command_line, plt, results, rows, save  # noqa: E402
 
 
 def main(out):
