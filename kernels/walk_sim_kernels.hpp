@@ -11,6 +11,7 @@
 
 #include "common/walk_sim_layout.hpp"
 #include "common/walk_sim_math.hpp"
+#include "common/walk_sim_stepping.hpp"
 #include "netdp/core/graph.hpp"
 
 namespace netdp::kernels {
@@ -50,8 +51,10 @@ struct WalkSimCudaRun {
   std::int64_t batch_runs = 0, batches = 0, device_bytes = 0;
 };
 
-/// Plain walks on a CUDA device, one thread per walk: the device state of one batch size, allocated once. The
-/// host driver (src/simulation/walk_sim.cpp) owns the loop over the batches; nothing here calls back into it.
+/// Plain walks on a CUDA device with their visit statistics, one walk per thread at a time (compact per-walk
+/// visit tables, block-level tallies: docs/cuda_backend.md "Walk engine for throughput"): the device state of
+/// one batch size, allocated once. The host driver (src/simulation/walk_sim.cpp) owns the loop over the
+/// batches; nothing here calls back into it.
 class WalkPlainCudaEngine {
  public:
   virtual ~WalkPlainCudaEngine() = default;
@@ -71,6 +74,26 @@ class WalkPlainCudaEngine {
 std::unique_ptr<WalkPlainCudaEngine> walk_sim_cuda(const WalkTables& tables, const WalkRunSpec& spec,
                                                    int device, std::int64_t time_cap, std::int64_t visit_cap,
                                                    double nv);
+
+/// Plain walks with no per-node state (docs/cuda_backend.md "Walk engine for throughput"): several walks per
+/// thread, every counter in registers; per walk its end node, the visits of its start and its first return
+/// (walk::WalkStepSummary), and with count_visits the per-node visit totals (the visits-only mode).
+class WalkStepCudaEngine {
+ public:
+  virtual ~WalkStepCudaEngine() = default;
+  virtual WalkSimCudaRun plan() const = 0;
+  /// Walks runs first .. first + count - 1 (count <= plan().batch_runs) from `starts` as in the plain
+  /// engine; their summaries in run order, valid until the next call.
+  virtual std::span<const walk::WalkStepSummary> run_batch(std::int64_t first, std::int64_t count,
+                                                           std::span<const node_t> starts) = 0;
+  /// After the last batch: visits of each node summed over every batch (empty without count_visits).
+  virtual std::vector<std::int64_t> visits() = 0;
+};
+
+/// spec.runs plain walks on CUDA device `device` in the stepping mode. The tables' views must outlive the
+/// engine.
+std::unique_ptr<WalkStepCudaEngine> walk_steps_cuda(const WalkTables& tables, const WalkRunSpec& spec,
+                                                    int device, bool count_visits);
 
 /// The CUDA accounting's inputs made on the host (docs/walk_sim.md "CUDA (accounted walks)").
 struct WalkAccountingInputs {

@@ -1,17 +1,20 @@
 // CUDA walks (docs/walk_sim.md "CUDA"): the same seed gives exactly the CPU's visit statistics (same Philox
-// words and integer maths, docs/design.md principle 2) on the complete graph, CSR walks and the directed ring, for
-// several batch sizes and every start rule; the accounting agrees with the CPU's to rounding. Skipped where
-// no CUDA device answers.
+// words and integer maths, docs/design.md principle 2) on the complete graph, CSR walks and the directed
+// ring, for several batch sizes and every start rule; the accounting agrees with the CPU's to rounding.
+// Skipped where no CUDA device answers.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "netdp/core/device.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/simulation/walk_sim.hpp"
+#include "walk_sim_kernels.hpp"
 
 namespace netdp {
 namespace {
@@ -98,6 +101,63 @@ TEST(WalkSimCuda, VisitCountsAboveTheDenseCap) {
   // T > 2^20 on n = 2: both nodes pass the dense visit-count bins (the sparse path of either backend).
   expect_same_walks(complete_walk(2), plain((std::int64_t{1} << 20) + 5000, 3, DeviceKind::cuda),
                     "complete n = 2, long walks");
+}
+
+// The stepping mode (docs/cuda_backend.md "Walk engine for throughput"): no per-node state, several walks per
+// thread; each walk's end node, start visits and first return are those of the CPU's path, and the visit
+// totals are walk_sim's, for batches of 1, 7 and all.
+TEST(WalkSimCuda, SteppingModeWalksTheCpuPaths) {
+  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  struct Case {
+    std::string what;
+    WalkModel model;
+    WalkStart start;
+  };
+  const std::vector<Case> cases = {
+      {"complete n = 50", complete_walk(50), {StartKind::node, 3}},
+      {"lazy-uniform ER",
+       make_walk_model("er:n=60,p=0.1,seed=3", "lazy-uniform"),
+       {StartKind::stationary, 0}},
+      {"metropolis ER", make_walk_model("er:n=60,p=0.1,seed=3", "metropolis"), {StartKind::uniform, 0}},
+      {"directed ring", directed_ring_walk(17), {StartKind::uniform, 0}}};
+  for (const Case& c : cases) {
+    WalkSimParams p = plain(2000, 30, DeviceKind::cpu);
+    p.start = c.start;
+    const WalkSimResult cpu = walk_sim(c.model, p);
+    for (std::int64_t batch : {std::int64_t{1}, std::int64_t{7}, p.runs}) {
+      const std::string label = c.what + ", batch " + std::to_string(batch);
+      const kernels::WalkTables tables{c.model.kind, c.model.n, c.model.offsets, c.model.targets,
+                                       c.model.thresholds};
+      kernels::WalkRunSpec spec;
+      spec.seed = p.seed;
+      spec.steps = p.steps;
+      spec.runs = p.runs;
+      spec.batch_runs = batch;
+      spec.per_walk_start = c.start.kind != StartKind::node;
+      spec.start_node = c.start.node;
+      const auto engine = kernels::walk_steps_cuda(tables, spec, 0, true);
+      EXPECT_EQ(engine->plan().batch_runs, batch) << label;
+      for (std::int64_t first = 0; first < p.runs; first += batch) {
+        const std::int64_t count = std::min(batch, p.runs - first);
+        std::vector<node_t> starts;
+        if (spec.per_walk_start)
+          for (std::int64_t k = 0; k < count; ++k) starts.push_back(walk_start(c.model, p, first + k));
+        const std::span<const kernels::walk::WalkStepSummary> out = engine->run_batch(first, count, starts);
+        ASSERT_EQ(out.size(), static_cast<std::size_t>(count)) << label;
+        for (std::int64_t k = 0; k < count; ++k) {
+          const std::vector<node_t> path = sample_walk(c.model, p, first + k);
+          const auto start_visits = std::count(path.begin(), path.end(), path[0]);
+          const auto again = std::find(path.begin() + 1, path.end(), path[0]);
+          const std::int64_t first_return = again == path.end() ? 0 : again - path.begin();
+          const kernels::walk::WalkStepSummary& s = out[static_cast<std::size_t>(k)];
+          ASSERT_EQ(s.end, path.back()) << label << ", run " << first + k;
+          ASSERT_EQ(s.start_visits, start_visits) << label << ", run " << first + k;
+          ASSERT_EQ(s.first_return, first_return) << label << ", run " << first + k;
+        }
+      }
+      EXPECT_EQ(engine->visits(), cpu.visits) << label;
+    }
+  }
 }
 
 // CPU and CUDA accounting of the same walks (docs/walk_sim.md "CUDA (accounted walks)"): integer results
