@@ -1,21 +1,29 @@
 // CUDA backend of the gossip simulator's fixed-W protocols (sync, accelerated: docs/math.md §6.1-6.2, 2.4),
 // the same computation as the CPU oracle src/simulation/gossip_sim_fixed.cpp (interface:
-// gossip_sim_kernels.hpp).
+// gossip_sim_kernels.hpp). Design and bandwidth model: docs/cuda_backend.md "Node-major gossip engines".
 //
-// Layout: the states of a batch of `count` runs form one column-major n x (D count) block X (ld = n),
-// column c = b D + k is coordinate k of run first + b, so X[v + c n] is entry v D + k of the CPU's row-major
-// n x D state of that run. Propagation is X <- W X (Propagator: cuSPARSE SpMM, or DGEMM when W is dense).
+// Layout: node-major. The states of a batch of `count` runs form one row-major n x cols block X (cols = D
+// count, ld = cols), column c = b D + k is coordinate k of run first + b, so X[v cols + c] is entry v D + k
+// of the CPU's row-major n x D state of that run: a row of X is what the CPU's panels hold for node v.
+//
+// Steps: one warp-per-row pass per step (cuda::for_each_row over gossip::NodeMajorStepBody): each entry of
+// W x summed over W's row in CSR order and, for the accelerated protocol, the Chebyshev combination applied
+// in the same pass, every product and sum rounded as the CPU rounds it, so the states are the CPU's bits.
+// A dense W (density > 1/4) goes through one DGEMM (Propagator::apply_rows) and the element-wise
+// gossip::ChebyshevBody instead (the library's FMAs and order: within the backend tests' tolerance).
 //
 // Randomness (docs/design.md principle 2, layout of include/netdp/simulation/gossip_sim.hpp): the noise of
 // run r is the Philox stream (seed, 2 << 56 | r << 24, offset) of common/philox.hpp, the one implementation
 // the host's PhiloxStream uses too; value i = v D + k takes member i % 2 of the Box-Muller pair i / 2, drawn
 // from the four words at offset 4 (i / 2): the words are bit-identical, the values agree to the few ulps of
 // the device's log / sin / cos. The initial values x are shared by all runs and given by the caller (the host
-// drew them once with the same stream), so they are uploaded as they are.
+// drew them once with the same stream), so they are uploaded as they are. The noisy start is written in its
+// column-major layout into a free state block and moved to node-major once per batch.
 //
-// Reductions (errors per column, noisy averages) use one block per column with a fixed shared-memory tree:
-// no atomics, the same bits on every run. The D columns of a run are then summed in coordinate order and
-// divided by n, as on the CPU, and the host folds the runs in run order.
+// Reductions (noisy averages, errors per column): one thread per column summing the column in node order
+// (gossip::NodeOrderAveragesBody, NodeOrderErrorsBody: the CPU's order, and coalesced in this layout), no
+// atomics. The D columns of a run are then summed in coordinate order and divided by n, as on the CPU, and
+// the host folds the runs in run order.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -23,16 +31,19 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
 
 #include "common/gossip_sim_layout.hpp"
+#include "common/gossip_spmm_bodies.hpp"
 #include "cuda/base/device_buffer.hpp"
 #include "cuda/base/launch.cuh"
 #include "cuda/base/runtime_check.hpp"
 #include "cuda/base/stream.hpp"
 #include "cuda/gossip_sim_common.cuh"
+#include "cuda/gossip_spmm.cuh"
 #include "cuda/propagator.hpp"
 #include "device_kernels.hpp"
 #include "gossip_sim_kernels.hpp"
@@ -45,14 +56,15 @@ using cuda::DeviceBuffer;
 
 /// Bytes of the memory plan, estimated before anything is allocated (docs/design.md principle 5).
 struct MemoryPlan {
-  std::int64_t fixed = 0;    // W (CSR, 32-bit indices; dense copy), x, xbar
+  std::int64_t fixed = 0;    // W (CSR with 64-bit offsets; dense: 32-bit CSR and the dense copy), x, xbar
   std::int64_t per_run = 0;  // 2 or 3 state blocks, per-column references and sums, per-run errors
 };
 
 MemoryPlan plan_memory(const GossipSimProblem& p, std::int64_t points) {
   const std::int64_t n = p.w.n, dim = p.dim, d = sizeof(double), i32 = sizeof(std::int32_t);
+  const std::int64_t offset = p.dense ? i32 : sizeof(offset_t);
   MemoryPlan plan;
-  plan.fixed = (n + 1) * i32 + p.w.nnz() * (i32 + d) + (p.dense ? n * n * d : 0) + n * dim * d + dim * d;
+  plan.fixed = (n + 1) * offset + p.w.nnz() * (i32 + d) + (p.dense ? n * n * d : 0) + n * dim * d + dim * d;
   plan.per_run = (p.accelerated ? 3 : 2) * n * dim * d + 3 * dim * d + 2 * points * d;
   return plan;
 }
@@ -65,7 +77,6 @@ class FixedEngine final : public GossipSimCudaEngine {
       : p_(p),
         context_(device),
         points_(static_cast<std::int64_t>(p.times.size())),
-        propagator_(p.w, p.dense, context_.stream.get()),
         x_(p.x.size()),
         xbar_(p.xbar.size()),
         noisy_average_(static_cast<std::size_t>(batch * p.dim)),
@@ -75,6 +86,16 @@ class FixedEngine final : public GossipSimCudaEngine {
         noisy_(truth_.size()),
         host_errors_(truth_.size()) {
     const cudaStream_t stream = context_.stream.get();
+    if (p.dense) {
+      dense_.emplace(p.w, true, stream);
+    } else {
+      offsets_ = DeviceBuffer<offset_t>(p.w.offsets.size());
+      columns_ = DeviceBuffer<node_t>(p.w.columns.size());
+      values_ = DeviceBuffer<double>(p.w.values.size());
+      offsets_.upload(std::span<const offset_t>(p.w.offsets), stream);
+      columns_.upload(std::span<const node_t>(p.w.columns), stream);
+      values_.upload(std::span<const double>(p.w.values), stream);
+    }
     x_.upload(p.x, stream);
     xbar_.upload(p.xbar, stream);
     const std::size_t block = static_cast<std::size_t>(p.w.n * batch * p.dim);
@@ -83,12 +104,12 @@ class FixedEngine final : public GossipSimCudaEngine {
       // Never hand a library uninitialised memory, not even as a beta = 0 output.
       NETDP_CUDA_TRY(cudaMemsetAsync(buffers_[i].data(), 0, buffers_[i].bytes(), stream));
     }
-    propagator_.reserve(buffers_[0].data(), buffers_[1].data(), batch * p.dim);
     run_.batch_runs = batch;
     run_.batches = (runs + batch - 1) / batch;
     run_.device_bytes =
-        propagator_.device_bytes() +
-        static_cast<std::int64_t>(x_.bytes() + xbar_.bytes() + buffers_[0].bytes() + buffers_[1].bytes() +
+        (dense_ ? dense_->device_bytes() : 0) +
+        static_cast<std::int64_t>(offsets_.bytes() + columns_.bytes() + values_.bytes() + x_.bytes() +
+                                  xbar_.bytes() + buffers_[0].bytes() + buffers_[1].bytes() +
                                   buffers_[2].bytes() + 3 * noisy_average_.bytes() + 2 * truth_.bytes());
   }
 
@@ -104,16 +125,16 @@ class FixedEngine final : public GossipSimCudaEngine {
     double* prev = p.accelerated ? buffers_[2].data() : nullptr;
     double* cur = buffers_[0].data();
     double* next = buffers_[1].data();
-    noisy_start(x_.data(), n, p.dim, p.sigma, p.seed, noise_stream, first, count, cur, stream);
-    column_averages(cur, n, cols, noisy_average_.data(), stream);
+    // x^0 in the noisy start's column-major layout (into the free block), then node-major.
+    noisy_start(x_.data(), n, p.dim, p.sigma, p.seed, noise_stream, first, count, next, stream);
+    cuda::for_each(elements, gossip::ToNodeMajorBody{next, n, cols, cur}, stream);
+    cuda::for_each(cols, gossip::NodeOrderAveragesBody{cur, n, cols, noisy_average_.data()}, stream);
     std::int64_t point = 0;
     for (int t = 0; t <= p.steps; ++t) {
       if (t > 0) {
-        propagator_.apply(cur, next, cols);  // x^{t} = W x^{t-1}
-        if (p.accelerated && t >= 2) {       // x^1 = W x^0, then the Chebyshev recursion
-          // Chebyshev step (docs/math.md §2.4): next = gamma (W x) + (1 - gamma) prev.
-          cuda::for_each(elements, gossip::ChebyshevBody{next, prev, p.gamma, one_minus_gamma}, stream);
-        }
+        // x^1 = W x^0; then x^t = gamma W x^{t-1} + (1 - gamma) x^{t-2} (docs/math.md §2.4) when accelerated.
+        const double* before = p.accelerated && t >= 2 ? prev : nullptr;
+        step(cur, before, one_minus_gamma, cols, next, stream);
         if (p.accelerated) {
           std::swap(prev, cur);  // prev <- x^{t-1}
           std::swap(cur, next);  // cur <- x^t; next <- x^{t-2}, overwritten next step
@@ -122,8 +143,14 @@ class FixedEngine final : public GossipSimCudaEngine {
         }
       }
       if (point < points_ && p.times[static_cast<std::size_t>(point)] == t) {
-        record_errors(cur, n, p.dim, count, xbar_.data(), noisy_average_.data(), col_true_.data(),
-                      col_noisy_.data(), point, points_, truth_.data(), noisy_.data(), stream);
+        cuda::for_each(cols,
+                       gossip::NodeOrderErrorsBody{cur, n, cols, p.dim, xbar_.data(), noisy_average_.data(),
+                                                   col_true_.data(), col_noisy_.data()},
+                       stream);
+        cuda::for_each(count,
+                       gossip::RunErrorsBody{col_true_.data(), col_noisy_.data(), p.dim, n, point, points_,
+                                             truth_.data(), noisy_.data()},
+                       stream);
         ++point;
       }
     }
@@ -134,11 +161,32 @@ class FixedEngine final : public GossipSimCudaEngine {
   }
 
  private:
+  /// y = W x, or the Chebyshev step when `before` is set: one fused warp-per-row pass on a sparse W, DGEMM
+  /// and the element-wise step on a dense one.
+  void step(const double* x, const double* before, double one_minus_gamma, std::int64_t cols, double* y,
+            cudaStream_t stream) {
+    const std::int64_t n = p_.w.n;
+    if (dense_) {
+      dense_->apply_rows(x, y, cols);
+      if (before)
+        cuda::for_each(n * cols, gossip::ChebyshevBody{y, before, p_.gamma, one_minus_gamma}, stream);
+      return;
+    }
+    cuda::for_each_row(
+        n, cols,
+        gossip::NodeMajorStepBody<offset_t, node_t>{offsets_.data(), columns_.data(), values_.data(), x,
+                                                    before, p_.gamma, one_minus_gamma, cols, y},
+        stream);
+  }
+
   GossipSimProblem p_;
   const cuda::DeviceContext
       context_;  // device, guard and stream, from construction to the last member's destruction
   const std::int64_t points_;
-  cuda::Propagator propagator_;
+  std::optional<cuda::Propagator> dense_;  // the dense path only
+  DeviceBuffer<offset_t> offsets_;         // the sparse path: W in CSR with the host's 64-bit offsets
+  DeviceBuffer<node_t> columns_;
+  DeviceBuffer<double> values_;
   DeviceBuffer<double> x_, xbar_, buffers_[3];
   DeviceBuffer<double> noisy_average_, col_true_, col_noisy_, truth_, noisy_;
   HostErrors host_errors_;
@@ -156,9 +204,9 @@ std::unique_ptr<GossipSimCudaEngine> gossip_sim_cuda(const GossipSimProblem& p, 
     throw InvalidInput("gossip-sim on CUDA: inconsistent problem (n = " + std::to_string(n) +
                        ", D = " + std::to_string(dim) + ", T = " + std::to_string(p.steps) +
                        ", runs = " + std::to_string(runs) + ")");
-  if (p.w.nnz() > std::numeric_limits<std::int32_t>::max())
-    throw InvalidInput("gossip-sim on CUDA: W has " + std::to_string(p.w.nnz()) +
-                       " stored entries, more than the 2^31 - 1 that 32-bit cuSPARSE indices allow; use "
+  if (p.dense && p.w.nnz() > std::numeric_limits<std::int32_t>::max())
+    throw InvalidInput("gossip-sim on CUDA: the dense W has " + std::to_string(p.w.nnz()) +
+                       " stored entries, more than the 2^31 - 1 that its 32-bit CSR copy allows; use "
                        "device cpu");
   const int devices = cuda_device_count_impl();
   if (device < 0 || device >= devices)

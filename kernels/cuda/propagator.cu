@@ -13,6 +13,7 @@
 #include "cuda/base/cuda_check.hpp"
 #include "cuda/base/launch.cuh"
 #include "cuda/propagator.hpp"
+#include "netdp/core/error.hpp"
 
 namespace netdp::kernels::cuda {
 
@@ -64,6 +65,15 @@ void Propagator::apply(const double* x, double* y, std::int64_t cols) {
   NETDP_CUDA_TRY(cusparseSpMM(cusparse_->get(), CUSPARSE_OPERATION_NON_TRANSPOSE,
                               CUSPARSE_OPERATION_NON_TRANSPOSE, &one, csr_->get(), in.get(), &zero, out.get(),
                               CUDA_R_64F, kAlgorithm, workspace_.data()));
+}
+
+void Propagator::apply_rows(const double* x, double* y, std::int64_t cols) {
+  if (!dense_) throw InvalidInput("Propagator::apply_rows: node-major products need the dense copy of W");
+  const double one = 1.0, zero = 0.0;
+  // Row-major n x cols X is the column-major cols x n X^T; Y^T = X^T op(W_col) with op = T (W_col is W).
+  NETDP_CUDA_TRY(cublasDgemm(cublas_->get(), CUBLAS_OP_N, CUBLAS_OP_T, static_cast<int>(cols),
+                             static_cast<int>(n_), static_cast<int>(n_), &one, x, static_cast<int>(cols),
+                             dense_w_.data(), static_cast<int>(n_), &zero, y, static_cast<int>(cols)));
 }
 
 void Propagator::ensure_workspace(const ConstDenseDescriptor& in, const DenseDescriptor& out) {

@@ -1,8 +1,8 @@
 #pragma once
 // Device-resident gossip matrix W and the product Y = W X on column-major n x cols blocks, shared by the CUDA
-// backends that propagate W^t e_u (gossip: docs/math.md §6.1; random walk, series method: docs/math.md §5.2 E1).
-// Sparse W goes through cuSPARSE SpMM (32-bit indices: the caller checks nnz < 2^31), dense W through cuBLAS
-// DGEMM on a column-major copy built on the device.
+// backends that propagate W^t e_u (gossip: docs/math.md §6.1; random walk, series method: docs/math.md §5.2
+// E1). Sparse W goes through cuSPARSE SpMM (32-bit indices: the caller checks nnz < 2^31), dense W through
+// cuBLAS DGEMM on a column-major copy built on the device.
 #include <cuda_runtime_api.h>
 #include <cusparse.h>
 
@@ -32,6 +32,11 @@ class Propagator {
 
   /// y = W x for column-major n x cols blocks with leading dimension n.
   void apply(const double* x, double* y, std::int64_t cols);
+
+  /// y = W x for node-major (row-major n x cols, leading dimension cols) blocks, on the dense path only
+  /// (constructed with dense = true): one DGEMM, Y^T = X^T W^T (docs/cuda_backend.md "Node-major gossip
+  /// engines"; the sparse node-major product is the warp-per-row body of cuda/gossip_spmm.cuh).
+  void apply_rows(const double* x, double* y, std::int64_t cols);
 
  private:
   static constexpr cusparseSpMMAlg_t kAlgorithm = CUSPARSE_SPMM_CSR_ALG1;

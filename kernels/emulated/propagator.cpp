@@ -28,4 +28,10 @@ void Propagator::apply(const double* x, double* y, std::int64_t cols) {
   });
 }
 
+void Propagator::apply_rows(const double* x, double* y, std::int64_t cols) {
+  host_for_each(w_.n, [&](std::int64_t row) {
+    csr_row_product(w_.offsets.data(), w_.columns.data(), w_.values.data(), row, x, cols, y);
+  });
+}
+
 }  // namespace netdp::kernels::cuda

@@ -1,18 +1,19 @@
-// The CUDA gossip accountant's single-source bodies (kernels/common/gossip_loss_bodies.hpp) and the
-// propagation bodies it shares with the walk accountant (common/propagation_bodies.hpp) run on the host,
-// through the source the GPU compiles, in the order kernels/cuda/gossip_loss_cuda.cu launches them, with the
-// cuSPARSE SpMM replaced by the CPU backend's own sparse product (cpu/power_panels.hpp propagate_sparse, one
-// lane per column: every lane of the CPU's panels runs the same arithmetic). Compared with the CPU backend
-// (kernels::gossip_row_norms_cpu, gossip_loss_rows_cpu):
-//  - pass 2 (AccumulateSharesBody, NeighbourLossesBody) from the CPU's norms: 0 ulps, the same operations in
-//    the same order (shares summed over t, neighbours in the graph's sorted order from 0, pair_loss);
-//  - pass 1 (column_square_part + the block tree): each term a fused multiply-add, strided parts summed by
-//  the
-//    fixed halving tree, where the CPU sums rounded squares in node order. Both are sums of n non-negative
-//    terms: the CPU is within gamma_n R of the exact R, the tree within gamma_{m + 8} R (m = ceil(n / 256)
-//    terms per thread, 8 tree levels), and ulp(x) > 2^-53 x, so they agree within n + m + 9 ulps;
-//  - the whole driver (its own norms): each share's norm is off by that relative amount, and both sides
-//    round their own sums over T powers and d neighbours, so within n + m + 9 + 2 (T + d + 2) ulps.
+// The CUDA gossip accountant's single-source bodies (kernels/common/gossip_loss_bodies.hpp, node-major, with
+// the warp-per-row product of common/gossip_spmm_bodies.hpp) and the propagation bodies it shares with the
+// walk accountant (common/propagation_bodies.hpp) run on the host, through the source the GPU compiles, in
+// the order kernels/cuda/gossip_loss_cuda.cu launches them (host_for_each_row, host_row_sums: the device's
+// lanes and halving tree). Compared with the CPU backend (kernels::gossip_row_norms_cpu,
+// gossip_loss_rows_cpu):
+//  - pass 2 (SharesStepBody, NeighbourLossesBody) from the CPU's norms: 0 ulps, the same operations in the
+//    same order (powers summed in CSR order, shares summed over t, neighbours in the graph's sorted order
+//    from 0, pair_loss), whatever the tile;
+//  - pass 1 (NormsStepBody): r_t(w) as ||row w of W^t||^2, the squares of the tile's columns summed by lanes
+//    and the halving tree, tiles added in order, where the CPU sums the squares of column w of W^t in node
+//    order. Equal by symmetry of W^t in exact arithmetic; in floating point both are sums of n non-negative
+//    rounded squares of entries that each carry the propagation's rounding (at most t (d + 1) roundings of
+//    non-negative terms for a non-negative W, d the largest degree), so they agree within
+//    n + tiles + 2 t_end (d + 2) + 8 ulps;
+//  - the whole driver (its own norms): within that plus 2 (T + d + 2) ulps.
 // Graphs: a path, a star, a path with an isolated node, hypercube:dim=3, and G(300, 0.03). Label
 // device-bodies: no GPU needed.
 #include <gtest/gtest.h>
@@ -27,6 +28,7 @@
 
 #include "common/for_each.hpp"
 #include "common/gossip_loss_bodies.hpp"
+#include "common/gossip_spmm_bodies.hpp"
 #include "common/propagation_bodies.hpp"
 #include "cpu/power_panels.hpp"
 #include "gossip_loss_kernels.hpp"
@@ -42,8 +44,6 @@ namespace gl = kernels::gossip_loss;
 namespace prop = kernels::propagation;
 using kernels::GossipLossProblem;
 using kernels::host_for_each_2d;
-
-constexpr int kThreads = 256;  // the device's block width (cuda/base/launch.cuh), a power of two
 
 struct Case {
   std::string name;
@@ -90,53 +90,51 @@ int max_degree(const Graph& g) {
 
 // ---- the CUDA driver's order on the host ----
 
-/// y = W x on a column-major n x cols block: the CPU's own sparse product per column (cuSPARSE SpMM's place).
-void propagate(const CsrMatrix& w, const double* x, double* y, std::int64_t cols) {
-  const std::int64_t n = w.n;
-  for (std::int64_t j = 0; j < cols; ++j) kernels::propagate_sparse<1>(w, x + j * n, y + j * n);
-}
+using Norms = gl::NormsStepBody<offset_t, node_t>;
+using Shares = gl::SharesStepBody<offset_t, node_t>;
 
-/// gossip_loss_cuda's propagate_tile: identity columns of sources s .. s + cols - 1, then record(t - t_start,
-/// X) for t = t_start .. t_start + T - 1, one product between powers.
+/// gossip_loss_cuda's propagate_tile: identity rows of sources s .. s + cols - 1 (node-major n x cols), then
+/// record(t - t_start, x, y) for t = t_start .. t_start + T - 1, which makes the power from x into y and
+/// records it (y = nullptr at t = 0: x is the power); a plain product below t_start.
 template <class Record>
 void propagate_tile(const GossipLossProblem& p, std::int64_t s, std::int64_t cols, std::vector<double>& a,
                     std::vector<double>& b, Record&& record) {
   const std::int64_t n = p.w.n, t_end = std::int64_t{p.t_start} + p.steps;
   double* x = a.data();
   double* y = b.data();
-  host_for_each_2d(n, cols, prop::IdentityColumnsBody{x, n, s});
-  for (std::int64_t t = 0; t < t_end; ++t) {
-    if (t >= p.t_start) record(t - p.t_start, x);
-    if (t + 1 < t_end) {
-      propagate(p.w, x, y, cols);
-      std::swap(x, y);
+  kernels::host_for_each_row(n, cols, gl::IdentityRowsBody{x, cols, s});
+  if (p.t_start == 0) record(0, x, nullptr);
+  for (std::int64_t t = 1; t < t_end; ++t) {
+    if (t >= p.t_start) {
+      record(t - p.t_start, x, y);
+    } else {
+      kernels::host_for_each_row(
+          n, cols,
+          kernels::gossip::NodeMajorStepBody<offset_t, node_t>{
+              p.w.offsets.data(), p.w.columns.data(), p.w.values.data(), x, nullptr, 0.0, 0.0, cols, y});
     }
+    std::swap(x, y);
   }
-}
-
-/// One block of column_sum_of_squares on the host: every thread's part, then the halving tree.
-double column_norm(const double* column, std::int64_t n) {
-  double partial[kThreads];
-  for (int tid = 0; tid < kThreads; ++tid) partial[tid] = gl::column_square_part(column, n, tid, kThreads);
-  return kernels::gossip::tree_sum(partial, kThreads);
 }
 
 /// Pass 1 in tiles of b1 sources: norms[k n + w] = r_{t_start + k}(w).
 std::vector<double> body_norms(const GossipLossProblem& p, std::int64_t b1) {
   const std::int64_t n = p.w.n;
-  std::vector<double> norms(static_cast<std::size_t>(p.steps * n));
+  std::vector<double> norms(static_cast<std::size_t>(p.steps * n), 0.0);
   std::vector<double> a(static_cast<std::size_t>(n * b1)), b(a.size());
   for (std::int64_t s = 0; s < n; s += b1) {
     const std::int64_t cols = std::min(b1, n - s);
-    propagate_tile(p, s, cols, a, b, [&](std::int64_t k, const double* x) {
-      for (std::int64_t j = 0; j < cols; ++j) norms[k * n + s + j] = column_norm(x + j * n, n);
+    propagate_tile(p, s, cols, a, b, [&](std::int64_t k, const double* x, double* y) {
+      kernels::host_row_sums(
+          n, cols,
+          Norms{p.w.offsets.data(), p.w.columns.data(), p.w.values.data(), x, cols, y, norms.data() + k * n});
     });
   }
   return norms;
 }
 
 /// Pass 2 for sources first .. first + count - 1 in tiles of b2: the row-major loss rows, and the shares S of
-/// the last tile (column-major n x cols).
+/// the last tile (node-major n x cols).
 std::vector<double> body_rows(const GossipLossProblem& p, const std::vector<double>& norms,
                               std::int64_t first, std::int64_t count, std::int64_t b2,
                               std::vector<double>* last_shares = nullptr) {
@@ -146,16 +144,25 @@ std::vector<double> body_rows(const GossipLossProblem& p, const std::vector<doub
   for (std::int64_t s = first; s < first + count; s += b2) {
     const std::int64_t cols = std::min(b2, first + count - s);
     std::fill(shares.begin(), shares.end(), 0.0);
-    propagate_tile(p, s, cols, a, b, [&](std::int64_t k, const double* x) {
-      host_for_each_2d(n, cols, gl::AccumulateSharesBody{x, norms.data() + k * n, n, shares.data()});
+    propagate_tile(p, s, cols, a, b, [&](std::int64_t k, const double* x, double* y) {
+      kernels::host_for_each_row(n, cols,
+                                 Shares{p.w.offsets.data(), p.w.columns.data(), p.w.values.data(), x, cols, y,
+                                        norms.data() + k * n, shares.data()});
     });
-    host_for_each_2d(n, cols,
-                     gl::NeighbourLossesBody{shares.data(), p.graph.offsets.data(), p.graph.adjacency.data(),
-                                             n, s, p.scale, p.cap_ldp, losses.data()});
+    kernels::host_for_each_row(
+        n, cols,
+        gl::NeighbourLossesBody{shares.data(), p.graph.offsets.data(), p.graph.adjacency.data(), n, cols, s,
+                                p.scale, p.cap_ldp, losses.data()});
     std::copy(losses.begin(), losses.begin() + cols * n, rows.begin() + (s - first) * n);
     if (last_shares) last_shares->assign(shares.begin(), shares.begin() + cols * n);
   }
   return rows;
+}
+
+/// The pass-1 bound against the CPU (header comment), for tiles of b1 sources.
+double norm_bound(const Case& c, const GossipLossProblem& p, std::int64_t b1) {
+  const std::int64_t n = c.w.n, tiles = (n + b1 - 1) / b1, t_end = p.t_start + p.steps;
+  return double(n + tiles + 2 * t_end * (max_degree(c.graph) + 2) + 8);
 }
 
 std::vector<double> cpu_norms(const GossipLossProblem& p) {
@@ -214,35 +221,51 @@ TEST(PropagationBodies, CsrToDenseIsTheCpuDenseW) {
 
 // ---- the gossip accountant's bodies ----
 
-TEST(GossipLossBodies, ColumnSumOfSquaresIsTheBlockTreeOfTheCpuNorms) {
-  // Columns of every length up to 2000 (strided parts of 1 .. 8 terms): the block tree against the node-order
-  // sum of rounded squares.
-  std::vector<double> column(2000);
-  for (std::size_t i = 0; i < column.size(); ++i)
-    column[i] = std::sin(0.37 * double(i) + 0.1) / (1.0 + i % 13);
-  for (std::int64_t n = 1; n <= 2000; n += n < 300 ? 1 : 17) {
-    double cpu = 0.0;
-    for (std::int64_t w = 0; w < n; ++w) cpu += column[w] * column[w];
-    const std::int64_t m = (n + kThreads - 1) / kThreads;
-    EXPECT_LE(ulps_apart(column_norm(column.data(), n), cpu), double(n + m + 9)) << "n " << n;
-  }
-  // r_t(w) of pass 1, in tiles of 1, 3 and all sources, against gossip_row_norms_cpu.
+TEST(GossipLossBodies, RowSumsAreTheLanesAndTheHalvingTree) {
+  // One row of 45 columns: lanes_per_row = 32, lane l sums columns l and l + 32 (l < 13), then the tree.
+  struct Part {
+    const double* v;
+    double* out;
+    double part(std::int64_t, std::int64_t j) const { return v[j]; }
+    void done(std::int64_t, double sum) const { *out = sum; }
+  };
+  std::vector<double> v(45);
+  for (std::size_t j = 0; j < v.size(); ++j) v[j] = (j % 3 == 0 ? 1e16 : 1.0) * (j % 2 ? -1.0 : 1.0) + j;
+  double lanes[32] = {};
+  for (std::size_t j = 0; j < v.size(); ++j) lanes[j % 32] += v[j];
+  for (int stride = 16; stride > 0; stride /= 2)  // ((l0 + l16) + (l8 + l24)) + ..., written out
+    for (int l = 0; l < stride; ++l) lanes[l] += lanes[l + stride];
+  double got = 0.0;
+  kernels::host_row_sums(1, 45, Part{v.data(), &got});
+  EXPECT_EQ(got, lanes[0]);
+}
+
+TEST(GossipLossBodies, FusedNormsAreTheCpuNormsWithinTheBound) {
+  // r_t(w) of pass 1, in tiles of 1, 3, 32 and all sources, against gossip_row_norms_cpu.
   for (const Case& c : cases()) {
-    for (int t_start : {0, 1}) {
+    for (int t_start : {0, 1, 3}) {
       const GossipLossProblem p{c.graph, c.w, t_start, 6, 0.7, true, false};
       const std::vector<double> cpu = cpu_norms(p);
-      const std::int64_t n = c.w.n, m = (n + kThreads - 1) / kThreads;
-      const std::vector<double> whole = body_norms(p, n);
-      for (std::size_t i = 0; i < cpu.size(); ++i)
-        ASSERT_LE(ulps_apart(whole[i], cpu[i]), double(n + m + 9))
-            << describe(c, p) << ": r_" << t_start + i / n << "(" << i % n << ") " << whole[i] << " vs CPU "
-            << cpu[i];
-      for (std::int64_t b1 : {1, 3}) EXPECT_EQ(body_norms(p, b1), whole) << describe(c, p) << ", tile " << b1;
+      const std::int64_t n = c.w.n;
+      for (std::int64_t b1 : {std::int64_t{1}, std::int64_t{3}, std::int64_t{32}, n}) {
+        const std::vector<double> body = body_norms(p, b1);
+        const double bound = norm_bound(c, p, b1);
+        double worst = 0.0;
+        for (std::size_t i = 0; i < cpu.size(); ++i) {
+          worst = std::max(worst, ulps_apart(body[i], cpu[i]));
+          ASSERT_LE(ulps_apart(body[i], cpu[i]), bound)
+              << describe(c, p) << ", tile " << b1 << ": r_" << t_start + i / n << "(" << i % n << ") "
+              << versus(body[i], cpu[i]);
+        }
+        if (b1 == 32)
+          std::printf("%s, t_start %d: worst %.1f ulps (bound %.0f)\n", c.name.c_str(), t_start, worst,
+                      bound);
+      }
     }
   }
 }
 
-TEST(GossipLossBodies, AccumulateSharesIsTheCpuShareSum) {
+TEST(GossipLossBodies, FusedSharesAreTheCpuShareSum) {
   // With scale 1 and no cap, f(u, v) = 1 * (0 + s_u(w)) = s_u(w) exactly when v's only neighbour is w: the
   // CPU's share sums are visible at its degree-1 observers (the leaves of the star, the path's ends).
   int seen = 0;
@@ -260,9 +283,9 @@ TEST(GossipLossBodies, AccumulateSharesIsTheCpuShareSum) {
         for (std::int64_t u = 0; u < n; ++u) {
           if (u == v) continue;
           ++seen;
-          ASSERT_EQ(shares[w + u * n], cpu[u * n + v])
+          ASSERT_EQ(shares[w * n + u], cpu[u * n + v])
               << describe(c, p) << ": s_" << u << "(" << w << ") seen by leaf " << v << ": "
-              << versus(shares[w + u * n], cpu[u * n + v]) << " (0 ulps asked)";
+              << versus(shares[w * n + u], cpu[u * n + v]) << " (0 ulps asked)";
         }
       }
     }
@@ -281,7 +304,7 @@ TEST(GossipLossBodies, NeighbourLossesGiveTheCpuRows) {
         const std::vector<double> norms = cpu_norms(p);
         const std::vector<double> cpu = cpu_rows(p, norms, 0, static_cast<node_t>(n));
         ASSERT_GT(*std::max_element(cpu.begin(), cpu.end()), 0.0) << describe(c, p);
-        for (std::int64_t b2 : {std::int64_t{1}, std::int64_t{3}, n}) {
+        for (std::int64_t b2 : {std::int64_t{1}, std::int64_t{3}, std::int64_t{32}, n}) {
           const std::vector<double> rows = body_rows(p, norms, 0, n, b2);
           for (std::size_t i = 0; i < cpu.size(); ++i)
             ASSERT_EQ(rows[i], cpu[i])
@@ -298,14 +321,14 @@ TEST(GossipLossBodies, NeighbourLossesGiveTheCpuRows) {
 }
 
 TEST(GossipLossBodies, DriverOrderGivesTheCpuLossesWithinTheNormBound) {
-  // Both passes on the host, the bodies' own norms: within n + m + 9 + 2 (T + d + 2) ulps of the CPU.
+  // Both passes on the host, the bodies' own norms: within the norm bound + 2 (T + d + 2) ulps of the CPU.
   for (const Case& c : cases()) {
-    const std::int64_t n = c.w.n, m = (n + kThreads - 1) / kThreads;
+    const std::int64_t n = c.w.n;
     for (int t_start : {0, 1}) {
       const GossipLossProblem p{c.graph, c.w, t_start, 8, 1.3, t_start == 0, false};
       const std::vector<double> cpu = cpu_rows(p, cpu_norms(p), 0, static_cast<node_t>(n));
       const std::vector<double> rows = body_rows(p, body_norms(p, 4), 0, n, 5);
-      const double bound = double(n + m + 9 + 2 * (p.steps + max_degree(c.graph) + 2));
+      const double bound = norm_bound(c, p, 4) + 2 * (p.steps + max_degree(c.graph) + 2);
       double worst = 0.0;
       for (std::size_t i = 0; i < cpu.size(); ++i) {
         worst = std::max(worst, ulps_apart(rows[i], cpu[i]));

@@ -5,7 +5,6 @@
 #include <cstdint>
 
 #include "common/for_each.hpp"
-#include "common/gossip_loss_bodies.hpp"
 #include "common/gossip_sim_bodies.hpp"
 #include "cuda/base/launch.cuh"
 
@@ -38,14 +37,6 @@ inline void column_errors(const double* x, std::int64_t n, int dim, std::int64_t
                                  partial_true[tid], partial_noisy[tid]);
     col_true[c] = gossip::tree_sum(partial_true, cuda::kThreads);
     col_noisy[c] = gossip::tree_sum(partial_noisy, cuda::kThreads);
-  });
-}
-
-inline void column_sums_of_squares(const double* x, std::int64_t n, std::int64_t cols, double* out,
-                                   cudaStream_t) {
-  host_for_each(cols, [=](std::int64_t c) {
-    out[c] = column_tree_sum(
-        [&](int tid) { return gossip_loss::column_square_part(x + c * n, n, tid, cuda::kThreads); });
   });
 }
 

@@ -18,6 +18,8 @@ class Propagator {
   std::int64_t device_bytes() const;
   void reserve(const double* x, double* y, std::int64_t cols);
   void apply(const double* x, double* y, std::int64_t cols);
+  /// Node-major (row-major n x cols) blocks: the CPU engines' product row by row.
+  void apply_rows(const double* x, double* y, std::int64_t cols);
 
  private:
   CsrMatrix w_;

@@ -1,0 +1,158 @@
+#pragma once
+// Single-source bodies of the node-major gossip engines (docs/cuda_backend.md "Node-major gossip engines"):
+// the warp-per-row sparse product and the fused steps around it, written once over plain pointers. The GPU
+// runs a row body with cuda::for_each_row (kernels/cuda/gossip_spmm.cuh: a group of lanes_per_row(cols)
+// lanes of one warp per row, lane l taking the columns l, l + lanes, ...); the emulated device and the
+// device-bodies test (tests/backend/test_gossip_spmm_bodies.cpp) run the very same functor with
+// host_for_each_row below.
+//
+// Layout: a block of `cols` columns is node-major, row-major n x cols (ld = cols): X[v cols + c] is node v of
+// column c, so the 32 lanes reading row u of X read 256 consecutive bytes (coalesced), and the entries of W's
+// row (offsets, columns, values) are the same address for every lane of the group (one broadcast load).
+//
+// Rounding: every product and sum is rounded on its own (rn_mul / rn_add, common/rounding.hpp), in W's CSR
+// order from 0, which is the CPU's csr_row_product (common/csr_product.hpp) column by column, so a row body
+// gives the CPU engines' bits (tested bit for bit against csr_row_product).
+#include <cstdint>
+
+#include "common/gossip_sim_bodies.hpp"  // gossip::tree_sum: the one halving tree
+#include "common/hd.hpp"
+#include "common/rounding.hpp"
+
+namespace netdp::kernels {
+
+namespace spmm {
+
+/// Entry (row, c) of Y = W X for a node-major X with leading dimension ld: sum_k values[k] X[columns[k], c]
+/// over W's row in CSR order, from 0, each product and sum rounded once (csr_row_product's order for column
+/// c). Offsets are 64-bit from the host's CsrMatrix, 32-bit where a caller narrows them.
+template <class Offset, class Column>
+NETDP_HD inline double row_entry(const Offset* offsets, const Column* columns, const double* values,
+                                 std::int64_t row, const double* x, std::int64_t ld, std::int64_t c) {
+  double sum = 0.0;
+  for (Offset k = offsets[row]; k < offsets[row + 1]; ++k)
+    sum = rn_add(sum, rn_mul(values[k], x[static_cast<std::int64_t>(columns[k]) * ld + c]));
+  return sum;
+}
+
+/// Lanes given to one row by the GPU launch: the smallest power of two >= cols, at most a warp (32). A row of
+/// 1 column is one thread (the scalar CSR kernel), a row of 32 or more columns one warp.
+NETDP_HD constexpr int lanes_per_row(std::int64_t cols) {
+  int lanes = 1;
+  while (lanes < 32 && lanes < cols) lanes *= 2;
+  return lanes;
+}
+
+}  // namespace spmm
+
+/// Blocks smaller than this run on one host thread: a node-major tile is launched once per power, and on a
+/// loaded machine a parallel region per small launch costs more than the work (the emulated device's suites).
+inline constexpr std::int64_t kHostParallelEntries = std::int64_t{1} << 16;
+
+/// body(row, c) for every row < rows and column c < cols on the host threads, rows in parallel and the
+/// columns of a row in order (any order is allowed: each (row, c) is independent, as on the device).
+template <class Body>
+void host_for_each_row(std::int64_t rows, std::int64_t cols, const Body& body) {
+#if defined(_OPENMP)
+#pragma omp parallel for schedule(dynamic, 64) if (rows * cols >= kHostParallelEntries)
+#endif
+  for (std::int64_t row = 0; row < rows; ++row)
+    for (std::int64_t c = 0; c < cols; ++c) body(row, c);
+}
+
+/// The host run of cuda::row_sums (kernels/cuda/gossip_spmm.cuh): for every row, lane l of
+/// spmm::lanes_per_row(cols) sums body.part(row, c) for c = l, l + lanes, ... from 0, the lanes' sums go
+/// through the fixed halving tree (gossip::tree_sum, the order of the device's shuffles), then
+/// body.done(row, total): the device's bits.
+template <class Body>
+void host_row_sums(std::int64_t rows, std::int64_t cols, const Body& body) {
+  const int lanes = spmm::lanes_per_row(cols);
+#if defined(_OPENMP)
+#pragma omp parallel for schedule(dynamic, 64) if (rows * cols >= kHostParallelEntries)
+#endif
+  for (std::int64_t row = 0; row < rows; ++row) {
+    double partial[32] = {};
+    for (std::int64_t c = 0; c < cols; ++c)
+      partial[c % lanes] = rn_add(partial[c % lanes], body.part(row, c));
+    body.done(row, gossip::tree_sum(partial, lanes));
+  }
+}
+
+namespace gossip {
+
+/// The fixed-W step of gossip-sim, fused (row body over n x cols, node-major): y = W x (sync, and the first
+/// accelerated step: prev = nullptr), or the Chebyshev recursion y = gamma (W x) + (1 - gamma) prev
+/// (docs/math.md §2.4) with one_minus_gamma = the CPU's (1.0 - gamma): the CPU's step_rows, element for
+/// element, in one pass over x and prev instead of an SpMM and an element-wise pass.
+template <class Offset, class Column>
+struct NodeMajorStepBody {
+  const Offset* offsets;
+  const Column* columns;
+  const double* values;
+  const double* x;
+  const double* prev;
+  double gamma, one_minus_gamma;
+  std::int64_t cols;
+  double* y;
+
+  NETDP_HD void operator()(std::int64_t v, std::int64_t c) const {
+    const double sum = spmm::row_entry(offsets, columns, values, v, x, cols, c);
+    const std::int64_t at = v * cols + c;
+    y[at] = prev ? rn_add(rn_mul(gamma, sum), rn_mul(one_minus_gamma, prev[at])) : sum;
+  }
+};
+
+/// Element idx of a column-major n x cols block `in` (the noisy start's layout, NoisyStartBody) copied to
+/// its node-major place in `out`: idx = c n + v goes to v cols + c. Once per batch.
+struct ToNodeMajorBody {
+  const double* in;
+  std::int64_t n, cols;
+  double* out;
+
+  NETDP_HD void operator()(std::int64_t idx) const {
+    const std::int64_t c = idx / n, v = idx % n;
+    out[v * cols + c] = in[idx];
+  }
+};
+
+/// Column c of a node-major n x cols block: its average sum_v x[v, c] / n, summed in node order from 0 (the
+/// CPU's node_average, bit for bit). One thread per column: the threads of a warp read consecutive columns
+/// of each row, so the loads are coalesced.
+struct NodeOrderAveragesBody {
+  const double* x;
+  std::int64_t n, cols;
+  double* average;
+
+  NETDP_HD void operator()(std::int64_t c) const {
+    double sum = 0.0;
+    for (std::int64_t v = 0; v < n; ++v) sum = rn_add(sum, x[v * cols + c]);
+    average[c] = sum / static_cast<double>(n);
+  }
+};
+
+/// The error step of a recorded time, column c (coordinate c % dim of a run): sum_v (x[v, c] - xbar)^2 and
+/// sum_v (x[v, c] - noisy average)^2 in node order from 0, both in one pass over the column (the CPU's
+/// record_panel, bit for bit); gossip::RunErrorsBody then folds the D columns of each run.
+struct NodeOrderErrorsBody {
+  const double* x;
+  std::int64_t n, cols;
+  int dim;
+  const double *xbar, *noisy_average;
+  double *col_true, *col_noisy;
+
+  NETDP_HD void operator()(std::int64_t c) const {
+    const double ref_true = xbar[c % dim], ref_noisy = noisy_average[c];
+    double sum_true = 0.0, sum_noisy = 0.0;
+    for (std::int64_t v = 0; v < n; ++v) {
+      const double value = x[v * cols + c];
+      const double dt = rn_sub(value, ref_true), dn = rn_sub(value, ref_noisy);
+      sum_true = rn_add(sum_true, rn_mul(dt, dt));
+      sum_noisy = rn_add(sum_noisy, rn_mul(dn, dn));
+    }
+    col_true[c] = sum_true;
+    col_noisy[c] = sum_noisy;
+  }
+};
+
+}  // namespace gossip
+}  // namespace netdp::kernels
