@@ -29,6 +29,13 @@ DeviceSpec parse_device_spec(std::string_view text) {
       "device", "device: expected auto, auto:N, cpu, cuda or cuda:N, got '" + std::string(text) + "'");
 }
 
+namespace {
+std::string unavailable_reason() {  // " (no CUDA driver ...)" when the CUDA backend could not be loaded
+  const std::string reason = kernels::cuda_unavailable_reason();
+  return reason.empty() ? "" : " (" + reason + ")";
+}
+}  // namespace
+
 int cuda_device_count() {
   return kernels::cuda_device_count_impl();
 }
@@ -53,7 +60,7 @@ ResolvedDevice resolve_device(const DeviceSpec& spec) {
       throw DeviceUnavailable(
           "device cuda: this netdp was built without CUDA (configure with -DNETDP_CUDA=ON)");
     throw DeviceUnavailable("device cuda:" + std::to_string(spec.index) + ": " +
-                            (devices == 0 ? std::string("no CUDA device answers on this machine")
+                            (devices == 0 ? "no CUDA device answers on this machine" + unavailable_reason()
                                           : std::to_string(devices) + " CUDA device(s) found"));
   }
   const int index = spec.kind == DeviceKind::automatic ? spec.index % devices : spec.index;

@@ -20,6 +20,8 @@ export LD_LIBRARY_PATH="$bundle/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 bin=$bundle/bin
 sync_bin=$bundle/bin-sync
 [ -d "$sync_bin" ] || sync_bin=$bin  # a bundle from before bin-sync/
+# Each program loads the CUDA backend module packed beside it (docs/cuda_loader.md).
+module_of() { echo "$(dirname "$1")/libnetdp_cuda.so"; }
 quick=${1:-}
 sanitizers=${SANITIZERS-memcheck racecheck initcheck synccheck}
 sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
@@ -32,7 +34,7 @@ filter='*:-*Large*'
 status=0
 for t in "${suites[@]}"; do
   echo "== $t" >> "$out/tests.log"
-  "$bin/$t" >> "$out/tests.log" 2>&1 || status=1
+  NETDP_CUDA_MODULE=$(module_of "$bin/$t") "$bin/$t" >> "$out/tests.log" 2>&1 || status=1
 done
 for tool in $sanitizers; do
   case $tool in
@@ -44,10 +46,11 @@ for tool in $sanitizers; do
   esac
   for t in "${suites[@]}"; do
     echo "== $tool $t" >> "$out/sanitizer.log"
-    "$sanitizer" "${options[@]}" --error-exitcode 3 "$sync_bin/$t" --gtest_filter="$filter" \
+    NETDP_CUDA_MODULE=$(module_of "$sync_bin/$t") "$sanitizer" "${options[@]}" --error-exitcode 3 "$sync_bin/$t" --gtest_filter="$filter" \
       >> "$out/sanitizer.log" 2>&1 || status=1
   done
 done
+export NETDP_CUDA_MODULE=$bin/libnetdp_cuda.so
 if [ "${BENCHMARKS:-1}" != 0 ]; then
   scale=()
   [ "$quick" = quick ] && scale=(--quick 1)

@@ -9,6 +9,9 @@ namespace netdp::kernels {
 bool cuda_backend_built() {
   return true;
 }
+std::string cuda_unavailable_reason() {
+  return "";
+}
 int cuda_device_count_impl() {
   return 1;
 }

@@ -1,10 +1,14 @@
 // Device queries in a build without CUDA: no backend, no device.
-#include "device_kernels.hpp"
+#include "cuda_module.hpp"
+#include "stubs/no_cuda.hpp"
 
 namespace netdp::kernels {
 
 bool cuda_backend_built() {
   return false;
+}
+std::string cuda_unavailable_reason() {
+  return "";
 }
 int cuda_device_count_impl() {
   return 0;
@@ -14,6 +18,14 @@ const char* cuda_device_name_impl(int) {
 }
 double cuda_copy_bandwidth_impl(int, std::size_t) {
   return 0;
+}
+
+// The backend module (docs/cuda_loader.md) exists in CUDA builds only.
+std::string cuda_module_path() {
+  return "";
+}
+const CudaBackendTable& open_cuda_module(const std::string&) {
+  no_cuda("open_cuda_module");
 }
 
 }  // namespace netdp::kernels

@@ -1,0 +1,28 @@
+// The CUDA backend module's one exported symbol (docs/cuda_loader.md): the table of its engines, handed to
+// kernels/cuda_loader.cpp when netdp first asks for a device. The module's version script exports nothing
+// else.
+#include "cuda_module.hpp"
+
+namespace netdp::kernels {
+namespace {
+const CudaHostServices* host = nullptr;
+}
+
+// The eigen weights are the CPU backend's (kernels/cpu/walk_loss_cpu.cpp), reached through netdp.
+std::vector<double> walk_eigen_weights(std::span<const double> eigenvalues, int method, int steps) {
+  return host->walk_eigen_weights(eigenvalues, method, steps);
+}
+
+}  // namespace netdp::kernels
+
+extern "C" const netdp::kernels::CudaBackendTable* netdp_cuda_backend_open(
+    const netdp::kernels::CudaHostServices* services) {
+  using namespace netdp::kernels;
+  host = services;
+  static const std::string signature = cuda_module_signature();
+  static const CudaBackendTable table{
+      signature.c_str(), &cuda_device_count_impl, &cuda_device_name_impl,   &cuda_copy_bandwidth_impl,
+      &gossip_loss_cuda, &gossip_sim_cuda,        &gossip_sim_varying_cuda, &walk_loss_cuda,
+      &walk_sim_cuda,    &walk_steps_cuda,        &walk_sim_accounted_cuda};
+  return &table;
+}

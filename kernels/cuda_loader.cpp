@@ -1,0 +1,166 @@
+// The CUDA entry points of a CUDA build (docs/cuda_loader.md): each forwards to the backend module
+// libnetdp_cuda.so, opened the first time a device is asked for. Until then no CUDA library is loaded, so
+// `netdp --version` and CPU runs start without the 0.5-1.6 s that loading cuBLAS, cuSPARSE and cuSOLVER
+// takes.
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "cuda_module.hpp"
+#include "netdp/core/error.hpp"
+
+namespace netdp::kernels {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string last_dl_error() {
+  const char* e = dlerror();
+  return e ? e : "unknown dlopen error";
+}
+
+// The file this code was linked into: the netdp program, a test, or the Python extension module.
+fs::path own_object() {
+  Dl_info info{};
+  std::error_code ec;
+  if (dladdr(reinterpret_cast<void*>(&last_dl_error), &info) != 0 && info.dli_fname && info.dli_fname[0]) {
+    auto path = fs::canonical(info.dli_fname, ec);
+    if (!ec) return path;
+  }
+  auto exe = fs::canonical("/proc/self/exe", ec);
+  return ec ? fs::path() : exe;
+}
+
+struct Backend {
+  const CudaBackendTable* table = nullptr;
+  std::string unavailable;  // why table is null
+};
+
+const CudaHostServices kHostServices{&walk_eigen_weights};
+
+Backend load_backend() {
+  // Without the driver no device can answer: say so without loading the module and its libraries.
+  if (!dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL)) return {nullptr, "no CUDA driver: " + last_dl_error()};
+  try {
+    return {&open_cuda_module(cuda_module_path()), ""};
+  } catch (const std::exception& e) {
+    return {nullptr, e.what()};
+  }
+}
+
+const Backend& backend() {
+  static const Backend loaded = load_backend();  // once per process, thread-safe
+  return loaded;
+}
+
+const CudaBackendTable& require(const char* entry) {
+  const Backend& b = backend();
+  if (!b.table) throw DeviceUnavailable(std::string(entry) + ": " + b.unavailable);
+  return *b.table;
+}
+
+}  // namespace
+
+std::string cuda_module_path() {
+  if (const char* path = std::getenv("NETDP_CUDA_MODULE"); path && *path) return path;
+  // A program of the build tree uses the build tree's module; an installed one the module installed beside it
+  // (PREFIX/bin/netdp -> PREFIX/LIBDIR/netdp/), else the one of the configured install prefix.
+  const fs::path self = own_object();
+  std::error_code ec;
+  const fs::path build = fs::canonical(NETDP_BUILD_DIR, ec);
+  if (!ec && !self.empty()) {
+    auto [b, s] = std::mismatch(build.begin(), build.end(), self.begin(), self.end());
+    if (b == build.end()) return NETDP_CUDA_MODULE_BUILD;
+  }
+  if (!self.empty()) {
+    const fs::path beside = self.parent_path() / NETDP_CUDA_MODULE_RELATIVE;
+    if (fs::exists(beside, ec)) return beside.lexically_normal().string();
+  }
+  return NETDP_CUDA_MODULE_INSTALL;
+}
+
+const CudaBackendTable& open_cuda_module(const std::string& path) {
+  // RTLD_LOCAL: the module's symbols (it exports only its entry point) never interpose on netdp's.
+  void* module = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!module) throw DeviceUnavailable("cannot load the CUDA backend module: " + last_dl_error());
+  auto entry = reinterpret_cast<CudaModuleEntry>(dlsym(module, kCudaModuleEntry));
+  if (!entry)
+    throw DeviceUnavailable("'" + path + "' is not a netdp CUDA backend module: " + last_dl_error());
+  const CudaBackendTable* table = entry(&kHostServices);
+  if (!table || !table->signature || table->signature != cuda_module_signature())
+    throw DeviceUnavailable("the CUDA backend module '" + path +
+                            "' was built from another version of netdp (rebuild it with this one)");
+  return *table;  // never closed: its engines and their vtables live until the process ends
+}
+
+bool cuda_backend_built() {
+  return true;
+}
+
+std::string cuda_unavailable_reason() {
+  return backend().unavailable;
+}
+
+int cuda_device_count_impl() {
+  const Backend& b = backend();
+  return b.table ? b.table->device_count() : 0;
+}
+
+const char* cuda_device_name_impl(int device) {
+  const Backend& b = backend();
+  return b.table ? b.table->device_name(device) : "";
+}
+
+double cuda_copy_bandwidth_impl(int device, std::size_t bytes) {
+  const Backend& b = backend();
+  return b.table ? b.table->copy_bandwidth(device, bytes) : 0;
+}
+
+CudaGossipLossRun gossip_loss_cuda(const GossipLossProblem& p, int device, node_t first, node_t count,
+                                   std::int64_t tile_sources, std::int64_t memory_limit, LossRowSink& sink) {
+  return require("gossip_loss_cuda").gossip_loss(p, device, first, count, tile_sources, memory_limit, sink);
+}
+
+std::unique_ptr<GossipSimCudaEngine> gossip_sim_cuda(const GossipSimProblem& p, int device, std::int64_t runs,
+                                                     std::int64_t batch_runs, std::int64_t memory_limit) {
+  return require("gossip_sim_cuda").gossip_sim(p, device, runs, batch_runs, memory_limit);
+}
+
+std::unique_ptr<GossipSimCudaEngine> gossip_sim_varying_cuda(const GossipSimVaryingProblem& p, int device,
+                                                             std::int64_t runs, std::int64_t batch_runs,
+                                                             std::int64_t memory_limit) {
+  return require("gossip_sim_varying_cuda").gossip_sim_varying(p, device, runs, batch_runs, memory_limit);
+}
+
+CudaWalkLossRun walk_loss_cuda(const WalkLossProblem& p, const WalkChebyshevExpansion* chebyshev, int device,
+                               node_t first, node_t count, std::int64_t tile_sources,
+                               std::int64_t memory_limit, LossRowSink& sink) {
+  return require("walk_loss_cuda")
+      .walk_loss(p, chebyshev, device, first, count, tile_sources, memory_limit, sink);
+}
+
+std::unique_ptr<WalkPlainCudaEngine> walk_sim_cuda(const WalkTables& tables, const WalkRunSpec& spec,
+                                                   int device, std::int64_t time_cap, std::int64_t visit_cap,
+                                                   double nv) {
+  return require("walk_sim_cuda").walk_sim(tables, spec, device, time_cap, visit_cap, nv);
+}
+
+std::unique_ptr<WalkStepCudaEngine> walk_steps_cuda(const WalkTables& tables, const WalkRunSpec& spec,
+                                                    int device, bool count_visits) {
+  return require("walk_steps_cuda").walk_steps(tables, spec, device, count_visits);
+}
+
+std::unique_ptr<WalkAccountedCudaEngine> walk_sim_accounted_cuda(const WalkTables& tables,
+                                                                 const WalkRunSpec& spec, int device,
+                                                                 std::int64_t time_cap,
+                                                                 std::int64_t visit_cap, double nv,
+                                                                 const WalkAccountingInputs& in) {
+  return require("walk_sim_accounted_cuda")
+      .walk_sim_accounted(tables, spec, device, time_cap, visit_cap, nv, in);
+}
+
+}  // namespace netdp::kernels
