@@ -34,39 +34,16 @@ using walk_detail::account_observer;
 using walk_detail::Context;
 using walk_detail::CycleEpsilons;
 using walk_detail::DistantPair;
+using walk_detail::NodeState;
 using walk_detail::PairLoss;
 using walk_detail::QuantileSketch;
 using walk_detail::RunAccountant;
 using walk_detail::RunStats;
 using walk_detail::start_accounting;
+using walk_detail::ThreadState;
 
 constexpr std::int64_t kTimeCap = std::int64_t{1} << 16;   // return / hitting histogram bins
 constexpr std::int64_t kVisitCap = std::int64_t{1} << 20;  // dense visit-count bins
-
-// One cache line per node: the state of the current run and the totals over this thread's runs.
-struct alignas(64) NodeState {
-  std::int64_t last = -1;  // position of the last visit in this run (-1: none yet)
-  std::int64_t visits_run = 0;
-  std::int64_t visits = 0, returns = 0, return_sum = 0, hits = 0, hit_sum = 0;
-};
-
-struct ThreadState {
-  std::vector<NodeState> nodes;
-  std::vector<std::int64_t> return_counts, hitting_counts;  // index min(time, cap + 1)
-  std::vector<std::int64_t> visit_dense;                    // visits of a node in a run, up to kVisitCap
-  std::map<std::int64_t, std::int64_t> visit_sparse;
-  std::int64_t above_nv = 0;
-  RunAccountant accountant;
-  QuantileSketch sketch;
-
-  void prepare(node_t n, std::int64_t time_cap, std::int64_t visit_cap) {
-    if (!nodes.empty()) return;
-    nodes.resize(static_cast<std::size_t>(n));
-    return_counts.assign(static_cast<std::size_t>(time_cap) + 2, 0);
-    hitting_counts.assign(static_cast<std::size_t>(time_cap) + 2, 0);
-    visit_dense.assign(static_cast<std::size_t>(visit_cap) + 1, 0);
-  }
-};
 
 // Sees every position of a run: visit tallies always, accounting and utility when kAccount.
 template <bool kAccount, bool kKnown>
@@ -131,11 +108,7 @@ struct PathRecorder {
 void finish_visits(const Context& ctx, ThreadState& ts) {
   for (NodeState& s : ts.nodes) {
     s.visits += s.visits_run;
-    if (s.visits_run <= ctx.visit_cap)
-      ++ts.visit_dense[s.visits_run];
-    else
-      ++ts.visit_sparse[s.visits_run];
-    if (double(s.visits_run) >= ctx.nv) ++ts.above_nv;
+    ts.count_run_visits(s.visits_run, ctx);
     s.last = -1;
     s.visits_run = 0;
   }
@@ -398,17 +371,27 @@ WalkSimResult walk_sim(const WalkModel& model, const WalkSimParams& p, const Dis
   for (std::int64_t first = 0; device.kind == DeviceKind::cpu && first < p.runs; first += r.batch_runs) {
     const std::int64_t count = std::min(r.batch_runs, p.runs - first);
     std::vector<RunStats> batch(static_cast<std::size_t>(count));
+    const std::int64_t lanes = walk_detail::walks_in_flight(ctx, count, threads);
+    r.walks_in_flight = std::max(r.walks_in_flight, lanes);
     std::exception_ptr error;
     std::mutex error_mutex;
 #pragma omp parallel num_threads(threads)
     {
       ThreadState& ts = states[static_cast<std::size_t>(omp_get_thread_num())];
       ts.prepare(n, ctx.time_cap, ctx.visit_cap);
+      // Groups of `lanes` runs; one run at a time unless plain CSR walks are interleaved.
 #pragma omp for schedule(dynamic, 1)
-      for (std::int64_t k = 0; k < count; ++k) {
+      for (std::int64_t k = 0; k < count; k += lanes) {
         try {
           throw_if_stopped();  // a watched run was asked to stop (core/progress.hpp): rethrown below
-          simulate_run(ctx, first + k, ts, batch[static_cast<std::size_t>(k)], tick);
+          if (lanes == 1)
+            simulate_run(ctx, first + k, ts, batch[static_cast<std::size_t>(k)], tick);
+          else
+            walk_detail::interleaved_plain_runs(
+                ctx, first + k,
+                std::span<RunStats>(batch).subspan(static_cast<std::size_t>(k),
+                                                   static_cast<std::size_t>(std::min(lanes, count - k))),
+                ts, tick);
         } catch (...) {
           std::lock_guard<std::mutex> lock(error_mutex);
           if (!error) error = std::current_exception();

@@ -64,6 +64,8 @@ void validate(const WalkSimParams& p, node_t n) {
     if (!(q >= 0 && q <= 1))
       bad("quantiles", "quantiles: every quantile must be in [0, 1], got " + format_double(q));
   if (p.batch_runs < 0) bad("batch-runs", "batch-runs must be >= 0, got " + std::to_string(p.batch_runs));
+  if (p.walks_in_flight < 0)
+    bad("walks-in-flight", "walks-in-flight must be >= 0, got " + std::to_string(p.walks_in_flight));
   if (p.save_paths && p.runs > kMaxSavedPositions / p.steps)
     bad("save-paths", "save-paths is for small runs: R T = " + std::to_string(p.runs) + " x " +
                           std::to_string(p.steps) + " positions exceed " +

@@ -5,6 +5,9 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <map>
+#include <memory>
+#include <span>
 #include <vector>
 
 #include "common/walk_sim_math.hpp"
@@ -42,6 +45,76 @@ struct RunStats {
   double noise = 0;
   std::vector<node_t> path;
 };
+
+// One cache line per node: the state of the current run (one walk at a time) and the totals over this
+// thread's runs.
+struct alignas(64) NodeState {
+  std::int64_t last = -1;  // position of the last visit in this run (-1: none yet)
+  std::int64_t visits_run = 0;
+  std::int64_t visits = 0, returns = 0, return_sum = 0, hits = 0, hit_sum = 0;
+};
+
+/// A node's state in one of the walks a thread advances together (docs/walk_sim.md "Interleaved CPU walks"):
+/// 8 bytes, so the per-walk arrays stay small; count = 0 means not visited yet (T < 2^31).
+struct RunCell {
+  std::uint32_t last = 0, count = 0;
+};
+
+/// Zeroed RunCells in memory advised for transparent huge pages (fewer TLB misses on random accesses).
+class RunCells {
+ public:
+  RunCell* data() { return cells_.get(); }
+  std::size_t size() const { return size_; }
+  /// At least `count` zeroed cells (keeps the old ones, which the engine leaves zeroed, when enough).
+  void reserve(std::size_t count);
+
+ private:
+  struct Free {
+    void operator()(RunCell* p) const;
+  };
+  std::unique_ptr<RunCell, Free> cells_;
+  std::size_t size_ = 0;
+};
+
+struct ThreadState {
+  std::vector<NodeState> nodes;
+  std::vector<std::int64_t> return_counts, hitting_counts;  // index min(time, cap + 1)
+  std::vector<std::int64_t> visit_dense;                    // visits of a node in a run, up to the visit cap
+  std::map<std::int64_t, std::int64_t> visit_sparse;
+  std::int64_t above_nv = 0;
+  RunAccountant accountant;
+  QuantileSketch sketch;
+  RunCells lanes;  // the interleaved walks' node states, walk k at [k n, (k + 1) n)
+
+  void prepare(node_t n, std::int64_t time_cap, std::int64_t visit_cap) {
+    if (!nodes.empty()) return;
+    nodes.resize(static_cast<std::size_t>(n));
+    return_counts.assign(static_cast<std::size_t>(time_cap) + 2, 0);
+    hitting_counts.assign(static_cast<std::size_t>(time_cap) + 2, 0);
+    visit_dense.assign(static_cast<std::size_t>(visit_cap) + 1, 0);
+  }
+  /// A finished run visited some node `visits` times: the visit-count histogram and CB1's tally.
+  void count_run_visits(std::int64_t visits, const Context& ctx) {
+    if (visits <= ctx.visit_cap)
+      ++visit_dense[static_cast<std::size_t>(visits)];
+    else
+      ++visit_sparse[visits];
+    if (double(visits) >= ctx.nv) ++above_nv;
+  }
+};
+
+/// How many plain walks each thread advances together for a batch of `batch` runs on `threads` threads:
+/// 1 (one walk at a time) unless the walk is a CSR walk without accounting and T < 2^31; else
+/// p.walks_in_flight (0: kMaxWalksInFlight), at most ceil(batch / threads) and what fits kLaneBytes.
+std::int64_t walks_in_flight(const Context& ctx, std::int64_t batch, int threads);
+inline constexpr std::int64_t kMaxWalksInFlight = 32;
+inline constexpr double kLaneBytes = double(std::int64_t{1} << 28);  // per thread
+
+/// Plain runs first_run .. first_run + out.size() - 1 advanced together by one thread, interleaved position
+/// by position with prefetches so that their cache misses overlap (docs/walk_sim.md "Interleaved CPU
+/// walks"); the same paths and tallies as one walk at a time. tick(k) after every chunk of k positions.
+void interleaved_plain_runs(const Context& ctx, std::int64_t first_run, std::span<RunStats> out,
+                            ThreadState& ts, const std::function<void(std::int64_t)>& tick);
 
 /// Sizes a finished run's per-observer arrays and distance rows.
 void start_accounting(const Context& ctx, RunStats& out);

@@ -77,6 +77,7 @@ struct WalkSimResult {
   std::string device, device_note;
   int threads = 1;
   std::int64_t batch_runs = 0, batches = 0;
+  std::int64_t walks_in_flight = 1;  // the most walks a CPU thread advanced together
   double seconds = 0, steps_per_second = 0;
 };
 

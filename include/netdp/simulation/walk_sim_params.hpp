@@ -51,7 +51,10 @@ struct WalkSimParams {
   std::vector<double> quantiles{0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99};
   bool save_paths = false;      // keep every path (R T <= kMaxSavedPositions)
   std::int64_t batch_runs = 0;  // runs per batch; 0 = automatic
-  DeviceSpec device;            // walks and their accounting run on CUDA; save_paths on the CPU
+  // Plain CSR walks on the CPU: walks one thread advances together (docs/walk_sim.md "Interleaved CPU
+  // walks"); 0 = automatic (up to 32), 1 = one walk at a time. Results do not depend on it.
+  std::int64_t walks_in_flight = 0;
+  DeviceSpec device;  // walks and their accounting run on CUDA; save_paths on the CPU
 };
 inline constexpr std::int64_t kMaxSavedPositions = 1'000'000;
 

@@ -1,0 +1,203 @@
+// Interleaved CPU walks (docs/walk_sim.md "Interleaved CPU walks"): a thread advancing K plain CSR walks
+// together must give exactly the results of one walk at a time (walks_in_flight = 1) for the same seed, for
+// every step rule (uniform, lazy, Metropolis, a file W with an absorbing node), start rule, group size
+// (including groups that do not divide the runs), thread count and batch size; and its visit, return-time
+// and hitting-time statistics must equal those recomputed here, slowly and independently, from the paths of
+// the one-walk sampler (sample_walk).
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "netdp/core/error.hpp"
+#include "netdp/core/graph_generators.hpp"
+#include "netdp/simulation/walk_sim.hpp"
+#include "support/test_support.hpp"
+
+namespace netdp {
+namespace {
+
+WalkSimParams plain(std::int64_t steps, std::int64_t runs, std::uint64_t seed) {
+  WalkSimParams p;
+  p.steps = steps;
+  p.runs = runs;
+  p.seed = seed;
+  p.accounting = false;
+  p.device = {DeviceKind::cpu, 0};
+  return p;
+}
+
+WalkSimResult run_with(const WalkModel& m, WalkSimParams p, std::int64_t lanes, int threads,
+                       std::int64_t batch = 0) {
+  const int saved = omp_get_max_threads();
+  omp_set_num_threads(threads);
+  p.walks_in_flight = lanes;
+  p.batch_runs = batch;
+  WalkSimResult r = walk_sim(m, p);
+  omp_set_num_threads(saved);
+  return r;
+}
+
+// Every statistic of a plain run, compared exactly.
+void expect_same(const WalkSimResult& a, const WalkSimResult& b) {
+  EXPECT_EQ(a.visits, b.visits);
+  EXPECT_EQ(a.returns, b.returns);
+  EXPECT_EQ(a.return_time_sum, b.return_time_sum);
+  EXPECT_EQ(a.hits, b.hits);
+  EXPECT_EQ(a.hitting_time_sum, b.hitting_time_sum);
+  EXPECT_EQ(a.return_times.counts, b.return_times.counts);
+  EXPECT_EQ(a.return_times.overflow, b.return_times.overflow);
+  EXPECT_EQ(a.return_times.sum, b.return_times.sum);
+  EXPECT_EQ(a.hitting_times.counts, b.hitting_times.counts);
+  EXPECT_EQ(a.hitting_times.overflow, b.hitting_times.overflow);
+  EXPECT_EQ(a.visit_counts, b.visit_counts);
+  EXPECT_EQ(a.visit_counts_above_nv, b.visit_counts_above_nv);
+  EXPECT_EQ(a.paths, b.paths);
+}
+
+// The statistics of docs/walk_sim.md "Statistics", recomputed from the paths: per run, the visits of each
+// node, the gaps between consecutive visits (returns) and the first visit time of every node but the start
+// (hits); return / hitting histograms by time (at most `cap`, the rest counted apart).
+struct Expected {
+  std::vector<std::int64_t> visits, returns, return_sum, hits, hit_sum;
+  std::map<std::int64_t, std::int64_t> return_bins, hit_bins, visit_counts;
+};
+
+Expected from_paths(const WalkModel& m, const WalkSimParams& p, std::int64_t cap) {
+  const auto n = static_cast<std::size_t>(m.n);
+  Expected e;
+  e.visits.assign(n, 0);
+  e.returns = e.return_sum = e.hits = e.hit_sum = e.visits;
+  for (std::int64_t run = 0; run < p.runs; ++run) {
+    const std::vector<node_t> path = sample_walk(m, p, run);
+    std::vector<std::int64_t> count(n, 0), last(n, -1);
+    for (std::int64_t t = 0; t < std::int64_t(path.size()); ++t) {
+      const auto v = static_cast<std::size_t>(path[t]);
+      if (last[v] >= 0) {
+        ++e.returns[v];
+        e.return_sum[v] += t - last[v];
+        ++e.return_bins[std::min(t - last[v], cap + 1)];
+      } else if (t > 0) {
+        ++e.hits[v];
+        e.hit_sum[v] += t;
+        ++e.hit_bins[std::min(t, cap + 1)];
+      }
+      ++count[v];
+      last[v] = t;
+    }
+    for (std::size_t v = 0; v < n; ++v) {
+      e.visits[v] += count[v];
+      ++e.visit_counts[count[v]];
+    }
+  }
+  return e;
+}
+
+std::map<std::int64_t, std::int64_t> bins(const TimeHistogram& h) {
+  std::map<std::int64_t, std::int64_t> b;
+  for (std::size_t t = 1; t < h.counts.size(); ++t)
+    if (h.counts[t] > 0) b[std::int64_t(t)] = h.counts[t];
+  if (h.overflow > 0) b[std::int64_t(h.counts.size())] = h.overflow;  // reported only when used
+  return b;
+}
+
+void expect_matches_paths(const WalkModel& m, const WalkSimParams& p, const WalkSimResult& r) {
+  const Expected e = from_paths(m, p, std::min<std::int64_t>(p.steps, std::int64_t{1} << 16));
+  EXPECT_EQ(r.visits, e.visits);
+  EXPECT_EQ(r.returns, e.returns);
+  EXPECT_EQ(r.return_time_sum, e.return_sum);
+  EXPECT_EQ(r.hits, e.hits);
+  EXPECT_EQ(r.hitting_time_sum, e.hit_sum);
+  EXPECT_EQ(bins(r.return_times), e.return_bins);
+  EXPECT_EQ(bins(r.hitting_times), e.hit_bins);
+  EXPECT_EQ(r.visit_counts, e.visit_counts);
+}
+
+struct Case {
+  std::string name;
+  WalkModel model;
+};
+
+std::vector<Case> csr_cases(const std::string& scratch) {
+  const Graph er = erdos_renyi_graph(40, 0.15, 3);
+  std::vector<Case> cases;
+  for (const char* rule : {"uniform", "lazy-uniform", "metropolis"})
+    cases.push_back({std::string("er ") + rule, csr_walk(er, parse_walk_weights(rule))});
+  // Leaves of degree 1 (every move from a leaf goes to the centre); Metropolis keeps most of a leaf's mass.
+  cases.push_back({"star uniform", csr_walk(star_graph(9), parse_walk_weights("uniform"))});
+  cases.push_back({"star metropolis", csr_walk(star_graph(9), parse_walk_weights("metropolis"))});
+  // A file W on the path 0-1-2 whose node 2 is absorbing (W_22 = 1: a one-entry weighted row).
+  cases.push_back({"absorbing file", csr_walk(path_graph(3), parse_walk_weights("file:" + scratch))});
+  cases.push_back({"two nodes", csr_walk(path_graph(2), parse_walk_weights("lazy-uniform"))});
+  return cases;
+}
+
+TEST(WalkSimInterleaved, SameResultsAsOneWalkAtATime) {
+  testing::ScratchDir dir;
+  const std::string w = dir.write("w.txt", "0 0 0.5\n0 1 0.5\n1 0 0.2\n1 1 0.3\n1 2 0.5\n2 2 1\n");
+  for (const Case& c : csr_cases(w)) {
+    for (StartKind start : {StartKind::node, StartKind::uniform, StartKind::stationary}) {
+      WalkSimParams p = plain(257, 11, 7);
+      p.start.kind = start;
+      p.save_paths = true;
+      const WalkSimResult one = run_with(c.model, p, 1, 1);
+      EXPECT_EQ(one.walks_in_flight, 1);
+      for (auto [lanes, threads, batch] :
+           {std::tuple{2, 1, 0}, {3, 2, 0}, {8, 2, 0}, {64, 1, 0}, {4, 2, 5}}) {
+        SCOPED_TRACE(::testing::Message() << c.name << ", start " << int(start) << ", " << lanes << " lanes, "
+                                          << threads << " threads, batch " << batch);
+        const WalkSimResult many = run_with(c.model, p, lanes, threads, batch);
+        EXPECT_GT(many.walks_in_flight, 1);  // the interleaved engine ran
+        expect_same(one, many);
+      }
+    }
+  }
+}
+
+TEST(WalkSimInterleaved, StatisticsEqualThoseOfTheSampledPaths) {
+  testing::ScratchDir dir;
+  const std::string w = dir.write("w.txt", "0 0 0.5\n0 1 0.5\n1 0 0.2\n1 1 0.3\n1 2 0.5\n2 2 1\n");
+  for (const Case& c : csr_cases(w)) {
+    SCOPED_TRACE(c.name);
+    WalkSimParams p = plain(600, 13, 21);
+    p.start.kind = StartKind::uniform;
+    const WalkSimResult r = run_with(c.model, p, 0, 2);  // automatic: ceil(13 / 2) = 7 walks per thread
+    EXPECT_EQ(r.walks_in_flight, 7);
+    expect_matches_paths(c.model, p, r);
+  }
+  // Walks of 1, 2 and 3 positions (no step, one, two), 5 of them in one group.
+  const WalkModel er = csr_walk(erdos_renyi_graph(40, 0.15, 3), parse_walk_weights("uniform"));
+  for (std::int64_t steps : {1, 2, 3}) {
+    SCOPED_TRACE(steps);
+    const WalkSimParams p = plain(steps, 5, 4);
+    expect_matches_paths(er, p, run_with(er, p, 5, 1));
+  }
+}
+
+TEST(WalkSimInterleaved, OnlyPlainCsrWalksAreInterleaved) {
+  WalkSimParams p = plain(300, 6, 2);
+  p.walks_in_flight = 4;
+  EXPECT_EQ(walk_sim(complete_walk(10), p).walks_in_flight, 1);  // no dependent loads to hide
+  EXPECT_EQ(walk_sim(make_walk_model("ring:n=5", "directed-ring"), p).walks_in_flight, 1);
+  const WalkModel er = csr_walk(erdos_renyi_graph(40, 0.15, 3), parse_walk_weights("uniform"));
+  EXPECT_EQ(run_with(er, p, 4, 1).walks_in_flight, 4);
+  p.accounting = true;  // the accounted walk keeps one walk at a time (its record design)
+  EXPECT_EQ(walk_sim(er, p).walks_in_flight, 1);
+}
+
+TEST(WalkSimInterleaved, NegativeWalksInFlightIsRefused) {
+  WalkSimParams p = plain(10, 2, 0);
+  p.walks_in_flight = -1;
+  try {
+    validate(p, 5);
+    FAIL() << "walks_in_flight = -1 accepted";
+  } catch (const InvalidParameter& e) {
+    EXPECT_EQ(e.parameter(), "walks-in-flight");
+  }
+}
+
+}  // namespace
+}  // namespace netdp
