@@ -106,28 +106,29 @@ std::int64_t walk_series_cpu_workspace_bytes(node_t n, int threads) {
 
 namespace {
 
-/// One step of the Chebyshev recurrence over a whole n x L row-major panel, fused with the sparse product:
-/// row v of y = W t_k (the engines' CSR product) is complete before t_{k+1}(v) overwrites t_{k-1}(v) in
-/// `t_prev`; then s += c t_{k+1} and the lane sums of t_{k+1} (for o_{k+1}) in node order, as LaneMeanBody's.
-/// Arithmetic of walk_chebyshev::chebyshev_next; `restrict` and the hoisted first-step test let the compiler
-/// keep the L lanes in vector registers (the lanes are independent: the bits do not depend on the width).
+/// One step of the Chebyshev recurrence over a whole n x L row-major panel: first y = W t_k (the engines' CSR
+/// product, row by row, gathers only), then one streaming pass that writes t_{k+1} over t_{k-1} in `t_prev`,
+/// adds c t_{k+1} to s and sums the lanes of t_{k+1} (for o_{k+1}) in node order, as LaneMeanBody does.
+/// Arithmetic of walk_chebyshev::chebyshev_next. The two passes are kept apart on purpose: fusing the
+/// recurrence into the product's row loop mixes the random gathers with four panel streams and ran 1.5-2x
+/// slower on ER n = 16,384 (benchmarks/RESULTS.md, issue 16); the bits are the same either way.
 template <int L, bool First>
-void chebyshev_sweep(const CsrMatrix& w, const double* __restrict__ t, double* __restrict__ t_prev,
-                     double* __restrict__ s, const double* mean, const double* mean_prev, double a, double b,
-                     double c, double* sum) {
-  double o[L], o_prev[L], acc[L];
-  for (int j = 0; j < L; ++j) o[j] = mean[j], o_prev[j] = mean_prev[j], acc[j] = 0.0;
+void chebyshev_step(const CsrMatrix& w, const double* __restrict__ t, double* __restrict__ y,
+                    double* __restrict__ t_prev, double* __restrict__ s, const double* mean,
+                    const double* mean_prev, double a, double b, double c, double* sum) {
   const auto* offsets = w.offsets.data();
   const auto* columns = w.columns.data();
   const double* values = w.values.data();
+  for (std::int64_t v = 0; v < w.n; ++v) csr_row_product<L>(offsets, columns, values, v, t, L, y);
+  double o[L], o_prev[L], acc[L];
+  for (int j = 0; j < L; ++j) o[j] = mean[j], o_prev[j] = mean_prev[j], acc[j] = 0.0;
   for (std::int64_t v = 0; v < w.n; ++v) {
-    double y[L];
-    csr_row_product<L>(offsets + v, columns, values, 0, t, L, y);
+    const double* __restrict__ yv = y + v * L;
     const double* __restrict__ tv = t + v * L;
     double* __restrict__ tp = t_prev + v * L;
     double* __restrict__ sv = s + v * L;
     for (int j = 0; j < L; ++j) {
-      const double next = walk_chebyshev::chebyshev_next(a, b, y[j], tv[j], tp[j], o[j], o_prev[j], First);
+      const double next = walk_chebyshev::chebyshev_next(a, b, yv[j], tv[j], tp[j], o[j], o_prev[j], First);
       tp[j] = next;
       sv[j] = rn_add(sv[j], rn_mul(c, next));
       acc[j] = rn_add(acc[j], next);
@@ -146,7 +147,7 @@ void walk_chebyshev_rows_cpu(const WalkLossProblem& p, const WalkChebyshevExpans
   const double a = 4.0 / (e.hi - e.lo), b = 2.0 * (e.hi + e.lo) / (e.hi - e.lo);
   const int degree = static_cast<int>(e.coefficients.size()) - 1;
   for_each_panel<L>(first, count, true, [&](node_t start, node_t valid) {
-    std::vector<double> t(n * L), t_prev(n * L), s(n * L), graph_row(n);
+    std::vector<double> t(n * L), t_prev(n * L), s(n * L), y(n * L), graph_row(n);
     const auto source = panel_sources<L>(start, valid);
     std::array<std::int64_t, L> lane_source{};
     for (int j = 0; j < L; ++j) lane_source[j] = source[j];
@@ -163,11 +164,11 @@ void walk_chebyshev_rows_cpu(const WalkLossProblem& p, const WalkChebyshevExpans
     for (int k = 0; k < degree; ++k) {
       const double c = e.coefficients[static_cast<std::size_t>(k) + 1];
       if (k == 0)
-        chebyshev_sweep<L, true>(p.w, t.data(), t_prev.data(), s.data(), mean.data(), mean_prev.data(),
-                                 0.5 * a, 0.5 * b, c, sum.data());
+        chebyshev_step<L, true>(p.w, t.data(), y.data(), t_prev.data(), s.data(), mean.data(),
+                                mean_prev.data(), 0.5 * a, 0.5 * b, c, sum.data());
       else
-        chebyshev_sweep<L, false>(p.w, t.data(), t_prev.data(), s.data(), mean.data(), mean_prev.data(), a, b,
-                                  c, sum.data());
+        chebyshev_step<L, false>(p.w, t.data(), y.data(), t_prev.data(), s.data(), mean.data(),
+                                 mean_prev.data(), a, b, c, sum.data());
       t.swap(t_prev);  // t = T_{k+1}, t_prev = T_k
       mean_prev = mean;
       for (int j = 0; j < L; ++j) mean[j] = sum[j] / double(n);
@@ -186,7 +187,7 @@ void walk_chebyshev_rows_cpu(const WalkLossProblem& p, const WalkChebyshevExpans
 }
 
 std::int64_t walk_chebyshev_cpu_workspace_bytes(node_t n, int threads) {
-  return std::int64_t(threads) * (3 * std::int64_t(kChebyshevLanes) + 1) * n * 8;
+  return std::int64_t(threads) * (4 * std::int64_t(kChebyshevLanes) + 1) * n * 8;
 }
 
 }  // namespace netdp::kernels
