@@ -15,6 +15,7 @@
 #include "netdp/core/error.hpp"
 #include "netdp/io/format.hpp"
 #include "netdp/io/results_dir.hpp"
+#include "netdp/mf/mf_baseline.hpp"
 #include "netdp/mf/mf_trust.hpp"
 
 namespace netdp {
@@ -61,6 +62,11 @@ void check_mf_loss_job(const MfLossJob& job) {
   if (job.delta && !(*job.delta > 0 && *job.delta < 1))
     throw InvalidParameter("delta", "delta must be in (0, 1), got " + format_double(*job.delta));
   mf::parse_conversion(job.conversion);
+  if (job.baseline != "none" && job.baseline != "muffliato")
+    throw InvalidParameter("baseline", "baseline: expected none or muffliato, got '" + job.baseline + "'");
+  if (job.baseline == "muffliato" && trust != mf::TrustModel::pndp)
+    throw InvalidParameter(
+        "baseline", "baseline muffliato bounds the PNDP attacker: it needs trust pndp, got " + job.trust);
   if (observation && job.observation_b.empty())
     throw InvalidParameter("observation-b", "observation-b is required by trust observation");
   if (!observation)
@@ -157,27 +163,50 @@ json run_mf_loss_job(const MfLossJob& job) {
   mf::Matrix epsilon = sens;
   if (job.delta)
     for (double& x : epsilon.a) x = mf::epsilon_of_sensitivity(x, job.sigma, *job.delta, conversion);
-  std::vector<LossAggregate> buckets;
-  LossAggregate all, all_epsilon;
-  std::vector<node_t> distance;
-  std::vector<node_t> queue;
-  distance.resize(static_cast<std::size_t>(setup.g.n));
-  for (std::size_t a = 0; a < attackers.size(); ++a) {
-    bfs_distances(setup.g, attackers[a], distance, queue);
-    for (node_t u = 0; u < setup.g.n; ++u) {
-      if (u == attackers[a]) continue;
-      const double x = loss(static_cast<std::int64_t>(a), u);
-      const std::size_t bucket =
-          distance[static_cast<std::size_t>(u)] < 0 ? 0 : distance[static_cast<std::size_t>(u)] + 1;
-      if (buckets.size() <= bucket) buckets.resize(bucket + 1);
-      buckets[bucket].add(x);
-      all.add(x);
-      all_epsilon.add(epsilon(static_cast<std::int64_t>(a), u));
+  // Hop distances from each attacker (index d + 1 = distance d, 0 = unreachable, as distance_rows reads
+  // them).
+  std::vector<std::vector<std::size_t>> bucket_of(attackers.size());
+  {
+    std::vector<node_t> distance(static_cast<std::size_t>(setup.g.n)), queue;
+    for (std::size_t a = 0; a < attackers.size(); ++a) {
+      bfs_distances(setup.g, attackers[a], distance, queue);
+      for (const node_t d : distance) bucket_of[a].push_back(d < 0 ? 0 : static_cast<std::size_t>(d) + 1);
     }
   }
+  // The statistics of a loss matrix over the (attacker, victim != attacker) pairs, by hop distance.
+  const auto by_hops = [&](const mf::Matrix& m, std::vector<LossAggregate>& buckets, LossAggregate& all) {
+    for (std::size_t a = 0; a < attackers.size(); ++a)
+      for (node_t u = 0; u < setup.g.n; ++u) {
+        if (u == attackers[a]) continue;
+        const double x = m(static_cast<std::int64_t>(a), u);
+        const std::size_t bucket = bucket_of[a][static_cast<std::size_t>(u)];
+        if (buckets.size() <= bucket) buckets.resize(bucket + 1);
+        buckets[bucket].add(x);
+        all.add(x);
+      }
+  };
+  std::vector<LossAggregate> buckets, epsilon_buckets;
+  LossAggregate all, all_epsilon;
+  by_hops(loss, buckets, all);
+  by_hops(epsilon, epsilon_buckets, all_epsilon);
   if (observation)
     for (std::size_t j = 0; j < loss.a.size(); ++j) all.add(loss.a[j]), all_epsilon.add(epsilon.a[j]);
   const json rows = distance_rows(buckets);
+
+  // The earlier Muffliato-SGD bound at the same T, alpha and sigma, one gradient of sensitivity 1 per round
+  // (docs/math.md §6.5 "muffliato_mfdl").
+  const bool baseline = job.baseline == "muffliato";
+  mf::Matrix baseline_loss;
+  std::vector<LossAggregate> baseline_buckets;
+  LossAggregate baseline_all;
+  if (baseline) {
+    mf::MuffliatoBaselineParams bp;
+    bp.steps = setup.participation.steps();
+    bp.alpha = job.alpha;
+    bp.sigma = job.sigma;
+    baseline_loss = mf::muffliato_baseline_loss(setup.w, bp, attackers, true);
+    by_hops(baseline_loss, baseline_buckets, baseline_all);
+  }
 
   ResultsDir out(job.out_dir);
   mf::write_npy_matrix(out.file("sensitivity.npy").string(), sens);
@@ -192,6 +221,30 @@ json run_mf_loss_job(const MfLossJob& job) {
   if (!observation) {
     out.write_text("by_distance.csv", by_distance_csv(rows));
     files.push_back("by_distance.csv");
+  }
+  json baseline_summary;
+  if (baseline) {
+    const json baseline_rows = distance_rows(baseline_buckets);
+    mf::write_npy_matrix(out.file("baseline_loss.npy").string(), baseline_loss);
+    out.write_text("baseline_by_distance.csv", by_distance_csv(baseline_rows));
+    files.push_back("baseline_loss.npy");
+    files.push_back("baseline_by_distance.csv");
+    // The same rounding as muffliato_baseline_loss's factor * T, so that capped pairs compare equal.
+    const double cap =
+        job.alpha / (2 * job.sigma * job.sigma) * static_cast<double>(setup.participation.steps());
+    std::int64_t capped = 0;
+    for (const double x : baseline_loss.a) capped += x == cap;
+    baseline_summary = {{"name", "muffliato_mfdl"},
+                        {"bound",
+                         "alpha / (2 sigma^2) min(T, sum_s (T - s) sum_{w in N(v) + v} (W^s)_uw / "
+                         "||(W^s)_:w||^2) (docs/math.md §6.5), C = I, sensitivity 1 per round"},
+                        {"cap", cap},
+                        {"capped_pairs", capped},
+                        {"pairs", baseline_all.count},
+                        {"mean_loss", baseline_all.mean()},
+                        {"min_loss", baseline_all.count ? baseline_all.min : 0.0},
+                        {"max_loss", baseline_all.count ? baseline_all.max : 0.0},
+                        {"by_distance", baseline_rows}};
   }
 
   json summary = {{"model", "mf-loss"}};
@@ -222,6 +275,7 @@ json run_mf_loss_job(const MfLossJob& job) {
       {"seconds_total", clock.seconds()},
   });
   if (!observation) summary["by_distance"] = rows;
+  if (baseline) summary["baseline"] = baseline_summary;
   if (observation) {
     summary["n"] = sens.cols;
     summary["victims"] = sens.cols;
@@ -245,6 +299,7 @@ json run_mf_loss_job(const MfLossJob& job) {
                             {"sigma", job.sigma},
                             {"delta", job.delta ? json(*job.delta) : json(nullptr)},
                             {"conversion", job.conversion},
+                            {"baseline", job.baseline},
                             {"observation_b", job.observation_b},
                             {"observation_c", job.observation_c},
                             {"observation_a", job.observation_a},
@@ -265,6 +320,7 @@ MfLossJob mf_loss_job(const Values& v, const RunContext& context) {
   job.sigma = v.real("sigma");
   if (v.has("delta")) job.delta = v.real("delta");
   job.conversion = v.text("conversion");
+  job.baseline = v.text("baseline");
   for (const auto& [name, path] : {std::pair{"observation-b", &job.observation_b},
                                    {"observation-c", &job.observation_c},
                                    {"observation-a", &job.observation_a},
@@ -282,6 +338,7 @@ Model mf_loss_model() {
   using namespace declare;
   Model m;
   m.name = "mf-loss";
+  m.example = "--graph florentine --weights average --steps 10 --out out/mf-loss";
   m.help = "pairwise sensitivities and Renyi losses of correlated-noise D-SGD (MF-D-SGD) under a trust model";
   m.parameters = mf_parameters(false);
   append(m.parameters,
@@ -298,6 +355,11 @@ Model mf_loss_model() {
                  "epsilon from: gdp (exact Gaussian profile) | rdp (RDP orders grid, improved) | rdp-classic",
                  {"gdp", "rdp", "rdp-classic"})
               .fallback("gdp"),
+          choice("baseline",
+                 "muffliato: also the earlier Muffliato-SGD bound (C = I, one gossip step per round) for the "
+                 "same attackers: baseline_loss.npy, baseline_by_distance.csv",
+                 {"none", "muffliato"})
+              .fallback("none"),
           text("observation-b", "trust observation: B (m x N float64 .npy), the noise the attacker observes"),
           text("observation-c", "trust observation: C (N x N .npy); default: node-major diag of C_local"),
           text("observation-a", "trust observation: A (m x N .npy), checked to equal B C"),
@@ -323,7 +385,9 @@ Model mf_loss_model() {
     const double n = g.n, T = static_cast<double>(v.integer("steps")),
                  rows = (2 * g.m / std::max(n, 1.0) + 1) * T;
     const double attackers = v.text("attackers") == "all" ? n : 1;
-    return Estimate{2 * 3 * 8 * rows * n * T + 16 * attackers * n, attackers * 4 * rows * rows * n * T / 5e9};
+    // The observation matrices are held whole (no tiling): Model::run refuses what does not fit.
+    const double bytes = 2 * 3 * 8 * rows * n * T + 16 * attackers * n;
+    return Estimate{bytes, attackers * 4 * rows * rows * n * T / 5e9, bytes};
   };
   return m;
 }

@@ -29,7 +29,8 @@ std::vector<double> walk_sgd_rgg_positions(const std::string& graph) {
 
 std::string walk_sgd_by_distance_csv(const WalkModel& walk, const LocalData& data, const WalkSgdParams& p,
                                      const std::vector<double>& positions, const WalkSgdGraph& symmetric,
-                                     const WalkLossParams& loss, int quantiles) {
+                                     const WalkLossParams& loss, int quantiles,
+                                     const std::function<void(double)>& progress) {
   const auto n = static_cast<std::size_t>(data.n);
   struct Pair {
     double distance;
@@ -58,7 +59,7 @@ std::string walk_sgd_by_distance_csv(const WalkModel& walk, const LocalData& dat
     hi[c] = d;
     if (!eps.empty()) privacy[c] += (eps[u * n + v] + eps[v * n + u]) / 2;
   }
-  const std::vector<double> discrepancy = walk_sgd_discrepancy(walk, data, p, pair_class, classes);
+  const std::vector<double> discrepancy = walk_sgd_discrepancy(walk, data, p, pair_class, classes, progress);
   std::ostringstream csv;
   csv << "quantile,distance_min,distance_max,pairs,privacy_mean,step,discrepancy_mean\n";
   const std::size_t points = discrepancy.size() / static_cast<std::size_t>(classes);

@@ -86,15 +86,20 @@ json run_walk_sgd_job(const WalkSgdJob& job) {
     p.sigma = job.sigma ? *job.sigma : calibration->sigma;
   }
   if (!job.eval_every_given) p.eval_every = std::max<std::int64_t>(1, p.steps / job.eval_points);
-  const WalkSgdResult r = walk_sgd(walk, split.train, split.test, p);
+  ProgressLine progress("walk-sgd", "of the runs", job.progress);
+  const WalkSgdResult r = walk_sgd(walk, split.train, split.test, p, [&](double f) { progress.update(f); });
+  progress.finish();
 
   ResultsDir out(job.out_dir);
   out.write_text("curves.csv", curves_csv(r));
   json files = json::array({"curves.csv"});
   if (by_distance) {
     loss.sigma = p.sigma > 0 ? p.sigma / sensitivity : 0.0;
+    ProgressLine discrepancy("walk-sgd by distance", "of the runs", job.progress);
     out.write_text("by_distance.csv", walk_sgd_by_distance_csv(walk, split.train, p, positions, *symmetric,
-                                                               loss, job.distance_quantiles));
+                                                               loss, job.distance_quantiles,
+                                                               [&](double f) { discrepancy.update(f); }));
+    discrepancy.finish();
     files.push_back("by_distance.csv");
   }
   json summary = {
@@ -109,6 +114,7 @@ json run_walk_sgd_job(const WalkSgdJob& job) {
       {"node_data",
        by_distance ? (job.node_data == WalkSgdNodeData::coordinates ? "coordinates" : "shuffled-coordinates")
                    : "rows"},
+      {"initial_estimate", p.local_initial_estimate ? "local" : "zero"},
       {"steps", p.steps},
       {"runs", p.runs},
       {"step_size", p.step_size},
@@ -213,12 +219,14 @@ WalkSgdJob walk_sgd_job(const Values& v, const RunContext& context) {
   job.mean_loss.contributions_cap = v.text("loss-contributions") == "cap";
   job.mean_loss.method = parse_walk_loss_method(v.text("loss-method"));
   p.capped = parse_walk_sgd_capped(v.text("after-cap"));
+  p.local_initial_estimate = v.text("initial-estimate") == "local";
   const std::string& node_data = v.text("node-data");
   job.node_data = node_data == "coordinates"            ? WalkSgdNodeData::coordinates
                   : node_data == "shuffled-coordinates" ? WalkSgdNodeData::shuffled_coordinates
                                                         : WalkSgdNodeData::rows;
   job.distance_quantiles = static_cast<int>(v.integer("distance-quantiles"));
   job.out_dir = context.out_dir.string();
+  job.progress = !context.quiet;
   job.invocation = context.invocation;
   return job;
 }
@@ -229,6 +237,7 @@ Model walk_sgd_model() {
   using namespace declare;
   Model m;
   m.name = "walk-sgd";
+  m.example = "--graph complete:n=20 --variant network --epsilon 1 --steps 400 --runs 2 --out out/walk-sgd";
   m.help =
       "random-walk DP-SGD (Alg 7.2 / 7.3): one token carries the model along a walk, clipped noisy local "
       "steps; centralized, local or network noise calibrated to (epsilon, delta)";
@@ -291,10 +300,15 @@ Model walk_sgd_model() {
       integer("distance-quantiles", "by_distance.csv: classes of pairs by Euclidean distance")
           .fallback("10")
           .range(at_least(1)),
+      choice("initial-estimate",
+             "by_distance.csv: a node's estimate before its first visit: zero (x_0) | local (its own target)",
+             {"zero", "local"})
+          .fallback("zero"),
       natural("seed", "Philox seed of the walks and the noise").fallback("0"),
       integer("eval-every", "evaluate every e steps (default T/200)").range(at_least(1)),
       threads_parameter(),
-      out_parameter()};
+      out_parameter(),
+      quiet_parameter()};
   append(m.parameters, learning_data_parameters());
   append(m.parameters, mean_loss_parameters());
   m.validate = [](const Values& v) {

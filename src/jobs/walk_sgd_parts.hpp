@@ -1,5 +1,6 @@
 #pragma once
 // walk-sgd's heterogeneous-data report (docs/walk_sgd.md "Heterogeneous data", docs/math.md §11 E15).
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -14,9 +15,11 @@ std::vector<double> walk_sgd_rgg_positions(const std::string& graph);
 
 /// by_distance.csv: the unordered pairs in `quantiles` classes of equal size by Euclidean distance; per
 /// class its distance range, the mean pairwise loss (eps_{u->v} + eps_{v->u}) / 2 of walk_loss at
-/// loss.sigma (empty when 0), and at every evaluated step the estimate discrepancy of walk_sgd_discrepancy.
+/// loss.sigma (empty when 0), and at every evaluated step the estimate discrepancy of walk_sgd_discrepancy
+/// (its runs reported to `progress`).
 std::string walk_sgd_by_distance_csv(const WalkModel& walk, const LocalData& data, const WalkSgdParams& p,
                                      const std::vector<double>& positions, const WalkSgdGraph& symmetric,
-                                     const WalkLossParams& loss, int quantiles);
+                                     const WalkLossParams& loss, int quantiles,
+                                     const std::function<void(double)>& progress);
 
 }  // namespace netdp

@@ -201,7 +201,7 @@ RunStatistics run_statistics(const std::vector<double>& values, std::int64_t run
 }
 
 WalkSgdResult walk_sgd(const WalkModel& walk, const LocalData& train, const LocalData& test,
-                       const WalkSgdParams& p) {
+                       const WalkSgdParams& p, const std::function<void(double)>& progress) {
   validate(p, walk, train);
   const Stopwatch clock;
   const LocalData& scored = test.n > 0 ? test : train;
@@ -210,6 +210,7 @@ WalkSgdResult walk_sgd(const WalkModel& walk, const LocalData& train, const Loca
   const std::int64_t points = evaluations(p), runs = p.runs;
   std::vector<double> objective(static_cast<std::size_t>(runs * points)), accuracy_values(objective.size()),
       contributions(objective.size());
+  RunCounter finished(runs, progress);
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::int64_t r = 0; r < runs; ++r) {
     if (stop_requested()) continue;  // a watched run was asked to stop (core/progress.hpp): thrown below
@@ -223,6 +224,7 @@ WalkSgdResult walk_sgd(const WalkModel& walk, const LocalData& train, const Loca
           contributions[i] = double(most);
         },
         [](std::int64_t, node_t, const std::vector<double>&) {});
+    finished.finished_one();
   }
   throw_if_stopped();
   WalkSgdResult out;
@@ -250,7 +252,7 @@ WalkSgdTrajectory walk_sgd_trajectory(const WalkModel& walk, const LocalData& tr
 
 std::vector<double> walk_sgd_discrepancy(const WalkModel& walk, const LocalData& train,
                                          const WalkSgdParams& p, const std::vector<int>& pair_class,
-                                         int classes) {
+                                         int classes, const std::function<void(double)>& progress) {
   validate(p, walk, train);
   const auto n = static_cast<std::size_t>(train.n);
   if (pair_class.size() != n * n || classes < 1)
@@ -264,10 +266,17 @@ std::vector<double> walk_sgd_discrepancy(const WalkModel& walk, const LocalData&
       }
   const std::int64_t points = evaluations(p), runs = p.runs, dim = train.dim;
   std::vector<double> per_run(static_cast<std::size_t>(runs * points * classes), 0.0);
+  RunCounter finished(runs, progress);
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::int64_t r = 0; r < runs; ++r) {
     if (stop_requested()) continue;  // a watched run was asked to stop (core/progress.hpp): thrown below
     std::vector<double> estimate(n * dim, 0.0), sums(static_cast<std::size_t>(classes));
+    if (p.local_initial_estimate)  // docs/walk_sgd.md "Heterogeneous data": the node's own mean
+      for (std::size_t v = 0; v < n; ++v) {
+        const auto first = train.offsets[v], count = train.offsets[v + 1] - first;
+        for (std::int64_t i = first; i < first + count; ++i)
+          for (std::int64_t k = 0; k < dim; ++k) estimate[v * dim + k] += train.x(i)[k] / double(count);
+      }
     std::int64_t e = 0;
     simulate_any(
         walk, train, p, r,
@@ -291,6 +300,7 @@ std::vector<double> walk_sgd_discrepancy(const WalkModel& walk, const LocalData&
         [&](std::int64_t, node_t v, const std::vector<double>& x) {
           std::copy(x.begin(), x.end(), estimate.begin() + static_cast<std::ptrdiff_t>(v * dim));
         });
+    finished.finished_one();
   }
   throw_if_stopped();
   std::vector<double> out(static_cast<std::size_t>(points * classes), 0.0);

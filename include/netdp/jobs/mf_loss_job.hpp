@@ -31,6 +31,9 @@ struct MfLossJob {
   std::string observation_b, observation_c, observation_a, observation_pi;
   std::optional<double> delta;  // given: epsilon.npy at this delta in (0, 1)
   std::string conversion = "gdp";
+  // "muffliato": also the earlier Muffliato-SGD bound (docs/math.md §6.5 "muffliato_mfdl") at the same T,
+  // alpha and sigma, for the PNDP attackers: baseline_loss.npy, baseline_by_distance.csv, summary "baseline".
+  std::string baseline = "none";
   std::string out_dir;
   bool progress = true;
   nlohmann::json invocation;
@@ -39,7 +42,8 @@ struct MfLossJob {
 /// Checks that need no graph (participation, correlation, trust, alpha, sigma).
 void check_mf_loss_job(const MfLossJob& job);
 /// Writes sensitivity.npy, loss.npy, epsilon.npy (with delta), C.npy, by_distance.csv (not for trust
-/// observation), summary.json and manifest.json; returns the summary.
+/// observation), baseline_loss.npy and baseline_by_distance.csv (baseline muffliato), summary.json and
+/// manifest.json; returns the summary.
 nlohmann::json run_mf_loss_job(const MfLossJob& job);
 
 }  // namespace netdp

@@ -76,6 +76,7 @@ struct WalkSgdJob {
   std::int64_t eval_points = 200;  // eval_every = max(1, T / eval_points) unless params.eval_every was given
   bool eval_every_given = false;
   std::string out_dir;
+  bool progress = true;  // progress lines on stderr for runs longer than a few seconds
   nlohmann::json invocation;
 };
 

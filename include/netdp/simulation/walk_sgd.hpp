@@ -12,6 +12,7 @@
 //   20).
 // Results do not depend on the thread count.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -61,6 +62,9 @@ struct WalkSgdParams {
   std::int64_t runs = 1;  // R >= 1
   std::uint64_t seed = 0;
   std::int64_t eval_every = 1;  // the curves hold steps 0, e, 2e, ..., and T
+  // walk_sgd_discrepancy: node v's estimate before its first visit is the mean of its examples (its own
+  // optimum for the quadratic objective: what it holds alone) instead of x_0 = 0.
+  bool local_initial_estimate = false;
 };
 
 /// Throws InvalidParameter naming the parameter (batch larger than the smallest local dataset, a walk with
@@ -83,9 +87,9 @@ struct WalkSgdResult {
 };
 
 /// R runs on `walk`, node v holding train's examples of user v; accuracy on `test` (train when test is
-/// empty).
+/// empty). `progress` (may be empty) receives the share of the runs done, one call at a time.
 WalkSgdResult walk_sgd(const WalkModel& walk, const LocalData& train, const LocalData& test,
-                       const WalkSgdParams& p);
+                       const WalkSgdParams& p, const std::function<void(double)>& progress = {});
 
 /// The models x_0 .. x_T (p values each) and the holders v_0 .. v_{T-1} of one run, by the same code.
 struct WalkSgdTrajectory {
@@ -99,9 +103,9 @@ WalkSgdTrajectory walk_sgd_trajectory(const WalkModel& walk, const LocalData& tr
 /// model it last sent on (x_0 = 0 before its first visit). pair_class[u * n + v] in [0, classes) or -1
 /// (ignored) for u < v. Returns, at every evaluated step e (as WalkSgdResult::step) and class c, the mean
 /// over runs of the mean over the class's pairs of ||estimate_u - estimate_v||: values[e * classes + c].
-/// Runs spread over the threads; the result does not depend on their number.
+/// Runs spread over the threads; the result does not depend on their number. `progress` as walk_sgd's.
 std::vector<double> walk_sgd_discrepancy(const WalkModel& walk, const LocalData& train,
                                          const WalkSgdParams& p, const std::vector<int>& pair_class,
-                                         int classes);
+                                         int classes, const std::function<void(double)>& progress = {});
 
 }  // namespace netdp
