@@ -33,20 +33,32 @@ libraries_of() {
     study_toml | unit_json) echo -ltomlplusplus -lcrypto ;;
   esac
 }
+# Build every target first, as many at a time as there are cores (each is one clang process), then run them.
+build_target() {
+  local target=$1 srcs=() s
+  for s in $(sources_of "$target"); do [[ -f $root/$s ]] && srcs+=("$root/$s"); done
+  # shellcheck disable=SC2046
+  "$cxx" "${flags[@]}" "$root/tests/fuzz/fuzz_$target.cpp" "${srcs[@]}" $(libraries_of "$target") \
+    -o "$out/fuzz_$target"
+}
+started=$(date +%s)
+pids=()
+for target in "${targets[@]}"; do
+  echo "fuzz.sh: building $out/fuzz_$target"
+  build_target "$target" &
+  pids+=($!)
+  if ((${#pids[@]} >= $(nproc))); then wait "${pids[0]}"; pids=("${pids[@]:1}"); fi
+done
+for pid in "${pids[@]}"; do wait "$pid"; done
+echo "fuzz.sh: ${#targets[@]} targets built in $(($(date +%s) - started)) s"
 status=0
 for target in "${targets[@]}"; do
-  binary=$out/fuzz_$target
-  srcs=()
-  for s in $(sources_of "$target"); do [[ -f $root/$s ]] && srcs+=("$root/$s"); done
-  echo "fuzz.sh: building $binary"
-  # shellcheck disable=SC2046
-  "$cxx" "${flags[@]}" "$root/tests/fuzz/fuzz_$target.cpp" "${srcs[@]}" $(libraries_of "$target") -o "$binary"
   corpus=$out/corpus/$target
   mkdir -p "$corpus"
   echo "fuzz.sh: running $target for ${seconds}s"
   # NETDP_MEMORY_MB: the readers' memory check (src/core/memory_info.cpp) refuses graphs over 64 MiB, far
   # below libFuzzer's RSS limit, so that an allowed allocation is never reported as a leak or an OOM.
-  (cd "$out" && NETDP_MEMORY_MB=64 "$binary" -max_total_time="$seconds" -rss_limit_mb=4096 -max_len=4096 \
-    -print_final_stats=1 "$corpus" "$root/tests/fuzz/corpus/$target") || status=1
+  (cd "$out" && NETDP_MEMORY_MB=64 "$out/fuzz_$target" -max_total_time="$seconds" -rss_limit_mb=4096 \
+    -max_len=4096 -print_final_stats=1 "$corpus" "$root/tests/fuzz/corpus/$target") || status=1
 done
 exit $status

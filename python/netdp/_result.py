@@ -2,7 +2,8 @@
 
 A run writes the CLI's results directory (docs/outputs.md); a Result holds its files by name: ``result.loss`` is
 loss.npy as a NumPy array, ``result.by_distance`` is by_distance.csv as a dict of columns, ``result.summary`` is
-summary.json as a dict. The arrays are read from the .npy files the engine wrote, so they are the CLI's to the bit.
+summary.json as a dict. The arrays are the .npy files the engine wrote, mapped into memory (no copy), so they are
+the CLI's to the bit.
 """
 
 import csv
@@ -28,6 +29,17 @@ def _read_table(path):
         return np.loadtxt(path, dtype=np.float64, comments="#", ndmin=2)
 
 
+def map_npy(path):
+    """A .npy file as a plain float64 array backed by the file's pages, without copying it: copy-on-write (writing
+    to the array changes neither the file nor another result), and usable after the file is deleted (Linux keeps a
+    mapped file's pages). An empty array, which cannot be mapped, is read."""
+    try:
+        mapped = np.load(path, mmap_mode="c")
+    except ValueError:  # mmap of a zero-length data block
+        return np.load(path)
+    return np.asarray(mapped)  # an ndarray view of the map, not the np.memmap subclass
+
+
 def read_csv(path):
     """A CSV file written by netdp (one header line, no quoting except study results) as {column: values}."""
     with open(path, newline="", encoding="utf-8") as f:
@@ -41,7 +53,7 @@ def read_csv(path):
 class Result:
     """The files of one run, by name without extension.
 
-    - ``.npy`` files: NumPy arrays (float64, C order), e.g. ``result.loss``;
+    - ``.npy`` files: NumPy arrays (float64, C order) mapped from the files, e.g. ``result.loss``;
     - ``.csv`` files: dicts of columns (float64 arrays, or lists of str), e.g. ``result.by_distance["mean"]``;
     - ``.txt`` files: arrays (``result.edges``: edges.txt of ``graph``, m x 2 node ids);
     - ``.json`` files: dicts, e.g. ``result.summary`` (``manifest.json`` too);
@@ -64,7 +76,7 @@ class Result:
             stem, ext = os.path.splitext(name)
             path = os.path.join(directory, name)
             if ext == ".npy":
-                self._data[stem] = np.load(path)
+                self._data[stem] = map_npy(path)
             elif ext == ".csv":
                 self._data[stem] = read_csv(path)
             elif ext == ".txt":

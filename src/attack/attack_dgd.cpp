@@ -8,6 +8,7 @@
 #include <string>
 
 #include "attack/knowledge_rows.hpp"
+#include "core/progress.hpp"
 #include "netdp/attack/echelon.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/core/philox.hpp"
@@ -151,7 +152,8 @@ DgdKnowledge dgd_knowledge(const Graph& g, const WeightsSpec& weights, const std
   };
   const std::size_t m = idx(k.rows);
   k.covariance.assign(m * m, 0.0);
-  for (int s = 0; s < messages; ++s)
+  for (int s = 0; s < messages; ++s) {
+    throw_if_stopped();  // a watched run was asked to stop (core/progress.hpp)
     for (int s2 = s; s2 < messages; ++s2)
       for (std::size_t i = 0; i < count; ++i)
         for (std::size_t i2 = 0; i2 < count; ++i2) {
@@ -161,11 +163,13 @@ DgdKnowledge dgd_knowledge(const Graph& g, const WeightsSpec& weights, const std
           const std::size_t a = idx(s) * count + i, b = idx(s2) * count + i2;
           k.covariance[a * m + b] = k.covariance[b * m + a] = sum;
         }
+  }
 
   k.exact = true;
   const auto& impl = rounds.impl();
   std::vector<std::vector<int>> per_prime;
   for (std::size_t p = 0; p < impl.fields.size(); ++p) {
+    throw_if_stopped();
     int rank = 0;
     per_prime.push_back(identifiable_mod_p(impl.fields[p], impl.modular[p][0], k, g.n, &rank));
     const auto& after = per_prime.back();

@@ -5,10 +5,12 @@
 
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <memory>
 
 #include "cli/options.hpp"
+#include "netdp/core/error.hpp"
 #include "netdp/io/results_dir.hpp"
 #include "netdp/jobs/model.hpp"
 
@@ -37,22 +39,47 @@ std::string type_name(const Parameter& p) {
     default:
       name = "TEXT";
   }
-  if (!p.choices.empty()) {
+  const std::vector<std::string>& words = !p.choices.empty() ? p.choices : p.forms;
+  if (p.type == ParameterType::count_or_auto) name = "{INT|auto}";
+  if (!words.empty()) {
     name = "{";
-    for (std::size_t i = 0; i < p.choices.size(); ++i) name += (i ? "|" : "") + p.choices[i];
+    for (std::size_t i = 0; i < words.size(); ++i) name += (i ? "|" : "") + words[i];
     name += "}";
   }
   return name;
 }
 
+/// The option's names: "--eps0" and, hidden behind it, its older spellings ("--eps0,--eps").
+std::string option_names(const Parameter& p) {
+  std::string names = "--" + p.name;
+  for (const auto& old : p.aliases) names += ",--" + old;
+  return names;
+}
+
+/// The help line: a renamed parameter says what it was called; a deprecated one is hidden.
+std::string option_help(const Parameter& p) {
+  std::string help = p.help;
+  for (std::size_t i = 0; i < p.aliases.size(); ++i)
+    help +=
+        std::string(i ? ", " : " (formerly ") + "--" + p.aliases[i] + (i + 1 == p.aliases.size() ? ")" : "");
+  return help;
+}
+
 CLI::Option* add_parameter(CLI::App& command, const Parameter& p) {
-  const std::string flag = "--" + p.name;
-  if (p.type == ParameterType::flag) return command.add_flag(flag, p.help);
-  CLI::Option* option = command.add_option(flag, p.help);
+  const std::string flag = option_names(p), help = option_help(p);  // CLI11 2.3 wants an lvalue help
+  if (p.type == ParameterType::flag) {
+    CLI::Option* option = command.add_flag(flag, help);
+    if (!p.replaced_by.empty()) option->group("");  // hidden; docs/<command>.md lists it
+    return option;
+  }
+  CLI::Option* option = command.add_option(flag, help);
+  if (!p.replaced_by.empty()) option->group("");
   option->type_name(type_name(p));
   if (p.default_value)
     option->default_str(p.type == ParameterType::reals ? "[" + *p.default_value + "]" : *p.default_value);
   if (p.required) option->required();
+  // A value given twice, under one spelling or two, is refused by given_values with the parameter's name.
+  if (p.type != ParameterType::reals) option->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   if (p.type == ParameterType::reals) {
     option->delimiter(',');
     if (p.items)
@@ -63,12 +90,33 @@ CLI::Option* add_parameter(CLI::App& command, const Parameter& p) {
   return option;
 }
 
-/// The values given on the command line, by parameter name.
-jobs::Values::TextItems given_values(const Model& model, const std::map<std::string, CLI::Option*>& options) {
+/// The line for an older spelling or a deprecated parameter, naming what to give instead ("" when neither).
+std::string deprecation_note(const Parameter& p, const std::vector<std::string>& argv) {
+  if (!p.replaced_by.empty())
+    return "netdp: warning: --" + p.name + " is deprecated: give --" + p.replaced_by;
+  for (const auto& old : p.aliases)
+    for (const auto& word : argv)
+      if (word == "--" + old || word.starts_with("--" + old + "="))
+        return "netdp: warning: --" + old + " is the old name of --" + p.name + ": give --" + p.name;
+  return "";
+}
+
+/// The values given on the command line, by parameter name, and the deprecation lines of the spellings used.
+jobs::Values::TextItems given_values(const Model& model, const std::map<std::string, CLI::Option*>& options,
+                                     const std::vector<std::string>& argv, std::vector<std::string>& notes) {
   jobs::Values::TextItems given;
   for (const Parameter& p : model.parameters) {
     const CLI::Option* option = options.at(p.name);
     if (option->count() == 0) continue;
+    if (p.type != ParameterType::flag && p.type != ParameterType::reals && option->count() > 1) {
+      std::string older;  // the older spelling used, if any
+      for (const auto& old : p.aliases)
+        for (const auto& word : argv)
+          if (older.empty() && (word == "--" + old || word.starts_with("--" + old + "="))) older = old;
+      throw InvalidParameter(p.name, p.name + " is given twice" +
+                                         (older.empty() ? "" : " (" + older + " is its older spelling)"));
+    }
+    if (auto note = deprecation_note(p, argv); !note.empty()) notes.push_back(note);
     given.emplace_back(p.name,
                        p.type == ParameterType::flag ? std::vector<std::string>{} : option->results());
   }
@@ -105,7 +153,9 @@ class CleanupOnSignals {
 
 int run_model(const Model& model, const std::map<std::string, CLI::Option*>& options,
               const nlohmann::json& invocation) {
-  const jobs::Values values = jobs::Values::from_text(model, given_values(model, options));
+  std::vector<std::string> notes;
+  const jobs::Values values = jobs::Values::from_text(
+      model, given_values(model, options, invocation.get<std::vector<std::string>>(), notes));
   jobs::RunContext context;
   if (const Parameter* out = model.with_role(jobs::ParameterRole::out_dir))
     context.out_dir = values.text(out->name);
@@ -113,8 +163,21 @@ int run_model(const Model& model, const std::map<std::string, CLI::Option*>& opt
     context.quiet = values.flag(quiet->name);
   context.invocation = invocation;
   const CleanupOnSignals cleanup;
-  const nlohmann::json summary = model.run(values, context);
+  // A run refused as bad input after it made its output directory (a memory plan that fails inside the
+  // library) leaves nothing behind: the directory it created is removed while still empty (docs/outputs.md).
+  std::error_code ec;
+  const bool existed = context.out_dir.empty() || std::filesystem::exists(context.out_dir, ec);
+  nlohmann::json summary;
+  try {
+    summary = model.run(values, context);
+  } catch (const InvalidInput&) {
+    if (!existed && std::filesystem::is_empty(context.out_dir, ec))
+      std::filesystem::remove(context.out_dir, ec);
+    throw;
+  }
   std::fputs(model.report(summary, context).c_str(), stdout);
+  // After the run, so that a refused run still prints exactly one line (its error).
+  for (const auto& note : notes) std::fprintf(stderr, "%s\n", note.c_str());
   return 0;
 }
 
@@ -140,7 +203,12 @@ std::vector<Command> add_model_commands(CLI::App& app, const nlohmann::json& inv
       parent = g;
     }
     CLI::App* command = parent->add_subcommand(name, model.help);
-    if (!model.footer.empty()) command->footer(model.footer);
+    // Every command's help ends with an example (docs/reliability.md).
+    std::string footer = model.footer;
+    if (!model.example.empty())
+      footer +=
+          (footer.empty() ? "" : "\n") + std::string("Example: netdp ") + model.name + " " + model.example;
+    if (!footer.empty()) command->footer(footer);
     auto options = std::make_shared<std::map<std::string, CLI::Option*>>();
     for (const Parameter& p : model.parameters) (*options)[p.name] = add_parameter(*command, p);
     for (const Parameter& p : model.parameters)

@@ -1,5 +1,7 @@
 // `netdp run STUDY.toml --out DIR` and `netdp merge`: the study runner (docs/study.md).
 #include <charconv>
+#include <cstdio>
+#include <filesystem>
 #include <memory>
 
 #include "cli/options.hpp"
@@ -11,9 +13,19 @@ namespace netdp::cli {
 namespace {
 
 struct RunCommandOptions {
-  std::string study, shard = "0/1";
+  std::string study, shard = "0/1", device = "auto", devices;
   study::RunOptions run;
 };
+
+/// --device in the models' spelling (auto | cpu | cuda:0,1) -> the runner's (auto | cpu | 0,1); the older
+/// --devices spelling (auto | cpu | 0,1) is still accepted (docs/study.md "Execution").
+std::string runner_devices(const RunCommandOptions& o) {
+  if (!o.devices.empty()) return o.devices;
+  if (o.device == "auto" || o.device == "cpu") return o.device;
+  if (o.device.starts_with("cuda:") && o.device.size() > 5) return o.device.substr(5);
+  throw InvalidInput("--device: expected auto, cpu or cuda:0,1 (GPU ordinals), got '" + excerpt(o.device) +
+                     "'");
+}
 
 /// "i/N" -> (i, N).
 std::pair<int, int> parse_shard(const std::string& text) {
@@ -43,22 +55,49 @@ Command add_run_command(CLI::App& app, const nlohmann::json& invocation) {
       "--update", o->run.update,
       "the study file changed: keep the finished units whose parameters and seed are unchanged, run the "
       "rest (new points, replicates, experiments)");
-  c->add_option("--workers", o->run.workers, "CPU workers per process when no GPU is used (0 = 1)")
+  o->run.workers = 1;
+  c->add_option("--workers", o->run.workers, "CPU workers per process when no GPU is used")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  c->add_option(
+       "--device", o->device,
+       "auto: one worker per GPU that answers, else CPU workers; cpu: CPU workers only; cuda:0,1: one "
+       "worker per listed GPU")
+      ->type_name("{auto|cpu|cuda:LIST}")
       ->capture_default_str();
-  c->add_option("--devices", o->run.devices,
-                "auto (one worker per GPU that answers, else CPU workers) | cpu | GPU ordinals, e.g. 0,1")
-      ->capture_default_str();
+  c->add_option("--devices", o->devices, "the older spelling of --device (auto | cpu | 0,1)")->group("");
   c->add_option("--shard", o->shard,
                 "run only the units i, i + N, i + 2N, ... (job arrays); then netdp merge")
       ->capture_default_str();
   c->add_flag("--quiet", o->run.quiet, "no progress on stderr");
-  return {c, [o, invocation] {
+  return {c, [o, invocation, c] {
             if (o->run.out.empty() && !o->run.dry_run) throw InvalidInput("run: --out DIR is required");
+            if (!o->devices.empty() && c->count("--device") > 0)
+              throw InvalidInput("--devices excludes --device (--devices is its older spelling)");
             std::tie(o->run.shard, o->run.shards) = parse_shard(o->shard);
+            o->run.devices = runner_devices(*o);
             o->run.invocation = invocation;
+            if (std::filesystem::is_directory(o->study))  // `netdp run DIR`: name what is expected
+              throw InvalidInput(
+                  "run: '" + excerpt(o->study) +
+                  "' is a directory; give the study file (TOML), e.g. netdp run study.toml --out " +
+                  excerpt(o->study));
             const study::ModelCatalog& catalog = study::registry_catalog();
             const auto spec = study::read_study_file(o->study, catalog);
-            return study::run_study(spec, catalog, o->run);
+            int status = 0;
+            try {
+              status = study::run_study(spec, catalog, o->run);
+            } catch (const InvalidParameter& e) {  // the runner names its option "devices"
+              if (e.parameter() != "devices" || !o->devices.empty()) throw;
+              throw InvalidInput("--device: " + e.detail());
+            }
+            // After the run, so that a refused run still prints exactly one line (its error).
+            if (!o->devices.empty())
+              std::fputs(
+                  "netdp: warning: --devices is the old name of --device: give --device (cuda:0,1 "
+                  "for GPUs)\n",
+                  stderr);
+            return status;
           }};
 }
 

@@ -3,11 +3,25 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
 
 namespace netdp {
 
 namespace {
 constexpr double kQuietSeconds = 3.0, kIntervalSeconds = 5.0;
+
+/// NETDP_PROGRESS_SECONDS (ProgressLine): the quiet time and the interval, or a negative value when unset or
+/// not a number >= 0 (the defaults).
+double progress_seconds_override() {
+  static const double seconds = [] {
+    const char* text = std::getenv("NETDP_PROGRESS_SECONDS");
+    if (!text || !*text) return -1.0;
+    char* end = nullptr;
+    const double value = std::strtod(text, &end);
+    return *end == '\0' && value >= 0 ? value : -1.0;
+  }();
+  return seconds;
+}
 
 std::atomic<int> stop_request{0};
 std::atomic<int> live_sink_scopes{0};
@@ -68,8 +82,9 @@ void ProgressLine::update(double fraction) {
   if (sink_) sink_->report(label_, std::clamp(fraction, 0.0, 1.0));
   if (!enabled_) return;
   const auto now = std::chrono::steady_clock::now();
-  const double elapsed = seconds_between(start_, now);
-  if (elapsed < kQuietSeconds || (printed_ && seconds_between(last_, now) < kIntervalSeconds)) return;
+  const double elapsed = seconds_between(start_, now), fixed = progress_seconds_override();
+  const double quiet = fixed >= 0 ? fixed : kQuietSeconds, interval = fixed >= 0 ? fixed : kIntervalSeconds;
+  if (elapsed < quiet || (printed_ && seconds_between(last_, now) < interval)) return;
   fraction = std::clamp(fraction, 0.0, 1.0);
   const double eta = fraction > 0 ? elapsed * (1 - fraction) / fraction : 0.0;
   std::fprintf(stderr, "%s: %.0f%% %s, %.1f s elapsed, ETA %.1f s\n", label_.c_str(), 100 * fraction,

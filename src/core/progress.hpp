@@ -4,8 +4,12 @@
 // runner may watch a run (docs/python.md "Progress and Ctrl-C"): a ProgressSink receives every update, and a
 // stop request ends the run's long loops early (RunStopped). Nothing changes for runs without a sink.
 #include <chrono>
+#include <cstdint>
+#include <functional>
+#include <mutex>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "netdp/core/loss_rows.hpp"
 
@@ -73,6 +77,8 @@ class RunStopped : public std::runtime_error {
 /// OpenMP parallel regions (or inside a loop body that catches and rethrows after the region).
 void throw_if_stopped();
 
+/// Lines on stderr: none for the first 3 seconds, then at most one every 5 seconds. The environment variable
+/// NETDP_PROGRESS_SECONDS=S (a number >= 0) sets both to S: 0 prints every update (tests, logs).
 class ProgressLine {
  public:
   /// `what` names the unit of progress in the lines, e.g. "of the sources".
@@ -87,6 +93,25 @@ class ProgressLine {
   ProgressSink* sink_;  // the constructing thread's (updates may come from the run's worker threads)
   bool enabled_, printed_ = false;
   std::chrono::steady_clock::time_point start_, last_;
+};
+
+/// Counts the finished runs of a loop that may run on several threads (OpenMP) and passes the share done to
+/// `progress` (may be empty): one call at a time, with shares that only increase, whichever thread finished.
+class RunCounter {
+ public:
+  RunCounter(std::int64_t total, std::function<void(double)> progress)
+      : total_(total), progress_(std::move(progress)) {}
+  void finished_one() {
+    if (!progress_) return;
+    const std::lock_guard lock(mutex_);
+    ++done_;
+    progress_(total_ > 0 ? double(done_) / double(total_) : 1.0);
+  }
+
+ private:
+  std::int64_t total_, done_ = 0;
+  std::function<void(double)> progress_;
+  std::mutex mutex_;
 };
 
 /// A loss-row sink that reports the share of source rows received, and stops the run between row tiles.

@@ -122,7 +122,9 @@ json run_admm_job(const AdmmJob& job) {
 
   const Optimum opt = objective_optimum(p.objective, train, p.l2);
   const std::vector<double> u_star = admm_fixed_point(p, train, opt.theta);
-  const AdmmResult r = admm(train, split.test, p, u_star);
+  ProgressLine progress("admm", "of the runs", job.progress);
+  const AdmmResult r = admm(train, split.test, p, u_star, [&](double f) { progress.update(f); });
+  progress.finish();
   const double c = admm_prox_step(p, train.n), tau = admm_contraction(p.objective, train, p.l2, c);
   double d0 = 0;
   for (double v : u_star) d0 += v * v;
@@ -237,6 +239,7 @@ AdmmJob admm_job(const Values& v, const RunContext& context) {
   job.test_fraction = v.real("test-fraction");
   job.intercept = !v.flag("no-intercept");
   job.out_dir = context.out_dir.string();
+  job.progress = !context.quiet;
   job.invocation = context.invocation;
   return job;
 }
@@ -262,6 +265,7 @@ Model admm_model() {
   using namespace declare;
   Model m;
   m.name = "admm";
+  m.example = "--setting walk --epsilon 2 --users 40 --runs 3 --steps 60 --synthetic-rows 600 --out out/admm";
   m.help =
       "private consensus ADMM (Alg 8.1-8.4): noisy Douglas-Rachford blocks, centralized, federated or "
       "random-walk, noise calibrated to (epsilon, delta) by Thm 8.7 / E.9 / 8.12";
@@ -303,7 +307,7 @@ Model admm_model() {
       natural("seed", "Philox seed of the sampling, the walk and the noise").fallback("0")};
   append(m.parameters, learning_data_parameters());  // the rows, as walk-sgd and muffliato-sgd read them
   append(m.parameters, {integer("eval-every", "evaluate every e steps (default K/200)").range(at_least(1)),
-                        threads_parameter(), out_parameter()});
+                        threads_parameter(), out_parameter(), quiet_parameter()});
   m.validate = [](const Values& v) {
     AdmmJob job = admm_job(v, {});
     check_admm_job(job);

@@ -80,7 +80,13 @@ json run_attack_dgd_job(const AttackDgdJob& job) {
   const std::size_t d = idx(dim), c = k.targets.size(), n = idx(g.n);
 
   std::vector<attack::DgdEstimator> estimators;
-  for (int t = 1; t <= T; ++t) estimators.push_back(attack::dgd_estimator(k, t));
+  ProgressLine estimator_progress("attack dgd estimators", "of the steps", job.progress);
+  for (int t = 1; t <= T; ++t) {
+    throw_if_stopped();  // a watched run was asked to stop (core/progress.hpp)
+    estimators.push_back(attack::dgd_estimator(k, t));
+    estimator_progress.update(double(t) / T);
+  }
+  estimator_progress.finish();
   const double seconds_knowledge = clock.seconds();
 
   // Per target at T: errors over runs; per prefix t: the mean over the targets identifiable at t, over runs.
@@ -88,7 +94,9 @@ json run_attack_dgd_job(const AttackDgdJob& job) {
   std::vector<Moments> step_ols(idx(T)), step_gls(idx(T)), step_ols_data(idx(T)), step_gls_data(idx(T));
   std::ostringstream estimates;
   estimates << "node,coordinate,reference,ols,gls\n";
+  ProgressLine progress("attack dgd", "of the runs", job.progress);
   for (int r = 0; r < job.runs; ++r) {
+    throw_if_stopped();
     attack::DgdAttackParams params = job.params;
     params.run = r;
     const attack::DgdRun run = attack::simulate_dgd(k, problem.theta0, dim, problem.update, params);
@@ -120,7 +128,9 @@ json run_attack_dgd_job(const AttackDgdJob& job) {
                       << format_double(reference[idx(k.targets[j]) * d + q]) << ','
                       << format_double(e.ols[j * d + q]) << ',' << format_double(e.gls[j * d + q]) << '\n';
     }
+    progress.update(double(r + 1) / job.runs);
   }
+  progress.finish();
 
   ResultsDir out(job.out_dir);
   // nodes.csv: one line per node; errors at T for the identifiable targets.
@@ -256,6 +266,7 @@ AttackDgdJob attack_dgd_job(const Values& v, const RunContext& context) {
   job.step_size = v.real("step-size");
   job.runs = static_cast<int>(v.integer("runs"));
   job.out_dir = context.out_dir.string();
+  job.progress = !context.quiet;
   job.invocation = context.invocation;
   return job;
 }
@@ -266,6 +277,9 @@ Model attack_dgd_model() {
   using namespace declare;
   Model m;
   m.name = "attack dgd";
+  m.example =
+      "--graph florentine --weights max-degree --attackers 0 --steps 5 --objective least-squares --dim 3 "
+      "--sigma 0.01 --runs 2 --out out/attack-dgd";
   m.help =
       "reconstruction attack on decentralized gradient descent: OLS/GLS estimates of every target's gradient "
       "(docs/math.md §7.3)";

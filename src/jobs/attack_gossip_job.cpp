@@ -181,6 +181,7 @@ Model attack_gossip_model() {
   using namespace declare;
   Model m;
   m.name = "attack gossip";
+  m.example = "--graph florentine --attackers all --steps 4 --out out/attack-gossip";
   m.help =
       "reconstruction attack on gossip averaging: which private values curious nodes determine exactly "
       "(docs/math.md §7.1-7.2)";
@@ -188,6 +189,7 @@ Model attack_gossip_model() {
   append(
       m.parameters,
       {text("attackers", "attacking nodes: a list (0,1), all (every node alone, batched) or random:K")
+           .forms({"LIST", "all", "random:K"})
            .fallback("0"),
        integer("steps", "gossip rounds T observed").required().range(between(1, 1e6)),
        choice("method", "exact (Z/pZ for two primes) | float (the reference code's RREF tolerances)",
@@ -236,7 +238,10 @@ Model attack_gossip_model() {
     const double n = g.n, degree = n > 0 ? 2 * g.m / n : 0, T = static_cast<double>(v.integer("steps"));
     const double rank = std::min(n, 1 + T * degree), per = 2 * (1 + T * degree + rank) * rank * n * 2e-9;
     const double sets = v.text("attackers") == "all" ? n : 1;
-    return Estimate{8 * (1 + T * degree) * n * 3 + (sets > 1 ? n * n : 0), sets * per};
+    // Nothing here is tiled: the knowledge rows and, for all attackers, the n x n reconstructible mask are
+    // held whole, so Model::run refuses what does not fit before anything is written.
+    const double bytes = 8 * (1 + T * degree) * n * 3 + (sets > 1 ? n * n : 0);
+    return Estimate{bytes, sets * per, bytes};
   };
   return m;
 }

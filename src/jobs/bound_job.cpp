@@ -38,29 +38,30 @@ std::vector<Parameter> grid_parameters() {
 std::vector<Parameter> walk_grid_parameters(const std::string& default_steps_per_node,
                                             const std::string& deltas) {
   std::vector<Parameter> parameters = grid_parameters();
-  append(
-      parameters,
-      {real("steps", "walk length T, the same for every n").excludes("steps-per-node"),
-       real("steps-per-node", "T = this times n (default unless steps is given)")
-           .fallback(default_steps_per_node)
-           .excludes("steps"),
-       real("delta-prime", "composition slack delta'").fallback(deltas),
-       real("delta-hat", "Chernoff failure probability delta_hat (CB1)").fallback(deltas),
-       choice("contributions", "chernoff: N_v from CB1 (random number of contributions); fixed: N_v = T/n",
-              {"chernoff", "fixed"})
-           .fallback("chernoff"),
-       choice("nv-formula",
-              "proof: T/n + sqrt(3 (T/n) ln(1/delta_hat)); code: the reference code's T/n + sqrt(1.5 T "
-              "ln(1/delta_hat)) (reproduces Fig. 7.1a)",
-              {"proof", "code", "code_quirk"})
-           .fallback("proof"),
-       choice("composition", "optimal_min (C3, reproduction), advanced (C2) or simple (C1)",
-              {"optimal_min", "optimal-min", "advanced", "simple"})
-           .fallback("optimal_min"),
-       real("colluders", "c colluding observers: the bound of n/c users (docs/math.md §4.5)").fallback("1"),
-       flag("sender-known",
-            "observers know who sent and receives the token: add the spotted contributions (4.4, CB2)"),
-       real("delta-tilde", "CB2 failure probability for sender-known").fallback(deltas)});
+  append(parameters,
+         {real("steps", "walk length T, the same for every n").excludes("steps-per-node"),
+          real("steps-per-node", "T = this times n (default unless steps is given)")
+              .fallback(default_steps_per_node)
+              .excludes("steps"),
+          real("delta-prime", "composition slack delta'").fallback(deltas),
+          real("delta-hat", "Chernoff failure probability delta_hat (CB1)").fallback(deltas),
+          choice("contributions", "chernoff: N_v from CB1 (random number of contributions); fixed: N_v = T/n",
+                 {"chernoff", "fixed"})
+              .fallback("chernoff"),
+          choice("nv-formula",
+                 "proof: T/n + sqrt(3 (T/n) ln(1/delta_hat)); code: the reference code's T/n + sqrt(1.5 T "
+                 "ln(1/delta_hat)) (reproduces Fig. 7.1a)",
+                 {"proof", "code", "code_quirk"})
+              .fallback("proof"),
+          choice("composition", "optimal_min (C3, reproduction), advanced (C2) or simple (C1)",
+                 {"optimal_min", "optimal-min", "advanced", "simple"})
+              .fallback("optimal_min"),
+          integer("colluders", "c colluding observers: the bound of n/c users (docs/math.md §4.5)")
+              .fallback("1")
+              .range(at_least(1)),
+          flag("sender-known",
+               "observers know who sent and receives the token: add the spotted contributions (4.4, CB2)"),
+          real("delta-tilde", "CB2 failure probability for sender-known").fallback(deltas)});
   return parameters;
 }
 
@@ -71,7 +72,7 @@ WalkValues walk_values(const Values& v) {
   w.delta_tilde = v.real("delta-tilde");
   w.steps = v.has("steps") ? v.real("steps") : 0;
   w.steps_per_node = v.real("steps-per-node");
-  w.colluders = v.real("colluders");
+  w.colluders = double(v.integer("colluders"));
   w.contributions = v.text("contributions");
   w.nv_formula = v.text("nv-formula");
   w.composition = v.text("composition");
@@ -214,6 +215,7 @@ Model bound_model(const std::string& name, const std::string& help, std::vector<
                   std::function<BoundRun(const Values&)> make) {
   Model m;
   m.name = "bound " + name;
+  m.example = "--n 2000,5000 --out out/" + name;
   m.help = help;
   m.parameters = std::move(parameters);
   m.validate = [make](const Values& v) { (void)evaluate_grid(make(v), v); };

@@ -31,11 +31,11 @@ bounds::ContributionOptions contribution_options(const WalkValues& w);
 /// The walk options as manifest parameters.
 nlohmann::json walk_manifest(const WalkValues& w);
 
-/// The fields the complete-graph walk bounds share (sum and histogram), from `eps`, `delta` and the walk
+/// The fields the complete-graph walk bounds share (sum and histogram), from `eps0`, `delta` and the walk
 /// values.
 template <class Params>
 void set_walk_fields(Params& p, const Values& v, const WalkValues& w) {
-  p.epsilon = v.real("eps");
+  p.epsilon = v.real("eps0");
   p.delta = v.real("delta");
   p.delta_prime = w.delta_prime;
   p.steps = w.steps;

@@ -19,7 +19,7 @@ Model complete_histogram_bound_model() {
               "preprint: [S2] Thm 6 with c tuned",
               {"closed", "numerical", "preprint"})
            .fallback("numerical"),
-       real("eps", "LDP level of each RR_gamma contribution").fallback("0.5"),
+       real("eps0", "LDP level eps0 of each RR_gamma contribution").fallback("0.5").alias("eps"),
        real("delta", "delta of the shuffling bound (SH2)").fallback("1e-07"),
        integer("categories", "histogram size L").fallback("2")});
   return bound::bound_model(

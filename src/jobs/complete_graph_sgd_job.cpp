@@ -20,7 +20,9 @@ std::vector<Parameter> sgd_parameters(const std::string& default_lipschitz) {
 
 json sgd_manifest(const Values& v) {
   json j = bound::walk_manifest(bound::walk_values(v));
-  j.update({{"lipschitz", v.real("lipschitz")}, {"eps", v.real("eps")}, {"delta", v.real("delta")}});
+  j.update({{"lipschitz", v.real("lipschitz")},
+            {"eps", v.real(v.has("eps0") ? "eps0" : "epsilon")},
+            {"delta", v.real("delta")}});
   return j;
 }
 
@@ -33,7 +35,7 @@ bounds::SgdParams sgd_params(const Values& v) {
   p.steps = w.steps;
   p.steps_per_node = w.steps_per_node;
   p.lipschitz = v.real("lipschitz");
-  p.epsilon = v.real("eps");
+  p.epsilon = v.real("eps0");
   p.delta = v.real("delta");
   p.sigma = v.has("sigma") ? v.real("sigma") : 0;
   p.alpha = v.has("alpha") ? v.real("alpha") : 2;
@@ -53,15 +55,16 @@ bounds::SgdParams sgd_params(const Values& v) {
 Model sgd_rdp_bound_model() {
   using namespace declare;
   std::vector<Parameter> parameters = sgd_parameters("1");
-  append(parameters, {real("eps", "local (eps, delta) level of a noisy gradient (sets sigma)").fallback("1"),
-                      real("sigma", "absolute noise std instead of eps (0 = from eps)").fallback("0"),
-                      real("alpha", "Renyi order reported").fallback("2"),
-                      real("slope-factor", "4 (thesis, Delta = 2L), 2 (reference code), 1 (Delta = L)")
-                          .fallback("4")
-                          .choices({"1", "2", "4"}),
-                      choice("horizon", "infinite (ln n, the thesis) or finite (exact sum up to T)",
-                             {"infinite", "finite"})
-                          .fallback("infinite")});
+  append(
+      parameters,
+      {real("eps0", "local (eps0, delta) level of a noisy gradient (sets sigma)").fallback("1").alias("eps"),
+       real("sigma", "absolute noise std instead of eps0 (0 = from eps0)").fallback("0"),
+       real("alpha", "Renyi order reported").fallback("2"),
+       real("slope-factor", "4 (thesis, Delta = 2L), 2 (reference code), 1 (Delta = L)")
+           .fallback("4")
+           .choices({"1", "2", "4"}),
+       choice("horizon", "infinite (ln n, the thesis) or finite (exact sum up to T)", {"infinite", "finite"})
+           .fallback("infinite")});
   return bound::bound_model(
       "sgd-rdp",
       "network RDP of random-walk DP-SGD on the complete graph (4.3.1, Prop D.11) and its (eps, delta) "
@@ -81,7 +84,8 @@ Model sgd_rdp_bound_model() {
 Model sgd_closed_form_bound_model() {
   using namespace declare;
   std::vector<Parameter> parameters = sgd_parameters("1");
-  append(parameters, {real("eps", "local (eps, delta) level of a noisy gradient (< 1)").fallback("0.5")});
+  append(parameters,
+         {real("eps0", "local (eps0, delta) level of a noisy gradient (< 1)").fallback("0.5").alias("eps")});
   return bound::bound_model(
       "sgd-closed-form",
       "Thm 7.2 closed form for random-walk DP-SGD on the complete graph (4.3.2); T = 10 n by default",

@@ -13,7 +13,7 @@ Model sgd_sigma_bound_model() {
   using namespace declare;
   std::vector<Parameter> parameters = sgd_parameters("0.4");
   append(parameters,
-         {real("eps", "target eps").fallback("1"),
+         {real("epsilon", "target epsilon of the guarantee").fallback("1").alias("eps"),
           choice("procedure", "thesis (Remark D.12, bisection) or code (the reference findSigma)",
                  {"thesis", "code"})
               .fallback("thesis"),
@@ -31,7 +31,7 @@ Model sgd_sigma_bound_model() {
       std::move(parameters), [](const Values& v) {
         const bound::WalkValues w = bound::walk_values(v);
         bounds::SigmaSearchParams p;
-        p.epsilon = v.real("eps");
+        p.epsilon = v.real("epsilon");
         p.delta = v.real("delta");
         p.steps = w.steps;
         p.steps_per_node = w.steps_per_node;

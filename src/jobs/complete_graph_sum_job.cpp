@@ -18,7 +18,9 @@ Model complete_sum_bound_model() {
               "thesis: sqrt(n) amplification per cycle (4.1.1); preprint: n^{1/3}, c tuned (4.1.2)",
               {"thesis", "preprint"})
            .fallback("thesis"),
-       real("eps", "eps0: every Gaussian contribution is (eps0, delta)-LDP").fallback("0.1"),
+       real("eps0", "LDP level eps0 of one contribution: every Gaussian contribution is (eps0, delta)-LDP")
+           .fallback("0.1")
+           .alias("eps"),
        real("delta", "delta of every contribution").fallback("1e-07"),
        choice("cycle-bound",
               "thesis per-cycle level: closed (3 eps/sqrt(n), needs eps <= 1) or exact_max (max over m <= n)",

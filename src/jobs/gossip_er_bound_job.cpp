@@ -156,6 +156,7 @@ Model gossip_er_bound_model() {
   using namespace declare;
   Model m;
   m.name = "gossip-er-bound";
+  m.example = "--graph er:n=200,c=2,seed=1 --steps 10 --q 0.05 --out out/er-bound";
   m.help =
       "Theorem 6.6 on a given graph: pairwise loss bound of Muffliato on a private Erdos-Renyi graph G(n, q) "
       "(docs/math.md §6.4), the reference code's per-graph bound";

@@ -26,7 +26,8 @@ json run_gossip_loss_job(const GossipLossJob& job) {
   // Fail on bad numbers and absent devices before building a large graph or touching the output directory.
   check_gossip_loss_job(job);
   resolve_device(params.device);
-  const JobGraph graph = load_job_graph(job.graph, job.weights, job.gap);
+  // The spectrum is needed for steps auto only; otherwise it is reported when cheap (docs/gossip_loss.md).
+  const JobGraph graph = load_job_graph(job.graph, job.weights, job.gap, job.auto_steps);
   const Graph& g = graph.g;
   const CsrMatrix& w = graph.w;
   const SpectralSummary& spectrum = graph.spectrum;
@@ -149,6 +150,7 @@ Model gossip_loss_model() {
   using namespace declare;
   Model m;
   m.name = "gossip-loss";
+  m.example = "--graph hypercube:dim=6 --steps 20 --out out/gossip-loss";
   m.help = "pairwise Renyi loss f(u, v) of private gossip averaging (Muffliato, Thm 6.1) on a graph";
   m.parameters = loss_parameters("absolute std of the Gaussian noise added once by every node",
                                  "gossip rounds T, or auto for the stopping time T_stop (docs/math.md §2.3)");
@@ -172,11 +174,16 @@ Model gossip_loss_model() {
                        c.out_dir.string().c_str());
   };
   // The least it needs: W, the row norms (T x n) and a tile of 64 sources (it tiles to the memory at hand);
-  // the rates are the 2-core CPU medians of benchmarks/RESULTS.md.
+  // the rates are the 2-core CPU medians of benchmarks/RESULTS.md. W, the norms and one row must be held at
+  // once on the CPU (the GPU plans its own memory), so a given T too large is refused before the directory
+  // is made.
   m.resources = [](const Values& v) {
     const GraphSize g = graph_size(v.text("graph"));
     const double n = g.n, entries = 2 * g.m + n, T = estimate_steps(v, n);
-    return Estimate{16 * entries + 8 * n * (T + 1) + 24 * n * 64, T * entries * n / 1e10 + 8 * n * n / 1e9};
+    Estimate e{16 * entries + 8 * n * (T + 1) + 24 * n * 64, T * entries * n / 1e10 + 8 * n * n / 1e9};
+    if (!v.is_auto("steps") && !v.text("device").starts_with("cuda"))
+      e.required_bytes = 16 * entries + 8 * n * (T + 1);
+    return e;
   };
   return m;
 }

@@ -284,6 +284,7 @@ Model gossip_sim_model() {
   using namespace declare;
   Model m;
   m.name = "gossip-sim";
+  m.example = "--graph ring:n=16 --steps 20 --runs 10 --out out/gossip-sim";
   m.help =
       "Monte Carlo runs of private gossip averaging (Muffliato, Alg 6.1 / 6.2): error to the true average "
       "per "
@@ -311,7 +312,9 @@ Model gossip_sim_model() {
             "clip x^0 = x + sigma eta to [0, 1] per coordinate, as the reference dropout code (docs/math.md "
             "§12 item 58; privacy unchanged; CPU only)"),
        natural("seed", "Philox seed of every random draw").fallback("0"),
-       text("init", "initial values: zero | normal | uniform | file:PATH").fallback("zero"),
+       text("init", "initial values x^0 (docs/gossip_sim.md)")
+           .forms({"zero", "normal", "uniform", "file:PATH"})
+           .fallback("zero"),
        real("er-c", "er-per-round: edge probability q = c ln(n) / n").fallback("1").range(at_least(0)),
        real("dropout", "dropout: probability q that a node sits out a round")
            .fallback("0")
@@ -322,7 +325,7 @@ Model gossip_sim_model() {
        integer("batch-runs", "runs per batch (0 = from the memory available)")
            .fallback("0")
            .range(at_least(0)),
-       device_parameter("auto | cpu | cuda[:N] (CUDA: every protocol, without privacy)"),
+       device_parameter("where to run; CUDA runs every protocol, without privacy"),
        memory_limit_parameter(),
        threads_parameter(),
        out_parameter(),

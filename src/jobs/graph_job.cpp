@@ -92,6 +92,7 @@ Model graph_model() {
   using namespace declare;
   Model m;
   m.name = "graph";
+  m.example = "--graph hypercube:dim=4 --out out/graph";
   m.help = "build or load a graph; write its edge list and statistics";
   m.footer = "Graph families (graph = FAMILY:key=value,...):\n" + graph_families_help();
   m.study_model = false;

@@ -1,5 +1,6 @@
 #include "jobs/job_graph.hpp"
 
+#include <cmath>
 #include <filesystem>
 
 #include "core/memory_info.hpp"
@@ -9,11 +10,18 @@
 
 namespace netdp {
 
-JobGraph load_job_graph(const std::string& spec, const WeightsSpec& weights, GapDefinition gap) {
+JobGraph load_job_graph(const std::string& spec, const WeightsSpec& weights, GapDefinition gap,
+                        bool spectrum_needed) {
+  constexpr node_t kReportedSpectrumLimit = 1024;  // the dense solver's size (core/spectral.cpp): seconds
   JobGraph j;
   j.g = make_graph(spec);
   j.w = make_weights(j.g, weights);
   validate_gossip_matrix(j.w, j.g);
+  if (!spectrum_needed && j.g.n > kReportedSpectrumLimit) {
+    j.spectrum = {std::nan(""), std::nan(""), "not computed (steps given, n > 1024)"};
+    j.gap = std::nan("");
+    return j;
+  }
   j.spectrum = spectral_summary(j.w);
   j.gap = j.spectrum.gap(gap);
   return j;

@@ -53,6 +53,7 @@ Model mf_factorize_model() {
   using namespace declare;
   Model m;
   m.name = "mf-factorize";
+  m.example = "--graph ring:n=6 --steps 12 --correlation mafalda --out out/mf-factorize";
   m.help =
       "build or optimise a noise correlation C (MAFALDA, D-MF, SR, ...) and report its sensitivity and "
       "workload losses";

@@ -70,7 +70,10 @@ json run_mf_sgd_job(const MfSgdJob& job) {
       learning_split(rows, p.objective, setup.g.n, job.test_fraction, job.intercept, job.data_seed);
   if (!job.eval_every_given)
     p.eval_every = std::max<std::int64_t>(1, p.participation.steps() / job.eval_points);
-  const mf::MfSgdResult r = mf::mf_sgd(setup.w, setup.c, split.train, split.test, p);
+  ProgressLine progress("mf-sgd", "of the runs", job.progress);
+  const mf::MfSgdResult r =
+      mf::mf_sgd(setup.w, setup.c, split.train, split.test, p, [&](double f) { progress.update(f); });
+  progress.finish();
 
   ResultsDir out(job.out_dir);
   out.write_text("curves.csv", curves_csv(r));
@@ -158,6 +161,7 @@ MfSgdJob mf_sgd_job(const Values& v, const RunContext& context) {
   job.intercept = !v.flag("no-intercept");
   job.data_seed = v.natural("data-seed");
   job.out_dir = context.out_dir.string();
+  job.progress = !context.quiet;
   job.invocation = context.invocation;
   return job;
 }
@@ -168,6 +172,9 @@ Model mf_sgd_model() {
   using namespace declare;
   Model m;
   m.name = "mf-sgd";
+  m.example =
+      "--graph er:n=10,p=0.4,seed=1 --steps 8 --participation cyclic:b=2,k=4 --correlation antipgd --sigma 2 "
+      "--runs 3 --synthetic-rows 400 --out out/mf-sgd";
   m.help =
       "MF-D-SGD (Algorithm 1): local SGD steps with correlated noise C^-1 Z, then gossip; utility over runs "
       "and the privacy of the factorization";

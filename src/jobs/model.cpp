@@ -9,6 +9,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "core/memory_info.hpp"
 #include "jobs/model_list.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/io/format.hpp"
@@ -219,13 +220,23 @@ const Parameter& known_parameter(const Model& model, const std::string& name) {
   return *p;
 }
 
+/// The parameter a given name (its own or an older spelling) stands for; given twice is an error.
+const Parameter& given_parameter(const Model& model, const std::string& name, const json& values) {
+  const Parameter& p = known_parameter(model, name);
+  if (values.contains(p.name))
+    throw InvalidParameter(
+        p.name, p.name + " is given twice" + (name == p.name ? "" : " (" + name + " is its older spelling)"));
+  return p;
+}
+
 }  // namespace
 
 Values Values::from_text(const Model& model, const TextItems& given) {
   Values v;
   for (const auto& [name, items] : given) {
-    v.values_[name] = convert_text(known_parameter(model, name), items);
-    v.given_[name] = true;
+    const Parameter& p = given_parameter(model, name, v.values_);
+    v.values_[p.name] = convert_text(p, items);
+    v.given_[p.name] = true;
   }
   apply_defaults(model, v.values_);
   return v;
@@ -234,8 +245,9 @@ Values Values::from_text(const Model& model, const TextItems& given) {
 Values Values::from_json(const Model& model, const JsonItems& given) {
   Values v;
   for (const auto& [name, value] : given) {
-    v.values_[name] = convert(known_parameter(model, name), value);
-    v.given_[name] = true;
+    const Parameter& p = given_parameter(model, name, v.values_);
+    v.values_[p.name] = convert(p, value);
+    v.given_[p.name] = true;
   }
   apply_defaults(model, v.values_);
   return v;
@@ -300,9 +312,40 @@ void Values::set_default(const Parameter& parameter, const std::string& text) {
 
 // --- Model -------------------------------------------------------------------------------------------------
 
+namespace {
+
+/// docs/design.md principle 5 for the outputs no model tiles: what the estimate says must be held at once is
+/// refused, before anything is allocated or written, beyond memory-limit (when the model has one and it is
+/// given) or 4/5 of the memory available.
+/// "576 bytes", "12.5 MiB", "37.3 GiB": whole bytes below a MiB, one decimal above.
+std::string readable_bytes(double bytes) {
+  constexpr double kMiB = double(1 << 20), kGiB = double(1 << 30);
+  if (bytes < kMiB) return format_double(std::floor(bytes)) + " bytes";
+  const bool gib = bytes >= kGiB;
+  return format_double(std::round(bytes / (gib ? kGiB : kMiB) * 10) / 10) + (gib ? " GiB" : " MiB");
+}
+
+void require_run_memory(const Model& model, const Values& values) {
+  const double required = model.estimate(values).required_bytes;
+  if (required <= 0) return;
+  const bool limited = model.find("memory-limit") && values.real("memory-limit") > 0;
+  const double gib = double(1LL << 30);
+  const double budget =
+      limited ? values.real("memory-limit") * gib : double(available_memory_bytes()) * 4.0 / 5.0;
+  if (required > budget)
+    throw InsufficientMemory(model.name + " needs about " + readable_bytes(required) +
+                             " held at once, more than the " + readable_bytes(budget) + " " +
+                             (limited ? "of memory-limit" : "available") +
+                             " (docs/reliability.md); use a smaller graph or fewer sources");
+}
+
+}  // namespace
+
 const Parameter* Model::find(const std::string& name) const {
   for (const auto& p : parameters)
     if (p.name == name) return &p;
+  for (const auto& p : parameters)
+    if (std::find(p.aliases.begin(), p.aliases.end(), name) != p.aliases.end()) return &p;
   return nullptr;
 }
 
@@ -351,6 +394,7 @@ json Model::run(Values values, const RunContext& context) const {
   if (with_role(ParameterRole::out_dir) && context.out_dir.empty())
     throw InvalidParameter(with_role(ParameterRole::out_dir)->name,
                            with_role(ParameterRole::out_dir)->name + ": an output directory is required");
+  require_run_memory(*this, values);
   return execute(values, context);
 }
 

@@ -52,6 +52,18 @@ Declare& Declare::role(ParameterRole role) {
   p_.role = role;
   return *this;
 }
+Declare& Declare::forms(std::vector<std::string> words) {
+  p_.forms = std::move(words);
+  return *this;
+}
+Declare& Declare::alias(std::string old_name) {
+  p_.aliases.push_back(std::move(old_name));
+  return *this;
+}
+Declare& Declare::replaced_by(std::string what) {
+  p_.replaced_by = std::move(what);
+  return *this;
+}
 
 Declare flag(std::string name, std::string help) {
   return {std::move(name), ParameterType::flag, std::move(help)};
@@ -91,8 +103,8 @@ void append(std::vector<Parameter>& list, const std::vector<Parameter>& more) {
 std::vector<Parameter> graph_parameters() {
   return {
       text("graph", "graph spec FAMILY:key=value,... (see docs/graphs.md), e.g. hypercube:dim=11").required(),
-      text("weights",
-           "gossip matrix W: metropolis | hamilton-literal | max-degree | lazy-uniform | file:PATH")
+      text("weights", "gossip matrix W (docs/weights_and_spectra.md)")
+          .forms({"metropolis", "hamilton-literal", "max-degree", "lazy-uniform", "file:PATH"})
           .fallback("metropolis")};
 }
 
@@ -105,7 +117,10 @@ Parameter quiet_parameter() {
 }
 
 Parameter device_parameter(const std::string& help) {
-  return text("device", help).fallback("auto").role(ParameterRole::device);
+  return text("device", help)
+      .forms({"auto", "cpu", "cuda", "cuda:N"})
+      .fallback("auto")
+      .role(ParameterRole::device);
 }
 
 Parameter threads_parameter() {
@@ -135,7 +150,7 @@ std::vector<Parameter> loss_parameters(const std::string& sigma_help, const std:
        count_or_auto("steps", steps_help).fallback("auto").range(at_least(1)),
        gap_parameter("spectral gap for steps auto: second (1 - lambda_2) or abs (min 1 - |lambda|)"),
        integer("source", "compute only the row of this source node u").range(between(0, INT_MAX)),
-       device_parameter("auto | cpu | cuda | cuda:N"),
+       device_parameter("where to run: auto = a CUDA device when one answers, else the CPU"),
        integer("tile-sources", "sources per tile (0 = from the memory available)")
            .fallback("0")
            .range(at_least(0)),

@@ -27,7 +27,10 @@ class Declare {
   Declare& items(std::size_t count);
   Declare& excludes(std::string other);
   Declare& role(ParameterRole role);
-  operator Parameter() const { return p_; }  // NOLINT: implicit, for lists of parameters
+  Declare& forms(std::vector<std::string> words);  // a text parameter's words and patterns: {a|b|file:PATH}
+  Declare& alias(std::string old_name);            // an older spelling, still accepted
+  Declare& replaced_by(std::string what);          // deprecated and hidden: what to give instead
+  operator Parameter() const { return p_; }        // NOLINT: implicit, for lists of parameters
 
  private:
   Parameter p_;

@@ -125,13 +125,16 @@ json run_muffliato_gd_job(const MuffliatoGdJob& job) {
                                           : read_csv_data(job.data, p.objective, g.n, job.dim);
   validate(p, data);
   const bool private_run = p.sigma > 0;
-  const GossipLossParams loss = muffliato_gd_loss_params(p, job.alpha, sensitivity, job.cap_ldp, job.source);
+  GossipLossParams loss = muffliato_gd_loss_params(p, job.alpha, sensitivity, job.cap_ldp, job.source);
+  loss.memory_limit = job.memory_limit;
   if (private_run) validate(loss, g.n);
   if (p.er_per_round) muffliato_gd_schedule(g, jg.w, p, 0);  // a q too small for connected graphs fails here
   const double setup_seconds = clock.seconds();
 
   ResultsDir out(job.out_dir);
-  const MuffliatoGdResult r = muffliato_gd(g, jg.w, data, p);
+  ProgressLine progress("muffliato-gd", "of the runs", job.progress);
+  const MuffliatoGdResult r = muffliato_gd(g, jg.w, data, p, [&](double f) { progress.update(f); });
+  progress.finish();
   out.write_text("curves.csv", curves_csv(r));
 
   json files = {"curves.csv"};
@@ -302,9 +305,15 @@ MuffliatoGdJob muffliato_gd_job(const Values& v, const RunContext& context) {
   job.samples = v.has("samples") ? static_cast<int>(v.integer("samples")) : 0;
   job.alpha = v.real("alpha");
   if (v.has("sensitivity")) job.sensitivity = v.real("sensitivity");
-  job.cap_ldp = !v.flag("no-cap");
+  job.cap_ldp = v.text("cap") == "ldp" && !v.flag("no-cap");  // no-cap: the older spelling of cap none
+  job.memory_limit = memory_limit_bytes(v);
+  // The run is the CPU's: an explicit cuda is refused; a study worker's device (not given) runs here too.
+  if (v.given("device") && parse_device_spec(v.text("device")).kind == DeviceKind::cuda)
+    throw InvalidParameter("device", "device " + v.text("device") +
+                                         ": muffliato-gd runs on the CPU only; use device cpu or auto");
   job.source = source_node(v);
   job.out_dir = context.out_dir.string();
+  job.progress = !context.quiet;
   job.invocation = context.invocation;
   return job;
 }
@@ -315,6 +324,7 @@ Model muffliato_gd_model() {
   using namespace declare;
   Model m;
   m.name = "muffliato-gd";
+  m.example = "--graph ring:n=16 --steps 50 --gossip-rounds 3 --dim 2 --sigma 0.1 --out out/muffliato-gd";
   m.help =
       "Muffliato-GD / SGD (Alg 6.3): local gradient steps, Gaussian noise, K accelerated gossip steps; "
       "utility "
@@ -350,10 +360,15 @@ Model muffliato_gd_model() {
             "Delta_phi of the accounting (default: 2L with clip, 0.5 with reference-code, else 1)")
            .range(above(0)),
        integer("source", "privacy of this source only (all pairs by default)").range(between(0, 0x7fffffff)),
-       flag("no-cap", "do not cap pairwise losses at T x the LDP level"),
+       choice("cap", "ldp: cap the pairwise losses at T x the LDP level; none: the raw sums", {"ldp", "none"})
+           .fallback("ldp"),
+       flag("no-cap", "the older spelling of cap none").replaced_by("cap none"),
        gap_parameter("spectral gap for gamma: second (1 - lambda_2) or abs"),
+       device_parameter("where to run: the CPU (cuda is refused; auto runs on the CPU)"),
+       memory_limit_parameter(),
        threads_parameter(),
-       out_parameter()});
+       out_parameter(),
+       quiet_parameter()});
   // Graph- and data-dependent checks run with the job (docs/study.md "Validation"); here the conversions.
   m.validate = [](const Values& v) { check_muffliato_gd_job(muffliato_gd_job(v, {})); };
   m.execute = [](const Values& v, const RunContext& c) {
@@ -375,7 +390,11 @@ Model muffliato_gd_model() {
     const double n = g.n, entries = 2 * g.m + n, T = estimate_steps(v, n);
     const double runs = double(v.integer("runs")), dim = v.has("dim") ? double(v.integer("dim")) : 10.0,
                  rounds = double(v.integer("gossip-rounds"));
-    return Estimate{16 * entries + 32 * n * dim * runs, runs * T * rounds * entries * dim / 3e8};
+    Estimate e{16 * entries + 32 * n * dim * runs, runs * T * rounds * entries * dim / 3e8};
+    // Theorem C.9's accountant (er-c with noise) holds two dense n x sources share matrices at once: refused
+    // by Model::run before the runs start when they do not fit (the fixed-W accountant tiles its rows).
+    if (v.has("er-c") && v.real("sigma") > 0) e.required_bytes = e.bytes + 16 * n * (v.has("source") ? 1 : n);
+    return e;
   };
   return m;
 }

@@ -62,7 +62,10 @@ json run_muffliato_sgd_job(const MuffliatoSgdJob& job) {
   // The engine's reference-code order draws sigma / 2 (muffliato_gd.md): hand it 2 sigma so that the
   // gradient noise std is sigma in both orders.
   p.sigma = p.noise_order == NoiseOrder::reference_code ? 2 * sigma : sigma;
-  const MuffliatoSgdResult r = muffliato_sgd(jg.g, jg.w, split.train, split.test, p);
+  ProgressLine progress("muffliato-sgd", "of the runs", job.progress);
+  const MuffliatoSgdResult r =
+      muffliato_sgd(jg.g, jg.w, split.train, split.test, p, [&](double f) { progress.update(f); });
+  progress.finish();
   const double spent = sigma > 0 ? at_one * sensitivity * sensitivity / (sigma * sigma) : INFINITY;
 
   ResultsDir out(job.out_dir);
@@ -139,6 +142,7 @@ MuffliatoSgdJob muffliato_sgd_job(const Values& v, const RunContext& context) {
                                                        : MuffliatoSgdComposition::participations;
   job.data = learning_data_spec(v);
   job.out_dir = context.out_dir.string();
+  job.progress = !context.quiet;
   job.invocation = context.invocation;
   return job;
 }
@@ -149,6 +153,9 @@ Model muffliato_sgd_model() {
   using namespace declare;
   Model m;
   m.name = "muffliato-sgd";
+  m.example =
+      "--graph ring:n=20 --target-mean-loss 0.5 --steps 4 --gossip-steps 3 --runs 3 --synthetic-rows 400 "
+      "--out out/muffliato-sgd";
   m.help =
       "Muffliato-SGD (Alg 6.3) on the learning data of walk-sgd, noise calibrated to a target mean privacy "
       "loss (eq. 6.4): the gossip side of Table 7.1";
@@ -183,7 +190,8 @@ Model muffliato_sgd_model() {
       gap_parameter("spectral gap of W: second (1 - lambda_2) or abs (min 1 - |lambda|)"),
       natural("seed", "Philox seed of the noise and the mini-batches").fallback("0"),
       threads_parameter(),
-      out_parameter()};
+      out_parameter(),
+      quiet_parameter()};
   append(m.parameters, learning_data_parameters());
   append(m.parameters, mean_loss_parameters());
   m.validate = [](const Values& v) {

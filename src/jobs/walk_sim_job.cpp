@@ -340,6 +340,7 @@ Model walk_sim_model() {
   using namespace declare;
   Model m;
   m.name = "walk-sim";
+  m.example = "--graph complete:n=100 --steps 1000 --runs 100 --out out/walk-sim";
   m.help =
       "Monte Carlo token walks with the empirical pairwise privacy accounting of Fig. 7.1b (docs/math.md "
       "4.1.3), "
@@ -375,7 +376,9 @@ Model walk_sim_model() {
           "recorded; CPU only)",
           {"definition", "reference"})
           .fallback("definition"),
-      text("start", "node:U | uniform | stationary").fallback("node:0"),
+      text("start", "where the token starts: node U, a uniform node or the stationary law")
+          .forms({"node:U", "uniform", "stationary"})
+          .fallback("node:0"),
       reals("quantiles", "quantiles of the pairwise network loss to report")
           .fallback("0.01,0.05,0.25,0.5,0.75,0.95,0.99")
           .range(between(0, 1)),
@@ -383,7 +386,7 @@ Model walk_sim_model() {
       flag("save-paths", "write paths.csv (small runs only: R T <= 1e6)"),
       integer("batch-runs", "runs per batch (0 = automatic)").fallback("0").range(at_least(0)),
       threads_parameter(),
-      device_parameter("auto | cpu | cuda[:N] (CUDA: everything but save-paths and bookkeeping reference)"),
+      device_parameter("where to run; CUDA runs everything but save-paths and bookkeeping reference"),
       out_parameter(),
       quiet_parameter()};
   m.validate = [](const Values& v) { check_walk_sim_job(walk_sim_job(v, {})); };

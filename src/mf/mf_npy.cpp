@@ -31,6 +31,15 @@ NpyArray read_npy_array(const std::string& path, const std::string& parameter) {
     if (!in.read(reinterpret_cast<char*>(b), 4)) throw bad("truncated header");
     length = b[0] | (b[1] << 8) | (b[2] << 16) | (static_cast<std::uint32_t>(b[3]) << 24);
   }
+  // The header is allocated only as far as the file holds it (found by the npy fuzz target: a version 2
+  // header announcing 4 GB in a few bytes allocated 4 GB; docs/reliability.md §2).
+  const std::streampos header_start = in.tellg();
+  in.seekg(0, std::ios::end);
+  const std::int64_t rest = static_cast<std::int64_t>(in.tellg() - header_start);
+  in.seekg(header_start);
+  if (length > rest)
+    throw bad("truncated header (" + std::to_string(length) + " bytes announced, " + std::to_string(rest) +
+              " in the file)");
   std::string header(length, '\0');
   if (!in.read(header.data(), length)) throw bad("truncated header");
   int width = 0;

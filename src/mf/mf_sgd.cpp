@@ -172,7 +172,7 @@ std::vector<Matrix> mf_sgd_trajectory(const CsrMatrix& w, const std::vector<Matr
 }
 
 MfSgdResult mf_sgd(const CsrMatrix& w, const std::vector<Matrix>& c, const LocalData& train,
-                   const LocalData& test, const MfSgdParams& p) {
+                   const LocalData& test, const MfSgdParams& p, const std::function<void(double)>& progress) {
   validate(p, w, c, train);
   const Stopwatch clock;
   const NoisePlan plan = noise_plan(c, p);
@@ -185,6 +185,7 @@ MfSgdResult mf_sgd(const CsrMatrix& w, const std::vector<Matrix>& c, const Local
   std::vector<double> objective(cells), test_loss(cells), accuracy_values(cells), consensus(cells);
   const LocalData& held = test.examples() > 0 ? test : train;
   const bool logistic = p.objective == Objective::logistic;
+  RunCounter finished(p.runs, progress);
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::int64_t r = 0; r < p.runs; ++r) {
     if (stop_requested()) continue;  // a watched run was asked to stop (core/progress.hpp): thrown below
@@ -205,6 +206,7 @@ MfSgdResult mf_sgd(const CsrMatrix& w, const std::vector<Matrix>& c, const Local
       consensus[cell] = spread / static_cast<double>(theta.rows);
       ++e;
     });
+    finished.finished_one();
   }
   throw_if_stopped();
   out.objective = over_runs(objective, p.runs, points);

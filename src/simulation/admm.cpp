@@ -152,7 +152,7 @@ RunStatistics over_runs(const std::vector<double>& values, std::int64_t runs, st
 }  // namespace
 
 AdmmResult admm(const LocalData& train, const LocalData& test, const AdmmParams& p,
-                std::span<const double> u_star) {
+                std::span<const double> u_star, const std::function<void(double)>& progress) {
   validate(p, train);
   const Stopwatch clock;
   const LocalData& scored = test.n > 0 ? test : train;
@@ -164,6 +164,7 @@ AdmmResult admm(const LocalData& train, const LocalData& test, const AdmmParams&
   std::vector<double> objective(static_cast<std::size_t>(runs * points)), accuracy_values(objective.size()),
       distance(objective.size()), participations(objective.size());
   std::vector<std::int64_t> steps(static_cast<std::size_t>(points));
+  RunCounter finished(runs, progress);
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::int64_t r = 0; r < runs; ++r) {
     if (stop_requested()) continue;  // a watched run was asked to stop (core/progress.hpp): thrown below
@@ -181,6 +182,7 @@ AdmmResult admm(const LocalData& train, const LocalData& test, const AdmmParams&
           distance[i] = s;
           participations[i] = double(most);
         });
+    finished.finished_one();
   }
   throw_if_stopped();
   AdmmResult out;

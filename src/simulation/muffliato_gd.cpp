@@ -257,7 +257,7 @@ void validate(const MuffliatoGdParams& p, const LocalData& d) {
 }
 
 MuffliatoGdResult muffliato_gd(const Graph& g, const CsrMatrix& w, const LocalData& d,
-                               const MuffliatoGdParams& p) {
+                               const MuffliatoGdParams& p, const std::function<void(double)>& progress) {
   const auto started = std::chrono::steady_clock::now();
   check_graph(g, w, d, p);
   MuffliatoGdResult r;
@@ -270,7 +270,6 @@ MuffliatoGdResult muffliato_gd(const Graph& g, const CsrMatrix& w, const LocalDa
   // Welford accumulators per (t, metric), fed in run order.
   std::vector<double> mean(points * kMetrics, 0.0), m2(points * kMetrics, 0.0);
   std::int64_t merged = 0;
-  ProgressLine progress("muffliato-gd", "of the runs", false);  // to a watching sink only (core/progress.hpp)
   for (std::int64_t first = 0; first < p.runs; first += kRunChunk) {
     const std::int64_t count = std::min(kRunChunk, p.runs - first);
     std::vector<double> values(static_cast<std::size_t>(count) * points * kMetrics);
@@ -313,7 +312,7 @@ MuffliatoGdResult muffliato_gd(const Graph& g, const CsrMatrix& w, const LocalDa
         m2[i] += delta * (x - mean[i]);
       }
     }
-    progress.update(double(merged) / double(p.runs));
+    if (progress) progress(double(merged) / double(p.runs));
   }
 
   const double nan = std::numeric_limits<double>::quiet_NaN();
@@ -343,7 +342,10 @@ std::vector<std::vector<double>> muffliato_gd_trajectory(const Graph& g, const C
   double gap = 0;
   const Context c{g, w, d, p, nullptr, fixed_gamma(w, p, &gap), d.n >= kInnerMinNodes};
   std::vector<std::vector<double>> states;
-  simulate_run(c, run, [&](int, const std::vector<double>& theta) { states.push_back(theta); });
+  simulate_run(c, run, [&](int, const std::vector<double>& theta) {
+    throw_if_stopped();  // between steps, outside the inner parallel region (core/progress.hpp)
+    states.push_back(theta);
+  });
   return states;
 }
 

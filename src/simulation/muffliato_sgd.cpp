@@ -45,7 +45,8 @@ double muffliato_sgd_mean_loss(const Graph& g, int gossip_steps, int participati
 }
 
 MuffliatoSgdResult muffliato_sgd(const Graph& g, const CsrMatrix& w, const LocalData& train,
-                                 const LocalData& test, MuffliatoGdParams p) {
+                                 const LocalData& test, MuffliatoGdParams p,
+                                 const std::function<void(double)>& progress) {
   const Stopwatch clock;
   validate(p, train);
   if (p.er_per_round) throw InvalidParameter("er-c", "muffliato-sgd runs on a fixed W");
@@ -65,8 +66,10 @@ MuffliatoSgdResult muffliato_sgd(const Graph& g, const CsrMatrix& w, const Local
       consensus(objective.size());
   std::exception_ptr failure;
   std::int64_t failed_run = runs;
+  RunCounter finished(runs, progress);
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::int64_t r = 0; r < runs; ++r) {
+    if (stop_requested()) continue;  // a watched run was asked to stop (core/progress.hpp): thrown below
     try {
       const auto states = muffliato_gd_trajectory(g, w, train, p, r);
       std::vector<double> mean(static_cast<std::size_t>(dim));
@@ -86,6 +89,7 @@ MuffliatoSgdResult muffliato_sgd(const Graph& g, const CsrMatrix& w, const Local
         accuracy_values[i] = logistic ? accuracy(scored, mean) : std::numeric_limits<double>::quiet_NaN();
         consensus[i] = spread / double(g.n);
       }
+      finished.finished_one();
     } catch (...) {
 #pragma omp critical(netdp_muffliato_sgd_failure)
       if (r < failed_run) {
@@ -94,6 +98,7 @@ MuffliatoSgdResult muffliato_sgd(const Graph& g, const CsrMatrix& w, const Local
       }
     }
   }
+  throw_if_stopped();  // skipped runs hold no values
   if (failure) std::rethrow_exception(failure);
   for (int t = 0; t <= p.steps; ++t) out.step.push_back(t);
   out.objective = run_statistics(objective, runs, points);

@@ -44,6 +44,10 @@ class RegistryCatalog : public ModelCatalog {
     return keys;
   }
 
+  bool accepts(const std::string& name, const std::string& key) const override {
+    return study_model(name).find(key) != nullptr;
+  }
+
   void check_parameter(const std::string& name, const std::string& key, const json& value) const override {
     const jobs::Parameter* p = study_model(name).find(key);
     if (!p) throw InvalidInput("unknown parameter '" + key + "' of model '" + name + "'");

@@ -177,8 +177,8 @@ void check_key(const Context& ctx, const ModelCatalog& catalog, const Experiment
                const std::string& key, int line) {
   if (key == "out" || key == "quiet")
     ctx.fail(line, "experiment '" + e.name + "': '" + key + "' is set by the runner (docs/study.md)");
-  const auto known = catalog.parameters(e.model);
-  if (std::find(known.begin(), known.end(), key) == known.end()) {
+  if (!catalog.accepts(e.model, key)) {
+    const auto known = catalog.parameters(e.model);
     std::string list;
     for (const auto& k : known)
       if (k != "out" && k != "quiet") list += (list.empty() ? "" : ", ") + k;

@@ -64,6 +64,11 @@ TEST(BadInputs, GraphFilesNeverAllocateBeyondTheMemory) {
                           {".npy declaring 2e9 x 2e9 entries",
                            "mf-factorize --graph ring:n=4 --steps 4 --correlation file:" + huge_npy,
                            "the shape announces more data than the file's 0 bytes"},
+                          // Found by the npy fuzz target: a version 2 header announcing 4 GB of header text.
+                          {".npy header announcing 4 GB",
+                           "mf-factorize --graph ring:n=4 --steps 4 --correlation file:" +
+                               source_path("tests/fuzz/corpus/npy/huge_header.npy"),
+                           "truncated header (4294967295 bytes announced, 16 in the file)"},
                       });
 }
 
@@ -92,6 +97,8 @@ TEST(BadInputs, CommandLineErrorsNameTheCommandAndItsHelp) {
                           {"unknown option of a nested command", "bound sgd-sigma --colour blue",
                            "netdp bound sgd-sigma --help"},
                           {"negative seed", "gossip-sim --graph ring:n=5 --steps 2 --seed -1", "seed"},
+                          {"a directory as the study file", "run " + dir.path().string(),
+                           "is a directory; give the study file (TOML)"},
                       });
 }
 
@@ -173,6 +180,147 @@ TEST(BadInputs, HelpShowsExitCodesAndChoices) {
     EXPECT_EQ(help.out.find(":{"), std::string::npos) << command << ": choices as TEXT:{a,b}\n" << help.out;
   }
   EXPECT_NE(run_cli("gossip-loss --help").out.find("{second|abs}"), std::string::npos);
+  // Words and patterns of a text option show alike, and a count or auto as {INT|auto}.
+  const auto gossip = run_cli("gossip-loss --help").out;
+  EXPECT_NE(gossip.find("--device {auto|cpu|cuda|cuda:N}"), std::string::npos) << gossip;
+  EXPECT_NE(gossip.find("--steps {INT|auto}"), std::string::npos) << gossip;
+  EXPECT_NE(gossip.find("{metropolis|hamilton-literal|max-degree|lazy-uniform|file:PATH}"),
+            std::string::npos);
+  EXPECT_NE(run_cli("run --help").out.find("--device {auto|cpu|cuda:LIST}"), std::string::npos);
+}
+
+// Defect 8: every command's --help ends with an example that names the command, and the example runs.
+TEST(BadInputs, EveryHelpEndsWithAnExampleThatRuns) {
+  ScratchDir dir;
+  std::vector<std::string> commands;
+  for (const char* c : {"graph",
+                        "gossip-loss",
+                        "gossip-er-bound",
+                        "walk-loss",
+                        "bound complete-sum",
+                        "bound complete-histogram",
+                        "bound ring-sum",
+                        "bound ring-histogram",
+                        "bound sgd-rdp",
+                        "bound sgd-closed-form",
+                        "bound sgd-sigma",
+                        "gossip-sim",
+                        "muffliato-gd",
+                        "walk-sim",
+                        "walk-sgd",
+                        "muffliato-sgd",
+                        "mf-loss",
+                        "mf-factorize",
+                        "mf-sgd",
+                        "admm",
+                        "attack gossip",
+                        "attack dgd"})
+    commands.push_back(c);
+  for (const auto& command : commands) {
+    auto help = run_cli(command + " --help").out;
+    while (!help.empty() && help.back() == '\n') help.pop_back();
+    const auto last = help.substr(help.rfind('\n') + 1);
+    ASSERT_EQ(last.rfind("Example: netdp " + command + " --", 0), 0u) << command << ": " << last;
+    auto example = last.substr(std::string("Example: netdp ").size());
+    const auto out = example.find("--out out/");
+    ASSERT_NE(out, std::string::npos) << example;
+    example.replace(out, 10, "--out " + dir.path().string() + "/");
+    const auto r = run_cli(example);
+    EXPECT_EQ(r.exit_code, 0) << example << "\n" << r.err;
+  }
+}
+
+// Defect 1 (n^2 outputs) and 5: what a model must hold at once (no tiling: attack gossip's n x n mask,
+// gossip-loss's T x n row norms) is estimated from the values and refused before the graph's work starts and
+// before the directory exists, against the memory or memory-limit.
+TEST(BadInputs, OutputsHeldWholeAreRefusedBeforeAnythingIsWritten) {
+  ScratchDir dir;
+  expect_refused(
+      dir, {
+               {"every attacker of a 70,000-node ring (a 4.6 GiB n x n mask)",
+                "attack gossip --graph ring:n=70000 --steps 2 --attackers all", "attack gossip needs about"},
+               {"row norms of T = 1e9 rounds on n = 5 (37 GiB)",
+                "gossip-loss --graph ring:n=5 --steps 1000000000", "gossip-loss needs about 37.3 GiB"},
+               {"a memory limit of 10 kB", "gossip-loss --graph ring:n=5 --steps 1000 --memory-limit 0.00001",
+                "of memory-limit"},
+               {"a memory limit of 10 kB, refused inside the library after the directory was made",
+                "walk-loss --graph ring:n=500 --steps 5 --memory-limit 0.00001", "the eigendecomposition"},
+               {"Theorem C.9's shares on a 20,000-node graph (6 GiB)",
+                "muffliato-gd --graph ring:n=20000 --er-c 2 --steps 1 --gossip-rounds 1 --dim 1 --sigma 1",
+                "muffliato-gd needs about"},
+               {"muffliato-gd on an explicit GPU (it runs on the CPU only)",
+                "muffliato-gd --graph ring:n=5 --steps 1 --gossip-rounds 1 --dim 1 --device cuda",
+                "muffliato-gd runs on the CPU only"},
+           });
+}
+
+// Defect 8: options that were renamed for consistency keep their old spelling, which gives the same results
+// and says the new name in one line (after the run, so a refused run still prints only its error).
+TEST(Options, OldSpellingsStillWorkAndNameTheNewOne) {
+  ScratchDir dir;
+  const struct {
+    std::string command, new_spelling, old_spelling, note;
+  } renamed[] = {
+      {"bound complete-sum --n 100,1000", "--eps0 0.2", "--eps 0.2", "--eps is the old name of --eps0"},
+      {"bound sgd-sigma --n 2000 --steps 20000", "--epsilon 2", "--eps 2",
+       "--eps is the old name of --epsilon"},
+      {"bound ring-sum --n 10,100", "--eps0 0.5", "--eps 0.5", "--eps is the old name of --eps0"},
+  };
+  int i = 0;
+  for (const auto& r : renamed) {
+    const auto now = dir / ("new" + std::to_string(i)), before = dir / ("old" + std::to_string(i++));
+    const auto fresh = run_cli(r.command + " " + r.new_spelling + " --out " + now.string());
+    ASSERT_EQ(fresh.exit_code, 0) << r.command << fresh.err;
+    EXPECT_EQ(fresh.err, "") << r.command;
+    const auto old = run_cli(r.command + " " + r.old_spelling + " --out " + before.string());
+    ASSERT_EQ(old.exit_code, 0) << r.command << old.err;
+    EXPECT_EQ(std::count(old.err.begin(), old.err.end(), '\n'), 1) << old.err;
+    EXPECT_NE(old.err.find(r.note), std::string::npos) << old.err;
+    EXPECT_EQ(read_text((now / "bound.csv").string()), read_text((before / "bound.csv").string()))
+        << r.command;
+  }
+  // muffliato-gd's flag --no-cap is now --cap none.
+  const std::string muffliato =
+      "muffliato-gd --graph ring:n=6 --steps 3 --gossip-rounds 2 --dim 2 --sigma 0.5 --out ";
+  const auto capped = run_cli(muffliato + (dir / "cap").string() + " --cap none");
+  ASSERT_EQ(capped.exit_code, 0) << capped.err;
+  const auto flagged = run_cli(muffliato + (dir / "no-cap").string() + " --no-cap --quiet");
+  ASSERT_EQ(flagged.exit_code, 0) << flagged.err;
+  EXPECT_NE(flagged.err.find("--no-cap is deprecated: give --cap none"), std::string::npos) << flagged.err;
+  EXPECT_EQ(read_text((dir / "cap/privacy.csv").string()), read_text((dir / "no-cap/privacy.csv").string()));
+  const auto default_cap = run_cli(muffliato + (dir / "ldp").string() + " --quiet");
+  EXPECT_NE(read_text((dir / "ldp/privacy.csv").string()), read_text((dir / "cap/privacy.csv").string()))
+      << "cap ldp (the default) and none must differ on this case";
+  // A study file may use the old key too: the value lands on the new parameter.
+  const auto study = dir.write("old_key.toml",
+                               "[[experiment]]\nname = \"e\"\nmodel = \"bound complete-sum\"\n"
+                               "[experiment.params]\nn = 100\neps = 0.2\n");
+  const auto run = run_cli("run " + study + " --quiet --out " + (dir / "study").string());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  // Both spellings at once are one value given twice.
+  expect_refused(dir, {{"--eps and --eps0 together", "bound complete-sum --n 100 --eps 0.1 --eps0 0.2",
+                        "eps0 is given twice (eps is its older spelling)"},
+                       {"run --devices and --device together", "run " + study + " --device cpu --devices cpu",
+                        "--devices excludes --device"},
+                       {"run --device in an unknown form", "run " + study + " --device gpu",
+                        "--device: expected auto, cpu or cuda:0,1"},
+                       {"run --workers 0", "run " + study + " --workers 0", "--workers"}});
+  // run --devices (now --device) still selects the CPU workers.
+  const auto devices = run_cli("run " + study + " --quiet --devices cpu --out " + (dir / "study2").string());
+  EXPECT_EQ(devices.exit_code, 0) << devices.err;
+  EXPECT_NE(devices.err.find("--devices is the old name of --device"), std::string::npos) << devices.err;
+  EXPECT_EQ(read_text((dir / "study/results.csv").string()),
+            read_text((dir / "study2/results.csv").string()));
+}
+
+// Defect 8: walk-loss's defaults (alpha = 2, sigma = 1: the reference figures) print no warning; the summary
+// still records that the stated weak-convexity condition does not hold.
+TEST(Options, WalkLossDefaultsPrintNoWarning) {
+  ScratchDir dir;
+  const auto r = run_cli("walk-loss --graph ring:n=8 --steps 10 --out " + (dir / "w").string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
+  EXPECT_EQ(read_json(dir / "w/summary.json")["warnings"].size(), 1u);
 }
 
 // Defect 3: a rerun into the same directory leaves nothing of the earlier run that could look like its own.

@@ -146,10 +146,19 @@ TEST(Cli, RerunOverAnOldResultRemovesItsManifestFirst) {
   auto out = dir / "run";
   ASSERT_EQ(run_cli("gossip-loss --graph ring:n=8 --steps 2 --out " + out.string()).exit_code, 0);
   ASSERT_TRUE(fs::exists(out / "manifest.json"));
-  // A failing second run into the same directory must not leave the old manifest vouching for new files.
-  auto r = run_cli("gossip-loss --graph ring:n=8 --steps 2 --source 0 --memory-limit 0.0000001 --out " +
-                   out.string());
-  EXPECT_EQ(r.exit_code, 2) << r.err;
+  const std::string old_loss = read_text((out / "loss.npy").string());
+  // Refused before any work (W and the row norms, 576 bytes, exceed 107 bytes): the old result stays whole.
+  auto refused = run_cli("gossip-loss --graph ring:n=8 --steps 2 --source 0 --memory-limit 0.0000001 --out " +
+                         out.string());
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  EXPECT_NE(refused.err.find("576 bytes held at once"), std::string::npos) << refused.err;
+  EXPECT_TRUE(fs::exists(out / "manifest.json"));
+  EXPECT_EQ(read_text((out / "loss.npy").string()), old_loss);
+  // Failing once started (1073 bytes hold W and the norms but no tile): the old manifest must not stay to
+  // vouch for new files.
+  auto failed = run_cli("gossip-loss --graph ring:n=8 --steps 2 --source 0 --memory-limit 0.000001 --out " +
+                        out.string());
+  EXPECT_EQ(failed.exit_code, 2) << failed.err;
   EXPECT_FALSE(fs::exists(out / "manifest.json"));
 }
 

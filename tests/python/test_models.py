@@ -114,6 +114,20 @@ def test_loss_matrix_to_the_bit_from_a_temporary_directory(tmp_path):
     assert result.summary["n"] == 32
 
 
+def test_arrays_are_mapped_from_the_files_copy_on_write(tmp_path):
+    """Results cross without a copy (docs/python.md "Results"): each array is a view of a copy-on-write map of its
+    .npy file; writing to it changes neither the file nor a second result of the same directory."""
+    result = netdp.gossip_loss("hypercube:dim=4", steps=5, device="cpu", out=tmp_path / "out")
+    on_disk = (tmp_path / "out" / "loss.npy").read_bytes()
+    assert type(result.loss) is np.ndarray and isinstance(result.loss.base, np.memmap)
+    assert not result.loss.flags.owndata and result.loss.flags.writeable
+    first = float(result.loss[0, 1])
+    result.loss[0, 1] = -1.0
+    assert (tmp_path / "out" / "loss.npy").read_bytes() == on_disk
+    again = netdp.Result("gossip-loss", str(tmp_path / "out"), None, None, "")
+    assert again.loss[0, 1] == first and result.loss[0, 1] == -1.0
+
+
 def test_check_and_estimate_run_nothing(tmp_path):
     netdp.gossip_loss.check("hypercube:dim=3", steps=4)
     with pytest.raises(netdp.InvalidParameter, match="steps must be >= 1, got 0"):

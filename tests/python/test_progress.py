@@ -159,3 +159,73 @@ def test_interrupted_study_stops_between_units_and_resumes(tmp_path):
     path.write_text(netdp.study_toml(study))
     run_cli([CLI, "run", str(path), "--out", str(tmp_path / "cli"), "--quiet"])
     assert (tmp_path / "py" / "results.csv").read_bytes() == (tmp_path / "cli" / "results.csv").read_bytes()
+
+
+# The learning models and attack dgd (docs/python.md "Threads, progress and Ctrl-C"): (a short run, its stages in
+# order, a long run). The short runs are test_models.py's; a long run takes seconds on one core uninterrupted, in
+# runs (or steps) of a few milliseconds, so a stop request set at its first report ends it long before its end.
+LEARNING = {
+    "walk_sgd": (dict(graph="complete:n=20", variant="network", epsilon=1, steps=400, runs=3, seed=3),
+                 ["walk-sgd"],
+                 dict(graph="complete:n=50", variant="network", epsilon=1, steps=20000, runs=2000, seed=3)),
+    "walk_sgd_by_distance": (dict(graph="rgg:n=30,r=0.5,seed=1", weights="metropolis", variant="network",
+                                  objective="quadratic", node_data="coordinates", sigma=0.3, cap=0, runs=2,
+                                  steps=300, eval_every=100, step_size=0.2),
+                             ["walk-sgd", "walk-sgd by distance"], None),
+    "admm": (dict(setting="walk", epsilon=2, users=40, runs=3, steps=60, synthetic_rows=600, eval_every=20, seed=4),
+             ["admm"],
+             dict(setting="walk", epsilon=2, users=40, runs=4000, steps=2000, synthetic_rows=600, seed=4)),
+    "mf_sgd": (dict(graph="er:n=10,p=0.4,seed=1", steps=8, participation="cyclic:b=2,k=4", correlation="antipgd",
+                    sigma=2, runs=3, synthetic_rows=400, eval_every=4),
+               ["mf-sgd"],
+               dict(graph="er:n=10,p=0.4,seed=1", steps=8, participation="cyclic:b=2,k=4", correlation="antipgd",
+                    sigma=2, runs=200000, synthetic_rows=400)),
+    "muffliato_sgd": (dict(graph="ring:n=20", target_mean_loss=0.5, steps=4, gossip_steps=3, runs=3,
+                           synthetic_rows=400),
+                      ["muffliato-sgd"],
+                      dict(graph="ring:n=20", target_mean_loss=0.5, steps=20, gossip_steps=3, runs=20000,
+                           synthetic_rows=400)),
+    "muffliato_gd": (dict(graph="ring:n=8", steps=5, gossip_rounds=2, dim=2, samples=4, sigma=0.1, runs=3, seed=3),
+                     ["muffliato-gd"],
+                     dict(graph="ring:n=32", steps=50, gossip_rounds=2, dim=2, samples=4, sigma=0.1, runs=50000,
+                          seed=3)),
+    "attack_dgd": (dict(graph="florentine", weights="max-degree", attackers="0", steps=5, objective="least-squares",
+                        dim=3, sigma=0.01, runs=2),
+                   ["attack dgd estimators", "attack dgd"],
+                   dict(graph="florentine", weights="max-degree", attackers="0", steps=5,
+                        objective="least-squares", dim=3, sigma=0.01, runs=200000)),
+}
+
+
+def learning_function(case):
+    return getattr(netdp, "walk_sgd" if case == "walk_sgd_by_distance" else case)
+
+
+@pytest.mark.parametrize("case", sorted(LEARNING))
+def test_learning_models_report_their_stages_without_changing_their_files(case, tmp_path):
+    short, expected, _ = LEARNING[case]
+    calls = []
+    learning_function(case)(**short, out=tmp_path / "watched",
+                            progress=lambda stage, fraction: calls.append((stage, fraction)))
+    stages = stages_of(calls)
+    assert list(stages) == expected
+    for fractions in stages.values():
+        assert all(0 < f <= 1 for f in fractions)
+        assert fractions == sorted(fractions)
+        assert fractions[-1] == 1.0
+    learning_function(case)(**short, out=tmp_path / "plain")
+    assert "summary.json" in same_files(tmp_path / "watched", tmp_path / "plain")
+
+
+def raise_sigint(stage, fraction):
+    """A progress callable that presses Ctrl-C at the first report (signal.raise_signal: Python's own handler)."""
+    signal.raise_signal(signal.SIGINT)
+
+
+@pytest.mark.parametrize("case", sorted(k for k, v in LEARNING.items() if v[2] is not None))
+def test_a_stop_request_ends_a_learning_run_with_keyboard_interrupt(case, tmp_path):
+    with pytest.raises(KeyboardInterrupt):
+        learning_function(case)(**LEARNING[case][2], out=tmp_path / "stopped", progress=raise_sigint)
+    # Ended by the stop checks: a run that went on to its end would have written its summary and manifest.
+    assert not (tmp_path / "stopped" / "summary.json").exists()
+    assert not (tmp_path / "stopped" / "manifest.json").exists()

@@ -6,6 +6,7 @@
 
 #include <csignal>
 #include <filesystem>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -90,6 +91,22 @@ TEST(Progress, AStopRequestStopsOnlyWhileASinkIsInstalled) {
     clear_stop();
     EXPECT_FALSE(stop_requested());
   }
+}
+
+TEST(Progress, RunCounterPassesEveryFinishedRunInIncreasingShares) {
+  std::vector<double> shares;
+  const std::function<void(double)> record = [&](double f) { shares.push_back(f); };  // unlocked: serialised
+  RunCounter counter(1000, record);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&] {
+      for (int i = 0; i < 250; ++i) counter.finished_one();
+    });
+  for (auto& t : threads) t.join();
+  ASSERT_EQ(shares.size(), 1000u);
+  for (std::size_t i = 0; i < shares.size(); ++i) EXPECT_EQ(shares[i], double(i + 1) / 1000) << i;
+  RunCounter unwatched(10, {});  // no callable: nothing to call
+  unwatched.finished_one();
 }
 
 json walk_sim_values() {

@@ -29,6 +29,7 @@ struct AdmmJob {
   std::int64_t eval_points = 200;  // eval_every = max(1, K / eval_points) unless given
   bool eval_every_given = false;
   std::string out_dir;
+  bool progress = true;  // progress lines on stderr for runs longer than a few seconds
   nlohmann::json invocation;
 };
 

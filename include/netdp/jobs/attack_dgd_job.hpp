@@ -30,6 +30,7 @@ struct AttackDgdJob {
   double step_size = 0.1;
   int runs = 1;
   std::string out_dir;
+  bool progress = true;  // progress lines on stderr for runs longer than a few seconds
   nlohmann::json invocation;
 };
 

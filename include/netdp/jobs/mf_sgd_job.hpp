@@ -27,6 +27,7 @@ struct MfSgdJob {
   double alpha = 2;
   double delta = 1e-6;
   std::string out_dir;
+  bool progress = true;  // progress lines on stderr for runs longer than a few seconds
   nlohmann::json invocation;
 };
 

@@ -54,6 +54,13 @@ struct Parameter {
   std::size_t items = 0;                     // reals: exact number of items (0 = any number)
   std::vector<std::string> excludes;         // parameters that may not be given together with this one
   ParameterRole role = ParameterRole::value;
+  std::vector<std::string>
+      forms;  // text parameters: the accepted words and patterns, shown as {a|b|file:PATH}
+  // Renaming (docs/design_models.md "Renaming a parameter"): older spellings still accepted, as keys of a
+  // study file too (the command line prints one line naming the new one); a deprecated parameter is hidden
+  // from --help and names what replaces it ("cap none").
+  std::vector<std::string> aliases;
+  std::string replaced_by;
 };
 
 class Model;
@@ -109,6 +116,10 @@ struct RunContext {
 struct Estimate {
   double bytes = 0;
   double seconds = 0;
+  /// Bytes that must be held at once whatever the tiling (an n x n output kept whole): Model::run refuses,
+  /// before anything is allocated or written, a run whose required bytes exceed memory-limit or the memory
+  /// available (docs/reliability.md). 0: the model plans its own memory.
+  double required_bytes = 0;
 };
 
 /// A model: its description and what it does.
@@ -117,6 +128,7 @@ class Model {
   std::string name;                   // "gossip-loss", "bound complete-sum": words are nested subcommands
   std::string help;                   // one line
   std::string footer;                 // more help after the parameters (may be empty)
+  std::string example;                // the arguments of a typical run, the last line of --help
   bool study_model = true;            // writes summary.json into the output directory: usable in a study
   std::vector<Parameter> parameters;  // in the order of the help
 
@@ -129,6 +141,7 @@ class Model {
   /// Rough resources; absent: unknown.
   std::function<Estimate(const Values&)> resources;
 
+  /// The parameter of this name or of this deprecated spelling (Parameter::aliases); nullptr when absent.
   const Parameter* find(const std::string& parameter) const;
   const Parameter& parameter(const std::string& parameter) const;  // std::out_of_range when absent
   const Parameter* with_role(ParameterRole role) const;

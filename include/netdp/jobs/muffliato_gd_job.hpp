@@ -21,10 +21,12 @@ struct MuffliatoGdJob {
   int samples = 0;             // synthetic examples per node; 0 = 1 for quadratic, 10 otherwise
   double alpha = 2.0;          // Renyi order of the privacy accounting
   std::optional<double>
-      sensitivity;               // Delta_phi; unset: 2 L with clipping, 0.5 for the reference code, else 1
-  bool cap_ldp = true;           // cap the pairwise losses at T x the LDP level
-  std::optional<node_t> source;  // accountant rows of this source only; source of the ER sum (default 0)
+      sensitivity;                // Delta_phi; unset: 2 L with clipping, 0.5 for the reference code, else 1
+  bool cap_ldp = true;            // cap the pairwise losses at T x the LDP level
+  std::int64_t memory_limit = 0;  // bytes the privacy accountant may use (0 = what the machine has free)
+  std::optional<node_t> source;   // accountant rows of this source only; source of the ER sum (default 0)
   std::string out_dir;
+  bool progress = true;       // progress lines on stderr for runs longer than a few seconds
   nlohmann::json invocation;  // how the job was asked for (command line), copied to the manifest
 };
 

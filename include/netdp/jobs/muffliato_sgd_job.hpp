@@ -24,6 +24,7 @@ struct MuffliatoSgdJob {
   MuffliatoSgdComposition composition = MuffliatoSgdComposition::participations;
   LearningDataSpec data;
   std::string out_dir;
+  bool progress = true;  // progress lines on stderr for runs longer than a few seconds
   nlohmann::json invocation;
 };
 

@@ -16,6 +16,7 @@
 // | u, from offset 0: the normal i = s d + k (step s, coordinate k) is member i % 2 of pair i / 2
 // (next_normal_pair). Results do not depend on the thread count.
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "netdp/core/sparse_matrix.hpp"
@@ -57,9 +58,11 @@ struct MfSgdResult {
   int threads = 1;
 };
 
-/// R runs; c holds one C (shared) or one per node (T x T each).
+/// R runs; c holds one C (shared) or one per node (T x T each). `progress` (may be empty) receives the share
+/// of the runs done, one call at a time.
 MfSgdResult mf_sgd(const CsrMatrix& w, const std::vector<Matrix>& c, const LocalData& train,
-                   const LocalData& test, const MfSgdParams& p);
+                   const LocalData& test, const MfSgdParams& p,
+                   const std::function<void(double)>& progress = {});
 
 /// The models theta_0 .. theta_T (n x d each) of one run, by the same code as mf_sgd.
 std::vector<Matrix> mf_sgd_trajectory(const CsrMatrix& w, const std::vector<Matrix>& c,

@@ -15,6 +15,7 @@
 //   (next_below(n)).
 // Results do not depend on the thread count.
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -64,9 +65,10 @@ struct AdmmResult {
   int threads = 1;
 };
 
-/// R runs; accuracy on test (train when test is empty); distance to u_star when it is not empty.
+/// R runs; accuracy on test (train when test is empty); distance to u_star when it is not empty. `progress`
+/// (may be empty) receives the share of the runs done, one call at a time.
 AdmmResult admm(const LocalData& train, const LocalData& test, const AdmmParams& p,
-                std::span<const double> u_star = {});
+                std::span<const double> u_star = {}, const std::function<void(double)>& progress = {});
 
 /// The state of one run after every step, by the same code (tests).
 struct AdmmTrajectory {

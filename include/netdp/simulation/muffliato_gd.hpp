@@ -15,6 +15,7 @@
 // The Erdos-Renyi graphs are those of gossip_sim's er-per-round protocol (kind 4, same seed and run, round
 // t).
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -80,9 +81,10 @@ struct MuffliatoGdResult {
 };
 
 /// R runs on graph g with the fixed W = w, or (er_per_round) on fresh graphs of g.n nodes. Results do not
-/// depend on the thread count.
+/// depend on the thread count. `progress` (may be empty) receives the share of the runs done, on the
+/// calling thread.
 MuffliatoGdResult muffliato_gd(const Graph& g, const CsrMatrix& w, const LocalData& d,
-                               const MuffliatoGdParams& p);
+                               const MuffliatoGdParams& p, const std::function<void(double)>& progress = {});
 
 /// The states theta^t (n x p, row-major) for t = 0..T of one run, by the same code.
 std::vector<std::vector<double>> muffliato_gd_trajectory(const Graph& g, const CsrMatrix& w,

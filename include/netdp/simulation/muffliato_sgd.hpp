@@ -5,6 +5,7 @@
 // test accuracy of the node average theta_bar = (1/n) sum_v theta_v, and the consensus distance, with
 // mean / std / min / max over the runs; and the §6.1 mean-loss calibration of its noise.
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "netdp/core/graph.hpp"
@@ -42,8 +43,10 @@ struct MuffliatoSgdResult {
 
 /// R runs of Algorithm 6.3 (p.runs, p.seed as muffliato-gd; p.spectral_gap computed once when unset);
 /// accuracy on `test` (train when empty; NaN unless logistic). The runs spread over the threads; results
-/// do not depend on their number.
+/// do not depend on their number. `progress` (may be empty) receives the share of the runs done, one call
+/// at a time.
 MuffliatoSgdResult muffliato_sgd(const Graph& g, const CsrMatrix& w, const LocalData& train,
-                                 const LocalData& test, MuffliatoGdParams p);
+                                 const LocalData& test, MuffliatoGdParams p,
+                                 const std::function<void(double)>& progress = {});
 
 }  // namespace netdp

@@ -2,6 +2,7 @@
 // What the study runner needs from the models (docs/study.md "Models"): the runner knows no model by name.
 // The catalog of netdp is the model registry (netdp/jobs/model.hpp), called in-process: registry_catalog().
 // Tests may supply their own.
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <utility>
@@ -34,6 +35,12 @@ class ModelCatalog {
   virtual bool has_model(const std::string& model) const = 0;
   /// Parameter names, in the order of the model's help.
   virtual std::vector<std::string> parameters(const std::string& model) const = 0;
+  /// True when `key` names a parameter of the model: one of parameters() or an older spelling of one
+  /// (docs/design_models.md "Renaming a parameter").
+  virtual bool accepts(const std::string& model, const std::string& key) const {
+    const auto known = parameters(model);
+    return std::find(known.begin(), known.end(), key) != known.end();
+  }
   /// Throws InvalidInput (without location) when the model does not accept `value` for `key`.
   virtual void check_parameter(const std::string& model, const std::string& key,
                                const nlohmann::json& value) const = 0;

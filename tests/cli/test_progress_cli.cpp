@@ -1,0 +1,87 @@
+// Progress lines of the learning models and attack dgd on the command line (src/core/progress.hpp,
+// docs/python.md "Progress and Ctrl-C"): each run reports its runs (attack dgd also its estimators) on stderr
+// unless --quiet. NETDP_PROGRESS_SECONDS=0 prints every update from the start, so runs of a fraction of a
+// second show their lines; without it the first line comes after 3 seconds.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "support/test_support.hpp"
+
+namespace netdp {
+namespace {
+
+using testing::CliResult;
+using testing::run_cli;
+using testing::ScratchDir;
+
+struct Case {
+  std::string command;              // model and options, without --out
+  std::vector<std::string> stages;  // the progress lines' labels, in order
+};
+
+std::vector<Case> cases() {
+  return {
+      {"walk-sgd --graph complete:n=20 --variant network --epsilon 1 --steps 400 --runs 3 --seed 3",
+       {"walk-sgd"}},
+      {"walk-sgd --graph rgg:n=30,r=0.5,seed=1 --weights metropolis --variant network --objective quadratic "
+       "--node-data coordinates --sigma 0.3 --cap 0 --runs 2 --steps 300 --eval-every 100 --step-size 0.2",
+       {"walk-sgd", "walk-sgd by distance"}},
+      {"admm --setting walk --epsilon 2 --users 40 --runs 3 --steps 60 --synthetic-rows 600 --eval-every 20 "
+       "--seed 4",
+       {"admm"}},
+      {"mf-sgd --graph er:n=10,p=0.4,seed=1 --steps 8 --participation cyclic:b=2,k=4 --correlation antipgd "
+       "--sigma 2 --runs 3 --synthetic-rows 400 --eval-every 4",
+       {"mf-sgd"}},
+      {"muffliato-sgd --graph ring:n=20 --target-mean-loss 0.5 --steps 4 --gossip-steps 3 --runs 3 "
+       "--synthetic-rows 400",
+       {"muffliato-sgd"}},
+      {"muffliato-gd --graph ring:n=8 --steps 5 --gossip-rounds 2 --dim 2 --samples 4 --sigma 0.1 --runs 3 "
+       "--seed 3",
+       {"muffliato-gd"}},
+      {"attack dgd --graph florentine --weights max-degree --attackers 0 --steps 5 --objective least-squares "
+       "--dim 3 --sigma 0.01 --runs 2",
+       {"attack dgd estimators", "attack dgd"}},
+  };
+}
+
+/// The lines of `text` that start with "STAGE: ".
+std::vector<std::string> lines_of(const std::string& text, const std::string& stage) {
+  std::vector<std::string> out;
+  for (std::size_t begin = 0; begin < text.size();) {
+    const std::size_t end = std::min(text.find('\n', begin), text.size());
+    const std::string line = text.substr(begin, end - begin);
+    if (line.rfind(stage + ": ", 0) == 0) out.push_back(line);
+    begin = end + 1;
+  }
+  return out;
+}
+
+TEST(ProgressCli, EveryLearningModelAndAttackDgdPrintsItsProgressUnlessQuiet) {
+  for (const Case& c : cases()) {
+    SCOPED_TRACE(c.command);
+    ScratchDir dir;
+    const CliResult shown =
+        run_cli(c.command + " --out " + (dir / "shown").string(), "NETDP_PROGRESS_SECONDS=0 ");
+    ASSERT_EQ(shown.exit_code, 0) << shown.err;
+    std::size_t previous = 0;
+    for (const std::string& stage : c.stages) {
+      const std::vector<std::string> lines = lines_of(shown.err, stage);
+      ASSERT_GE(lines.size(), 2u) << shown.err;  // at least the last share and the closing line
+      EXPECT_NE(lines[lines.size() - 2].find(": 100% of the "), std::string::npos) << shown.err;
+      EXPECT_EQ(lines.back().rfind(stage + ": done in ", 0), 0u) << shown.err;
+      const std::size_t at = shown.err.find(stage + ": ");
+      EXPECT_GE(at, previous) << "stages out of order: " << shown.err;
+      previous = at;
+    }
+    const CliResult quiet =
+        run_cli(c.command + " --quiet --out " + (dir / "quiet").string(), "NETDP_PROGRESS_SECONDS=0 ");
+    ASSERT_EQ(quiet.exit_code, 0) << quiet.err;
+    EXPECT_EQ(quiet.err, "");
+  }
+}
+
+}  // namespace
+}  // namespace netdp
