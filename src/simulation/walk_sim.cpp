@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 
 #include "core/progress.hpp"
 #include "netdp/core/error.hpp"
@@ -368,6 +369,10 @@ WalkSimResult walk_sim(const WalkModel& model, const WalkSimParams& p, const Dis
     r.batch_runs = cuda.batch_runs;
     r.batches = cuda.batches;
   }
+  // Interleaved walks gather from random rows: the rows in huge pages make those gathers TLB hits.
+  std::optional<walk_detail::HugePageRows> huge_rows;
+  if (device.kind == DeviceKind::cpu && walk_detail::walks_in_flight(ctx, r.batch_runs, threads) > 1)
+    ctx.rows = &huge_rows.emplace(model);
   for (std::int64_t first = 0; device.kind == DeviceKind::cpu && first < p.runs; first += r.batch_runs) {
     const std::int64_t count = std::min(r.batch_runs, p.runs - first);
     std::vector<RunStats> batch(static_cast<std::size_t>(count));

@@ -102,14 +102,15 @@ void fold(const Context& ctx, ThreadState& ts, RunCell* cells) {
 
 // Positions 1 .. steps-1 of every lane. Pass 1: the visit of p_{t-1} (cell prefetched in the last pass 3),
 // p_{t-1}'s row (prefetched there too) and the position's words; pass 2 (weighted rows): the binary search
-// over the prefetched thresholds; pass 3: p_t, and prefetches of its row and its cell. The draws are
+// over the thresholds prefetched in pass 1 with the row's targets; pass 3: p_t, and prefetches of its row and
+// its cell. The draws are
 // kernels::walk::next_node's, word for word.
 template <WalkKind kKind, class Tick>
 void advance(const Context& ctx, ThreadState& ts, std::span<Lane> lanes, Tick&& tick) {
   const WalkModel& model = ctx.model;
-  const offset_t* offsets = model.offsets.data();
-  const node_t* targets = model.targets.data();
-  const std::uint64_t* thresholds = model.thresholds.data();
+  const offset_t* offsets = ctx.rows ? ctx.rows->offsets.data() : model.offsets.data();
+  const node_t* targets = ctx.rows ? ctx.rows->targets.data() : model.targets.data();
+  const std::uint64_t* thresholds = ctx.rows ? ctx.rows->thresholds.data() : model.thresholds.data();
   const std::int64_t steps = ctx.p.steps;
   constexpr std::int64_t kChunk = std::int64_t{1} << 16;
   for (std::int64_t t0 = 1; t0 < steps; t0 += kChunk) {
@@ -128,16 +129,17 @@ void advance(const Context& ctx, ThreadState& ts, std::span<Lane> lanes, Tick&& 
           l.pick = kernels::walk::lazy_moves(k, degree) ? l.begin + k : -1;
           if (l.pick >= 0) prefetch(targets + l.pick);
         } else {
+          // The row's thresholds and targets together: the pick then finds its target in cache, one
+          // dependent miss fewer per position than fetching it after the search.
           l.u = l.words.next_u64();
-          for (offset_t e = l.begin; e < l.end; e += 8) prefetch(thresholds + e);  // the row's lines
+          for (offset_t e = l.begin; e < l.end; e += 8) prefetch(thresholds + e);
           prefetch(thresholds + l.end - 1);
+          for (offset_t e = l.begin; e < l.end; e += 16) prefetch(targets + e);
+          prefetch(targets + l.end - 1);
         }
       }
       if constexpr (kKind == WalkKind::weighted) {
-        for (Lane& l : lanes) {
-          l.pick = kernels::walk::weighted_pick(thresholds, l.begin, l.end, l.u);
-          prefetch(targets + l.pick);
-        }
+        for (Lane& l : lanes) l.pick = kernels::walk::weighted_pick(thresholds, l.begin, l.end, l.u);
       }
       for (Lane& l : lanes) {
         const node_t next = l.pick >= 0 ? targets[l.pick] : l.v;
@@ -158,24 +160,20 @@ void advance(const Context& ctx, ThreadState& ts, std::span<Lane> lanes, Tick&& 
 
 }  // namespace
 
-void RunCells::Free::operator()(RunCell* p) const {
-  std::free(p);
-}
-
-void RunCells::reserve(std::size_t count) {
-  if (count <= size_) return;
-  cells_.reset();
-  size_ = 0;
+void* huge_page_alloc(std::size_t bytes) {
   // Whole huge pages, advised before the first touch so that the kernel can back them with 2 MiB pages.
-  const std::size_t bytes = (count * sizeof(RunCell) + kHugePage - 1) / kHugePage * kHugePage;
+  bytes = std::max<std::size_t>((bytes + kHugePage - 1) / kHugePage, 1) * kHugePage;
   void* p = std::aligned_alloc(kHugePage, bytes);
   if (!p) throw std::bad_alloc();
 #ifdef MADV_HUGEPAGE
-  (void)madvise(p, bytes, MADV_HUGEPAGE);  // advice only: without it the pages are 4 KiB, results equal
+  (void)madvise(p, bytes, MADV_HUGEPAGE);  // advice only
 #endif
   std::memset(p, 0, bytes);
-  cells_.reset(static_cast<RunCell*>(p));
-  size_ = bytes / sizeof(RunCell);
+  return p;
+}
+
+void huge_page_free(void* p) {
+  std::free(p);
 }
 
 std::int64_t walks_in_flight(const Context& ctx, std::int64_t batch, int threads) {

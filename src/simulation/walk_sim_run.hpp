@@ -2,6 +2,7 @@
 // Internal to the walk simulator's driver (docs/walk_sim.md): what a run reads, what it produces, and the
 // per-observer fold that both backends share (src/simulation/walk_sim.cpp on the CPU,
 // src/simulation/walk_sim_observers.cpp for the CUDA accounting).
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -22,6 +23,8 @@ namespace netdp::walk_detail {
 inline constexpr std::int64_t kDeviceCycleTable = std::int64_t{1} << 20;
 
 // Everything a run reads.
+struct HugePageRows;
+
 struct Context {
   Context(const WalkModel& m, const WalkSimParams& params, const DistanceCounts* d = nullptr)
       : model(m), p(params), distances(d) {}
@@ -35,6 +38,7 @@ struct Context {
   double sigma_loc = 0;
   std::vector<double> values;  // synthetic x_v in (0, 1)
   std::size_t distance_rows = 0;
+  const HugePageRows* rows = nullptr;  // interleaved CSR walks: the model's rows in huge pages
 };
 
 struct RunStats {
@@ -60,20 +64,51 @@ struct RunCell {
   std::uint32_t last = 0, count = 0;
 };
 
-/// Zeroed RunCells in memory advised for transparent huge pages (fewer TLB misses on random accesses).
-class RunCells {
+/// Memory advised for transparent huge pages: 2 MiB pages make the random accesses of interleaved walks
+/// (node cells, CSR rows) TLB hits; without the advice the pages are 4 KiB and the results the same.
+void* huge_page_alloc(std::size_t bytes);  // zeroed, whole 2 MiB pages; bytes rounded up
+void huge_page_free(void* p);
+
+template <class T>
+class HugePageArray {
  public:
-  RunCell* data() { return cells_.get(); }
+  T* data() { return items_.get(); }
+  const T* data() const { return items_.get(); }
   std::size_t size() const { return size_; }
-  /// At least `count` zeroed cells (keeps the old ones, which the engine leaves zeroed, when enough).
-  void reserve(std::size_t count);
+  /// At least `count` zeroed items (keeps the old ones, which the engine leaves zeroed, when enough).
+  void reserve(std::size_t count) {
+    if (count <= size_) return;
+    items_.reset();
+    size_ = 0;
+    items_.reset(static_cast<T*>(huge_page_alloc(count * sizeof(T))));
+    size_ = count;
+  }
+  /// A copy of `items`.
+  void assign(std::span<const T> items) {
+    reserve(items.size());
+    std::copy(items.begin(), items.end(), data());
+  }
 
  private:
   struct Free {
-    void operator()(RunCell* p) const;
+    void operator()(T* p) const { huge_page_free(p); }
   };
-  std::unique_ptr<RunCell, Free> cells_;
+  std::unique_ptr<T, Free> items_;
   std::size_t size_ = 0;
+};
+using RunCells = HugePageArray<RunCell>;
+
+/// The walk's CSR rows (WalkModel's offsets, targets, thresholds) copied into huge pages for interleaved walks:
+/// shared by the threads of one walk_sim call.
+struct HugePageRows {
+  HugePageArray<offset_t> offsets;
+  HugePageArray<node_t> targets;
+  HugePageArray<std::uint64_t> thresholds;
+  explicit HugePageRows(const WalkModel& model) {
+    offsets.assign(model.offsets);
+    targets.assign(model.targets);
+    thresholds.assign(model.thresholds);
+  }
 };
 
 struct ThreadState {
