@@ -1,9 +1,8 @@
 // Benchmark: all-pairs random-walk loss (docs/math.md §5.3, Thm 7.7 closed form) end to end, by solver
 // (docs/walk_loss.md "Solvers"), against NumPy's eigh + GEMM path measured in the same run.
 // Usage: bench_walk_loss_scaling [--graph er|hypercube|rgg] [--sizes 1024,2048] [--solver
-// auto|eigen|chebyshev]
-//        [--steps T (0 = T_RW)] [--repeats R] [--numpy SCRIPT|none]  (run from the source root: SCRIPT
-//        defaults to benchmarks/walk_loss_numpy.py)
+// auto|eigen|chebyshev] [--steps T (0 = T_RW)] [--repeats R] [--numpy SCRIPT|none] [--device cpu|cuda]
+// (run from the source root: SCRIPT defaults to benchmarks/walk_loss_numpy.py)
 // One CSV line per n: end-to-end median and min of R runs (graph, metropolis W, Lanczos spectrum, walk_loss
 // into a checksum sink: no disk I/O), the process CPU seconds per run (both threads together) and the
 // 1-minute load average before the runs (the machine is shared), the solver, its degree and error bound,
@@ -60,7 +59,7 @@ double load_average() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string kind = "er", solver = "auto", script = "benchmarks/walk_loss_numpy.py";
+  std::string kind = "er", solver = "auto", script = "benchmarks/walk_loss_numpy.py", device = "cpu";
   std::vector<int> sizes = {1024, 2048};
   int repeats = 3, fixed_steps = 0;
   for (int i = 1; i + 1 < argc; i += 2) {
@@ -70,13 +69,14 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--steps")) fixed_steps = std::atoi(argv[i + 1]);
     if (!std::strcmp(argv[i], "--repeats")) repeats = std::atoi(argv[i + 1]);
     if (!std::strcmp(argv[i], "--numpy")) script = argv[i + 1];
+    if (!std::strcmp(argv[i], "--device")) device = argv[i + 1];
   }
   std::printf(
       "graph,n,edges,steps,gap,solver,degree,error_bound,threads,median_s,min_s,cpu_s,load,repeats,checksum,"
       "numpy_s,numpy_checksum\n");
   for (int n : sizes) {
     netdp::WalkLossParams p;
-    p.device = netdp::parse_device_spec("cpu");
+    p.device = netdp::parse_device_spec(device);
     p.solver = netdp::parse_walk_loss_solver(solver);
     netdp::WalkLossRun run;
     netdp::Graph g;

@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 
 tests=(test_gossip_loss_cuda test_walk_loss_cuda test_walk_sim_cuda test_gossip_sim_cuda
        test_gossip_sim_varying_cuda)
-binaries=("${tests[@]}" bench_gossip_loss bench_walk_loss bench_gossip_sim bench_walk_sim)
+binaries=("${tests[@]}" bench_gossip_loss bench_walk_loss bench_walk_loss_scaling bench_gossip_sim bench_walk_sim)
 common=(-DCMAKE_BUILD_TYPE=Release -DNETDP_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DNETDP_MPI=OFF)
 cmake -S . -B build-gpu "${common[@]}" -DNETDP_CUDA_SYNC_LAUNCHES=OFF
 cmake --build build-gpu -j"$(nproc)" --target "${binaries[@]}" netdp_cli netdp_cuda

@@ -273,6 +273,7 @@ json run_walk_sim_job(const WalkSimJob& job) {
       {"threads", r.threads},
       {"batch_runs", r.batch_runs},
       {"batches", r.batches},
+      {"walks_in_flight", r.walks_in_flight},
       {"seconds", r.seconds},
       {"seconds_graph", graph_seconds},
       {"seconds_total", clock.seconds()},

@@ -11,7 +11,7 @@ namespace netdp::study {
 
 namespace {
 
-bool launched_by_mpi() {
+[[maybe_unused]] bool launched_by_mpi() {  // used in MPI builds only
   for (const char* variable : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_SIZE", "PMI_RANK"})
     if (std::getenv(variable)) return true;
   return false;
