@@ -31,17 +31,22 @@ struct IdentityRowsBody {
 };
 
 /// Power t of a tile, entry (w, j): y[w, j] = (W x)[w, j] summed in CSR order (spmm::row_entry) and stored,
-/// or, with y = nullptr, x[w, j] itself (t = 0, and the dense path, where DGEMM has made the power).
+/// or, with y = nullptr, x[w, j] itself (t = 0, and the dense path, where DGEMM has made the power). The
+/// leading members of the pass bodies below.
 template <class Offset, class Column>
-NETDP_HD inline double power_entry(const Offset* offsets, const Column* columns, const double* values,
-                                   const double* x, std::int64_t cols, double* y, std::int64_t w,
-                                   std::int64_t j) {
-  const std::int64_t at = w * cols + j;
-  if (!y) return x[at];
-  const double value = spmm::row_entry(offsets, columns, values, w, x, cols, j);
-  y[at] = value;
-  return value;
-}
+struct PowerStep {
+  spmm::RowProduct<Offset, Column> product;  // W and x
+  std::int64_t cols;
+  double* y;  // nullptr: x is the power
+
+  NETDP_HD double entry(std::int64_t w, std::int64_t j) const {
+    const std::int64_t at = w * cols + j;
+    if (!y) return product.x[at];
+    const double value = product.entry(w, cols, j);
+    y[at] = value;
+    return value;
+  }
+};
 
 /// Pass 1, fused into the product (a row-sum body: cuda::row_sums / host_row_sums): the power, then
 /// r_t(w) += sum_j (W^t)_{w, s + j}^2, the tile's part of r_t(w) = ||row w of W^t||^2 (docs/math.md §6.2),
@@ -50,16 +55,11 @@ NETDP_HD inline double power_entry(const Offset* offsets, const Column* columns,
 /// symmetry): the two agree to the bound of the device-bodies test, not bit for bit.
 template <class Offset, class Column>
 struct NormsStepBody {
-  const Offset* offsets;
-  const Column* columns;
-  const double* values;
-  const double* x;
-  std::int64_t cols;
-  double* y;  // nullptr: x is the power
+  PowerStep<Offset, Column> power;
   double* norms_t;
 
   NETDP_HD double part(std::int64_t w, std::int64_t j) const {
-    const double value = power_entry(offsets, columns, values, x, cols, y, w, j);
+    const double value = power.entry(w, j);
     return rn_mul(value, value);
   }
   NETDP_HD void done(std::int64_t w, double sum) const { norms_t[w] = rn_add(norms_t[w], sum); }
@@ -70,18 +70,14 @@ struct NormsStepBody {
 /// rounded on its own: the CPU's rounding, element for element.
 template <class Offset, class Column>
 struct SharesStepBody {
-  const Offset* offsets;
-  const Column* columns;
-  const double* values;
-  const double* x;
-  std::int64_t cols;
-  double* y;  // nullptr: x is the power
+  PowerStep<Offset, Column> power;
   const double* norms_t;
   double* s;
 
   NETDP_HD void operator()(std::int64_t w, std::int64_t j) const {
-    const double value = power_entry(offsets, columns, values, x, cols, y, w, j);
-    s[w * cols + j] = rn_add(s[w * cols + j], message_share(value, norms_t[w]));
+    const double value = power.entry(w, j);
+    const std::int64_t at = w * power.cols + j;
+    s[at] = rn_add(s[at], message_share(value, norms_t[w]));
   }
 };
 

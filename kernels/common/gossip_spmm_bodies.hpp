@@ -35,6 +35,21 @@ NETDP_HD inline double row_entry(const Offset* offsets, const Column* columns, c
   return sum;
 }
 
+/// W's CSR rows and the node-major block x they multiply: the leading members of every fused step body
+/// (aggregates, so a body is still initialised by one flat list).
+template <class Offset, class Column>
+struct RowProduct {
+  const Offset* offsets;
+  const Column* columns;
+  const double* values;
+  const double* x;
+
+  /// Entry (row, c) of W x, x with leading dimension ld (row_entry).
+  NETDP_HD double entry(std::int64_t row, std::int64_t ld, std::int64_t c) const {
+    return row_entry(offsets, columns, values, row, x, ld, c);
+  }
+};
+
 /// Lanes given to one row by the GPU launch: the smallest power of two >= cols, at most a warp (32). A row of
 /// 1 column is one thread (the scalar CSR kernel), a row of 32 or more columns one warp.
 NETDP_HD constexpr int lanes_per_row(std::int64_t cols) {
@@ -86,17 +101,14 @@ namespace gossip {
 /// element, in one pass over x and prev instead of an SpMM and an element-wise pass.
 template <class Offset, class Column>
 struct NodeMajorStepBody {
-  const Offset* offsets;
-  const Column* columns;
-  const double* values;
-  const double* x;
+  spmm::RowProduct<Offset, Column> product;  // W and x
   const double* prev;
   double gamma, one_minus_gamma;
   std::int64_t cols;
   double* y;
 
   NETDP_HD void operator()(std::int64_t v, std::int64_t c) const {
-    const double sum = spmm::row_entry(offsets, columns, values, v, x, cols, c);
+    const double sum = product.entry(v, cols, c);
     const std::int64_t at = v * cols + c;
     y[at] = prev ? rn_add(rn_mul(gamma, sum), rn_mul(one_minus_gamma, prev[at])) : sum;
   }
