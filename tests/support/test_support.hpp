@@ -12,8 +12,27 @@
 #include "netdp/core/graph.hpp"
 #include "netdp/core/sparse_matrix.hpp"
 #include "netdp/simulation/gossip_sim.hpp"
+#include "netdp/simulation/walk_sim_params.hpp"
 
 namespace netdp::testing {
+
+/// Plain walks (no accounting) on the CPU: the parameters the walk engine's tests vary.
+inline WalkSimParams plain_walk_params(std::int64_t steps, std::int64_t runs, std::uint64_t seed) {
+  WalkSimParams p;
+  p.steps = steps;
+  p.runs = runs;
+  p.seed = seed;
+  p.accounting = false;
+  p.device = {DeviceKind::cpu, 0};
+  return p;
+}
+
+/// The nodes 0 .. n - 1 (every node an attacker or a victim).
+inline std::vector<node_t> all_nodes(node_t n) {
+  std::vector<node_t> v(static_cast<std::size_t>(n));
+  for (node_t i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = i;
+  return v;
+}
 
 /// A fresh directory under the system temp dir, removed with its contents on destruction.
 class ScratchDir {

@@ -17,11 +17,7 @@ namespace {
 using testing::expect_invalid;
 const double inf = std::numeric_limits<double>::infinity();
 
-std::vector<node_t> all_nodes(node_t n) {
-  std::vector<node_t> v(static_cast<std::size_t>(n));
-  for (node_t i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = i;
-  return v;
-}
+using testing::all_nodes;
 
 TEST(MfBaseline, PathOfThreeByHand) {
   // W = D^-1 (A + I) on 0 - 1 - 2: rows (1/2, 1/2, 0), (1/3, 1/3, 1/3), (0, 1/2, 1/2). Attacker 0 observes

@@ -16,11 +16,7 @@ namespace {
 using testing::expect_invalid;
 const double inf = std::numeric_limits<double>::infinity();
 
-std::vector<node_t> all_nodes(node_t n) {
-  std::vector<node_t> v(static_cast<std::size_t>(n));
-  for (node_t i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = i;
-  return v;
-}
+using testing::all_nodes;
 
 CsrMatrix identity_gossip(node_t n) {
   std::vector<Triplet> t;

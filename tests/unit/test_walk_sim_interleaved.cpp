@@ -20,16 +20,6 @@
 namespace netdp {
 namespace {
 
-WalkSimParams plain(std::int64_t steps, std::int64_t runs, std::uint64_t seed) {
-  WalkSimParams p;
-  p.steps = steps;
-  p.runs = runs;
-  p.seed = seed;
-  p.accounting = false;
-  p.device = {DeviceKind::cpu, 0};
-  return p;
-}
-
 WalkSimResult run_with(const WalkModel& m, WalkSimParams p, std::int64_t lanes, int threads,
                        std::int64_t batch = 0) {
   const int saved = omp_get_max_threads();
@@ -140,7 +130,7 @@ TEST(WalkSimInterleaved, SameResultsAsOneWalkAtATime) {
   const std::string w = dir.write("w.txt", "0 0 0.5\n0 1 0.5\n1 0 0.2\n1 1 0.3\n1 2 0.5\n2 2 1\n");
   for (const Case& c : csr_cases(w)) {
     for (StartKind start : {StartKind::node, StartKind::uniform, StartKind::stationary}) {
-      WalkSimParams p = plain(257, 11, 7);
+      WalkSimParams p = testing::plain_walk_params(257, 11, 7);
       p.start.kind = start;
       p.save_paths = true;
       const WalkSimResult one = run_with(c.model, p, 1, 1);
@@ -162,7 +152,7 @@ TEST(WalkSimInterleaved, StatisticsEqualThoseOfTheSampledPaths) {
   const std::string w = dir.write("w.txt", "0 0 0.5\n0 1 0.5\n1 0 0.2\n1 1 0.3\n1 2 0.5\n2 2 1\n");
   for (const Case& c : csr_cases(w)) {
     SCOPED_TRACE(c.name);
-    WalkSimParams p = plain(600, 13, 21);
+    WalkSimParams p = testing::plain_walk_params(600, 13, 21);
     p.start.kind = StartKind::uniform;
     const WalkSimResult r = run_with(c.model, p, 0, 2);  // automatic: ceil(13 / 2) = 7 walks per thread
     EXPECT_EQ(r.walks_in_flight, 7);
@@ -172,13 +162,13 @@ TEST(WalkSimInterleaved, StatisticsEqualThoseOfTheSampledPaths) {
   const WalkModel er = csr_walk(erdos_renyi_graph(40, 0.15, 3), parse_walk_weights("uniform"));
   for (std::int64_t steps : {1, 2, 3}) {
     SCOPED_TRACE(steps);
-    const WalkSimParams p = plain(steps, 5, 4);
+    const WalkSimParams p = testing::plain_walk_params(steps, 5, 4);
     expect_matches_paths(er, p, run_with(er, p, 5, 1));
   }
 }
 
 TEST(WalkSimInterleaved, OnlyPlainCsrWalksAreInterleaved) {
-  WalkSimParams p = plain(300, 6, 2);
+  WalkSimParams p = testing::plain_walk_params(300, 6, 2);
   p.walks_in_flight = 4;
   EXPECT_EQ(walk_sim(complete_walk(10), p).walks_in_flight, 1);  // no dependent loads to hide
   EXPECT_EQ(walk_sim(make_walk_model("ring:n=5", "directed-ring"), p).walks_in_flight, 1);
@@ -189,7 +179,7 @@ TEST(WalkSimInterleaved, OnlyPlainCsrWalksAreInterleaved) {
 }
 
 TEST(WalkSimInterleaved, NegativeWalksInFlightIsRefused) {
-  WalkSimParams p = plain(10, 2, 0);
+  WalkSimParams p = testing::plain_walk_params(10, 2, 0);
   p.walks_in_flight = -1;
   try {
     validate(p, 5);

@@ -92,18 +92,9 @@ void expect_rows_match(const std::vector<std::vector<double>>& counts, const std
   EXPECT_GT(statistic, 0);
 }
 
-WalkSimParams sampling(std::int64_t steps, std::int64_t runs, std::uint64_t seed) {
-  WalkSimParams p;
-  p.steps = steps;
-  p.runs = runs;
-  p.seed = seed;
-  p.accounting = false;
-  return p;
-}
-
 TEST(WalkSampler, CompleteGraphIsUniformWithSelfTransitions) {
   const WalkModel m = complete_walk(7);
-  const auto counts = transitions(m, sampling(20000, 10, 11));
+  const auto counts = transitions(m, testing::plain_walk_params(20000, 10, 11));
   expect_rows_match(counts, std::vector<double>(49, 1.0 / 7), 7);
 }
 
@@ -112,7 +103,7 @@ TEST(WalkSampler, UniformLazyAndMetropolisMatchW) {
   std::vector<double> uniform(std::size_t(g.n) * g.n, 0.0);
   for (node_t u = 0; u < g.n; ++u)
     for (node_t v : g.neighbors(u)) uniform[std::size_t(u) * g.n + v] = 1.0 / g.degree(u);
-  const WalkSimParams p = sampling(10000, 30, 5);
+  const WalkSimParams p = testing::plain_walk_params(10000, 30, 5);
   expect_rows_match(transitions(csr_walk(g, parse_walk_weights("uniform")), p), uniform, g.n);
   expect_rows_match(transitions(csr_walk(g, parse_walk_weights("lazy-uniform")), p),
                     to_dense(gossip_matrix(g, Weighting::lazy_uniform)), g.n);
@@ -129,7 +120,7 @@ TEST(WalkSampler, FileMatrixRowsAndStationaryLaw) {
   const WalkModel m = csr_walk(g, parse_walk_weights("file:" + file));
   EXPECT_EQ(m.kind, WalkKind::weighted);
   const std::vector<double> w = {0.5, 0.5, 0, 0.2, 0.3, 0.5, 0, 0.9, 0.1};
-  expect_rows_match(transitions(m, sampling(20000, 5, 2)), w, 3);
+  expect_rows_match(transitions(m, testing::plain_walk_params(20000, 5, 2)), w, 3);
   // pi W = pi, solved by hand: pi_0 = 0.4 pi_1... pi = (2, 5, 25/9) normalised.
   const double z = 2 + 5 + 25.0 / 9;
   EXPECT_NEAR(m.pi(0), 2 / z, 1e-10);
@@ -139,14 +130,14 @@ TEST(WalkSampler, FileMatrixRowsAndStationaryLaw) {
 
 TEST(WalkSampler, DirectedRingIsDeterministic) {
   const WalkModel m = make_walk_model("ring:n=5", "directed-ring");
-  WalkSimParams p = sampling(12, 1, 0);
+  WalkSimParams p = testing::plain_walk_params(12, 1, 0);
   p.start = {StartKind::node, 3};
   EXPECT_EQ(sample_walk(m, p, 0), (std::vector<node_t>{3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4}));
 }
 
 TEST(WalkSampler, StationaryStartFollowsDegrees) {
   const WalkModel m = csr_walk(star_graph(6), parse_walk_weights("uniform"));  // pi = (5, 1, 1, 1, 1, 1) / 10
-  WalkSimParams p = sampling(1, 20000, 9);
+  WalkSimParams p = testing::plain_walk_params(1, 20000, 9);
   p.start.kind = StartKind::stationary;
   std::vector<double> observed(6, 0.0), expected = {0.5, 0.1, 0.1, 0.1, 0.1, 0.1};
   for (std::int64_t r = 0; r < p.runs; ++r) observed[walk_start(m, p, r)] += 1;
@@ -172,7 +163,7 @@ TEST(WalkSampler, LemireDrawAgreesWithPhiloxNextBelow) {
 
 TEST(WalkSampler, VisitCountsAreBinomialOnTheCompleteGraph) {
   const int n = 10, steps = 200;
-  WalkSimParams p = sampling(steps, 3000, 21);
+  WalkSimParams p = testing::plain_walk_params(steps, 3000, 21);
   p.start.kind = StartKind::uniform;  // then every node's visits are exactly Bin(T, 1/n)
   const WalkSimResult r = walk_sim(complete_walk(n), p);
   std::vector<double> observed, expected;
@@ -190,7 +181,7 @@ TEST(WalkSampler, VisitCountsAreBinomialOnTheCompleteGraph) {
 
 TEST(WalkSampler, CycleLengthsAreGeometricOnTheCompleteGraph) {
   const int n = 10, steps = 200;
-  WalkSimParams p = sampling(steps, 3000, 22);
+  WalkSimParams p = testing::plain_walk_params(steps, 3000, 22);
   const WalkSimResult r = walk_sim(complete_walk(n), p);
   // Returns: gaps (j, j + m) with 0 <= j, j + m <= T - 1; each has probability (1/n)(1 - 1/n)^(m-1) summed
   // over the nodes, so E[count_m] = R (T - m) (1/n) (1 - 1/n)^(m - 1).
