@@ -33,8 +33,9 @@ def main(out):
         left.plot(qs, [privacy[q] for q in qs], style, marker="o", label=kind)
         steps = sorted(discrepancy)
         cmap = plt.get_cmap("viridis")
-        for i, step in enumerate(steps[1::2]):
-            right.plot(qs, [discrepancy[step][q] for q in qs], style, color=cmap(i / max(1, len(steps) // 2)),
+        shown = steps[0::2]  # t = 0 (the data's heterogeneity before any visit: initial-estimate local) to T
+        for i, step in enumerate(shown):
+            right.plot(qs, [discrepancy[step][q] for q in qs], style, color=cmap(i / max(1, len(shown) - 1)),
                        label=f"{kind}, t = {step}")
     left.set(yscale="log", xlabel="distance decile", ylabel="mean pairwise Renyi loss")
     right.set(xlabel="distance decile", ylabel="mean |estimate_u - estimate_v|")
