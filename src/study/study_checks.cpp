@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/memory_info.hpp"
+#include "core/progress.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/io/format.hpp"
 
@@ -24,10 +25,12 @@ std::string gib(double bytes) {
 }  // namespace
 
 std::vector<UnitEstimate> check_plan(const StudySpec& spec, const StudyPlan& plan,
-                                     const ModelCatalog& catalog, int parallel_workers) {
+                                     const ModelCatalog& catalog, int parallel_workers, bool progress) {
   std::vector<UnitEstimate> estimates(plan.units.size());
   std::vector<UnitEstimate> per_point(plan.points.size());
   std::vector<bool> checked(plan.points.size(), false);
+  ProgressLine line("netdp run: checking the study", "of the grid points", progress);
+  std::size_t points_checked = 0;
   for (const auto& unit : plan.units) {
     const auto& point = plan.points[unit.point];
     const auto& e = spec.experiments[point.experiment];
@@ -40,9 +43,11 @@ std::vector<UnitEstimate> check_plan(const StudySpec& spec, const StudyPlan& pla
                            "' point " + point.name + " (" + describe(point) + "): " + error.what());
       }
       checked[unit.point] = true;
+      line.update(double(++points_checked) / double(plan.points.size()));
     }
     estimates[unit.index] = per_point[unit.point];
   }
+  line.finish();
   const double limit = spec.memory_limit_gib > 0 ? spec.memory_limit_gib * double(1 << 30)
                                                  : double(available_memory_bytes()) / parallel_workers;
   double total_seconds = 0;

@@ -7,8 +7,10 @@
 
 namespace netdp::study {
 
-/// One estimate per unit (units of one grid point share it).
+/// One estimate per unit (units of one grid point share it). `progress`: lines on stderr when the checks take
+/// more than a few seconds (core/progress.hpp; a study of 10^4+ grid points).
 std::vector<UnitEstimate> check_plan(const StudySpec& spec, const StudyPlan& plan,
-                                     const ModelCatalog& catalog, int parallel_workers);
+                                     const ModelCatalog& catalog, int parallel_workers,
+                                     bool progress = false);
 
 }  // namespace netdp::study

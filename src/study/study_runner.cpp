@@ -194,7 +194,7 @@ int run_study(const StudySpec& spec, const ModelCatalog& catalog, const RunOptio
   const StudyPlan plan = expand_study(spec, catalog);
   const WorkerPlan workers = plan_workers(o, world);
   const int parallel = static_cast<int>(workers.devices.size()) * world.size() * o.shards;
-  const auto estimates = check_plan(spec, plan, catalog, parallel);
+  const auto estimates = check_plan(spec, plan, catalog, parallel, !o.quiet);
   // Unit i belongs to slot i mod (shards x ranks): shard-major, so a shard's ranks share its units.
   const int slots = o.shards * world.size();
   const int slot = o.shard * world.size() + world.rank();

@@ -83,5 +83,26 @@ TEST(ProgressCli, EveryLearningModelAndAttackDgdPrintsItsProgressUnlessQuiet) {
   }
 }
 
+// Defect 5 of the reliability issue: a study's validation (every grid point's checks, docs/study.md
+// "Validation") shows its progress too, --dry-run included, and nothing under --quiet.
+TEST(ProgressCli, StudyValidationShowsItsProgressUnlessQuiet) {
+  ScratchDir dir;
+  std::string sizes;
+  for (int n = 100; n < 140; ++n) sizes += (sizes.empty() ? "" : ", ") + std::to_string(n);
+  const std::string study = dir.write("grid.toml",
+                                      "[[experiment]]\nname = \"b\"\nmodel = \"bound complete-sum\"\n"
+                                      "[experiment.params]\nn = [" +
+                                          sizes + "]\n");
+  const CliResult shown = run_cli("run " + study + " --dry-run", "NETDP_PROGRESS_SECONDS=0 ");
+  ASSERT_EQ(shown.exit_code, 0) << shown.err;
+  const std::vector<std::string> lines = lines_of(shown.err, "netdp run: checking the study");
+  ASSERT_GE(lines.size(), 2u) << shown.err;
+  EXPECT_NE(lines[lines.size() - 2].find(": 100% of the grid points"), std::string::npos) << shown.err;
+  EXPECT_EQ(lines.back().rfind("netdp run: checking the study: done in ", 0), 0u) << shown.err;
+  const CliResult quiet = run_cli("run " + study + " --dry-run --quiet", "NETDP_PROGRESS_SECONDS=0 ");
+  ASSERT_EQ(quiet.exit_code, 0) << quiet.err;
+  EXPECT_TRUE(lines_of(quiet.err, "netdp run: checking the study").empty()) << quiet.err;
+}
+
 }  // namespace
 }  // namespace netdp
