@@ -229,27 +229,30 @@ const Parameter& given_parameter(const Model& model, const std::string& name, co
   return p;
 }
 
+/// from_text and from_json alike: every given value, text items or JSON, converted by `convert` and marked
+/// given; then the defaults.
+template <class Items, class Convert>
+void take_given(const Model& model, const Items& given, Convert convert, json& values,
+                std::map<std::string, bool>& given_names) {
+  for (const auto& [name, value] : given) {
+    const Parameter& p = given_parameter(model, name, values);
+    values[p.name] = convert(p, value);
+    given_names[p.name] = true;
+  }
+  apply_defaults(model, values);
+}
+
 }  // namespace
 
 Values Values::from_text(const Model& model, const TextItems& given) {
   Values v;
-  for (const auto& [name, items] : given) {
-    const Parameter& p = given_parameter(model, name, v.values_);
-    v.values_[p.name] = convert_text(p, items);
-    v.given_[p.name] = true;
-  }
-  apply_defaults(model, v.values_);
+  take_given(model, given, convert_text, v.values_, v.given_);
   return v;
 }
 
 Values Values::from_json(const Model& model, const JsonItems& given) {
   Values v;
-  for (const auto& [name, value] : given) {
-    const Parameter& p = given_parameter(model, name, v.values_);
-    v.values_[p.name] = convert(p, value);
-    v.given_[p.name] = true;
-  }
-  apply_defaults(model, v.values_);
+  take_given(model, given, convert, v.values_, v.given_);
   return v;
 }
 

@@ -24,13 +24,7 @@ TEST(CliWalkSgd, WritesCurvesAndTheCalibratedSigma) {
                    "--synthetic-rows 600 --eval-every 100 --seed 4 --threads 2",
                    out, {"curves.csv", "summary.json", "manifest.json"}));
   const auto s = read_json(out / "summary.json");
-  bounds::SigmaSearchParams q;
-  q.epsilon = 1;
-  q.delta = 1e-6;
-  q.steps = 400;
-  q.lipschitz = 0.4;
-  q.procedure = bounds::SigmaProcedure::code;
-  const auto c = calibrate_walk_sgd(WalkSgdVariant::network, 50, q);
+  const auto c = calibrate_walk_sgd(WalkSgdVariant::network, 50, code_sigma_search(1, 1e-6, 400, 0.4));
   EXPECT_DOUBLE_EQ(s["sigma"].get<double>(), c.sigma);
   EXPECT_EQ(s["cap"].get<std::int64_t>(), c.cap);
   EXPECT_EQ(s["dim"], 9);                // 8 features and the intercept

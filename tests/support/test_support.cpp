@@ -160,6 +160,38 @@ MetropolisGraph with_metropolis(Graph g) {
   return {std::move(g), std::move(w)};
 }
 
+CsrMatrix identity_gossip(node_t n) {
+  std::vector<Triplet> t;
+  for (node_t u = 0; u < n; ++u) t.push_back({u, u, 1.0});
+  return csr_from_triplets(n, t);
+}
+
+bounds::SigmaSearchParams code_sigma_search(double epsilon, double delta, double steps, double lipschitz) {
+  bounds::SigmaSearchParams s;
+  s.epsilon = epsilon;
+  s.delta = delta;
+  s.steps = steps;
+  s.lipschitz = lipschitz;
+  s.procedure = bounds::SigmaProcedure::code;
+  return s;
+}
+
+void expect_same_visit_statistics(const WalkSimResult& a, const WalkSimResult& b) {
+  EXPECT_EQ(a.visits, b.visits);
+  EXPECT_EQ(a.returns, b.returns);
+  EXPECT_EQ(a.return_time_sum, b.return_time_sum);
+  EXPECT_EQ(a.hits, b.hits);
+  EXPECT_EQ(a.hitting_time_sum, b.hitting_time_sum);
+  EXPECT_EQ(a.return_times.counts, b.return_times.counts);
+  EXPECT_EQ(a.return_times.overflow, b.return_times.overflow);
+  EXPECT_EQ(a.return_times.sum, b.return_times.sum);
+  EXPECT_EQ(a.hitting_times.counts, b.hitting_times.counts);
+  EXPECT_EQ(a.hitting_times.overflow, b.hitting_times.overflow);
+  EXPECT_EQ(a.visit_counts, b.visit_counts);
+  EXPECT_EQ(a.visit_counts_above_nv, b.visit_counts_above_nv);
+  EXPECT_EQ(a.paths, b.paths);
+}
+
 GossipSimParams cpu_gossip_params(GossipProtocol protocol, int steps, std::int64_t runs) {
   GossipSimParams p;
   p.protocol = protocol;

@@ -7,11 +7,14 @@
 #include <string>
 #include <vector>
 
+#include <omp.h>
 #include <nlohmann/json.hpp>
 
+#include "netdp/bounds/complete_graph_sgd_sigma.hpp"
 #include "netdp/core/graph.hpp"
 #include "netdp/core/sparse_matrix.hpp"
 #include "netdp/simulation/gossip_sim.hpp"
+#include "netdp/simulation/walk_sim.hpp"
 #include "netdp/simulation/walk_sim_params.hpp"
 
 namespace netdp::testing {
@@ -33,6 +36,27 @@ inline std::vector<node_t> all_nodes(node_t n) {
   for (node_t i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = i;
   return v;
 }
+
+/// Runs `run` with OpenMP's thread count set to `threads`, the previous count restored after: the
+/// same-results-for-any-thread-count tests.
+template <class Run>
+auto with_threads(int threads, Run&& run) {
+  const int saved = omp_get_max_threads();
+  omp_set_num_threads(threads);
+  auto result = run();
+  omp_set_num_threads(saved);
+  return result;
+}
+
+/// The identity as an n x n gossip matrix (every node keeps its own value).
+CsrMatrix identity_gossip(node_t n);
+
+/// walk-sgd's sigma search by the Fig. 7.2 code procedure (docs/math.md §4.3.3) for T = steps.
+bounds::SigmaSearchParams code_sigma_search(double epsilon, double delta, double steps, double lipschitz);
+
+/// The visit statistics of two walk_sim results (visits, returns, hits, their histograms, the visit counts
+/// and the paths) compared exactly.
+void expect_same_visit_statistics(const WalkSimResult& a, const WalkSimResult& b);
 
 /// A fresh directory under the system temp dir, removed with its contents on destruction.
 class ScratchDir {

@@ -2,7 +2,6 @@
 // noiseless run with W = J/n against centralized SGD written here, the noise's place in the step, the
 // independence of the thread count, and bad input.
 #include <gtest/gtest.h>
-#include <omp.h>
 
 #include <cmath>
 
@@ -16,12 +15,7 @@ namespace netdp::mf {
 namespace {
 
 using testing::expect_invalid;
-
-CsrMatrix identity_gossip(node_t n) {
-  std::vector<Triplet> t;
-  for (node_t u = 0; u < n; ++u) t.push_back({u, u, 1.0});
-  return csr_from_triplets(n, t);
-}
+using testing::identity_gossip;
 
 TEST(MfSgd, NoiseCovarianceIsCInverseCInverseT) {
   // N_u = s C^-1 Z_u has covariance s^2 C^-1 C^-T over the steps (every coordinate). 20000 runs x 2
@@ -136,12 +130,8 @@ TEST(MfSgd, ThreadCountDoesNotChangeResults) {
   p.sigma = 2;
   p.eval_every = 3;
   const std::vector<Matrix> c = {toeplitz(sr_coefficients(8), 0, false)};
-  const int before = omp_get_max_threads();
-  omp_set_num_threads(1);
-  const MfSgdResult one = mf_sgd(w, c, split.train, split.test, p);
-  omp_set_num_threads(2);
-  const MfSgdResult two = mf_sgd(w, c, split.train, split.test, p);
-  omp_set_num_threads(before);
+  auto run = [&] { return mf_sgd(w, c, split.train, split.test, p); };
+  const MfSgdResult one = testing::with_threads(1, run), two = testing::with_threads(2, run);
   EXPECT_EQ(one.step, (std::vector<std::int64_t>{0, 3, 6, 8}));
   EXPECT_EQ(one.objective.mean, two.objective.mean);
   EXPECT_EQ(one.objective.std, two.objective.std);

@@ -17,12 +17,7 @@ using testing::expect_invalid;
 const double inf = std::numeric_limits<double>::infinity();
 
 using testing::all_nodes;
-
-CsrMatrix identity_gossip(node_t n) {
-  std::vector<Triplet> t;
-  for (node_t u = 0; u < n; ++u) t.push_back({u, u, 1.0});
-  return csr_from_triplets(n, t);
-}
+using testing::identity_gossip;
 
 TEST(MfTrust, LdpGivesThePlainSensitivity) {
   const CsrMatrix w = mf_gossip_matrix(make_graph("path:n=4"), "average");

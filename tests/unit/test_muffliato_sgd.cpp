@@ -1,7 +1,6 @@
 // Muffliato-SGD as a learning run (docs/muffliato_sgd.md): the gossip-step rule, the eq. 6.4 mean loss by
 // hand, W = J/n without noise is centralized GD (written again here), and thread independence.
 #include <gtest/gtest.h>
-#include <omp.h>
 
 #include <cmath>
 
@@ -80,12 +79,8 @@ TEST(MuffliatoSgd, SameResultsForOneAndTwoThreads) {
   p.clip = 0.4;
   p.runs = 5;
   p.seed = 9;
-  const int saved = omp_get_max_threads();
-  omp_set_num_threads(1);
-  const auto one = muffliato_sgd(g, w, split.train, split.test, p);
-  omp_set_num_threads(2);
-  const auto two = muffliato_sgd(g, w, split.train, split.test, p);
-  omp_set_num_threads(saved);
+  auto run = [&] { return muffliato_sgd(g, w, split.train, split.test, p); };
+  const auto one = testing::with_threads(1, run), two = testing::with_threads(2, run);
   EXPECT_EQ(one.objective.mean, two.objective.mean);
   EXPECT_EQ(one.accuracy.std, two.accuracy.std);
   EXPECT_EQ(one.consensus.mean, two.consensus.mean);

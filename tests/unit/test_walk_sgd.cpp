@@ -3,7 +3,6 @@
 // documented, the calibration inverts the accountant, results do not depend on the thread count, the
 // learning split, and bad input.
 #include <gtest/gtest.h>
-#include <omp.h>
 
 #include <cmath>
 
@@ -162,12 +161,7 @@ TEST(WalkSgd, CapStopsContributionsAsEachVariantSays) {
 
 TEST(WalkSgd, CalibrationMatchesTheReferenceValuesAndRoundTrips) {
   // docs/math.md §4.3.3 [VERIFIED]: L = 0.4, n = 2000, T = 20000, delta = 1e-6, eps = 1.
-  bounds::SigmaSearchParams s;
-  s.epsilon = 1;
-  s.delta = 1e-6;
-  s.steps = 20000;
-  s.lipschitz = 0.4;
-  s.procedure = bounds::SigmaProcedure::code;
+  bounds::SigmaSearchParams s = testing::code_sigma_search(1, 1e-6, 20000, 0.4);
   EXPECT_NEAR(calibrate_walk_sgd(WalkSgdVariant::local, 2000, s).sigma, 46.87, 0.005);
   EXPECT_NEAR(calibrate_walk_sgd(WalkSgdVariant::centralized, 2000, s).sigma, 6.968, 0.0005);
   const auto net = calibrate_walk_sgd(WalkSgdVariant::network, 2000, s);
@@ -204,12 +198,8 @@ TEST(WalkSgd, SameSeedSameResultsForOneAndTwoThreads) {
   p.runs = 7;
   p.steps = 300;
   p.eval_every = 25;
-  const int saved = omp_get_max_threads();
-  omp_set_num_threads(1);
-  const auto one = walk_sgd(ring, split.train, split.test, p);
-  omp_set_num_threads(2);
-  const auto two = walk_sgd(ring, split.train, split.test, p);
-  omp_set_num_threads(saved);
+  auto run = [&] { return walk_sgd(ring, split.train, split.test, p); };
+  const auto one = testing::with_threads(1, run), two = testing::with_threads(2, run);
   ASSERT_EQ(one.step.size(), 13u);
   EXPECT_EQ(one.step.back(), 300);
   EXPECT_EQ(one.objective.mean, two.objective.mean);

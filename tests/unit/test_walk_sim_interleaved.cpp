@@ -5,7 +5,6 @@
 // and hitting-time statistics must equal those recomputed here, slowly and independently, from the paths of
 // the one-walk sampler (sample_walk).
 #include <gtest/gtest.h>
-#include <omp.h>
 
 #include <cstdint>
 #include <map>
@@ -22,30 +21,9 @@ namespace {
 
 WalkSimResult run_with(const WalkModel& m, WalkSimParams p, std::int64_t lanes, int threads,
                        std::int64_t batch = 0) {
-  const int saved = omp_get_max_threads();
-  omp_set_num_threads(threads);
   p.walks_in_flight = lanes;
   p.batch_runs = batch;
-  WalkSimResult r = walk_sim(m, p);
-  omp_set_num_threads(saved);
-  return r;
-}
-
-// Every statistic of a plain run, compared exactly.
-void expect_same(const WalkSimResult& a, const WalkSimResult& b) {
-  EXPECT_EQ(a.visits, b.visits);
-  EXPECT_EQ(a.returns, b.returns);
-  EXPECT_EQ(a.return_time_sum, b.return_time_sum);
-  EXPECT_EQ(a.hits, b.hits);
-  EXPECT_EQ(a.hitting_time_sum, b.hitting_time_sum);
-  EXPECT_EQ(a.return_times.counts, b.return_times.counts);
-  EXPECT_EQ(a.return_times.overflow, b.return_times.overflow);
-  EXPECT_EQ(a.return_times.sum, b.return_times.sum);
-  EXPECT_EQ(a.hitting_times.counts, b.hitting_times.counts);
-  EXPECT_EQ(a.hitting_times.overflow, b.hitting_times.overflow);
-  EXPECT_EQ(a.visit_counts, b.visit_counts);
-  EXPECT_EQ(a.visit_counts_above_nv, b.visit_counts_above_nv);
-  EXPECT_EQ(a.paths, b.paths);
+  return testing::with_threads(threads, [&] { return walk_sim(m, p); });
 }
 
 // The statistics of docs/walk_sim.md "Statistics", recomputed from the paths: per run, the visits of each
@@ -141,7 +119,7 @@ TEST(WalkSimInterleaved, SameResultsAsOneWalkAtATime) {
                                           << threads << " threads, batch " << batch);
         const WalkSimResult many = run_with(c.model, p, lanes, threads, batch);
         EXPECT_GT(many.walks_in_flight, 1);  // the interleaved engine ran
-        expect_same(one, many);
+        testing::expect_same_visit_statistics(one, many);
       }
     }
   }

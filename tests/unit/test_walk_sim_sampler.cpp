@@ -2,7 +2,6 @@
 // 0.001, fixed seeds), exact visit-count and cycle-length laws on the complete graph, stationary starts, the
 // Lemire draw, and reproducibility over threads and batches.
 #include <gtest/gtest.h>
-#include <omp.h>
 
 #include <cmath>
 #include <map>
@@ -227,28 +226,18 @@ void expect_same(const WalkSimResult& a, const WalkSimResult& b) {
   EXPECT_EQ(a.observer_loss, b.observer_loss);
   EXPECT_EQ(a.node_local, b.node_local);
   EXPECT_EQ(a.cycles, b.cycles);
-  EXPECT_EQ(a.visits, b.visits);
-  EXPECT_EQ(a.returns, b.returns);
-  EXPECT_EQ(a.return_time_sum, b.return_time_sum);
-  EXPECT_EQ(a.hitting_time_sum, b.hitting_time_sum);
-  EXPECT_EQ(a.return_times.counts, b.return_times.counts);
-  EXPECT_EQ(a.visit_counts, b.visit_counts);
+  testing::expect_same_visit_statistics(a, b);
   ASSERT_EQ(a.utility.size(), b.utility.size());
   for (std::size_t i = 0; i < a.utility.size(); ++i) {
     EXPECT_EQ(a.utility[i].truth, b.utility[i].truth);
     EXPECT_EQ(a.utility[i].estimate, b.utility[i].estimate);
   }
-  EXPECT_EQ(a.paths, b.paths);
 }
 
 WalkSimResult run_with(const WalkModel& m, WalkSimParams p, const DistanceCounts* d, int threads,
                        std::int64_t batch) {
-  const int saved = omp_get_max_threads();
-  omp_set_num_threads(threads);
   p.batch_runs = batch;
-  WalkSimResult r = walk_sim(m, p, d);
-  omp_set_num_threads(saved);
-  return r;
+  return testing::with_threads(threads, [&] { return walk_sim(m, p, d); });
 }
 
 TEST(WalkSampler, SameSeedSameResultsForAnyThreadsAndBatches) {
