@@ -37,10 +37,6 @@ AdmmPrivacyParams admm_privacy_params(const AdmmJob& job, std::int64_t users, do
 
 namespace {
 
-json finite_or_null(double x) {
-  return std::isfinite(x) ? json(x) : json(nullptr);
-}
-
 /// The block activation probability q of Thm 8.5: 1, m / n, 1 / n.
 double activation(const AdmmParams& p, std::int64_t users) {
   if (p.setting == AdmmSetting::centralized) return 1.0;
@@ -49,13 +45,10 @@ double activation(const AdmmParams& p, std::int64_t users) {
 
 std::string curves_csv(const AdmmResult& r, const std::vector<double>& bound) {
   std::ostringstream csv;
-  csv << "step,objective_mean,objective_std,objective_min,objective_max,accuracy_mean,accuracy_std,"
-         "accuracy_min,accuracy_max,distance_mean,distance_std,utility_bound,max_participations_mean\n";
+  csv << jobs::learning_curves_header()
+      << ",distance_mean,distance_std,utility_bound,max_participations_mean\n";
   for (std::size_t e = 0; e < r.step.size(); ++e) {
-    csv << r.step[e];
-    for (const RunStatistics* s : {&r.objective, &r.accuracy})
-      csv << ',' << format_double(s->mean[e]) << ',' << format_double(s->std[e]) << ','
-          << format_double(s->min[e]) << ',' << format_double(s->max[e]);
+    csv << r.step[e] << jobs::statistics_cells(r.objective, e) << jobs::statistics_cells(r.accuracy, e);
     csv << ',' << format_double(r.distance.mean[e]) << ',' << format_double(r.distance.std[e]) << ','
         << format_double(bound[e]) << ',' << format_double(r.max_participations_mean[e]) << '\n';
   }
@@ -64,7 +57,7 @@ std::string curves_csv(const AdmmResult& r, const std::vector<double>& bound) {
 
 json guarantee_json(const AdmmPrivacyParams& p, AdmmGuarantee g, double sigma) {
   const AdmmEpsilon e = admm_epsilon(p, g, sigma);
-  return {{"epsilon", finite_or_null(e.epsilon)},
+  return {{"epsilon", jobs::finite_or_null(e.epsilon)},
           {"delta", p.delta},
           {"order", e.order},
           {"order_at_grid_edge", e.at_grid_edge},
@@ -140,12 +133,6 @@ json run_admm_job(const AdmmJob& job) {
   if (lipschitz > 0 && p.setting == AdmmSetting::federated)
     privacy_json[to_string(AdmmGuarantee::federated_local)] =
         guarantee_json(privacy, AdmmGuarantee::federated_local, p.sigma);
-  auto final_json = [](const RunStatistics& s) {
-    return json{{"mean", finite_or_null(s.mean.back())},
-                {"std", finite_or_null(s.std.back())},
-                {"min", finite_or_null(s.min.back())},
-                {"max", finite_or_null(s.max.back())}};
-  };
   json summary = {
       {"model", "admm"},
       {"setting", to_string(p.setting)},
@@ -181,11 +168,11 @@ json run_admm_job(const AdmmJob& job) {
         {"distance0", d0},
         {"dim", dim},
         {"sigma_squared_above_gap", p.sigma * p.sigma > 1 - tau},
-        {"final", finite_or_null(bound.back())}}},
+        {"final", jobs::finite_or_null(bound.back())}}},
       {"final",
-       {{"objective", final_json(r.objective)},
-        {"accuracy", final_json(r.accuracy)},
-        {"distance", final_json(r.distance)},
+       {{"objective", jobs::final_statistics_json(r.objective)},
+        {"accuracy", jobs::final_statistics_json(r.accuracy)},
+        {"distance", jobs::final_statistics_json(r.distance)},
         {"max_participations_mean", r.max_participations_mean.back()}}},
       {"seconds_runs", r.seconds},
       {"threads", r.threads},
@@ -321,21 +308,16 @@ Model admm_model() {
     return run_admm_job(job);
   };
   m.describe = [](const json& s, const RunContext& c) {
-    const auto& f = s["final"];
-    return format_line(
-        "admm: %s, n = %d, K = %lld, R = %lld, sigma %.6g, final objective %.6g, accuracy %.4g, "
-        "%.3f s -> %s\n",
-        s["setting"].get<std::string>().c_str(), s["users"].get<int>(), s["steps"].get<long long>(),
-        s["runs"].get<long long>(), s["sigma"].get<double>(), f["objective"]["mean"].get<double>(),
-        f["accuracy"]["mean"].is_null() ? NAN : f["accuracy"]["mean"].get<double>(),
-        s["seconds_runs"].get<double>(), c.out_dir.string().c_str());
+    return format_line("admm: %s, n = %d, K = %lld, R = %lld, sigma %.6g, ",
+                       s["setting"].get<std::string>().c_str(), s["users"].get<int>(),
+                       s["steps"].get<long long>(), s["runs"].get<long long>(), s["sigma"].get<double>()) +
+           final_learning_report(s, c);
   };
   m.resources = [](const Values& v) {
-    const double runs = double(v.integer("runs")), steps = double(v.integer("steps"));
-    const double rows = double(v.integer("synthetic-rows")), dim = double(v.integer("synthetic-dim")) + 1;
+    const LearningRunSize z = learning_run_size(v);
     const double users = double(v.integer("users"));
-    const double per_step = v.text("setting") == "walk" ? rows / users : rows;
-    return Estimate{16 * rows * dim, runs * steps * per_step * 4 * dim * dim / 3e8};
+    const double per_step = v.text("setting") == "walk" ? z.rows / users : z.rows;
+    return Estimate{16 * z.rows * z.dim, z.runs * z.steps * per_step * 4 * z.dim * z.dim / 3e8};
   };
   return m;
 }

@@ -53,10 +53,6 @@ json learning_split_json(const LearningSplit& s) {
           {"dropped_rows", s.dropped}};
 }
 
-json finite_or_null(double x) {
-  return std::isfinite(x) ? json(x) : json(nullptr);
-}
-
 json final_statistics_json(const RunStatistics& s) {
   return {{"mean", finite_or_null(s.mean.back())},
           {"std", finite_or_null(s.std.back())},
@@ -67,6 +63,24 @@ json final_statistics_json(const RunStatistics& s) {
 std::string statistics_cells(const RunStatistics& s, std::size_t e) {
   return ',' + format_double(s.mean[e]) + ',' + format_double(s.std[e]) + ',' + format_double(s.min[e]) +
          ',' + format_double(s.max[e]);
+}
+
+std::string learning_curves_header() {
+  return "step,objective_mean,objective_std,objective_min,objective_max,accuracy_mean,accuracy_std,"
+         "accuracy_min,accuracy_max";
+}
+
+std::string final_learning_report(const json& summary, const RunContext& context) {
+  const json& f = summary["final"];
+  return format_line("final objective %.6g, accuracy %.4g, %.3f s -> %s\n",
+                     f["objective"]["mean"].get<double>(),
+                     f["accuracy"]["mean"].is_null() ? NAN : f["accuracy"]["mean"].get<double>(),
+                     summary["seconds_runs"].get<double>(), context.out_dir.string().c_str());
+}
+
+LearningRunSize learning_run_size(const Values& v) {
+  return {double(v.integer("runs")), double(v.integer("steps")), double(v.integer("synthetic-rows")),
+          double(v.integer("synthetic-dim")) + 1};
 }
 
 std::vector<Parameter> mean_loss_parameters() {

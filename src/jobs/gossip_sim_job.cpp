@@ -36,10 +36,6 @@ std::string mse_csv(const GossipSimResult& r, const GossipBoundInputs& theory) {
   return csv.str();
 }
 
-json finite_or_null(double x) {
-  return std::isfinite(x) ? json(x) : json(nullptr);
-}
-
 const char* bound_rule(GossipProtocol p) {
   switch (p) {
     case GossipProtocol::accelerated:
@@ -165,10 +161,10 @@ json run_gossip_sim_job(const GossipSimJob& job) {
       {"final",
        {{"t", r.t[last]},
         {"mean", r.mean[last]},
-        {"stderr", finite_or_null(r.std_error[last])},
+        {"stderr", jobs::finite_or_null(r.std_error[last])},
         {"noisy_mean", r.noisy_mean[last]},
-        {"noisy_stderr", finite_or_null(r.noisy_std_error[last])},
-        {"bound", finite_or_null(gossip_sim_bound(theory, r.t[last]))}}},
+        {"noisy_stderr", jobs::finite_or_null(r.noisy_std_error[last])},
+        {"bound", jobs::finite_or_null(gossip_sim_bound(theory, r.t[last]))}}},
       {"bound_rule", bound_rule(protocol)},
       {"target", job.target ? json(*job.target) : json(nullptr)},
       {"target_reached_t", reached ? json(*reached) : json(nullptr)},

@@ -181,6 +181,10 @@ LossValues loss_values(const Values& v) {
   return out;
 }
 
+nlohmann::json finite_or_null(double x) {
+  return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);
+}
+
 std::int64_t memory_limit_bytes(const Values& v, const std::string& name) {
   return static_cast<std::int64_t>(v.real(name) * double(1LL << 30));
 }

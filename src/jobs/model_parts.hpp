@@ -84,6 +84,9 @@ nlohmann::json backend_fields(const Result& r) {
           {"batches", r.batches}};
 }
 
+/// x, or null when not finite (JSON has no NaN).
+nlohmann::json finite_or_null(double x);
+
 /// GiB -> bytes.
 std::int64_t memory_limit_bytes(const Values& v, const std::string& name = "memory-limit");
 /// A source node given as an integer parameter, if given.

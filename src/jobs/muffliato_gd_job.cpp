@@ -21,10 +21,6 @@ using json = nlohmann::json;
 
 namespace {
 
-json finite_or_null(double x) {
-  return std::isfinite(x) ? json(x) : json(nullptr);
-}
-
 /// Delta_phi and the rule that gave it (docs/muffliato_gd.md "Privacy").
 std::pair<double, std::string> sensitivity_of(const MuffliatoGdJob& job) {
   const auto& p = job.params;
@@ -78,7 +74,8 @@ json final_json(const MuffliatoGdResult& r) {
                                                              {"consensus", &r.consensus},
                                                              {"accuracy", &r.accuracy}};
   for (const auto& [name, c] : curves)
-    if (!c->mean.empty()) f[name] = {{"mean", c->mean[last]}, {"stderr", finite_or_null(c->std_error[last])}};
+    if (!c->mean.empty())
+      f[name] = {{"mean", c->mean[last]}, {"stderr", jobs::finite_or_null(c->std_error[last])}};
   return f;
 }
 

@@ -3,7 +3,6 @@
 #include "netdp/jobs/muffliato_sgd_job.hpp"
 
 #include <cmath>
-#include <sstream>
 
 #include "core/progress.hpp"
 #include "jobs/convex_model_job_parts.hpp"
@@ -17,22 +16,6 @@
 namespace netdp {
 
 using json = nlohmann::json;
-
-namespace {
-
-std::string curves_csv(const MuffliatoSgdResult& r) {
-  std::ostringstream csv;
-  csv << "step,objective_mean,objective_std,objective_min,objective_max,accuracy_mean,accuracy_std,"
-         "accuracy_min,accuracy_max,consensus_mean\n";
-  for (std::size_t e = 0; e < r.step.size(); ++e) {
-    csv << r.step[e];
-    csv << jobs::statistics_cells(r.objective, e) << jobs::statistics_cells(r.accuracy, e);
-    csv << ',' << format_double(r.consensus.mean[e]) << '\n';
-  }
-  return csv.str();
-}
-
-}  // namespace
 
 json run_muffliato_sgd_job(const MuffliatoSgdJob& job) {
   const Stopwatch clock;
@@ -69,7 +52,8 @@ json run_muffliato_sgd_job(const MuffliatoSgdJob& job) {
   const double spent = sigma > 0 ? at_one * sensitivity * sensitivity / (sigma * sigma) : INFINITY;
 
   ResultsDir out(job.out_dir);
-  out.write_text("curves.csv", curves_csv(r));
+  out.write_text("curves.csv", jobs::learning_curves_csv(r.step, r.objective, r.accuracy, "consensus_mean",
+                                                         r.consensus.mean));
   json summary = {
       {"model", "muffliato-sgd"},
       {"graph", job.graph},
@@ -205,19 +189,14 @@ Model muffliato_sgd_model() {
     return run_muffliato_sgd_job(muffliato_sgd_job(v, c));
   };
   m.describe = [](const json& s, const RunContext& c) {
-    const auto& f = s["final"];
-    return format_line(
-        "muffliato-sgd: n = %d, P = %lld, K = %d, R = %lld, sigma %.6g, final objective %.6g, "
-        "accuracy %.4g, %.3f s -> %s\n",
-        s["n"].get<int>(), s["participations"].get<long long>(), s["gossip_steps"].get<int>(),
-        s["runs"].get<long long>(), s["sigma"].get<double>(), f["objective"]["mean"].get<double>(),
-        f["accuracy"]["mean"].is_null() ? NAN : f["accuracy"]["mean"].get<double>(),
-        s["seconds_runs"].get<double>(), c.out_dir.string().c_str());
+    return format_line("muffliato-sgd: n = %d, P = %lld, K = %d, R = %lld, sigma %.6g, ", s["n"].get<int>(),
+                       s["participations"].get<long long>(), s["gossip_steps"].get<int>(),
+                       s["runs"].get<long long>(), s["sigma"].get<double>()) +
+           final_learning_report(s, c);
   };
   m.resources = [](const Values& v) {
-    const double runs = double(v.integer("runs")), steps = double(v.integer("steps"));
-    const double rows = double(v.integer("synthetic-rows")), dim = double(v.integer("synthetic-dim")) + 1;
-    return Estimate{16 * rows * dim * (steps + 2), runs * steps * 40 * rows * dim / 3e8};
+    const LearningRunSize z = learning_run_size(v);
+    return Estimate{16 * z.rows * z.dim * (z.steps + 2), z.runs * z.steps * 40 * z.rows * z.dim / 3e8};
   };
   return m;
 }

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 
 #include "core/progress.hpp"
 #include "jobs/convex_model_job_parts.hpp"
@@ -18,22 +17,6 @@
 namespace netdp {
 
 using json = nlohmann::json;
-
-namespace {
-
-std::string curves_csv(const WalkSgdResult& r) {
-  std::ostringstream csv;
-  csv << "step,objective_mean,objective_std,objective_min,objective_max,accuracy_mean,accuracy_std,"
-         "accuracy_min,accuracy_max,max_contributions_mean\n";
-  for (std::size_t e = 0; e < r.step.size(); ++e) {
-    csv << r.step[e];
-    csv << jobs::statistics_cells(r.objective, e) << jobs::statistics_cells(r.accuracy, e);
-    csv << ',' << format_double(r.max_contributions_mean[e]) << '\n';
-  }
-  return csv.str();
-}
-
-}  // namespace
 
 json run_walk_sgd_job(const WalkSgdJob& job) {
   const Stopwatch clock;
@@ -91,7 +74,8 @@ json run_walk_sgd_job(const WalkSgdJob& job) {
   progress.finish();
 
   ResultsDir out(job.out_dir);
-  out.write_text("curves.csv", curves_csv(r));
+  out.write_text("curves.csv", jobs::learning_curves_csv(r.step, r.objective, r.accuracy,
+                                                         "max_contributions_mean", r.max_contributions_mean));
   json files = json::array({"curves.csv"});
   if (by_distance) {
     loss.sigma = p.sigma > 0 ? p.sigma / sensitivity : 0.0;
@@ -321,20 +305,15 @@ Model walk_sgd_model() {
   };
   m.execute = [](const Values& v, const RunContext& c) { return run_walk_sgd_job(walk_sgd_job(v, c)); };
   m.describe = [](const json& s, const RunContext& c) {
-    const auto& f = s["final"];
-    return format_line(
-        "walk-sgd: %s, n = %d, T = %lld, R = %lld, sigma %.6g, K = %lld, final objective %.6g, "
-        "accuracy %.4g, %.3f s -> %s\n",
-        s["variant"].get<std::string>().c_str(), s["n"].get<int>(), s["steps"].get<long long>(),
-        s["runs"].get<long long>(), s["sigma"].get<double>(), s["cap"].get<long long>(),
-        f["objective"]["mean"].get<double>(),
-        f["accuracy"]["mean"].is_null() ? NAN : f["accuracy"]["mean"].get<double>(),
-        s["seconds_runs"].get<double>(), c.out_dir.string().c_str());
+    return format_line("walk-sgd: %s, n = %d, T = %lld, R = %lld, sigma %.6g, K = %lld, ",
+                       s["variant"].get<std::string>().c_str(), s["n"].get<int>(),
+                       s["steps"].get<long long>(), s["runs"].get<long long>(), s["sigma"].get<double>(),
+                       s["cap"].get<long long>()) +
+           final_learning_report(s, c);
   };
   m.resources = [](const Values& v) {
-    const double runs = double(v.integer("runs")), steps = double(v.integer("steps"));
-    const double rows = double(v.integer("synthetic-rows")), dim = double(v.integer("synthetic-dim")) + 1;
-    return Estimate{16 * rows * dim, runs * (steps * 10 * dim + 200 * rows * dim) / 3e8};
+    const LearningRunSize z = learning_run_size(v);
+    return Estimate{16 * z.rows * z.dim, z.runs * (z.steps * 10 * z.dim + 200 * z.rows * z.dim) / 3e8};
   };
   m.footer =
       "sigma: --sigma, else --target-mean-loss (network: docs/math.md §5.8 on the walk's graph), else the "

@@ -25,10 +25,6 @@ namespace {
 
 constexpr node_t kMaxNodesCsv = 100'000;
 
-json finite_or_null(double x) {
-  return std::isfinite(x) ? json(x) : json(nullptr);
-}
-
 std::string csv_number(double x) {
   return std::isfinite(x) ? format_double(x) : std::string();
 }
@@ -128,7 +124,7 @@ json utility_json(const WalkModel& m, const WalkSimResult& r) {
       {"sigma_loc_rule", "G2: sqrt(2 ln(1.25/delta)) / eps0, sensitivity 1 (values in (0, 1))"},
       {"noises_per_run", noises / runs},
       {"error_mean", mean},
-      {"error_std", finite_or_null(sd)},
+      {"error_std", jobs::finite_or_null(sd)},
       {"error_rmse", std::sqrt(squares / runs)},
       {"theory_std", summation_theory_std(m, r.steps, r.sigma_loc)},
       {"exact_std", std::sqrt(double(summation_noises(m, r.steps))) * r.sigma_loc},
@@ -170,7 +166,7 @@ json times_json(const TimeHistogram& h, std::int64_t cap, double expected_mean) 
           {"mean", h.total ? json(h.mean()) : json(nullptr)},
           {"histogram_cap", cap},
           {"above_cap", h.overflow},
-          {"expected_mean", finite_or_null(expected_mean)}};
+          {"expected_mean", jobs::finite_or_null(expected_mean)}};
 }
 
 }  // namespace
