@@ -26,11 +26,7 @@ json run_mf_factorize_job(const MfFactorizeJob& job) {
   summary.update(mf_workload_losses(setup));
   summary["seconds"] = clock.seconds();
   json manifest = manifest_header("mf-factorize", job.invocation);
-  manifest["parameters"] = {{"graph", job.spec.graph},
-                            {"weights", job.spec.weights},
-                            {"steps", job.spec.steps},
-                            {"participation", job.spec.participation},
-                            {"correlation", job.spec.correlation}};
+  manifest["parameters"] = mf_spec_manifest(job.spec);
   return publish_results(out, summary, std::move(manifest), json::array({"C.npy"}), clock.seconds());
 }
 

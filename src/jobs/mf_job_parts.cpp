@@ -57,6 +57,14 @@ MfSetup mf_setup(const MfSpec& spec) {
   return s;
 }
 
+json mf_spec_manifest(const MfSpec& spec) {
+  return {{"graph", spec.graph},
+          {"weights", spec.weights},
+          {"steps", spec.steps},
+          {"participation", spec.participation},
+          {"correlation", spec.correlation}};
+}
+
 json mf_description(const MfSpec& spec, const MfSetup& s) {
   json d = {
       {"steps", spec.steps},

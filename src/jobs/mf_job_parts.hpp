@@ -34,6 +34,8 @@ void check_mf_spec(const MfSpec& spec, bool need_graph);
 MfSetup mf_setup(const MfSpec& spec);
 /// The summary fields naming the graph, W, workload, participation and correlation.
 nlohmann::json mf_description(const MfSpec& spec, const MfSetup& setup);
+/// The spec as manifest parameters: graph, weights, steps, participation, correlation.
+nlohmann::json mf_spec_manifest(const MfSpec& spec);
 /// sens_Pi(C) and, for the prefix sum and (with a graph) the message and post-average workloads,
 /// error = tr(C^-T G C^-1) and loss = sens^2 * error (docs/math.md §9.6). Per-node C: sens = max_u sens(C_u),
 /// the graph workloads' error sum_u tr(C_u^-T G_u C_u^-1), the prefix sum's the mean over the nodes.

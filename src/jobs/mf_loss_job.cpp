@@ -288,22 +288,18 @@ json run_mf_loss_job(const MfLossJob& job) {
                     {"mean_epsilon", all_epsilon.mean()},
                     {"max_epsilon", all_epsilon.count ? all_epsilon.max : 0.0}});
   json manifest = manifest_header("mf-loss", job.invocation);
-  manifest["parameters"] = {{"graph", job.spec.graph},
-                            {"weights", job.spec.weights},
-                            {"steps", job.spec.steps},
-                            {"participation", job.spec.participation},
-                            {"correlation", job.spec.correlation},
-                            {"trust", job.trust},
-                            {"attackers", job.attackers},
-                            {"alpha", job.alpha},
-                            {"sigma", job.sigma},
-                            {"delta", job.delta ? json(*job.delta) : json(nullptr)},
-                            {"conversion", job.conversion},
-                            {"baseline", job.baseline},
-                            {"observation_b", job.observation_b},
-                            {"observation_c", job.observation_c},
-                            {"observation_a", job.observation_a},
-                            {"observation_pi", job.observation_pi}};
+  manifest["parameters"] = mf_spec_manifest(job.spec);
+  manifest["parameters"].update({{"trust", job.trust},
+                                 {"attackers", job.attackers},
+                                 {"alpha", job.alpha},
+                                 {"sigma", job.sigma},
+                                 {"delta", job.delta ? json(*job.delta) : json(nullptr)},
+                                 {"conversion", job.conversion},
+                                 {"baseline", job.baseline},
+                                 {"observation_b", job.observation_b},
+                                 {"observation_c", job.observation_c},
+                                 {"observation_a", job.observation_a},
+                                 {"observation_pi", job.observation_pi}});
   return publish_results(out, summary, std::move(manifest), files, clock.seconds());
 }
 

@@ -32,9 +32,9 @@ void check_mf_sgd_job(const MfSgdJob& job) {
   if (!(job.alpha > 1)) throw InvalidParameter("alpha", "alpha must be > 1, got " + format_double(job.alpha));
   if (!(job.delta > 0 && job.delta < 1))
     throw InvalidParameter("delta", "delta must be in (0, 1), got " + format_double(job.delta));
-  if (!(job.test_fraction >= 0 && job.test_fraction < 1))
+  if (!(job.data.test_fraction >= 0 && job.data.test_fraction < 1))
     throw InvalidParameter("test-fraction",
-                           "test-fraction must be in [0, 1), got " + format_double(job.test_fraction));
+                           "test-fraction must be in [0, 1), got " + format_double(job.data.test_fraction));
 }
 
 namespace {
@@ -62,12 +62,7 @@ json run_mf_sgd_job(const MfSgdJob& job) {
   const MfSetup setup = mf_setup(job.spec);
   mf::MfSgdParams p = job.params;
   p.participation = setup.participation;
-  const LocalData rows = job.data.empty()
-                             ? synthetic_data(p.objective, 1, job.synthetic_dim,
-                                              static_cast<int>(job.synthetic_rows), job.data_seed)
-                             : read_csv_data(job.data, p.objective, 1);
-  const LearningSplit split =
-      learning_split(rows, p.objective, setup.g.n, job.test_fraction, job.intercept, job.data_seed);
+  const LearningSplit split = load_learning_split(job.data, p.objective, setup.g.n);
   if (!job.eval_every_given)
     p.eval_every = std::max<std::int64_t>(1, p.participation.steps() / job.eval_points);
   ProgressLine progress("mf-sgd", "of the runs", job.progress);
@@ -88,11 +83,6 @@ json run_mf_sgd_job(const MfSgdJob& job) {
   const double mu = noiseless ? INFINITY : 1.0 / p.sigma;
   summary.update({
       {"objective", to_string(p.objective)},
-      {"examples_per_user", split.train.size(0)},
-      {"dim", split.train.dim},
-      {"train_rows", split.train.examples()},
-      {"test_rows", split.test.examples()},
-      {"dropped_rows", split.dropped},
       {"runs", p.runs},
       {"step_size", p.step_size},
       {"clip", p.clip},
@@ -115,20 +105,11 @@ json run_mf_sgd_job(const MfSgdJob& job) {
       {"threads", r.threads},
       {"seconds", clock.seconds()},
   });
+  summary.update(jobs::learning_split_json(split));
   json manifest = manifest_header("mf-sgd", job.invocation);
-  manifest["parameters"] = {{"graph", job.spec.graph},
-                            {"weights", job.spec.weights},
-                            {"steps", job.spec.steps},
-                            {"participation", job.spec.participation},
-                            {"correlation", job.spec.correlation},
-                            {"data", job.data},
-                            {"synthetic_rows", job.data.empty() ? json(job.synthetic_rows) : json(nullptr)},
-                            {"synthetic_dim", job.data.empty() ? json(job.synthetic_dim) : json(nullptr)},
-                            {"test_fraction", job.test_fraction},
-                            {"intercept", job.intercept},
-                            {"seed", p.seed},
-                            {"data_seed", job.data_seed},
-                            {"eval_every", p.eval_every}};
+  manifest["parameters"] = mf_spec_manifest(job.spec);
+  manifest["parameters"].update(jobs::learning_data_json(job.data));
+  manifest["parameters"].update({{"seed", p.seed}, {"eval_every", p.eval_every}});
   return publish_results(out, summary, std::move(manifest), json::array({"curves.csv", "C.npy"}),
                          clock.seconds());
 }
@@ -154,12 +135,7 @@ MfSgdJob mf_sgd_job(const Values& v, const RunContext& context) {
   }
   job.alpha = v.real("alpha");
   job.delta = v.real("delta");
-  job.data = v.has("data") ? v.text("data") : "";
-  job.synthetic_rows = v.integer("synthetic-rows");
-  job.synthetic_dim = static_cast<int>(v.integer("synthetic-dim"));
-  job.test_fraction = v.real("test-fraction");
-  job.intercept = !v.flag("no-intercept");
-  job.data_seed = v.natural("data-seed");
+  job.data = learning_data_spec(v);
   job.out_dir = context.out_dir.string();
   job.progress = !context.quiet;
   job.invocation = context.invocation;
@@ -220,10 +196,9 @@ Model mf_sgd_model() {
   };
   m.resources = [](const Values& v) {
     const GraphSize g = graph_size(v.text("graph"));
-    const double T = static_cast<double>(v.integer("steps")), runs = static_cast<double>(v.integer("runs"));
-    const double rows = static_cast<double>(v.integer("synthetic-rows")),
-                 dim = double(v.integer("synthetic-dim")) + 1;
-    return Estimate{16 * rows * dim + 8 * g.n * T * dim * 2, runs * T * (rows * dim * 4 + g.m * dim) / 3e8};
+    const LearningRunSize z = learning_run_size(v);
+    return Estimate{16 * z.rows * z.dim + 8 * g.n * z.steps * z.dim * 2,
+                    z.runs * z.steps * (z.rows * z.dim * 4 + g.m * z.dim) / 3e8};
   };
   return m;
 }

@@ -10,18 +10,19 @@
 
 #include "netdp/jobs/mf_loss_job.hpp"
 #include "netdp/mf/mf_sgd.hpp"
+#include "netdp/simulation/convex_models.hpp"
 
 namespace netdp {
 
 struct MfSgdJob {
   MfSpec spec;  // graph (required), W, T, participation, correlation
   mf::MfSgdParams params;
-  std::string data;  // CSV path; empty: synthetic rows
-  std::int64_t synthetic_rows = 4000;
-  int synthetic_dim = 8;
-  double test_fraction = 0.2;
-  bool intercept = true;
-  std::uint64_t data_seed = 0;
+  // The rows, as walk-sgd reads them; fewer synthetic rows by default.
+  LearningDataSpec data = [] {
+    LearningDataSpec d;
+    d.synthetic_rows = 4000;
+    return d;
+  }();
   std::int64_t eval_points = 50;  // eval-every not given: T / eval_points
   bool eval_every_given = false;
   double alpha = 2;
