@@ -1,13 +1,15 @@
-"""What the examples' plot.py scripts share: the rows of a study's results.csv, its by-distance statistics,
-a mean curve with its min-max band, the finish of a panel, saving the figure, and the command line
+"""What the examples' plot.py scripts share: the rows of a study's results.csv, its units' summaries and
+curves, its by-distance statistics, a mean curve with its min-max band, the finish of a panel, saving the figure, and the command line
 `python3 examples/FOLDER/plot.py DIR`.
 
 Needs matplotlib (apt-get install python3-matplotlib).
 """
 import csv
+import json
 import re
 import sys
 from collections import defaultdict
+from pathlib import Path
 
 import matplotlib
 matplotlib.use("Agg")
@@ -25,6 +27,19 @@ def rows(path):
 def results(out):
     """The rows of DIR/results.csv as dicts keyed by its header."""
     return rows(f"{out}/results.csv")
+
+
+def summaries(out, experiment="*"):
+    """(unit directory, its summary.json) of every replicate of one experiment of the study in DIR (all of
+    them for "*"), in path order."""
+    for path in sorted(Path(out).glob(f"{experiment}/*/rep-*/summary.json")):
+        yield path.parent, json.loads(path.read_text())
+
+
+def columns(path):
+    """The columns of a CSV file of numbers: header name -> [float]."""
+    table = rows(path)
+    return {k: [float(r[k]) for r in table] for k in table[0]}
 
 
 def by_distance(out, key):

@@ -7,12 +7,11 @@ deviation; dashed: the same setting without noise.
 
 Needs matplotlib (apt-get install python3-matplotlib).
 """
-import json
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for plot_common
-from plot_common import command_line, plt, save  # noqa: E402
+from plot_common import command_line, plt, save, summaries  # noqa: E402
 
 COLORS = {"centralized": "tab:green", "federated": "tab:orange", "walk": "tab:blue"}
 GUARANTEES = {"centralized": "Thm 8.7", "federated": "Thm E.9", "walk": "Thm 8.12 (network)"}
@@ -20,11 +19,7 @@ GUARANTEES = {"centralized": "Thm 8.7", "federated": "Thm E.9", "walk": "Thm 8.1
 
 def finals(out, experiment):
     """[(epsilon, summary)] of every unit of one experiment, sorted by epsilon."""
-    found = []
-    for path in sorted(Path(out).glob(f"{experiment}/*/rep-*/summary.json")):
-        s = json.loads(path.read_text())
-        found.append((s["epsilon"], s))
-    return sorted(found, key=lambda item: item[0])
+    return sorted(((s["epsilon"], s) for _, s in summaries(out, experiment)), key=lambda item: item[0])
 
 
 def main(out):

@@ -8,31 +8,22 @@ DP-SGD on the complete graph, the hypercube and a random geometric graph; mean o
 
 Needs matplotlib (apt-get install python3-matplotlib).
 """
-import csv
-import json
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for plot_common
-from plot_common import command_line, plt, save  # noqa: E402
+from plot_common import columns, command_line, plt, save, summaries  # noqa: E402
 
 COLORS = {"centralized": "tab:green", "local": "tab:red", "network": "tab:blue"}
 STYLES = {"complete": "-", "hypercube": "--", "rgg": ":"}
-
-
-def units(out, experiment):
-    for path in sorted(Path(out).glob(f"{experiment}/*/rep-*/summary.json")):
-        s = json.loads(path.read_text())
-        with open(path.parent / "curves.csv", newline="") as f:
-            rows = list(csv.DictReader(f))
-        yield s, {k: [float(r[k]) for r in rows] for k in rows[0]}
 
 
 def main(out):
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.5), sharey=True)
     for ax, experiment, title in ((axes[0], "code", "code: eps = 10, complete-graph sigma"),
                                   (axes[1], "text", "text: eps_bar = 1, Thm 7.7 sigma per graph")):
-        for s, c in units(out, experiment):
+        for unit, s in summaries(out, experiment):
+            c = columns(unit / "curves.csv")
             family = s["graph"].split(":")[0]
             ax.errorbar(c["step"], c["objective_mean"], yerr=c["objective_std"], errorevery=10,
                         color=COLORS[s["variant"]], linestyle=STYLES[family], capsize=2,

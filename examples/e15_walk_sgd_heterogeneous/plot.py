@@ -9,22 +9,21 @@ heterogeneous, dashed: shuffled).
 Needs matplotlib (apt-get install python3-matplotlib).
 """
 import csv
-import json
 import sys
 from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for plot_common
-from plot_common import command_line, plt, save  # noqa: E402
+from plot_common import command_line, plt, save, summaries  # noqa: E402
 
 
 def main(out):
     fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
-    for path in sorted(Path(out).glob("e15/*/rep-*/summary.json")):
-        kind = json.loads(path.read_text())["node_data"]
+    for unit, summary in summaries(out, "e15"):
+        kind = summary["node_data"]
         style = "-" if kind == "coordinates" else "--"
         privacy, discrepancy = {}, defaultdict(dict)
-        with open(path.parent / "by_distance.csv", newline="") as f:
+        with open(unit / "by_distance.csv", newline="") as f:
             for r in csv.DictReader(f):
                 q = int(r["quantile"])
                 privacy[q] = float(r["privacy_mean"])

@@ -6,21 +6,19 @@ unnoised run as a horizontal line; mean over the runs with a 95% interval (1.96 
 
 Needs matplotlib (apt-get install python3-matplotlib).
 """
-import json
 import math
 import sys
 from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for plot_common
-from plot_common import command_line, finish, plt, save  # noqa: E402
+from plot_common import command_line, finish, plt, save, summaries  # noqa: E402
 
 
 def points(out):
     """correlation display name -> [(epsilon, final test loss mean, 95% half-width)], from every unit."""
     found = defaultdict(list)
-    for path in sorted(Path(out).glob("*/*/rep-*/summary.json")):
-        s = json.loads(path.read_text())
+    for _, s in summaries(out):
         loss = s["final"]["test_loss"]
         half = 1.96 * loss["std"] / math.sqrt(s["runs"])
         found[s["correlation_name"]].append((s["privacy"]["epsilon"], loss["mean"], half))

@@ -7,13 +7,11 @@ band of one standard deviation.
 
 Needs matplotlib (apt-get install python3-matplotlib).
 """
-import csv
-import json
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for plot_common
-from plot_common import command_line, plt, save  # noqa: E402
+from plot_common import columns, command_line, plt, save, summaries  # noqa: E402
 
 COLORS = {"centralized": "tab:green", "local": "tab:red", "network": "tab:blue"}
 
@@ -21,12 +19,8 @@ COLORS = {"centralized": "tab:green", "local": "tab:red", "network": "tab:blue"}
 def curves(out):
     """(epsilon, variant) -> columns of curves.csv, from every unit directory of the study."""
     found = {}
-    for summary_path in sorted(Path(out).glob("e4/*/rep-*/summary.json")):
-        summary = json.loads(summary_path.read_text())
-        with open(summary_path.parent / "curves.csv", newline="") as f:
-            rows = list(csv.DictReader(f))
-        columns = {k: [float(r[k]) for r in rows] for k in rows[0]}
-        found[summary["epsilon"], summary["variant"]] = (columns, summary["sigma"])
+    for unit, summary in summaries(out, "e4"):
+        found[summary["epsilon"], summary["variant"]] = (columns(unit / "curves.csv"), summary["sigma"])
     return found
 
 
