@@ -74,7 +74,7 @@ void simulate(const LocalData& d, const AdmmParams& p, const AdmmProx& prox, std
               Observe&& observe) {
   const int dim = d.dim;
   const node_t n = d.n;
-  const auto sub = admm_subsequence(static_cast<std::uint64_t>(run));
+  const auto sub = run_subsequence(kAdmmStream, static_cast<std::uint64_t>(run));
   std::vector<double> u(static_cast<std::size_t>(n) * dim, 0.0), x(u.size(), 0.0), z(dim, 0.0), sum(dim, 0.0);
   std::vector<double> v(dim), noise(dim + 1), scratch(prox.scratch_size());
   std::vector<std::int64_t> updates(static_cast<std::size_t>(n), 0);

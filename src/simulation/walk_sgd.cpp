@@ -113,7 +113,7 @@ template <WalkKind kKind, class Observe, class Holder>
 void simulate(const WalkModel& walk, const LocalData& d, const WalkSgdParams& p, std::int64_t run,
               Observe&& observe, Holder&& holder) {
   const int dim = d.dim;
-  const auto sub = walk_sgd_subsequence(static_cast<std::uint64_t>(run));
+  const auto sub = run_subsequence(kWalkSgdStream, static_cast<std::uint64_t>(run));
   const kernels::walk::ModelView view{walk.n, walk.offsets.data(), walk.targets.data(),
                                       walk.thresholds.data()};
   const kernels::walk::Retry retry{p.seed, static_cast<std::uint64_t>(run)};

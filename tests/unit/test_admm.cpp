@@ -135,7 +135,7 @@ TEST(Admm, NoisyStepFollowsTheStreamLayout) {
   p.l2 = 0.2;
   p.seed = 17;
   const AdmmTrajectory t = admm_trajectory(d, p, 3);
-  PhiloxStream words(17, admm_subsequence(3), std::uint64_t{1} << 32);
+  PhiloxStream words(17, run_subsequence(kAdmmStream, 3), std::uint64_t{1} << 32);
   std::vector<double> z(3, 0.0);
   for (node_t i = 0; i < 3; ++i) {
     std::vector<double> eta;

@@ -87,7 +87,7 @@ TEST(WalkSgd, ClipAfterNoiseClipsTheNoisyGradient) {
   const WalkSgdTrajectory tr = walk_sgd_trajectory(walk, d, p, run);
   std::vector<double> x(3, 0.0);
   for (int t = 0; t < 60; ++t) {
-    PhiloxStream s(p.seed, walk_sgd_subsequence(run), static_cast<std::uint64_t>(t + 1) << 20);
+    PhiloxStream s(p.seed, run_subsequence(kWalkSgdStream, run), static_cast<std::uint64_t>(t + 1) << 20);
     const auto [z0, z1] = s.next_normal_pair();
     const auto [z2, z3] = s.next_normal_pair();
     (void)z3;

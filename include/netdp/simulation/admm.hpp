@@ -25,10 +25,8 @@
 
 namespace netdp {
 
+// The stream kind of the runs: run_subsequence(kAdmmStream, run).
 constexpr std::uint64_t kAdmmStream = 25;
-constexpr std::uint64_t admm_subsequence(std::uint64_t run) {
-  return kAdmmStream << 56 | run;
-}
 
 struct AdmmParams {
   Objective objective = Objective::least_squares;

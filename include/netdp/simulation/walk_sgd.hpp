@@ -42,10 +42,8 @@ enum class WalkSgdClipOrder { per_example, after_noise };
 WalkSgdClipOrder parse_walk_sgd_clip_order(std::string_view text);  // per-example | after-noise
 std::string to_string(WalkSgdClipOrder o);
 
+// The stream kind of the runs: run_subsequence(kWalkSgdStream, run).
 constexpr std::uint64_t kWalkSgdStream = 20;
-constexpr std::uint64_t walk_sgd_subsequence(std::uint64_t run) {
-  return kWalkSgdStream << 56 | run;
-}
 
 struct WalkSgdParams {
   Objective objective = Objective::logistic;
