@@ -10,6 +10,7 @@
 
 #include "core/progress.hpp"
 #include "jobs/attack_dgd_parts.hpp"
+#include "jobs/attack_writers.hpp"
 #include "jobs/model_list.hpp"
 #include "jobs/model_parts.hpp"
 #include "netdp/accounting/loss_report.hpp"
@@ -251,13 +252,9 @@ namespace {
 
 AttackDgdJob attack_dgd_job(const Values& v, const RunContext& context) {
   AttackDgdJob job;
-  job.graph = v.text("graph");
-  job.weights = parse_weights_spec(v.text("weights"));
-  job.attackers = v.text("attackers");
-  job.params.steps = static_cast<int>(v.integer("steps"));
+  read_attack_options(job, v);
   job.params.gossip_rounds = static_cast<int>(v.integer("gossip-rounds"));
   job.params.sigma = v.real("sigma");
-  job.params.seed = v.natural("seed");
   job.objective = parse_dgd_objective(v.text("objective"));
   job.init = parse_dgd_init(v.text("init"));
   job.data = v.has("data") ? v.text("data") : "";

@@ -160,14 +160,10 @@ namespace {
 
 AttackGossipJob attack_gossip_job(const Values& v, const RunContext& context) {
   AttackGossipJob job;
-  job.graph = v.text("graph");
-  job.weights = parse_weights_spec(v.text("weights"));
-  job.attackers = v.text("attackers");
-  job.params.steps = static_cast<int>(v.integer("steps"));
+  read_attack_options(job, v);
   job.params.method = v.text("method") == "exact" ? attack::Method::exact : attack::Method::floating;
   job.params.secagg = v.flag("secagg");
   job.params.dynamic = v.real("dynamic");
-  job.params.seed = v.natural("seed");
   job.float_check = !v.flag("no-float-check");
   job.centralities = v.flag("centralities");
   job.out_dir = context.out_dir.string();
