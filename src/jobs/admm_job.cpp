@@ -225,9 +225,7 @@ AdmmJob admm_job(const Values& v, const RunContext& context) {
   job.synthetic_dim = static_cast<int>(v.integer("synthetic-dim"));
   job.test_fraction = v.real("test-fraction");
   job.intercept = !v.flag("no-intercept");
-  job.out_dir = context.out_dir.string();
-  job.progress = !context.quiet;
-  job.invocation = context.invocation;
+  set_run_context(job, context);
   return job;
 }
 

@@ -262,9 +262,7 @@ AttackDgdJob attack_dgd_job(const Values& v, const RunContext& context) {
   job.samples = static_cast<int>(v.integer("samples"));
   job.step_size = v.real("step-size");
   job.runs = static_cast<int>(v.integer("runs"));
-  job.out_dir = context.out_dir.string();
-  job.progress = !context.quiet;
-  job.invocation = context.invocation;
+  set_run_context(job, context);
   return job;
 }
 

@@ -166,8 +166,7 @@ AttackGossipJob attack_gossip_job(const Values& v, const RunContext& context) {
   job.params.dynamic = v.real("dynamic");
   job.float_check = !v.flag("no-float-check");
   job.centralities = v.flag("centralities");
-  job.out_dir = context.out_dir.string();
-  job.invocation = context.invocation;
+  set_run_context(job, context);
   return job;
 }
 

@@ -47,9 +47,7 @@ ErBoundJob er_bound_job(const Values& v, const RunContext& context) {
   job.source = source_node(v);
   job.write_matrix = !v.flag("no-matrix");
   job.diagonal_local = v.text("diagonal") == "local";
-  job.out_dir = context.out_dir.string();
-  job.progress = !context.quiet;
-  job.invocation = context.invocation;
+  set_run_context(job, context);
   return job;
 }
 

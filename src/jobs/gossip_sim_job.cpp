@@ -268,9 +268,7 @@ GossipSimJob gossip_sim_job(const Values& v, const RunContext& context) {
   q.quantiles = v.reals("quantiles");
   if (!job.privacy && (v.has("source") || v.has("quantiles")))
     throw InvalidParameter(v.has("source") ? "source" : "quantiles", "source and quantiles need privacy");
-  job.out_dir = context.out_dir.string();
-  job.progress = !context.quiet;
-  job.invocation = context.invocation;
+  set_run_context(job, context);
   return job;
 }
 

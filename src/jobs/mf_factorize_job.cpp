@@ -37,9 +37,7 @@ namespace {
 MfFactorizeJob mf_factorize_job(const Values& v, const RunContext& context) {
   MfFactorizeJob job;
   job.spec = mf_spec(v);
-  job.out_dir = context.out_dir.string();
-  job.progress = !context.quiet;
-  job.invocation = context.invocation;
+  set_run_context(job, context);
   return job;
 }
 

@@ -322,9 +322,7 @@ MfLossJob mf_loss_job(const Values& v, const RunContext& context) {
                                    {"observation-a", &job.observation_a},
                                    {"observation-pi", &job.observation_pi}})
     if (v.has(name)) *path = v.text(name);
-  job.out_dir = context.out_dir.string();
-  job.progress = !context.quiet;
-  job.invocation = context.invocation;
+  set_run_context(job, context);
   return job;
 }
 

@@ -136,9 +136,7 @@ MfSgdJob mf_sgd_job(const Values& v, const RunContext& context) {
   job.alpha = v.real("alpha");
   job.delta = v.real("delta");
   job.data = learning_data_spec(v);
-  job.out_dir = context.out_dir.string();
-  job.progress = !context.quiet;
-  job.invocation = context.invocation;
+  set_run_context(job, context);
   return job;
 }
 

@@ -84,6 +84,15 @@ nlohmann::json backend_fields(const Result& r) {
           {"batches", r.batches}};
 }
 
+/// What every job takes from the run's context: the output directory, the invocation for manifest.json and,
+/// for jobs that report progress, progress lines unless quiet.
+template <class Job>
+void set_run_context(Job& job, const RunContext& context) {
+  job.out_dir = context.out_dir.string();
+  if constexpr (requires { job.progress; }) job.progress = !context.quiet;
+  job.invocation = context.invocation;
+}
+
 /// x, or null when not finite (JSON has no NaN).
 nlohmann::json finite_or_null(double x);
 

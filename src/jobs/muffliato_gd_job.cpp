@@ -309,9 +309,7 @@ MuffliatoGdJob muffliato_gd_job(const Values& v, const RunContext& context) {
     throw InvalidParameter("device", "device " + v.text("device") +
                                          ": muffliato-gd runs on the CPU only; use device cpu or auto");
   job.source = source_node(v);
-  job.out_dir = context.out_dir.string();
-  job.progress = !context.quiet;
-  job.invocation = context.invocation;
+  set_run_context(job, context);
   return job;
 }
 

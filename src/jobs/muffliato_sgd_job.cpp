@@ -125,9 +125,7 @@ MuffliatoSgdJob muffliato_sgd_job(const Values& v, const RunContext& context) {
   job.composition = v.text("composition") == "squared" ? MuffliatoSgdComposition::squared
                                                        : MuffliatoSgdComposition::participations;
   job.data = learning_data_spec(v);
-  job.out_dir = context.out_dir.string();
-  job.progress = !context.quiet;
-  job.invocation = context.invocation;
+  set_run_context(job, context);
   return job;
 }
 

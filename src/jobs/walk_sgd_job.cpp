@@ -209,9 +209,7 @@ WalkSgdJob walk_sgd_job(const Values& v, const RunContext& context) {
                   : node_data == "shuffled-coordinates" ? WalkSgdNodeData::shuffled_coordinates
                                                         : WalkSgdNodeData::rows;
   job.distance_quantiles = static_cast<int>(v.integer("distance-quantiles"));
-  job.out_dir = context.out_dir.string();
-  job.progress = !context.quiet;
-  job.invocation = context.invocation;
+  set_run_context(job, context);
   return job;
 }
 

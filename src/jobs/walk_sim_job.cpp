@@ -325,9 +325,7 @@ WalkSimJob walk_sim_job(const Values& v, const RunContext& context) {
   p.quantiles = v.reals("quantiles");
   p.batch_runs = v.integer("batch-runs");
   p.device = parse_device_spec(v.text("device"));
-  job.out_dir = context.out_dir.string();
-  job.progress = !context.quiet;
-  job.invocation = context.invocation;
+  set_run_context(job, context);
   return job;
 }
 
