@@ -114,6 +114,21 @@ class RunCounter {
   std::mutex mutex_;
 };
 
+/// Runs body(r) for the runs r = 0 .. runs - 1 spread over the threads (OpenMP, one run at a time), passing
+/// the share finished to `progress`; after a stop request the runs not started are skipped, and RunStopped
+/// is thrown once the threads are done (never from inside the parallel region).
+template <class Body>
+void for_each_run(std::int64_t runs, const std::function<void(double)>& progress, Body&& body) {
+  RunCounter finished(runs, progress);
+#pragma omp parallel for schedule(dynamic, 1)
+  for (std::int64_t r = 0; r < runs; ++r) {
+    if (stop_requested()) continue;
+    body(r);
+    finished.finished_one();
+  }
+  throw_if_stopped();
+}
+
 /// A loss-row sink that reports the share of source rows received, and stops the run between row tiles.
 class ProgressReporter : public LossRowSink {
  public:

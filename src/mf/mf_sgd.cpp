@@ -185,10 +185,7 @@ MfSgdResult mf_sgd(const CsrMatrix& w, const std::vector<Matrix>& c, const Local
   std::vector<double> objective(cells), test_loss(cells), accuracy_values(cells), consensus(cells);
   const LocalData& held = test.examples() > 0 ? test : train;
   const bool logistic = p.objective == Objective::logistic;
-  RunCounter finished(p.runs, progress);
-#pragma omp parallel for schedule(dynamic, 1)
-  for (std::int64_t r = 0; r < p.runs; ++r) {
-    if (stop_requested()) continue;  // a watched run was asked to stop (core/progress.hpp): thrown below
+  for_each_run(p.runs, progress, [&](std::int64_t r) {
     std::int64_t e = 0;
     run_once(w, plan, train, p, r, [&](std::int64_t t, const Matrix& theta) {
       if (e >= points || out.step[static_cast<std::size_t>(e)] != t) return;
@@ -206,9 +203,7 @@ MfSgdResult mf_sgd(const CsrMatrix& w, const std::vector<Matrix>& c, const Local
       consensus[cell] = spread / static_cast<double>(theta.rows);
       ++e;
     });
-    finished.finished_one();
-  }
-  throw_if_stopped();
+  });
   out.objective = over_runs(objective, p.runs, points);
   out.test_loss = over_runs(test_loss, p.runs, points);
   out.accuracy = over_runs(accuracy_values, p.runs, points);

@@ -164,10 +164,7 @@ AdmmResult admm(const LocalData& train, const LocalData& test, const AdmmParams&
   std::vector<double> objective(static_cast<std::size_t>(runs * points)), accuracy_values(objective.size()),
       distance(objective.size()), participations(objective.size());
   std::vector<std::int64_t> steps(static_cast<std::size_t>(points));
-  RunCounter finished(runs, progress);
-#pragma omp parallel for schedule(dynamic, 1)
-  for (std::int64_t r = 0; r < runs; ++r) {
-    if (stop_requested()) continue;  // a watched run was asked to stop (core/progress.hpp): thrown below
+  for_each_run(runs, progress, [&](std::int64_t r) {
     std::int64_t e = 0;
     simulate(
         train, p, prox, r,
@@ -182,9 +179,7 @@ AdmmResult admm(const LocalData& train, const LocalData& test, const AdmmParams&
           distance[i] = s;
           participations[i] = double(most);
         });
-    finished.finished_one();
-  }
-  throw_if_stopped();
+  });
   AdmmResult out;
   out.step = steps;
   out.objective = over_runs(objective, runs, points);

@@ -210,10 +210,7 @@ WalkSgdResult walk_sgd(const WalkModel& walk, const LocalData& train, const Loca
   const std::int64_t points = evaluations(p), runs = p.runs;
   std::vector<double> objective(static_cast<std::size_t>(runs * points)), accuracy_values(objective.size()),
       contributions(objective.size());
-  RunCounter finished(runs, progress);
-#pragma omp parallel for schedule(dynamic, 1)
-  for (std::int64_t r = 0; r < runs; ++r) {
-    if (stop_requested()) continue;  // a watched run was asked to stop (core/progress.hpp): thrown below
+  for_each_run(runs, progress, [&](std::int64_t r) {
     std::int64_t e = 0;
     simulate_any(
         walk, train, p, r,
@@ -224,9 +221,7 @@ WalkSgdResult walk_sgd(const WalkModel& walk, const LocalData& train, const Loca
           contributions[i] = double(most);
         },
         [](std::int64_t, node_t, const std::vector<double>&) {});
-    finished.finished_one();
-  }
-  throw_if_stopped();
+  });
   WalkSgdResult out;
   for (std::int64_t e = 0; e < points; ++e) out.step.push_back(std::min(e * p.eval_every, p.steps));
   out.objective = run_statistics(objective, runs, points);
@@ -266,10 +261,7 @@ std::vector<double> walk_sgd_discrepancy(const WalkModel& walk, const LocalData&
       }
   const std::int64_t points = evaluations(p), runs = p.runs, dim = train.dim;
   std::vector<double> per_run(static_cast<std::size_t>(runs * points * classes), 0.0);
-  RunCounter finished(runs, progress);
-#pragma omp parallel for schedule(dynamic, 1)
-  for (std::int64_t r = 0; r < runs; ++r) {
-    if (stop_requested()) continue;  // a watched run was asked to stop (core/progress.hpp): thrown below
+  for_each_run(runs, progress, [&](std::int64_t r) {
     std::vector<double> estimate(n * dim, 0.0), sums(static_cast<std::size_t>(classes));
     if (p.local_initial_estimate)  // docs/walk_sgd.md "Heterogeneous data": the node's own mean
       for (std::size_t v = 0; v < n; ++v) {
@@ -300,9 +292,7 @@ std::vector<double> walk_sgd_discrepancy(const WalkModel& walk, const LocalData&
         [&](std::int64_t, node_t v, const std::vector<double>& x) {
           std::copy(x.begin(), x.end(), estimate.begin() + static_cast<std::ptrdiff_t>(v * dim));
         });
-    finished.finished_one();
-  }
-  throw_if_stopped();
+  });
   std::vector<double> out(static_cast<std::size_t>(points * classes), 0.0);
   for (std::int64_t r = 0; r < runs; ++r)  // run order: no dependence on the threads
     for (std::size_t i = 0; i < out.size(); ++i) out[i] += per_run[r * points * classes + i] / double(runs);
