@@ -28,9 +28,11 @@ sources_of() {
     npy) echo src/mf/mf_npy.cpp "${io[@]}" ;;
   esac
 }
+# The study targets use Debian's compiled toml++ as netdp does (pkg-config: TOML_HEADER_ONLY=0), not its
+# header-only build, whose internal asserts differ (a "[{" table header trips one; docs/reliability.md §5).
 libraries_of() {
   case $1 in
-    study_toml | unit_json) echo -ltomlplusplus -lcrypto ;;
+    study_toml | unit_json) echo "$(pkg-config --cflags tomlplusplus)" -ltomlplusplus -lcrypto ;;
   esac
 }
 # Build every target first, as many at a time as there are cores (each is one clang process), then run them.

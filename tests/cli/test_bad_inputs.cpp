@@ -73,6 +73,17 @@ TEST(BadInputs, GraphFilesNeverAllocateBeyondTheMemory) {
                       });
 }
 
+// Found by the study_toml fuzz target: a table header that opens with '{' ("[{experiment[study]"). toml++
+// 3.3 asserts a key there (an assert in a header-only build, an assumption under NDEBUG with clang); netdp
+// uses Debian's compiled toml++, which reports it as a syntax error, one line, exit 2.
+TEST(BadInputs, StudyTableHeaderWithABraceIsASyntaxError) {
+  const auto r =
+      run_cli("run " + source_path("tests/fuzz/corpus/study_toml/table_header_brace.toml") + " --dry-run");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find("table_header_brace.toml:1: TOML syntax"), std::string::npos) << r.err;
+}
+
 // Defect 7: what a message quotes from the input is cut to ~80 printable characters.
 TEST(BadInputs, MessagesQuoteAtMostAShortPrintableExcerpt) {
   ScratchDir dir;
