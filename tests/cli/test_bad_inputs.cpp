@@ -25,8 +25,8 @@ struct BadInput {
 
 // Every case runs under `ulimit -d 4 GiB` (a data-segment limit: netdp counts it as the memory available,
 // src/core/memory_info.cpp), so the memory refusals hold on any machine, whatever its free memory. Under
-// AddressSanitizer (scripts/sanitize.sh), which must reserve terabytes of shadow address space, the same 4 GiB
-// is given as NETDP_MEMORY_MB instead of a process limit.
+// AddressSanitizer (scripts/sanitize.sh), which must reserve terabytes of shadow address space, the same 4
+// GiB is given as NETDP_MEMORY_MB instead of a process limit.
 CliResult run_limited(const std::string& args) {
 #if defined(__SANITIZE_ADDRESS__)
   return run_cli(args, "NETDP_MEMORY_MB=4096 ");
@@ -333,7 +333,8 @@ TEST(Outputs, RerunRemovesTheEarlierRunsFilesAndTemporaries) {
   EXPECT_FALSE(fs::exists(out / "loss.npy.tmp-999999"));
   EXPECT_FALSE(fs::exists(out / "edges.txt.tmp"));
   EXPECT_TRUE(fs::exists(out / "notes.txt")) << "files the manifest did not list are not netdp's to remove";
-  for (const auto& name : read_json(out / "manifest.json")["files"])
+  const auto manifest = read_json(out / "manifest.json");  // named: a range-for over a temporary's member
+  for (const auto& name : manifest["files"])               // would read freed memory (found by ASan)
     EXPECT_TRUE(fs::exists(out / name.get<std::string>())) << name;
 }
 
