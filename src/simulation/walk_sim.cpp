@@ -14,6 +14,7 @@
 #include <mutex>
 #include <optional>
 
+#include "core/memory_info.hpp"
 #include "core/progress.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/core/philox.hpp"
@@ -369,9 +370,14 @@ WalkSimResult walk_sim(const WalkModel& model, const WalkSimParams& p, const Dis
     r.batch_runs = cuda.batch_runs;
     r.batches = cuda.batches;
   }
-  // Interleaved walks gather from random rows: the rows in huge pages make those gathers TLB hits.
+  // Interleaved walks gather from random rows: the rows in huge pages make those gathers TLB hits. The copy
+  // is made only while it takes at most a quarter of the memory available (else the rows are read in place).
   std::optional<walk_detail::HugePageRows> huge_rows;
-  if (device.kind == DeviceKind::cpu && walk_detail::walks_in_flight(ctx, r.batch_runs, threads) > 1)
+  const double row_bytes =
+      double(model.offsets.size() * sizeof(offset_t) + model.targets.size() * sizeof(node_t) +
+             model.thresholds.size() * sizeof(std::uint64_t));
+  if (device.kind == DeviceKind::cpu && walk_detail::walks_in_flight(ctx, r.batch_runs, threads) > 1 &&
+      row_bytes <= double(available_memory_bytes()) / 4)
     ctx.rows = &huge_rows.emplace(model);
   for (std::int64_t first = 0; device.kind == DeviceKind::cpu && first < p.runs; first += r.batch_runs) {
     const std::int64_t count = std::min(r.batch_runs, p.runs - first);
