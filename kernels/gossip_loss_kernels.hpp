@@ -9,7 +9,9 @@
 // untiled runs agree bit for bit.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
+#include <vector>
 
 #include "netdp/core/graph.hpp"
 #include "netdp/core/loss_rows.hpp"
@@ -29,8 +31,10 @@ struct GossipLossProblem {
 
 // ---- CPU (kernels/cpu/gossip_loss_cpu.cpp) ----
 
-/// norms[k * n + w] = r_{t_start + k}(w), k < steps.
-void gossip_row_norms_cpu(const GossipLossProblem& p, std::span<double> norms);
+/// norms[k * n + w] = r_{t_start + k}(w), k < steps; progress(share of the panels done), one call at a time.
+/// After a stop request the panels not started are skipped (the caller checks).
+void gossip_row_norms_cpu(const GossipLossProblem& p, std::span<double> norms,
+                          const std::function<void(double)>& progress = {});
 
 /// Rows first .. first + count - 1 of the loss matrix into rows (count x n, row-major).
 void gossip_loss_rows_cpu(const GossipLossProblem& p, std::span<const double> norms, node_t first,
@@ -38,6 +42,29 @@ void gossip_loss_rows_cpu(const GossipLossProblem& p, std::span<const double> no
 
 /// Bytes the CPU backend needs besides the norms and the output tile (per-thread buffers, dense W).
 std::int64_t gossip_cpu_workspace_bytes(const GossipLossProblem& p, int threads);
+
+/// The one-pass CPU method (docs/gossip_loss.md "One pass for long horizons"): every node's panel advances
+/// one power at a time, so r_t is held for the current t only (n values, not T x n), and the requested
+/// sources' shares s_u(w) accumulate beside. The same panels and sums as the two passes: bit for bit.
+struct GossipShares {
+  int lanes = 0;  // panel width L
+  node_t first = 0, count = 0;
+  std::vector<double> shares;  // panel b of the requested sources at b * n * lanes: n x lanes, row-major
+};
+
+/// Bytes the one pass holds (panels of every node, the requested sources' shares and, when they are not all
+/// n sources, their own panels; a dense copy of W), besides the output tile.
+std::int64_t gossip_one_pass_bytes(const GossipLossProblem& p, node_t first, node_t count);
+
+/// The shares of sources first .. first + count - 1; progress(share of the powers done) now and then, from
+/// one thread at a time. Returns early with incomplete shares after a stop request (the caller checks).
+GossipShares gossip_shares_one_pass_cpu(const GossipLossProblem& p, node_t first, node_t count,
+                                        const std::function<void(double)>& progress);
+
+/// Rows start .. start + rows - 1 (a multiple of the panel width past shares.first, or up to the end) of the
+/// loss matrix into out (rows x n, row-major), from the shares.
+void gossip_loss_rows_from_shares_cpu(const GossipLossProblem& p, const GossipShares& shares, node_t start,
+                                      node_t rows, std::span<double> out);
 
 // ---- CUDA (kernels/cuda/gossip_loss_cuda.cu; kernels/stubs/ in builds without CUDA) ----
 

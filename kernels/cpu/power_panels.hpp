@@ -43,21 +43,36 @@ std::array<node_t, L> panel_sources(node_t first, node_t valid) {
   return source;
 }
 
+/// A panel's powers one at a time: start() sets x = W^0 e_{source[j]} in lane j, next() makes x the next
+/// power (y is scratch). w_dense (row-major n x n) selects GEMM, nullptr the sparse product.
+template <int L>
+struct PanelPowers {
+  const CsrMatrix& w;
+  const double* w_dense;
+  std::vector<double>& x;
+  std::vector<double>& y;
+
+  void start(const std::array<node_t, L>& source) {
+    std::fill(x.begin(), x.end(), 0.0);
+    for (int j = 0; j < L; ++j) x[static_cast<std::size_t>(source[j]) * L + j] = 1.0;
+  }
+  void next() {
+    if (w_dense)
+      propagate_dense<L>(w.n, w_dense, x.data(), y.data());
+    else
+      propagate_sparse<L>(w, x.data(), y.data());
+    x.swap(y);
+  }
+};
+
 /// Computes x = W^t e_{source[j]} in lane j for t = 0 .. t_end - 1 and calls visit(t, x) after each power.
-/// w_dense (row-major n x n) selects GEMM, nullptr the sparse product.
 template <int L, typename Visit>
 void walk_powers(const CsrMatrix& w, int t_end, const double* w_dense, const std::array<node_t, L>& source,
                  std::vector<double>& x, std::vector<double>& y, Visit&& visit) {
-  std::fill(x.begin(), x.end(), 0.0);
-  for (int j = 0; j < L; ++j) x[static_cast<std::size_t>(source[j]) * L + j] = 1.0;
+  PanelPowers<L> powers{w, w_dense, x, y};
+  powers.start(source);
   for (int t = 0; t < t_end; ++t) {
-    if (t > 0) {
-      if (w_dense)
-        propagate_dense<L>(w.n, w_dense, x.data(), y.data());
-      else
-        propagate_sparse<L>(w, x.data(), y.data());
-      x.swap(y);
-    }
+    if (t > 0) powers.next();
     visit(t, x);
   }
 }

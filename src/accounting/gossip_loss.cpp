@@ -11,6 +11,7 @@
 
 #include "accounting/checks.hpp"
 #include "accounting/row_tiles.hpp"
+#include "core/progress.hpp"
 #include "gossip_loss_kernels.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/core/weighting.hpp"
@@ -40,30 +41,62 @@ bool use_dense(const GossipLossParams& p, const CsrMatrix& w) {
   return p.propagation == Propagation::dense;
 }
 
-/// CPU: the norms (T x n) and the per-thread panels are fixed; each source row of a tile is n doubles.
-GossipLossRun run_cpu(const kernels::GossipLossProblem& problem, const GossipLossParams& p, node_t first,
-                      node_t count, LossRowSink& sink) {
+/// CPU, two passes: the norms (T x n) and the per-thread panels are fixed; each source row of a tile is n
+/// doubles.
+GossipLossRun run_cpu_two_passes(const kernels::GossipLossProblem& problem, const GossipLossParams& p,
+                                 node_t first, node_t count, LossRowSink& sink,
+                                 const std::function<void(double)>& progress) {
   const std::int64_t n = problem.w.n;
   const std::int64_t fixed =
       std::int64_t(p.steps) * n * 8 + kernels::gossip_cpu_workspace_bytes(problem, omp_get_max_threads());
   const RowTilePlan plan = plan_row_tiles("gossip-loss", "the row norms and the propagation panels", n, count,
                                           fixed, n * 8, p.tile_sources, p.memory_limit);
   std::vector<double> norms(static_cast<std::size_t>(p.steps) * n);
-  kernels::gossip_row_norms_cpu(problem, norms);
+  kernels::gossip_row_norms_cpu(problem, norms, progress);
+  throw_if_stopped();
   stream_row_tiles(first, count, plan.tile, problem.w.n, sink,
                    [&](node_t start, node_t rows, std::span<double> out) {
                      kernels::gossip_loss_rows_cpu(problem, norms, start, rows, out);
                    });
-  GossipLossRun run;
-  run.tile_sources = plan.tile;
-  run.tiles = plan.tiles;
-  run.memory_estimate = plan.memory_estimate;
-  return run;
+  return {.tile_sources = plan.tile, .tiles = plan.tiles, .memory_estimate = plan.memory_estimate};
+}
+
+/// CPU, one pass (docs/gossip_loss.md "One pass for long horizons"): the panels of every node and the
+/// requested sources' shares are fixed; tiles are whole panels, so that a tile's rows come from whole panels.
+GossipLossRun run_cpu_one_pass(const kernels::GossipLossProblem& problem, const GossipLossParams& p,
+                               node_t first, node_t count, LossRowSink& sink,
+                               const std::function<void(double)>& progress) {
+  const std::int64_t n = problem.w.n;
+  const RowTilePlan plan = plan_row_tiles("gossip-loss", "the panels and shares of the one pass", n, count,
+                                          kernels::gossip_one_pass_bytes(problem, first, count), n * 8,
+                                          p.tile_sources, p.memory_limit);
+  const kernels::GossipShares shares = kernels::gossip_shares_one_pass_cpu(problem, first, count, progress);
+  throw_if_stopped();
+  const std::int64_t lanes = shares.lanes, tile = std::max(lanes, plan.tile / lanes * lanes);
+  stream_row_tiles(first, count, tile, problem.w.n, sink,
+                   [&](node_t start, node_t rows, std::span<double> out) {
+                     kernels::gossip_loss_rows_from_shares_cpu(problem, shares, start, rows, out);
+                   });
+  return {.tile_sources = tile,
+          .tiles = (count + tile - 1) / tile,
+          .memory_estimate = kernels::gossip_one_pass_bytes(problem, first, count) + tile * n * 8,
+          .passes = 1};
+}
+
+/// The CPU method that holds less: two passes keep the T x n norms, one pass every node's panel (about 3 n^2
+/// doubles for all sources) and propagates each column once. Both give the same bits; the choice does not
+/// depend on the thread count.
+GossipLossRun run_cpu(const kernels::GossipLossProblem& problem, const GossipLossParams& p, node_t first,
+                      node_t count, LossRowSink& sink, const std::function<void(double)>& progress) {
+  if (kernels::gossip_one_pass_bytes(problem, first, count) < std::int64_t(p.steps) * problem.w.n * 8)
+    return run_cpu_one_pass(problem, p, first, count, sink, progress);
+  return run_cpu_two_passes(problem, p, first, count, sink, progress);
 }
 
 }  // namespace
 
-GossipLossRun gossip_loss(const Graph& g, const CsrMatrix& w, const GossipLossParams& p, LossRowSink& sink) {
+GossipLossRun gossip_loss(const Graph& g, const CsrMatrix& w, const GossipLossParams& p, LossRowSink& sink,
+                          const std::function<void(double)>& progress) {
   const auto started = std::chrono::steady_clock::now();
   validate(p, g.n);
   if (w.n != g.n)
@@ -85,7 +118,7 @@ GossipLossRun gossip_loss(const Graph& g, const CsrMatrix& w, const GossipLossPa
     run.tiles = cuda.tiles;
     run.memory_estimate = cuda.device_bytes;
   } else {
-    run = run_cpu(problem, p, first, count, sink);
+    run = run_cpu(problem, p, first, count, sink, progress);
   }
   run.device = device.name;
   run.device_note = device.note;

@@ -92,7 +92,7 @@ RitzPair tridiagonal_eigenpair(const std::vector<double>& alpha, const std::vect
 // Lanczos with full re-orthogonalisation in the complement of the all-ones vector: 1/sqrt(n) is column 0 of
 // the basis and every new vector is orthogonalised against it, so the eigenvalue 1 of W (eigenvector 1,
 // docs/math.md §0.2) never enters the Krylov space and the largest Ritz value converges to lambda_2.
-SpectralSummary lanczos(const CsrMatrix& w) {
+SpectralSummary lanczos(const CsrMatrix& w, const std::function<void(double)>& progress) {
   kernels::use_single_threaded_blas();
   const std::size_t n = static_cast<std::size_t>(w.n);
   const int max_steps = std::min(w.n - 1, kMaxLanczosSteps);
@@ -118,6 +118,7 @@ SpectralSummary lanczos(const CsrMatrix& w) {
     // After n - 1 steps the Krylov space is the whole complement of 1, and the Ritz values are eigenvalues.
     if (converged || m == w.n - 1) return {top.value, bottom.value, "lanczos"};
     beta.push_back(b);
+    if (progress) progress(double(k + 1) / double(max_steps));
     basis.resize(basis.size() + n);
     cblas_daxpy(int(n), 1.0 / b, v.data(), 1, basis.data() + (k + 2) * n, 1);
   }
@@ -195,7 +196,7 @@ std::optional<SpectralSummary> circulant_spectrum(const CsrMatrix& w) {
 
 }  // namespace
 
-SpectralSummary spectral_summary(const CsrMatrix& w) {
+SpectralSummary spectral_summary(const CsrMatrix& w, const std::function<void(double)>& progress) {
   if (w.n == 0) throw InvalidInput("spectral_summary: W is empty (n = 0)");
   if (w.n == 1) return {0.0, 0.0, "dense"};  // no eigenvalue besides 1: report 0, i.e. gap 1, as for W = J/n
   if (w.n <= kDenseLimit) {
@@ -204,7 +205,7 @@ SpectralSummary spectral_summary(const CsrMatrix& w) {
   }
   require_symmetric(w, "spectral_summary");
   if (auto closed_form = circulant_spectrum(w)) return *closed_form;
-  return lanczos(w);
+  return lanczos(w, progress);
 }
 
 // docs/math.md §2.4 writes gamma = 2 (1 - sqrt(x)) / (1 - g/2)^2 with x = g (1 - g/4). Since 1 - x = (1 -

@@ -1,5 +1,7 @@
 #include "netdp/jobs/gossip_loss_job.hpp"
 
+#include <algorithm>
+
 #include "core/progress.hpp"
 #include "jobs/job_graph.hpp"
 #include "jobs/model_list.hpp"
@@ -27,7 +29,7 @@ json run_gossip_loss_job(const GossipLossJob& job) {
   check_gossip_loss_job(job);
   resolve_device(params.device);
   // The spectrum is needed for steps auto only; otherwise it is reported when cheap (docs/gossip_loss.md).
-  const JobGraph graph = load_job_graph(job.graph, job.weights, job.gap, job.auto_steps);
+  const JobGraph graph = load_job_graph(job.graph, job.weights, job.gap, job.auto_steps, job.progress);
   const Graph& g = graph.g;
   const CsrMatrix& w = graph.w;
   const SpectralSummary& spectrum = graph.spectrum;
@@ -42,7 +44,9 @@ json run_gossip_loss_job(const GossipLossJob& job) {
   ResultsDir out(job.out_dir);
   LossReport report(g, out, params.source ? 1 : g.n, "gossip-loss", job.progress, job.write_matrix,
                     job.diagonal_local ? gossip_ldp_loss(params) : 0.0);
-  GossipLossRun run = gossip_loss(g, w, params, report.sink());
+  ProgressLine powers("gossip-loss powers", "of the powers before the rows", job.progress);
+  GossipLossRun run = gossip_loss(g, w, params, report.sink(), [&](double done) { powers.update(done); });
+  powers.finish();
   const json losses = report.finish();
 
   const auto degrees = degree_stats(g);
@@ -69,6 +73,7 @@ json run_gossip_loss_job(const GossipLossJob& job) {
       {"device", run.device},
       {"device_note", run.device_note},
       {"propagation", run.propagation},
+      {"passes", run.passes},
       {"tiles", run.tiles},
       {"tile_sources", run.tile_sources},
       {"memory_estimate_bytes", run.memory_estimate},
@@ -104,6 +109,7 @@ json run_gossip_loss_job(const GossipLossJob& job) {
        {{"device", run.device},
         {"device_note", run.device_note},
         {"propagation", run.propagation},
+        {"passes", run.passes},
         {"tiles", run.tiles},
         {"tile_sources", run.tile_sources}}},
   });
@@ -174,15 +180,18 @@ Model gossip_loss_model() {
                        c.out_dir.string().c_str());
   };
   // The least it needs: W, the row norms (T x n) and a tile of 64 sources (it tiles to the memory at hand);
-  // the rates are the 2-core CPU medians of benchmarks/RESULTS.md. W, the norms and one row must be held at
-  // once on the CPU (the GPU plans its own memory), so a given T too large is refused before the directory
-  // is made.
+  // the rates are the 2-core CPU medians of benchmarks/RESULTS.md. On the CPU (the GPU plans its own memory)
+  // W and either the norms and one row (two passes) or every node's panel (the one pass, about 2 n^2 + 3 n
+  // x sources doubles) must be held at once, the run taking the smaller (docs/gossip_loss.md), so a given T
+  // too large for both is refused before the directory is made.
   m.resources = [](const Values& v) {
     const GraphSize g = graph_size(v.text("graph"));
-    const double n = g.n, entries = 2 * g.m + n, T = estimate_steps(v, n);
-    Estimate e{16 * entries + 8 * n * (T + 1) + 24 * n * 64, T * entries * n / 1e10 + 8 * n * n / 1e9};
+    const double n = g.n, entries = 2 * g.m + n, T = estimate_steps(v, n), sources = v.has("source") ? 1 : n;
+    const double two_passes = 8 * n * (T + 1), one_pass = 8 * n * (2 * n + (sources < n ? 3 : 1) * sources);
+    Estimate e{16 * entries + std::min(two_passes, one_pass) + 24 * n * 64,
+               T * entries * n / 1e10 + 8 * n * n / 1e9};
     if (!v.is_auto("steps") && !v.text("device").starts_with("cuda"))
-      e.required_bytes = 16 * entries + 8 * n * (T + 1);
+      e.required_bytes = 16 * entries + std::min(two_passes, one_pass);
     return e;
   };
   return m;

@@ -98,7 +98,7 @@ json run_gossip_sim_job(const GossipSimJob& job) {
   const bool uses_w = uses_graph_weights(protocol);
   JobGraph jg;
   if (uses_w) {
-    jg = load_job_graph(job.graph, params.weights, job.gap);
+    jg = load_job_graph(job.graph, params.weights, job.gap, true, job.progress);
   } else {
     jg.g = make_graph(job.graph);
   }

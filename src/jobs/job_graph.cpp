@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "core/memory_info.hpp"
+#include "core/progress.hpp"
 #include "jobs/model_parts.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/core/graph_spec.hpp"
@@ -11,7 +12,7 @@
 namespace netdp {
 
 JobGraph load_job_graph(const std::string& spec, const WeightsSpec& weights, GapDefinition gap,
-                        bool spectrum_needed) {
+                        bool spectrum_needed, bool progress) {
   constexpr node_t kReportedSpectrumLimit = 1024;  // the dense solver's size (core/spectral.cpp): seconds
   JobGraph j;
   j.g = make_graph(spec);
@@ -22,7 +23,12 @@ JobGraph load_job_graph(const std::string& spec, const WeightsSpec& weights, Gap
     j.gap = std::nan("");
     return j;
   }
-  j.spectrum = spectral_summary(j.w);
+  ProgressLine line("spectrum (Lanczos)", "of its step limit", progress);
+  j.spectrum = spectral_summary(j.w, [&](double done) {
+    line.update(done);
+    throw_if_stopped();  // Lanczos runs on the job's thread
+  });
+  line.finish();
   j.gap = j.spectrum.gap(gap);
   return j;
 }

@@ -21,9 +21,10 @@ struct JobGraph {
 /// `spectrum_needed` false (gossip-loss with steps given: the spectrum is only reported): beyond the dense
 /// solver's size the spectrum is not computed (a Lanczos run of minutes on a large graph,
 /// docs/reliability.md), and lambda_2, lambda_min and the gap are NaN (null in summary.json), method "not
-/// computed".
+/// computed". `progress`: a progress line while Lanczos runs (docs/reliability.md §6: no phase over a few
+/// seconds is silent).
 JobGraph load_job_graph(const std::string& spec, const WeightsSpec& weights, GapDefinition gap,
-                        bool spectrum_needed = true);
+                        bool spectrum_needed = true, bool progress = false);
 
 /// The node count of the graph `spec` builds, for a model's checks before the graph exists (the study's
 /// validation of every grid point, docs/study.md): a graph small enough to build quickly is built (so its

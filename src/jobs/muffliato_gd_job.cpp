@@ -112,7 +112,7 @@ json run_muffliato_gd_job(const MuffliatoGdJob& job) {
   if (p.er_per_round) {
     jg.g = make_graph(job.graph);
   } else {
-    jg = load_job_graph(job.graph, job.weights, p.gap_definition);
+    jg = load_job_graph(job.graph, job.weights, p.gap_definition, true, job.progress);
     p.spectral_gap = jg.gap;
   }
   const Graph& g = jg.g;

@@ -24,7 +24,8 @@ json run_muffliato_sgd_job(const MuffliatoSgdJob& job) {
     throw InvalidParameter("target-mean-loss", "target-mean-loss and sigma exclude each other");
   if (!job.sigma && !(job.target_mean_loss > 0))
     throw InvalidParameter("target-mean-loss", "give target-mean-loss > 0 or sigma");
-  const JobGraph jg = load_job_graph(job.graph, parse_weights_spec(job.weights), p.gap_definition);
+  const JobGraph jg =
+      load_job_graph(job.graph, parse_weights_spec(job.weights), p.gap_definition, true, job.progress);
   p.spectral_gap = jg.gap;
   p.gossip_steps = job.gossip_steps ? *job.gossip_steps : muffliato_sgd_gossip_steps(jg.g.n, jg.gap);
   const LearningSplit split = load_learning_split(job.data, p.objective, jg.g.n);

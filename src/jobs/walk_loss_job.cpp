@@ -81,7 +81,7 @@ json run_walk_loss_job(const WalkLossJob& job) {
   check_walk_loss_job(job);
   resolve_device(params.device);
 
-  const JobGraph graph = load_job_graph(job.graph, job.weights, job.gap);
+  const JobGraph graph = load_job_graph(job.graph, job.weights, job.gap, true, job.progress);
   const Graph& g = graph.g;
   const CsrMatrix& w = graph.w;
   const SpectralSummary& spectrum = graph.spectrum;

@@ -50,7 +50,8 @@ json substitute(const json& value, std::uint64_t seed, int replicate) {
   return s;
 }
 
-StudyPlan expand_study(const StudySpec& spec, const ModelCatalog& catalog) {
+StudyPlan expand_study(const StudySpec& spec, const ModelCatalog& catalog,
+                       const std::function<void(double)>& progress) {
   // Count first so that a huge grid is refused before anything is allocated.
   double total = 0;
   for (const auto& e : spec.experiments) {
@@ -111,6 +112,8 @@ StudyPlan expand_study(const StudySpec& spec, const ModelCatalog& catalog) {
         }
         if (takes_seed && !seeded) u.arguments.emplace_back("seed", json(u.seed));
         plan.units.push_back(std::move(u));
+        if (progress && (plan.units.size() % 1024 == 0 || double(plan.units.size()) == total))
+          progress(double(plan.units.size()) / total);
       }
       plan.points.push_back(std::move(point));
     }

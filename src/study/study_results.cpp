@@ -13,7 +13,7 @@ using json = nlohmann::json;
 
 bool is_execution_fact(const std::string& key) {
   static const char* exact[] = {"threads",    "tiles",           "tile_sources", "batches",
-                                "batch_runs", "walks_in_flight", "seed"};
+                                "batch_runs", "walks_in_flight", "passes",       "seed"};
   for (const char* e : exact)
     if (key == e) return true;
   return key.starts_with("seconds") || key.ends_with("_seconds") || key.ends_with("per_second") ||

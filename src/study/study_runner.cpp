@@ -191,7 +191,9 @@ int run_study(const StudySpec& spec, const ModelCatalog& catalog, const RunOptio
   if (o.shards < 1 || o.shard < 0 || o.shard >= o.shards)
     throw InvalidParameter("shard", "shard: expected i/N with 0 <= i < N");
   MpiWorld world;
-  const StudyPlan plan = expand_study(spec, catalog);
+  ProgressLine expanding("netdp run: expanding the study", "of the units", !o.quiet);
+  const StudyPlan plan = expand_study(spec, catalog, [&](double done) { expanding.update(done); });
+  expanding.finish();
   const WorkerPlan workers = plan_workers(o, world);
   const int parallel = static_cast<int>(workers.devices.size()) * world.size() * o.shards;
   const auto estimates = check_plan(spec, plan, catalog, parallel, !o.quiet);

@@ -228,16 +228,17 @@ TEST(BadInputs, EveryHelpEndsWithAnExampleThatRuns) {
 }
 
 // Defect 1 (n^2 outputs) and 5: what a model must hold at once (no tiling: attack gossip's n x n mask,
-// gossip-loss's T x n row norms) is estimated from the values and refused before the graph's work starts and
-// before the directory exists, against the memory or memory-limit.
+// gossip-loss's T x n row norms or its one pass's n x n panels, whichever is smaller) is estimated from the
+// values and refused before the graph's work starts and before the directory exists, against the memory or
+// memory-limit.
 TEST(BadInputs, OutputsHeldWholeAreRefusedBeforeAnythingIsWritten) {
   ScratchDir dir;
   expect_refused(
       dir, {
                {"every attacker of a 70,000-node ring (a 4.6 GiB n x n mask)",
                 "attack gossip --graph ring:n=70000 --steps 2 --attackers all", "attack gossip needs about"},
-               {"row norms of T = 1e9 rounds on n = 5 (37 GiB)",
-                "gossip-loss --graph ring:n=5 --steps 1000000000", "gossip-loss needs about 37.3 GiB"},
+               {"T = 1e6 rounds on a 100,000-node ring (223.5 GiB in one pass, 745 GiB of norms in two)",
+                "gossip-loss --graph ring:n=100000 --steps 1000000", "gossip-loss needs about 223.5 GiB"},
                {"a memory limit of 10 kB", "gossip-loss --graph ring:n=5 --steps 1000 --memory-limit 0.00001",
                 "of memory-limit"},
                {"a memory limit of 10 kB, refused inside the library after the directory was made",

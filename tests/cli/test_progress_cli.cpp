@@ -99,9 +99,37 @@ TEST(ProgressCli, StudyValidationShowsItsProgressUnlessQuiet) {
   ASSERT_GE(lines.size(), 2u) << shown.err;
   EXPECT_NE(lines[lines.size() - 2].find(": 100% of the grid points"), std::string::npos) << shown.err;
   EXPECT_EQ(lines.back().rfind("netdp run: checking the study: done in ", 0), 0u) << shown.err;
+  // The grid's expansion before it (every 1024 units and at the end: 40 units, one share and the closing
+  // line).
+  const std::vector<std::string> expanding = lines_of(shown.err, "netdp run: expanding the study");
+  ASSERT_EQ(expanding.size(), 2u) << shown.err;
+  EXPECT_NE(expanding[0].find(": 100% of the units"), std::string::npos) << shown.err;
+  EXPECT_LT(shown.err.find("netdp run: expanding the study"),
+            shown.err.find("netdp run: checking the study"));
   const CliResult quiet = run_cli("run " + study + " --dry-run --quiet", "NETDP_PROGRESS_SECONDS=0 ");
   ASSERT_EQ(quiet.exit_code, 0) << quiet.err;
   EXPECT_TRUE(lines_of(quiet.err, "netdp run: checking the study").empty()) << quiet.err;
+  EXPECT_TRUE(lines_of(quiet.err, "netdp run: expanding the study").empty()) << quiet.err;
+}
+
+// Defect 5 of the reliability issue: gossip-loss with --steps auto on a graph without a closed-form spectrum
+// (n > 1024, not circulant) runs Lanczos first; that phase has its line too, before the losses'. Lanczos
+// stops when it converges, so its last share is below 100%.
+TEST(ProgressCli, TheLanczosSpectrumShowsItsProgressUnlessQuiet) {
+  ScratchDir dir;
+  const std::string command = "gossip-loss --graph er:n=1100,c=3,seed=1 --steps auto --no-matrix --threads 2";
+  const CliResult shown =
+      run_cli(command + " --out " + (dir / "shown").string(), "NETDP_PROGRESS_SECONDS=0 ");
+  ASSERT_EQ(shown.exit_code, 0) << shown.err;
+  const std::vector<std::string> lines = lines_of(shown.err, "spectrum (Lanczos)");
+  ASSERT_GE(lines.size(), 2u) << shown.err;
+  EXPECT_NE(lines.front().find("% of its step limit"), std::string::npos) << shown.err;
+  EXPECT_EQ(lines.back().rfind("spectrum (Lanczos): done in ", 0), 0u) << shown.err;
+  EXPECT_LT(shown.err.find("spectrum (Lanczos): "), shown.err.find("gossip-loss: ")) << shown.err;
+  const CliResult quiet =
+      run_cli(command + " --quiet --out " + (dir / "quiet").string(), "NETDP_PROGRESS_SECONDS=0 ");
+  ASSERT_EQ(quiet.exit_code, 0) << quiet.err;
+  EXPECT_EQ(quiet.err, "");
 }
 
 }  // namespace

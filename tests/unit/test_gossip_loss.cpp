@@ -6,6 +6,7 @@
 #include <cmath>
 #include <vector>
 
+#include "gossip_loss_kernels.hpp"
 #include "netdp/accounting/gossip_loss.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/core/graph_generators.hpp"
@@ -164,6 +165,72 @@ TEST(GossipLoss, MemoryLimitForcesTilesWithIdenticalResults) {
   EXPECT_EQ(whole, tiled);
   p.memory_limit = 1000;
   EXPECT_THROW(gossip_loss_matrix(g, w, p), InsufficientMemory);
+}
+
+// docs/gossip_loss.md "One pass for long horizons": the one pass uses the same panels and sums as the two
+// passes, so its rows are the same bits, on either propagation, for all sources, a range or one source, and
+// any thread count.
+TEST(GossipLoss, OnePassGivesTheTwoPassesBits) {
+  const auto [g, w] = testing::with_metropolis(erdos_renyi_graph(70, 0.08, 4));
+  const struct { node_t first, count; } ranges[] = {{0, 70}, {3, 21}, {69, 1}};
+  for (bool dense : {false, true})
+    for (int t_start : {0, 1})
+      for (const auto& range : ranges) {
+        const kernels::GossipLossProblem problem{g, w, t_start, 9, 1.5, false, dense};
+        std::vector<double> norms(std::size_t(9) * 70), two(std::size_t(range.count) * 70);
+        kernels::gossip_row_norms_cpu(problem, norms);
+        kernels::gossip_loss_rows_cpu(problem, norms, range.first, range.count, two);
+        for (int threads : {1, 2}) {
+          const auto one = testing::with_threads(threads, [&] {
+            const auto shares = kernels::gossip_shares_one_pass_cpu(problem, range.first, range.count, {});
+            std::vector<double> rows(std::size_t(range.count) * 70);
+            kernels::gossip_loss_rows_from_shares_cpu(problem, shares, range.first, range.count, rows);
+            return rows;
+          });
+          EXPECT_EQ(one, two) << "dense " << dense << ", t_start " << t_start << ", rows " << range.first
+                              << " + " << range.count << ", threads " << threads;
+        }
+      }
+}
+
+// The driver takes the one pass when it holds less than the T x n norms (T = 60 on 6 nodes: 1,200 bytes
+// against 2,880), and its tiles are whole panels; the losses still match Theorem 6.1 computed densely.
+TEST(GossipLoss, LongHorizonsRunInOnePassAndMatchTheOracle) {
+  const auto [g, w] = testing::with_metropolis(ring_graph(6));
+  GossipLossRun run;
+  const auto p = params(60);
+  const auto f = gossip_loss_matrix(g, w, p, &run);
+  EXPECT_EQ(run.passes, 1);
+  const auto oracle = dense_oracle(g, w, p);
+  for (std::size_t u = 0; u < 6; ++u)
+    for (std::size_t v = 0; v < 6; ++v) expect_close(u == v ? 0.0 : oracle[u * 6 + v], f[u * 6 + v], 1e-12);
+  gossip_loss_matrix(g, w, params(2), &run);
+  EXPECT_EQ(run.passes, 2);
+  // Tiles of one panel (8 sources) on 20 nodes: rows 0-7, 8-15, 16-19.
+  const auto [g20, w20] = testing::with_metropolis(ring_graph(20));
+  auto tiled = params(200);
+  tiled.tile_sources = 3;  // rounded up to a whole panel
+  const auto whole = gossip_loss_matrix(g20, w20, params(200));
+  EXPECT_EQ(gossip_loss_matrix(g20, w20, tiled, &run), whole);
+  EXPECT_EQ(run.passes, 1);
+  EXPECT_EQ(run.tile_sources, 8);
+  EXPECT_EQ(run.tiles, 3);
+}
+
+// The powers before the first row report their progress (the rows' progress is the sink's): shares that
+// only increase, ending at 1, in both methods.
+TEST(GossipLoss, ThePowersBeforeTheRowsReportTheirProgress) {
+  const auto [g, w] = testing::with_metropolis(ring_graph(40));
+  for (int steps : {5, 500}) {
+    std::vector<double> seen;
+    LossMatrixCollector rows(40);
+    const GossipLossRun run =
+        gossip_loss(g, w, params(steps), rows, [&](double done) { seen.push_back(done); });
+    EXPECT_EQ(run.passes, steps == 5 ? 2 : 1);
+    ASSERT_FALSE(seen.empty());
+    EXPECT_TRUE(std::is_sorted(seen.begin(), seen.end()));
+    EXPECT_DOUBLE_EQ(seen.back(), 1.0);
+  }
 }
 
 TEST(GossipLoss, DenseAndSparsePropagationAgree) {

@@ -302,6 +302,11 @@ TEST(ModelRegistry, EstimatesFollowTheGraphAndTheParameters) {
   const double n = 16, entries = 2 * 32 + n;  // 32 edges
   EXPECT_DOUBLE_EQ(e.bytes, 16 * entries + 8 * n * 6 + 24 * n * 64);
   EXPECT_DOUBLE_EQ(e.seconds, 5 * entries * n / 1e10 + 8 * n * n / 1e9);
+  // A horizon far beyond n: the one pass's panels (2 n^2 + n^2 doubles), not the T x n norms, are held
+  // (docs/gossip_loss.md "One pass for long horizons"): 16 (2 m + n) + 8 n (2 n + n) = 240 + 600 on a 5-ring.
+  const Estimate long_horizon =
+      m.estimate(Values::from_json(m, {{"graph", "ring:n=5"}, {"steps", 1000000000}}));
+  EXPECT_DOUBLE_EQ(long_horizon.required_bytes, 840);
   const Model& bound = model("bound ring-sum");
   EXPECT_EQ(bound.estimate(Values::from_json(bound, {{"n", 10}})).bytes, double(1 << 20));
   EXPECT_EQ(model("graph").estimate(Values::from_json(model("graph"), {{"graph", "ring:n=5"}})).bytes, 0);

@@ -2,6 +2,7 @@
 // Pairwise Renyi privacy loss of private gossip averaging (Muffliato) with a fixed symmetric W:
 // docs/math.md §6.1-6.2, thesis Theorem 6.1 (eq. 6.3) / Corollary 6.3.
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,6 +38,7 @@ struct GossipLossRun {
   std::int64_t tile_sources = 0;
   std::int64_t tiles = 0;
   std::int64_t memory_estimate = 0;  // bytes
+  int passes = 2;                    // CPU: 1 when the one pass holds less (docs/gossip_loss.md)
   double seconds = 0;
 };
 
@@ -50,8 +52,10 @@ void validate(const GossipLossParams& p, node_t n);
 /// f(u, v) = (alpha Delta^2 / (2 sigma^2)) sum_{t in [t_start, t_start + T)} sum_{w in N(v)}
 ///           (W^t)_{w,u}^2 / ||row w of W^t||^2, capped when cap_ldp; f(u, u) = 0.
 /// W must be a symmetric gossip matrix supported on g (validate_gossip_matrix). Streams the rows to `sink`
-/// (one row when p.source is set).
-GossipLossRun gossip_loss(const Graph& g, const CsrMatrix& w, const GossipLossParams& p, LossRowSink& sink);
+/// (one row when p.source is set). `progress` receives the share done of the powers computed before the first
+/// row (the norms pass, or the whole one pass), which the sink's rows do not show.
+GossipLossRun gossip_loss(const Graph& g, const CsrMatrix& w, const GossipLossParams& p, LossRowSink& sink,
+                          const std::function<void(double)>& progress = {});
 
 /// Convenience: the whole matrix, row-major (1 x n when p.source is set).
 std::vector<double> gossip_loss_matrix(const Graph& g, const CsrMatrix& w, const GossipLossParams& p,

@@ -1,5 +1,6 @@
 #pragma once
 // Spectral quantities of a symmetric gossip matrix (docs/math.md §2.3-2.4, Appendix Y `gap_definition`).
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,7 +19,8 @@ std::string to_string(GapDefinition g);
 /// The eigenvalues that the gap definitions need: lambda_2 (largest after the eigenvalue 1 of the all-ones
 /// vector) and lambda_min. Dense LAPACK for small n; beyond it, the closed form of a circulant W (rings,
 /// complete and exponential graphs: the Fourier transform of its first row), else Lanczos with full
-/// re-orthogonalisation.
+/// re-orthogonalisation. Only Lanczos takes long (minutes on large graphs without a closed form): it passes
+/// `progress` the share of its step limit done, which only increases (it usually stops well before 1).
 struct SpectralSummary {
   double lambda_2 = 0;
   double lambda_min = 0;
@@ -26,7 +28,7 @@ struct SpectralSummary {
 
   double gap(GapDefinition d) const;
 };
-SpectralSummary spectral_summary(const CsrMatrix& w);
+SpectralSummary spectral_summary(const CsrMatrix& w, const std::function<void(double)>& progress = {});
 
 /// All eigenvalues of a symmetric W, ascending (dense LAPACK, O(n^3): for small and medium n).
 std::vector<double> eigenvalues(const CsrMatrix& w);

@@ -3,6 +3,7 @@
 // each with a seed derived from the study seed, the experiment, the point's parameters and the replicate.
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -31,7 +32,9 @@ struct StudyPlan {
 };
 
 /// Expands the grids; throws InvalidInput naming the max_units line when the study is too large.
-StudyPlan expand_study(const StudySpec& spec, const ModelCatalog& catalog);
+/// `progress` receives the share of the units expanded (every 1024 units and at the end).
+StudyPlan expand_study(const StudySpec& spec, const ModelCatalog& catalog,
+                       const std::function<void(double)>& progress = {});
 
 /// The unit seed: the first 53 bits of SHA-256 over a canonical text of its inputs (exact as a double in
 /// every JSON reader).
