@@ -10,18 +10,18 @@ namespace netdp::jobs {
 
 using json = nlohmann::json;
 
-std::vector<Parameter> learning_data_parameters() {
+std::vector<Parameter> learning_data_parameters(const LearningDataHelp& help) {
   using namespace declare;
-  return {
-      text("data", "CSV file: rows of features then a label (+-1 for logistic); default: synthetic data"),
-      integer("synthetic-rows", "synthetic rows before the split").fallback("20640").range(at_least(2)),
-      integer("synthetic-dim", "synthetic features").fallback("8").range(at_least(1)),
-      real("test-fraction", "fraction of the rows held out for the test accuracy")
-          .fallback("0.2")
-          .range(between(0, 0.99)),
-      flag("no-intercept", "do not append the constant feature 1"),
-      natural("data-seed", "Philox seed of the synthetic data and the split (the same data for every seed)")
-          .fallback("0")};
+  return {text("data", "CSV file: rows of features then a label (+-1 for logistic); default: synthetic data"),
+          integer("synthetic-rows", "synthetic rows before the split")
+              .fallback(help.synthetic_rows)
+              .range(at_least(2)),
+          integer("synthetic-dim", "synthetic features").fallback("8").range(at_least(1)),
+          real("test-fraction", "fraction of the rows held out for " + help.test_measure)
+              .fallback("0.2")
+              .range(between(0, 0.99)),
+          flag("no-intercept", "do not append the constant feature 1"),
+          natural("data-seed", help.data_seed).fallback("0")};
 }
 
 LearningDataSpec learning_data_spec(const Values& v) {

@@ -15,8 +15,16 @@
 
 namespace netdp::jobs {
 
-/// data, synthetic-rows, synthetic-dim, test-fraction, no-intercept, data-seed.
-std::vector<Parameter> learning_data_parameters();
+/// What a model's rows parameters say of its own: the default number of synthetic rows, what the held-out
+/// rows measure and the help of data-seed.
+struct LearningDataHelp {
+  std::string synthetic_rows = "20640";
+  std::string test_measure = "the test accuracy";
+  std::string data_seed = "Philox seed of the synthetic data and the split (the same data for every seed)";
+};
+/// data, synthetic-rows, synthetic-dim, test-fraction, no-intercept, data-seed: the rows that
+/// learning_data_spec reads.
+std::vector<Parameter> learning_data_parameters(const LearningDataHelp& help = {});
 LearningDataSpec learning_data_spec(const Values& v);
 /// The spec for manifest.json.
 nlohmann::json learning_data_json(const LearningDataSpec& s);

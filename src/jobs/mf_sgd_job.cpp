@@ -166,19 +166,13 @@ Model mf_sgd_model() {
            .range(at_least(0)),
        real("l2", "ridge term mu/2 ||theta||^2").fallback("0").range(at_least(0)),
        integer("runs", "independent runs R").fallback("5").range(at_least(1)),
-       natural("seed", "Philox seed of the noise").fallback("0"),
-       text("data", "CSV file: rows of features then a label (+-1 for logistic); default: synthetic data"),
-       integer("synthetic-rows", "synthetic rows before the split").fallback("4000").range(at_least(2)),
-       integer("synthetic-dim", "synthetic features").fallback("8").range(at_least(1)),
-       real("test-fraction", "fraction of the rows held out for the test loss")
-           .fallback("0.2")
-           .range(between(0, 0.99)),
-       flag("no-intercept", "do not append the constant feature 1"),
-       natural("data-seed", "Philox seed of the synthetic data and the split").fallback("0"),
-       integer("eval-every", "evaluate every e steps (default T/50)").range(at_least(1)),
-       real("alpha", "Renyi order of the reported RDP").fallback("2").range(above(1)),
-       real("delta", "delta of the reported epsilon").fallback("1e-06"), threads_parameter(), out_parameter(),
-       quiet_parameter()});
+       natural("seed", "Philox seed of the noise").fallback("0")});
+  append(m.parameters, learning_data_parameters(
+                           {"4000", "the test loss", "Philox seed of the synthetic data and the split"}));
+  append(m.parameters, {integer("eval-every", "evaluate every e steps (default T/50)").range(at_least(1)),
+                        real("alpha", "Renyi order of the reported RDP").fallback("2").range(above(1)),
+                        real("delta", "delta of the reported epsilon").fallback("1e-06"), threads_parameter(),
+                        out_parameter(), quiet_parameter()});
   m.validate = [](const Values& v) { check_mf_sgd_job(mf_sgd_job(v, {})); };
   m.execute = [](const Values& v, const RunContext& c) { return run_mf_sgd_job(mf_sgd_job(v, c)); };
   m.describe = [](const json& s, const RunContext& c) {

@@ -35,7 +35,7 @@
 #include "netdp/core/graph.hpp"
 #include "netdp/core/graph_generators.hpp"
 #include "netdp/core/sparse_matrix.hpp"
-#include "netdp/core/weighting.hpp"
+#include "support/test_support.hpp"
 
 namespace netdp {
 namespace {
@@ -44,28 +44,11 @@ namespace gl = kernels::gossip_loss;
 namespace prop = kernels::propagation;
 using kernels::GossipLossProblem;
 using kernels::host_for_each_2d;
+using testing::GraphCase;
 
-struct Case {
-  std::string name;
-  Graph graph;
-  CsrMatrix w;
-};
-
-Case make_case(std::string name, Graph g) {
-  CsrMatrix w = gossip_matrix(g, Weighting::metropolis);
-  return {std::move(name), std::move(g), std::move(w)};
-}
-
-/// The awkward small graphs and one bigger random one.
-std::vector<Case> cases() {
-  std::vector<Case> out;
-  out.push_back(make_case("path:n=7", path_graph(7)));
-  out.push_back(make_case("star:n=9", star_graph(9)));
-  const std::vector<std::pair<node_t, node_t>> edges{{0, 1}, {1, 2}, {2, 3}, {3, 4}};
-  out.push_back(make_case("path:n=5 + isolated node 5", graph_from_edges(6, edges)));
-  out.push_back(make_case("hypercube:dim=3", hypercube_graph(3)));
-  out.push_back(make_case("er:n=300,p=0.03", erdos_renyi_graph(300, 0.03, 17)));
-  return out;
+std::vector<GraphCase> cases() {
+  return testing::bodies_graph_cases(
+      testing::graph_case("er:n=300,p=0.03", erdos_renyi_graph(300, 0.03, 17)));
 }
 
 /// |a - b| in units of ulp(b) (the gap above |b|).
@@ -160,7 +143,7 @@ std::vector<double> body_rows(const GossipLossProblem& p, const std::vector<doub
 }
 
 /// The pass-1 bound against the CPU (header comment), for tiles of b1 sources.
-double norm_bound(const Case& c, const GossipLossProblem& p, std::int64_t b1) {
+double norm_bound(const GraphCase& c, const GossipLossProblem& p, std::int64_t b1) {
   const std::int64_t n = c.w.n, tiles = (n + b1 - 1) / b1, t_end = p.t_start + p.steps;
   return double(n + tiles + 2 * t_end * (max_degree(c.graph) + 2) + 8);
 }
@@ -178,7 +161,7 @@ std::vector<double> cpu_rows(const GossipLossProblem& p, const std::vector<doubl
   return rows;
 }
 
-std::string describe(const Case& c, const GossipLossProblem& p) {
+std::string describe(const GraphCase& c, const GossipLossProblem& p) {
   return c.name + " t_start=" + std::to_string(p.t_start) + " T=" + std::to_string(p.steps) +
          " cap=" + std::to_string(p.cap_ldp);
 }
@@ -200,7 +183,7 @@ TEST(PropagationBodies, IdentityColumnsAreTheUnitSources) {
 }
 
 TEST(PropagationBodies, CsrToDenseIsTheCpuDenseW) {
-  for (const Case& c : cases()) {
+  for (const GraphCase& c : cases()) {
     const std::int64_t n = c.w.n;
     const std::vector<double> expected = to_dense(c.w);  // row-major
     // The device's 32-bit offsets (Propagator, walk_loss_cuda) and the host's 64-bit ones.
@@ -242,7 +225,7 @@ TEST(GossipLossBodies, RowSumsAreTheLanesAndTheHalvingTree) {
 
 TEST(GossipLossBodies, FusedNormsAreTheCpuNormsWithinTheBound) {
   // r_t(w) of pass 1, in tiles of 1, 3, 32 and all sources, against gossip_row_norms_cpu.
-  for (const Case& c : cases()) {
+  for (const GraphCase& c : cases()) {
     for (int t_start : {0, 1, 3}) {
       const GossipLossProblem p{c.graph, c.w, t_start, 6, 0.7, true, false};
       const std::vector<double> cpu = cpu_norms(p);
@@ -269,7 +252,7 @@ TEST(GossipLossBodies, FusedSharesAreTheCpuShareSum) {
   // With scale 1 and no cap, f(u, v) = 1 * (0 + s_u(w)) = s_u(w) exactly when v's only neighbour is w: the
   // CPU's share sums are visible at its degree-1 observers (the leaves of the star, the path's ends).
   int seen = 0;
-  for (const Case& c : cases()) {
+  for (const GraphCase& c : cases()) {
     const std::int64_t n = c.w.n;
     for (int t_start : {0, 1}) {
       const GossipLossProblem p{c.graph, c.w, t_start, 9, 1.0, false, false};
@@ -296,7 +279,7 @@ TEST(GossipLossBodies, FusedSharesAreTheCpuShareSum) {
 TEST(GossipLossBodies, NeighbourLossesGiveTheCpuRows) {
   // Pass 2 from the CPU's norms: bit for bit, for every tile width, a range of sources, both windows and
   // caps.
-  for (const Case& c : cases()) {
+  for (const GraphCase& c : cases()) {
     const std::int64_t n = c.w.n;
     for (int t_start : {0, 1}) {
       for (bool cap : {true, false}) {
@@ -322,7 +305,7 @@ TEST(GossipLossBodies, NeighbourLossesGiveTheCpuRows) {
 
 TEST(GossipLossBodies, DriverOrderGivesTheCpuLossesWithinTheNormBound) {
   // Both passes on the host, the bodies' own norms: within the norm bound + 2 (T + d + 2) ulps of the CPU.
-  for (const Case& c : cases()) {
+  for (const GraphCase& c : cases()) {
     const std::int64_t n = c.w.n;
     for (int t_start : {0, 1}) {
       const GossipLossProblem p{c.graph, c.w, t_start, 8, 1.3, t_start == 0, false};

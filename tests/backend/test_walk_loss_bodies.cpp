@@ -34,7 +34,7 @@
 #include "netdp/core/graph.hpp"
 #include "netdp/core/graph_generators.hpp"
 #include "netdp/core/sparse_matrix.hpp"
-#include "netdp/core/weighting.hpp"
+#include "support/test_support.hpp"
 #include "walk_loss_kernels.hpp"
 
 namespace netdp {
@@ -46,32 +46,15 @@ using kernels::host_for_each;
 using kernels::host_for_each_2d;
 using kernels::SymmetricEigen;
 using kernels::WalkLossProblem;
+using testing::GraphCase;
 
-struct Case {
-  std::string name;
-  Graph graph;
-  CsrMatrix w;
-  bool connected = true;
-};
-
-Case make_case(std::string name, Graph g, bool connected = true) {
-  CsrMatrix w = gossip_matrix(g, Weighting::metropolis);
-  return {std::move(name), std::move(g), std::move(w), connected};
-}
-
-std::vector<Case> cases() {
-  std::vector<Case> out;
-  out.push_back(make_case("path:n=7", path_graph(7)));
-  out.push_back(make_case("star:n=9", star_graph(9)));
-  out.push_back(make_case("hypercube:dim=3", hypercube_graph(3)));
-  out.push_back(make_case("er:n=200,p=0.05", erdos_renyi_graph(200, 0.05, 23)));
-  const std::vector<std::pair<node_t, node_t>> edges{{0, 1}, {1, 2}, {2, 3}, {3, 4}};
-  out.push_back(make_case("path:n=5 + isolated node 5", graph_from_edges(6, edges), false));
-  return out;
+std::vector<GraphCase> cases() {
+  return testing::bodies_graph_cases(
+      testing::graph_case("er:n=200,p=0.05", erdos_renyi_graph(200, 0.05, 23)));
 }
 
 /// method 0 (E3), 1 (E2), 2 (series) with the driver's constants for alpha = 2, sigma = 1.3, N_u = 1.7.
-WalkLossProblem problem(const Case& c, int method, bool sender_known, bool clip, int steps) {
+WalkLossProblem problem(const GraphCase& c, int method, bool sender_known, bool clip, int steps) {
   const double n = c.w.n;
   const double constant = method == 0   ? std::log(double(steps)) / n
                           : method == 1 ? [&] {
@@ -84,7 +67,7 @@ WalkLossProblem problem(const Case& c, int method, bool sender_known, bool clip,
   return WalkLossProblem{c.graph, c.w, method, sender_known, steps, constant, 1.7 * ratio, clip, ratio / 2};
 }
 
-std::string describe(const Case& c, const WalkLossProblem& p) {
+std::string describe(const GraphCase& c, const WalkLossProblem& p) {
   return c.name + " method=" + std::to_string(p.method) + " sender_known=" + std::to_string(p.sender_known) +
          " clip=" + std::to_string(p.clip) + " T=" + std::to_string(p.steps);
 }
@@ -233,8 +216,8 @@ void expect_rows_equal(const std::vector<double>& rows, const std::vector<double
 TEST(WalkLossBodies, ScaleEigenvectorRowsGiveTheCpuGraphRows) {
   // Spectral (E3) and finite (E2), anonymous view, no clip: eps = scale (c_T / n + G[u, v]), so the rows
   // carry G itself; tiles of 1, 5 and all sources, and a range of sources.
-  for (const Case& c : cases()) {
-    if (!c.connected) continue;  // a second eigenvalue 1: g = -ln(0) (the driver rejects the graph)
+  for (const GraphCase& c : cases()) {
+    if (!is_connected(c.graph)) continue;  // a second eigenvalue 1: g = -ln(0) (the driver rejects the graph)
     const std::int64_t n = c.w.n;
     const SymmetricEigen eigen = kernels::symmetric_eigen_cpu(c.w);
     for (int method : {0, 1}) {
@@ -254,7 +237,7 @@ TEST(WalkLossBodies, ScaleEigenvectorRowsGiveTheCpuGraphRows) {
 TEST(WalkLossBodies, AccumulateSeriesIsTheCpuSeries) {
   // s_u(v) = sum_t (W^t e_u)_v / t: with the anonymous view, no clip and constant 0, eps = scale s_u(v); the
   // sums themselves are checked through scale = 1.
-  for (const Case& c : cases()) {
+  for (const GraphCase& c : cases()) {
     const std::int64_t n = c.w.n;
     for (int steps : {1, 2, 13}) {
       WalkLossProblem p = problem(c, 2, false, false, steps);
@@ -280,11 +263,11 @@ TEST(WalkLossBodies, AccumulateSeriesIsTheCpuSeries) {
 
 TEST(WalkLossBodies, WalkLossesAreTheCpuViews) {
   // Every method, both sender views, clip on and off: the whole tile loop of walk_loss_cuda, 0 ulps.
-  for (const Case& c : cases()) {
+  for (const GraphCase& c : cases()) {
     const std::int64_t n = c.w.n;
     const SymmetricEigen eigen = kernels::symmetric_eigen_cpu(c.w);
     for (int method : {0, 1, 2}) {
-      if (method != 2 && !c.connected) continue;
+      if (method != 2 && !is_connected(c.graph)) continue;
       for (bool known : {false, true}) {
         for (bool clip : {false, true}) {
           const WalkLossProblem p = problem(c, method, known, clip, 9);
@@ -311,8 +294,8 @@ TEST(WalkLossBodies, ChebyshevBodiesAreTheCpuSolver) {
     int tiling;  // 0: tiles of n/3; 1: one tile; 2: sources n/2 .. n - 1 in two tiles
   };
   const Setting settings[] = {{0, false, 0}, {1, true, 1}, {0, true, 2}, {1, false, 2}};
-  for (const Case& c : cases()) {
-    if (!c.connected) continue;
+  for (const GraphCase& c : cases()) {
+    if (!is_connected(c.graph)) continue;
     const std::int64_t n = c.w.n;
     const SymmetricEigen eigen = kernels::symmetric_eigen_cpu(c.w);
     double lo = 0, hi = 0;

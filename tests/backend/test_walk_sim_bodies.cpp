@@ -32,31 +32,26 @@ namespace {
 using namespace walk_bodies_test;
 
 // The models of test_walk_sim_cuda: every walk kind, a star, and the directed ring.
-struct Case {
-  std::string what;
-  WalkModel model;
-  StartKind start;
-  node_t node = 0;
-};
-
-std::vector<Case> cases() {
-  std::vector<Case> c;
-  c.push_back({"complete n = 50, node start", complete_walk(50), StartKind::node, 0});
-  c.push_back({"complete n = 50, uniform start", complete_walk(50), StartKind::uniform});
-  c.push_back({"complete n = 3", complete_walk(3), StartKind::node, 2});
+std::vector<WalkCase> cases() {
+  std::vector<WalkCase> c;
+  c.push_back({"complete n = 50, node start", complete_walk(50), {StartKind::node, 0}});
+  c.push_back({"complete n = 50, uniform start", complete_walk(50), {StartKind::uniform}});
+  c.push_back({"complete n = 3", complete_walk(3), {StartKind::node, 2}});
   for (const char* weights : {"uniform", "lazy-uniform", "metropolis"}) {
-    c.push_back({std::string(weights) + ", node start", make_walk_model("er:n=60,p=0.1,seed=3", weights),
-                 StartKind::node, 7});
+    c.push_back({std::string(weights) + ", node start",
+                 make_walk_model("er:n=60,p=0.1,seed=3", weights),
+                 {StartKind::node, 7}});
     c.push_back({std::string(weights) + ", stationary start",
-                 make_walk_model("er:n=60,p=0.1,seed=3", weights), StartKind::stationary});
+                 make_walk_model("er:n=60,p=0.1,seed=3", weights),
+                 {StartKind::stationary}});
   }
-  c.push_back({"star, stationary start", make_walk_model("star:n=9", "uniform"), StartKind::stationary});
-  c.push_back({"directed ring", directed_ring_walk(17), StartKind::uniform});
+  c.push_back({"star, stationary start", make_walk_model("star:n=9", "uniform"), {StartKind::stationary}});
+  c.push_back({"directed ring", directed_ring_walk(17), {StartKind::uniform}});
   return c;
 }
 
-WalkSimParams with_start(WalkSimParams p, const Case& c) {
-  p.start = {c.start, c.node};
+WalkSimParams with_start(WalkSimParams p, const WalkCase& c) {
+  p.start = c.start;
   return p;
 }
 
@@ -91,7 +86,7 @@ TEST(WalkSimBodies, WalkThreadDrawsTheDocumentedStreams) {
 
 TEST(WalkSimBodies, StepRulesGiveTheCpuPaths) {
   // next_node<kind> from the walk's own stream (the device's WalkThread) against the CPU's sample_walk.
-  for (const Case& c : cases()) {
+  for (const WalkCase& c : cases()) {
     const WalkSimParams p = with_start(params(3000, 6, false), c);
     for (std::int64_t run = 0; run < p.runs; ++run) {
       const std::vector<node_t> expected = sample_walk(c.model, p, run);
@@ -149,7 +144,7 @@ node_t documented_next(const WalkModel& m, node_t v, std::uint64_t seed, std::ui
 }
 
 TEST(WalkSimBodies, StepRulesFollowTheDocumentedWordLayout) {
-  for (const Case& c : cases()) {
+  for (const WalkCase& c : cases()) {
     const WalkSimParams p = with_start(params(2000, 4, false), c);
     for (std::int64_t run = 0; run < p.runs; ++run) {
       walk::WalkThread w(run, 0, 1, p.seed);
@@ -199,7 +194,7 @@ void run_plain_bodies(const WalkModel& model, const WalkSimParams& p, std::int64
 }
 
 TEST(WalkSimBodies, PlainWalkLoopGivesTheCpuTallies) {
-  for (const Case& c : cases()) {
+  for (const WalkCase& c : cases()) {
     const WalkSimParams p = with_start(params(4000, 23, false), c);
     const WalkSimResult cpu = walk_sim(c.model, p);
     const std::int64_t time_cap = std::min(p.steps, kTimeCap), visit_cap = std::min(p.steps, kVisitCap);
@@ -384,7 +379,7 @@ AccountedOutputs run_accounted_bodies(const WalkModel& model, const WalkSimParam
   return out;
 }
 
-void expect_cpu_accounting(const Case& c, WalkSimParams p, std::int64_t table_lengths) {
+void expect_cpu_accounting(const WalkCase& c, WalkSimParams p, std::int64_t table_lengths) {
   p = with_start(p, c);
   const std::string what = c.what + (p.view == WalkView::known ? ", known" : ", hidden") +
                            (p.mechanism == WalkMechanism::gaussian ? ", gaussian" : ", histogram");
@@ -456,7 +451,7 @@ void expect_cpu_accounting(const Case& c, WalkSimParams p, std::int64_t table_le
 
 TEST(WalkSimBodies, AccountedWalkAndPairAndObserverBodiesGiveTheCpuLosses) {
   WalkSimParams p = params(3000, 9, true);
-  for (const Case& c : cases()) {
+  for (const WalkCase& c : cases()) {
     p.view = WalkView::known;
     expect_cpu_accounting(c, p, p.steps - 1);
     if (c.model.kind == WalkKind::complete) {

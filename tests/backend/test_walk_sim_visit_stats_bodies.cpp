@@ -23,16 +23,9 @@ namespace {
 
 using namespace walk_bodies_test;
 
-struct Case {
-  std::string what;
-  WalkModel model;
-  WalkStart start;
-  std::int64_t steps;
-};
-
 // Every walk kind and start rule; n = 3000 with T = 200 needs hashed tables (n > 2 T).
-std::vector<Case> cases() {
-  std::vector<Case> c;
+std::vector<WalkCase> cases() {
+  std::vector<WalkCase> c;
   c.push_back({"complete n = 50", complete_walk(50), {StartKind::node, 0}, 4000});
   c.push_back({"complete n = 3 (retries)", complete_walk(3), {StartKind::node, 2}, 20000});
   for (const char* weights : {"uniform", "lazy-uniform", "metropolis"})
@@ -82,7 +75,7 @@ void run_visit_stats(const WalkModel& model, const WalkSimParams& p, const walk:
 
 /// The layouts a case is run with: the engine's plan, everything in global memory with tiny windows (the
 /// global paths of every tally), and hashed tables at load up to 0.8 (long probe chains, wrap-around).
-std::vector<std::pair<std::string, walk::VisitStatsLayout>> layouts(const Case& c, std::int64_t time_cap,
+std::vector<std::pair<std::string, walk::VisitStatsLayout>> layouts(const WalkCase& c, std::int64_t time_cap,
                                                                     std::int64_t visit_cap) {
   std::vector<std::pair<std::string, walk::VisitStatsLayout>> out;
   const walk::VisitStatsLayout planned =
@@ -105,7 +98,7 @@ std::vector<std::pair<std::string, walk::VisitStatsLayout>> layouts(const Case& 
 }
 
 TEST(WalkSimVisitStatsBodies, StatisticsBodyGivesTheCpuTallies) {
-  for (const Case& c : cases()) {
+  for (const WalkCase& c : cases()) {
     WalkSimParams p = params(c.steps, 23, false);
     p.start = c.start;
     const WalkSimResult cpu = walk_sim(c.model, p);
@@ -187,7 +180,7 @@ walk::WalkStepSummary from_path(const std::vector<node_t>& path) {
 }
 
 template <int kLanes>
-void expect_stepping(const Case& c, const WalkSimParams& p, const WalkSimResult& cpu, bool block_visits,
+void expect_stepping(const WalkCase& c, const WalkSimParams& p, const WalkSimResult& cpu, bool block_visits,
                      int blocks, int threads) {
   const std::string what = c.what + ", lanes " + std::to_string(kLanes) +
                            (block_visits ? ", block" : ", global") + " visits, " + std::to_string(blocks) +
@@ -220,7 +213,7 @@ void expect_stepping(const Case& c, const WalkSimParams& p, const WalkSimResult&
 }
 
 TEST(WalkSimVisitStatsBodies, SteppingBodyWalksTheCpuPaths) {
-  for (const Case& c : cases()) {
+  for (const WalkCase& c : cases()) {
     WalkSimParams p = params(std::min<std::int64_t>(c.steps, 3000), 23, false);
     p.start = c.start;
     const WalkSimResult cpu = walk_sim(c.model, p);

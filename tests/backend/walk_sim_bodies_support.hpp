@@ -22,6 +22,15 @@ using walk::Counter;
 constexpr std::int64_t kTimeCap = std::int64_t{1} << 16;   // walk_sim's histogram caps
 constexpr std::int64_t kVisitCap = std::int64_t{1} << 20;  // (src/simulation/walk_sim.cpp)
 
+/// A walk model and the start of its walks, named for the failure messages; `steps`, where the suite lets
+/// each case set the walk length.
+struct WalkCase {
+  std::string what;
+  WalkModel model;
+  WalkStart start;
+  std::int64_t steps = 0;
+};
+
 inline walk::ModelView view(const WalkModel& m) {
   return {m.n, m.offsets.data(), m.targets.data(), m.thresholds.data()};
 }

@@ -14,7 +14,6 @@ namespace netdp {
 namespace {
 
 using namespace testing;  // tests/support/test_support.hpp
-namespace fs = std::filesystem;
 
 TEST(CliAdmm, WritesCurvesAndTheCalibratedSigmaForEverySetting) {
   ScratchDir dir;

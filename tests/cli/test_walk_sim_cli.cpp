@@ -32,12 +32,7 @@ TEST(CliWalkSim, WritesFilesThatMatchTheLibrary) {
   EXPECT_EQ(first_line(read_text((out / "by_distance.csv").string())), "distance,pairs,mean,min,max");
   EXPECT_EQ(first_line(read_text((out / "return_times.csv").string())), "m,count,expected");
 
-  WalkSimParams p;
-  p.steps = 600;
-  p.runs = 4;
-  p.seed = 5;
-  p.eps0 = 0.2;
-  p.delta = 1e-6;
+  WalkSimParams p = accounted_walk_params(600, 4, 5, 0.2, 1e-6);
   p.quantiles = {0.5, 0.9};
   const WalkSimResult lib = walk_sim(complete_walk(20), p);
   const auto s = read_json(out / "summary.json");
@@ -95,11 +90,7 @@ TEST(CliWalkSim, PlainWalksAndSavedPaths) {
   EXPECT_FALSE(fs::exists(out / "by_distance.csv"));
   EXPECT_FALSE(fs::exists(out / "utility.csv"));
   // paths.csv holds exactly the library's walks.
-  WalkSimParams p;
-  p.steps = 50;
-  p.runs = 3;
-  p.seed = 2;
-  p.accounting = false;
+  WalkSimParams p = plain_walk_params(50, 3, 2);
   p.start.kind = StartKind::stationary;
   const WalkModel model = make_walk_model("ring:n=6", "uniform");
   std::ostringstream expected;

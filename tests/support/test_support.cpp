@@ -18,6 +18,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "netdp/core/graph_generators.hpp"
 #include "netdp/core/weighting.hpp"
 
 namespace netdp::testing {
@@ -158,6 +159,22 @@ double max_error_with_start_floor(const std::vector<double>& gpu, const std::vec
 MetropolisGraph with_metropolis(Graph g) {
   CsrMatrix w = gossip_matrix(g, Weighting::metropolis);
   return {std::move(g), std::move(w)};
+}
+
+GraphCase graph_case(std::string name, Graph g) {
+  MetropolisGraph m = with_metropolis(std::move(g));
+  return {std::move(name), std::move(m.g), std::move(m.w)};
+}
+
+std::vector<GraphCase> bodies_graph_cases(GraphCase random) {
+  std::vector<GraphCase> out;
+  out.push_back(graph_case("path:n=7", path_graph(7)));
+  out.push_back(graph_case("star:n=9", star_graph(9)));
+  const std::vector<std::pair<node_t, node_t>> edges{{0, 1}, {1, 2}, {2, 3}, {3, 4}};
+  out.push_back(graph_case("path:n=5 + isolated node 5", graph_from_edges(6, edges)));
+  out.push_back(graph_case("hypercube:dim=3", hypercube_graph(3)));
+  out.push_back(std::move(random));
+  return out;
 }
 
 CsrMatrix identity_gossip(node_t n) {

@@ -30,6 +30,19 @@ inline WalkSimParams plain_walk_params(std::int64_t steps, std::int64_t runs, st
   return p;
 }
 
+/// Walks with accounting, each contribution (eps0, delta)-LDP, every other parameter at its default: the
+/// parameters the accounting tests vary.
+inline WalkSimParams accounted_walk_params(std::int64_t steps, std::int64_t runs, std::uint64_t seed,
+                                           double eps0, double delta) {
+  WalkSimParams p;
+  p.steps = steps;
+  p.runs = runs;
+  p.seed = seed;
+  p.eps0 = eps0;
+  p.delta = delta;
+  return p;
+}
+
 /// The nodes 0 .. n - 1 (every node an attacker or a victim).
 inline std::vector<node_t> all_nodes(node_t n) {
   std::vector<node_t> v(static_cast<std::size_t>(n));
@@ -122,6 +135,17 @@ struct MetropolisGraph {
   CsrMatrix w;
 };
 MetropolisGraph with_metropolis(Graph g);
+
+/// A named graph and its W-MH: the cases of the accountants' device-bodies suites.
+struct GraphCase {
+  std::string name;
+  Graph graph;
+  CsrMatrix w;
+};
+GraphCase graph_case(std::string name, Graph g);
+/// The graphs of those suites: the awkward small ones (a path, a star, a path with an isolated node,
+/// hypercube:dim=3), then `random`, a bigger random one.
+std::vector<GraphCase> bodies_graph_cases(GraphCase random);
 
 /// Gossip simulator parameters for the CPU: `protocol`, T = steps and R = runs, every other one at its
 /// default.

@@ -17,6 +17,14 @@ namespace {
 using testing::expect_invalid;
 using testing::identity_gossip;
 
+/// The objective and the participation schedule over T = steps, every other parameter at its default.
+MfSgdParams params(Objective objective, const std::string& participation, int steps) {
+  MfSgdParams p;
+  p.objective = objective;
+  p.participation = parse_participation(participation, steps);
+  return p;
+}
+
 TEST(MfSgd, NoiseCovarianceIsCInverseCInverseT) {
   // N_u = s C^-1 Z_u has covariance s^2 C^-1 C^-T over the steps (every coordinate). 20000 runs x 2
   // coordinates = 40000 samples; an entry's estimate has standard error sqrt((S_ii S_jj + S_ij^2) / N):
@@ -53,9 +61,7 @@ TEST(MfSgd, NoiselessCompleteGraphIsCentralizedSgd) {
   const Graph g = make_graph("complete:n=5");
   const CsrMatrix w = mf_gossip_matrix(g, "average");
   const LocalData data = synthetic_data(Objective::least_squares, 5, 3, 7, 11);
-  MfSgdParams p;
-  p.objective = Objective::least_squares;
-  p.participation = parse_participation("cyclic:b=2,k=3", 6);
+  MfSgdParams p = params(Objective::least_squares, "cyclic:b=2,k=3", 6);
   p.step_size = 0.3;
   p.clip = 0.8;
   p.sigma = 0;
@@ -93,9 +99,7 @@ TEST(MfSgd, NoiseEntersTheLocalStep) {
   // e_{t+1} = (1 - eta) e_t - eta N_u[t] / |B|, with N_u from mf_sgd_noise.
   const LocalData data = synthetic_data(Objective::quadratic, 2, 2, 4, 3);
   const CsrMatrix w = identity_gossip(2);
-  MfSgdParams p;
-  p.objective = Objective::quadratic;
-  p.participation = parse_participation("cyclic:b=2,k=2", 4);
+  MfSgdParams p = params(Objective::quadratic, "cyclic:b=2,k=2", 4);
   p.step_size = 0.2;
   p.clip = 1e6;
   p.sigma = 0.7;
@@ -123,9 +127,7 @@ TEST(MfSgd, ThreadCountDoesNotChangeResults) {
   const CsrMatrix w = mf_gossip_matrix(make_graph("er:n=12,p=0.3,seed=4"), "average");
   const LearningSplit split = learning_split(synthetic_data(Objective::logistic, 1, 4, 600, 9),
                                              Objective::logistic, 12, 0.2, true, 9);
-  MfSgdParams p;
-  p.objective = Objective::logistic;
-  p.participation = parse_participation("cyclic:b=4,k=2", 8);
+  MfSgdParams p = params(Objective::logistic, "cyclic:b=4,k=2", 8);
   p.runs = 6;
   p.sigma = 2;
   p.eval_every = 3;
@@ -143,9 +145,7 @@ TEST(MfSgd, ThreadCountDoesNotChangeResults) {
 TEST(MfSgd, BadInput) {
   const CsrMatrix w = identity_gossip(2);
   const LocalData data = synthetic_data(Objective::quadratic, 2, 2, 3, 1);
-  MfSgdParams p;
-  p.objective = Objective::quadratic;
-  p.participation = parse_participation("every", 2);
+  MfSgdParams p = params(Objective::quadratic, "every", 2);
   const std::vector<Matrix> c = {Matrix::identity(2)};
   MfSgdParams bad = p;
   bad.step_size = 0;

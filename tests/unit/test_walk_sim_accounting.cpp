@@ -16,6 +16,7 @@
 #include "netdp/dp/shuffling.hpp"
 #include "netdp/simulation/walk_sim.hpp"
 #include "netdp/simulation/walk_sim_theory.hpp"
+#include "support/test_support.hpp"
 
 namespace netdp {
 namespace {
@@ -279,11 +280,7 @@ TEST(WalkAccounting, SufficientStatisticsEqualPairLists) {
     for (auto mechanism : {WalkMechanism::gaussian, WalkMechanism::histogram})
       for (auto view : {WalkView::known, WalkView::hidden})
         for (std::uint64_t seed : {1u, 2u}) {
-          WalkSimParams p;
-          p.steps = 200;
-          p.seed = seed;
-          p.eps0 = 0.3;
-          p.delta = 1e-6;
+          WalkSimParams p = testing::accounted_walk_params(200, 1, seed, 0.3, 1e-6);
           p.mechanism = mechanism;
           p.view = view;
           p.bookkeeping = bookkeeping;
@@ -347,13 +344,8 @@ TEST(WalkAccounting, ReferenceBookkeepingChangesAboutHundredOverNEntries) {
 void expect_aggregates_match(const Graph& g, const WalkModel& m, WalkBookkeeping bookkeeping) {
   DistanceCounts distances;
   ASSERT_TRUE(distance_counts(g, distances));
-  WalkSimParams p;
+  WalkSimParams p = testing::accounted_walk_params(300, 6, 8, 0.2, 1e-6);
   p.bookkeeping = bookkeeping;
-  p.steps = 300;
-  p.runs = 6;
-  p.seed = 8;
-  p.eps0 = 0.2;
-  p.delta = 1e-6;
   p.quantiles = {0.1, 0.5, 0.9};
   const WalkSimResult r = walk_sim(m, p, &distances);
 
@@ -451,12 +443,7 @@ TEST(WalkAccounting, ReferenceBookkeepingRunsOnTheCpu) {
 TEST(WalkAccounting, FigureSevenOneBShape) {
   double previous = 1e300;
   for (int n : {10, 20, 50}) {
-    WalkSimParams p;
-    p.steps = 100 * n;
-    p.runs = 10;
-    p.seed = 1;
-    p.eps0 = 0.1;
-    p.delta = 1e-7;
+    WalkSimParams p = testing::accounted_walk_params(100 * n, 10, 1, 0.1, 1e-7);
     const WalkSimResult r = walk_sim(complete_walk(n), p);
     EXPECT_LT(r.network.mean(), r.local.mean() / 3) << "n " << n;
     EXPECT_LT(r.network.max, r.local.min) << "n " << n;
@@ -476,12 +463,7 @@ TEST(WalkAccounting, FigureSevenOneBShape) {
 // ---- Utility of private real summation (docs/math.md §4.1, 3.1). ----
 
 TEST(WalkAccounting, SummationErrorMatchesTheory) {
-  WalkSimParams p;
-  p.steps = 400;
-  p.runs = 800;
-  p.seed = 3;
-  p.eps0 = 0.5;
-  p.delta = 1e-5;
+  const WalkSimParams p = testing::accounted_walk_params(400, 800, 3, 0.5, 1e-5);
   const double sigma = std::sqrt(2 * std::log(1.25 / p.delta)) / p.eps0;  // G2, sensitivity 1
   const WalkModel complete = complete_walk(10), ring = make_walk_model("ring:n=10", "directed-ring");
   for (const WalkModel* m : {&complete, &ring}) {
