@@ -340,10 +340,15 @@ std::optional<PlannedGraph> planned_graph_size(const GraphSpec& spec) {
       return PlannedGraph{n, 1.1 * std::min(1.0, std::numbers::pi * r * r) * n * (n - 1) / 2};
     }
     if (name == "regular") return PlannedGraph{n_key("n"), n_key("n") * double(v.int32("d")) / 2};
+    if (name == "memory") {  // its exact size, without a copy (jobs::graph_size builds small graphs only)
+      const auto g =
+          memory_graph(v.number<std::int64_t>("id", "an integer"), "graph spec '" + excerpt(spec.text) + "'");
+      return PlannedGraph{double(g->n), double(g->num_edges())};
+    }
   } catch (const InvalidInput&) {
     // a bad key: the builder refuses it with its own message
   }
-  return std::nullopt;  // files (their readers check as they read), named graphs, shapes, memory
+  return std::nullopt;  // files (their readers check as they read), named graphs, shapes
 }
 
 Graph make_graph(const GraphSpec& spec) {
