@@ -105,11 +105,11 @@ WeightsSpec parse_weights_spec(std::string_view text) {
     return {Weighting::file, std::string(text.substr(5))};
   }
   if (text.starts_with("memory:")) {  // docs/graphs.md "Graphs in memory"
+    constexpr std::string_view prefix = "memory:id=";
+    const std::string_view digits = text.starts_with(prefix) ? text.substr(prefix.size()) : "";
     std::int64_t id = -1;
-    const std::string_view digits = text.substr(std::string_view("memory:id=").size());
     const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), id);
-    if (!text.starts_with("memory:id=") || digits.empty() || ec != std::errc() ||
-        end != digits.data() + digits.size() || id < 0)
+    if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size() || id < 0)
       throw InvalidInput("weights '" + excerpt(text) + "': expected memory:id=K (K >= 0)");
     return {Weighting::file, {}, id};
   }
