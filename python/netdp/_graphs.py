@@ -1,15 +1,19 @@
 """Graphs and gossip matrices from Python objects (docs/python.md "Graphs and weights").
 
-The engine reads graphs from graph specs (docs/graphs.md), and a Matrix Market file is one of them
-(``file:PATH.mtx``). A networkx graph, a scipy.sparse matrix or an edge array is written once as such a file in
-the run's scratch directory and passed as ``file:...``: the C++ reader then builds the same graph the CLI builds
-from the same file, which is what makes Python results equal the CLI's. A matrix given as ``weights`` is written
-the same way with every stored entry at 17 significant digits (read back exactly: docs/weights_and_spectra.md).
+The engine reads graphs and W from specs (docs/graphs.md). A networkx graph, a scipy.sparse matrix or an edge
+array becomes two index arrays (rows, cols) with NumPy, and a matrix given as ``weights`` three (rows, cols,
+float64 values); the native module takes them through the buffer protocol, copies them once into netdp's own CSR
+(the graph a Matrix Market file of the same entries gives: self-loops dropped, (i, j) and (j, i) one edge; for W
+the same stored entries, repeats summed) and registers the result as ``memory:id=K`` (docs/graphs.md "Graphs in
+memory") for the length of the call. No file is written and no number formatted as text.
 """
 
+import itertools
 import os
 
 import numpy as np
+
+from . import _netdp
 
 
 def _is_networkx(graph):
@@ -20,65 +24,64 @@ def _is_sparse(matrix):
     return hasattr(matrix, "tocoo") and hasattr(matrix, "shape")
 
 
-def _write_pattern(path, n, rows, cols):
-    """A Matrix Market pattern file: every stored (i, j), i != j, is an edge (docs/graphs.md "Matrix Market")."""
-    with open(path, "w", encoding="ascii") as f:
-        f.write("%%MatrixMarket matrix coordinate pattern general\n")
-        f.write(f"{n} {n} {len(rows)}\n")
-        if len(rows):
-            np.savetxt(f, np.column_stack([rows + 1, cols + 1]), fmt="%d")
+class Handover:
+    """The objects registered for one call (``with Handover() as h:``): removed from the engine's registry when
+    the block ends, whatever happens. ``described`` says what each was, for the run's manifest."""
+
+    def __init__(self):
+        self.ids, self.described = [], {}
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *error):
+        while self.ids:
+            _netdp.unregister_object(self.ids.pop())
+
+    def graph(self, n, rows, cols, what):
+        self.ids.append(_netdp.register_graph(n, rows, cols))
+        self.described["graph"] = what
+        return f"memory:id={self.ids[-1]}"
+
+    def weights(self, n, rows, cols, values, what):
+        self.ids.append(_netdp.register_weights(n, rows, cols, values))
+        self.described["weights"] = what
+        return f"memory:id={self.ids[-1]}"
 
 
-def _write_values(path, matrix):
-    """A Matrix Market real file holding every stored entry of `matrix` exactly (%.17g round-trips a double)."""
-    if _is_sparse(matrix):
-        coo = matrix.tocoo()
-        shape = coo.shape
-        rows, cols, vals = coo.row, coo.col, np.asarray(coo.data, dtype=np.float64)
-    else:
-        dense = np.asarray(matrix, dtype=np.float64)
-        shape = dense.shape
-        if dense.ndim == 2:
-            rows, cols = np.nonzero(dense)
-            vals = dense[rows, cols]
-    n = shape[0]
-    if len(shape) != 2 or shape != (n, n):
-        raise ValueError(f"weights: expected a scheme name, a path or a square matrix, got shape {shape}")
-    with open(path, "w", encoding="ascii") as f:
-        f.write("%%MatrixMarket matrix coordinate real general\n")
-        f.write(f"{n} {n} {len(rows)}\n")
-        if len(rows):
-            table = np.empty(len(rows), dtype=[("i", np.int64), ("j", np.int64), ("w", np.float64)])
-            table["i"], table["j"], table["w"] = np.asarray(rows) + 1, np.asarray(cols) + 1, vals
-            np.savetxt(f, table, fmt=["%d", "%d", "%.17g"])
+def _networkx_ends(graph, nodes):
+    """The edges of a networkx graph as (rows, cols) of node indices (list(G.nodes()) order), without a Python
+    statement per edge."""
+    index = {label: i for i, label in enumerate(nodes)}
+    ends = np.fromiter(map(index.__getitem__, itertools.chain.from_iterable(graph.edges())), dtype=np.int64,
+                       count=2 * graph.number_of_edges())
+    return ends[0::2], ends[1::2]
 
 
-def graph_spec(graph, scratch):
+def graph_spec(graph, handover):
     """(spec, nodes): the graph spec the engine reads, and the node labels by index (None when the nodes are
     0..n-1 already). `graph` is a spec string, a path, a networkx graph, a scipy.sparse matrix (its pattern of
-    off-diagonal entries) or an array of edges (m x 2 integers, nodes 0..max id)."""
+    off-diagonal entries) or an array of edges (m x 2 integers, nodes 0..max id); objects are registered with
+    `handover`."""
     if isinstance(graph, str):
         return graph, None
     if isinstance(graph, os.PathLike):
         return "file:" + os.fspath(graph), None
-    path = os.path.join(scratch, "graph.mtx")
     if _is_networkx(graph):
         if graph.is_directed():
             raise ValueError("graph: netdp's graphs are undirected; got a directed networkx graph "
                              "(use G.to_undirected())")
         nodes = list(graph.nodes())
-        index = {label: i for i, label in enumerate(nodes)}
-        pairs = np.array([(index[u], index[v]) for u, v in graph.edges() if u != v], dtype=np.int64)
-        pairs = pairs.reshape(-1, 2)
-        _write_pattern(path, len(nodes), pairs[:, 0], pairs[:, 1])
-        return "file:" + path, nodes
+        rows, cols = _networkx_ends(graph, nodes)
+        what = f"networkx {type(graph).__name__}: {len(nodes)} nodes, {len(rows)} edges"
+        return handover.graph(len(nodes), rows, cols, what), nodes
     if _is_sparse(graph):
         n = graph.shape[0]
         if graph.shape != (n, n):
             raise ValueError(f"graph: an adjacency matrix must be square, got shape {graph.shape}")
         coo = graph.tocoo()
-        _write_pattern(path, n, np.asarray(coo.row, dtype=np.int64), np.asarray(coo.col, dtype=np.int64))
-        return "file:" + path, None
+        what = f"scipy.sparse {type(graph).__name__}: {n} x {n}, {coo.nnz} stored entries"
+        return handover.graph(n, coo.row, coo.col, what), None
     edges = np.asarray(graph)
     if edges.ndim != 2 or edges.shape[1] != 2 or not np.issubdtype(edges.dtype, np.integer):
         raise ValueError("graph: expected a graph spec, a path, a networkx graph, a scipy.sparse matrix or an "
@@ -87,18 +90,37 @@ def graph_spec(graph, scratch):
         raise ValueError("graph: the edge array is empty")
     if edges.min() < 0:
         raise ValueError("graph: node ids must be >= 0")
-    edges = edges.astype(np.int64)
-    _write_pattern(path, int(edges.max()) + 1, edges[:, 0], edges[:, 1])
-    return "file:" + path, None
+    n = int(edges.max()) + 1
+    what = f"edge array: {n} nodes, {len(edges)} rows"
+    return handover.graph(n, edges[:, 0], edges[:, 1], what), None
 
 
-def weights_spec(weights, scratch):
+def _entries(matrix):
+    """(n, rows, cols, values): every stored entry of a square matrix (scipy sparse: explicit zeros included;
+    dense: the non-zero entries), values as float64."""
+    if _is_sparse(matrix):
+        coo = matrix.tocoo()
+        shape = coo.shape
+        rows, cols, values = coo.row, coo.col, np.asarray(coo.data, dtype=np.float64)
+    else:
+        dense = np.asarray(matrix, dtype=np.float64)
+        shape = dense.shape
+        if dense.ndim == 2:
+            rows, cols = np.nonzero(dense)
+            values = dense[rows, cols]
+    n = shape[0]
+    if len(shape) != 2 or shape != (n, n):
+        raise ValueError(f"weights: expected a scheme name, a path or a square matrix, got shape {shape}")
+    return n, rows, cols, values
+
+
+def weights_spec(weights, handover):
     """The weights parameter's value: a scheme name or file: spec as given, a path as file:PATH, a matrix (scipy
-    sparse or dense, rows and columns in the graph's node order) as a file used as given."""
+    sparse or dense, rows and columns in the graph's node order) registered with `handover`, used as given."""
     if isinstance(weights, str):
         return weights
     if isinstance(weights, os.PathLike):
         return "file:" + os.fspath(weights)
-    path = os.path.join(scratch, "weights.mtx")
-    _write_values(path, weights)
-    return "file:" + path
+    n, rows, cols, values = _entries(weights)
+    kind = f"scipy.sparse {type(weights).__name__}" if _is_sparse(weights) else "dense matrix"
+    return handover.weights(n, rows, cols, values, f"{kind}: {n} x {n}, {len(values)} stored entries")

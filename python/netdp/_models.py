@@ -16,7 +16,7 @@ import tempfile
 import numpy as np
 
 from . import _netdp
-from ._graphs import graph_spec, weights_spec
+from ._graphs import Handover, graph_spec, weights_spec
 from ._progress import progress_watcher
 from ._result import Result
 
@@ -71,8 +71,9 @@ class _Model:
         self.out_name = next((p["name"] for p in description["parameters"] if p["role"] == "out_dir"), None)
         self.quiet_name = next((p["name"] for p in description["parameters"] if p["role"] == "quiet"), None)
 
-    def values(self, kwargs, scratch):
-        """(JSON values by registry name, node labels or None)."""
+    def values(self, kwargs, handover):
+        """(JSON values by registry name, node labels or None); Python graphs and matrices are registered with
+        `handover` (python/netdp/_graphs.py), which the caller closes after the run."""
         values, nodes = {}, None
         for key, value in kwargs.items():
             if key not in self.parameters:
@@ -81,9 +82,9 @@ class _Model:
                 continue
             p = self.parameters[key]
             if p["name"] == "graph":
-                value, nodes = graph_spec(value, scratch)
+                value, nodes = graph_spec(value, handover)
             elif p["name"] == "weights":
-                value = weights_spec(value, scratch)
+                value = weights_spec(value, handover)
             values[p["name"]] = _json_value(key, value)
         if nodes is not None and "source" in values:  # a networkx graph's source is a label
             index = {label: i for i, label in enumerate(nodes)}
@@ -110,40 +111,38 @@ class _Model:
         lines, callback, close = progress_watcher(progress)
         quiet = kwargs.pop(python_name(self.quiet_name), None) if self.quiet_name else None
         quiet = (not lines) if quiet is None else bool(quiet)
-        scratch = tempfile.mkdtemp(prefix="netdp-")
+        scratch = tempfile.mkdtemp(prefix="netdp-") if out is None else None
         try:
-            values, nodes = self.values(kwargs, scratch)
-            directory = os.fspath(out) if out is not None else os.path.join(scratch, "out")
-            if self.out_name:
-                values[self.out_name] = directory  # as the CLI's --out
-            invocation = {"runner": "python", "model": self.name, "arguments": values}
-            try:  # Ctrl-C: KeyboardInterrupt within about a second, the run's loops stopped (docs/python.md)
-                summary = _netdp.run_model(self.name, json.dumps(values), directory, quiet, json.dumps(invocation),
-                                           callback)
-            finally:
-                close()
+            with Handover() as handover:
+                values, nodes = self.values(kwargs, handover)
+                directory = os.fspath(out) if out is not None else os.path.join(scratch, "out")
+                if self.out_name:
+                    values[self.out_name] = directory  # as the CLI's --out
+                invocation = {"runner": "python", "model": self.name, "arguments": values}
+                if handover.described:  # what memory:id=K was (docs/python.md "Graphs and weights")
+                    invocation["objects"] = handover.described
+                try:  # Ctrl-C: KeyboardInterrupt within about a second, the run's loops stopped (docs/python.md)
+                    summary = _netdp.run_model(self.name, json.dumps(values), directory, quiet,
+                                               json.dumps(invocation), callback)
+                finally:
+                    close()
             report = _netdp.report_model(self.name, summary, directory)
             return Result(self.name, directory, None if out is None else directory, nodes, report)
         finally:
-            shutil.rmtree(scratch, ignore_errors=True)
+            if scratch is not None:
+                shutil.rmtree(scratch, ignore_errors=True)
 
     def check(self, *args, **kwargs):
         """Checks the values as a run would (ranges, exclusions, the model's own checks) without running."""
-        scratch = tempfile.mkdtemp(prefix="netdp-")
-        try:
-            values, _ = self.values(self.keywords(args, kwargs), scratch)
+        with Handover() as handover:
+            values, _ = self.values(self.keywords(args, kwargs), handover)
             _netdp.check_model(self.name, json.dumps(values))
-        finally:
-            shutil.rmtree(scratch, ignore_errors=True)
 
     def estimate(self, *args, **kwargs):
         """(bytes, seconds): the registry's rough estimate of a run (0 = unknown)."""
-        scratch = tempfile.mkdtemp(prefix="netdp-")
-        try:
-            values, _ = self.values(self.keywords(args, kwargs), scratch)
+        with Handover() as handover:
+            values, _ = self.values(self.keywords(args, kwargs), handover)
             return _netdp.estimate_model(self.name, json.dumps(values))
-        finally:
-            shutil.rmtree(scratch, ignore_errors=True)
 
 
 def make_function(description):

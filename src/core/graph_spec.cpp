@@ -16,6 +16,7 @@
 #include "netdp/core/error.hpp"
 #include "netdp/core/graph_generators.hpp"
 #include "netdp/core/graph_io.hpp"
+#include "netdp/core/memory_graphs.hpp"
 
 namespace netdp {
 namespace {
@@ -114,6 +115,7 @@ class Values {
     fail(spec_.text, key + "=" + value + " is not a boolean (0, 1, true, false)");
   }
   [[noreturn]] void error(const std::string& what) const { fail(spec_.text, what); }
+  const std::string& spec_text() const { return spec_.text; }
 
  private:
   const GraphSpec& spec_;
@@ -180,6 +182,12 @@ Graph build_file(const Values& v) {
   return load_graph_file(v.text("path"), options);
 }
 
+// A graph the Python package registered (docs/graphs.md "Graphs in memory"): a copy of it.
+Graph build_memory(const Values& v) {
+  return *memory_graph(v.number<std::int64_t>("id", "an integer"),
+                       "graph spec '" + excerpt(v.spec_text()) + "'");
+}
+
 // A family whose only key is n.
 template <Graph (*generator)(node_t)>
 Graph build_n(const Values& v) {
@@ -232,6 +240,8 @@ const std::vector<Family>& families() {
     {"file",           {"path", "one-based", "lcc", "order"}, build_file,
      "file:PATH[,one-based=0][,lcc=0][,order=sorted]",
      "edge list `u v [w]`, or Matrix Market when PATH ends in .mtx"},
+    {"memory",         {"id"},                              build_memory,
+     "memory:id=K",                           "a graph handed over by the Python package (Python only)"},
   };
   // clang-format on
   return table;
@@ -330,6 +340,11 @@ std::optional<PlannedGraph> planned_graph_size(const GraphSpec& spec) {
       return PlannedGraph{n, 1.1 * std::min(1.0, std::numbers::pi * r * r) * n * (n - 1) / 2};
     }
     if (name == "regular") return PlannedGraph{n_key("n"), n_key("n") * double(v.int32("d")) / 2};
+    if (name == "memory") {  // its exact size, without a copy (jobs::graph_size builds small graphs only)
+      const auto g =
+          memory_graph(v.number<std::int64_t>("id", "an integer"), "graph spec '" + excerpt(spec.text) + "'");
+      return PlannedGraph{double(g->n), double(g->num_edges())};
+    }
   } catch (const InvalidInput&) {
     // a bad key: the builder refuses it with its own message
   }

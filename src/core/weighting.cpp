@@ -7,6 +7,7 @@
 
 #include "netdp/core/error.hpp"
 #include "netdp/core/graph_io.hpp"
+#include "netdp/core/memory_graphs.hpp"
 
 namespace netdp {
 namespace {
@@ -103,6 +104,15 @@ WeightsSpec parse_weights_spec(std::string_view text) {
     if (text.size() == 5) throw InvalidInput("weights 'file:' needs a path, e.g. file:weights.mtx");
     return {Weighting::file, std::string(text.substr(5))};
   }
+  if (text.starts_with("memory:")) {  // docs/graphs.md "Graphs in memory"
+    constexpr std::string_view prefix = "memory:id=";
+    const std::string_view digits = text.starts_with(prefix) ? text.substr(prefix.size()) : "";
+    std::int64_t id = -1;
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), id);
+    if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size() || id < 0)
+      throw InvalidInput("weights '" + excerpt(text) + "': expected memory:id=K (K >= 0)");
+    return {Weighting::file, {}, id};
+  }
   throw InvalidInput("unknown weighting '" + std::string(text) + "' (valid: " + std::string(kValidSchemes) +
                      ")");
 }
@@ -118,7 +128,7 @@ std::string to_string(const WeightsSpec& spec) {
     case Weighting::lazy_uniform:
       return "lazy-uniform";
     case Weighting::file:
-      return "file:" + spec.path;
+      return spec.memory_id >= 0 ? memory_spec(spec.memory_id) : "file:" + spec.path;
   }
   return "?";
 }
@@ -159,8 +169,10 @@ CsrMatrix gossip_matrix(const Graph& g, Weighting scheme) {
 
 CsrMatrix make_weights(const Graph& g, const WeightsSpec& spec) {
   if (spec.scheme != Weighting::file) return gossip_matrix(g, spec.scheme);
-  CsrMatrix w = load_weight_matrix(spec.path);
-  const std::string what = "weights file '" + spec.path + "'";
+  // A matrix from memory is checked as one from a file: used as given once it fits g.
+  const bool memory = spec.memory_id >= 0;
+  const std::string what = memory ? "weights '" + to_string(spec) + "'" : "weights file '" + spec.path + "'";
+  CsrMatrix w = memory ? *memory_weights(spec.memory_id, what) : load_weight_matrix(spec.path);
   check_shape(w, g, what);
   for (node_t i = 0; i < w.n; ++i)
     for (offset_t k = w.offsets[i]; k < w.offsets[i + 1]; ++k)

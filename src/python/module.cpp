@@ -3,6 +3,7 @@
 // runs any of them by name with JSON values (Values::from_json_object), so a model added to the registry is
 // reachable from Python without touching this file. The Python package (python/netdp/) turns Python objects
 // into those values and the results directory into NumPy arrays.
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -13,6 +14,7 @@
 #include <exception>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <thread>
 #include <utility>
@@ -20,6 +22,7 @@
 
 #include "core/progress.hpp"
 #include "netdp/core/error.hpp"
+#include "netdp/core/memory_graphs.hpp"
 #include "netdp/core/version.hpp"
 #include "netdp/jobs/model.hpp"
 #include "netdp/study/model_catalog.hpp"
@@ -269,6 +272,33 @@ int run_study(const std::string& text, const std::string& source, const std::str
   return code;
 }
 
+// Graphs and W handed over in memory (docs/python.md "Graphs and weights"): NumPy arrays through the buffer
+// protocol (no copy when they are already contiguous of this type), one copy into netdp's CSR, the GIL
+// released meanwhile; registered until unregister_object (python/netdp/_graphs.py calls it in a finally).
+template <class T>
+using Array = py::array_t<T, py::array::c_style | py::array::forcecast>;
+
+template <class T>
+std::span<const T> span_of(const Array<T>& a, const char* name) {
+  if (a.ndim() != 1) throw InvalidInput(std::string(name) + ": expected a 1-D array");
+  return {a.data(), static_cast<std::size_t>(a.size())};
+}
+
+std::int64_t register_graph(std::int64_t n, const Array<std::int64_t>& rows,
+                            const Array<std::int64_t>& cols) {
+  const auto r = span_of(rows, "rows"), c = span_of(cols, "cols");
+  py::gil_scoped_release release;
+  return register_memory_graph(graph_from_index_arrays(n, r, c));
+}
+
+std::int64_t register_weights(std::int64_t n, const Array<std::int64_t>& rows,
+                              const Array<std::int64_t>& cols, const Array<double>& values) {
+  const auto r = span_of(rows, "rows"), c = span_of(cols, "cols");
+  const auto v = span_of(values, "values");
+  py::gil_scoped_release release;
+  return register_memory_weights(matrix_from_index_arrays(n, r, c, v));
+}
+
 /// netdp's errors as Python exceptions (docs/python.md "Errors"): InvalidParameter (a ValueError with the
 /// parameter's name), DeviceUnavailable (an InvalidParameter of device), other bad input ValueError; anything
 /// else keeps pybind11's mapping (RuntimeError, MemoryError for std::bad_alloc).
@@ -312,6 +342,12 @@ PYBIND11_MODULE(_netdp, m) {
         py::arg("invocation"), py::arg("progress") = py::none());
   m.def("report_model", &report_model, py::arg("name"), py::arg("summary"), py::arg("out_dir"));
   m.def("estimate_model", &estimate_model, py::arg("name"), py::arg("values"));
+  m.def("register_graph", &register_graph, py::arg("n"), py::arg("rows"), py::arg("cols"),
+        "registers the graph of the entries (rows[k], cols[k]); returns K of memory:id=K");
+  m.def("register_weights", &register_weights, py::arg("n"), py::arg("rows"), py::arg("cols"),
+        py::arg("values"), "registers the n x n matrix of these entries; returns K of memory:id=K");
+  m.def("unregister_object", &netdp::unregister_memory_object, py::arg("id"));
+  m.def("memory_object_count", &netdp::memory_object_count);
   m.def("run_study", &run_study, py::arg("text"), py::arg("source"), py::arg("out"), py::arg("workers"),
         py::arg("devices"), py::arg("quiet"), py::arg("update"), py::arg("dry_run"), py::arg("invocation"));
 }

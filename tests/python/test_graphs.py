@@ -2,6 +2,8 @@
 their labels, scipy.sparse matrices and edge arrays give the graphs of the equivalent specs, a matrix given as
 weights is used as given."""
 
+import os
+
 import networkx as nx
 import numpy as np
 import pytest
@@ -95,3 +97,61 @@ def test_dense_weights_equal_sparse_weights():
     a = netdp.gossip_loss("ring:n=8", weights=W, steps=4, device="cpu").loss
     b = netdp.gossip_loss("ring:n=8", weights=W.toarray(), steps=4, device="cpu").loss
     assert a.tobytes() == b.tobytes()
+
+
+def test_objects_cross_in_memory_without_files(tmp_path, monkeypatch):
+    """No graph.mtx or weights.mtx any more: the scratch directory only receives the results, and the
+    registry's entries are gone after the call, an error included (docs/python.md "Graphs and weights")."""
+    import netdp._models as models
+
+    made = []
+
+    def mkdtemp(**kwargs):
+        made.append(tmp_path / f"scratch{len(made)}")
+        made[-1].mkdir()
+        return str(made[-1])
+
+    monkeypatch.setattr(models.tempfile, "mkdtemp", mkdtemp)
+    monkeypatch.setattr(models.shutil, "rmtree", lambda *args, **kwargs: None)  # keep the scratch to look
+    r = netdp.gossip_loss(nx.florentine_families_graph(), steps=3, device="cpu")
+    assert r.manifest["parameters"]["graph"].startswith("memory:id=")
+    assert r.manifest["invocation"]["objects"] == {"graph": "networkx Graph: 15 nodes, 20 edges"}
+    ring = netdp.gossip_loss("ring:n=8", weights=lazy_ring(8), steps=3, device="cpu")
+    assert ring.manifest["parameters"]["weights"].startswith("memory:id=")
+    assert ring.manifest["invocation"]["objects"] == {"weights": "scipy.sparse csr_matrix: 8 x 8, 24 stored entries"}
+    with pytest.raises(ValueError, match="row 0"):
+        netdp.gossip_loss("ring:n=4", weights=sp.identity(4, format="csr") * 0.5, steps=2)
+    assert len(made) == 3 and [os.listdir(d) for d in made[:2]] == [["out"], ["out"]]
+    assert not list(tmp_path.rglob("*.mtx"))
+    assert netdp._netdp.memory_object_count() == 0
+
+
+def test_large_networkx_graph_converts_to_the_same_edges():
+    """200,000 edges of a networkx graph with string labels: the engine's edges are the graph's, mapped to
+    indices in list(G.nodes()) order (derived here with NumPy from G's own edge list)."""
+    H = nx.gnm_random_graph(20000, 200000, seed=5)
+    G = nx.relabel_nodes(H, {u: f"n{(u * 7919) % 20000}" for u in H})  # labels in a shuffled order
+    nodes = list(G.nodes())
+    index = {label: i for i, label in enumerate(nodes)}
+    pairs = np.array([sorted((index[u], index[v])) for u, v in G.edges()])
+    expected = np.unique(pairs, axis=0)
+    r = netdp.graph(G)
+    assert r.node_labels == nodes
+    assert r.stats["n"] == 20000 and r.stats["edges"] == 200000
+    assert r.edges.tolist() == expected.tolist()
+
+
+def test_sparse_matrix_and_edge_array_equal_the_cli_on_the_mtx_file(tmp_path):
+    """Self-loops and repeated edges in both directions: the graph handed over in memory is the one the CLI reads
+    from the same entries as a Matrix Market file, so the losses are equal to the bit."""
+    n = 24
+    rng = np.random.default_rng(3)
+    chords = rng.integers(0, n, size=(40, 2))
+    edges = np.vstack([np.column_stack([np.arange(n), (np.arange(n) + 1) % n]), chords, chords[:5, ::-1], [[2, 2]]])
+    A = sp.coo_matrix((np.ones(len(edges)), (edges[:, 0], edges[:, 1])), shape=(n, n))
+    scipy.io.mmwrite(tmp_path / "g.mtx", A)
+    setting = dict(steps=5, t_start=1, device="cpu")
+    run_cli(cli_arguments("gossip-loss", graph=f"file:{tmp_path / 'g.mtx'}", **setting, out=str(tmp_path / "cli")))
+    expected = np.load(tmp_path / "cli" / "loss.npy").tobytes()
+    assert netdp.gossip_loss(A.tocsr(), **setting).loss.tobytes() == expected
+    assert netdp.gossip_loss(edges, **setting).loss.tobytes() == expected

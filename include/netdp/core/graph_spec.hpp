@@ -21,8 +21,9 @@ struct GraphSpec {
 GraphSpec parse_graph_spec(std::string_view text);
 
 /// Nodes and an upper bound of the edges a generator family will build, from its keys alone (random
-/// families: the expected count plus 10 %); nullopt for files (their readers check as they read), named
-/// graphs and keys the builder refuses. make_graph refuses a graph beyond the memory with it before building.
+/// families: the expected count plus 10 %; a memory graph: its size, without a copy); nullopt for files
+/// (their readers check as they read), named graphs and keys the builder refuses. make_graph refuses a graph
+/// beyond the memory with it before building.
 struct PlannedGraph {
   double nodes = 0, edges = 0;
 };

@@ -1,5 +1,6 @@
 #pragma once
 // Gossip / transition matrices W built from a graph (docs/math.md §2.1-2.2, Appendix Y `weighting`).
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -14,13 +15,16 @@ enum class Weighting {
   max_degree,        // W-LAP: 1/d_max off the diagonal, 1 - d_u/d_max on it (I - L/d_max)
   lazy_uniform,      // 1/(2 d_u) to each neighbour, 1/2 on the diagonal: row-stochastic, symmetric only if
                      // regular
-  file,              // a matrix given by the user (WeightsSpec::path)
+  file,              // a matrix given by the user: the file WeightsSpec::path, or the registered matrix
+                     // WeightsSpec::memory_id (core/memory_graphs.hpp)
 };
 
-/// "metropolis" | "hamilton-literal" | "max-degree" | "lazy-uniform" | "file:PATH".
+/// "metropolis" | "hamilton-literal" | "max-degree" | "lazy-uniform" | "file:PATH" | "memory:id=K" (a matrix
+/// handed over by the Python package: docs/python.md "Graphs and weights").
 struct WeightsSpec {
   Weighting scheme = Weighting::metropolis;
-  std::string path;  // for Weighting::file
+  std::string path;             // for Weighting::file from a file
+  std::int64_t memory_id = -1;  // for Weighting::file from memory (>= 0)
 };
 WeightsSpec parse_weights_spec(std::string_view text);
 std::string to_string(const WeightsSpec& spec);
@@ -29,7 +33,8 @@ std::string to_string(const WeightsSpec& spec);
 CsrMatrix gossip_matrix(const Graph& g, Weighting scheme);
 
 /// W for any spec: a named scheme, or the matrix loaded from spec.path (Matrix Market, or `i j w` triplet
-/// lines listing every stored entry, diagonal included), checked to be n x n with support on the edges of g.
+/// lines listing every stored entry, diagonal included) or registered as spec.memory_id, checked to be n x n
+/// with support on the edges of g.
 CsrMatrix make_weights(const Graph& g, const WeightsSpec& spec);
 
 /// Throws InvalidInput unless W is n x n, non-negative, row-stochastic within `tolerance` and supported on
