@@ -55,12 +55,7 @@ std::vector<Case> cases() {
 }
 
 WalkLossParams params(WalkLossMethod method, WalkLossSolver solver, int steps) {
-  WalkLossParams p;
-  p.steps = steps;
-  p.method = method;
-  p.solver = solver;
-  p.device = {DeviceKind::cpu, 0};
-  return p;
+  return {.steps = steps, .method = method, .device = {DeviceKind::cpu, 0}, .solver = solver};
 }
 
 double max_abs(const std::vector<double>& x) {
