@@ -165,32 +165,45 @@ GossipShares one_pass(const GossipLossProblem& p, const double* w_dense, node_t 
   std::vector<double> r(static_cast<std::size_t>(n));
   const int t_end = p.t_start + p.steps;
   const int report_every = std::max(1, t_end / 1000);
-  bool stopped = false;
-  // One parallel region for all the powers (a barrier per phase, not a region per power); panels in
-  // parallel on the sparse path only, like the two passes (each dense GEMM is itself threaded).
-#pragma omp parallel if (!w_dense && panels.size() >= 4)
-  for (int t = 0; t < t_end && !stopped; ++t) {
-#pragma omp for schedule(static)
-    for (std::size_t b = 0; b < panels.size(); ++b) {
-      OnePassPanel<L>& panel = panels[b];
-      PanelPowers<L> powers{p.w, w_dense, panel.x, panel.y};
-      if (t == 0)
-        powers.start(panel.source);
-      else
-        powers.next();
-      if (t >= p.t_start && b < norm_panels)
-        own_norms<L>(n, panel.x.data(), panel.source, panel.valid, r.data());
+  // Power t of panel b, then its sources' r_t(u) (norm panels), or its shares (after every panel's norms).
+  const auto power = [&](std::size_t b, int t) {
+    OnePassPanel<L>& panel = panels[b];
+    PanelPowers<L> powers{p.w, w_dense, panel.x, panel.y};
+    if (t == 0)
+      powers.start(panel.source);
+    else
+      powers.next();
+    if (t >= p.t_start && b < norm_panels)
+      own_norms<L>(n, panel.x.data(), panel.source, panel.valid, r.data());
+  };
+  const auto shares = [&](std::size_t b) {
+    add_shares<L>(n, panels[b].x.data(), r.data(), out.shares.data() + (b - loss_begin) * block);
+  };
+  const auto report = [&](int t) {  // false: stop
+    if (progress && ((t + 1) % report_every == 0 || t + 1 == t_end)) progress(double(t + 1) / t_end);
+    return !stop_requested();
+  };
+  if (w_dense || panels.size() < 4) {  // one thread (each dense GEMM is itself threaded, as in two passes)
+    for (int t = 0; t < t_end; ++t) {
+      for (std::size_t b = 0; b < panels.size(); ++b) power(b, t);
+      if (t >= p.t_start)
+        for (std::size_t b = loss_begin; b < panels.size(); ++b) shares(b);
+      if (!report(t)) break;
     }
+    return out;
+  }
+  bool going = true;
+  // One parallel region for all the powers: a barrier per phase, not a region per power.
+#pragma omp parallel
+  for (int t = 0; t < t_end && going; ++t) {
+#pragma omp for schedule(static)
+    for (std::size_t b = 0; b < panels.size(); ++b) power(b, t);
     if (t >= p.t_start) {
 #pragma omp for schedule(static)
-      for (std::size_t b = loss_begin; b < panels.size(); ++b)
-        add_shares<L>(n, panels[b].x.data(), r.data(), out.shares.data() + (b - loss_begin) * block);
+      for (std::size_t b = loss_begin; b < panels.size(); ++b) shares(b);
     }
 #pragma omp single
-    {
-      if (progress && ((t + 1) % report_every == 0 || t + 1 == t_end)) progress(double(t + 1) / t_end);
-      stopped = stop_requested();
-    }
+    going = report(t);
   }
   return out;
 }

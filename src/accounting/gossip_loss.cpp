@@ -58,7 +58,11 @@ GossipLossRun run_cpu_two_passes(const kernels::GossipLossProblem& problem, cons
                    [&](node_t start, node_t rows, std::span<double> out) {
                      kernels::gossip_loss_rows_cpu(problem, norms, start, rows, out);
                    });
-  return {.tile_sources = plan.tile, .tiles = plan.tiles, .memory_estimate = plan.memory_estimate};
+  GossipLossRun run;
+  run.tile_sources = plan.tile;
+  run.tiles = plan.tiles;
+  run.memory_estimate = plan.memory_estimate;
+  return run;
 }
 
 /// CPU, one pass (docs/gossip_loss.md "One pass for long horizons"): the panels of every node and the
@@ -77,10 +81,12 @@ GossipLossRun run_cpu_one_pass(const kernels::GossipLossProblem& problem, const 
                    [&](node_t start, node_t rows, std::span<double> out) {
                      kernels::gossip_loss_rows_from_shares_cpu(problem, shares, start, rows, out);
                    });
-  return {.tile_sources = tile,
-          .tiles = (count + tile - 1) / tile,
-          .memory_estimate = kernels::gossip_one_pass_bytes(problem, first, count) + tile * n * 8,
-          .passes = 1};
+  GossipLossRun run;
+  run.tile_sources = tile;
+  run.tiles = (count + tile - 1) / tile;
+  run.memory_estimate = kernels::gossip_one_pass_bytes(problem, first, count) + tile * n * 8;
+  run.passes = 1;
+  return run;
 }
 
 /// The CPU method that holds less: two passes keep the T x n norms, one pass every node's panel (about 3 n^2

@@ -24,11 +24,13 @@ JobGraph load_job_graph(const std::string& spec, const WeightsSpec& weights, Gap
     return j;
   }
   ProgressLine line("spectrum (Lanczos)", "of its step limit", progress);
+  bool lanczos = false;  // the stage exists only when Lanczos ran (not for dense or closed-form spectra)
   j.spectrum = spectral_summary(j.w, [&](double done) {
+    lanczos = true;
     line.update(done);
     throw_if_stopped();  // Lanczos runs on the job's thread
   });
-  line.finish();
+  if (lanczos) line.finish();
   j.gap = j.spectrum.gap(gap);
   return j;
 }

@@ -48,13 +48,13 @@ struct WalkLossParams {
   WalkLossMethod method = WalkLossMethod::spectral;
   SenderView sender = SenderView::anonymous;
   bool clip = false;  // clip to [0, alpha/(2 sigma^2)] like the reference figures (docs/math.md §5.3)
-  std::optional<node_t> source;  // compute the row of this source only
+  std::optional<node_t> source{};  // compute the row of this source only
   DeviceSpec device;
   std::int64_t tile_sources = 0;  // 0 = chosen from the memory available
   std::int64_t memory_limit = 0;  // bytes; 0 = what the machine reports as available
   WalkLossSolver solver = WalkLossSolver::automatic;
   double tolerance = 1e-12;  // chebyshev: bound on sup |f - p| over the spectral interval (graph-term units)
-  std::optional<double> lambda_2, lambda_min;  // the deflated spectrum's ends when known (else computed)
+  std::optional<double> lambda_2{}, lambda_min{};  // the deflated spectrum's ends when known (else computed)
 };
 
 struct WalkLossRun {
