@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "cpu/serial_blas.hpp"
 #include "netdp/attack/attack_dgd.hpp"
 
 namespace netdp::attack {
@@ -22,6 +23,7 @@ std::size_t idx(int i) {
 // c = a b (rows x inner) (inner x cols), row-major.
 std::vector<double> product(const std::vector<double>& a, const std::vector<double>& b, int rows, int inner,
                             int cols) {
+  kernels::use_single_threaded_blas();  // the same bits for any OpenBLAS thread count (cpu/serial_blas.hpp)
   std::vector<double> c(idx(rows) * idx(cols), 0.0);
   if (rows && inner && cols)
     cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, cols, inner, 1.0, a.data(), inner, b.data(),
@@ -32,6 +34,7 @@ std::vector<double> product(const std::vector<double>& a, const std::vector<doub
 // The pseudo-inverse (cols x rows) of a rows x cols matrix, singular values below s_max max(rows, cols) eps
 // treated as zero (numpy.linalg.lstsq's default, the reference code's estimator).
 std::vector<double> pseudo_inverse(std::vector<double> a, int rows, int cols) {
+  kernels::use_single_threaded_blas();
   const int r = std::min(rows, cols);
   std::vector<double> s(idx(r)), u(idx(rows) * idx(r)), vt(idx(r) * idx(cols));
   const lapack_int info = LAPACKE_dgesdd(LAPACK_ROW_MAJOR, 'S', rows, cols, a.data(), cols, s.data(),
@@ -53,6 +56,7 @@ std::vector<double> pseudo_inverse(std::vector<double> a, int rows, int cols) {
 
 // Sigma^{+1/2}: V diag(lambda^{-1/2}) V^T over the eigenvalues above lambda_max m eps.
 std::vector<double> inverse_square_root(std::vector<double> sigma, int m) {
+  kernels::use_single_threaded_blas();
   std::vector<double> lambda(idx(m));
   const lapack_int info = LAPACKE_dsyevd(LAPACK_ROW_MAJOR, 'V', 'U', m, sigma.data(), m, lambda.data());
   if (info != 0) throw std::runtime_error("attack dgd: dsyevd failed (info " + std::to_string(info) + ")");

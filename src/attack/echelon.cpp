@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "cpu/serial_blas.hpp"
+
 namespace netdp::attack {
 
 namespace {
@@ -129,6 +131,7 @@ FloatRref float_rref(std::vector<double> a, int rows, int columns) {
 
 int svd_rank(std::vector<double> a, int rows, int columns) {
   if (rows == 0 || columns == 0) return 0;
+  kernels::use_single_threaded_blas();  // the same bits for any OpenBLAS thread count (cpu/serial_blas.hpp)
   std::vector<double> s(static_cast<std::size_t>(std::min(rows, columns)));
   const lapack_int info = LAPACKE_dgesdd(LAPACK_ROW_MAJOR, 'N', rows, columns, a.data(), columns, s.data(),
                                          nullptr, std::max(1, rows), nullptr, std::max(1, columns));
@@ -138,6 +141,7 @@ int svd_rank(std::vector<double> a, int rows, int columns) {
 }
 
 std::vector<double> least_squares(std::vector<double> a, int rows, int columns, std::vector<double> y) {
+  kernels::use_single_threaded_blas();
   const int ldb = std::max(rows, columns);
   y.resize(static_cast<std::size_t>(ldb), 0.0);
   std::vector<double> s(static_cast<std::size_t>(std::max(1, std::min(rows, columns))));
