@@ -268,6 +268,16 @@ GossipSimJob gossip_sim_job(const Values& v, const RunContext& context) {
   q.quantiles = v.reals("quantiles");
   if (!job.privacy && (v.has("source") || v.has("quantiles")))
     throw InvalidParameter(v.has("source") ? "source" : "quantiles", "source and quantiles need privacy");
+  // An option the run would ignore is refused rather than dropped in silence (docs/gossip_sim.md).
+  const auto used_only_by = [&](const char* name, bool used, const std::string& by) {
+    if (v.given(name) && !used)
+      throw InvalidParameter(name,
+                             std::string(name) + " is only used by " + by + "; this run would ignore it");
+  };
+  used_only_by("dropout", p.protocol == GossipProtocol::dropout, "protocol dropout");
+  used_only_by("er-c", p.protocol == GossipProtocol::er_per_round, "protocol er-per-round");
+  for (const char* name : {"alpha", "sensitivity", "t-start", "cap"})
+    used_only_by(name, job.privacy, "privacy");
   set_run_context(job, context);
   return job;
 }
