@@ -183,7 +183,7 @@ GossipShares one_pass(const GossipLossProblem& p, const double* w_dense, node_t 
     if (progress && ((t + 1) % report_every == 0 || t + 1 == t_end)) progress(double(t + 1) / t_end);
     return !stop_requested();
   };
-  if (w_dense || panels.size() < 4) {  // one thread (each dense GEMM is itself threaded, as in two passes)
+  if (w_dense || panels.size() < 4) {  // one thread: the dense panels run one at a time, as in two passes
     for (int t = 0; t < t_end; ++t) {
       for (std::size_t b = 0; b < panels.size(); ++b) power(b, t);
       if (t >= p.t_start)
