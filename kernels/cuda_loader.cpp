@@ -120,8 +120,9 @@ double cuda_copy_bandwidth_impl(int device, std::size_t bytes) {
   return b.table ? b.table->copy_bandwidth(device, bytes) : 0;
 }
 
-CudaGossipLossRun gossip_loss_cuda(const GossipLossProblem& p, int device, node_t first, node_t count,
-                                   std::int64_t tile_sources, std::int64_t memory_limit, LossRowSink& sink) {
+std::unique_ptr<GossipLossCudaEngine> gossip_loss_cuda(const GossipLossProblem& p, int device, node_t first,
+                                                       node_t count, std::int64_t tile_sources,
+                                                       std::int64_t memory_limit, LossRowSink& sink) {
   return require("gossip_loss_cuda").gossip_loss(p, device, first, count, tile_sources, memory_limit, sink);
 }
 
@@ -136,9 +137,10 @@ std::unique_ptr<GossipSimCudaEngine> gossip_sim_varying_cuda(const GossipSimVary
   return require("gossip_sim_varying_cuda").gossip_sim_varying(p, device, runs, batch_runs, memory_limit);
 }
 
-CudaWalkLossRun walk_loss_cuda(const WalkLossProblem& p, const WalkChebyshevExpansion* chebyshev, int device,
-                               node_t first, node_t count, std::int64_t tile_sources,
-                               std::int64_t memory_limit, LossRowSink& sink) {
+std::unique_ptr<WalkLossCudaEngine> walk_loss_cuda(const WalkLossProblem& p,
+                                                   const WalkChebyshevExpansion* chebyshev, int device,
+                                                   node_t first, node_t count, std::int64_t tile_sources,
+                                                   std::int64_t memory_limit, LossRowSink& sink) {
   return require("walk_loss_cuda")
       .walk_loss(p, chebyshev, device, first, count, tile_sources, memory_limit, sink);
 }

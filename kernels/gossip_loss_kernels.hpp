@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -69,17 +70,36 @@ void gossip_loss_rows_from_shares_cpu(const GossipLossProblem& p, const GossipSh
 // ---- CUDA (kernels/cuda/gossip_loss_cuda.cu; kernels/stubs/ in builds without CUDA) ----
 
 struct CudaGossipLossRun {
-  std::int64_t tile_sources = 0;
-  std::int64_t tiles = 0;
-  std::int64_t device_bytes = 0;  // peak device memory planned
+  std::int64_t norms_tile = 0;    // sources per pass-1 tile
+  std::int64_t tile_sources = 0;  // sources per pass-2 tile
+  std::int64_t tiles = 0;         // pass-2 tiles
+  std::int64_t device_bytes = 0;  // device memory held
 };
 
-/// Both passes on CUDA device `device` for sources first .. first + count - 1, emitting the rows to `sink`
-/// in increasing order (through two pinned chunks of at most 256 MiB, so possibly in more calls than tiles).
-/// Tiles come from memory_plan::plan_gossip_loss (common/memory_plan.hpp): tile_sources = 0 picks the widest
-/// tile that fits 85% of the free device memory (or memory_limit bytes when > 0 and smaller), balanced over
-/// the sources; throws InsufficientMemory when not even one source fits.
-CudaGossipLossRun gossip_loss_cuda(const GossipLossProblem& p, int device, node_t first, node_t count,
-                                   std::int64_t tile_sources, std::int64_t memory_limit, LossRowSink& sink);
+/// The gossip accountant on a CUDA device: W, the graph, the T x n norms and the blocks of one tile,
+/// allocated once. The driver (src/accounting/gossip_loss.cpp) owns the tile loops: pass 1 over all n
+/// sources, then pass 2 over the requested ones in increasing order. Nothing here calls back into it.
+class GossipLossCudaEngine {
+ public:
+  virtual ~GossipLossCudaEngine() = default;
+  virtual CudaGossipLossRun plan() const = 0;
+  /// Pass 1: adds sources s .. s + cols - 1 (cols <= plan().norms_tile) to every r_t(w); returns when done.
+  virtual void add_norms(node_t s, node_t cols) = 0;
+  /// Pass 2, once every source is in the norms: loss rows s .. s + cols - 1 (cols <= plan().tile_sources),
+  /// queued for the sink, which gets the rows in increasing order through two pinned chunks of at most
+  /// 256 MiB (so possibly in more calls than tiles).
+  virtual void loss_rows(node_t s, node_t cols) = 0;
+  /// Hands the rows still queued to the sink.
+  virtual void finish() = 0;
+};
+
+/// The engine for sources first .. first + count - 1 on CUDA device `device`; nullptr when count = 0 (after
+/// the checks). Tiles come from memory_plan::plan_gossip_loss (common/memory_plan.hpp): tile_sources = 0
+/// picks the widest tile that fits 85% of the free device memory (or memory_limit bytes when > 0 and
+/// smaller), at most 32 sources; throws InsufficientMemory when not even one source fits. The problem and the
+/// sink must outlive the engine.
+std::unique_ptr<GossipLossCudaEngine> gossip_loss_cuda(const GossipLossProblem& p, int device, node_t first,
+                                                       node_t count, std::int64_t tile_sources,
+                                                       std::int64_t memory_limit, LossRowSink& sink);
 
 }  // namespace netdp::kernels

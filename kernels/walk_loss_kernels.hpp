@@ -8,6 +8,7 @@
 // Series method: s_u(v) = sum_{t=1}^T (W^t e_u)_v / t by propagation.
 // Then eps_{u->v} = walk_pair_loss(G_{uv} or max_{w in N(v)} G_{uw}, ...).
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -76,18 +77,32 @@ struct CudaWalkLossRun {
   double eigen_seconds = 0;
 };
 
-/// The whole computation on CUDA device `device` for sources first .. first + count - 1 (cuSOLVER's 64-bit
-/// Xsyevd + cuBLAS GEMM for the spectral methods, or, when `chebyshev` is given, the Chebyshev expansion by
-/// cuSPARSE SpMM and the bodies of common/walk_loss_chebyshev.hpp; cuSPARSE SpMM for the series), rows
-/// emitted to `sink` in
-/// order through two pinned chunks of at most 256 MiB. Tiles come from memory_plan::plan_walk_series /
-/// plan_walk_spectral (common/memory_plan.hpp): tile_sources = 0 picks the widest tile that fits (85% of the
-/// free memory, or memory_limit bytes when > 0 and smaller), balanced over the sources; InsufficientMemory
-/// when the eigenvectors with the solver's workspace, or one row, cannot fit.
+/// The random-walk accountant on a CUDA device: W (or its eigenvectors), the adjacency and the blocks of one
+/// tile, allocated once. The driver (src/accounting/walk_loss.cpp) owns the tile loop over the requested
+/// sources, in increasing order. Nothing here calls back into it.
+class WalkLossCudaEngine {
+ public:
+  virtual ~WalkLossCudaEngine() = default;
+  virtual CudaWalkLossRun plan() const = 0;
+  /// Loss rows s .. s + cols - 1 (cols <= plan().tile_sources), queued for the sink, which gets the rows in
+  /// increasing order through two pinned chunks of at most 256 MiB (so possibly in more calls than tiles).
+  virtual void loss_rows(node_t s, node_t cols) = 0;
+  /// Hands the rows still queued to the sink.
+  virtual void finish() = 0;
+};
+
+/// The engine for sources first .. first + count - 1 on CUDA device `device`; nullptr when count = 0 (after
+/// the checks). Spectral methods: cuSOLVER's 64-bit Xsyevd (run here, before the engine returns) and one
+/// cuBLAS GEMM per tile; or, when `chebyshev` is given, the Chebyshev expansion by cuSPARSE SpMM and the
+/// bodies of common/walk_loss_chebyshev.hpp; series: cuSPARSE SpMM. Tiles come from
+/// memory_plan::plan_walk_series / plan_walk_spectral (common/memory_plan.hpp): tile_sources = 0 picks the
+/// widest tile that fits (85% of the free memory, or memory_limit bytes when > 0 and smaller), balanced over
+/// the sources; InsufficientMemory when the eigenvectors with the solver's workspace, or one row, cannot fit.
 /// The Chebyshev plan takes 4 n doubles per source (t_k, t_{k-1}, W t_k, the sum; the spare takes the
-/// losses) beside W and the adjacency.
-CudaWalkLossRun walk_loss_cuda(const WalkLossProblem& p, const WalkChebyshevExpansion* chebyshev, int device,
-                               node_t first, node_t count, std::int64_t tile_sources,
-                               std::int64_t memory_limit, LossRowSink& sink);
+/// losses) beside W and the adjacency. The problem and the sink must outlive the engine.
+std::unique_ptr<WalkLossCudaEngine> walk_loss_cuda(const WalkLossProblem& p,
+                                                   const WalkChebyshevExpansion* chebyshev, int device,
+                                                   node_t first, node_t count, std::int64_t tile_sources,
+                                                   std::int64_t memory_limit, LossRowSink& sink);
 
 }  // namespace netdp::kernels

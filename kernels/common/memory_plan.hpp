@@ -3,8 +3,9 @@
 // tile widths, pinned staging and device bytes, decided once before anything is allocated, as pure functions
 // of the problem sizes, the free device memory and the user's limits. No CUDA call and no CUDA header: the
 // plans build in every configuration and tests/unit/test_memory_plan.cpp checks them at the target sizes
-// without a GPU. The drivers (kernels/cuda/gossip_loss_cuda.cu, walk_loss_cuda.cu) read the free bytes once
-// (cuda/base/memory_budget.hpp), call a plan and allocate what it says.
+// without a GPU. The engines' factories (kernels/cuda/gossip_loss_cuda.cu, walk_loss_cuda.cu) read the free
+// bytes once (cuda/base/memory_budget.hpp), call a plan and allocate what it says; the drivers in
+// src/accounting run the tiles it gives.
 #include <algorithm>
 #include <cstdint>
 #include <limits>

@@ -11,13 +11,15 @@
 // s + j of the loss matrix) and goes to the sink through two small pinned chunks (RowStaging). A dense W
 // (Propagation::dense) is propagated by one DGEMM per power (Propagator::apply_rows) and the same bodies
 // record the power in place. Tiles and bytes: memory_plan::plan_gossip_loss (pure, tested without a GPU),
-// capped at kSourceTile.
+// capped at kSourceTile. The engine holds the device state; the driver (src/accounting/gossip_loss.cpp) runs
+// the tile loops, one call per tile.
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -48,24 +50,15 @@ using namespace cuda;
 /// engines").
 constexpr std::int64_t kSourceTile = 32;
 
-}  // namespace
+namespace mp = memory_plan;
 
-CudaGossipLossRun gossip_loss_cuda(const GossipLossProblem& p, int device, node_t first, node_t count,
-                                   std::int64_t tile_sources, std::int64_t memory_limit, LossRowSink& sink) {
+/// The tile widths and device bytes of a request (InsufficientMemory when not even one source fits).
+CudaGossipLossRun plan_tiles(const GossipLossProblem& p, int device, node_t count, std::int64_t tile_sources,
+                             std::int64_t memory_limit, mp::GossipLossPlan& plan) {
   const std::int64_t n = p.w.n;
-  if (p.steps < 1 || p.t_start < 0) {
-    throw InvalidInput("gossip loss: need steps >= 1 and t_start >= 0, got steps = " +
-                       std::to_string(p.steps) + ", t_start = " + std::to_string(p.t_start));
-  }
-  const CheckedRequest request("gossip loss", p.graph, p.w, first, count, device);
-  if (request.empty()) return {};
-
-  // ---- Memory plan (docs/design.md principle 5), before any allocation: pure, common/memory_plan.hpp. ----
-  namespace mp = memory_plan;
   const mp::GossipLossSizes sizes{n,       p.w.nnz(), static_cast<std::int64_t>(p.graph.adjacency.size()),
                                   p.steps, p.dense,   count};
-  const mp::GossipLossPlan plan =
-      mp::plan_gossip_loss(sizes, {cuda::free_device_bytes(), memory_limit, tile_sources});
+  plan = mp::plan_gossip_loss(sizes, {cuda::free_device_bytes(), memory_limit, tile_sources});
   if (!plan.fits) {
     throw InsufficientMemory(
         "gossip loss on CUDA: n = " + std::to_string(n) + " needs " + std::to_string(plan.needed_bytes) +
@@ -75,113 +68,163 @@ CudaGossipLossRun gossip_loss_cuda(const GossipLossProblem& p, int device, node_
   }
   // Node-major tiles are narrow by design (kSourceTile); a forced tile_sources is used as given.
   const std::int64_t cap = tile_sources > 0 ? std::numeric_limits<std::int64_t>::max() : kSourceTile;
-  const std::int64_t b1 = std::min(plan.norms_tile, cap);        // pass 1 covers all n sources
-  const std::int64_t b2 = std::min(plan.tile, cap);              // pass 2 the requested ones
-  const std::int64_t t_end = std::int64_t{p.t_start} + p.steps;  // powers W^0 .. W^{t_end - 1}
-  const auto block = static_cast<std::size_t>(n) * static_cast<std::size_t>(std::max(b1, b2));
-  const auto tile_block = static_cast<std::size_t>(n) * static_cast<std::size_t>(b2);
-
-  // ---- Device state. Declaration order = reverse destruction order: buffers go before the stream. ----
-  const cuda::Stream stream;
-  std::optional<cuda::Propagator> dense;  // the dense path: DGEMM on a dense copy of W
-  DeviceBuffer<offset_t> w_offsets;       // the sparse path: W in CSR with the host's 64-bit offsets
-  DeviceBuffer<node_t> w_columns;
-  DeviceBuffer<double> w_values;
-  if (p.dense) {
-    dense.emplace(p.w, true, stream.get());
-  } else {
-    w_offsets = DeviceBuffer<offset_t>(p.w.offsets.size());
-    w_columns = DeviceBuffer<node_t>(p.w.columns.size());
-    w_values = DeviceBuffer<double>(p.w.values.size());
-    w_offsets.upload(std::span<const offset_t>(p.w.offsets), stream.get());
-    w_columns.upload(std::span<const node_t>(p.w.columns), stream.get());
-    w_values.upload(std::span<const double>(p.w.values), stream.get());
-  }
-  DeviceBuffer<std::int64_t> adj_offsets(p.graph.offsets.size());
-  DeviceBuffer<std::int32_t> adjacency(p.graph.adjacency.size());
-  adj_offsets.upload(std::span<const std::int64_t>(p.graph.offsets), stream.get());
-  adjacency.upload(std::span<const std::int32_t>(p.graph.adjacency), stream.get());
-  DeviceBuffer<double> norms(static_cast<std::size_t>(p.steps) * static_cast<std::size_t>(n));
-  DeviceBuffer<double> block_a(block), block_b(block);
-  DeviceBuffer<double> shares(tile_block), losses(tile_block);
-  // Pass 1 adds every tile's part of r_t(w); never hand DGEMM uninitialised memory (0 * NaN = NaN).
-  NETDP_CUDA_TRY(cudaMemsetAsync(norms.data(), 0, norms.bytes(), stream.get()));
-  NETDP_CUDA_TRY(cudaMemsetAsync(block_a.data(), 0, block_a.bytes(), stream.get()));
-  NETDP_CUDA_TRY(cudaMemsetAsync(block_b.data(), 0, block_b.bytes(), stream.get()));
-  // Declared after the device buffers: destroyed first, once the copies in flight have landed.
-  cuda::RowStaging staging(n, plan.staging.chunk_columns, stream.get(), sink);
-
   CudaGossipLossRun run;
-  run.tile_sources = b2;
-  run.tiles = (count + b2 - 1) / b2;
-  run.device_bytes =
-      (dense ? dense->device_bytes() : 0) +
-      static_cast<std::int64_t>(w_offsets.bytes() + w_columns.bytes() + w_values.bytes() +
-                                adj_offsets.bytes() + adjacency.bytes() + norms.bytes() + block_a.bytes() +
-                                block_b.bytes() + shares.bytes() + losses.bytes());
+  run.norms_tile = std::min(plan.norms_tile, cap);  // pass 1 covers all n sources
+  run.tile_sources = std::min(plan.tile, cap);      // pass 2 the requested ones
+  run.tiles = (count + run.tile_sources - 1) / run.tile_sources;
+  return run;
+}
 
-  // W^t e_u for t = 0 .. t_end - 1 and the tile's sources u = s .. s + cols - 1. For t >= t_start,
-  // record(t - t_start, x, y) makes the power from x into y and records it in the same pass (y = nullptr:
-  // x already is the power, at t = 0 and on the dense path); below t_start a plain product.
-  auto propagate_tile = [&](std::int64_t s, std::int64_t cols, auto&& record) {
-    double* x = block_a.data();
-    double* y = block_b.data();
-    cuda::for_each_row(n, cols, gossip_loss::IdentityRowsBody{x, cols, s}, stream.get());
-    if (p.t_start == 0) record(0, x, nullptr);
-    for (std::int64_t t = 1; t < t_end; ++t) {
-      if (dense) {
-        dense->apply_rows(x, y, cols);
-        if (t >= p.t_start) record(t - p.t_start, y, nullptr);
-      } else if (t >= p.t_start) {
-        record(t - p.t_start, x, y);
-      } else {
-        cuda::for_each_row(
-            n, cols,
-            gossip::NodeMajorStepBody<offset_t, node_t>{w_offsets.data(), w_columns.data(), w_values.data(),
-                                                        x, nullptr, 0.0, 0.0, cols, y},
-            stream.get());
-      }
-      std::swap(x, y);
+/// The device state of one request, as members in reverse destruction order: the device guard and the stream
+/// first (gone last), the row staging last (gone first, once the copies in flight have landed).
+class Engine final : public GossipLossCudaEngine {
+ public:
+  Engine(const GossipLossProblem& p, int device, const CudaGossipLossRun& tiles, std::int64_t staging_columns,
+         LossRowSink& sink)
+      : p_(p),
+        context_(device),
+        run_(tiles),
+        norms_(static_cast<std::size_t>(p.steps) * static_cast<std::size_t>(p.w.n)),
+        block_a_(block_elements(std::max(tiles.norms_tile, tiles.tile_sources))),
+        block_b_(block_a_.size()),
+        shares_(block_elements(tiles.tile_sources)),
+        losses_(shares_.size()),
+        staging_(p.w.n, staging_columns, context_.stream.get(), sink) {
+    const cudaStream_t stream = context_.stream.get();
+    if (p.dense) {
+      dense_.emplace(p.w, true, stream);
+    } else {
+      w_offsets_ = DeviceBuffer<offset_t>(p.w.offsets.size());
+      w_columns_ = DeviceBuffer<node_t>(p.w.columns.size());
+      w_values_ = DeviceBuffer<double>(p.w.values.size());
+      w_offsets_.upload(std::span<const offset_t>(p.w.offsets), stream);
+      w_columns_.upload(std::span<const node_t>(p.w.columns), stream);
+      w_values_.upload(std::span<const double>(p.w.values), stream);
     }
-  };
+    adj_offsets_ = DeviceBuffer<std::int64_t>(p.graph.offsets.size());
+    adjacency_ = DeviceBuffer<std::int32_t>(p.graph.adjacency.size());
+    adj_offsets_.upload(std::span<const std::int64_t>(p.graph.offsets), stream);
+    adjacency_.upload(std::span<const std::int32_t>(p.graph.adjacency), stream);
+    // Pass 1 adds every tile's part of r_t(w); never hand DGEMM uninitialised memory (0 * NaN = NaN).
+    for (const DeviceBuffer<double>* buffer : {&norms_, &block_a_, &block_b_})
+      NETDP_CUDA_TRY(cudaMemsetAsync(buffer->data(), 0, buffer->bytes(), stream));
+    run_.device_bytes =
+        (dense_ ? dense_->device_bytes() : 0) +
+        static_cast<std::int64_t>(w_offsets_.bytes() + w_columns_.bytes() + w_values_.bytes() +
+                                  adj_offsets_.bytes() + adjacency_.bytes() + norms_.bytes() +
+                                  block_a_.bytes() + block_b_.bytes() + shares_.bytes() + losses_.bytes());
+  }
 
-  // ---- Pass 1: r_t(w) = ||row w of W^t||^2 for every w and t (docs/math.md §6.2), tile by tile. ----
-  for (std::int64_t s = 0; s < n; s += b1) {
-    const std::int64_t cols = std::min(b1, n - s);
+  CudaGossipLossRun plan() const override { return run_; }
+
+  // ---- Pass 1: r_t(w) = ||row w of W^t||^2 for every w and t (docs/math.md §6.2), a tile's part. ----
+  void add_norms(node_t s, node_t cols) override {
+    const cuda::DeviceGuard guard(context_.device);
+    const std::int64_t n = p_.w.n;
     propagate_tile(s, cols, [&](std::int64_t k, const double* x, double* y) {
       cuda::row_sums(
           n, cols,
-          gossip_loss::NormsStepBody<offset_t, node_t>{w_offsets.data(), w_columns.data(), w_values.data(), x,
-                                                       cols, y, norms.data() + k * n},
-          stream.get());
+          gossip_loss::NormsStepBody<offset_t, node_t>{w_offsets_.data(), w_columns_.data(), w_values_.data(),
+                                                       x, cols, y, norms_.data() + k * n},
+          stream());
     });
+    context_.stream.synchronize();  // the tile is done when the call returns: the driver's progress is true
   }
 
-  // ---- Pass 2: shares, neighbour sums and f(u, v) for the requested sources, streamed tile by tile. ----
-  const std::int64_t end = std::int64_t{first} + count;
-  for (std::int64_t s = first; s < end; s += b2) {
-    const std::int64_t cols = std::min(b2, end - s);
+  // ---- Pass 2: shares, neighbour sums and f(u, v) for sources s .. s + cols - 1, queued for the sink. ----
+  void loss_rows(node_t s, node_t cols) override {
+    const cuda::DeviceGuard guard(context_.device);
+    const std::int64_t n = p_.w.n;
     NETDP_CUDA_TRY(
-        cudaMemsetAsync(shares.data(), 0, static_cast<std::size_t>(n * cols) * sizeof(double), stream.get()));
+        cudaMemsetAsync(shares_.data(), 0, static_cast<std::size_t>(n * cols) * sizeof(double), stream()));
     propagate_tile(s, cols, [&](std::int64_t k, const double* x, double* y) {
       // S[w, j] += (W^t)_{w, s + j}^2 / r_t(w) (M1), the CPU's rounding element for element.
-      cuda::for_each_row(
-          n, cols,
-          gossip_loss::SharesStepBody<offset_t, node_t>{w_offsets.data(), w_columns.data(), w_values.data(),
-                                                        x, cols, y, norms.data() + k * n, shares.data()},
-          stream.get());
+      cuda::for_each_row(n, cols,
+                         gossip_loss::SharesStepBody<offset_t, node_t>{w_offsets_.data(), w_columns_.data(),
+                                                                       w_values_.data(), x, cols, y,
+                                                                       norms_.data() + k * n, shares_.data()},
+                         stream());
     });
     // f(u, v) = pair_loss(sum_{w in N(v)} S[w, j]), neighbours in the graph's sorted order like the CPU.
-    cuda::for_each_row(n, cols,
-                       gossip_loss::NeighbourLossesBody{shares.data(), adj_offsets.data(), adjacency.data(),
-                                                        n, cols, s, p.scale, p.cap_ldp, losses.data()},
-                       stream.get());
+    cuda::for_each_row(
+        n, cols,
+        gossip_loss::NeighbourLossesBody{shares_.data(), adj_offsets_.data(), adjacency_.data(), n, cols, s,
+                                         p_.scale, p_.cap_ldp, losses_.data()},
+        stream());
     // Queued behind the kernels; the next tile's kernels, queued after, overwrite `losses` only once these
     // copies are done (one stream), while the host hands this tile's rows to the sink.
-    staging.push(s, cols, losses.data());
+    staging_.push(s, cols, losses_.data());
   }
-  staging.flush();
-  return run;
+
+  void finish() override {
+    const cuda::DeviceGuard guard(context_.device);
+    staging_.flush();
+  }
+
+ private:
+  std::size_t block_elements(std::int64_t sources) const {
+    return static_cast<std::size_t>(p_.w.n) * static_cast<std::size_t>(sources);
+  }
+  cudaStream_t stream() const { return context_.stream.get(); }
+
+  /// W^t e_u for t = 0 .. t_end - 1 and the tile's sources u = s .. s + cols - 1. For t >= t_start,
+  /// record(t - t_start, x, y) makes the power from x into y and records it in the same pass (y = nullptr:
+  /// x already is the power, at t = 0 and on the dense path); below t_start a plain product.
+  template <typename Record>
+  void propagate_tile(std::int64_t s, std::int64_t cols, Record&& record) {
+    const std::int64_t n = p_.w.n, t_end = std::int64_t{p_.t_start} + p_.steps;
+    double* x = block_a_.data();
+    double* y = block_b_.data();
+    cuda::for_each_row(n, cols, gossip_loss::IdentityRowsBody{x, cols, s}, stream());
+    if (p_.t_start == 0) record(0, x, nullptr);
+    for (std::int64_t t = 1; t < t_end; ++t) {
+      if (dense_) {
+        dense_->apply_rows(x, y, cols);
+        if (t >= p_.t_start) record(t - p_.t_start, y, nullptr);
+      } else if (t >= p_.t_start) {
+        record(t - p_.t_start, x, y);
+      } else {
+        cuda::for_each_row(
+            n, cols,
+            gossip::NodeMajorStepBody<offset_t, node_t>{w_offsets_.data(), w_columns_.data(),
+                                                        w_values_.data(), x, nullptr, 0.0, 0.0, cols, y},
+            stream());
+      }
+      std::swap(x, y);
+    }
+  }
+
+  const GossipLossProblem p_;
+  const cuda::DeviceContext context_;  // device, guard and stream, from construction to the last member's end
+  CudaGossipLossRun run_;
+  std::optional<cuda::Propagator> dense_;  // the dense path: DGEMM on a dense copy of W
+  DeviceBuffer<offset_t> w_offsets_;       // the sparse path: W in CSR with the host's 64-bit offsets
+  DeviceBuffer<node_t> w_columns_;
+  DeviceBuffer<double> w_values_;
+  DeviceBuffer<std::int64_t> adj_offsets_;
+  DeviceBuffer<std::int32_t> adjacency_;
+  DeviceBuffer<double> norms_, block_a_, block_b_, shares_, losses_;
+  cuda::RowStaging staging_;
+};
+
+}  // namespace
+
+std::unique_ptr<GossipLossCudaEngine> gossip_loss_cuda(const GossipLossProblem& p, int device, node_t first,
+                                                       node_t count, std::int64_t tile_sources,
+                                                       std::int64_t memory_limit, LossRowSink& sink) {
+  if (p.steps < 1 || p.t_start < 0) {
+    throw InvalidInput("gossip loss: need steps >= 1 and t_start >= 0, got steps = " +
+                       std::to_string(p.steps) + ", t_start = " + std::to_string(p.t_start));
+  }
+  mp::GossipLossPlan plan;
+  CudaGossipLossRun tiles;
+  {
+    const CheckedRequest request("gossip loss", p.graph, p.w, first, count, device);
+    if (request.empty()) return nullptr;
+    // ---- Memory plan (docs/design.md principle 5), before any allocation: pure, common/memory_plan.hpp.
+    tiles = plan_tiles(p, device, count, tile_sources, memory_limit, plan);
+  }  // the engine's own guard restores the caller's device when it goes
+  return std::make_unique<Engine>(p, device, tiles, plan.staging.chunk_columns, sink);
 }
 
 }  // namespace netdp::kernels

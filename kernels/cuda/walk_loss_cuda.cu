@@ -14,7 +14,8 @@
 //    common/walk_loss_chebyshev.hpp around one Propagator SpMM per degree, the CPU's recurrence step by step
 //    (only cuSPARSE's summation inside W t_k can round differently from the CPU's CSR product).
 // Tiles, staging and bytes: memory_plan::plan_walk_series / plan_walk_spectral (pure, tested without a GPU);
-// rows reach the sink through two small pinned chunks (RowStaging).
+// rows reach the sink through two small pinned chunks (RowStaging). Each method is an engine that holds the
+// device state; the driver (src/accounting/walk_loss.cpp) runs the tile loop, one call per tile.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -22,6 +23,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <memory>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -59,36 +62,225 @@ namespace mp = memory_plan;
                            mp::describe(budget, device) + ")");
 }
 
-/// State shared by both methods: the stream, the adjacency of the sender-known view and the output path.
-struct TileContext {
-  const WalkLossProblem& p;
-  std::int64_t n;
-  cudaStream_t stream;
-  const std::int64_t* adj_offsets;  // nullptr for the anonymous view
-  const std::int32_t* adjacency;
-  cuda::RowStaging& staging;
+/// The plans that hold W (or its CSR) and the adjacency plus a per-source block (series, Chebyshev): the
+/// plan, or InsufficientMemory when one source does not fit.
+template <typename Plan>
+const Plan& fitting(const Plan& plan, std::int64_t n, int device) {
+  if (!plan.fits) {
+    throw_insufficient(n, plan.needed_bytes,
+                       std::to_string(plan.fixed_bytes) + " for W and the adjacency + " +
+                           std::to_string(plan.per_source_bytes) + " for one source",
+                       plan.budget, device);
+  }
+  return plan;
+}
+
+/// What every method's engine holds first (so that it goes last): the request's device, kept current, and the
+/// stream; the adjacency of the sender-known view (empty otherwise); the plan. Each engine declares its own
+/// row staging last, so that it goes first, once the copies in flight have landed.
+class TileEngine : public WalkLossCudaEngine {
+ public:
+  TileEngine(const WalkLossProblem& p, int device) : p_(p), context_(device) {
+    if (!p.sender_known) return;
+    adj_offsets_ = DeviceBuffer<std::int64_t>(p.graph.offsets.size());
+    adjacency_ = DeviceBuffer<std::int32_t>(p.graph.adjacency.size());
+    adj_offsets_.upload(std::span<const std::int64_t>(p.graph.offsets), stream());
+    adjacency_.upload(std::span<const std::int32_t>(p.graph.adjacency), stream());
+  }
+
+  CudaWalkLossRun plan() const override { return run_; }
+
+ protected:
+  cudaStream_t stream() const { return context_.stream.get(); }
+  std::int64_t adjacency_bytes() const {
+    return static_cast<std::int64_t>(adj_offsets_.bytes() + adjacency_.bytes());
+  }
+  std::size_t block_elements(std::int64_t sources) const {
+    return static_cast<std::size_t>(p_.w.n) * static_cast<std::size_t>(sources);
+  }
 
   /// Loss block of sources s .. s + cols - 1 from the graph-term block `term` into `out` (n x cols, both on
   /// the device), then queued for the host and the sink (the copies run behind the kernel on the stream; the
   /// next tile's work, queued after them, may reuse `term` and `out`).
-  void finish(std::int64_t s, std::int64_t cols, const double* term, double* out) const {
-    cuda::for_each_2d(n, cols,
-                      walk_loss::WalkLossesBody{term, adj_offsets, adjacency, n, s, p.sender_known,
-                                                p.constant, p.scale, p.clip, p.clip_level, out},
-                      stream);
+  void emit(std::int64_t s, std::int64_t cols, const double* term, double* out, cuda::RowStaging& staging) {
+    const std::int64_t n = p_.w.n;
+    cuda::for_each_2d(
+        n, cols,
+        walk_loss::WalkLossesBody{term, adj_offsets_.data(), adjacency_.data(), n, s, p_.sender_known,
+                                  p_.constant, p_.scale, p_.clip, p_.clip_level, out},
+        stream());
     staging.push(s, cols, out);
   }
+
+  const WalkLossProblem p_;
+  const cuda::DeviceContext context_;  // device, guard and stream, from construction to the last member's end
+  DeviceBuffer<std::int64_t> adj_offsets_;
+  DeviceBuffer<std::int32_t> adjacency_;
+  CudaWalkLossRun run_;
 };
 
-/// The graph's adjacency on the device, for the sender-known view only (both stay empty otherwise).
-void upload_adjacency(const WalkLossProblem& p, cudaStream_t stream, DeviceBuffer<std::int64_t>& offsets,
-                      DeviceBuffer<std::int32_t>& adjacency) {
-  if (!p.sender_known) return;
-  offsets = DeviceBuffer<std::int64_t>(p.graph.offsets.size());
-  adjacency = DeviceBuffer<std::int32_t>(p.graph.adjacency.size());
-  offsets.upload(std::span<const std::int64_t>(p.graph.offsets), stream);
-  adjacency.upload(std::span<const std::int32_t>(p.graph.adjacency), stream);
+/// Series (E1), docs/math.md §5.2: per source X, Y and S on the device (the spare of X / Y takes the losses).
+class SeriesEngine final : public TileEngine {
+ public:
+  SeriesEngine(const WalkLossProblem& p, int device, const mp::WalkSeriesPlan& plan, LossRowSink& sink)
+      : TileEngine(p, device),
+        propagator_(p.w, /*dense=*/false, stream()),
+        block_a_(block_elements(plan.tile)),
+        block_b_(block_a_.size()),
+        sums_(block_a_.size()),
+        staging_(p.w.n, plan.staging.chunk_columns, stream(), sink) {
+    // Never hand a library uninitialised memory, not even as a beta = 0 output (0 * NaN = NaN).
+    NETDP_CUDA_TRY(cudaMemsetAsync(block_a_.data(), 0, block_a_.bytes(), stream()));
+    NETDP_CUDA_TRY(cudaMemsetAsync(block_b_.data(), 0, block_b_.bytes(), stream()));
+    propagator_.reserve(block_a_.data(), block_b_.data(), plan.tile);
+    run_.tile_sources = plan.tile;
+    run_.tiles = plan.tiles;
+    run_.device_bytes = propagator_.device_bytes() + adjacency_bytes() +
+                        static_cast<std::int64_t>(block_a_.bytes() + block_b_.bytes() + sums_.bytes());
+  }
+
+  /// X and Y alternate as the source and the product; at the end of a tile the product is in `x` and the
+  /// spare `y` takes the losses. The next tile's identity columns overwrite block_a only after the copies of
+  /// the previous tile's losses (same stream), whichever block held them.
+  void loss_rows(node_t s, node_t cols) override {
+    const cuda::DeviceGuard guard(context_.device);
+    const std::int64_t n = p_.w.n, elements = n * cols;
+    double* x = block_a_.data();
+    double* y = block_b_.data();
+    cuda::set_identity_columns(x, n, cols, s, stream());
+    NETDP_CUDA_TRY(
+        cudaMemsetAsync(sums_.data(), 0, static_cast<std::size_t>(elements) * sizeof(double), stream()));
+    for (int t = 1; t <= p_.steps; ++t) {
+      propagator_.apply(x, y, cols);
+      std::swap(x, y);
+      // S += X (1/t), rounded like the CPU (walk_loss::AccumulateSeriesBody).
+      cuda::for_each(elements, walk_loss::AccumulateSeriesBody{x, 1.0 / t, sums_.data()}, stream());
+    }
+    emit(s, cols, sums_.data(), y, staging_);
+  }
+
+  void finish() override {
+    const cuda::DeviceGuard guard(context_.device);
+    staging_.flush();
+  }
+
+ private:
+  cuda::Propagator propagator_;
+  DeviceBuffer<double> block_a_, block_b_, sums_;
+  cuda::RowStaging staging_;
+};
+
+/// The plan before the eigensolver's workspace is known: V, the small arrays and one source or the CSR.
+mp::WalkSpectralPlan spectral_plan(const mp::WalkLossSizes& sizes, const mp::Limits& limits, int device) {
+  const mp::WalkSpectralPlan plan = mp::plan_walk_spectral(sizes, limits, /*workspace_bytes=*/0);
+  if (!plan.fits) {
+    const std::int64_t vectors_bytes = sizes.n * sizes.n * mp::kDoubleBytes;
+    throw_insufficient(sizes.n, plan.needed_bytes,
+                       std::to_string(vectors_bytes) + " for the eigenvectors V (n^2 doubles), " +
+                           std::to_string(plan.fixed_bytes - vectors_bytes) + " for small arrays and " +
+                           std::to_string(std::max(plan.per_source_bytes, plan.csr_bytes)) +
+                           " for one source or the CSR of W",
+                       plan.budget, device);
+  }
+  return plan;
 }
+
+/// Spectral (E3) / finite (E2), docs/math.md §5.3. Fixed: V (n^2, the eigensolver works in place on the dense
+/// W), eigenvalues, g, adjacency; before the tiles, the 32-bit CSR of W (while the dense W is built) and then
+/// the eigensolver's workspace take turns beside it. Per source: B / losses and the G block on the device.
+class SpectralEngine final : public TileEngine {
+ public:
+  /// `first_plan`: spectral_plan, without the eigensolver's workspace.
+  SpectralEngine(const WalkLossProblem& p, int device, const mp::WalkLossSizes& sizes,
+                 const mp::Limits& limits, const mp::WalkSpectralPlan& first_plan, LossRowSink& sink)
+      : TileEngine(p, device),
+        plan_(first_plan),
+        vectors_(block_elements(p.w.n)),
+        values_(static_cast<std::size_t>(p.w.n)),
+        weights_(values_.size()) {
+    const std::vector<double> host_values = decompose(sizes, limits, device);
+    // g_i for ascending eigenvalues, 0 on the largest (phi_1): host code shared with the CPU backend.
+    const std::vector<double> g = walk_eigen_weights(host_values, p.method, p.steps);
+    weights_.upload(std::span<const double>(g), stream());
+    scaled_ = DeviceBuffer<double>(block_elements(plan_.tile));
+    graph_block_ = DeviceBuffer<double>(scaled_.size());
+    NETDP_CUDA_TRY(cudaMemsetAsync(graph_block_.data(), 0, graph_block_.bytes(), stream()));
+    product_.emplace(stream());
+    staging_.emplace(p.w.n, plan_.staging.chunk_columns, stream(), sink);
+    run_.tile_sources = plan_.tile;
+    run_.tiles = plan_.tiles;
+    run_.device_bytes = std::max(
+        run_.device_bytes,
+        adjacency_bytes() + static_cast<std::int64_t>(vectors_.bytes() + values_.bytes() + weights_.bytes() +
+                                                      scaled_.bytes() + graph_block_.bytes()));
+  }
+
+  void loss_rows(node_t s, node_t cols) override {
+    const cuda::DeviceGuard guard(context_.device);
+    const std::int64_t n = p_.w.n;
+    // B = V[s:s+cols, :] diag(g), column-major cols x n (walk_loss::ScaleEigenvectorRowsBody).
+    cuda::for_each_2d(
+        cols, n,
+        walk_loss::ScaleEigenvectorRowsBody{vectors_.data(), weights_.data(), n, cols, s, scaled_.data()},
+        stream());
+    // graph_block (n x cols) = V B^T, column j = G[:, s + j] = G[s + j, :].
+    product_->times_transpose(n, cols, n, vectors_.data(), scaled_.data(), graph_block_.data());
+    // B is spent once the product is queued (same stream): it takes the losses.
+    emit(s, cols, graph_block_.data(), scaled_.data(), *staging_);
+  }
+
+  void finish() override {
+    const cuda::DeviceGuard guard(context_.device);
+    staging_->flush();
+  }
+
+ private:
+  /// W = V diag(lambda) V^T: V in vectors_ (column i = phi_i), the ascending eigenvalues returned; the plan
+  /// redone with the eigensolver's workspace, whose room the tiles get once solve() is over.
+  std::vector<double> decompose(const mp::WalkLossSizes& sizes, const mp::Limits& limits, int device) {
+    const std::int64_t n = p_.w.n;
+    const auto started = std::chrono::steady_clock::now();
+    {
+      // Column-major dense W built on the device; symmetric, so either triangle serves the eigensolver.
+      DeviceBuffer<std::int32_t> offsets(static_cast<std::size_t>(n) + 1);
+      DeviceBuffer<std::int32_t> columns(static_cast<std::size_t>(p_.w.nnz()));
+      DeviceBuffer<double> entries(static_cast<std::size_t>(p_.w.nnz()));
+      const std::vector<std::int32_t> offsets32(p_.w.offsets.begin(), p_.w.offsets.end());
+      offsets.upload(std::span<const std::int32_t>(offsets32), stream());
+      columns.upload(std::span<const std::int32_t>(p_.w.columns), stream());
+      entries.upload(std::span<const double>(p_.w.values), stream());
+      cuda::csr_to_dense_async(offsets.data(), columns.data(), entries.data(), n, vectors_.data(), stream());
+      context_.stream.synchronize();  // before the CSR copies are freed
+    }
+    cuda::SymmetricEigensolver eigen(n, vectors_.data(), values_.data(), stream());
+    plan_ = mp::plan_walk_spectral(sizes, limits, eigen.workspace_bytes());
+    if (!plan_.fits) {
+      const std::int64_t vectors_bytes = n * n * mp::kDoubleBytes;
+      throw_insufficient(n, plan_.needed_bytes,
+                         std::to_string(vectors_bytes) + " for the eigenvectors V (n^2 doubles), " +
+                             std::to_string(plan_.workspace_bytes) + " for the eigensolver's workspace and " +
+                             std::to_string(plan_.fixed_bytes - vectors_bytes) + " for small arrays",
+                         plan_.budget, device);
+    }
+    // Ascending eigenvalues; V is overwritten by the orthonormal eigenvectors, column i = phi_i.
+    eigen.solve();
+    std::vector<double> host_values(static_cast<std::size_t>(n));
+    NETDP_CUDA_TRY(cudaMemcpyAsync(host_values.data(), values_.data(), values_.bytes(),
+                                   cudaMemcpyDeviceToHost, stream()));
+    context_.stream.synchronize();
+    run_.eigen_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    run_.device_bytes = static_cast<std::int64_t>(vectors_.bytes() + values_.bytes()) + adjacency_bytes() +
+                        eigen.workspace_bytes();
+    return host_values;
+  }
+
+  mp::WalkSpectralPlan plan_;
+  DeviceBuffer<double> vectors_, values_, weights_;
+  // Made once the eigensolver's workspace is gone; the staging last, so that it goes first.
+  DeviceBuffer<double> scaled_, graph_block_;
+  std::optional<cuda::DenseProduct> product_;
+  std::optional<cuda::RowStaging> staging_;
+};
 
 /// The Chebyshev solver's tiles (memory_plan's conventions, via plan_source_tiles): W in 32-bit CSR, the
 /// adjacency fixed; per source t_k, t_{k-1}, y = W t_k and the sum s (4 n doubles), its source index and
@@ -100,252 +292,126 @@ struct ChebyshevTilePlan {
   bool fits = false;
 };
 
-ChebyshevTilePlan plan_chebyshev_tiles(const mp::WalkLossSizes& s, const mp::Limits& limits) {
+ChebyshevTilePlan plan_chebyshev_tiles(const mp::WalkLossSizes& s, const mp::Limits& limits, int device) {
   ChebyshevTilePlan plan;
   plan.budget = mp::device_budget(limits.free_bytes, limits.memory_limit);
   plan.fixed_bytes = mp::csr32_bytes(s.n, s.nnz) + mp::walk_adjacency_bytes(s);
   plan.per_source_bytes = 4 * s.n * mp::kDoubleBytes + mp::kInt64Bytes + 3 * mp::kDoubleBytes;
   plan.needed_bytes = plan.fixed_bytes + plan.per_source_bytes;
   plan.fits = plan.needed_bytes <= plan.budget.bytes;
-  if (!plan.fits || s.n < 1 || s.count < 1) return plan;
-  mp::plan_source_tiles(plan, s.n, s.count, limits.tile_sources);
+  fitting(plan, s.n, device);
+  if (s.n >= 1 && s.count >= 1) mp::plan_source_tiles(plan, s.n, s.count, limits.tile_sources);
   return plan;
 }
 
-/// G e_u = p(W)(e_u - 1/n) for every source of every tile (docs/walk_loss.md "Solvers"), column-major n x b
-/// blocks (row stride 1, lane stride n), then the losses through TileContext::finish. The launches follow
-/// kernels/cpu/walk_loss_cpu.cpp's walk_chebyshev_rows_cpu one to one
+/// Spectral / finite by the Chebyshev solver (docs/walk_loss.md "Solvers"): G e_u = p(W)(e_u - 1/n) for every
+/// source of a tile, column-major n x b blocks (row stride 1, lane stride n), then the losses. The launches
+/// follow kernels/cpu/walk_loss_cpu.cpp's walk_chebyshev_rows_cpu one to one
 /// (tests/backend/test_walk_loss_bodies.cpp runs them on the host in this order).
-CudaWalkLossRun walk_chebyshev_cuda(const WalkLossProblem& p, const WalkChebyshevExpansion& e, int device,
-                                    std::int64_t first, std::int64_t count, const mp::WalkLossSizes& sizes,
-                                    const mp::Limits& limits, LossRowSink& sink) {
-  const std::int64_t n = p.w.n, end = first + count;
-  const ChebyshevTilePlan plan = plan_chebyshev_tiles(sizes, limits);
-  if (!plan.fits) {
-    throw_insufficient(n, plan.needed_bytes,
-                       std::to_string(plan.fixed_bytes) + " for W and the adjacency + " +
-                           std::to_string(plan.per_source_bytes) + " for one source",
-                       plan.budget, device);
+class ChebyshevEngine final : public TileEngine {
+ public:
+  ChebyshevEngine(const WalkLossProblem& p, const WalkChebyshevExpansion& e, int device,
+                  const ChebyshevTilePlan& plan, LossRowSink& sink)
+      : TileEngine(p, device),
+        lo_(e.lo),
+        hi_(e.hi),
+        coefficients_(e.coefficients.begin(), e.coefficients.end()),
+        propagator_(p.w, /*dense=*/false, stream()),
+        t_(block_elements(plan.tile)),
+        t_prev_(t_.size()),
+        y_(t_.size()),
+        sum_(t_.size()),
+        means_(3 * static_cast<std::size_t>(plan.tile)),
+        sources_(static_cast<std::size_t>(plan.tile)),
+        staging_(p.w.n, plan.staging.chunk_columns, stream(), sink) {
+    // Never hand a library (or the first step's ignored t_{k-1}) uninitialised memory.
+    for (const DeviceBuffer<double>* buffer : {&t_, &t_prev_, &y_, &sum_, &means_})
+      NETDP_CUDA_TRY(cudaMemsetAsync(buffer->data(), 0, buffer->bytes(), stream()));
+    propagator_.reserve(t_.data(), y_.data(), plan.tile);
+    run_.tile_sources = plan.tile;
+    run_.tiles = plan.tiles;
+    run_.device_bytes = propagator_.device_bytes() + adjacency_bytes() +
+                        static_cast<std::int64_t>(4 * t_.bytes() + means_.bytes() + sources_.bytes());
   }
-  namespace wc = walk_chebyshev;
-  const cuda::Stream stream;
-  DeviceBuffer<std::int64_t> adj_offsets;
-  DeviceBuffer<std::int32_t> adjacency;
-  upload_adjacency(p, stream.get(), adj_offsets, adjacency);
-  const std::int64_t b = plan.tile;
-  const auto block = static_cast<std::size_t>(n) * static_cast<std::size_t>(b);
-  cuda::Propagator propagator(p.w, /*dense=*/false, stream.get());
-  DeviceBuffer<double> t(block), t_prev(block), y(block), sum(block), means(3 * static_cast<std::size_t>(b));
-  DeviceBuffer<std::int64_t> sources(static_cast<std::size_t>(b));
-  // Never hand a library (or the first step's ignored t_{k-1}) uninitialised memory.
-  for (const DeviceBuffer<double>* buffer : {&t, &t_prev, &y, &sum, &means})
-    NETDP_CUDA_TRY(cudaMemsetAsync(buffer->data(), 0, buffer->bytes(), stream.get()));
-  propagator.reserve(t.data(), y.data(), b);
-  cuda::RowStaging staging(n, plan.staging.chunk_columns, stream.get(), sink);  // destroyed first
-  CudaWalkLossRun run;
-  run.tile_sources = b;
-  run.tiles = plan.tiles;
-  run.device_bytes =
-      propagator.device_bytes() + static_cast<std::int64_t>(adj_offsets.bytes() + adjacency.bytes() +
-                                                            4 * t.bytes() + means.bytes() + sources.bytes());
-  const TileContext tiles{p, n, stream.get(), adj_offsets.data(), adjacency.data(), staging};
-  const double a = 4.0 / (e.hi - e.lo), bb = 2.0 * (e.hi + e.lo) / (e.hi - e.lo);
-  const int degree = static_cast<int>(e.coefficients.size()) - 1;
-  for (std::int64_t s = first; s < end; s += b) {
-    const std::int64_t cols = std::min(b, end - s);
-    double* tk = t.data();
-    double* tk_prev = t_prev.data();
+
+  void loss_rows(node_t s, node_t cols) override {
+    namespace wc = walk_chebyshev;
+    const cuda::DeviceGuard guard(context_.device);
+    const std::int64_t n = p_.w.n, b = run_.tile_sources;
+    const double a = 4.0 / (hi_ - lo_), bb = 2.0 * (hi_ + lo_) / (hi_ - lo_);
+    const int degree = static_cast<int>(coefficients_.size()) - 1;
+    double* tk = t_.data();
+    double* tk_prev = t_prev_.data();
     // o_k, o_{k-1} and o_{k+1} per lane, rotated by pointer.
-    double* mean = means.data();
-    double* mean_prev = means.data() + b;
-    double* mean_next = means.data() + 2 * b;
-    cuda::for_each(cols, wc::LaneSourcesBody{s, sources.data()}, stream.get());
-    cuda::for_each_2d(n, cols, wc::StartBody{sources.data(), n, 1, n, e.coefficients[0], tk, sum.data()},
-                      stream.get());
-    cuda::for_each(cols, wc::LaneMeanBody{tk, n, 1, n, mean}, stream.get());
+    double* mean = means_.data();
+    double* mean_prev = means_.data() + b;
+    double* mean_next = means_.data() + 2 * b;
+    cuda::for_each(cols, wc::LaneSourcesBody{s, sources_.data()}, stream());
+    cuda::for_each_2d(n, cols, wc::StartBody{sources_.data(), n, 1, n, coefficients_[0], tk, sum_.data()},
+                      stream());
+    cuda::for_each(cols, wc::LaneMeanBody{tk, n, 1, n, mean}, stream());
     for (int k = 0; k < degree; ++k) {
       const bool first_step = k == 0;
-      propagator.apply(tk, y.data(), cols);  // y = W t_k
+      propagator_.apply(tk, y_.data(), cols);  // y = W t_k
       cuda::for_each_2d(n, cols,
-                        wc::StepBody{y.data(), mean, mean_prev, tk, tk_prev, sum.data(), 1, n,
+                        wc::StepBody{y_.data(), mean, mean_prev, tk, tk_prev, sum_.data(), 1, n,
                                      first_step ? 0.5 * a : a, first_step ? 0.5 * bb : bb,
-                                     e.coefficients[static_cast<std::size_t>(k) + 1], first_step},
-                        stream.get());
-      cuda::for_each(cols, wc::LaneMeanBody{tk_prev, n, 1, n, mean_next}, stream.get());
+                                     coefficients_[static_cast<std::size_t>(k) + 1], first_step},
+                        stream());
+      cuda::for_each(cols, wc::LaneMeanBody{tk_prev, n, 1, n, mean_next}, stream());
       std::swap(tk, tk_prev);  // t = T_{k+1}, t_prev = T_k
       double* spare = mean_prev;
       mean_prev = mean;
       mean = mean_next;
       mean_next = spare;
     }
-    cuda::for_each(cols, wc::LaneMeanBody{sum.data(), n, 1, n, mean}, stream.get());
-    cuda::for_each_2d(n, cols, wc::ProjectBody{mean, 1, n, sum.data()}, stream.get());
+    cuda::for_each(cols, wc::LaneMeanBody{sum_.data(), n, 1, n, mean}, stream());
+    cuda::for_each_2d(n, cols, wc::ProjectBody{mean, 1, n, sum_.data()}, stream());
     // y is spent once the last step is queued (same stream): it takes the losses.
-    tiles.finish(s, cols, sum.data(), y.data());
+    emit(s, cols, sum_.data(), y_.data(), staging_);
   }
-  staging.flush();
-  return run;
-}
+
+  void finish() override {
+    const cuda::DeviceGuard guard(context_.device);
+    staging_.flush();
+  }
+
+ private:
+  const double lo_, hi_;
+  const std::vector<double> coefficients_;  // c_0 .. c_K
+  cuda::Propagator propagator_;
+  DeviceBuffer<double> t_, t_prev_, y_, sum_, means_;
+  DeviceBuffer<std::int64_t> sources_;
+  cuda::RowStaging staging_;
+};
 
 }  // namespace
 
-CudaWalkLossRun walk_loss_cuda(const WalkLossProblem& p, const WalkChebyshevExpansion* chebyshev, int device,
-                               node_t first, node_t count, std::int64_t tile_sources,
-                               std::int64_t memory_limit, LossRowSink& sink) {
-  const std::int64_t n = p.w.n;
+std::unique_ptr<WalkLossCudaEngine> walk_loss_cuda(const WalkLossProblem& p,
+                                                   const WalkChebyshevExpansion* chebyshev, int device,
+                                                   node_t first, node_t count, std::int64_t tile_sources,
+                                                   std::int64_t memory_limit, LossRowSink& sink) {
   if (p.method < 0 || p.method > 2 || p.steps < 1) {
     throw InvalidInput("walk loss: need method 0, 1 or 2 and steps >= 1, got method = " +
                        std::to_string(p.method) + ", steps = " + std::to_string(p.steps));
   }
-  const CheckedRequest request("walk loss", p.graph, p.w, first, count, device);
-  if (request.empty()) return {};
-  // ---- Memory plan (docs/design.md principle 5): pure, common/memory_plan.hpp; free bytes read once. ----
-  const mp::Limits limits{cuda::free_device_bytes(), memory_limit, tile_sources};
-  const mp::WalkLossSizes sizes{n, p.w.nnz(), static_cast<std::int64_t>(p.graph.adjacency.size()),
-                                p.sender_known, count};
-  const std::int64_t end = std::int64_t{first} + count;
-  if (chebyshev && p.method != 2)
-    return walk_chebyshev_cuda(p, *chebyshev, device, first, count, sizes, limits, sink);
-  CudaWalkLossRun run;
-
-  // ---- Device state. Declaration order = reverse destruction order: buffers go before the stream. ----
-  const cuda::Stream stream;
-  DeviceBuffer<std::int64_t> adj_offsets;
-  DeviceBuffer<std::int32_t> adjacency;
-
-  if (p.method == 2) {
-    // ---- Series (E1). Per source: X, Y, S on the device (the spare of X / Y takes the losses).
-    const mp::WalkSeriesPlan plan = mp::plan_walk_series(sizes, limits);
-    if (!plan.fits) {
-      throw_insufficient(n, plan.needed_bytes,
-                         std::to_string(plan.fixed_bytes) + " for W and the adjacency + " +
-                             std::to_string(plan.per_source_bytes) + " for one source",
-                         plan.budget, device);
-    }
-    upload_adjacency(p, stream.get(), adj_offsets, adjacency);
-    const std::int64_t b = plan.tile;
-    const auto block = static_cast<std::size_t>(n) * static_cast<std::size_t>(b);
-    cuda::Propagator propagator(p.w, /*dense=*/false, stream.get());
-    DeviceBuffer<double> block_a(block), block_b(block), sums(block);
-    // Never hand a library uninitialised memory, not even as a beta = 0 output (0 * NaN = NaN).
-    NETDP_CUDA_TRY(cudaMemsetAsync(block_a.data(), 0, block_a.bytes(), stream.get()));
-    NETDP_CUDA_TRY(cudaMemsetAsync(block_b.data(), 0, block_b.bytes(), stream.get()));
-    propagator.reserve(block_a.data(), block_b.data(), b);
-    cuda::RowStaging staging(n, plan.staging.chunk_columns, stream.get(), sink);  // destroyed first
-    run.tile_sources = b;
-    run.tiles = plan.tiles;
-    run.device_bytes = propagator.device_bytes() +
-                       static_cast<std::int64_t>(adj_offsets.bytes() + adjacency.bytes() + block_a.bytes() +
-                                                 block_b.bytes() + sums.bytes());
-    const TileContext tiles{p, n, stream.get(), adj_offsets.data(), adjacency.data(), staging};
-    // X and Y alternate as the source and the product; at the end of a tile the product is in `x` and the
-    // spare `y` takes the losses. The next tile's identity columns overwrite block_a only after the copies of
-    // the previous tile's losses (same stream), whichever block held them.
-    for (std::int64_t s = first; s < end; s += b) {
-      const std::int64_t cols = std::min(b, end - s);
-      const std::int64_t elements = n * cols;
-      double* x = block_a.data();
-      double* y = block_b.data();
-      cuda::set_identity_columns(x, n, cols, s, stream.get());
-      NETDP_CUDA_TRY(
-          cudaMemsetAsync(sums.data(), 0, static_cast<std::size_t>(elements) * sizeof(double), stream.get()));
-      for (int t = 1; t <= p.steps; ++t) {
-        propagator.apply(x, y, cols);
-        std::swap(x, y);
-        // S += X (1/t), rounded like the CPU (walk_loss::AccumulateSeriesBody).
-        cuda::for_each(elements, walk_loss::AccumulateSeriesBody{x, 1.0 / t, sums.data()}, stream.get());
-      }
-      tiles.finish(s, cols, sums.data(), y);
-    }
-    staging.flush();
-    return run;
-  }
-
-  // ---- Spectral (E3) / finite (E2). Fixed: V (n^2, the eigensolver works in place on the dense W),
-  // eigenvalues, g, adjacency; before the tiles, the 32-bit CSR of W (while the dense W is built) and then
-  // the eigensolver's workspace take turns beside it. Per source: B / losses and the G block on the device.
-  // ----
-  const std::int64_t vectors_bytes = n * n * std::int64_t{sizeof(double)};
-  mp::WalkSpectralPlan plan = mp::plan_walk_spectral(sizes, limits, /*workspace_bytes=*/0);
-  if (!plan.fits) {
-    const std::int64_t other = std::max(plan.per_source_bytes, plan.csr_bytes);
-    throw_insufficient(n, plan.needed_bytes,
-                       std::to_string(vectors_bytes) + " for the eigenvectors V (n^2 doubles), " +
-                           std::to_string(plan.fixed_bytes - vectors_bytes) + " for small arrays and " +
-                           std::to_string(other) + " for one source or the CSR of W",
-                       plan.budget, device);
-  }
-  upload_adjacency(p, stream.get(), adj_offsets, adjacency);
-  DeviceBuffer<double> vectors(static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
-  DeviceBuffer<double> values(static_cast<std::size_t>(n)), weights(static_cast<std::size_t>(n));
-  std::vector<double> host_values(static_cast<std::size_t>(n));
-  std::int64_t eigen_peak = 0;
+  mp::Limits limits;
   {
-    const auto started = std::chrono::steady_clock::now();
-    {
-      // Column-major dense W built on the device; symmetric, so either triangle serves the eigensolver.
-      DeviceBuffer<std::int32_t> offsets(static_cast<std::size_t>(n) + 1);
-      DeviceBuffer<std::int32_t> columns(static_cast<std::size_t>(p.w.nnz()));
-      DeviceBuffer<double> entries(static_cast<std::size_t>(p.w.nnz()));
-      const std::vector<std::int32_t> offsets32(p.w.offsets.begin(), p.w.offsets.end());
-      offsets.upload(std::span<const std::int32_t>(offsets32), stream.get());
-      columns.upload(std::span<const std::int32_t>(p.w.columns), stream.get());
-      entries.upload(std::span<const double>(p.w.values), stream.get());
-      cuda::csr_to_dense_async(offsets.data(), columns.data(), entries.data(), n, vectors.data(),
-                               stream.get());
-      stream.synchronize();  // before the CSR copies are freed
-    }
-    cuda::SymmetricEigensolver eigen(n, vectors.data(), values.data(), stream.get());
-    plan = mp::plan_walk_spectral(sizes, limits, eigen.workspace_bytes());
-    if (!plan.fits) {
-      throw_insufficient(n, plan.needed_bytes,
-                         std::to_string(vectors_bytes) + " for the eigenvectors V (n^2 doubles), " +
-                             std::to_string(plan.workspace_bytes) + " for the eigensolver's workspace and " +
-                             std::to_string(plan.fixed_bytes - vectors_bytes) + " for small arrays",
-                         plan.budget, device);
-    }
-    // Ascending eigenvalues; V is overwritten by the orthonormal eigenvectors, column i = phi_i.
-    eigen.solve();
-    NETDP_CUDA_TRY(cudaMemcpyAsync(host_values.data(), values.data(), values.bytes(), cudaMemcpyDeviceToHost,
-                                   stream.get()));
-    stream.synchronize();
-    run.eigen_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    eigen_peak = static_cast<std::int64_t>(vectors.bytes() + values.bytes() + adj_offsets.bytes() +
-                                           adjacency.bytes()) +
-                 eigen.workspace_bytes();
-  }  // the eigensolver's workspace lived only inside solve(): the tiles get its room
-
-  // g_i for ascending eigenvalues, 0 on the largest (phi_1): host code shared with the CPU backend.
-  const std::vector<double> g = walk_eigen_weights(host_values, p.method, p.steps);
-  weights.upload(std::span<const double>(g), stream.get());
-
-  const std::int64_t b = plan.tile;
-  const auto block = static_cast<std::size_t>(n) * static_cast<std::size_t>(b);
-  DeviceBuffer<double> scaled(block), graph_block(block);
-  NETDP_CUDA_TRY(cudaMemsetAsync(graph_block.data(), 0, graph_block.bytes(), stream.get()));
-  cuda::DenseProduct product(stream.get());
-  cuda::RowStaging staging(n, plan.staging.chunk_columns, stream.get(), sink);  // destroyed first
-  run.tile_sources = b;
-  run.tiles = plan.tiles;
-  run.device_bytes =
-      std::max(eigen_peak, static_cast<std::int64_t>(vectors.bytes() + values.bytes() + weights.bytes() +
-                                                     adj_offsets.bytes() + adjacency.bytes() +
-                                                     scaled.bytes() + graph_block.bytes()));
-  const TileContext tiles{p, n, stream.get(), adj_offsets.data(), adjacency.data(), staging};
-  for (std::int64_t s = first; s < end; s += b) {
-    const std::int64_t cols = std::min(b, end - s);
-    // B = V[s:s+cols, :] diag(g), column-major cols x n (walk_loss::ScaleEigenvectorRowsBody).
-    cuda::for_each_2d(
-        cols, n,
-        walk_loss::ScaleEigenvectorRowsBody{vectors.data(), weights.data(), n, cols, s, scaled.data()},
-        stream.get());
-    // graph_block (n x cols) = V B^T, column j = G[:, s + j] = G[s + j, :].
-    product.times_transpose(n, cols, n, vectors.data(), scaled.data(), graph_block.data());
-    // B is spent once the product is queued (same stream): it takes the losses.
-    tiles.finish(s, cols, graph_block.data(), scaled.data());
-  }
-  staging.flush();
-  return run;
+    const CheckedRequest request("walk loss", p.graph, p.w, first, count, device);
+    if (request.empty()) return nullptr;
+    // ---- Memory plan (docs/design.md principle 5): pure, common/memory_plan.hpp; free bytes read once. ----
+    limits = {cuda::free_device_bytes(), memory_limit, tile_sources};
+  }  // the engine's own guard restores the caller's device when it goes
+  const mp::WalkLossSizes sizes{p.w.n, p.w.nnz(), static_cast<std::int64_t>(p.graph.adjacency.size()),
+                                p.sender_known, count};
+  if (chebyshev && p.method != 2)
+    return std::make_unique<ChebyshevEngine>(p, *chebyshev, device,
+                                             plan_chebyshev_tiles(sizes, limits, device), sink);
+  if (p.method == 2)
+    return std::make_unique<SeriesEngine>(p, device,
+                                          fitting(mp::plan_walk_series(sizes, limits), p.w.n, device), sink);
+  return std::make_unique<SpectralEngine>(p, device, sizes, limits, spectral_plan(sizes, limits, device),
+                                          sink);
 }
 
 }  // namespace netdp::kernels

@@ -4,8 +4,8 @@
 
 namespace netdp::kernels {
 
-CudaGossipLossRun gossip_loss_cuda(const GossipLossProblem&, int, node_t, node_t, std::int64_t, std::int64_t,
-                                   LossRowSink&) {
+std::unique_ptr<GossipLossCudaEngine> gossip_loss_cuda(const GossipLossProblem&, int, node_t, node_t,
+                                                       std::int64_t, std::int64_t, LossRowSink&) {
   no_cuda("gossip_loss_cuda");
 }
 

@@ -4,8 +4,8 @@
 
 namespace netdp::kernels {
 
-CudaWalkLossRun walk_loss_cuda(const WalkLossProblem&, const WalkChebyshevExpansion*, int, node_t, node_t,
-                               std::int64_t, std::int64_t, LossRowSink&) {
+std::unique_ptr<WalkLossCudaEngine> walk_loss_cuda(const WalkLossProblem&, const WalkChebyshevExpansion*, int,
+                                                   node_t, node_t, std::int64_t, std::int64_t, LossRowSink&) {
   no_cuda("walk_loss_cuda");
 }
 

@@ -1,5 +1,6 @@
 // Driver of the gossip accountant (docs/math.md §6.1-6.2): validation, device and propagation choice, memory
-// plan, then the backend's two passes (kernels/gossip_loss_kernels.hpp) tile by tile into the sink.
+// plan, then the backend's two passes (kernels/gossip_loss_kernels.hpp) tile by tile into the sink: the tile
+// loops are here for both backends.
 #include "netdp/accounting/gossip_loss.hpp"
 
 #include <omp.h>
@@ -99,6 +100,37 @@ GossipLossRun run_cpu(const kernels::GossipLossProblem& problem, const GossipLos
   return run_cpu_two_passes(problem, p, first, count, sink, progress);
 }
 
+/// CUDA: the engine holds the device state of one tile (kernels/gossip_loss_kernels.hpp); the two passes run
+/// here tile by tile, progress weighted by sources (pass 1 covers all n, pass 2 the requested ones).
+GossipLossRun run_cuda(const kernels::GossipLossProblem& problem, const GossipLossParams& p, int device,
+                       node_t first, node_t count, LossRowSink& sink,
+                       const std::function<void(double)>& progress) {
+  const auto engine =
+      kernels::gossip_loss_cuda(problem, device, first, count, p.tile_sources, p.memory_limit, sink);
+  GossipLossRun run;
+  if (!engine) return run;
+  const kernels::CudaGossipLossRun plan = engine->plan();
+  const std::int64_t n = problem.w.n, work = n + count;
+  auto report = [&](std::int64_t done) {
+    if (progress) progress(double(done) / double(work));
+  };
+  for_each_row_tile(0, n, plan.norms_tile, [&](node_t s, node_t cols) {
+    throw_if_stopped();
+    engine->add_norms(s, cols);
+    report(s + cols);
+  });
+  for_each_row_tile(first, count, plan.tile_sources, [&](node_t s, node_t cols) {
+    throw_if_stopped();
+    engine->loss_rows(s, cols);
+    report(n + s + cols - first);
+  });
+  engine->finish();
+  run.tile_sources = plan.tile_sources;
+  run.tiles = plan.tiles;
+  run.memory_estimate = plan.device_bytes;
+  return run;
+}
+
 }  // namespace
 
 GossipLossRun gossip_loss(const Graph& g, const CsrMatrix& w, const GossipLossParams& p, LossRowSink& sink,
@@ -116,16 +148,9 @@ GossipLossRun gossip_loss(const Graph& g, const CsrMatrix& w, const GossipLossPa
   const node_t first = p.source.value_or(0);
   const node_t count = p.source ? 1 : g.n;
 
-  GossipLossRun run;
-  if (device.kind == DeviceKind::cuda) {
-    auto cuda =
-        kernels::gossip_loss_cuda(problem, device.index, first, count, p.tile_sources, p.memory_limit, sink);
-    run.tile_sources = cuda.tile_sources;
-    run.tiles = cuda.tiles;
-    run.memory_estimate = cuda.device_bytes;
-  } else {
-    run = run_cpu(problem, p, first, count, sink, progress);
-  }
+  GossipLossRun run = device.kind == DeviceKind::cuda
+                          ? run_cuda(problem, p, device.index, first, count, sink, progress)
+                          : run_cpu(problem, p, first, count, sink, progress);
   run.device = device.name;
   run.device_note = device.note;
   run.propagation = problem.dense ? "dense" : "sparse";

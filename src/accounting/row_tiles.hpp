@@ -1,6 +1,7 @@
 #pragma once
-// Host-side row tiles of a loss matrix (docs/design.md principle 5): plan the tile from the memory at hand, then fill
-// the tiles in order and hand each to the sink. Shared by the CPU paths of every pairwise-loss model.
+// Host-side row tiles of a loss matrix (docs/design.md principle 5): plan the tile from the memory at hand,
+// then fill the tiles in order and hand each to the sink. Shared by the CPU paths of every pairwise-loss
+// model; the CUDA paths walk the same tiles with for_each_row_tile and hand each to their engine.
 #include <algorithm>
 #include <cstdint>
 #include <span>
@@ -22,19 +23,24 @@ RowTilePlan plan_row_tiles(const char* model, const char* what, std::int64_t n, 
                            std::int64_t fixed, std::int64_t per_row, std::int64_t tile_sources,
                            std::int64_t memory_limit);
 
+/// Calls run(start, rows) for consecutive tiles of [first, first + count), in order, rows <= tile.
+template <typename Run>
+void for_each_row_tile(std::int64_t first, std::int64_t count, std::int64_t tile, Run&& run) {
+  for (std::int64_t start = first; start < first + count; start += tile)
+    run(static_cast<node_t>(start), static_cast<node_t>(std::min(tile, first + count - start)));
+}
+
 /// Calls fill(start, rows, out) for consecutive tiles of [first, first + count), out holding rows x n values,
 /// then passes each tile to the sink.
 template <typename Fill>
 void stream_row_tiles(node_t first, node_t count, std::int64_t tile, node_t n, LossRowSink& sink,
                       Fill&& fill) {
   std::vector<double> buffer(static_cast<std::size_t>(tile) * static_cast<std::size_t>(n));
-  for (std::int64_t start = first; start < std::int64_t{first} + count; start += tile) {
-    const node_t rows =
-        static_cast<node_t>(std::min<std::int64_t>(tile, std::int64_t{first} + count - start));
+  for_each_row_tile(first, count, tile, [&](node_t start, node_t rows) {
     std::span<double> out(buffer.data(), static_cast<std::size_t>(rows) * static_cast<std::size_t>(n));
-    fill(static_cast<node_t>(start), rows, out);
-    sink.consume(static_cast<node_t>(start), rows, out);
-  }
+    fill(start, rows, out);
+    sink.consume(start, rows, out);
+  });
 }
 
 }  // namespace netdp

@@ -10,6 +10,7 @@
 
 #include "accounting/checks.hpp"
 #include "accounting/row_tiles.hpp"
+#include "core/progress.hpp"
 #include "netdp/accounting/walk_loss_chebyshev.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/core/spectral.hpp"
@@ -177,8 +178,17 @@ WalkLossRun walk_loss(const Graph& g, const CsrMatrix& w, const WalkLossParams& 
     if (p.method != WalkLossMethod::series) choice = choose_walk_loss_solver(w, p);
     const bool chebyshev = choice.solver == WalkLossSolver::chebyshev;
     const kernels::WalkChebyshevExpansion expansion{choice.lo, choice.hi, choice.coefficients};
-    auto cuda = kernels::walk_loss_cuda(problem, chebyshev ? &expansion : nullptr, device.index, first, count,
-                                        p.tile_sources, p.memory_limit, sink);
+    const auto engine = kernels::walk_loss_cuda(problem, chebyshev ? &expansion : nullptr, device.index,
+                                                first, count, p.tile_sources, p.memory_limit, sink);
+    kernels::CudaWalkLossRun cuda;
+    if (engine) {
+      cuda = engine->plan();
+      for_each_row_tile(first, count, cuda.tile_sources, [&](node_t s, node_t rows) {
+        throw_if_stopped();
+        engine->loss_rows(s, rows);
+      });
+      engine->finish();
+    }
     run.tile_sources = cuda.tile_sources;
     run.tiles = cuda.tiles;
     run.memory_estimate = cuda.device_bytes;

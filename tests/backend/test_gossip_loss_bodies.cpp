@@ -76,9 +76,9 @@ int max_degree(const Graph& g) {
 using Norms = gl::NormsStepBody<offset_t, node_t>;
 using Shares = gl::SharesStepBody<offset_t, node_t>;
 
-/// gossip_loss_cuda's propagate_tile: identity rows of sources s .. s + cols - 1 (node-major n x cols), then
-/// record(t - t_start, x, y) for t = t_start .. t_start + T - 1, which makes the power from x into y and
-/// records it (y = nullptr at t = 0: x is the power); a plain product below t_start.
+/// The CUDA engine's propagate_tile (gossip_loss_cuda.cu): identity rows of sources s .. s + cols - 1
+/// (node-major n x cols), then record(t - t_start, x, y) for t = t_start .. t_start + T - 1, which makes the
+/// power from x into y and records it (y = nullptr at t = 0: x is the power); a plain product below t_start.
 template <class Record>
 void propagate_tile(const GossipLossProblem& p, std::int64_t s, std::int64_t cols, std::vector<double>& a,
                     std::vector<double>& b, Record&& record) {

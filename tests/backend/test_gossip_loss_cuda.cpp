@@ -6,11 +6,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <csignal>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "core/progress.hpp"
 #include "netdp/accounting/gossip_loss.hpp"
 #include "netdp/core/device.hpp"
 #include "netdp/core/error.hpp"
@@ -247,6 +250,52 @@ TEST(GossipLossCuda, MemoryLimitSplitsIntoTiles) {
 
   p.memory_limit = 1000;  // not even the fixed arrays fit
   EXPECT_THROW(netdp::gossip_loss_matrix(g, w, on(DeviceKind::cuda, p)), netdp::InsufficientMemory);
+}
+
+/// Counts the rows the run hands over.
+struct RowCounter : netdp::LossRowSink {
+  void consume(netdp::node_t, netdp::node_t count, std::span<const double>) override { rows += count; }
+  std::int64_t rows = 0;
+};
+
+/// Stop requests count while a progress sink is installed (core/progress.hpp); this one records nothing.
+struct QuietSink : netdp::ProgressSink {
+  void report(const std::string&, double) override {}
+};
+
+TEST(GossipLossCuda, TheDriverRunsBothPassesTileByTileReportingAndStopping) {
+  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  // The tile loops are the driver's (src/accounting/gossip_loss.cpp): tiles of 3 on n = 20 make 7 pass-1
+  // tiles over all sources and 7 pass-2 tiles, each reported as sources done out of n + count = 40.
+  const Graph g = netdp::ring_graph(20);
+  const CsrMatrix w = netdp::gossip_matrix(g, netdp::Weighting::metropolis);
+  GossipLossParams p = on(DeviceKind::cuda, base_params());
+  p.steps = 3;
+  p.tile_sources = 3;
+  std::vector<double> shares;
+  RowCounter rows;
+  const GossipLossRun run = netdp::gossip_loss(g, w, p, rows, [&](double f) { shares.push_back(f); });
+  std::vector<double> expected;
+  for (int done : {3, 6, 9, 12, 15, 18, 20, 23, 26, 29, 32, 35, 38, 40}) expected.push_back(done / 40.0);
+  EXPECT_EQ(shares, expected);
+  EXPECT_EQ(rows.rows, 20);
+  EXPECT_EQ(run.tiles, 7);
+  EXPECT_EQ(run.tile_sources, 3);
+
+  // A stop request after the second pass-1 tile ends the run before the third: no row reaches the sink.
+  QuietSink watcher;
+  const netdp::ProgressSinkScope scope(watcher);
+  shares.clear();
+  RowCounter stopped;
+  EXPECT_THROW(netdp::gossip_loss(g, w, p, stopped,
+                                  [&](double f) {
+                                    shares.push_back(f);
+                                    if (shares.size() == 2) netdp::request_stop(SIGINT);
+                                  }),
+               netdp::RunStopped);
+  netdp::clear_stop();
+  EXPECT_EQ(shares.size(), 2u);
+  EXPECT_EQ(stopped.rows, 0);
 }
 
 TEST(GossipLossCuda, AbsentDeviceIndexThrows) {

@@ -10,8 +10,8 @@
 // sender max, walk_pair_loss). What only a GPU sees (cuSOLVER's eigenvectors, cuBLAS's summation order) is
 // bounded by test_walk_loss_cuda. Graphs: a path, a star, hypercube:dim=3, G(200, 0.05), and for the series
 // (the only method defined there) a path with an isolated node. The Chebyshev solver's bodies
-// (common/walk_loss_chebyshev.hpp) run in walk_chebyshev_cuda's order against walk_chebyshev_rows_cpu, 0 ulps
-// too. Label device-bodies: no GPU needed.
+// (common/walk_loss_chebyshev.hpp) run in ChebyshevEngine::loss_rows's order against walk_chebyshev_rows_cpu,
+// 0 ulps too. Label device-bodies: no GPU needed.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -140,8 +140,8 @@ std::vector<double> body_series_rows(const WalkLossProblem& p, std::int64_t firs
   return rows;
 }
 
-/// Chebyshev solver (walk_chebyshev_cuda's launches) for sources first .. first + count - 1 in tiles of b:
-/// row-major loss rows. Column-major blocks: row stride 1, lane stride n.
+/// Chebyshev solver (ChebyshevEngine::loss_rows's launches) for sources first .. first + count - 1 in tiles
+/// of b: row-major loss rows. Column-major blocks: row stride 1, lane stride n.
 std::vector<double> body_chebyshev_rows(const WalkLossProblem& p, const kernels::WalkChebyshevExpansion& e,
                                         std::int64_t first, std::int64_t count, std::int64_t b) {
   namespace wc = kernels::walk_chebyshev;

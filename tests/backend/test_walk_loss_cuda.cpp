@@ -10,11 +10,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <csignal>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "core/progress.hpp"
 #include "netdp/accounting/walk_loss.hpp"
 #include "netdp/core/device.hpp"
 #include "netdp/core/error.hpp"
@@ -232,6 +235,69 @@ TEST(WalkLossCuda, MemoryLimitSplitsIntoTilesOrThrows) {
     p.memory_limit = 1000;  // not even W (series) or the eigenvectors (spectral) fit
     EXPECT_THROW(netdp::walk_loss_matrix(g, w, on(DeviceKind::cuda, p)), netdp::InsufficientMemory)
         << describe(p);
+  }
+}
+
+TEST(WalkLossCuda, ChebyshevSolverMatchesCpu) {
+  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  // The Chebyshev engine against the CPU's Chebyshev solver on the same expansion (the driver's choice is the
+  // same on both devices), the automatic tile and tiles of 7; also within 1e-6 of the eigen solver's rows,
+  // the tolerance asked for, so that the comparison is not between two equal mistakes.
+  const Graph g = netdp::erdos_renyi_graph(150, 0.06, 11);
+  const CsrMatrix w = metropolis(g);
+  for (WalkLossMethod method : {WalkLossMethod::spectral, WalkLossMethod::finite}) {
+    for (SenderView sender : kViews) {
+      for (std::int64_t tile : {0, 7}) {
+        WalkLossParams p = base_params();
+        p.method = method;
+        p.sender = sender;
+        p.solver = netdp::WalkLossSolver::chebyshev;
+        p.tolerance = 1e-8;
+        p.tile_sources = tile;
+        WalkLossRun run;
+        const std::vector<double> gpu = expect_matches_cpu(g, w, p, &run);
+        EXPECT_EQ(run.solver, "chebyshev") << describe(p);
+        EXPECT_EQ(run.tiles, tile == 7 ? 22 : 1) << describe(p);
+        p.solver = netdp::WalkLossSolver::eigen;
+        const std::vector<double> eigen = netdp::walk_loss_matrix(g, w, on(DeviceKind::cpu, p));
+        EXPECT_LE(max_scaled_error(gpu, eigen), 1e-6) << describe(p);
+      }
+    }
+  }
+}
+
+/// Counts the rows the run hands over.
+struct RowCounter : netdp::LossRowSink {
+  void consume(netdp::node_t, netdp::node_t count, std::span<const double>) override { rows += count; }
+  std::int64_t rows = 0;
+};
+
+/// Stop requests count while a progress sink is installed (core/progress.hpp); this one records nothing.
+struct QuietSink : netdp::ProgressSink {
+  void report(const std::string&, double) override {}
+};
+
+TEST(WalkLossCuda, AStopRequestEndsTheTileLoopBeforeAnyRow) {
+  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  // The driver (src/accounting/walk_loss.cpp) checks for a stop request before each tile of every engine.
+  const Graph g = netdp::ring_graph(20);
+  const CsrMatrix w = metropolis(g);
+  QuietSink watcher;
+  const netdp::ProgressSinkScope scope(watcher);
+  for (netdp::WalkLossSolver solver : {netdp::WalkLossSolver::eigen, netdp::WalkLossSolver::chebyshev}) {
+    for (WalkLossMethod method : kMethods) {
+      WalkLossParams p = on(DeviceKind::cuda, base_params());
+      p.method = method;
+      p.solver = solver;
+      p.tile_sources = 3;
+      RowCounter rows;
+      netdp::request_stop(SIGINT);
+      EXPECT_THROW(netdp::walk_loss(g, w, p, rows), netdp::RunStopped) << describe(p);
+      netdp::clear_stop();
+      EXPECT_EQ(rows.rows, 0) << describe(p);
+      EXPECT_EQ(netdp::walk_loss(g, w, p, rows).tiles, 7) << describe(p);  // and runs whole without one
+      EXPECT_EQ(rows.rows, 20) << describe(p);
+    }
   }
 }
 
