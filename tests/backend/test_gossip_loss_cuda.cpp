@@ -9,11 +9,9 @@
 #include <csignal>
 #include <cstddef>
 #include <cstdint>
-#include <span>
 #include <string>
 #include <vector>
 
-#include "core/progress.hpp"
 #include "netdp/accounting/gossip_loss.hpp"
 #include "netdp/core/device.hpp"
 #include "netdp/core/error.hpp"
@@ -21,6 +19,7 @@
 #include "netdp/core/graph_generators.hpp"
 #include "netdp/core/sparse_matrix.hpp"
 #include "netdp/core/weighting.hpp"
+#include "support/stop_support.hpp"
 
 namespace {
 
@@ -252,17 +251,6 @@ TEST(GossipLossCuda, MemoryLimitSplitsIntoTiles) {
   EXPECT_THROW(netdp::gossip_loss_matrix(g, w, on(DeviceKind::cuda, p)), netdp::InsufficientMemory);
 }
 
-/// Counts the rows the run hands over.
-struct RowCounter : netdp::LossRowSink {
-  void consume(netdp::node_t, netdp::node_t count, std::span<const double>) override { rows += count; }
-  std::int64_t rows = 0;
-};
-
-/// Stop requests count while a progress sink is installed (core/progress.hpp); this one records nothing.
-struct QuietSink : netdp::ProgressSink {
-  void report(const std::string&, double) override {}
-};
-
 TEST(GossipLossCuda, TheDriverRunsBothPassesTileByTileReportingAndStopping) {
   if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
   // The tile loops are the driver's (src/accounting/gossip_loss.cpp): tiles of 3 on n = 20 make 7 pass-1
@@ -273,7 +261,7 @@ TEST(GossipLossCuda, TheDriverRunsBothPassesTileByTileReportingAndStopping) {
   p.steps = 3;
   p.tile_sources = 3;
   std::vector<double> shares;
-  RowCounter rows;
+  netdp::testing::RowCounter rows;
   const GossipLossRun run = netdp::gossip_loss(g, w, p, rows, [&](double f) { shares.push_back(f); });
   std::vector<double> expected;
   for (int done : {3, 6, 9, 12, 15, 18, 20, 23, 26, 29, 32, 35, 38, 40}) expected.push_back(done / 40.0);
@@ -283,10 +271,10 @@ TEST(GossipLossCuda, TheDriverRunsBothPassesTileByTileReportingAndStopping) {
   EXPECT_EQ(run.tile_sources, 3);
 
   // A stop request after the second pass-1 tile ends the run before the third: no row reaches the sink.
-  QuietSink watcher;
+  netdp::testing::QuietProgressSink watcher;
   const netdp::ProgressSinkScope scope(watcher);
   shares.clear();
-  RowCounter stopped;
+  netdp::testing::RowCounter stopped;
   EXPECT_THROW(netdp::gossip_loss(g, w, p, stopped,
                                   [&](double f) {
                                     shares.push_back(f);

@@ -13,11 +13,9 @@
 #include <csignal>
 #include <cstddef>
 #include <cstdint>
-#include <span>
 #include <string>
 #include <vector>
 
-#include "core/progress.hpp"
 #include "netdp/accounting/walk_loss.hpp"
 #include "netdp/core/device.hpp"
 #include "netdp/core/error.hpp"
@@ -25,6 +23,7 @@
 #include "netdp/core/graph_generators.hpp"
 #include "netdp/core/sparse_matrix.hpp"
 #include "netdp/core/weighting.hpp"
+#include "support/stop_support.hpp"
 
 namespace {
 
@@ -266,23 +265,12 @@ TEST(WalkLossCuda, ChebyshevSolverMatchesCpu) {
   }
 }
 
-/// Counts the rows the run hands over.
-struct RowCounter : netdp::LossRowSink {
-  void consume(netdp::node_t, netdp::node_t count, std::span<const double>) override { rows += count; }
-  std::int64_t rows = 0;
-};
-
-/// Stop requests count while a progress sink is installed (core/progress.hpp); this one records nothing.
-struct QuietSink : netdp::ProgressSink {
-  void report(const std::string&, double) override {}
-};
-
 TEST(WalkLossCuda, AStopRequestEndsTheTileLoopBeforeAnyRow) {
   if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
   // The driver (src/accounting/walk_loss.cpp) checks for a stop request before each tile of every engine.
   const Graph g = netdp::ring_graph(20);
   const CsrMatrix w = metropolis(g);
-  QuietSink watcher;
+  netdp::testing::QuietProgressSink watcher;
   const netdp::ProgressSinkScope scope(watcher);
   for (netdp::WalkLossSolver solver : {netdp::WalkLossSolver::eigen, netdp::WalkLossSolver::chebyshev}) {
     for (WalkLossMethod method : kMethods) {
@@ -290,7 +278,7 @@ TEST(WalkLossCuda, AStopRequestEndsTheTileLoopBeforeAnyRow) {
       p.method = method;
       p.solver = solver;
       p.tile_sources = 3;
-      RowCounter rows;
+      netdp::testing::RowCounter rows;
       netdp::request_stop(SIGINT);
       EXPECT_THROW(netdp::walk_loss(g, w, p, rows), netdp::RunStopped) << describe(p);
       netdp::clear_stop();
