@@ -51,34 +51,19 @@ struct Lane {
   kernels::walk::Retry retry;
   RunCell* cells = nullptr;
   std::vector<node_t>* path = nullptr;
-  node_t first_node = -1;  // a first visit whose hit is not yet in the node's totals
-  std::int64_t first_time = 0;
 };
 
 // The visit of node v at position t >= 1 (the one-walk engine's RunVisitor::step, split up): the
-// return-time or hitting-time bin now; visits, returns and the return-time sum when the walk is folded (the
-// return-time sum of a run is last - first, so a first visit subtracts its time and the fold adds the last);
-// a first visit's hit in the node's totals one pass later, their line prefetched now. Integer sums, so the
-// order does not matter.
-inline void settle_first_visit(ThreadState& ts, Lane& l) {
-  if (l.first_node < 0) return;
-  NodeState& s = ts.nodes[static_cast<std::size_t>(l.first_node)];
-  ++s.hits;
-  s.hit_sum += l.first_time;
-  s.return_sum -= l.first_time;
-  l.first_node = -1;
-}
-
+// return-time or hitting-time bin now (all lanes are at the same t: one line of bins); the node's totals
+// (visits, returns, the return-time sum last - first, the hit at the first visit) when the walk is folded,
+// so that a visit touches its cell and nothing else per node. Integer sums, so the order does not matter.
 inline void visit(const Context& ctx, ThreadState& ts, Lane& l, std::int64_t t) {
-  settle_first_visit(ts, l);
   RunCell& c = l.cells[l.v];
   if (c.count > 0) {
     const std::int64_t gap = t - std::int64_t{c.last};
     ++ts.return_counts[static_cast<std::size_t>(gap <= ctx.time_cap ? gap : ctx.time_cap + 1)];
   } else {
-    l.first_node = l.v;
-    l.first_time = t;
-    prefetch<true>(&ts.nodes[static_cast<std::size_t>(l.v)]);
+    c.first = static_cast<std::uint32_t>(t);
     ++ts.hitting_counts[static_cast<std::size_t>(t <= ctx.time_cap ? t : ctx.time_cap + 1)];
   }
   ++c.count;
@@ -93,7 +78,11 @@ void fold(const Context& ctx, ThreadState& ts, RunCell* cells) {
       NodeState& s = ts.nodes[static_cast<std::size_t>(v)];
       s.visits += c.count;
       s.returns += std::int64_t{c.count} - 1;
-      s.return_sum += c.last;
+      s.return_sum += std::int64_t{c.last} - std::int64_t{c.first};
+      if (c.first > 0) {  // position 0 is no hit
+        ++s.hits;
+        s.hit_sum += c.first;
+      }
     }
     ts.count_run_visits(c.count, ctx);
     c = RunCell{};
@@ -154,7 +143,6 @@ void advance(const Context& ctx, ThreadState& ts, std::span<Lane> lanes, Tick&& 
   }
   for (Lane& l : lanes) {
     if (steps > 1) visit(ctx, ts, l, steps - 1);
-    settle_first_visit(ts, l);
   }
 }
 
@@ -196,7 +184,7 @@ void interleaved_plain_runs(const Context& ctx, std::int64_t first_run, std::spa
     const std::int64_t run = first_run + std::int64_t(k);
     const node_t start = walk_start(ctx.model, ctx.p, run);
     Lane l(ctx.p.seed, run, start, ts.lanes.data() + k * n, ctx.p.save_paths ? &out[k].path : nullptr);
-    l.cells[start] = RunCell{0, 1};  // position 0
+    l.cells[start] = RunCell{0, 1, 0};  // position 0
     if (l.path) {
       l.path->reserve(static_cast<std::size_t>(ctx.p.steps));
       l.path->push_back(start);

@@ -59,9 +59,11 @@ struct alignas(64) NodeState {
 };
 
 /// A node's state in one of the walks a thread advances together (docs/walk_sim.md "Interleaved CPU walks"):
-/// 8 bytes, so the per-walk arrays stay small; count = 0 means not visited yet (T < 2^31).
-struct RunCell {
-  std::uint32_t last = 0, count = 0;
+/// 16 bytes (a quarter of a cache line, never across two), so the per-walk arrays stay small and a visit
+/// touches no other per-node line: the first visit's time waits here for the fold. count = 0 means not
+/// visited yet (T < 2^31); first = 0 for the start, which is no hit.
+struct alignas(16) RunCell {
+  std::uint32_t last = 0, count = 0, first = 0;
 };
 
 /// Memory advised for transparent huge pages: 2 MiB pages make the random accesses of interleaved walks
@@ -98,8 +100,8 @@ class HugePageArray {
 };
 using RunCells = HugePageArray<RunCell>;
 
-/// The walk's CSR rows (WalkModel's offsets, targets, thresholds) copied into huge pages for interleaved walks:
-/// shared by the threads of one walk_sim call.
+/// The walk's CSR rows (WalkModel's offsets, targets, thresholds) copied into huge pages for interleaved
+/// walks: shared by the threads of one walk_sim call.
 struct HugePageRows {
   HugePageArray<offset_t> offsets;
   HugePageArray<node_t> targets;
