@@ -118,17 +118,18 @@ void advance(const Context& ctx, ThreadState& ts, std::span<Lane> lanes, Tick&& 
           l.pick = kernels::walk::lazy_moves(k, degree) ? l.begin + k : -1;
           if (l.pick >= 0) prefetch(targets + l.pick);
         } else {
-          // The row's thresholds and targets together: the pick then finds its target in cache, one
-          // dependent miss fewer per position than fetching it after the search.
+          // The row's thresholds; the pick's target is prefetched by the search's pass, so only its line
+          // is fetched (a row of ER's ~20 targets spans 2-3 lines).
           l.u = l.words.next_u64();
           for (offset_t e = l.begin; e < l.end; e += 8) prefetch(thresholds + e);
           prefetch(thresholds + l.end - 1);
-          for (offset_t e = l.begin; e < l.end; e += 16) prefetch(targets + e);
-          prefetch(targets + l.end - 1);
         }
       }
       if constexpr (kKind == WalkKind::weighted) {
-        for (Lane& l : lanes) l.pick = kernels::walk::weighted_pick(thresholds, l.begin, l.end, l.u);
+        for (Lane& l : lanes) {
+          l.pick = kernels::walk::weighted_pick(thresholds, l.begin, l.end, l.u);
+          prefetch(targets + l.pick);
+        }
       }
       for (Lane& l : lanes) {
         const node_t next = l.pick >= 0 ? targets[l.pick] : l.v;

@@ -100,8 +100,8 @@ class HugePageArray {
 };
 using RunCells = HugePageArray<RunCell>;
 
-/// The walk's CSR rows (WalkModel's offsets, targets, thresholds) copied into huge pages for interleaved
-/// walks: shared by the threads of one walk_sim call.
+/// The walk's CSR rows (WalkModel's offsets, targets, thresholds) copied into huge pages for interleaved walks:
+/// shared by the threads of one walk_sim call.
 struct HugePageRows {
   HugePageArray<offset_t> offsets;
   HugePageArray<node_t> targets;
