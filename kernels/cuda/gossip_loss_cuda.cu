@@ -20,7 +20,6 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
-#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -36,6 +35,7 @@
 #include "cuda/base/runtime_check.hpp"
 #include "cuda/base/stream.hpp"
 #include "cuda/gossip_spmm.cuh"
+#include "cuda/node_major_matrix.hpp"
 #include "cuda/propagator.hpp"
 #include "gossip_loss_kernels.hpp"
 #include "netdp/core/error.hpp"
@@ -84,6 +84,7 @@ class Engine final : public GossipLossCudaEngine {
       : p_(p),
         context_(device),
         run_(tiles),
+        w_(p.w, p.dense, context_.stream.get()),
         norms_(static_cast<std::size_t>(p.steps) * static_cast<std::size_t>(p.w.n)),
         block_a_(block_elements(std::max(tiles.norms_tile, tiles.tile_sources))),
         block_b_(block_a_.size()),
@@ -91,16 +92,6 @@ class Engine final : public GossipLossCudaEngine {
         losses_(shares_.size()),
         staging_(p.w.n, staging_columns, context_.stream.get(), sink) {
     const cudaStream_t stream = context_.stream.get();
-    if (p.dense) {
-      dense_.emplace(p.w, true, stream);
-    } else {
-      w_offsets_ = DeviceBuffer<offset_t>(p.w.offsets.size());
-      w_columns_ = DeviceBuffer<node_t>(p.w.columns.size());
-      w_values_ = DeviceBuffer<double>(p.w.values.size());
-      w_offsets_.upload(std::span<const offset_t>(p.w.offsets), stream);
-      w_columns_.upload(std::span<const node_t>(p.w.columns), stream);
-      w_values_.upload(std::span<const double>(p.w.values), stream);
-    }
     adj_offsets_ = DeviceBuffer<std::int64_t>(p.graph.offsets.size());
     adjacency_ = DeviceBuffer<std::int32_t>(p.graph.adjacency.size());
     adj_offsets_.upload(std::span<const std::int64_t>(p.graph.offsets), stream);
@@ -109,9 +100,8 @@ class Engine final : public GossipLossCudaEngine {
     for (const DeviceBuffer<double>* buffer : {&norms_, &block_a_, &block_b_})
       NETDP_CUDA_TRY(cudaMemsetAsync(buffer->data(), 0, buffer->bytes(), stream));
     run_.device_bytes =
-        (dense_ ? dense_->device_bytes() : 0) +
-        static_cast<std::int64_t>(w_offsets_.bytes() + w_columns_.bytes() + w_values_.bytes() +
-                                  adj_offsets_.bytes() + adjacency_.bytes() + norms_.bytes() +
+        w_.device_bytes() +
+        static_cast<std::int64_t>(adj_offsets_.bytes() + adjacency_.bytes() + norms_.bytes() +
                                   block_a_.bytes() + block_b_.bytes() + shares_.bytes() + losses_.bytes());
   }
 
@@ -124,7 +114,7 @@ class Engine final : public GossipLossCudaEngine {
     propagate_tile(s, cols, [&](std::int64_t k, const double* x, double* y) {
       cuda::row_sums(
           n, cols,
-          gossip_loss::NormsStepBody<offset_t, node_t>{w_offsets_.data(), w_columns_.data(), w_values_.data(),
+          gossip_loss::NormsStepBody<offset_t, node_t>{w_.offsets.data(), w_.columns.data(), w_.values.data(),
                                                        x, cols, y, norms_.data() + k * n},
           stream());
     });
@@ -140,8 +130,8 @@ class Engine final : public GossipLossCudaEngine {
     propagate_tile(s, cols, [&](std::int64_t k, const double* x, double* y) {
       // S[w, j] += (W^t)_{w, s + j}^2 / r_t(w) (M1), the CPU's rounding element for element.
       cuda::for_each_row(n, cols,
-                         gossip_loss::SharesStepBody<offset_t, node_t>{w_offsets_.data(), w_columns_.data(),
-                                                                       w_values_.data(), x, cols, y,
+                         gossip_loss::SharesStepBody<offset_t, node_t>{w_.offsets.data(), w_.columns.data(),
+                                                                       w_.values.data(), x, cols, y,
                                                                        norms_.data() + k * n, shares_.data()},
                          stream());
     });
@@ -178,16 +168,16 @@ class Engine final : public GossipLossCudaEngine {
     cuda::for_each_row(n, cols, gossip_loss::IdentityRowsBody{x, cols, s}, stream());
     if (p_.t_start == 0) record(0, x, nullptr);
     for (std::int64_t t = 1; t < t_end; ++t) {
-      if (dense_) {
-        dense_->apply_rows(x, y, cols);
+      if (w_.dense) {
+        w_.dense->apply_rows(x, y, cols);
         if (t >= p_.t_start) record(t - p_.t_start, y, nullptr);
       } else if (t >= p_.t_start) {
         record(t - p_.t_start, x, y);
       } else {
         cuda::for_each_row(
             n, cols,
-            gossip::NodeMajorStepBody<offset_t, node_t>{w_offsets_.data(), w_columns_.data(),
-                                                        w_values_.data(), x, nullptr, 0.0, 0.0, cols, y},
+            gossip::NodeMajorStepBody<offset_t, node_t>{w_.offsets.data(), w_.columns.data(),
+                                                        w_.values.data(), x, nullptr, 0.0, 0.0, cols, y},
             stream());
       }
       std::swap(x, y);
@@ -197,10 +187,7 @@ class Engine final : public GossipLossCudaEngine {
   const GossipLossProblem p_;
   const cuda::DeviceContext context_;  // device, guard and stream, from construction to the last member's end
   CudaGossipLossRun run_;
-  std::optional<cuda::Propagator> dense_;  // the dense path: DGEMM on a dense copy of W
-  DeviceBuffer<offset_t> w_offsets_;       // the sparse path: W in CSR with the host's 64-bit offsets
-  DeviceBuffer<node_t> w_columns_;
-  DeviceBuffer<double> w_values_;
+  cuda::NodeMajorMatrix w_;
   DeviceBuffer<std::int64_t> adj_offsets_;
   DeviceBuffer<std::int32_t> adjacency_;
   DeviceBuffer<double> norms_, block_a_, block_b_, shares_, losses_;

@@ -31,7 +31,6 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
-#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -44,6 +43,7 @@
 #include "cuda/base/stream.hpp"
 #include "cuda/gossip_sim_common.cuh"
 #include "cuda/gossip_spmm.cuh"
+#include "cuda/node_major_matrix.hpp"
 #include "cuda/propagator.hpp"
 #include "device_kernels.hpp"
 #include "gossip_sim_kernels.hpp"
@@ -77,6 +77,7 @@ class FixedEngine final : public GossipSimCudaEngine {
       : p_(p),
         context_(device),
         points_(static_cast<std::int64_t>(p.times.size())),
+        w_(p.w, p.dense, context_.stream.get()),
         x_(p.x.size()),
         xbar_(p.xbar.size()),
         noisy_average_(static_cast<std::size_t>(batch * p.dim)),
@@ -86,16 +87,6 @@ class FixedEngine final : public GossipSimCudaEngine {
         noisy_(truth_.size()),
         host_errors_(truth_.size()) {
     const cudaStream_t stream = context_.stream.get();
-    if (p.dense) {
-      dense_.emplace(p.w, true, stream);
-    } else {
-      offsets_ = DeviceBuffer<offset_t>(p.w.offsets.size());
-      columns_ = DeviceBuffer<node_t>(p.w.columns.size());
-      values_ = DeviceBuffer<double>(p.w.values.size());
-      offsets_.upload(std::span<const offset_t>(p.w.offsets), stream);
-      columns_.upload(std::span<const node_t>(p.w.columns), stream);
-      values_.upload(std::span<const double>(p.w.values), stream);
-    }
     x_.upload(p.x, stream);
     xbar_.upload(p.xbar, stream);
     const std::size_t block = static_cast<std::size_t>(p.w.n * batch * p.dim);
@@ -107,9 +98,8 @@ class FixedEngine final : public GossipSimCudaEngine {
     run_.batch_runs = batch;
     run_.batches = (runs + batch - 1) / batch;
     run_.device_bytes =
-        (dense_ ? dense_->device_bytes() : 0) +
-        static_cast<std::int64_t>(offsets_.bytes() + columns_.bytes() + values_.bytes() + x_.bytes() +
-                                  xbar_.bytes() + buffers_[0].bytes() + buffers_[1].bytes() +
+        w_.device_bytes() +
+        static_cast<std::int64_t>(x_.bytes() + xbar_.bytes() + buffers_[0].bytes() + buffers_[1].bytes() +
                                   buffers_[2].bytes() + 3 * noisy_average_.bytes() + 2 * truth_.bytes());
   }
 
@@ -166,15 +156,15 @@ class FixedEngine final : public GossipSimCudaEngine {
   void step(const double* x, const double* before, double one_minus_gamma, std::int64_t cols, double* y,
             cudaStream_t stream) {
     const std::int64_t n = p_.w.n;
-    if (dense_) {
-      dense_->apply_rows(x, y, cols);
+    if (w_.dense) {
+      w_.dense->apply_rows(x, y, cols);
       if (before)
         cuda::for_each(n * cols, gossip::ChebyshevBody{y, before, p_.gamma, one_minus_gamma}, stream);
       return;
     }
     cuda::for_each_row(
         n, cols,
-        gossip::NodeMajorStepBody<offset_t, node_t>{offsets_.data(), columns_.data(), values_.data(), x,
+        gossip::NodeMajorStepBody<offset_t, node_t>{w_.offsets.data(), w_.columns.data(), w_.values.data(), x,
                                                     before, p_.gamma, one_minus_gamma, cols, y},
         stream);
   }
@@ -183,10 +173,7 @@ class FixedEngine final : public GossipSimCudaEngine {
   const cuda::DeviceContext
       context_;  // device, guard and stream, from construction to the last member's destruction
   const std::int64_t points_;
-  std::optional<cuda::Propagator> dense_;  // the dense path only
-  DeviceBuffer<offset_t> offsets_;         // the sparse path: W in CSR with the host's 64-bit offsets
-  DeviceBuffer<node_t> columns_;
-  DeviceBuffer<double> values_;
+  cuda::NodeMajorMatrix w_;
   DeviceBuffer<double> x_, xbar_, buffers_[3];
   DeviceBuffer<double> noisy_average_, col_true_, col_noisy_, truth_, noisy_;
   HostErrors host_errors_;

@@ -97,6 +97,10 @@ std::vector<Case> csr_cases(const std::string& scratch) {
   // Leaves of degree 1 (every move from a leaf goes to the centre); Metropolis keeps most of a leaf's mass.
   cases.push_back({"star uniform", csr_walk(star_graph(9), parse_walk_weights("uniform"))});
   cases.push_back({"star metropolis", csr_walk(star_graph(9), parse_walk_weights("metropolis"))});
+  // Weighted rows over several lines of thresholds and targets: a centre of 60 entries, rows of about 30.
+  cases.push_back({"big star metropolis", csr_walk(star_graph(60), parse_walk_weights("metropolis"))});
+  cases.push_back(
+      {"dense er metropolis", csr_walk(erdos_renyi_graph(60, 0.5, 4), parse_walk_weights("metropolis"))});
   // A file W on the path 0-1-2 whose node 2 is absorbing (W_22 = 1: a one-entry weighted row).
   cases.push_back({"absorbing file", csr_walk(path_graph(3), parse_walk_weights("file:" + scratch))});
   cases.push_back({"two nodes", csr_walk(path_graph(2), parse_walk_weights("lazy-uniform"))});
