@@ -100,6 +100,7 @@ void advance(const Context& ctx, ThreadState& ts, std::span<Lane> lanes, Tick&& 
   const offset_t* offsets = ctx.rows ? ctx.rows->offsets.data() : model.offsets.data();
   const node_t* targets = ctx.rows ? ctx.rows->targets.data() : model.targets.data();
   const std::uint64_t* thresholds = ctx.rows ? ctx.rows->thresholds.data() : model.thresholds.data();
+  const std::uint32_t* highs = ctx.rows ? ctx.rows->threshold_highs.data() : nullptr;
   const std::int64_t steps = ctx.p.steps;
   constexpr std::int64_t kChunk = std::int64_t{1} << 16;
   for (std::int64_t t0 = 1; t0 < steps; t0 += kChunk) {
@@ -118,16 +119,23 @@ void advance(const Context& ctx, ThreadState& ts, std::span<Lane> lanes, Tick&& 
           l.pick = kernels::walk::lazy_moves(k, degree) ? l.begin + k : -1;
           if (l.pick >= 0) prefetch(targets + l.pick);
         } else {
-          // The row's thresholds; the pick's target is prefetched by the search's pass, so only its line
-          // is fetched (a row of ER's ~20 targets spans 2-3 lines).
+          // The row's thresholds (their high words when copied: half the lines); the pick's target is
+          // prefetched by the search's pass, so only its line is fetched (a row of ER's ~20 targets spans
+          // 2-3 lines).
           l.u = l.words.next_u64();
-          for (offset_t e = l.begin; e < l.end; e += 8) prefetch(thresholds + e);
-          prefetch(thresholds + l.end - 1);
+          if (highs) {
+            for (offset_t e = l.begin; e < l.end; e += 16) prefetch(highs + e);
+            prefetch(highs + l.end - 1);
+          } else {
+            for (offset_t e = l.begin; e < l.end; e += 8) prefetch(thresholds + e);
+            prefetch(thresholds + l.end - 1);
+          }
         }
       }
       if constexpr (kKind == WalkKind::weighted) {
         for (Lane& l : lanes) {
-          l.pick = kernels::walk::weighted_pick(thresholds, l.begin, l.end, l.u);
+          l.pick = highs ? weighted_pick_by_high_words(highs, thresholds, l.begin, l.end, l.u)
+                         : kernels::walk::weighted_pick(thresholds, l.begin, l.end, l.u);
           prefetch(targets + l.pick);
         }
       }
@@ -163,6 +171,31 @@ void* huge_page_alloc(std::size_t bytes) {
 
 void huge_page_free(void* p) {
   std::free(p);
+}
+
+HugePageRows::HugePageRows(const WalkModel& model) {
+  offsets.assign(model.offsets);
+  targets.assign(model.targets);
+  thresholds.assign(model.thresholds);
+  threshold_highs.reserve(model.thresholds.size());
+  for (std::size_t e = 0; e < model.thresholds.size(); ++e)
+    threshold_highs.data()[e] = static_cast<std::uint32_t>(model.thresholds[e] >> 32);
+}
+
+std::int64_t weighted_pick_by_high_words(const std::uint32_t* highs, const std::uint64_t* thresholds,
+                                         std::int64_t begin, std::int64_t end, std::uint64_t u) {
+  // weighted_pick's loop; u < C_k <=> its high word is below C_k's, or equal and u < C_k.
+  const auto u_high = static_cast<std::uint32_t>(u >> 32);
+  std::int64_t lo = begin, hi = end - 1;
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    const bool below = u_high != highs[mid] ? u_high < highs[mid] : u < thresholds[mid];
+    if (below)
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  return lo;
 }
 
 std::int64_t walks_in_flight(const Context& ctx, std::int64_t batch, int threads) {

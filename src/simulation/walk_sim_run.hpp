@@ -100,18 +100,21 @@ class HugePageArray {
 };
 using RunCells = HugePageArray<RunCell>;
 
-/// The walk's CSR rows (WalkModel's offsets, targets, thresholds) copied into huge pages for interleaved walks:
-/// shared by the threads of one walk_sim call.
+/// The walk's CSR rows (WalkModel's offsets, targets, thresholds) copied into huge pages for interleaved
+/// walks: shared by the threads of one walk_sim call. Weighted rows also get the thresholds' high 32-bit
+/// words, which decide almost every comparison of a pick in half the lines (weighted_pick_by_high_words).
 struct HugePageRows {
   HugePageArray<offset_t> offsets;
   HugePageArray<node_t> targets;
   HugePageArray<std::uint64_t> thresholds;
-  explicit HugePageRows(const WalkModel& model) {
-    offsets.assign(model.offsets);
-    targets.assign(model.targets);
-    thresholds.assign(model.thresholds);
-  }
+  HugePageArray<std::uint32_t> threshold_highs;
+  explicit HugePageRows(const WalkModel& model);
 };
+
+/// kernels::walk::weighted_pick(thresholds, begin, end, u), the same search and the same entry, with each
+/// comparison u < C_k made on the high words (highs[k] = C_k >> 32) and, only when those are equal, on C_k.
+std::int64_t weighted_pick_by_high_words(const std::uint32_t* highs, const std::uint64_t* thresholds,
+                                         std::int64_t begin, std::int64_t end, std::uint64_t u);
 
 struct ThreadState {
   std::vector<NodeState> nodes;

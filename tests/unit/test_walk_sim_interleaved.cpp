@@ -8,12 +8,15 @@
 
 #include <cstdint>
 #include <map>
+#include <random>
 #include <string>
 #include <vector>
 
+#include "common/walk_sim_math.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/core/graph_generators.hpp"
 #include "netdp/simulation/walk_sim.hpp"
+#include "simulation/walk_sim_run.hpp"
 #include "support/test_support.hpp"
 
 namespace netdp {
@@ -127,6 +130,38 @@ TEST(WalkSimInterleaved, SameResultsAsOneWalkAtATime) {
       }
     }
   }
+}
+
+TEST(WalkSimInterleaved, PicksByHighWordsAreTheRowPicks) {
+  // weighted_pick_by_high_words against weighted_pick: rows of 1 to 40 nondecreasing thresholds whose high
+  // words often tie (steps of at most 2^33 around a few high words, and zero steps), draws at, just below and
+  // just above every threshold and at each high word's bounds, 0, the largest and random ones.
+  std::mt19937_64 rng(5);
+  std::vector<std::uint64_t> c(48);
+  std::vector<std::uint32_t> highs(c.size());
+  std::int64_t tie_decided = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    const auto begin = static_cast<std::int64_t>(rng() % 8),
+               end = begin + 1 + static_cast<std::int64_t>(rng() % 40);
+    std::uint64_t value = rng() >> 2;
+    for (std::int64_t e = 0; e < std::int64_t(c.size()); ++e) {
+      value += rng() % 3 == 0 ? 0 : rng() % (std::uint64_t{1} << 33);
+      c[e] = value;
+      highs[e] = static_cast<std::uint32_t>(c[e] >> 32);
+    }
+    std::vector<std::uint64_t> draws = {0, ~std::uint64_t{0}, c[begin] + rng() % (c[end - 1] - c[begin] + 1)};
+    for (std::int64_t e = begin; e < end; ++e) {
+      draws.insert(draws.end(),
+                   {c[e], c[e] - 1, c[e] + 1, c[e] >> 32 << 32, (c[e] >> 32 << 32) | 0xffffffffu});
+      tie_decided += e > begin && highs[e] == highs[e - 1] && c[e] != c[e - 1];
+    }
+    for (std::uint64_t u : draws) {
+      ASSERT_EQ(walk_detail::weighted_pick_by_high_words(highs.data(), c.data(), begin, end, u),
+                kernels::walk::weighted_pick(c.data(), begin, end, u))
+          << "row " << begin << " .. " << end - 1 << ", u " << u;
+    }
+  }
+  EXPECT_GT(tie_decided, 1000);  // the full-width comparison was needed, not only the high words
 }
 
 TEST(WalkSimInterleaved, StatisticsEqualThoseOfTheSampledPaths) {
