@@ -20,17 +20,31 @@ using philox::bounded_draw;
 /// Weighted row pick: entries [begin, end) carry cumulative thresholds C_k = floor(2^64 (w_0 + ... + w_k)),
 /// the last entry's (2^64) implicit. Returns the first k with u < C_k, i.e. entry k with probability w_k up
 /// to 2^-64 per entry, for a uniform 64-bit u. Binary search: O(log d).
-NETDP_HD inline std::int64_t weighted_pick(const std::uint64_t* thresholds, std::int64_t begin,
-                                           std::int64_t end, std::uint64_t u) {
+/// weighted_pick's search with the test u < C_k made by below(k) (true from some k on): the first k in
+/// [begin, end - 1) with below(k), else end - 1. The CPU's interleaved walks pass a test that reads C_k's
+/// high word first (src/simulation/walk_sim_interleaved.cpp).
+template <class Below>
+NETDP_HD inline std::int64_t first_below(std::int64_t begin, std::int64_t end, const Below& below) {
   std::int64_t lo = begin, hi = end - 1;
   while (lo < hi) {
     const std::int64_t mid = lo + (hi - lo) / 2;
-    if (u < thresholds[mid])
+    if (below(mid))
       hi = mid;
     else
       lo = mid + 1;
   }
   return lo;
+}
+
+struct BelowThreshold {
+  const std::uint64_t* thresholds;
+  std::uint64_t u;
+  NETDP_HD bool operator()(std::int64_t k) const { return u < thresholds[k]; }
+};
+
+NETDP_HD inline std::int64_t weighted_pick(const std::uint64_t* thresholds, std::int64_t begin,
+                                           std::int64_t end, std::uint64_t u) {
+  return first_below(begin, end, BelowThreshold{thresholds, u});
 }
 
 /// The directed ring of docs/math.md §3.1: v -> v + 1 mod n.

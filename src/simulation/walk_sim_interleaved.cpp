@@ -184,18 +184,10 @@ HugePageRows::HugePageRows(const WalkModel& model) {
 
 std::int64_t weighted_pick_by_high_words(const std::uint32_t* highs, const std::uint64_t* thresholds,
                                          std::int64_t begin, std::int64_t end, std::uint64_t u) {
-  // weighted_pick's loop; u < C_k <=> its high word is below C_k's, or equal and u < C_k.
+  // u < C_k <=> u's high word is below C_k's, or equal and u < C_k.
   const auto u_high = static_cast<std::uint32_t>(u >> 32);
-  std::int64_t lo = begin, hi = end - 1;
-  while (lo < hi) {
-    const std::int64_t mid = lo + (hi - lo) / 2;
-    const bool below = u_high != highs[mid] ? u_high < highs[mid] : u < thresholds[mid];
-    if (below)
-      hi = mid;
-    else
-      lo = mid + 1;
-  }
-  return lo;
+  return kernels::walk::first_below(
+      begin, end, [&](std::int64_t k) { return u_high != highs[k] ? u_high < highs[k] : u < thresholds[k]; });
 }
 
 std::int64_t walks_in_flight(const Context& ctx, std::int64_t batch, int threads) {
