@@ -375,7 +375,7 @@ WalkSimResult walk_sim(const WalkModel& model, const WalkSimParams& p, const Dis
   std::optional<walk_detail::HugePageRows> huge_rows;
   const double row_bytes =
       double(model.offsets.size() * sizeof(offset_t) + model.targets.size() * sizeof(node_t) +
-             model.thresholds.size() * sizeof(std::uint64_t));
+             model.thresholds.size() * (sizeof(std::uint64_t) + sizeof(std::uint32_t)));  // + high words
   if (device.kind == DeviceKind::cpu && walk_detail::walks_in_flight(ctx, r.batch_runs, threads) > 1 &&
       row_bytes <= double(available_memory_bytes()) / 4)
     ctx.rows = &huge_rows.emplace(model);
