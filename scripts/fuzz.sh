@@ -13,6 +13,8 @@ read -r -a targets <<<"${targets[*]}"
 out=${FUZZ_BUILD_DIR:-${TMPDIR:-/tmp}/netdp-fuzz}
 mkdir -p "$out"
 cxx=${CXX_FUZZ:-clang++}
+launcher=()  # ccache, when installed, makes a rebuild of unchanged targets free (docs/reliability.md §5)
+command -v ccache >/dev/null && launcher=(ccache)
 flags=(-std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
        -Wno-unknown-pragmas -I"$root/include" -I"$root/src" -I"$root/kernels")
 # Each target with the sources it reads through and what they call (no OpenMP: the pragmas are ignored).
@@ -32,26 +34,38 @@ sources_of() {
 # header-only build, whose internal asserts differ (a "[{" table header trips one; docs/reliability.md §5).
 libraries_of() {
   case $1 in
-    study_toml | unit_json) echo "$(pkg-config --cflags tomlplusplus)" -ltomlplusplus -lcrypto ;;
+    study_toml | unit_json) echo -ltomlplusplus -lcrypto ;;
   esac
 }
-# Build every target first, as many at a time as there are cores (each is one clang process), then run them.
-build_target() {
-  local target=$1 srcs=() s
-  for s in $(sources_of "$target"); do [[ -f $root/$s ]] && srcs+=("$root/$s"); done
-  # shellcheck disable=SC2046
-  "$cxx" "${flags[@]}" "$root/tests/fuzz/fuzz_$target.cpp" "${srcs[@]}" $(libraries_of "$target") \
-    -o "$out/fuzz_$target"
+read -r -a toml_flags <<<"$(pkg-config --cflags tomlplusplus)"
+# Build every target first: each source once to an object (through ccache when installed, so that a rebuild of
+# unchanged sources is free; as many at a time as there are cores), then one link per target.
+object_of() { local s=${1//\//_}; echo "$out/obj/${s%.cpp}.o"; }
+compile() {  # compile SOURCE (relative to the root)
+  local source=$1
+  "${launcher[@]}" "$cxx" "${flags[@]}" "${toml_flags[@]}" -c "$root/$source" -o "$(object_of "$source")"
 }
 started=$(date +%s)
-pids=()
+mkdir -p "$out/obj"
+declare -A wanted=()
 for target in "${targets[@]}"; do
-  echo "fuzz.sh: building $out/fuzz_$target"
-  build_target "$target" &
+  wanted["tests/fuzz/fuzz_$target.cpp"]=1
+  for s in $(sources_of "$target"); do [[ -f $root/$s ]] && wanted[$s]=1; done
+done
+pids=()
+for source in "${!wanted[@]}"; do
+  compile "$source" &
   pids+=($!)
   if ((${#pids[@]} >= $(nproc))); then wait "${pids[0]}"; pids=("${pids[@]:1}"); fi
 done
 for pid in "${pids[@]}"; do wait "$pid"; done
+for target in "${targets[@]}"; do
+  objects=("$(object_of "tests/fuzz/fuzz_$target.cpp")")
+  for s in $(sources_of "$target"); do [[ -f $root/$s ]] && objects+=("$(object_of "$s")"); done
+  echo "fuzz.sh: linking $out/fuzz_$target"
+  # shellcheck disable=SC2046
+  "$cxx" "${flags[@]}" "${objects[@]}" $(libraries_of "$target") -o "$out/fuzz_$target"
+done
 echo "fuzz.sh: ${#targets[@]} targets built in $(($(date +%s) - started)) s"
 status=0
 for target in "${targets[@]}"; do

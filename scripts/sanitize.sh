@@ -2,7 +2,7 @@
 # CI stage (docs/reliability.md §5), run by scripts/test.sh after the normal tests: netdp built with
 # AddressSanitizer + UndefinedBehaviorSanitizer at -O1 (the system C++ compiler; CUDA, MPI, Python and
 # benchmarks off), only the test programs of the labels unit, cli and device-bodies and the CLI they call, those
-# tests, then each libFuzzer target for FUZZ_SECONDS (default 60) with scripts/fuzz.sh (Debian's clang; skipped
+# tests, then each libFuzzer target for FUZZ_SECONDS (default 30) with scripts/fuzz.sh (Debian's clang; skipped
 # with a note when clang++ is absent).
 # Usage: scripts/sanitize.sh [BUILD_DIR, default build-sanitize]. Any sanitizer report fails the test at fault.
 # SANITIZE_TESTS=REGEX runs only the ctest names matching REGEX (ctest -R), e.g. while fixing one finding.
@@ -35,7 +35,7 @@ ctest --test-dir "$build" --output-on-failure -j"$(nproc)" -L "^(unit|cli|device
 echo "sanitize.sh: tests under ASan + UBSan done in $(($(date +%s) - tested)) s"
 if command -v "${CXX_FUZZ:-clang++}" >/dev/null; then
   fuzzed=$(date +%s)
-  FUZZ_BUILD_DIR=$PWD/$build/fuzz bash scripts/fuzz.sh "${FUZZ_SECONDS:-60}"
+  FUZZ_BUILD_DIR=$PWD/$build/fuzz bash scripts/fuzz.sh "${FUZZ_SECONDS:-30}"
   echo "sanitize.sh: fuzz targets built and run in $(($(date +%s) - fuzzed)) s"
 else
   echo "sanitize.sh: no clang++: fuzz targets skipped (apt-get install -y clang)"

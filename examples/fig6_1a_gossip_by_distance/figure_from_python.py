@@ -23,7 +23,8 @@ import netdp
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for plot_common
 from plot_common import finish, mean_band, plt  # noqa: E402
 
-SETTING = dict(weights="metropolis", alpha=2, sigma=1, steps="auto", t_start=1, cap="ldp", no_matrix=True)
+SETTING = dict(accounting="theorem", weights="metropolis", alpha=2, sigma=1, steps="auto", t_start=1, cap="ldp",
+               no_matrix=True)  # the figure plots Thm 6.1 (not an upper bound: docs/math.md §6.9)
 
 
 def graphs(small):

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "accounting/checks.hpp"
+#include "accounting/gossip_view.hpp"
 #include "accounting/row_tiles.hpp"
 #include "core/progress.hpp"
 #include "gossip_loss_kernels.hpp"
@@ -33,6 +34,9 @@ void validate(const GossipLossParams& p, node_t n) {
   if (p.t_start != 0 && p.t_start != 1)
     bad("t-start", "t-start must be 0 or 1, got " + std::to_string(p.t_start));
   accounting_checks::check_rows(p.source, n, p.tile_sources, p.memory_limit);
+  if (p.accounting == GossipAccounting::exact && p.device.kind == DeviceKind::cuda)
+    bad("device", "the exact accountant runs on the CPU (docs/gossip_loss.md); use --device cpu or auto, or "
+                  "--accounting theorem on the GPU");
 }
 
 namespace {
@@ -134,14 +138,22 @@ GossipLossRun run_cuda(const kernels::GossipLossProblem& problem, const GossipLo
 }  // namespace
 
 GossipLossRun gossip_loss(const Graph& g, const CsrMatrix& w, const GossipLossParams& p, LossRowSink& sink,
-                          const std::function<void(double)>& progress) {
+                          const std::function<void(double)>& progress, LossRowSink* mu_sink) {
   const auto started = std::chrono::steady_clock::now();
   validate(p, g.n);
   if (w.n != g.n)
     throw InvalidInput("gossip-loss: W is " + std::to_string(w.n) + " x " + std::to_string(w.n) +
                        " but the graph has " + std::to_string(g.n) + " nodes");
-  validate_gossip_matrix(w, g);  // Theorem 6.1's symmetric shortcut needs a symmetric doubly stochastic W
+  validate_gossip_matrix(w, g);  // both accountants use W^t e_w as row w of W^t: W symmetric
 
+  if (p.accounting == GossipAccounting::exact) {
+    const ResolvedDevice cpu = resolve_device(DeviceSpec{DeviceKind::cpu});
+    GossipLossRun run = gossip_loss_exact(g, w, p, sink, progress, mu_sink);
+    run.device = cpu.name;
+    run.device_note = p.device.kind == DeviceKind::automatic ? "the exact accountant runs on the CPU" : "";
+    run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return run;
+  }
   const ResolvedDevice device = resolve_device(p.device);
   const kernels::GossipLossProblem problem{
       g, w, p.t_start, p.steps, gossip_ldp_loss(p), p.cap_ldp, use_dense(p, w)};

@@ -232,6 +232,7 @@ GossipLossRun muffliato_sgd_loss(const Graph& g, const CsrMatrix& w, const Gossi
                                  int gradient_steps, LossRowSink& sink) {
   if (gradient_steps < 1) bad("Muffliato-SGD: T must be >= 1, got " + std::to_string(gradient_steps));
   GossipLossParams k_rounds = p;  // steps = K
+  k_rounds.accounting = GossipAccounting::theorem;  // Theorem C.9 sums messages (docs/math.md §6.9)
   k_rounds.t_start = 0;
   k_rounds.cap_ldp = false;
   const double T = double(gradient_steps);

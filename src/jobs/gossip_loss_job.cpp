@@ -1,6 +1,8 @@
 #include "netdp/jobs/gossip_loss_job.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <optional>
 
 #include "core/progress.hpp"
 #include "jobs/job_graph.hpp"
@@ -8,11 +10,53 @@
 #include "jobs/model_parts.hpp"
 #include "netdp/accounting/loss_report.hpp"
 #include "netdp/core/error.hpp"
+#include "netdp/dp/gaussian.hpp"
 #include "netdp/io/results_dir.hpp"
 
 namespace netdp {
 
 using json = nlohmann::json;
+
+std::string to_string(ObserverKnowledge k) {
+  return k == ObserverKnowledge::input ? "input" : "input-and-noise";
+}
+
+namespace {
+
+/// mu rows -> epsilon at delta of the analytic Gaussian curve (docs/math.md §1.2 G4, §6.9), forwarded to the
+/// targets (epsilon.npy, the epsilon statistics). mu = 0 gives 0.
+class EpsilonRows : public LossRowSink {
+ public:
+  EpsilonRows(double delta, std::vector<LossRowSink*> targets) : delta_(delta), targets_(std::move(targets)) {}
+  void consume(node_t first_source, node_t count, std::span<const double> rows) override {
+    epsilon_.resize(rows.size());
+    const std::int64_t size = static_cast<std::int64_t>(rows.size());
+#pragma omp parallel for schedule(dynamic, 256)
+    for (std::int64_t i = 0; i < size; ++i) epsilon_[i] = rows[i] > 0 ? dp::gdp_epsilon(rows[i], delta_) : 0.0;
+    for (auto* target : targets_) target->consume(first_source, count, epsilon_);
+  }
+
+ private:
+  double delta_;
+  std::vector<LossRowSink*> targets_;
+  std::vector<double> epsilon_;
+};
+
+json epsilon_summary(double delta, const LossStatistics& stats) {
+  const LossAggregate all = stats.overall();
+  return {{"delta", delta},
+          {"mean", all.mean()},
+          {"min", all.count ? all.min : 0.0},
+          {"max", all.count ? all.max : 0.0},
+          {"by_distance", distance_rows(stats.by_distance())}};
+}
+
+}  // namespace
+
+std::string theorem_warning() {
+  return "accounting theorem: Theorem 6.1's sum of per-message losses is not an upper bound for private gossip "
+         "(the messages share one noise draw; docs/math.md §6.9); use --accounting exact for a guarantee";
+}
 
 void check_gossip_loss_job(const GossipLossJob& job) {
   GossipLossParams early = job.params;
@@ -41,12 +85,31 @@ json run_gossip_loss_job(const GossipLossJob& job) {
   validate(params, g.n);
   const double graph_seconds = clock.seconds();
 
+  const bool exact = params.accounting == GossipAccounting::exact;
+  if (!exact)
+    std::fprintf(stderr, "netdp: warning: %s\n", theorem_warning().c_str());
   ResultsDir out(job.out_dir);
   LossReport report(g, out, params.source ? 1 : g.n, "gossip-loss", job.progress, job.write_matrix,
                     job.diagonal_local ? gossip_ldp_loss(params) : 0.0);
-  ProgressLine powers("gossip-loss powers", "of the powers before the rows", job.progress);
-  GossipLossRun run = gossip_loss(g, w, params, report.sink(), [&](double done) { powers.update(done); });
+  const std::int64_t rows = params.source ? 1 : g.n;
+  std::optional<NpyWriter> mu_file, epsilon_file;
+  std::optional<LossStatistics> epsilon_stats;
+  std::optional<EpsilonRows> epsilon_rows;
+  std::vector<LossRowSink*> mu_targets;
+  if (exact && job.write_matrix) mu_targets.push_back(&mu_file.emplace(out.file("mu.npy"), rows, g.n));
+  if (job.delta) {
+    std::vector<LossRowSink*> targets{&epsilon_stats.emplace(g)};
+    if (job.write_matrix) targets.push_back(&epsilon_file.emplace(out.file("epsilon.npy"), rows, g.n));
+    mu_targets.push_back(&epsilon_rows.emplace(*job.delta, targets));
+  }
+  LossRowTee mu_sink(mu_targets);
+  ProgressLine powers(exact ? "gossip-loss views" : "gossip-loss powers",
+                      exact ? "of the observers' views" : "of the powers before the rows", job.progress);
+  GossipLossRun run = gossip_loss(
+      g, w, params, report.sink(), [&](double done) { powers.update(done); }, mu_targets.empty() ? nullptr : &mu_sink);
   powers.finish();
+  if (mu_file) mu_file->commit();
+  if (epsilon_file) epsilon_file->commit();
   const json losses = report.finish();
 
   const auto degrees = degree_stats(g);
@@ -62,6 +125,7 @@ json run_gossip_loss_job(const GossipLossJob& job) {
       {"lambda_2", spectrum.lambda_2},
       {"lambda_min", spectrum.lambda_min},
       {"eigen_method", spectrum.method},
+      {"accounting", run.accounting},
       {"steps", params.steps},
       {"steps_rule", job.auto_steps ? "auto: T_stop of docs/math.md §2.3" : "given"},
       {"t_start", params.t_start},
@@ -82,9 +146,25 @@ json run_gossip_loss_job(const GossipLossJob& job) {
       {"seconds_graph_and_spectrum", graph_seconds},
   };
   summary.update(losses);
+  if (exact) {
+    summary["observer_knows"] = to_string(params.observer_knows);
+    summary["view"] = {{"observers", run.view_observers},
+                       {"rank_min", run.view_rank_min},
+                       {"rank_mean", run.view_rank_mean},
+                       {"rank_max", run.view_rank_max},
+                       {"dropped_at_floor", run.view_dropped},
+                       {"floor", run.view_floor},
+                       {"smallest_kept", run.view_smallest_kept}};
+    summary["mu_ldp"] = params.sensitivity / params.sigma;
+    if (job.delta) summary["epsilon_at_delta"] = epsilon_summary(*job.delta, *epsilon_stats);
+  } else {
+    summary["warnings"] = json::array({theorem_warning()});
+  }
   if (params.source) summary["source"] = *params.source;
   json files = json::array();
   if (job.write_matrix) files.push_back("loss.npy");
+  if (mu_file) files.push_back("mu.npy");
+  if (epsilon_file) files.push_back("epsilon.npy");
   files.push_back("by_distance.csv");
   if (!params.source) files.push_back("per_observer.csv");
 
@@ -93,6 +173,9 @@ json run_gossip_loss_job(const GossipLossJob& job) {
       {"parameters",
        {{"graph", job.graph},
         {"weights", to_string(job.weights)},
+        {"accounting", run.accounting},
+        {"observer_knows", to_string(params.observer_knows)},
+        {"delta", job.delta ? json(*job.delta) : json(nullptr)},
         {"alpha", params.alpha},
         {"sigma", params.sigma},
         {"sensitivity", params.sensitivity},
@@ -133,6 +216,9 @@ GossipLossJob gossip_loss_job(const Values& v, const RunContext& context) {
   job.invocation = context.invocation;
   job.auto_steps = common.auto_steps;
   auto& p = job.params;
+  p.accounting = v.text("accounting") == "theorem" ? GossipAccounting::theorem : GossipAccounting::exact;
+  p.observer_knows =
+      v.text("observer-knows") == "input" ? ObserverKnowledge::input : ObserverKnowledge::input_and_noise;
   p.alpha = v.real("alpha");
   p.sigma = v.real("sigma");
   p.sensitivity = v.real("sensitivity");
@@ -147,6 +233,22 @@ GossipLossJob gossip_loss_job(const Values& v, const RunContext& context) {
                                             : Propagation::automatic;
   p.tile_sources = v.integer("tile-sources");
   p.memory_limit = common.memory_limit;
+  // An option the run would ignore is refused rather than dropped in silence (docs/gossip_loss.md).
+  const bool exact = p.accounting == GossipAccounting::exact;
+  for (const char* name : {"cap", "propagation"})
+    if (v.given(name) && exact)
+      throw InvalidParameter(name, std::string(name) +
+                                       " is only used by --accounting theorem (exact losses never exceed the LDP "
+                                       "level and need no propagation choice); this run would ignore it");
+  if (v.has("delta")) {
+    if (!exact)
+      throw InvalidParameter("delta", "delta needs --accounting exact (epsilon from each pair's mu: docs/math.md "
+                                      "§6.9); Theorem 6.1's sum is not a bound to convert");
+    job.delta = v.real("delta");
+  }
+  if (v.given("observer-knows") && !exact)
+    throw InvalidParameter("observer-knows",
+                           "observer-knows is only used by --accounting exact; this run would ignore it");
   return job;
 }
 
@@ -161,7 +263,21 @@ Model gossip_loss_model() {
   m.parameters = loss_parameters("absolute std of the Gaussian noise added once by every node",
                                  "gossip rounds T, or auto for the stopping time T_stop (docs/math.md §2.3)");
   append(m.parameters,
-         {real("sensitivity", "l2 sensitivity Delta of a node's value").fallback("1").range(above(0)),
+         {choice("accounting",
+                 "exact: each pair's Gaussian view, a guarantee (docs/math.md §6.9); theorem: Theorem 6.1's "
+                 "sum of per-message losses, not an upper bound (kept to reproduce the papers' figures)",
+                 {"exact", "theorem"})
+              .fallback("exact"),
+          choice("observer-knows",
+                 "exact accounting: what v knows besides its view, its input or also its own noise (docs/math.md "
+                 "§6.9)",
+                 {"input", "input-and-noise"})
+              .fallback("input-and-noise"),
+          real("delta",
+               "exact accounting: also write epsilon at this delta for every pair (epsilon.npy, summary.json "
+               "epsilon_at_delta), from the analytic Gaussian curve")
+              .range(Range{.min = 0.0, .max = 1.0, .min_exclusive = true, .max_exclusive = true}),
+          real("sensitivity", "l2 sensitivity Delta of a node's value").fallback("1").range(above(0)),
           integer("t-start", "first power of W: 0 = Theorem 6.1, 1 = the reference figure code")
               .fallback("0")
               .range(between(0, 1)),

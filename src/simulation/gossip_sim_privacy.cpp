@@ -214,6 +214,7 @@ void validate(const GossipPrivacyParams& q, const GossipSimParams& p, node_t n) 
 
 GossipLossParams gossip_privacy_loss_params(const GossipPrivacyParams& q, const GossipSimParams& p) {
   GossipLossParams lp;
+  lp.accounting = GossipAccounting::theorem;  // the sequence accountant sums messages (docs/math.md §6.9)
   lp.alpha = q.alpha;
   lp.sigma = p.sigma;
   lp.sensitivity = q.sensitivity;

@@ -13,6 +13,7 @@ GossipLossParams muffliato_gd_loss_params(const MuffliatoGdParams& p, double alp
                                           bool cap_ldp, std::optional<node_t> source) {
   // theta_hat_u + N(0, nu^2 s^2) has sensitivity nu Delta_phi to u's data: the ratio is Delta_phi / s.
   GossipLossParams q;
+  q.accounting = GossipAccounting::theorem;  // per-message sum (docs/math.md §6.9: exact not yet here)
   q.alpha = alpha;
   q.sigma = gradient_noise_std(p.sigma, p.noise_order);
   q.sensitivity = sensitivity;

@@ -28,6 +28,7 @@ int muffliato_sgd_gossip_steps(node_t n, double gap) {
 double muffliato_sgd_mean_loss(const Graph& g, int gossip_steps, int participations, double alpha,
                                MuffliatoSgdComposition composition, bool all_pairs) {
   GossipLossParams unit;  // multiplier 1: noise std = sensitivity = 1
+  unit.accounting = GossipAccounting::theorem;  // Theorem C.9's per-message sum (docs/math.md §6.9)
   unit.alpha = alpha;
   unit.sigma = 1;
   unit.sensitivity = 1;

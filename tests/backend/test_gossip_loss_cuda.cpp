@@ -72,6 +72,7 @@ std::vector<double> expect_matches_cpu(const Graph& g, const CsrMatrix& w, const
 
 GossipLossParams base_params() {
   GossipLossParams p;
+  p.accounting = netdp::GossipAccounting::theorem;  // the CUDA engine computes Theorem 6.1's sum
   p.alpha = 2.0;
   p.sigma = 1.3;  // scale = alpha Delta^2 / (2 sigma^2) != 1, so a lost factor would show
   p.sensitivity = 1.0;

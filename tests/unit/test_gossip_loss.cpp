@@ -17,7 +17,8 @@ namespace netdp {
 namespace {
 
 GossipLossParams params(int steps, int t_start = 0, bool cap = false) {
-  return {.steps = steps,
+  return {.accounting = GossipAccounting::theorem,  // this file tests Theorem 6.1's sum
+          .steps = steps,
           .t_start = t_start,
           .cap_ldp = cap,
           .source = std::nullopt,  // every source's row

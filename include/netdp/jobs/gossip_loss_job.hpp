@@ -20,10 +20,17 @@ struct GossipLossJob {
   GapDefinition gap = GapDefinition::second;
   std::string out_dir;
   bool write_matrix = true;     // loss.npy; without it only the statistics files (large sweeps)
+  std::optional<double> delta;  // exact accounting: epsilon at this delta for every pair (epsilon.npy)
   bool diagonal_local = false;  // loss.npy's (u, u): the LDP level instead of 0 (docs/math.md §12 item 60)
   bool progress = true;         // progress lines on stderr for runs longer than a few seconds
   nlohmann::json invocation;    // how the job was asked for (command line), copied to the manifest
 };
+
+/// "input" or "input-and-noise" (summary.json, manifest.json).
+std::string to_string(ObserverKnowledge k);
+
+/// The line theorem-mode runs print on stderr and put in summary.json's warnings.
+std::string theorem_warning();
 
 /// The checks that need no graph (bad numbers, contradictory options), without running anything; the
 /// run starts with them, and `netdp run` calls them for every grid point before any unit runs.

@@ -1,0 +1,57 @@
+#pragma once
+// Backend entry points of the exact gossip accountant (docs/math.md §6.9): for each observer v, an orthonormal
+// basis of v's view and the squared projections ||P_v e_u||^2 of every unit vector on it. Internal: called by
+// src/accounting/gossip_view.cpp and the backend tests only. Plain types only (no library headers).
+//
+// The view of v is the span of the messages it receives, the columns W^t e_w for w in N(v) and
+// t = t_start .. t_start + steps - 1 (W symmetric), plus e_v when v knows its own noise. It is a block Krylov
+// space, so the basis is built block by block: the next candidates are W times the block accepted last, made
+// orthogonal to the whole basis by two passes of block Gram-Schmidt, then to each other; a candidate is
+// dropped only when what is left of it is below the rounding floor (docs/math.md §6.9 "Numerics").
+#include <cstdint>
+#include <functional>
+#include <span>
+
+namespace netdp::kernels {
+
+struct GossipViewProblem {
+  std::int64_t n = 0;
+  // W, symmetric and stochastic, in CSR (columns sorted within each row).
+  const std::int64_t* w_offsets = nullptr;
+  const std::int32_t* w_columns = nullptr;
+  const double* w_values = nullptr;
+  // The graph: N(v) = adjacency[offsets[v] .. offsets[v + 1]), v itself excluded.
+  const std::int64_t* g_offsets = nullptr;
+  const std::int32_t* g_adjacency = nullptr;
+  int t_start = 0;           // first power of W
+  int steps = 1;             // messages per neighbour
+  bool knows_noise = true;   // e_v joins the view (v drew its own noise)
+};
+
+/// What the basis of one observer's view kept.
+struct GossipViewObserver {
+  std::int32_t rank = 0;      // dimension of the view kept
+  std::int32_t dropped = 0;   // candidates dropped at the floor (zero within rounding)
+  double smallest_kept = 0;   // the smallest residual kept, relative to its candidate's norm
+};
+
+/// The relative floor below which a candidate's residual is rounding: 8 u sqrt(n r_max), u = 2^-53, r_max the
+/// largest max_rank over the observers (docs/math.md §6.9 "Numerics").
+double gossip_view_floor(const GossipViewProblem& p);
+
+/// Most basis vectors observer v can need: min(n, |N(v)| steps + knows_noise).
+std::int64_t gossip_view_max_rank(const GossipViewProblem& p, std::int64_t v);
+
+/// Bytes one thread holds for observer v (basis, candidates, coefficients).
+std::int64_t gossip_view_thread_bytes(const GossipViewProblem& p, std::int64_t v);
+
+/// Observers first .. first + count - 1 (in any order over threads, the results do not depend on it):
+/// projections[i * n + u] = ||P_v e_u||^2 in [0, 1] for v = first + i when `source` < 0; with source = u >= 0
+/// only that entry, projections[i]. observers[i] what the basis kept. done(k) is called now and then with
+/// the number of observers finished, from one thread at a time; when it returns false the remaining
+/// observers are skipped (their entries are left as they were).
+void gossip_view_cpu(const GossipViewProblem& p, std::int64_t first, std::int64_t count, std::int64_t source,
+                     std::span<double> projections, std::span<GossipViewObserver> observers,
+                     const std::function<bool(std::int64_t)>& done = {});
+
+}  // namespace netdp::kernels

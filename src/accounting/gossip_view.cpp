@@ -1,0 +1,141 @@
+// Driver of the exact gossip accountant (docs/math.md §6.9): the memory plan, the observers' bases on the
+// CPU backend (kernels/gossip_view_kernels.hpp), then the loss and mu rows, by source, tile by tile.
+#include "accounting/gossip_view.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "accounting/row_tiles.hpp"
+#include "core/progress.hpp"
+#include "gossip_view_kernels.hpp"
+#include "netdp/core/error.hpp"
+
+namespace netdp {
+
+namespace {
+
+kernels::GossipViewProblem view_problem(const Graph& g, const CsrMatrix& w, const GossipLossParams& p) {
+  kernels::GossipViewProblem problem;
+  problem.n = g.n;
+  problem.w_offsets = w.offsets.data();
+  problem.w_columns = w.columns.data();
+  problem.w_values = w.values.data();
+  problem.g_offsets = g.offsets.data();
+  problem.g_adjacency = g.adjacency.data();
+  problem.t_start = p.t_start;
+  problem.steps = p.steps;
+  problem.knows_noise = p.observer_knows == ObserverKnowledge::input_and_noise;
+  return problem;
+}
+
+/// Observers whose view can reach source u: the messages W^t e_w (t < t_start + steps) are supported within
+/// t hops of w, a neighbour of v, so v farther than t_start + steps from u sees nothing of x_u.
+std::vector<node_t> observers_reaching(const Graph& g, node_t u, int reach) {
+  const std::vector<node_t> distance = bfs_distances(g, u);
+  std::vector<node_t> observers;
+  for (node_t v = 0; v < g.n; ++v)
+    if (v != u && distance[v] >= 0 && distance[v] <= reach) observers.push_back(v);
+  return observers;
+}
+
+void add_observers(GossipLossRun& run, const std::vector<kernels::GossipViewObserver>& observers) {
+  for (const auto& o : observers) {
+    run.view_rank_min = run.view_observers == 0 ? o.rank : std::min<std::int64_t>(run.view_rank_min, o.rank);
+    run.view_rank_max = std::max<std::int64_t>(run.view_rank_max, o.rank);
+    run.view_rank_mean += o.rank;
+    run.view_dropped += o.dropped;
+    if (o.rank > 0)
+      run.view_smallest_kept = run.view_observers == 0 || run.view_smallest_kept == 0
+                                   ? o.smallest_kept
+                                   : std::min(run.view_smallest_kept, o.smallest_kept);
+    ++run.view_observers;
+  }
+}
+
+}  // namespace
+
+GossipLossRun gossip_loss_exact(const Graph& g, const CsrMatrix& w, const GossipLossParams& p, LossRowSink& sink,
+                                const std::function<void(double)>& progress, LossRowSink* mu_sink) {
+  const kernels::GossipViewProblem problem = view_problem(g, w, p);
+  const std::int64_t n = g.n;
+  const double ldp = gossip_ldp_loss(p), mu_scale = p.sensitivity / p.sigma;
+  std::int64_t thread_bytes = 0;
+  for (node_t v = 0; v < g.n; ++v)
+    thread_bytes = std::max(thread_bytes, kernels::gossip_view_thread_bytes(problem, v));
+  const std::int64_t workspace = thread_bytes * omp_get_max_threads();
+
+  GossipLossRun run;
+  run.accounting = "exact";
+  run.propagation = "krylov";
+  run.passes = 1;
+  run.view_floor = kernels::gossip_view_floor(problem);
+  auto done = [&](std::int64_t k, std::int64_t of) {
+    if (progress) progress(double(k) / double(of));
+    return !stop_requested();
+  };
+
+  if (p.source) {
+    const node_t u = *p.source;
+    const std::vector<node_t> observers = observers_reaching(g, u, p.t_start + p.steps);
+    const RowTilePlan plan = plan_row_tiles("gossip-loss", "the observers' view bases", n, 1,
+                                            workspace + 16 * n, 16 * n, 1, p.memory_limit);
+    std::vector<double> projection(observers.size());
+    std::vector<kernels::GossipViewObserver> report(observers.size());
+    // One observer at a time through the backend (its bases are independent), in parallel inside.
+    std::vector<double> row(static_cast<std::size_t>(n), 0.0), mu(static_cast<std::size_t>(n), 0.0);
+    std::int64_t finished = 0;
+    const std::int64_t total = static_cast<std::int64_t>(observers.size());
+    // Contiguous runs of observers go to the backend together.
+    for (std::int64_t i = 0; i < total;) {
+      std::int64_t j = i + 1;
+      while (j < total && observers[j] == observers[j - 1] + 1) ++j;
+      kernels::gossip_view_cpu(problem, observers[i], j - i, u, std::span(projection).subspan(i, j - i),
+                               std::span(report).subspan(i, j - i),
+                               [&](std::int64_t k) { return done(finished + k, std::max<std::int64_t>(1, total)); });
+      throw_if_stopped();
+      finished += j - i;
+      i = j;
+    }
+    for (std::size_t i = 0; i < observers.size(); ++i) {
+      row[observers[i]] = ldp * projection[i];
+      mu[observers[i]] = mu_scale * std::sqrt(projection[i]);
+    }
+    add_observers(run, report);
+    sink.consume(u, 1, row);
+    if (mu_sink) mu_sink->consume(u, 1, mu);
+    run.tile_sources = 1;
+    run.tiles = 1;
+    run.memory_estimate = plan.memory_estimate;
+  } else {
+    const RowTilePlan plan = plan_row_tiles("gossip-loss", "the n x n projections of the exact accountant", n, n,
+                                            workspace + 8 * n * n, 16 * n, p.tile_sources, p.memory_limit);
+    std::vector<double> projections(static_cast<std::size_t>(n * n));  // observer-major: [v * n + u]
+    std::vector<kernels::GossipViewObserver> report(static_cast<std::size_t>(n));
+    kernels::gossip_view_cpu(problem, 0, n, -1, projections, report,
+                             [&](std::int64_t k) { return done(k, n); });
+    throw_if_stopped();
+    add_observers(run, report);
+    std::vector<double> mu_rows(static_cast<std::size_t>(plan.tile * n));
+    stream_row_tiles(0, g.n, plan.tile, g.n, sink, [&](node_t start, node_t rows, std::span<double> out) {
+      for (node_t i = 0; i < rows; ++i)
+        for (std::int64_t v = 0; v < n; ++v) {
+          const double x = v == start + i ? 0.0 : projections[v * n + start + i];
+          out[i * n + v] = ldp * x;
+          mu_rows[i * n + v] = mu_scale * std::sqrt(x);
+        }
+      if (mu_sink) mu_sink->consume(start, rows, std::span<const double>(mu_rows.data(), rows * n));
+    });
+    run.tile_sources = plan.tile;
+    run.tiles = plan.tiles;
+    run.memory_estimate = plan.memory_estimate;
+  }
+  if (run.view_observers > 0) run.view_rank_mean /= double(run.view_observers);
+  return run;
+}
+
+}  // namespace netdp
