@@ -51,6 +51,7 @@ class ViewBasis {
     c_.resize(static_cast<std::size_t>(n_ * width));
     h_.resize(static_cast<std::size_t>(max_rank * width));
     norm0_.resize(static_cast<std::size_t>(width));
+    norm1_.resize(static_cast<std::size_t>(width));
     capacity_ = max_rank;
   }
 
@@ -66,22 +67,37 @@ class ViewBasis {
   }
 
   /// Makes the first m candidates orthogonal to the basis and to each other, appends those whose residual
-  /// is above the floor (normalised) and returns how many it appended.
-  std::int64_t accept(std::int64_t m) {
+  /// is above the floor (normalised) and returns how many it appended. `local` > 0: the candidates are W times
+  /// the last block, so (W symmetric) in exact arithmetic they are orthogonal to every column but the last
+  /// `local` ones (block Lanczos); a first pass against those, then a full pass, and another one for a
+  /// candidate the full pass still shortened by more than half, keep them orthogonal to the whole basis.
+  /// local = 0: two full passes.
+  std::int64_t accept(std::int64_t m, std::int64_t local = 0) {
     for (std::int64_t j = 0; j < m; ++j) norm0_[j] = cblas_dnrm2(int(n_), candidate(j), 1);
     const std::int64_t old_rank = rank_;
-    for (int pass = 0; pass < 2 && old_rank > 0; ++pass) project_block(old_rank, m);
+    if (old_rank > 0) {
+      if (local > 0)
+        project_block(old_rank - std::min(local, old_rank), old_rank, m);
+      else
+        project_block(0, old_rank, m);
+      for (std::int64_t j = 0; j < m; ++j) norm1_[j] = cblas_dnrm2(int(n_), candidate(j), 1);
+      project_block(0, old_rank, m);
+    }
     for (std::int64_t j = 0; j < m; ++j) {
       double* c = candidate(j);
       if (rank_ == n_ || !(norm0_[j] > 0)) {  // the view already spans everything, or nothing to add
         ++dropped_;
         continue;
       }
+      double before = old_rank > 0 ? norm1_[j] : norm0_[j];
+      double after = cblas_dnrm2(int(n_), c, 1);
       // Against the columns appended from this block (two passes), then again against everything while a
       // pass removes more than half of what is left ("twice is enough" holds only in that case).
-      double before = cblas_dnrm2(int(n_), c, 1);
-      for (int pass = 0; pass < 2; ++pass) project_column(old_rank, rank_, c);
-      double after = cblas_dnrm2(int(n_), c, 1);
+      if (rank_ > old_rank) {
+        before = after;
+        for (int pass = 0; pass < 2; ++pass) project_column(old_rank, rank_, c);
+        after = cblas_dnrm2(int(n_), c, 1);
+      }
       for (int extra = 0; extra < 3 && after < 0.5 * before && after > floor_ * norm0_[j]; ++extra) {
         project_column(0, rank_, c);
         before = after;
@@ -101,12 +117,14 @@ class ViewBasis {
   }
 
  private:
-  /// C[:, :m] -= Q[:, :k] (Q[:, :k]^T C[:, :m]).
-  void project_block(std::int64_t k, std::int64_t m) {
-    cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, int(k), int(m), int(n_), 1.0, q_.data(), int(n_),
-                c_.data(), int(n_), 0.0, h_.data(), int(k));
-    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, int(n_), int(m), int(k), -1.0, q_.data(), int(n_),
-                h_.data(), int(k), 1.0, c_.data(), int(n_));
+  /// C[:, :m] -= Q[:, from:to] (Q[:, from:to]^T C[:, :m]).
+  void project_block(std::int64_t from, std::int64_t to, std::int64_t m) {
+    const int k = int(to - from);
+    const double* q = q_.data() + from * n_;
+    cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, k, int(m), int(n_), 1.0, q, int(n_), c_.data(), int(n_),
+                0.0, h_.data(), k);
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, int(n_), int(m), k, -1.0, q, int(n_), h_.data(), k,
+                1.0, c_.data(), int(n_));
   }
   /// c -= Q[:, from:to] (Q[:, from:to]^T c).
   void project_column(std::int64_t from, std::int64_t to, double* c) {
@@ -120,7 +138,7 @@ class ViewBasis {
   const GossipViewProblem& p_;
   std::int64_t n_;
   double floor_;
-  std::vector<double> q_, c_, h_, norm0_;
+  std::vector<double> q_, c_, h_, norm0_, norm1_;
   std::int64_t capacity_ = 0, rank_ = 0;
   std::int32_t dropped_ = 0;
   double smallest_ = 0;
@@ -141,11 +159,13 @@ ViewBasis observer_basis(const GossipViewProblem& p, double floor, std::int64_t 
       std::copy(scratch.begin(), scratch.end(), c);
     }
   }
-  std::int64_t added = basis.accept(degree);
+  std::int64_t added = basis.accept(degree), previous = 0;
   for (int k = 1; k < p.steps && added > 0; ++k) {
     const std::int64_t from = basis.rank() - added;
     for (std::int64_t j = 0; j < added; ++j) basis.multiply(basis.column(from + j), basis.candidate(j));
-    added = basis.accept(added);
+    const std::int64_t last_two = added + previous;  // W Q_k lies in span(Q_{k-1}, Q_k, Q_{k+1})
+    previous = added;
+    added = basis.accept(added, last_two);
   }
   if (p.knows_noise) {
     double* c = basis.candidate(0);
