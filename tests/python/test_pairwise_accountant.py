@@ -15,13 +15,17 @@ mpmath.mp.dps = 50
 
 
 def mp_epsilon(mu, delta):
-    """The root of Phi(mu/2 - e/mu) - e^e Phi(-mu/2 - e/mu) = delta, with mpmath (G4)."""
-    mu, delta = mpmath.mpf(mu), mpmath.mpf(delta)
-    f = lambda e: mpmath.ncdf(mu / 2 - e / mu) - mpmath.exp(e) * mpmath.ncdf(-mu / 2 - e / mu) - delta
-    hi = mpmath.mpf(1)
+    """The root of ln(Phi(mu/2 - e/mu) - e^e Phi(-mu/2 - e/mu)) = ln delta with mpmath (G4), by bisection
+    to 2^-110 of the bracket."""
+    mu, target = mpmath.mpf(mu), mpmath.log(mpmath.mpf(delta))
+    f = lambda e: mpmath.log(mpmath.ncdf(mu / 2 - e / mu) - mpmath.exp(e) * mpmath.ncdf(-mu / 2 - e / mu)) - target
+    lo, hi = mpmath.mpf(0), mpmath.mpf(1)
     while f(hi) > 0:
-        hi *= 2
-    return float(mpmath.findroot(f, (mpmath.mpf(0), hi), solver="anderson"))
+        lo, hi = hi, 2 * hi
+    for _ in range(110):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if f(mid) > 0 else (lo, mid)
+    return float(hi)
 
 
 def mp_laplace_rdp(alpha, b):
