@@ -1,8 +1,8 @@
 """The pairwise accountant (docs/python.md "Pairwise accountant", docs/dp_toolbox.md "Pairwise accountant").
 
-Events in the idiom of dp_accounting; ``PairwiseAccountant(n).compose(event, count)`` then ``get_epsilon(delta)``
-(an n x n array) or ``get_delta(epsilon)``, one pair with ``pair=(u, v)``, the largest pair with
-``max_epsilon``, the mean by hop distance with ``epsilon_by_distance``. The accounting is the C++
+Events in the idiom of dp_accounting; ``PairwiseAccountant(n).compose(event, count)`` then
+``get_epsilon(delta)`` (an n x n array) or ``get_delta(epsilon)``, one pair with ``pair=(u, v)``, the largest
+pair with ``max_epsilon``, the mean by hop distance with ``epsilon_by_distance``. The accounting is the C++
 PairwiseAccountant's (src/dp/pairwise_accountant.cpp); this module only carries events and arrays.
 """
 
@@ -32,7 +32,7 @@ class LaplaceEvent:
 
 @dataclass(frozen=True)
 class PoissonSampledGaussianEvent:
-    """Subsampled Gaussian at rate q, by an SS3 closed form (RDP; bound "mironov_talwar_zhang" or "thm_3_10")."""
+    """Subsampled Gaussian at rate q by an SS3 closed form (RDP; "mironov_talwar_zhang" or "thm_3_10")."""
     sampling_probability: float
     noise_multiplier: float
     bound: str = "mironov_talwar_zhang"
@@ -56,14 +56,14 @@ class ComposedEvent:
 
 @dataclass(frozen=True)
 class GaussianViewEvent:
-    """A Gaussian-linear view: the pair (u -> v) is exactly mu[u, v]-GDP (inf: no privacy; 0: nothing seen)."""
+    """A Gaussian-linear view: the pair (u -> v) is exactly mu[u, v]-GDP (inf: no privacy; 0: none seen)."""
     mu: np.ndarray
     kind = "gaussian_view"
 
 
 @dataclass(frozen=True)
 class WalkViewEvent:
-    """A random-walk view: RDP alpha * coefficient[u, v] for 1 < alpha <= max_order (walk-loss's loss / alpha)."""
+    """A random-walk view: RDP alpha * coefficient[u, v] for 1 < alpha <= max_order (walk-loss: loss/alpha)."""
     coefficient: np.ndarray
     max_order: float = float("inf")
     kind = "walk_view"

@@ -6,9 +6,9 @@ precision with mpmath, for tests/unit/test_dp_gdp_profile.cpp (which needs no mp
 
 evaluated literally with 150 significant digits (the difference cancels at most about 20 digits where delta is
 small; it cancels 137 digits at mu = 50 and small eps, where delta is within 1e-137 of 1 and ln delta keeps
-about 13 digits, far more than a double's 1 - delta can show), and its inverse eps(delta) by a bracketed Newton iteration on ln delta(eps) to 1e-40
-relative. Inputs are written as the shortest decimal of a double and read by mpmath from that double, so the
-C++ test evaluates at the same points. Rows:
+about 13 digits, far more than a double's 1 - delta can show), and its inverse eps(delta) by a bracketed
+Newton iteration on ln delta(eps) to 1e-40 relative. Inputs are written as the shortest decimal of a double
+and read by mpmath from that double, so the C++ test evaluates at the same points. Rows:
 
     kind,mu,x,value
     log_delta,MU,EPS,ln delta(EPS)     for eps in 0 .. 1e4

@@ -18,7 +18,11 @@ def mp_epsilon(mu, delta):
     """The root of ln(Phi(mu/2 - e/mu) - e^e Phi(-mu/2 - e/mu)) = ln delta with mpmath (G4), by bisection
     to 2^-110 of the bracket."""
     mu, target = mpmath.mpf(mu), mpmath.log(mpmath.mpf(delta))
-    f = lambda e: mpmath.log(mpmath.ncdf(mu / 2 - e / mu) - mpmath.exp(e) * mpmath.ncdf(-mu / 2 - e / mu)) - target
+
+    def f(e):
+        profile = mpmath.ncdf(mu / 2 - e / mu) - mpmath.exp(e) * mpmath.ncdf(-mu / 2 - e / mu)
+        return mpmath.log(profile) - target
+
     lo, hi = mpmath.mpf(0), mpmath.mpf(1)
     while f(hi) > 0:
         lo, hi = hi, 2 * hi
@@ -109,7 +113,8 @@ def test_walk_view_is_linear_in_the_order_up_to_max_order():
 
 def test_subsampled_and_composed_events_apply_to_every_pair():
     acc = netdp.PairwiseAccountant(4)
-    acc.compose(netdp.ComposedEvent([netdp.GaussianEvent(2.0), netdp.SelfComposedEvent(netdp.GaussianEvent(1.0), 3)]))
+    three = netdp.SelfComposedEvent(netdp.GaussianEvent(1.0), 3)
+    acc.compose(netdp.ComposedEvent([netdp.GaussianEvent(2.0), three]))
     assert acc.method(0, 3) == "gdp" and acc.mu(0, 3) == pytest.approx(math.sqrt(0.25 + 3), rel=1e-15)
     acc.compose(netdp.PoissonSampledGaussianEvent(0.01, 5.0), count=100)
     eps = acc.get_epsilon(1e-5)
