@@ -63,7 +63,7 @@ class GaussianViewEvent:
 
 @dataclass(frozen=True)
 class WalkViewEvent:
-    """A random-walk view: RDP alpha * coefficient[u, v] for 1 < alpha <= max_order (walk-loss: loss/alpha)."""
+    """A random-walk view: RDP alpha * coefficient[u, v] for 1 < alpha <= max_order (walk-loss loss/alpha)."""
     coefficient: np.ndarray
     max_order: float = float("inf")
     kind = "walk_view"
