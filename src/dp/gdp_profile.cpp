@@ -89,8 +89,9 @@ double gdp_log_delta(double mu, double epsilon) {
   if (std::isinf(epsilon)) return -INFINITY;
   // x = eps/mu - mu/2 as an unevaluated sum x + x_low (the quotient's and the difference's rounding errors),
   // so that -x^2/2, up to hundreds for tiny delta, carries no rounding of x.
-  const double q = epsilon / mu, q_low = std::fma(-q, mu, epsilon) / mu;
-  const double x = q - mu / 2, x_low = (q - x) - mu / 2 + q_low;
+  const double q = epsilon / mu, x = q - mu / 2;
+  if (x > 1e150) return -INFINITY;  // ln delta < -x^2/2 < -5e299 (and x^2 would overflow)
+  const double q_low = std::fma(-q, mu, epsilon) / mu, x_low = (q - x) - mu / 2 + q_low;
   const double y = x + mu;
   if (x <= -1) {  // delta >= Phi(1) - Phi(-1) e^{...}: large, no cancellation between the two terms
     const double log_second = -x * x / 2 - kLogSqrtTwoPi + log_scaled_integral(y, 0);  // e^eps Phi(-y)

@@ -11,7 +11,7 @@ Newton iteration on ln delta(eps) to 1e-40 relative. Inputs are written as the s
 and read by mpmath from that double, so the C++ test evaluates at the same points. Rows:
 
     kind,mu,x,value
-    log_delta,MU,EPS,ln delta(EPS)     for eps in 0 .. 1e4
+    log_delta,MU,EPS,ln delta(EPS)     for eps in 0 .. 1e4, and either side of where the C++ switches formula
     epsilon,MU,DELTA,eps(DELTA)        for delta in 1e-300 .. 0.1 (0 when delta >= delta(0))
 
 Run: python3 tests/data/gdp_reference.py > tests/data/gdp_reference.csv (Debian package python3-mpmath).
@@ -59,12 +59,33 @@ def epsilon(mu, delta):
     return eps
 
 
+def switch_epsilons(mu):
+    """The epsilons where src/dp/gdp_profile.cpp changes formula, each 1e-9 relative either side: x = -1, and
+    c(x + mu) = 2 c(x) with c(t) = (t + sqrt(t^2 + 4))/2 (its estimate of R(x + mu) = R(x)/2)."""
+    c = lambda t: (t + mpmath.sqrt(t * t + 4)) / 2
+    g = lambda x: c(x + mu) - 2 * c(x)  # decreasing in x
+    xs = [mpmath.mpf(-1)] if mu > 2 else []
+    if g(mpmath.mpf(-1)) > 0:
+        lo, hi = mpmath.mpf(-1), mpmath.mpf(1)
+        while g(hi) > 0:
+            hi *= 2
+        for _ in range(200):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if g(mid) > 0 else (lo, mid)
+        xs.append(lo)
+    out = []
+    for x in xs:
+        eps = mu * (x + mu / 2)
+        out += [float(eps * (1 - mpmath.mpf(10) ** -9)), float(eps * (1 + mpmath.mpf(10) ** -9))]
+    return out
+
+
 def main():
     out = sys.stdout
     out.write("kind,mu,x,value\n")
     for mu in MUS:
         m = mpmath.mpf(mu)
-        for eps in EPSILONS:
+        for eps in EPSILONS + switch_epsilons(m):
             out.write(f"log_delta,{mu!r},{eps!r},{mpmath.nstr(log_delta(m, mpmath.mpf(eps)), 25)}\n")
         for delta in DELTAS:
             out.write(f"epsilon,{mu!r},{delta!r},{mpmath.nstr(epsilon(m, mpmath.mpf(delta)), 25)}\n")

@@ -55,7 +55,7 @@ TEST(DpGdpProfile, LogDeltaMatchesMpmath) {
       EXPECT_NEAR(got, r.value, 1e-14 * std::fabs(r.value)) << "mu " << r.mu << " eps " << r.x;
     }
   }
-  EXPECT_EQ(checked, 15 * 16);
+  EXPECT_EQ(checked, 15 * 16 + 18);  // the grid, and 18 points either side of where the formula changes
   RecordProperty("max_relative_error_delta", std::to_string(worst));
   EXPECT_LT(worst, 1e-13);
 }
@@ -101,6 +101,11 @@ TEST(DpGdpProfile, EdgesOfTheRange) {
   EXPECT_EQ(gdp_delta(1.0, 1e4), 0.0);
   EXPECT_LT(gdp_log_delta(1.0, 1e4), -4e7);
   EXPECT_EQ(gdp_log_delta(1.0, INFINITY), -INFINITY);
+  EXPECT_EQ(gdp_log_delta(1e-3, 1e308), -INFINITY);   // eps/mu overflows: -inf, not NaN
+  EXPECT_EQ(gdp_log_delta(1e-160, 1e-3), -INFINITY);  // x = 1e157: ln delta < -5e313
+  EXPECT_EQ(gdp_log_delta(1e157, 1e308), 0.0);        // x = -5e156: delta = 1
+  // x = 1e147: ln delta = -x^2/2 - ln x - ln sqrt(2 pi) (the Mills ratio is 1/x to 1e-294).
+  EXPECT_NEAR(gdp_log_delta(1e-150, 1e-3), -5e293, 1e-14 * 5e293);
   EXPECT_EQ(gdp_epsilon_of_log_delta(1.0, -INFINITY), INFINITY);
 }
 
