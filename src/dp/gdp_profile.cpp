@@ -93,7 +93,9 @@ double gdp_log_delta(double mu, double epsilon) {
   if (x > 1e150) return -INFINITY;  // ln delta < -x^2/2 < -5e299 (and x^2 would overflow)
   const double q_low = std::fma(-q, mu, epsilon) / mu, x_low = (q - x) - mu / 2 + q_low;
   const double y = x + mu;
-  if (x <= -1) {  // delta >= Phi(1) - Phi(-1) e^{...}: large, no cancellation between the two terms
+  // x <= -1: Phi(-x) >= Phi(1) and e^eps Phi(-y) / Phi(-x) = R(y)/R(x) <= R(1)/R(-1) < 0.2 (y >= -x >= 1),
+  // so the two terms of G3 are subtracted directly.
+  if (x <= -1) {
     const double log_second = -x * x / 2 - kLogSqrtTwoPi + log_scaled_integral(y, 0);  // e^eps Phi(-y)
     return std::log(0.5 * std::erfc(x / std::numbers::sqrt2) - std::exp(log_second));
   }
@@ -128,7 +130,7 @@ double quick_log_delta(double mu, double eps) {
 }
 
 // Newton steps on excess(eps) = ln delta(eps) - log_delta, decreasing in eps, from `eps` inside [lo, hi],
-// where excess(lo) > 0 >= excess(hi) when `keep_bracket` (a step that leaves the bracket bisects). The
+// where excess(lo) > 0 >= excess(hi); each evaluation narrows the bracket, a step that leaves it bisects. The
 // slope d ln delta / d eps = -e^eps Phi(-y) / delta needs only a few digits: it comes from log_normal_cdf.
 // Stops after `steps` evaluations, once a step is below `tolerance` times eps (tolerance > 0), or once the
 // bracket holds two adjacent doubles (a step within 2 ulps goes to the neighbour on the root's side).
