@@ -71,6 +71,15 @@ TEST(DpPairwiseAccountant, GaussianViewsAddMuSquared) {
       EXPECT_EQ(acc.method(u, v), PairMethod::gdp);
       EXPECT_NEAR(acc.epsilon(u, v, 1e-6).value, gdp_epsilon(mu, 1e-6), 1e-13 * gdp_epsilon(mu, 1e-6));
     }
+  // The matrix (one solve per distinct mu^2) is the pairs' values, to the bit.
+  const PairwiseResult all = acc.get_epsilon(1e-6);
+  for (std::size_t u = 0; u < n; ++u)
+    for (std::size_t v = 0; v < n; ++v) {
+      const PairValue p = acc.epsilon(u, v, 1e-6);
+      EXPECT_EQ(all.value[u * n + v], p.value);
+      EXPECT_EQ(all.lower[u * n + v], p.lower);
+      EXPECT_EQ(all.method[u * n + v], p.method);
+    }
   // (0 -> 1): 3 * 0.3^2 + 0 + 1/16, by hand.
   EXPECT_NEAR(acc.mu(0, 1), std::sqrt(0.27 + 0.0625), 1e-15);
 }
@@ -270,6 +279,7 @@ TEST(DpPairwiseAccountant, BadInputNamesTheProblem) {
   expect_invalid([&] { acc.compose(GaussianViewEvent{3, std::vector<double>(9, 1.0)}); }, "2 x 2");
   expect_invalid([&] { acc.compose(GaussianViewEvent{2, {0, -1, 0, 0}}); }, "mu must be >= 0");
   expect_invalid([&] { acc.compose(WalkViewEvent{2, {0, 1, 1, 0}, 1.0}); }, "max_order must be > 1");
+  expect_invalid([&] { acc.compose(WalkViewEvent{2, {0, -0.1, 1, 0}}); }, "coefficient must be >= 0");
   expect_invalid([&] { acc.compose(GaussianEvent{1.0}, -1); }, "count must be >= 0");
   expect_invalid([&] { acc.compose(GaussianEvent{0.0}); }, "noise_multiplier");
   expect_invalid([&] { acc.epsilon(0, 2, 1e-5); }, "outside");

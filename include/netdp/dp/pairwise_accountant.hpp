@@ -29,7 +29,8 @@ struct GaussianViewEvent {
 /// A random-walk view (walk-loss, docs/math.md §5.2-5.3, docs/walk_loss.md): the pairwise RDP is linear in
 /// the order, eps_{u->v}(alpha) = alpha coefficient[u n + v] for 1 < alpha <= max_order (the weak-convexity
 /// range of §5.2; no bound above it). A walk-loss matrix computed at order alpha gives coefficient = loss /
-/// alpha, and max_order = alpha_max(sigma, condition) of iteration.hpp.
+/// alpha, and max_order = alpha_max(sigma, condition) of iteration.hpp. Negative coefficients (E3's graph
+/// term for far pairs) throw: clip the matrix at 0 first (walk-loss --clip).
 struct WalkViewEvent {
   std::size_t n = 0;
   std::vector<double> coefficient;  // n x n, row-major, >= 0 (+inf: no privacy)
