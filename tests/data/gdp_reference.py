@@ -11,7 +11,8 @@ Newton iteration on ln delta(eps) to 1e-40 relative. Inputs are written as the s
 and read by mpmath from that double, so the C++ test evaluates at the same points. Rows:
 
     kind,mu,x,value
-    log_delta,MU,EPS,ln delta(EPS)     for eps in 0 .. 1e4, and either side of where the C++ switches formula
+    log_delta,MU,EPS,ln delta(EPS)     for eps in 0 .. 1e4, either side of where the C++ switches formula,
+                                       and at each root below (delta from 1e-300 to 0.1)
     epsilon,MU,DELTA,eps(DELTA)        for delta in 1e-300 .. 0.1 (0 when delta >= delta(0))
 
 Run: python3 tests/data/gdp_reference.py > tests/data/gdp_reference.csv (Debian package python3-mpmath).
@@ -85,10 +86,13 @@ def main():
     out.write("kind,mu,x,value\n")
     for mu in MUS:
         m = mpmath.mpf(mu)
-        for eps in EPSILONS + switch_epsilons(m):
+        roots = [epsilon(m, mpmath.mpf(delta)) for delta in DELTAS]
+        # The profile at the grid's epsilons, either side of the formula switches, and at the roots (rounded to
+        # doubles), which puts a point at every delta of the grid.
+        for eps in EPSILONS + switch_epsilons(m) + [float(r) for r in roots if r > 0]:
             out.write(f"log_delta,{mu!r},{eps!r},{mpmath.nstr(log_delta(m, mpmath.mpf(eps)), 25)}\n")
-        for delta in DELTAS:
-            out.write(f"epsilon,{mu!r},{delta!r},{mpmath.nstr(epsilon(m, mpmath.mpf(delta)), 25)}\n")
+        for delta, root in zip(DELTAS, roots):
+            out.write(f"epsilon,{mu!r},{delta!r},{mpmath.nstr(root, 25)}\n")
 
 
 if __name__ == "__main__":
