@@ -1,6 +1,6 @@
 // Events and accountants: RDP of k-fold Gaussian = k alpha/(2 sigma^2), GDP composition = sqrt(sum mu^2),
 // RDP epsilon >= exact GDP epsilon and close for many folds, Appendix Z item 7 through the GDP accountant,
-// SS3 events, the edge-of-grid warning, and unsupported events / bad input.
+// SS3 events, Laplace events, the edge-of-grid warning, and unsupported events / bad input.
 #include <gtest/gtest.h>
 
 #include <cmath>
