@@ -64,6 +64,7 @@ void split(const DpEvent& event, double multiplicity, double& mu2, RdpAccountant
         } else if constexpr (std::is_same_v<T, ComposedEvent>) {
           for (const DpEvent& inner : e.events) split(inner, multiplicity, mu2, rest, any_rest);
         } else {  // subsampled, Laplace: RDP only (validated even when composed 0 times)
+          require(multiplicity < 0x1p62, f, "count (nested product)", multiplicity, "< 2^62");
           rest.compose(e, std::int64_t(multiplicity));
           any_rest = any_rest || multiplicity > 0;
         }
