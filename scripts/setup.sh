@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 packages=(build-essential cmake pkg-config git libcli11-dev nlohmann-json3-dev libopenblas-dev liblapacke-dev
           libtomlplusplus-dev libssl-dev libboost-graph-dev libopenmpi-dev openmpi-bin libgtest-dev googletest
           python3-dev python3-numpy pybind11-dev python3-pytest python3-scipy python3-networkx python3-matplotlib
-          clang libclang-rt-dev ccache)  # clang: the fuzz targets (scripts/sanitize.sh); ccache: rebuilds
+          python3-mpmath clang libclang-rt-dev ccache)  # mpmath: high-precision references (tests/python,
+          # tests/data/gdp_reference.py); clang: the fuzz targets (scripts/sanitize.sh); ccache: rebuilds
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -11,6 +11,9 @@ result's attributes are the CLI's output files (``.loss`` for loss.npy, ``.summa
     r.loss            # ndarray (8, 8), equal to the CLI's loss.npy to the bit
     r.summary["by_distance"]
 
+The pairwise accountant (``PairwiseAccountant`` and its events, docs/python.md "Pairwise accountant") accounts
+the views of a protocol per pair (u -> v): exact GDP where every event is Gaussian-linear, RDP otherwise.
+
 Errors: ``InvalidParameter`` (a ValueError; ``.parameter`` names the keyword) and ``DeviceUnavailable`` (an
 InvalidParameter of ``device``) carry the CLI's one-line message; other bad input is a ValueError, a runtime
 failure a RuntimeError. Runs release the GIL, show a tqdm bar with ``progress=True`` (or call
@@ -18,6 +21,9 @@ failure a RuntimeError. Runs release the GIL, show a tqdm bar with ``progress=Tr
 """
 
 from . import _netdp
+from ._accountant import (ComposedEvent, GaussianEvent, GaussianViewEvent, LaplaceEvent, PairwiseAccountant,
+                          PoissonSampledGaussianEvent, SelfComposedEvent, WalkViewEvent, gdp_delta, gdp_epsilon,
+                          gdp_log_delta, laplace_rdp)
 from ._models import MODELS, model_functions, python_name
 from ._result import Result, read_csv
 from ._study import StudyResult, run_study, study_toml
@@ -34,4 +40,6 @@ globals().update(_functions)
 models = list(_functions)
 
 __all__ = ["models", "Result", "StudyResult", "run_study", "study_toml", "read_csv", "InvalidParameter",
-           "DeviceUnavailable", "python_name", "MODELS"] + models
+           "DeviceUnavailable", "python_name", "MODELS", "PairwiseAccountant", "GaussianEvent", "LaplaceEvent",
+           "PoissonSampledGaussianEvent", "SelfComposedEvent", "ComposedEvent", "GaussianViewEvent",
+           "WalkViewEvent", "gdp_epsilon", "gdp_delta", "gdp_log_delta", "laplace_rdp"] + models

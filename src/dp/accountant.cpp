@@ -5,6 +5,7 @@
 
 #include "checks.hpp"
 #include "netdp/dp/gaussian.hpp"
+#include "netdp/dp/laplace.hpp"
 
 namespace netdp::dp {
 using namespace detail;
@@ -18,6 +19,7 @@ std::string event_name(const DpEvent& event) {
         using T = std::decay_t<decltype(e)>;
         if constexpr (std::is_same_v<T, GaussianEvent>) return "GaussianEvent";
         if constexpr (std::is_same_v<T, PoissonSampledGaussianEvent>) return "PoissonSampledGaussianEvent";
+        if constexpr (std::is_same_v<T, LaplaceEvent>) return "LaplaceEvent";
         if constexpr (std::is_same_v<T, SelfComposedEvent>) return "SelfComposedEvent";
         if constexpr (std::is_same_v<T, ComposedEvent>) return "ComposedEvent";
       },
@@ -66,6 +68,9 @@ RdpCurve RdpAccountant::event_curve(const DpEvent& event) const {
             throw InvalidInput(std::string(f) + ": PoissonSampledGaussianEvent (" + to_string(e.bound) +
                                ") has a valid closed form at no order of the grid");
           }
+        } else if constexpr (std::is_same_v<T, LaplaceEvent>) {
+          for (std::size_t i = 0; i < c.orders.size(); ++i)
+            c.epsilons[i] = laplace_rdp(c.orders[i], e.noise_multiplier);
         } else if constexpr (std::is_same_v<T, SelfComposedEvent>) {
           check_self(f, e);
           c = self_compose_rdp(event_curve(*e.event), double(e.count));
@@ -106,6 +111,10 @@ double gdp_mu_squared(const DpEvent& event) {
               std::string(f) +
               ": PoissonSampledGaussianEvent is not supported (a subsampled Gaussian is not exactly "
               "GDP); use RdpAccountant");
+        } else if constexpr (std::is_same_v<T, LaplaceEvent>) {
+          throw InvalidInput(
+              std::string(f) +
+              ": LaplaceEvent is not supported (the Laplace mechanism is not GDP); use RdpAccountant");
         } else if constexpr (std::is_same_v<T, SelfComposedEvent>) {
           check_self(f, e);
           return e.count == 0 ? 0.0 : double(e.count) * gdp_mu_squared(*e.event);

@@ -36,33 +36,6 @@ double gaussian_sigma_classic(double epsilon, double delta, double sensitivity) 
   return sensitivity * std::sqrt(2 * std::log(1.25 / delta)) / epsilon;
 }
 
-double gdp_delta(double mu, double epsilon) {
-  const char* f = "gdp_delta";
-  require(mu > 0 && std::isfinite(mu), f, "mu", mu, "finite and > 0");
-  require_nonnegative(f, "epsilon", epsilon);
-  if (std::isinf(epsilon)) return 0.0;
-  const double a = mu / 2 - epsilon / mu, b = -mu / 2 - epsilon / mu;
-  const double log_pa = log_normal_cdf(a);
-  // e^eps Phi(b) / Phi(a) <= 1 exactly; rounding may push the log ratio a hair above 0.
-  const double log_ratio = std::min(0.0, epsilon + log_normal_cdf(b) - log_pa);
-  return std::clamp(-std::exp(log_pa) * std::expm1(log_ratio), 0.0, 1.0);
-}
-
-double gdp_epsilon(double mu, double delta) {
-  const char* f = "gdp_epsilon";
-  require(mu > 0 && std::isfinite(mu), f, "mu", mu, "finite and > 0");
-  require_open_unit(f, "delta", delta);
-  if (gdp_delta(mu, 0) <= delta) return 0.0;
-  double lo = 0, hi = 1;
-  while (gdp_delta(mu, hi) > delta) lo = hi, hi *= 2;  // delta(eps) decreases to 0: terminates
-  for (int i = 0; i < 2000; ++i) {
-    const double mid = 0.5 * (lo + hi);
-    if (mid <= lo || mid >= hi) break;
-    (gdp_delta(mu, mid) > delta ? lo : hi) = mid;
-  }
-  return hi;
-}
-
 double gdp_rdp(double alpha, double mu) {
   require_order("gdp_rdp", alpha);
   require_nonnegative("gdp_rdp", "mu", mu);

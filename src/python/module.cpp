@@ -34,6 +34,8 @@ using json = nlohmann::json;
 
 namespace netdp::python {
 
+void bind_accountant(py::module_& m);  // src/python/accountant.cpp
+
 namespace {
 
 const char* type_name(jobs::ParameterType type) {
@@ -350,4 +352,5 @@ PYBIND11_MODULE(_netdp, m) {
   m.def("memory_object_count", &netdp::memory_object_count);
   m.def("run_study", &run_study, py::arg("text"), py::arg("source"), py::arg("out"), py::arg("workers"),
         py::arg("devices"), py::arg("quiet"), py::arg("update"), py::arg("dry_run"), py::arg("invocation"));
+  bind_accountant(m);
 }

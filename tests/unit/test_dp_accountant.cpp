@@ -1,6 +1,6 @@
 // Events and accountants: RDP of k-fold Gaussian = k alpha/(2 sigma^2), GDP composition = sqrt(sum mu^2),
 // RDP epsilon >= exact GDP epsilon and close for many folds, Appendix Z item 7 through the GDP accountant,
-// SS3 events, the edge-of-grid warning, and unsupported events / bad input.
+// SS3 events, Laplace events, the edge-of-grid warning, and unsupported events / bad input.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -155,6 +155,17 @@ TEST(DpAccountant, UnsupportedEventsAndBadInput) {
   expect_invalid([] { RdpAccountant().get_delta(-1); }, "epsilon");
   expect_invalid([] { GdpAccountant().get_epsilon(1); }, "delta");
   expect_invalid([] { GdpAccountant().get_delta(-1); }, "epsilon");
+}
+
+TEST(DpAccountant, LaplaceEventHasItsExactRdpAndNoGdpForm) {
+  RdpAccountant acc({2, 8});
+  acc.compose(LaplaceEvent{0.5}, 3);
+  // Order 2, b = 1/2, by hand: ln(2/3 e^2 + 1/3 e^-4); three events add.
+  EXPECT_NEAR(acc.curve().epsilons[0], 3 * std::log(2.0 / 3 * std::exp(2.0) + std::exp(-4.0) / 3), 1e-13);
+  EXPECT_LT(acc.curve().epsilons[1], 3 * 2.0);  // below the pure-DP level 3/b at every order
+  EXPECT_EQ(event_name(LaplaceEvent{1}), "LaplaceEvent");
+  expect_invalid([] { GdpAccountant().compose(LaplaceEvent{1}); }, "LaplaceEvent is not supported");
+  expect_invalid([] { RdpAccountant().compose(LaplaceEvent{0}); }, "noise_multiplier must be > 0");
 }
 
 }  // namespace

@@ -28,9 +28,15 @@ struct PoissonSampledGaussianEvent {
   SubsampledBound bound = SubsampledBound::mironov_talwar_zhang;
 };
 
+/// Laplace mechanism with noise Lap(0, noise_multiplier Delta): (1/b)-DP, exact RDP laplace_rdp (RDP only).
+struct LaplaceEvent {
+  double noise_multiplier = 0;
+};
+
 struct SelfComposedEvent;
 struct ComposedEvent;
-using DpEvent = std::variant<GaussianEvent, PoissonSampledGaussianEvent, SelfComposedEvent, ComposedEvent>;
+using DpEvent =
+    std::variant<GaussianEvent, PoissonSampledGaussianEvent, LaplaceEvent, SelfComposedEvent, ComposedEvent>;
 
 /// `count` adaptive repetitions of one event.
 struct SelfComposedEvent {
@@ -53,7 +59,7 @@ class RdpAccountant {
   explicit RdpAccountant(std::vector<double> orders = default_rdp_orders(),
                          RdpConversion conversion = RdpConversion::improved);
 
-  /// Adds `count` (>= 0) adaptive repetitions of the event. Gaussian, PoissonSampledGaussian (SS3),
+  /// Adds `count` (>= 0) adaptive repetitions of the event. Gaussian, PoissonSampledGaussian (SS3), Laplace,
   /// self-composed and composed events are supported; a subsampled event whose closed form holds at no order
   /// throws.
   RdpAccountant& compose(const DpEvent& event, std::int64_t count = 1);
@@ -74,7 +80,7 @@ class RdpAccountant {
 
 /// Gaussian DP accountant: composes Gaussian events exactly, mu = sqrt(sum 1/sigma_i^2) (the trade-off curve
 /// of a composition of Gaussian mechanisms is again Gaussian), and converts with the exact G4 profile.
-/// Subsampled events have no exact GDP form and throw InvalidInput.
+/// Subsampled and Laplace events have no exact GDP form and throw InvalidInput.
 class GdpAccountant {
  public:
   GdpAccountant& compose(const DpEvent& event, std::int64_t count = 1);
