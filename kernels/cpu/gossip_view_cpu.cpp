@@ -67,9 +67,9 @@ class ViewBasis {
   }
 
   /// Makes the first m candidates orthogonal to the basis and to each other, appends those whose residual
-  /// is above the floor (normalised) and returns how many it appended. `local` > 0: the candidates are W times
-  /// the last block, so (W symmetric) in exact arithmetic they are orthogonal to every column but the last
-  /// `local` ones (block Lanczos); a first pass against those, then a full pass, and another one for a
+  /// is above the floor (normalised) and returns how many it appended. `local` > 0: the candidates are W
+  /// times the last block, so (W symmetric) in exact arithmetic they are orthogonal to every column but the
+  /// last `local` ones (block Lanczos); a first pass against those, then a full pass, and another one for a
   /// candidate the full pass still shortened by more than half, keep them orthogonal to the whole basis.
   /// local = 0: two full passes.
   std::int64_t accept(std::int64_t m, std::int64_t local = 0) {
@@ -121,8 +121,8 @@ class ViewBasis {
   void project_block(std::int64_t from, std::int64_t to, std::int64_t m) {
     const int k = int(to - from);
     const double* q = q_.data() + from * n_;
-    cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, k, int(m), int(n_), 1.0, q, int(n_), c_.data(), int(n_),
-                0.0, h_.data(), k);
+    cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, k, int(m), int(n_), 1.0, q, int(n_), c_.data(),
+                int(n_), 0.0, h_.data(), k);
     cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, int(n_), int(m), k, -1.0, q, int(n_), h_.data(), k,
                 1.0, c_.data(), int(n_));
   }
@@ -198,7 +198,8 @@ void gossip_view_cpu(const GossipViewProblem& p, std::int64_t first, std::int64_
     const ViewBasis basis = observer_basis(p, floor, first + i);
     if (source >= 0) {
       double sum = 0;
-      for (std::int64_t j = 0; j < basis.rank(); ++j) sum += basis.column(j)[source] * basis.column(j)[source];
+      for (std::int64_t j = 0; j < basis.rank(); ++j)
+        sum += basis.column(j)[source] * basis.column(j)[source];
       projections[static_cast<std::size_t>(i)] = clip_projection(sum);
     } else {
       double* row = projections.data() + i * n;

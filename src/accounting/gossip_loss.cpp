@@ -35,8 +35,9 @@ void validate(const GossipLossParams& p, node_t n) {
     bad("t-start", "t-start must be 0 or 1, got " + std::to_string(p.t_start));
   accounting_checks::check_rows(p.source, n, p.tile_sources, p.memory_limit);
   if (p.accounting == GossipAccounting::exact && p.device.kind == DeviceKind::cuda)
-    bad("device", "the exact accountant runs on the CPU (docs/gossip_loss.md); use --device cpu or auto, or "
-                  "--accounting theorem on the GPU");
+    bad("device",
+        "the exact accountant runs on the CPU (docs/gossip_loss.md); use --device cpu or auto, or "
+        "--accounting theorem on the GPU");
 }
 
 namespace {

@@ -59,8 +59,9 @@ void add_observers(GossipLossRun& run, const std::vector<kernels::GossipViewObse
 
 }  // namespace
 
-GossipLossRun gossip_loss_exact(const Graph& g, const CsrMatrix& w, const GossipLossParams& p, LossRowSink& sink,
-                                const std::function<void(double)>& progress, LossRowSink* mu_sink) {
+GossipLossRun gossip_loss_exact(const Graph& g, const CsrMatrix& w, const GossipLossParams& p,
+                                LossRowSink& sink, const std::function<void(double)>& progress,
+                                LossRowSink* mu_sink) {
   const kernels::GossipViewProblem problem = view_problem(g, w, p);
   const std::int64_t n = g.n;
   const double ldp = gossip_ldp_loss(p), mu_scale = p.sensitivity / p.sigma;
@@ -95,8 +96,9 @@ GossipLossRun gossip_loss_exact(const Graph& g, const CsrMatrix& w, const Gossip
       std::int64_t j = i + 1;
       while (j < total && observers[j] == observers[j - 1] + 1) ++j;
       kernels::gossip_view_cpu(problem, observers[i], j - i, u, std::span(projection).subspan(i, j - i),
-                               std::span(report).subspan(i, j - i),
-                               [&](std::int64_t k) { return done(finished + k, std::max<std::int64_t>(1, total)); });
+                               std::span(report).subspan(i, j - i), [&](std::int64_t k) {
+                                 return done(finished + k, std::max<std::int64_t>(1, total));
+                               });
       throw_if_stopped();
       finished += j - i;
       i = j;
@@ -112,8 +114,8 @@ GossipLossRun gossip_loss_exact(const Graph& g, const CsrMatrix& w, const Gossip
     run.tiles = 1;
     run.memory_estimate = plan.memory_estimate;
   } else {
-    const RowTilePlan plan = plan_row_tiles("gossip-loss", "the n x n projections of the exact accountant", n, n,
-                                            workspace + 8 * n * n, 16 * n, p.tile_sources, p.memory_limit);
+    const RowTilePlan plan = plan_row_tiles("gossip-loss", "the n x n projections of the exact accountant", n,
+                                            n, workspace + 8 * n * n, 16 * n, p.tile_sources, p.memory_limit);
     std::vector<double> projections(static_cast<std::size_t>(n * n));  // observer-major: [v * n + u]
     std::vector<kernels::GossipViewObserver> report(static_cast<std::size_t>(n));
     kernels::gossip_view_cpu(problem, 0, n, -1, projections, report,

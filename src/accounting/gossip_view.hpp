@@ -9,7 +9,8 @@ namespace netdp {
 
 /// The exact pairwise Renyi loss ldp * ||P_v e_u||^2 into `sink` (rows by source u, like the theorem's) and,
 /// when `mu_sink` is given, mu_uv = (Delta / sigma) ||P_v e_u|| into it in the same order.
-GossipLossRun gossip_loss_exact(const Graph& g, const CsrMatrix& w, const GossipLossParams& p, LossRowSink& sink,
-                                const std::function<void(double)>& progress, LossRowSink* mu_sink);
+GossipLossRun gossip_loss_exact(const Graph& g, const CsrMatrix& w, const GossipLossParams& p,
+                                LossRowSink& sink, const std::function<void(double)>& progress,
+                                LossRowSink* mu_sink);
 
 }  // namespace netdp

@@ -27,12 +27,14 @@ namespace {
 /// targets (epsilon.npy, the epsilon statistics). mu = 0 gives 0.
 class EpsilonRows : public LossRowSink {
  public:
-  EpsilonRows(double delta, std::vector<LossRowSink*> targets) : delta_(delta), targets_(std::move(targets)) {}
+  EpsilonRows(double delta, std::vector<LossRowSink*> targets)
+      : delta_(delta), targets_(std::move(targets)) {}
   void consume(node_t first_source, node_t count, std::span<const double> rows) override {
     epsilon_.resize(rows.size());
     const std::int64_t size = static_cast<std::int64_t>(rows.size());
 #pragma omp parallel for schedule(dynamic, 256)
-    for (std::int64_t i = 0; i < size; ++i) epsilon_[i] = rows[i] > 0 ? dp::gdp_epsilon(rows[i], delta_) : 0.0;
+    for (std::int64_t i = 0; i < size; ++i)
+      epsilon_[i] = rows[i] > 0 ? dp::gdp_epsilon(rows[i], delta_) : 0.0;
     for (auto* target : targets_) target->consume(first_source, count, epsilon_);
   }
 
@@ -54,7 +56,8 @@ json epsilon_summary(double delta, const LossStatistics& stats) {
 }  // namespace
 
 std::string theorem_warning() {
-  return "accounting theorem: Theorem 6.1's sum of per-message losses is not an upper bound for private gossip "
+  return "accounting theorem: Theorem 6.1's sum of per-message losses is not an upper bound for private "
+         "gossip "
          "(the messages share one noise draw; docs/math.md §6.9); use --accounting exact for a guarantee";
 }
 
@@ -86,7 +89,7 @@ json run_gossip_loss_job(const GossipLossJob& job) {
   const double graph_seconds = clock.seconds();
 
   const bool exact = params.accounting == GossipAccounting::exact;
-  if (!exact)
+  if (!exact && job.progress)  // --quiet runs find it in summary.json's warnings
     std::fprintf(stderr, "netdp: warning: %s\n", theorem_warning().c_str());
   ResultsDir out(job.out_dir);
   LossReport report(g, out, params.source ? 1 : g.n, "gossip-loss", job.progress, job.write_matrix,
@@ -106,7 +109,8 @@ json run_gossip_loss_job(const GossipLossJob& job) {
   ProgressLine powers(exact ? "gossip-loss views" : "gossip-loss powers",
                       exact ? "of the observers' views" : "of the powers before the rows", job.progress);
   GossipLossRun run = gossip_loss(
-      g, w, params, report.sink(), [&](double done) { powers.update(done); }, mu_targets.empty() ? nullptr : &mu_sink);
+      g, w, params, report.sink(), [&](double done) { powers.update(done); },
+      mu_targets.empty() ? nullptr : &mu_sink);
   powers.finish();
   if (mu_file) mu_file->commit();
   if (epsilon_file) epsilon_file->commit();
@@ -148,12 +152,9 @@ json run_gossip_loss_job(const GossipLossJob& job) {
   summary.update(losses);
   if (exact) {
     summary["observer_knows"] = to_string(params.observer_knows);
-    summary["view"] = {{"observers", run.view_observers},
-                       {"rank_min", run.view_rank_min},
-                       {"rank_mean", run.view_rank_mean},
-                       {"rank_max", run.view_rank_max},
-                       {"dropped_at_floor", run.view_dropped},
-                       {"floor", run.view_floor},
+    summary["view"] = {{"observers", run.view_observers},        {"rank_min", run.view_rank_min},
+                       {"rank_mean", run.view_rank_mean},        {"rank_max", run.view_rank_max},
+                       {"dropped_at_floor", run.view_dropped},   {"floor", run.view_floor},
                        {"smallest_kept", run.view_smallest_kept}};
     summary["mu_ldp"] = params.sensitivity / params.sigma;
     if (job.delta) summary["epsilon_at_delta"] = epsilon_summary(*job.delta, *epsilon_stats);
@@ -237,13 +238,15 @@ GossipLossJob gossip_loss_job(const Values& v, const RunContext& context) {
   const bool exact = p.accounting == GossipAccounting::exact;
   for (const char* name : {"cap", "propagation"})
     if (v.given(name) && exact)
-      throw InvalidParameter(name, std::string(name) +
-                                       " is only used by --accounting theorem (exact losses never exceed the LDP "
-                                       "level and need no propagation choice); this run would ignore it");
+      throw InvalidParameter(name,
+                             std::string(name) +
+                                 " is only used by --accounting theorem (exact losses never exceed the LDP "
+                                 "level and need no propagation choice); this run would ignore it");
   if (v.has("delta")) {
     if (!exact)
-      throw InvalidParameter("delta", "delta needs --accounting exact (epsilon from each pair's mu: docs/math.md "
-                                      "§6.9); Theorem 6.1's sum is not a bound to convert");
+      throw InvalidParameter("delta",
+                             "delta needs --accounting exact (epsilon from each pair's mu: docs/math.md "
+                             "§6.9); Theorem 6.1's sum is not a bound to convert");
     job.delta = v.real("delta");
   }
   if (v.given("observer-knows") && !exact)
@@ -262,30 +265,32 @@ Model gossip_loss_model() {
   m.help = "pairwise Renyi loss f(u, v) of private gossip averaging (Muffliato, Thm 6.1) on a graph";
   m.parameters = loss_parameters("absolute std of the Gaussian noise added once by every node",
                                  "gossip rounds T, or auto for the stopping time T_stop (docs/math.md §2.3)");
-  append(m.parameters,
-         {choice("accounting",
-                 "exact: each pair's Gaussian view, a guarantee (docs/math.md §6.9); theorem: Theorem 6.1's "
-                 "sum of per-message losses, not an upper bound (kept to reproduce the papers' figures)",
-                 {"exact", "theorem"})
-              .fallback("exact"),
-          choice("observer-knows",
-                 "exact accounting: what v knows besides its view, its input or also its own noise (docs/math.md "
-                 "§6.9)",
-                 {"input", "input-and-noise"})
-              .fallback("input-and-noise"),
-          real("delta",
-               "exact accounting: also write epsilon at this delta for every pair (epsilon.npy, summary.json "
-               "epsilon_at_delta), from the analytic Gaussian curve")
-              .range(Range{.min = 0.0, .max = 1.0, .min_exclusive = true, .max_exclusive = true}),
-          real("sensitivity", "l2 sensitivity Delta of a node's value").fallback("1").range(above(0)),
-          integer("t-start", "first power of W: 0 = Theorem 6.1, 1 = the reference figure code")
-              .fallback("0")
-              .range(between(0, 1)),
-          choice("cap", "ldp: report min(f, alpha Delta^2/(2 sigma^2)); none: the raw sum", {"ldp", "none"})
-              .fallback("ldp"),
-          choice("propagation", "auto | sparse (SpMM) | dense (GEMM); auto = dense above 25% fill",
-                 {"auto", "sparse", "dense"})
-              .fallback("auto")});
+  append(
+      m.parameters,
+      {choice("accounting",
+              "exact: each pair's Gaussian view, a guarantee (docs/math.md §6.9); theorem: Theorem 6.1's "
+              "sum of per-message losses, not an upper bound (kept to reproduce the papers' figures)",
+              {"exact", "theorem"})
+           .fallback("exact"),
+       choice(
+           "observer-knows",
+           "exact accounting: what v knows besides its view, its input or also its own noise (docs/math.md "
+           "§6.9)",
+           {"input", "input-and-noise"})
+           .fallback("input-and-noise"),
+       real("delta",
+            "exact accounting: also write epsilon at this delta for every pair (epsilon.npy, summary.json "
+            "epsilon_at_delta), from the analytic Gaussian curve")
+           .range(Range{.min = 0.0, .max = 1.0, .min_exclusive = true, .max_exclusive = true}),
+       real("sensitivity", "l2 sensitivity Delta of a node's value").fallback("1").range(above(0)),
+       integer("t-start", "first power of W: 0 = Theorem 6.1, 1 = the reference figure code")
+           .fallback("0")
+           .range(between(0, 1)),
+       choice("cap", "ldp: report min(f, alpha Delta^2/(2 sigma^2)); none: the raw sum", {"ldp", "none"})
+           .fallback("ldp"),
+       choice("propagation", "auto | sparse (SpMM) | dense (GEMM); auto = dense above 25% fill",
+              {"auto", "sparse", "dense"})
+           .fallback("auto")});
   m.validate = [](const Values& v) { check_gossip_loss_job(gossip_loss_job(v, {})); };
   m.execute = [](const Values& v, const RunContext& c) { return run_gossip_loss_job(gossip_loss_job(v, c)); };
   m.describe = [](const json& s, const RunContext& c) {

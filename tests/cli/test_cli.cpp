@@ -63,9 +63,10 @@ TEST(Cli, GossipLossWritesEveryOutput) {
 TEST(Cli, GossipLossSourceRowAndAutoSteps) {
   ScratchDir dir;
   auto out = dir / "row";
-  auto r =
-      run_cli("gossip-loss --graph hypercube:dim=11 --source 0 --steps auto --t-start 1 --cap none --out " +
-              out.string());
+  auto r = run_cli(
+      "gossip-loss --graph hypercube:dim=11 --source 0 --steps auto --t-start 1 --accounting theorem "
+      "--cap none --out " +
+      out.string());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto loss = read_npy((out / "loss.npy").string());
   EXPECT_EQ(loss.shape, (std::vector<std::int64_t>{1, 2048}));
@@ -130,7 +131,15 @@ TEST(Cli, BadInputFailsWithOneLineAndExitCode2) {
       {"unknown option", base + "--graph ring:n=5 --colour blue", "colour"},
   };
   if (cuda_device_count() == 0)
-    cases.push_back({"cuda without a device", base + "--graph ring:n=5 --device cuda", "cuda"});
+    cases.push_back(
+        {"cuda without a device", base + "--graph ring:n=5 --accounting theorem --device cuda", "cuda"});
+  cases.push_back(
+      {"exact on cuda", base + "--graph ring:n=5 --device cuda", "exact accountant runs on the CPU"});
+  cases.push_back(
+      {"cap with exact", base + "--graph ring:n=5 --cap none", "--cap is only used by --accounting theorem"});
+  cases.push_back({"delta with theorem", base + "--graph ring:n=5 --accounting theorem --delta 1e-5",
+                   "delta needs --accounting exact"});
+  cases.push_back({"delta out of range", base + "--graph ring:n=5 --delta 1", "delta"});
   for (const auto& c : cases) {
     auto out = dir / (std::string("out-") + std::to_string(&c - cases.data()));
     auto r = run_cli(c.args + " --out " + out.string());

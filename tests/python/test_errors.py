@@ -65,7 +65,7 @@ def test_matrix_that_is_not_a_gossip_matrix():
 def test_device_unavailable(tmp_path):
     """Without a CUDA device (or a CUDA build), device cuda is DeviceUnavailable with the CLI's message; where
     the program runs on a GPU, so does Python."""
-    kwargs = dict(graph="hypercube:dim=3", steps=3, device="cuda")
+    kwargs = dict(graph="hypercube:dim=3", steps=3, accounting="theorem", device="cuda")  # exact: CPU only
     args = cli_arguments("gossip-loss", **kwargs, out=str(tmp_path / "cli"))
     done = subprocess.run(args, capture_output=True, text=True)
     if done.returncode == 0:

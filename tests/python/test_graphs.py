@@ -68,11 +68,13 @@ def lazy_ring(n):
 def test_sparse_weights_are_used_as_given(tmp_path):
     n, steps, alpha, sigma = 8, 5, 2.0, 0.8
     W = lazy_ring(n)
-    r = netdp.gossip_loss("ring:n=8", weights=W, steps=steps, alpha=alpha, sigma=sigma, cap="none", device="cpu")
+    r = netdp.gossip_loss("ring:n=8", weights=W, steps=steps, alpha=alpha, sigma=sigma, accounting="theorem",
+                          cap="none", device="cpu")
     # The same matrix written by scipy and read by the netdp program: the same losses, to the bit.
     scipy.io.mmwrite(tmp_path / "W.mtx", W, precision=17)
     run_cli(cli_arguments("gossip-loss", graph="ring:n=8", weights=f"file:{tmp_path / 'W.mtx'}", steps=steps,
-                          alpha=alpha, sigma=sigma, cap="none", device="cpu", out=str(tmp_path / "cli")))
+                          alpha=alpha, sigma=sigma, accounting="theorem", cap="none", device="cpu",
+                          out=str(tmp_path / "cli")))
     assert r.loss.tobytes() == np.load(tmp_path / "cli" / "loss.npy").tobytes()
     # Theorem 6.1 on this W, computed here with dense powers (docs/gossip_loss.md): f(u, v) = alpha/(2 sigma^2)
     # sum_{t=0}^{T-1} sum_{w in N(v)} (W^t)_{wu}^2 / ||row w of W^t||^2.
@@ -88,7 +90,8 @@ def test_sparse_weights_are_used_as_given(tmp_path):
     expected *= alpha / (2 * sigma**2)
     off = ~np.eye(n, dtype=bool)
     assert np.allclose(r.loss[off], expected[off], rtol=1e-12, atol=0)
-    metropolis = netdp.gossip_loss("ring:n=8", steps=steps, alpha=alpha, sigma=sigma, cap="none", device="cpu")
+    metropolis = netdp.gossip_loss("ring:n=8", steps=steps, alpha=alpha, sigma=sigma, accounting="theorem",
+                                   cap="none", device="cpu")
     assert not np.allclose(metropolis.loss[off], expected[off], rtol=1e-6)
 
 

@@ -17,7 +17,8 @@ from conftest import cli_arguments, run_cli, same_files, without_timings
 # One small run per model of the registry (a model added to the registry should get a case here).
 CASES = {
     "graph": dict(graph="hypercube:dim=3", eigenvalues=True),
-    "gossip_loss": dict(graph="hypercube:dim=4", steps=5, t_start=1, cap="none", alpha=2.5, sigma=0.7),
+    "gossip_loss": dict(graph="hypercube:dim=4", steps=5, t_start=1, accounting="theorem", cap="none", alpha=2.5,
+                        sigma=0.7),
     "walk_loss": dict(graph="grid:rows=3,cols=4", steps=6, sigma=1.3),
     "bound_complete_sum": dict(n=[10, 100, 1000]),
     "bound_complete_histogram": dict(n=[10, 100, 1000]),

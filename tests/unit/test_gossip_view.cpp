@@ -1,8 +1,8 @@
 // The exact gossip accountant (docs/math.md §6.9) against hand calculations (the ring of §6.9's
-// counterexample, the complete graph), an independent dense computation (the explicit view matrix A from dense
-// powers, its row space from one-sided Jacobi rotations), and invariants: the
-// LDP level >= exact >= the most revealing single message, sum_u ||P_v e_u||^2 = rank, one source's row and
-// thread counts change no bit.
+// counterexample, the complete graph), an independent dense computation (the explicit view matrix A from
+// dense powers, its row space from one-sided Jacobi rotations), and invariants: the LDP level >= exact >= the
+// most revealing single message, sum_u ||P_v e_u||^2 = rank, one source's row and thread counts change no
+// bit.
 #include <gtest/gtest.h>
 #include <omp.h>
 
@@ -39,9 +39,9 @@ double at(const std::vector<double>& f, node_t n, node_t u, node_t v) {
 TEST(GossipView, RingCounterexampleByHand) {
   // docs/math.md §6.9: ring n = 8, W = 1/3 on the ring and the diagonal, T = 2 from t = 0, v = 0, u = 2. The
   // view's rows are e1, e7, (e0 + e1 + e2)/3, (e0 + e6 + e7)/3; Gram-Schmidt by hand gives the basis e1, e7,
-  // (e0 + e2)/sqrt2, (e0 - e2 + 2 e6)/sqrt6, so ||P e2||^2 = 1/2 + 1/6 = 2/3. Knowing its noise, v adds e0 and
-  // the basis becomes e0, e1, e7, e2, e6: ||P e2||^2 = 1. Theorem 6.1's sum gives 1/3 (alpha = 2, sigma = 1:
-  // the LDP level is 1).
+  // (e0 + e2)/sqrt2, (e0 - e2 + 2 e6)/sqrt6, so ||P e2||^2 = 1/2 + 1/6 = 2/3. Knowing its noise, v adds e0
+  // and the basis becomes e0, e1, e7, e2, e6: ||P e2||^2 = 1. Theorem 6.1's sum gives 1/3 (alpha = 2, sigma =
+  // 1: the LDP level is 1).
   const auto [g, w] = testing::with_metropolis(ring_graph(8));
   const auto input = gossip_loss_matrix(g, w, exact(2, 0, kInput));
   const auto noise = gossip_loss_matrix(g, w, exact(2, 0, kNoise));
@@ -60,8 +60,8 @@ TEST(GossipView, RingCounterexampleByHand) {
 
 TEST(GossipView, CompleteGraphByHand) {
   // K_n with W-MH = J/n: from t = 1 every message is the average, so the view is span{1}: ||P e_u||^2 = 1/n
-  // (input), and with e_v: span{e_v, 1 - e_v}, 1/(n - 1) for u != v. From t = 0 with T = 1 every other node is
-  // a neighbour: its own value, 1. Theorem 6.1 would give T (n - 1)/n from t = 1, above the truth.
+  // (input), and with e_v: span{e_v, 1 - e_v}, 1/(n - 1) for u != v. From t = 0 with T = 1 every other node
+  // is a neighbour: its own value, 1. Theorem 6.1 would give T (n - 1)/n from t = 1, above the truth.
   const node_t n = 6;
   const auto [g, w] = testing::with_metropolis(complete_graph(n));
   for (int steps : {1, 3}) {
@@ -80,7 +80,8 @@ TEST(GossipView, CompleteGraphByHand) {
 
 /// The view matrix A (rows W^t e_w for w in N(v), t in [t_start, t_start + steps), then e_v when v knows its
 /// noise), from dense powers.
-std::vector<std::vector<double>> view_rows(const Graph& g, const CsrMatrix& w, const GossipLossParams& p, node_t v) {
+std::vector<std::vector<double>> view_rows(const Graph& g, const CsrMatrix& w, const GossipLossParams& p,
+                                           node_t v) {
   const std::size_t n = g.n;
   const auto wd = to_dense(w);
   auto power = testing::dense_identity(n);
@@ -98,10 +99,10 @@ std::vector<std::vector<double>> view_rows(const Graph& g, const CsrMatrix& w, c
 }
 
 /// ||P_v e_u||^2 for every u, from the singular vectors of A by one-sided Jacobi rotations (Hestenes): the
-/// columns of X = A^T are rotated in pairs until orthogonal; the non-zero ones, normalised, are an orthonormal
-/// basis of A's row space (no Gram matrix, so small singular values keep their accuracy). The case must be
-/// well conditioned: every singular value is either below 1e-11 of the largest (a dependent row) or above
-/// 1e-6 of it.
+/// columns of X = A^T are rotated in pairs until orthogonal; the non-zero ones, normalised, are an
+/// orthonormal basis of A's row space (no Gram matrix, so small singular values keep their accuracy). The
+/// case must be well conditioned: every singular value is either below 1e-11 of the largest (a dependent row)
+/// or above 1e-6 of it.
 std::vector<double> dense_projections(const std::vector<std::vector<double>>& a, std::size_t n) {
   std::vector<std::vector<double>> x = a;  // x[k] is column k of A^T
   const std::size_t m = x.size();
@@ -133,7 +134,8 @@ std::vector<double> dense_projections(const std::vector<std::vector<double>>& a,
   const double top = *std::max_element(sigma.begin(), sigma.end());
   std::vector<double> out(n, 0.0);
   for (std::size_t k = 0; k < m; ++k) {
-    EXPECT_TRUE(sigma[k] < 1e-11 * top || sigma[k] > 1e-6 * top) << "ill-conditioned case: " << sigma[k] / top;
+    EXPECT_TRUE(sigma[k] < 1e-11 * top || sigma[k] > 1e-6 * top)
+        << "ill-conditioned case: " << sigma[k] / top;
     if (sigma[k] < 1e-11 * top) continue;
     for (std::size_t u = 0; u < n; ++u) out[u] += x[k][u] * x[k][u] / (sigma[k] * sigma[k]);
   }
@@ -142,8 +144,8 @@ std::vector<double> dense_projections(const std::vector<std::vector<double>>& a,
 
 TEST(GossipView, MatchesAnIndependentDenseComputation) {
   std::vector<testing::MetropolisGraph> graphs;
-  for (Graph g : {ring_graph(9), grid_graph(3, 3), star_graph(6), path_graph(7), erdos_renyi_graph(12, 0.3, 5),
-                  hypercube_graph(3)})
+  for (Graph g : {ring_graph(9), grid_graph(3, 3), star_graph(6), path_graph(7),
+                  erdos_renyi_graph(12, 0.3, 5), hypercube_graph(3)})
     graphs.push_back(testing::with_metropolis(std::move(g)));
   for (const auto& [g, w] : graphs)
     for (int steps : {1, 2, 3})
@@ -164,8 +166,9 @@ TEST(GossipView, MatchesAnIndependentDenseComputation) {
 }
 
 TEST(GossipView, BetweenTheBestSingleMessageAndTheLdpLevel) {
-  // Each message alone is a Gaussian mechanism with mu^2 = (W^t)_{w,u}^2 / ||W^t e_w||^2; the view contains it,
-  // so the exact loss is at least the largest of them, and at most the LDP level (here 2 Delta^2/(2 sigma^2)).
+  // Each message alone is a Gaussian mechanism with mu^2 = (W^t)_{w,u}^2 / ||W^t e_w||^2; the view contains
+  // it, so the exact loss is at least the largest of them, and at most the LDP level (here 2 Delta^2/(2
+  // sigma^2)).
   const auto [g, w] = testing::with_metropolis(erdos_renyi_graph(60, 0.08, 11));
   GossipLossParams p = exact(12, 1, kInput);
   p.alpha = 4, p.sigma = 1.5, p.sensitivity = 0.5;

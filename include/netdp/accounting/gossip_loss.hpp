@@ -26,7 +26,7 @@ enum class ObserverKnowledge { input, input_and_noise };
 struct GossipLossParams {
   GossipAccounting accounting = GossipAccounting::exact;
   ObserverKnowledge observer_knows = ObserverKnowledge::input_and_noise;  // exact accounting only
-  double alpha = 2.0;            // Renyi order, > 1
+  double alpha = 2.0;                                                     // Renyi order, > 1
   double sigma = 1.0;            // absolute noise std of eta_v ~ N(0, sigma^2), > 0
   double sensitivity = 1.0;      // Delta, > 0
   int steps = 1;                 // T >= 1: messages at t = t_start .. t_start + T - 1
@@ -51,12 +51,12 @@ struct GossipLossRun {
   int passes = 2;                    // CPU: 1 when the one pass holds less (docs/gossip_loss.md)
   double seconds = 0;
   // Exact accounting: the bases of the observers' views (docs/math.md §6.9 "Numerics").
-  std::int64_t view_observers = 0;          // observers whose basis was built
+  std::int64_t view_observers = 0;  // observers whose basis was built
   std::int64_t view_rank_min = 0, view_rank_max = 0;
   double view_rank_mean = 0;
-  std::int64_t view_dropped = 0;            // candidates dropped as zero within rounding
-  double view_floor = 0;                    // relative floor of a kept residual
-  double view_smallest_kept = 0;            // smallest relative residual kept
+  std::int64_t view_dropped = 0;  // candidates dropped as zero within rounding
+  double view_floor = 0;          // relative floor of a kept residual
+  double view_smallest_kept = 0;  // smallest relative residual kept
 };
 
 /// The LDP level alpha Delta^2 / (2 sigma^2): the loss of a single Gaussian release of x_u.
@@ -71,8 +71,9 @@ void validate(const GossipLossParams& p, node_t n);
 /// W must be a symmetric gossip matrix supported on g (validate_gossip_matrix). Streams the rows to `sink`
 /// (one row when p.source is set). `progress` receives the share done of the powers computed before the first
 /// row (the norms pass, or the whole one pass), which the sink's rows do not show.
-/// With exact accounting (the default) the rows are alpha mu_uv^2 / 2 = ldp ||P_v e_u||^2 and, when `mu_sink` is
-/// given, mu_uv goes there in the same order (docs/math.md §6.9); the CPU computes them (device cuda refused).
+/// With exact accounting (the default) the rows are alpha mu_uv^2 / 2 = ldp ||P_v e_u||^2 and, when `mu_sink`
+/// is given, mu_uv goes there in the same order (docs/math.md §6.9); the CPU computes them (device cuda
+/// refused).
 GossipLossRun gossip_loss(const Graph& g, const CsrMatrix& w, const GossipLossParams& p, LossRowSink& sink,
                           const std::function<void(double)>& progress = {}, LossRowSink* mu_sink = nullptr);
 
