@@ -117,7 +117,8 @@ TEST(ProgressCli, StudyValidationShowsItsProgressUnlessQuiet) {
 // stops when it converges, so its last share is below 100%.
 TEST(ProgressCli, TheLanczosSpectrumShowsItsProgressUnlessQuiet) {
   ScratchDir dir;
-  const std::string command = "gossip-loss --graph er:n=1100,c=3,seed=1 --steps auto --no-matrix --threads 2";
+  const std::string command =
+      "gossip-loss --graph er:n=1100,c=3,seed=1 --steps auto --accounting theorem --no-matrix --threads 2";
   const CliResult shown =
       run_cli(command + " --out " + (dir / "shown").string(), "NETDP_PROGRESS_SECONDS=0 ");
   ASSERT_EQ(shown.exit_code, 0) << shown.err;

@@ -80,6 +80,8 @@ runs = 4
 [[experiment]]
 name = "gossip"
 model = "gossip-loss"
+[experiment.params]
+accounting = "theorem"
 [experiment.grid]
 graph = ["hypercube:dim=9", "er:n=400,c=2,seed={seed}"]
 alpha = [2, 8]
