@@ -26,7 +26,11 @@ double gossip_view_floor(const GossipViewProblem& p) {
   // zero for such a matrix and cannot be told from zero by the computation (docs/math.md §6.9 "Numerics").
   std::int64_t rank = 1;
   for (std::int64_t v = 0; v < p.n; ++v) rank = std::max(rank, gossip_view_max_rank(p, v));
-  return 8.0 * std::sqrt(double(p.n) * double(rank)) * (DBL_EPSILON / 2);
+  return gossip_view_floor_of(p.n, rank);
+}
+
+double gossip_view_floor_of(std::int64_t n, std::int64_t max_rank) {
+  return 8.0 * std::sqrt(double(n) * double(std::max<std::int64_t>(1, max_rank))) * (DBL_EPSILON / 2);
 }
 
 std::int64_t gossip_view_max_rank(const GossipViewProblem& p, std::int64_t v) {
@@ -67,9 +71,9 @@ class ViewBasis {
   }
 
   /// Makes the first m candidates orthogonal to the basis and to each other, appends those whose residual
-  /// is above the floor (normalised) and returns how many it appended. `local` > 0: the candidates are W times
-  /// the last block, so (W symmetric) in exact arithmetic they are orthogonal to every column but the last
-  /// `local` ones (block Lanczos); a first pass against those, then a full pass, and another one for a
+  /// is above the floor (normalised) and returns how many it appended. `local` > 0: the candidates are W
+  /// times the last block, so (W symmetric) in exact arithmetic they are orthogonal to every column but the
+  /// last `local` ones (block Lanczos); a first pass against those, then a full pass, and another one for a
   /// candidate the full pass still shortened by more than half, keep them orthogonal to the whole basis.
   /// local = 0: two full passes.
   std::int64_t accept(std::int64_t m, std::int64_t local = 0) {
@@ -121,8 +125,8 @@ class ViewBasis {
   void project_block(std::int64_t from, std::int64_t to, std::int64_t m) {
     const int k = int(to - from);
     const double* q = q_.data() + from * n_;
-    cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, k, int(m), int(n_), 1.0, q, int(n_), c_.data(), int(n_),
-                0.0, h_.data(), k);
+    cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, k, int(m), int(n_), 1.0, q, int(n_), c_.data(),
+                int(n_), 0.0, h_.data(), k);
     cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, int(n_), int(m), k, -1.0, q, int(n_), h_.data(), k,
                 1.0, c_.data(), int(n_));
   }
@@ -144,16 +148,18 @@ class ViewBasis {
   double smallest_ = 0;
 };
 
-/// Builds observer v's basis (docs/math.md §6.9): the neighbours' unit vectors moved t_start steps, then
-/// steps - 1 Krylov blocks, then e_v when v knows its noise.
-ViewBasis observer_basis(const GossipViewProblem& p, double floor, std::int64_t v) {
-  const std::int64_t n = p.n, first = p.g_offsets[v], degree = p.g_offsets[v + 1] - first;
-  ViewBasis basis(p, floor, gossip_view_max_rank(p, v), std::max<std::int64_t>(1, degree));
+/// The basis of span{W^t e_w : w in start, t_start <= t < t_start + steps} + span{e_k : k in known}: the
+/// start nodes' unit vectors moved t_start steps, then steps - 1 Krylov blocks, then the known unit vectors.
+ViewBasis span_basis(const GossipViewProblem& p, double floor, std::span<const std::int32_t> start,
+                     std::span<const std::int32_t> known, std::int64_t max_rank) {
+  const std::int64_t n = p.n, degree = static_cast<std::int64_t>(start.size());
+  const auto width = std::max<std::int64_t>({1, degree, static_cast<std::int64_t>(known.size())});
+  ViewBasis basis(p, floor, max_rank, width);
   std::vector<double> scratch(static_cast<std::size_t>(p.t_start > 0 ? n : 0));
   for (std::int64_t j = 0; j < degree; ++j) {
     double* c = basis.candidate(j);
     std::fill(c, c + n, 0.0);
-    c[p.g_adjacency[first + j]] = 1.0;
+    c[start[static_cast<std::size_t>(j)]] = 1.0;
     for (int t = 0; t < p.t_start; ++t) {
       basis.multiply(c, scratch.data());
       std::copy(scratch.begin(), scratch.end(), c);
@@ -167,13 +173,24 @@ ViewBasis observer_basis(const GossipViewProblem& p, double floor, std::int64_t 
     previous = added;
     added = basis.accept(added, last_two);
   }
-  if (p.knows_noise) {
-    double* c = basis.candidate(0);
-    std::fill(c, c + n, 0.0);
-    c[v] = 1.0;
-    basis.accept(1);
+  if (!known.empty()) {
+    for (std::size_t j = 0; j < known.size(); ++j) {
+      double* c = basis.candidate(static_cast<std::int64_t>(j));
+      std::fill(c, c + n, 0.0);
+      c[known[j]] = 1.0;
+    }
+    basis.accept(static_cast<std::int64_t>(known.size()));
   }
   return basis;
+}
+
+/// Builds observer v's basis (docs/math.md §6.9): its neighbours as the start nodes, e_v known when v knows
+/// its noise.
+ViewBasis observer_basis(const GossipViewProblem& p, double floor, std::int64_t v) {
+  const std::int64_t first = p.g_offsets[v], degree = p.g_offsets[v + 1] - first;
+  const auto self = static_cast<std::int32_t>(v);
+  return span_basis(p, floor, std::span<const std::int32_t>(p.g_adjacency + first, std::size_t(degree)),
+                    std::span<const std::int32_t>(&self, p.knows_noise ? 1 : 0), gossip_view_max_rank(p, v));
 }
 
 /// ||P_v e_u||^2 = sum_j Q[u, j]^2, clipped to [0, 1] (rounding must not raise it past the LDP level).
@@ -198,7 +215,8 @@ void gossip_view_cpu(const GossipViewProblem& p, std::int64_t first, std::int64_
     const ViewBasis basis = observer_basis(p, floor, first + i);
     if (source >= 0) {
       double sum = 0;
-      for (std::int64_t j = 0; j < basis.rank(); ++j) sum += basis.column(j)[source] * basis.column(j)[source];
+      for (std::int64_t j = 0; j < basis.rank(); ++j)
+        sum += basis.column(j)[source] * basis.column(j)[source];
       projections[static_cast<std::size_t>(i)] = clip_projection(sum);
     } else {
       double* row = projections.data() + i * n;
@@ -215,6 +233,32 @@ void gossip_view_cpu(const GossipViewProblem& p, std::int64_t first, std::int64_
       std::lock_guard<std::mutex> lock(report);
       if (!done(k)) stop = true;
     }
+  }
+}
+
+void gossip_view_spans_cpu(const GossipViewProblem& p, double floor, std::int64_t count,
+                           const std::int64_t* start_offsets, const std::int32_t* start_nodes,
+                           const std::int64_t* known_offsets, const std::int32_t* known_nodes,
+                           std::span<double> projections, std::span<GossipViewObserver> observers) {
+  use_single_threaded_blas();
+  const std::int64_t n = p.n;
+#pragma omp parallel for schedule(dynamic, 1)
+  for (std::int64_t i = 0; i < count; ++i) {
+    const std::span<const std::int32_t> start(start_nodes + start_offsets[i],
+                                              std::size_t(start_offsets[i + 1] - start_offsets[i]));
+    const std::span<const std::int32_t> known(known_nodes + known_offsets[i],
+                                              std::size_t(known_offsets[i + 1] - known_offsets[i]));
+    const std::int64_t max_rank =
+        std::min<std::int64_t>(n, std::int64_t(start.size()) * p.steps + std::int64_t(known.size()));
+    const ViewBasis basis = span_basis(p, floor, start, known, max_rank);
+    double* row = projections.data() + i * n;
+    std::fill(row, row + n, 0.0);
+    for (std::int64_t j = 0; j < basis.rank(); ++j) {
+      const double* q = basis.column(j);
+      for (std::int64_t u = 0; u < n; ++u) row[u] += q[u] * q[u];
+    }
+    for (std::int64_t u = 0; u < n; ++u) row[u] = clip_projection(row[u]);
+    observers[static_cast<std::size_t>(i)] = basis.report();
   }
 }
 
