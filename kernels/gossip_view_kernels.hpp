@@ -1,8 +1,7 @@
 #pragma once
-// Backend entry points of the exact gossip accountant (docs/math.md §6.9): for each observer v, an
-// orthonormal basis of v's view and the squared projections ||P_v e_u||^2 of every unit vector on it.
-// Internal: called by src/accounting/gossip_view.cpp and the backend tests only. Plain types only (no library
-// headers).
+// Backend entry points of the exact gossip accountant (docs/math.md §6.9): for each observer v, an orthonormal
+// basis of v's view and the squared projections ||P_v e_u||^2 of every unit vector on it. Internal: called by
+// src/accounting/gossip_view.cpp and the backend tests only. Plain types only (no library headers).
 //
 // The view of v is the span of the messages it receives, the columns W^t e_w for w in N(v) and
 // t = t_start .. t_start + steps - 1 (W symmetric), plus e_v when v knows its own noise. It is a block Krylov
@@ -24,16 +23,16 @@ struct GossipViewProblem {
   // The graph: N(v) = adjacency[offsets[v] .. offsets[v + 1]), v itself excluded.
   const std::int64_t* g_offsets = nullptr;
   const std::int32_t* g_adjacency = nullptr;
-  int t_start = 0;          // first power of W
-  int steps = 1;            // messages per neighbour
-  bool knows_noise = true;  // e_v joins the view (v drew its own noise)
+  int t_start = 0;           // first power of W
+  int steps = 1;             // messages per neighbour
+  bool knows_noise = true;   // e_v joins the view (v drew its own noise)
 };
 
 /// What the basis of one observer's view kept.
 struct GossipViewObserver {
-  std::int32_t rank = 0;     // dimension of the view kept
-  std::int32_t dropped = 0;  // candidates dropped at the floor (zero within rounding)
-  double smallest_kept = 0;  // the smallest residual kept, relative to its candidate's norm
+  std::int32_t rank = 0;      // dimension of the view kept
+  std::int32_t dropped = 0;   // candidates dropped at the floor (zero within rounding)
+  double smallest_kept = 0;   // the smallest residual kept, relative to its candidate's norm
 };
 
 /// The relative floor below which a candidate's residual is rounding: 8 u sqrt(n r_max), u = 2^-53, r_max the

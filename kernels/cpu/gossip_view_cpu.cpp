@@ -71,9 +71,9 @@ class ViewBasis {
   }
 
   /// Makes the first m candidates orthogonal to the basis and to each other, appends those whose residual
-  /// is above the floor (normalised) and returns how many it appended. `local` > 0: the candidates are W
-  /// times the last block, so (W symmetric) in exact arithmetic they are orthogonal to every column but the
-  /// last `local` ones (block Lanczos); a first pass against those, then a full pass, and another one for a
+  /// is above the floor (normalised) and returns how many it appended. `local` > 0: the candidates are W times
+  /// the last block, so (W symmetric) in exact arithmetic they are orthogonal to every column but the last
+  /// `local` ones (block Lanczos); a first pass against those, then a full pass, and another one for a
   /// candidate the full pass still shortened by more than half, keep them orthogonal to the whole basis.
   /// local = 0: two full passes.
   std::int64_t accept(std::int64_t m, std::int64_t local = 0) {
@@ -125,8 +125,8 @@ class ViewBasis {
   void project_block(std::int64_t from, std::int64_t to, std::int64_t m) {
     const int k = int(to - from);
     const double* q = q_.data() + from * n_;
-    cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, k, int(m), int(n_), 1.0, q, int(n_), c_.data(),
-                int(n_), 0.0, h_.data(), k);
+    cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, k, int(m), int(n_), 1.0, q, int(n_), c_.data(), int(n_),
+                0.0, h_.data(), k);
     cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, int(n_), int(m), k, -1.0, q, int(n_), h_.data(), k,
                 1.0, c_.data(), int(n_));
   }
@@ -198,6 +198,16 @@ double clip_projection(double x) {
   return std::min(1.0, std::max(0.0, x));
 }
 
+/// row[u] = ||P e_u||^2 for every u, clipped.
+void squared_projections(const ViewBasis& basis, std::int64_t n, double* row) {
+  std::fill(row, row + n, 0.0);
+  for (std::int64_t j = 0; j < basis.rank(); ++j) {
+    const double* q = basis.column(j);
+    for (std::int64_t u = 0; u < n; ++u) row[u] += q[u] * q[u];
+  }
+  for (std::int64_t u = 0; u < n; ++u) row[u] = clip_projection(row[u]);
+}
+
 }  // namespace
 
 void gossip_view_cpu(const GossipViewProblem& p, std::int64_t first, std::int64_t count, std::int64_t source,
@@ -215,17 +225,10 @@ void gossip_view_cpu(const GossipViewProblem& p, std::int64_t first, std::int64_
     const ViewBasis basis = observer_basis(p, floor, first + i);
     if (source >= 0) {
       double sum = 0;
-      for (std::int64_t j = 0; j < basis.rank(); ++j)
-        sum += basis.column(j)[source] * basis.column(j)[source];
+      for (std::int64_t j = 0; j < basis.rank(); ++j) sum += basis.column(j)[source] * basis.column(j)[source];
       projections[static_cast<std::size_t>(i)] = clip_projection(sum);
     } else {
-      double* row = projections.data() + i * n;
-      std::fill(row, row + n, 0.0);
-      for (std::int64_t j = 0; j < basis.rank(); ++j) {
-        const double* q = basis.column(j);
-        for (std::int64_t u = 0; u < n; ++u) row[u] += q[u] * q[u];
-      }
-      for (std::int64_t u = 0; u < n; ++u) row[u] = clip_projection(row[u]);
+      squared_projections(basis, n, projections.data() + i * n);
     }
     observers[static_cast<std::size_t>(i)] = basis.report();
     const std::int64_t k = finished.fetch_add(1) + 1;
@@ -251,13 +254,7 @@ void gossip_view_spans_cpu(const GossipViewProblem& p, double floor, std::int64_
     const std::int64_t max_rank =
         std::min<std::int64_t>(n, std::int64_t(start.size()) * p.steps + std::int64_t(known.size()));
     const ViewBasis basis = span_basis(p, floor, start, known, max_rank);
-    double* row = projections.data() + i * n;
-    std::fill(row, row + n, 0.0);
-    for (std::int64_t j = 0; j < basis.rank(); ++j) {
-      const double* q = basis.column(j);
-      for (std::int64_t u = 0; u < n; ++u) row[u] += q[u] * q[u];
-    }
-    for (std::int64_t u = 0; u < n; ++u) row[u] = clip_projection(row[u]);
+    squared_projections(basis, n, projections.data() + i * n);
     observers[static_cast<std::size_t>(i)] = basis.report();
   }
 }
