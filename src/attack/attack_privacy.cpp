@@ -39,7 +39,15 @@ Spans spans(const GossipRounds& rounds, const std::vector<std::vector<node_t>>& 
   return s;
 }
 
-void require_symmetric(const GossipRounds& rounds) {
+}  // namespace
+
+void check_attack_privacy(const GossipRounds& rounds, const AttackPrivacyParams& params) {
+  if (!(params.sigma > 0) || !std::isfinite(params.sigma))
+    throw InvalidParameter("sigma", "sigma must be positive and finite");
+  if (!(params.sensitivity > 0) || !std::isfinite(params.sensitivity))
+    throw InvalidParameter("sensitivity", "sensitivity must be positive and finite");
+  if (params.delta != 0 && !(params.delta > 0 && params.delta < 1))
+    throw InvalidParameter("delta", "delta must lie in (0, 1)");
   if (rounds.dynamic())
     throw InvalidParameter("sigma",
                            "sigma needs a static graph (dynamic 0): the view is then a Krylov space");
@@ -50,18 +58,10 @@ void require_symmetric(const GossipRounds& rounds) {
   }
 }
 
-}  // namespace
-
 AttackPrivacy attack_privacy(const GossipRounds& rounds, const std::vector<std::vector<node_t>>& sets,
                              const std::vector<std::int8_t>& reconstructible, bool secagg,
                              const AttackPrivacyParams& params) {
-  if (!(params.sigma > 0) || !std::isfinite(params.sigma))
-    throw InvalidParameter("sigma", "sigma must be positive and finite");
-  if (!(params.sensitivity > 0) || !std::isfinite(params.sensitivity))
-    throw InvalidParameter("sensitivity", "sensitivity must be positive and finite");
-  if (params.delta != 0 && !(params.delta > 0 && params.delta < 1))
-    throw InvalidParameter("delta", "delta must lie in (0, 1)");
-  require_symmetric(rounds);
+  check_attack_privacy(rounds, params);
   const std::int64_t n = rounds.n(), count = static_cast<std::int64_t>(sets.size());
   if (reconstructible.size() != static_cast<std::size_t>(n * count))
     throw InvalidParameter("reconstructible", "one row of n flags per attacker set");

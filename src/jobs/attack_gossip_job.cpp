@@ -185,6 +185,7 @@ json run_attack_gossip_job(const AttackGossipJob& job) {
     throw InvalidParameter("method",
                            "method exact needs the rational entries of a named weighting; weights from "
                            "a file are doubles: use method float");
+  if (with_privacy(job)) attack::check_attack_privacy(rounds, job.privacy);
 
   ResultsDir out(job.out_dir);
   json files = json::array();

@@ -33,9 +33,12 @@ struct AttackPrivacy {
   std::int64_t clamped = 0;
 };
 
+/// Throws InvalidParameter unless sigma > 0, sensitivity > 0, delta 0 or in (0, 1), the graph is static and W
+/// symmetric (the rows (W^t)_{v,:} are then the Krylov vectors W^t e_v).
+void check_attack_privacy(const GossipRounds& rounds, const AttackPrivacyParams& params);
+
 /// `reconstructible` (sets x n, 1 = e_u in the row space, decided exactly) from attack_gossip or
-/// attack_gossip_all on the same rounds. A static graph and a symmetric W (the rows (W^t)_{v,:} are then
-/// the Krylov vectors W^t e_v); throws InvalidParameter otherwise.
+/// attack_gossip_all on the same rounds; check_attack_privacy first.
 AttackPrivacy attack_privacy(const GossipRounds& rounds, const std::vector<std::vector<node_t>>& sets,
                              const std::vector<std::int8_t>& reconstructible, bool secagg,
                              const AttackPrivacyParams& params);
