@@ -89,6 +89,7 @@ AttackPrivacy attack_privacy(const GossipRounds& rounds, const std::vector<std::
     out.rank_min = i == 0 ? bases[i].rank : std::min<std::int64_t>(out.rank_min, bases[i].rank);
     out.rank_max = std::max<std::int64_t>(out.rank_max, bases[i].rank);
     out.dropped += bases[i].dropped;
+    out.rank.push_back(bases[i].rank);
   }
 
   // The exact test decides membership; a victim outside the row space has ||P e_u|| < 1, so it is reported

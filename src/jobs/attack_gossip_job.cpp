@@ -52,9 +52,14 @@ bool with_privacy(const AttackGossipJob& job) {
 
 // summary.json's "privacy" object (docs/attack.md "Privacy beside reconstruction").
 json privacy_summary(const AttackGossipJob& job, const Graph& g, const std::vector<std::vector<node_t>>& sets,
-                     const std::vector<std::int8_t>& mask, const attack::AttackPrivacy& p,
-                     const ResultsDir& out, json& files) {
+                     const std::vector<std::int8_t>& mask, const std::vector<int>& exact_rank,
+                     const attack::AttackPrivacy& p, const ResultsDir& out, json& files) {
   const bool epsilon = job.privacy.delta > 0;
+  std::int64_t above = 0, below = 0;  // sets whose floating-point basis is larger / smaller than the exact rank
+  for (std::size_t i = 0; i < exact_rank.size(); ++i) {
+    above += p.rank[i] > exact_rank[i];
+    below += p.rank[i] < exact_rank[i];
+  }
   json s = {
       {"sigma", job.privacy.sigma},
       {"sensitivity", job.privacy.sensitivity},
@@ -63,6 +68,8 @@ json privacy_summary(const AttackGossipJob& job, const Graph& g, const std::vect
       {"rank_min", p.rank_min},
       {"rank_max", p.rank_max},
       {"dropped", p.dropped},
+      {"rank_above_exact", above},
+      {"rank_below_exact", below},
       {"gap_reconstructible", p.gap_reconstructible},
       {"gap_hidden", p.gap_hidden},
       {"clamped", p.clamped},
@@ -112,7 +119,7 @@ json one_set(const AttackGossipJob& job, const Graph& g, const attack::GossipRou
         attack::attack_privacy(rounds, sets, mask, job.params.secagg, job.privacy);
     write_attack_privacy_csv(out, g, r, p);
     files.push_back("privacy.csv");
-    s["privacy"] = privacy_summary(job, g, sets, mask, p, out, files);
+    s["privacy"] = privacy_summary(job, g, sets, mask, {r.rank}, p, out, files);
   }
   if (r.float_checked)
     s["float"] = {{"rank", r.float_rank},
@@ -158,7 +165,7 @@ json every_attacker(const AttackGossipJob& job, const Graph& g, const attack::Go
       epsilon.commit();
       files.push_back("epsilon.npy");
     }
-    s["privacy"] = privacy_summary(job, g, sets, r.reconstructible, p, out, files);
+    s["privacy"] = privacy_summary(job, g, sets, r.reconstructible, r.rank, p, out, files);
   }
   if (job.centralities) {
     s["centralities"] = write_attack_centralities(out, g, r);
