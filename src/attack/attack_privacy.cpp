@@ -9,6 +9,7 @@
 
 #include "attack/knowledge_rows.hpp"
 #include "gossip_view_kernels.hpp"
+#include "netdp/attack/echelon.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/dp/gaussian.hpp"
 
@@ -40,6 +41,26 @@ Spans spans(const GossipRounds& rounds, const std::vector<std::vector<node_t>>& 
 }
 
 }  // namespace
+
+// The exact dimension each Krylov block of set A's view adds, then the unit vectors e_a: K_T's rows over the
+// first prime in the deflated order (observed rows round by round, own rows last), whose prefixes up to round
+// t span the Krylov space of the first t + 1 blocks (the same rows as the exact attack's, so the same rank).
+std::vector<std::int32_t> exact_dims(const GossipRounds& rounds, const std::vector<node_t>& attackers,
+                                     bool secagg) {
+  const auto& impl = rounds.impl();
+  ModularEchelon echelon(impl.fields[0], rounds.n());
+  const int steps = rounds.steps();
+  std::vector<std::int32_t> dims(static_cast<std::size_t>(steps + 1), 0);
+  knowledge_rows<ModularField, FieldCsr, std::uint64_t>(
+      impl.fields[0], impl.modular[0], rounds, attackers, secagg,
+      [&](std::span<std::uint64_t> row, int t) {
+        if (!echelon.insert(row)) return Next::dependent;
+        ++dims[static_cast<std::size_t>(t < 0 ? steps : t)];
+        return echelon.full() ? Next::stop : Next::more;
+      },
+      true);
+  return dims;
+}
 
 void check_attack_privacy(const GossipRounds& rounds, const AttackPrivacyParams& params) {
   if (!(params.sigma > 0) || !std::isfinite(params.sigma))
@@ -82,13 +103,23 @@ AttackPrivacy attack_privacy(const GossipRounds& rounds, const std::vector<std::
   out.n = n;
   out.floor = kernels::gossip_view_floor_of(n, s.max_rank);
   out.projection.assign(static_cast<std::size_t>(n * count), 0.0);
+  // The basis keeps exactly the exact method's dimensions (extra rounding directions would raise mu).
+  const auto width = static_cast<std::size_t>(rounds.steps() + 1);
+  std::vector<std::int32_t> dims(static_cast<std::size_t>(count) * width);
+#pragma omp parallel for schedule(dynamic, 1)
+  for (std::int64_t i = 0; i < count; ++i) {
+    const std::vector<std::int32_t> d = exact_dims(rounds, sets[static_cast<std::size_t>(i)], secagg);
+    std::copy(d.begin(), d.end(),
+              dims.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(i) * width));
+  }
   std::vector<kernels::GossipViewObserver> bases(static_cast<std::size_t>(count));
   kernels::gossip_view_spans_cpu(problem, out.floor, count, s.start_offsets.data(), s.start.data(),
-                                 s.known_offsets.data(), s.known.data(), out.projection, bases);
+                                 s.known_offsets.data(), s.known.data(), dims.data(), out.projection, bases);
   for (std::size_t i = 0; i < bases.size(); ++i) {
     out.rank_min = i == 0 ? bases[i].rank : std::min<std::int64_t>(out.rank_min, bases[i].rank);
     out.rank_max = std::max<std::int64_t>(out.rank_max, bases[i].rank);
     out.dropped += bases[i].dropped;
+    out.below_floor += bases[i].below_floor;
     out.rank.push_back(bases[i].rank);
   }
 

@@ -70,6 +70,7 @@ json privacy_summary(const AttackGossipJob& job, const Graph& g, const std::vect
       {"dropped", p.dropped},
       {"rank_above_exact", above},
       {"rank_below_exact", below},
+      {"below_floor", p.below_floor},
       {"gap_reconstructible", p.gap_reconstructible},
       {"gap_hidden", p.gap_hidden},
       {"clamped", p.clamped},

@@ -26,7 +26,9 @@ struct AttackPrivacy {
   std::vector<double> mu, epsilon;     // sets x n; epsilon empty without delta
   double floor = 0;                    // the basis' rounding floor (docs/math.md §6.9 "Numerics")
   std::int64_t rank_min = 0, rank_max = 0, dropped = 0;
-  std::vector<std::int32_t> rank;  // the floating-point basis' dimension per set (the exact rank: the attack's)
+  std::vector<std::int32_t>
+      rank;                      // the floating-point basis' dimension per set (the exact rank: the attack's)
+  std::int64_t below_floor = 0;  // directions the exact rank demands whose residual was below the floor
   // How clearly the floating-point basis separates the exact sets: the largest 1 - projection over the
   // reconstructible victims (attackers excluded) and the smallest over the others (1 when there are none),
   // and how many of the others came out at or above the LDP level and were reported just below it.
