@@ -33,7 +33,8 @@ struct GossipViewObserver {
   std::int32_t rank = 0;      // dimension of the view kept
   std::int32_t dropped = 0;   // candidates dropped at the floor (zero within rounding)
   double smallest_kept = 0;   // the smallest residual kept, relative to its candidate's norm
-  std::int32_t below_floor = 0;  // with exact block dimensions (gossip_view_spans_cpu): directions kept below it
+  // With exact block dimensions (gossip_view_spans_cpu): directions kept below the floor.
+  std::int32_t below_floor = 0;
 };
 
 /// The relative floor below which a candidate's residual is rounding: 8 u sqrt(n r_max), u = 2^-53, r_max the

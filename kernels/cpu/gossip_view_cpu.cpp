@@ -115,9 +115,9 @@ class ViewBasis {
   }
 
   /// Like accept, for a block whose dimension `keep` is known exactly (the reconstruction attack's exact
-  /// rank, docs/math.md §7.2): after the same block passes, appends exactly `keep` candidates, each time the one
-  /// with the largest residual relative to its norm (made orthogonal to the whole basis again, twice), the
-  /// others made orthogonal to it. A kept residual below the floor is counted in below_floor.
+  /// rank, docs/math.md §7.2): after the same block passes, appends exactly `keep` candidates, each time the
+  /// one with the largest residual relative to its norm (made orthogonal to the whole basis again, twice),
+  /// the others made orthogonal to it. A kept residual below the floor is counted in below_floor.
   std::int64_t accept_exactly(std::int64_t m, std::int64_t local, std::int64_t keep) {
     const std::int64_t old_rank = rank_;
     block_passes(m, local);
@@ -149,8 +149,9 @@ class ViewBasis {
   }
 
  private:
-  /// norm0_ = the candidates' norms; then, against the basis: with `local` > 0 a pass against its last `local`
-  /// columns, norm1_ = the norms after it, and a full pass; local = 0: two full passes (norm1_ between them).
+  /// norm0_ = the candidates' norms; then, against the basis: with `local` > 0 a pass against its last
+  /// `local` columns, norm1_ = the norms after it, and a full pass; local = 0: two full passes (norm1_
+  /// between them).
   void block_passes(std::int64_t m, std::int64_t local) {
     for (std::int64_t j = 0; j < m; ++j) norm0_[j] = cblas_dnrm2(int(n_), candidate(j), 1);
     const std::int64_t old_rank = rank_;
@@ -302,7 +303,8 @@ void gossip_view_spans_cpu(const GossipViewProblem& p, double floor, std::int64_
                                               std::size_t(known_offsets[i + 1] - known_offsets[i]));
     const std::int64_t max_rank =
         std::min<std::int64_t>(n, std::int64_t(start.size()) * p.steps + std::int64_t(known.size()));
-    const ViewBasis basis = span_basis(p, floor, start, known, max_rank, dims ? dims + i * (p.steps + 1) : nullptr);
+    const ViewBasis basis =
+        span_basis(p, floor, start, known, max_rank, dims ? dims + i * (p.steps + 1) : nullptr);
     squared_projections(basis, n, projections.data() + i * n);
     observers[static_cast<std::size_t>(i)] = basis.report();
   }

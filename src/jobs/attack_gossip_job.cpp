@@ -55,7 +55,8 @@ json privacy_summary(const AttackGossipJob& job, const Graph& g, const std::vect
                      const std::vector<std::int8_t>& mask, const std::vector<int>& exact_rank,
                      const attack::AttackPrivacy& p, const ResultsDir& out, json& files) {
   const bool epsilon = job.privacy.delta > 0;
-  std::int64_t above = 0, below = 0;  // sets whose floating-point basis is larger / smaller than the exact rank
+  // Sets whose floating-point basis is larger / smaller than the exact rank.
+  std::int64_t above = 0, below = 0;
   for (std::size_t i = 0; i < exact_rank.size(); ++i) {
     above += p.rank[i] > exact_rank[i];
     below += p.rank[i] < exact_rank[i];
