@@ -196,6 +196,7 @@ std::vector<PrivacyByDistance> privacy_by_distance(const Graph& g,
     r.epsilon_mean /= double(r.pairs);
     out.push_back(r);
   }
+  if (!out.empty() && out.front().distance < 0) std::rotate(out.begin(), out.begin() + 1, out.end());  // last
   return out;
 }
 

@@ -221,6 +221,31 @@ TEST(AttackPrivacy, EpsilonOnTheGaussianCurve) {
   EXPECT_EQ(r.privacy.epsilon[0], r.privacy.ldp_epsilon);
 }
 
+// The by-distance rows on the path 0-1-2 beside the edge 3-4, every node alone, T = 3: every node of the
+// attacker's component is reconstructed (rows e_a, then its neighbours' values and their averages), the
+// 3 x 2 + 2 x 3 = 12 pairs across components see nothing (mu 0) and come last.
+TEST(AttackPrivacy, ByDistanceUnreachableLast) {
+  const Graph g = from_edges(5, {{0, 1}, {1, 2}, {3, 4}});
+  GossipAttackParams p;
+  p.steps = 3;
+  const GossipRounds rounds(g, WeightsSpec{Weighting::metropolis, ""}, p);
+  const AllAttackersResult all = attack_gossip_all(rounds, p, false);
+  std::vector<std::vector<node_t>> sets;
+  for (node_t a = 0; a < g.n; ++a) sets.push_back({a});
+  const AttackPrivacy priv = attack_privacy(rounds, sets, all.reconstructible, false, {.sigma = 1});
+  const auto rows = privacy_by_distance(g, sets, all.reconstructible, priv);
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(rows[0].distance, 0);
+  EXPECT_EQ(rows[0].pairs, 5);
+  EXPECT_EQ(rows[1].distance, 1);
+  EXPECT_EQ(rows[1].pairs, 6);  // 0-1, 1-0, 1-2, 2-1, 3-4, 4-3
+  EXPECT_EQ(rows[2].pairs, 2);  // 0-2, 2-0
+  EXPECT_EQ(rows[3].distance, -1);
+  EXPECT_EQ(rows[3].pairs, 12);
+  EXPECT_EQ(rows[3].mu_max, 0.0);
+  EXPECT_EQ(rows[1].reconstructible + rows[2].reconstructible, 8);
+}
+
 TEST(AttackPrivacy, Refusals) {
   GossipAttackParams p;
   p.steps = 2;
