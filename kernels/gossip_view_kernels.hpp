@@ -34,11 +34,16 @@ struct GossipViewObserver {
   std::int32_t rank = 0;     // dimension of the view kept
   std::int32_t dropped = 0;  // candidates dropped at the floor (zero within rounding)
   double smallest_kept = 0;  // the smallest residual kept, relative to its candidate's norm
+  // With exact block dimensions (gossip_view_spans_cpu): directions kept below the floor.
+  std::int32_t below_floor = 0;
 };
 
 /// The relative floor below which a candidate's residual is rounding: 8 u sqrt(n r_max), u = 2^-53, r_max the
 /// largest max_rank over the observers (docs/math.md §6.9 "Numerics").
 double gossip_view_floor(const GossipViewProblem& p);
+
+/// The same floor for a view of at most max_rank basis vectors in R^n.
+double gossip_view_floor_of(std::int64_t n, std::int64_t max_rank);
 
 /// Most basis vectors observer v can need: min(n, |N(v)| steps + knows_noise).
 std::int64_t gossip_view_max_rank(const GossipViewProblem& p, std::int64_t v);
@@ -54,5 +59,19 @@ std::int64_t gossip_view_thread_bytes(const GossipViewProblem& p, std::int64_t v
 void gossip_view_cpu(const GossipViewProblem& p, std::int64_t first, std::int64_t count, std::int64_t source,
                      std::span<double> projections, std::span<GossipViewObserver> observers,
                      const std::function<bool(std::int64_t)>& done = {});
+
+/// Views given explicitly (the reconstruction attack's knowledge, docs/math.md §7.2): view i is the span of
+/// W^t e_w for w in start_nodes[start_offsets[i] .. start_offsets[i + 1]) and p.t_start <= t < p.t_start +
+/// p.steps, plus the unit vectors known_nodes[known_offsets[i] .. known_offsets[i + 1]), built like an
+/// observer's view (p's graph is not used) with the given floor. `dims` (may be null): count x (steps + 1)
+/// exact dimensions, what each Krylov block and then the known vectors add to the view; view i then keeps
+/// exactly those many directions per block (the largest residuals) instead of applying the floor.
+/// projections[i * n + u] = ||P_i e_u||^2 in [0, 1]; observers[i] what the basis kept. Views in parallel over
+/// the OpenMP threads, results independent of them.
+void gossip_view_spans_cpu(const GossipViewProblem& p, double floor, std::int64_t count,
+                           const std::int64_t* start_offsets, const std::int32_t* start_nodes,
+                           const std::int64_t* known_offsets, const std::int32_t* known_nodes,
+                           const std::int32_t* dims, std::span<double> projections,
+                           std::span<GossipViewObserver> observers);
 
 }  // namespace netdp::kernels

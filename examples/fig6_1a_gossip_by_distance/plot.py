@@ -5,7 +5,11 @@ ordered pairs), with a shaded band from the smallest to the largest pairwise los
 pairs and, for the random graphs, all five graphs: the paper's error bars), and the LDP level 1 for reference.
 
     build/netdp run examples/fig6_1a_gossip_by_distance/study.toml --out DIR
-    python3 examples/fig6_1a_gossip_by_distance/plot.py DIR        # writes DIR/fig6_1a.png
+    python3 examples/fig6_1a_gossip_by_distance/plot.py DIR        # writes DIR/fig6_1a.png, DIR/fig6_1a_exact.png
+
+fig6_1a_exact.png (experiments theorem_* and exact_*, about 512 nodes): per graph, Theorem 6.1's sum (the
+papers' curve, not an upper bound) and the exact loss of each pair's Gaussian view (docs/math.md §6.9), mean
+with a min-max band, and the LDP level.
 
 Needs matplotlib (apt-get install python3-matplotlib).
 """
@@ -13,7 +17,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for plot_common
-from plot_common import by_distance, command_line, finish, mean_band, plt, save  # noqa: E402
+from plot_common import by_distance, command_line, finish, mean_band, plt, results, save  # noqa: E402
 
 LABELS = {"hypercube": "hypercube (d = 11)", "er": "Erdos-Renyi (c = 1, 5 graphs)",
           "rgg": "random geometric (r = 0.07, 5 graphs)", "grid": "grid 45 x 45"}
@@ -38,6 +42,33 @@ def main(out):
     finish(ax, "shortest-path distance between u and v", "Renyi privacy loss of u towards v (alpha = 2)",
            "Fig. 6.1a: private gossip averaging, loss by distance")
     save(fig, out, "fig6_1a.png")
+    exact_figure(out)
+
+
+def exact_figure(out):
+    """Theorem against exact, one panel per graph family (experiments theorem_* and exact_*)."""
+    curves = by_distance(out, lambda row: (row["experiment"].split("_")[0], row["graph"].split(":")[0])
+                         if row["experiment"].startswith(("theorem_", "exact_")) else None)
+    if not curves:
+        return
+    sizes = {}
+    for row in results(out):
+        if row["experiment"].startswith("exact_") and row["statistic"] == "n":
+            sizes[row["graph"].split(":")[0]] = int(float(row["mean"]))
+    fig, axes = plt.subplots(1, 4, figsize=(18, 4.5), sharey=True)
+    for ax, family in zip(axes, ("hypercube", "er", "rgg", "grid")):
+        for kind, label in (("theorem", "Theorem 6.1 (sum, not a bound)"), ("exact", "accounting exact (each pair's view)")):
+            if (kind, family) in curves:
+                ds = sorted(curves[kind, family])
+                mean_band(ax, ds, [curves[kind, family][d] for d in ds], label=label)
+        ax.axhline(1.0, color="black", ls="--", lw=1, label="LDP level")
+        ax.set_yscale("log")
+        ax.set_ylim(1e-8, 2)
+        name = family if family not in sizes else f"{family}, n = {sizes[family]}"
+        finish(ax, "shortest-path distance between u and v", "Renyi loss of u towards v (alpha = 2)"
+               if family == "hypercube" else "", name)
+    fig.suptitle("Fig. 6.1a graphs: Theorem 6.1 against the exact loss (T = T_stop, t = 1..T)")
+    save(fig, out, "fig6_1a_exact.png")
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "netdp/attack/attack_gossip.hpp"
@@ -54,7 +55,8 @@ void row_times(const Ops& ops, const Matrix& w, std::span<const T> r, std::span<
 enum class Next { stop, more, dependent };
 
 /// Calls emit(row) for each row of K_T in order until it returns Next::stop; `mats` holds W_t per round (one
-/// matrix: static). Returns the number of rows emitted. The row passed may be modified by emit.
+/// matrix: static). Returns the number of rows emitted. The row passed may be modified by emit. An emit that
+/// also takes an int receives the row's round t (-1 for the attackers' own rows e_a).
 ///
 /// With `deflate` (a static graph only) the rows come in another order with the same span: the observed
 /// rows first, the attackers' e_a last, and a node v whose row (t, v) was dependent on the rows before it is
@@ -70,17 +72,23 @@ int knowledge_rows(const Ops& ops, const std::vector<Matrix>& mats, const Gossip
   std::vector<T> row(n), scratch(n);
   int emitted = 0;
   bool stopped = false;
+  int round = -1;
   auto unit = [&](node_t v) {
     std::fill(row.begin(), row.end(), T{});
     row[static_cast<std::size_t>(v)] = ops.one();
   };
   auto send = [&] {
     ++emitted;
-    const Next next = emit(std::span<T>(row));
+    Next next;
+    if constexpr (std::is_invocable_v<Emit, std::span<T>, int>)
+      next = emit(std::span<T>(row), round);
+    else
+      next = emit(std::span<T>(row));
     stopped = next == Next::stop;
     return next;
   };
   auto own_rows = [&] {
+    round = -1;
     for (node_t a : attackers) {
       unit(a);
       if (send() == Next::stop) return;
@@ -105,6 +113,7 @@ int knowledge_rows(const Ops& ops, const std::vector<Matrix>& mats, const Gossip
     };
     if (secagg) advance();  // the attacker's own state after round t: (W^{t+1})_{a,:}
     for (int t = 0; t < steps && !stopped; ++t) {
+      round = t;
       if (t > 0) advance();
       for (std::size_t i = 0; i < observed.size() && !stopped; ++i) {
         if (!alive[i]) continue;
@@ -116,6 +125,7 @@ int knowledge_rows(const Ops& ops, const std::vector<Matrix>& mats, const Gossip
   } else {
     // Time-varying graph (Remark 4.6): e_v^T W_{t-1} ... W_0 (secagg: from W_t), one product per row.
     for (int t = 0; t < steps && !stopped; ++t) {
+      round = t;
       for (node_t v : observed_nodes(rounds.graph(t), attackers, secagg)) {
         unit(v);
         for (int s = secagg ? t : t - 1; s >= 0; --s) {

@@ -46,6 +46,49 @@ json certificate(const std::vector<attack::PrimeCertificate>& primes, bool agree
        "(docs/attack.md \"Exact method\")"}};
 }
 
+bool with_privacy(const AttackGossipJob& job) {
+  return job.privacy.sigma > 0;
+}
+
+// summary.json's "privacy" object (docs/attack.md "Privacy beside reconstruction").
+json privacy_summary(const AttackGossipJob& job, const Graph& g, const std::vector<std::vector<node_t>>& sets,
+                     const std::vector<std::int8_t>& mask, const std::vector<int>& exact_rank,
+                     const attack::AttackPrivacy& p, const ResultsDir& out, json& files) {
+  const bool epsilon = job.privacy.delta > 0;
+  // Sets whose floating-point basis is larger / smaller than the exact rank.
+  std::int64_t above = 0, below = 0;
+  for (std::size_t i = 0; i < exact_rank.size(); ++i) {
+    above += p.rank[i] > exact_rank[i];
+    below += p.rank[i] < exact_rank[i];
+  }
+  json s = {
+      {"sigma", job.privacy.sigma},
+      {"sensitivity", job.privacy.sensitivity},
+      {"ldp_mu", p.ldp_mu},
+      {"floor", p.floor},
+      {"rank_min", p.rank_min},
+      {"rank_max", p.rank_max},
+      {"dropped", p.dropped},
+      {"rank_above_exact", above},
+      {"rank_below_exact", below},
+      {"below_floor", p.below_floor},
+      {"gap_reconstructible", p.gap_reconstructible},
+      {"gap_hidden", p.gap_hidden},
+      {"clamped", p.clamped},
+      {"statement",
+       "each victim's view is exactly a Gaussian mechanism with mu = (Delta/sigma) ||P e_u||, P the "
+       "projection onto the row space of K_T (every node adds its noise once; the attackers know their "
+       "own inputs and noises); the exact reconstruction decides mu = Delta/sigma, the others come from "
+       "an orthonormal basis in floating point, strictly below (docs/math.md §7.2)"}};
+  if (epsilon) {
+    s["delta"] = job.privacy.delta;
+    s["ldp_epsilon"] = p.ldp_epsilon;
+  }
+  s["by_distance"] = write_privacy_by_distance(out, attack::privacy_by_distance(g, sets, mask, p), epsilon);
+  files.push_back("privacy_by_distance.csv");
+  return s;
+}
+
 json one_set(const AttackGossipJob& job, const Graph& g, const attack::GossipRounds& rounds,
              const std::vector<node_t>& attackers, const ResultsDir& out, json& files) {
   const attack::GossipAttackResult r =
@@ -69,6 +112,16 @@ json one_set(const AttackGossipJob& job, const Graph& g, const attack::GossipRou
   if (exact) {
     s["rows_reduced"] = r.rows;
     s["certificate"] = certificate(r.primes, r.primes_agree);
+  }
+  if (with_privacy(job)) {
+    std::vector<std::int8_t> mask(static_cast<std::size_t>(g.n), 0);
+    for (node_t j : r.reconstructible) mask[static_cast<std::size_t>(j)] = 1;
+    const std::vector<std::vector<node_t>> sets{r.attackers};
+    const attack::AttackPrivacy p =
+        attack::attack_privacy(rounds, sets, mask, job.params.secagg, job.privacy);
+    write_attack_privacy_csv(out, g, r, p);
+    files.push_back("privacy.csv");
+    s["privacy"] = privacy_summary(job, g, sets, mask, {r.rank}, p, out, files);
   }
   if (r.float_checked)
     s["float"] = {{"rank", r.float_rank},
@@ -99,6 +152,23 @@ json every_attacker(const AttackGossipJob& job, const Graph& g, const attack::Go
     s["certificate"] = certificate(r.primes_total, r.primes_agree);
   if (job.float_check)
     s["float"] = {{"disagreements", r.disagreements}, {"reconstructed", r.float_reconstructed}};
+  if (with_privacy(job)) {
+    std::vector<std::vector<node_t>> sets;
+    for (node_t a = 0; a < g.n; ++a) sets.push_back({a});
+    const attack::AttackPrivacy p =
+        attack::attack_privacy(rounds, sets, r.reconstructible, job.params.secagg, job.privacy);
+    NpyWriter mu(out.file("mu.npy"), g.n, g.n);
+    mu.consume(0, g.n, p.mu);
+    mu.commit();
+    files.push_back("mu.npy");
+    if (!p.epsilon.empty()) {
+      NpyWriter epsilon(out.file("epsilon.npy"), g.n, g.n);
+      epsilon.consume(0, g.n, p.epsilon);
+      epsilon.commit();
+      files.push_back("epsilon.npy");
+    }
+    s["privacy"] = privacy_summary(job, g, sets, r.reconstructible, r.rank, p, out, files);
+  }
   if (job.centralities) {
     s["centralities"] = write_attack_centralities(out, g, r);
     files.push_back("centralities.csv");
@@ -124,6 +194,7 @@ json run_attack_gossip_job(const AttackGossipJob& job) {
     throw InvalidParameter("method",
                            "method exact needs the rational entries of a named weighting; weights from "
                            "a file are doubles: use method float");
+  if (with_privacy(job)) attack::check_attack_privacy(rounds, job.privacy);
 
   ResultsDir out(job.out_dir);
   json files = json::array();
@@ -151,6 +222,11 @@ json run_attack_gossip_job(const AttackGossipJob& job) {
                             {"seed", job.params.seed},
                             {"float_check", job.float_check},
                             {"centralities", job.centralities}};
+  if (with_privacy(job)) {
+    manifest["parameters"]["sigma"] = job.privacy.sigma;
+    manifest["parameters"]["sensitivity"] = job.privacy.sensitivity;
+    if (job.privacy.delta > 0) manifest["parameters"]["delta"] = job.privacy.delta;
+  }
   return publish_results(out, summary, std::move(manifest), files, clock.seconds());
 }
 
@@ -166,6 +242,9 @@ AttackGossipJob attack_gossip_job(const Values& v, const RunContext& context) {
   job.params.dynamic = v.real("dynamic");
   job.float_check = !v.flag("no-float-check");
   job.centralities = v.flag("centralities");
+  if (v.has("sigma")) job.privacy.sigma = v.real("sigma");
+  if (v.has("delta")) job.privacy.delta = v.real("delta");
+  job.privacy.sensitivity = v.real("sensitivity");
   set_run_context(job, context);
   return job;
 }
@@ -197,6 +276,16 @@ Model attack_gossip_model() {
        natural("seed", "seed of the private values, random:K and the dynamic rounds").fallback("0"),
        flag("no-float-check", "skip the floating-point reduction run next to the exact one"),
        flag("centralities", "with attackers all: centralities.csv and the correlations of docs/math.md §7.4"),
+       real(
+           "sigma",
+           "also each victim's exact mu for Gaussian noise of this std added once by every node (privacy.csv "
+           "or mu.npy, docs/math.md §7.2); needs method exact and a static graph")
+           .range(above(0)),
+       real("delta", "with sigma: also epsilon at this delta (analytic Gaussian curve)")
+           .range(Range{.min = 0.0, .max = 1.0, .min_exclusive = true, .max_exclusive = true}),
+       real("sensitivity", "with sigma: l2 sensitivity Delta of a node's value")
+           .fallback("1")
+           .range(above(0)),
        threads_parameter(), out_parameter(), quiet_parameter()});
   m.validate = [](const Values& v) {
     const AttackGossipJob job = attack_gossip_job(v, {});
@@ -207,6 +296,12 @@ Model attack_gossip_model() {
     if (job.params.dynamic > 0 && job.weights.scheme == Weighting::file)
       throw InvalidParameter("dynamic",
                              "dynamic rebuilds W on every round's graph: it needs a named weighting");
+    if (v.has("delta") && !v.has("sigma"))
+      throw InvalidParameter("delta", "delta converts the mu of --sigma to epsilon: give sigma too");
+    if (v.has("sigma") && job.params.method != attack::Method::exact)
+      throw InvalidParameter("sigma", "sigma needs method exact (it decides who reaches the LDP level)");
+    if (v.has("sigma") && job.params.dynamic > 0)
+      throw InvalidParameter("sigma", "sigma needs a static graph (dynamic 0): the view is a Krylov space");
     if (job.params.method == attack::Method::exact && job.weights.scheme == Weighting::file)
       throw InvalidParameter("method",
                              "method exact needs the rational entries of a named weighting; weights "

@@ -51,6 +51,55 @@ void write_attackers_csv(const ResultsDir& out, const attack::AllAttackersResult
   file.commit();
 }
 
+void write_attack_privacy_csv(const ResultsDir& out, const Graph& g, const attack::GossipAttackResult& r,
+                              const attack::AttackPrivacy& p) {
+  AtomicFile file(out.file("privacy.csv"));
+  auto& s = file.stream();
+  s << "node,distance,reconstructible,projection,mu,epsilon\n";
+  const std::vector<node_t> distance = attack::attacker_distances(g, r.attackers);
+  for (node_t v = 0; v < g.n; ++v) {
+    const auto i = static_cast<std::size_t>(v);
+    s << v << ',';
+    if (distance[i] >= 0) s << distance[i];
+    s << ',' << std::binary_search(r.reconstructible.begin(), r.reconstructible.end(), v) << ','
+      << format_double(p.projection[i]) << ',' << format_double(p.mu[i]) << ',';
+    if (!p.epsilon.empty()) s << format_double(p.epsilon[i]);
+    s << '\n';
+  }
+  file.commit();
+}
+
+json write_privacy_by_distance(const ResultsDir& out, const std::vector<attack::PrivacyByDistance>& rows,
+                               bool epsilon) {
+  AtomicFile file(out.file("privacy_by_distance.csv"));
+  auto& s = file.stream();
+  s << "distance,pairs,reconstructible,mu_mean,mu_min,mu_max,epsilon_mean,epsilon_max\n";
+  json list = json::array();
+  for (const auto& r : rows) {
+    if (r.distance >= 0) s << r.distance;
+    s << ',' << r.pairs << ',' << r.reconstructible << ',' << format_double(r.mu_mean) << ','
+      << format_double(r.mu_min) << ',' << format_double(r.mu_max) << ',';
+    if (epsilon)
+      s << format_double(r.epsilon_mean) << ',' << format_double(r.epsilon_max);
+    else
+      s << ',';
+    s << '\n';
+    json row = {{"distance", r.distance >= 0 ? json(r.distance) : json(nullptr)},
+                {"pairs", r.pairs},
+                {"reconstructible", r.reconstructible},
+                {"mu_mean", r.mu_mean},
+                {"mu_min", r.mu_min},
+                {"mu_max", r.mu_max}};
+    if (epsilon) {
+      row["epsilon_mean"] = r.epsilon_mean;
+      row["epsilon_max"] = r.epsilon_max;
+    }
+    list.push_back(row);
+  }
+  file.commit();
+  return list;
+}
+
 void write_int8_npy(const std::filesystem::path& path, const std::vector<std::int8_t>& values,
                     std::int64_t rows, std::int64_t cols) {
   std::string header = "{'descr': '|i1', 'fortran_order': False, 'shape': (" + std::to_string(rows) + ", " +

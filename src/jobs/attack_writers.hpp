@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "netdp/attack/attack_gossip.hpp"
+#include "netdp/attack/attack_privacy.hpp"
 #include "netdp/core/weighting.hpp"
 #include "netdp/io/results_dir.hpp"
 #include "netdp/jobs/model.hpp"
@@ -29,6 +30,13 @@ void write_attack_nodes_csv(const ResultsDir& out, const attack::GossipAttackRes
 void write_attack_relations_csv(const ResultsDir& out, const attack::GossipAttackResult& r);
 /// attackers.csv: attacker,rank,reconstructed[,float_reconstructed].
 void write_attackers_csv(const ResultsDir& out, const attack::AllAttackersResult& r, bool with_float);
+/// privacy.csv (one set of attackers): node,distance,reconstructible,projection,mu,epsilon.
+void write_attack_privacy_csv(const ResultsDir& out, const Graph& g, const attack::GossipAttackResult& r,
+                              const attack::AttackPrivacy& p);
+/// privacy_by_distance.csv: distance,pairs,reconstructible,mu_mean,mu_min,mu_max,epsilon_mean,epsilon_max;
+/// returns the same rows for the summary.
+nlohmann::json write_privacy_by_distance(const ResultsDir& out,
+                                         const std::vector<attack::PrivacyByDistance>& rows, bool epsilon);
 /// An int8 C-order .npy matrix.
 void write_int8_npy(const std::filesystem::path& path, const std::vector<std::int8_t>& values,
                     std::int64_t rows, std::int64_t cols);

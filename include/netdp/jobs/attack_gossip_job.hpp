@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "netdp/attack/attack_gossip.hpp"
+#include "netdp/attack/attack_privacy.hpp"
 #include "netdp/core/weighting.hpp"
 
 namespace netdp {
@@ -17,12 +18,16 @@ struct AttackGossipJob {
   attack::GossipAttackParams params;
   bool float_check = true;    // also the floating-point reduction, and where it disagrees
   bool centralities = false;  // with attackers all: centralities.csv and the correlations (docs/math.md §7.4)
+  // Privacy beside reconstruction (docs/math.md §7.2): sigma > 0 writes each victim's mu (and epsilon at
+  // delta when delta > 0) for noise of that standard deviation added once by every node.
+  attack::AttackPrivacyParams privacy{.sigma = 0};
   std::string out_dir;
   nlohmann::json invocation;
 };
 
 /// Runs the attack and writes summary.json, then nodes.csv and relations.csv (a set of attackers) or
-/// attackers.csv and reconstructible.npy (attackers all), and manifest.json last. Returns the summary.
+/// attackers.csv and reconstructible.npy (attackers all), with a sigma privacy.csv or mu.npy (and
+/// epsilon.npy) and privacy_by_distance.csv, and manifest.json last. Returns the summary.
 nlohmann::json run_attack_gossip_job(const AttackGossipJob& job);
 
 }  // namespace netdp
