@@ -14,6 +14,8 @@
 #include "netdp/accounting/gossip_loss.hpp"
 #include "netdp/core/graph_generators.hpp"
 #include "netdp/core/weighting.hpp"
+#include "netdp/dp/pairwise_accountant.hpp"
+#include "netdp/jobs/gossip_loss_job.hpp"
 #include "support/test_support.hpp"
 
 namespace netdp {
@@ -233,6 +235,36 @@ TEST(GossipView, OneSourceAndThreadCountsChangeNoBit) {
     ASSERT_EQ(row.size(), std::size_t(g.n));
     EXPECT_EQ(std::memcmp(row.data(), all.data() + std::size_t(u) * g.n, g.n * sizeof(double)), 0) << u;
   }
+}
+
+TEST(GossipView, ThePairwiseAccountantGivesTheJobsEpsilonFromItsMu) {
+  // gossip-loss --delta writes epsilon.npy and mu.npy; the pairwise accountant composing the view event of
+  // mu.npy must give the same epsilon for every pair (docs/dp_toolbox.md "Pairwise accountant").
+  testing::ScratchDir dir;
+  GossipLossJob job;
+  job.graph = "er:n=30,c=2,seed=9";
+  job.params = exact(4, 0, kNoise);
+  job.params.sigma = 1.7;
+  job.delta = 1e-7;
+  job.progress = false;
+  job.out_dir = (dir.path() / "run").string();
+  const auto summary = run_gossip_loss_job(job);
+  const auto mu = testing::read_npy((dir.path() / "run/mu.npy").string());
+  const auto epsilon = testing::read_npy((dir.path() / "run/epsilon.npy").string());
+  const std::size_t n = 30;
+  ASSERT_EQ(mu.values.size(), n * n);
+  dp::PairwiseAccountant accountant(n);
+  accountant.compose(dp::GaussianViewEvent{n, mu.values});
+  double largest = 0;
+  for (std::size_t u = 0; u < n; ++u)
+    for (std::size_t v = 0; v < n; ++v) {
+      if (u == v) continue;
+      const double expected = accountant.epsilon(u, v, 1e-7).value;
+      EXPECT_NEAR(epsilon.values[u * n + v], expected, 1e-12 * std::max(1.0, expected)) << u << ", " << v;
+      largest = std::max(largest, expected);
+    }
+  EXPECT_NEAR(summary["epsilon_at_delta"]["max"].get<double>(), largest, 1e-12 * largest);
+  EXPECT_GT(largest, 0.0);
 }
 
 TEST(GossipView, RefusesTheGpu) {
