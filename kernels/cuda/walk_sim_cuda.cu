@@ -126,9 +126,10 @@ class PlainEngine final : public WalkPlainCudaEngine {
  private:
   /// Walks per launch and resident threads: p.batch_runs (or as many walks as the device share holds after
   /// the model, the tallies and the visit tables, at most kMaxAutoBatch); up to kResidentWalks resident
-  /// threads in at most the blocks the device holds at once, each thread with its visit table (in shared memory when the layout says so, else in global memory,
-  /// at most half of the share). Per walk: the start and at most min(n, T / (visit_cap + 1)) visit counts
-  /// above visit_cap; T >= 2^32: 3 scratch words per node (walk::PlainWalkBody).
+  /// threads in at most the blocks the device holds at once, each thread with its visit table (in shared
+  /// memory when the layout says so, else in global memory, at most half of the share). Per walk: the start
+  /// and at most min(n, T / (visit_cap + 1)) visit counts above visit_cap; T >= 2^32: 3 scratch words per
+  /// node (walk::PlainWalkBody).
   void plan(std::int64_t time_cap, std::int64_t visit_cap) {
     const std::int64_t n = model_.n;
     const std::int64_t per_walk = (compact_ ? 0 : 3 * 8 * n) + 8 * overflow_per_walk_ + 4;

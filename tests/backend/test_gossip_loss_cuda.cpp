@@ -198,11 +198,11 @@ TEST(GossipLossCuda, SingleSourceMatchesCpuAndFullMatrix) {
 
 TEST(GossipLossCuda, LargeStagingInSeveralChunksPerTileMatchesCpu) {
   NETDP_NEEDS_CUDA_DEVICE();
-    // Rows of n = 12,288 doubles: a 256 MiB pinned chunk holds 2,730 of them (memory_plan::plan_staging), so
-    // tiles of 5,000 sources go to the host in two chunks each (2,730 + 2,270; the last tile of 2,288 in
-    // one), the two chunks taking turns across tiles. The automatic tile is the node-major 32 sources: 384
-    // tiles of one chunk each. Sanitizer passes skip this test (scripts/gpu_check.sh: -*Large*), and so does
-    // the emulated device (2.4 GB of output and minutes of host time for what is a staging test).
+  // Rows of n = 12,288 doubles: a 256 MiB pinned chunk holds 2,730 of them (memory_plan::plan_staging), so
+  // tiles of 5,000 sources go to the host in two chunks each (2,730 + 2,270; the last tile of 2,288 in
+  // one), the two chunks taking turns across tiles. The automatic tile is the node-major 32 sources: 384
+  // tiles of one chunk each. Sanitizer passes skip this test (scripts/gpu_check.sh: small cases only), and so
+  // does the emulated device (2.4 GB of output and minutes of host time for what is a staging test).
 #if defined(NETDP_EMULATED_DEVICE)
   GTEST_SKIP() << "too large for the emulated device";
 #endif

@@ -180,10 +180,10 @@ TEST(WalkLossCuda, SingleSourceMatchesCpuAndFullMatrix) {
 
 TEST(WalkLossCuda, LargeStagingInSeveralChunksPerTileMatchesCpu) {
   NETDP_NEEDS_CUDA_DEVICE();
-    // The series method on a ring of n = 12,288 (no eigendecomposition, so the CPU oracle stays fast): rows
-    // of 98,304 bytes, 2,730 per 256 MiB pinned chunk, so tiles of 5,000 sources take two chunks each and the
-    // one-tile run five (memory_plan::plan_staging). Sanitizer passes skip this test (-*Large*), and so does
-    // the emulated device (2.4 GB of output for what is a staging test).
+  // The series method on a ring of n = 12,288 (no eigendecomposition, so the CPU oracle stays fast): rows
+  // of 98,304 bytes, 2,730 per 256 MiB pinned chunk, so tiles of 5,000 sources take two chunks each and the
+  // one-tile run five (memory_plan::plan_staging). Sanitizer passes skip this test (small cases only), and so
+  // does the emulated device (2.4 GB of output for what is a staging test).
 #if defined(NETDP_EMULATED_DEVICE)
   GTEST_SKIP() << "too large for the emulated device";
 #endif

@@ -14,8 +14,8 @@ namespace {
 
 constexpr std::int64_t kBlockBytes = 96 * 1024;  // as on the device: the same plans
 
-/// The CUDA launcher's resident_blocks for an H100-like device (132 SMs of 228 KiB shared memory, at most 2048
-/// threads each, 1 KiB reserved per block), so that the plans take the same occupancy-bounded grids.
+/// The CUDA launcher's resident_blocks for an H100-like device (132 SMs of 228 KiB shared memory, at most
+/// 2048 threads each, 1 KiB reserved per block), so that the plans take the same occupancy-bounded grids.
 template <class Body>
 std::int64_t resident_blocks(std::size_t bytes, int threads, int) {
   const std::int64_t by_memory = (228 * 1024) / (static_cast<std::int64_t>(bytes) + 1024);
