@@ -240,7 +240,7 @@ int main(int argc, char** argv) {
     double seconds = 0;
     const Outcome out = c.run(o, seconds);
     const double figure = out.work / seconds;
-    std::printf("%s,%s,%s,%s,%d,%d,%.4g,%.4g,%.4g,%s,%.4g,%.3f\n", c.name, out.engine.c_str(),
+    std::printf("%s,%s,%s,%s,%d,%d,%.4g,%.4g,%.4g,%s,%.4g,%.4g\n", c.name, out.engine.c_str(),
                 out.size.c_str(), o.device.kind == DeviceKind::cuda ? "cuda" : "cpu", omp_get_max_threads(),
                 o.repeats, seconds, out.work, figure, c.unit, out.model, figure / out.model);
     std::fflush(stdout);
