@@ -91,6 +91,10 @@ double stepping(const netdp::WalkModel& m, std::int64_t runs, std::int64_t steps
       o.repeats);
 }
 
+std::string stepping_engine(const Options& o) {
+  return o.device.kind == DeviceKind::cpu ? "cpu visits" : "stepping";
+}
+
 // The cases: docs/cuda_backend.md "Walk engine for throughput" (walks), "Gossip-loss: source tiles of 32",
 // "Chebyshev solver on the GPU", "Gossip-sim, fixed W (sync, accelerated)".
 Outcome stepping_er(const Options& o, double& seconds) {
@@ -103,13 +107,13 @@ Outcome stepping_er(const Options& o, double& seconds) {
     g = netdp::erdos_renyi_graph(n, 18.0 / n, seed);
   const netdp::WalkModel m = netdp::csr_walk(g, netdp::parse_walk_weights("uniform"));
   seconds = stepping(m, runs, steps, o);
-  return {double(runs) * steps, 1e10, "stepping", "er n=" + std::to_string(n) + " d=18"};
+  return {double(runs) * steps, 1e10, stepping_engine(o), "er n=" + std::to_string(n) + " d=18"};
 }
 
 Outcome stepping_complete(const Options& o, double& seconds) {
   const std::int64_t runs = o.tiny ? 256 : std::int64_t{1} << 20, steps = o.tiny ? 1000 : 100'000;
   seconds = stepping(netdp::complete_walk(1000), runs, steps, o);
-  return {double(runs) * steps, 1.2e11, "stepping", "complete n=1000"};
+  return {double(runs) * steps, 1.2e11, stepping_engine(o), "complete n=1000"};
 }
 
 Outcome statistics_complete(const Options& o, double& seconds) {

@@ -122,8 +122,9 @@ else
   cuobjdump=$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)
   if [ -x "$cuobjdump" ]; then
     note "== cuobjdump --list-elf"
-    timeout 60 "$cuobjdump" --list-elf "$NETDP_CUDA_MODULE" >> "$device_txt" 2>&1
-    grep -q 'sm_90' "$device_txt" || fail "no sm_90 code in the module"
+    elves=$(timeout 60 "$cuobjdump" --list-elf "$NETDP_CUDA_MODULE" 2>&1)
+    note "$elves"
+    grep -q 'sm_90' <<< "$elves" || fail "no sm_90 code in the module"
     note "== shared-memory atomics in the module's SASS (ATOMS.CAS*: compare-and-swap loops; others native)"
     timeout 120 "$cuobjdump" -sass "$NETDP_CUDA_MODULE" 2> /dev/null | grep -oE 'ATOMS\.[A-Z0-9.]+' | sort | uniq -c \
       >> "$device_txt"

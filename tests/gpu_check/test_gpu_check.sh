@@ -86,7 +86,7 @@ case $mode in
     "$bench" --tiny --device cpu --case stepping-complete > "$work/out.csv"
     [ "$(wc -l < "$work/out.csv")" = 2 ] || bad "one case, not $(cat "$work/out.csv")"
     IFS=, read -r name engine _ device _ repeats seconds positions figure unit model ratio < <(sed -n 2p "$work/out.csv")
-    [ "$name,$engine,$device,$repeats,$unit,$model" = "stepping-complete,stepping,cpu,1,steps/s,1.2e+11" ] ||
+    [ "$name,$engine,$device,$repeats,$unit,$model" = "stepping-complete,cpu visits,cpu,1,steps/s,1.2e+11" ] ||
       bad "row $(sed -n 2p "$work/out.csv")"
     python3 -c "import sys; s, w, f, r = map(float, sys.argv[1:]); assert w == 256 * 1000 and abs(f - w / s) <= 1e-3 * f and abs(r - f / 1.2e11) <= 1e-3 * r" \
       "$seconds" "$positions" "$figure" "$ratio" || bad "figures $seconds $positions $figure $ratio"
