@@ -1,6 +1,7 @@
 // The CUDA backend is loaded on first use (docs/cuda_loader.md): no CUDA library is in a process until a
-// device is asked for, and the module opens, answers and refuses what is not a module of this build. In a
-// build without CUDA the first two hold trivially and the module tests skip.
+// device is asked for, and the module opens, answers and refuses what is not a module of this build; where no
+// device answers, the refusal names the loader's reason. In a build without CUDA the first two hold trivially
+// and the module tests skip (fail under NETDP_REQUIRE_CUDA=1).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
