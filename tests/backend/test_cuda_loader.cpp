@@ -73,10 +73,16 @@ TEST(CudaLoader, TheModuleOfThisBuildOpensAndAnswers) {
 
 TEST(CudaLoader, TheEnvironmentNamesAnotherModule) {
   NETDP_NEEDS_CUDA_BUILD();
+  // The GPU check names the bundle's module this way: it is given back for the cases after this one.
+  const char* given = std::getenv("NETDP_CUDA_MODULE");
+  const std::string saved = given ? given : "";
   ASSERT_EQ(setenv("NETDP_CUDA_MODULE", "/elsewhere/libnetdp_cuda.so", 1), 0);
   EXPECT_EQ(kernels::cuda_module_path(), "/elsewhere/libnetdp_cuda.so");
   ASSERT_EQ(unsetenv("NETDP_CUDA_MODULE"), 0);
   EXPECT_NE(kernels::cuda_module_path(), "/elsewhere/libnetdp_cuda.so");
+  if (given) {
+    ASSERT_EQ(setenv("NETDP_CUDA_MODULE", saved.c_str(), 1), 0);
+  }
 }
 
 TEST(CudaLoader, AMissingOrForeignModuleIsRefusedByName) {
