@@ -202,8 +202,11 @@ echo "case,engine,size,device,threads,repeats,seconds,work,figure,unit,model,rat
 num() { [[ $1 =~ ^-?[0-9.]+(e[-+]?[0-9]+)?$ ]] && echo "$1" || echo null; }
 mapfile -t cases < <(timeout 30 "$bench_path" --list 2> /dev/null)
 ((${#cases[@]})) || fail "benchmarks: $bench_path --list named no case"
-for c in "${cases[@]}"; do
-  budget=$(left "$bench_end")
+for i in "${!cases[@]}"; do
+  c=${cases[$i]}
+  # At most twice its share of what is left, the last case all of it.
+  budget=$(left "$bench_end") share=$(($(left "$bench_end") * 2 / (${#cases[@]} - i)))
+  ((share < budget && i + 1 < ${#cases[@]})) && budget=$share
   if ((budget < 10)); then
     fail "benchmarks: no time left for $c"
     bench_json+="{\"case\": \"$c\", \"skipped_for_time\": true},"
