@@ -104,24 +104,26 @@ TEST(WalkSimCuda, VisitCountsAboveTheDenseCap) {
                     "complete n = 2, long walks");
 }
 
+/// A walk of the stepping tests: its name, model and start rule.
+struct WalkCase {
+  std::string what;
+  WalkModel model;
+  WalkStart start;
+};
+
 // The stepping mode (docs/cuda_backend.md "Walk engine for throughput"): no per-node state, several walks per
 // thread; each walk's end node, start visits and first return are those of the CPU's path, and the visit
 // totals are walk_sim's, for batches of 1, 7 and all.
 TEST(WalkSimCuda, SteppingModeWalksTheCpuPaths) {
   NETDP_NEEDS_CUDA_DEVICE();
-  struct Case {
-    std::string what;
-    WalkModel model;
-    WalkStart start;
-  };
-  const std::vector<Case> cases = {
+  const std::vector<WalkCase> cases = {
       {"complete n = 50", complete_walk(50), {StartKind::node, 3}},
       {"lazy-uniform ER",
        make_walk_model("er:n=60,p=0.1,seed=3", "lazy-uniform"),
        {StartKind::stationary, 0}},
       {"metropolis ER", make_walk_model("er:n=60,p=0.1,seed=3", "metropolis"), {StartKind::uniform, 0}},
       {"directed ring", directed_ring_walk(17), {StartKind::uniform, 0}}};
-  for (const Case& c : cases) {
+  for (const WalkCase& c : cases) {
     WalkSimParams p = plain(2000, 30, DeviceKind::cpu);
     p.start = c.start;
     const WalkSimResult cpu = walk_sim(c.model, p);
@@ -166,17 +168,12 @@ TEST(WalkSimCuda, SteppingModeWalksTheCpuPaths) {
 // CPU's visits mode gives the same totals.
 TEST(WalkSimCuda, VisitsOnlyRunsTheSteppingEngine) {
   NETDP_NEEDS_CUDA_DEVICE();
-  struct Case {
-    std::string what;
-    WalkModel model;
-    WalkStart start;
-  };
-  const std::vector<Case> cases = {
+  const std::vector<WalkCase> cases = {
       {"complete n = 40", complete_walk(40), {StartKind::uniform, 0}},
       {"uniform ER", make_walk_model("er:n=60,p=0.1,seed=3", "uniform"), {StartKind::node, 5}},
       {"metropolis ER", make_walk_model("er:n=60,p=0.1,seed=3", "metropolis"), {StartKind::stationary, 0}},
       {"directed ring", directed_ring_walk(17), {StartKind::uniform, 0}}};
-  for (const Case& c : cases) {
+  for (const WalkCase& c : cases) {
     WalkSimParams p = plain(1500, 21, DeviceKind::cpu);
     p.start = c.start;
     const WalkSimResult full = walk_sim(c.model, p);
