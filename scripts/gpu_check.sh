@@ -175,8 +175,8 @@ count() { grep -cE "^\[ *$1 *\] [A-Za-z0-9_]+\.[A-Za-z0-9_]+ \([0-9]+ ms\)" "$2"
 for i in "${!suites[@]}"; do
   t=${suites[$i]}
   budget=$(left "$tests_end") share=$(($(left "$tests_end") * 2 / (${#suites[@]} - i)))
-  ((share < budget)) && budget=$share
-  if ((budget < 10)); then
+  ((share < budget)) && budget=$((share > 10 ? share : 10))
+  if (($(left "$tests_end") < 10)); then
     fail "tests: no time left for $t"
     tests_json+="\"$t\": {\"skipped_for_time\": true},"
     continue
@@ -206,8 +206,8 @@ for i in "${!cases[@]}"; do
   c=${cases[$i]}
   # At most twice its share of what is left, the last case all of it.
   budget=$(left "$bench_end") share=$(($(left "$bench_end") * 2 / (${#cases[@]} - i)))
-  ((share < budget && i + 1 < ${#cases[@]})) && budget=$share
-  if ((budget < 10)); then
+  ((share < budget && i + 1 < ${#cases[@]})) && budget=$((share > 10 ? share : 10))
+  if (($(left "$bench_end") < 10)); then
     fail "benchmarks: no time left for $c"
     bench_json+="{\"case\": \"$c\", \"skipped_for_time\": true},"
     continue
