@@ -138,7 +138,7 @@ TEST(CliWalkSim, VisitsOnlyWritesTheVisitTotals) {
   EXPECT_EQ(visits.size(), 30u);
   EXPECT_EQ(visits, column(read_text((dir / "full" / "nodes.csv").string()), 3));
   for (const std::string& refused : {run.substr(0, run.find(" --no-accounting")) + " --statistics visits",
-                                    run + " --statistics visits --save-paths", run + " --statistics some"}) {
+                                     run + " --statistics visits --save-paths", run + " --statistics some"}) {
     const CliResult r = run_cli(refused + " --out " + (dir / "refused").string());
     EXPECT_EQ(r.exit_code, 2) << refused << "\n" << r.err;
     EXPECT_NE(r.err.find("statistics"), std::string::npos) << r.err;
