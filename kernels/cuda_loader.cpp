@@ -37,18 +37,21 @@ fs::path own_object() {
 
 struct Backend {
   const CudaBackendTable* table = nullptr;
-  std::string unavailable;  // why table is null
+  std::string unavailable;  // why table is null: the dynamic loader's text or the module's refusal
+  std::string path;         // the module tried
 };
 
 const CudaHostServices kHostServices{&walk_eigen_weights};
 
 Backend load_backend() {
   // Without the driver no device can answer: say so without loading the module and its libraries.
-  if (!dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL)) return {nullptr, "no CUDA driver: " + last_dl_error()};
+  if (!dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL))
+    return {nullptr, "no CUDA driver: " + last_dl_error(), ""};
+  const std::string path = cuda_module_path();
   try {
-    return {&open_cuda_module(cuda_module_path()), ""};
+    return {&open_cuda_module(path), "", path};
   } catch (const std::exception& e) {
-    return {nullptr, e.what()};
+    return {nullptr, e.what(), path};
   }
 }
 
@@ -102,7 +105,10 @@ bool cuda_backend_built() {
 }
 
 std::string cuda_unavailable_reason() {
-  return backend().unavailable;
+  const Backend& b = backend();
+  if (!b.table) return b.unavailable;
+  if (b.table->device_count() > 0) return "";
+  return "the CUDA backend module '" + b.path + "' loaded, but " + b.table->device_count_error();
 }
 
 int cuda_device_count_impl() {

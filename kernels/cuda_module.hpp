@@ -29,6 +29,7 @@ struct CudaBackendTable {
   /// whose signature differs from its own (a module from another build).
   const char* signature;
   int (*device_count)();
+  const char* (*device_count_error)();  // why device_count() is 0 (cuda_device_count_error_impl)
   const char* (*device_name)(int device);
   double (*copy_bandwidth)(int device, std::size_t bytes);
   decltype(&gossip_loss_cuda) gossip_loss;
@@ -39,6 +40,10 @@ struct CudaBackendTable {
   decltype(&walk_steps_cuda) walk_steps;
   decltype(&walk_sim_accounted_cuda) walk_sim_accounted;
 };
+
+/// In the module: why cudaGetDeviceCount answers no device ("cudaGetDeviceCount: NAME: TEXT", or that it
+/// counted 0 devices); "" when a device answers. Kept for the process, like the device names.
+const char* cuda_device_count_error_impl();
 
 /// The exported symbol of the module: extern "C" const CudaBackendTable* NAME(const CudaHostServices*).
 inline constexpr const char* kCudaModuleEntry = "netdp_cuda_backend_open";
@@ -53,8 +58,8 @@ inline std::string cuda_module_signature() {
         typeid(decltype(&gossip_loss_cuda)).name(), typeid(decltype(&gossip_sim_cuda)).name(),
         typeid(decltype(&gossip_sim_varying_cuda)).name(), typeid(decltype(&walk_loss_cuda)).name(),
         typeid(decltype(&walk_sim_cuda)).name(), typeid(decltype(&walk_steps_cuda)).name(),
-        typeid(decltype(&walk_sim_accounted_cuda)).name(),
-        typeid(decltype(&cuda_copy_bandwidth_impl)).name()})
+        typeid(decltype(&walk_sim_accounted_cuda)).name(), typeid(decltype(&cuda_copy_bandwidth_impl)).name(),
+        typeid(decltype(&cuda_device_count_error_impl)).name(), "device_count_error"})
     s.append(name).push_back(';');
   return s;
 }

@@ -5,6 +5,7 @@
 #include <omp.h>
 
 #include <charconv>
+#include <cstdlib>
 #include <string>
 
 #include "device_kernels.hpp"
@@ -29,15 +30,21 @@ DeviceSpec parse_device_spec(std::string_view text) {
       "device", "device: expected auto, auto:N, cpu, cuda or cuda:N, got '" + std::string(text) + "'");
 }
 
-namespace {
-std::string unavailable_reason() {  // " (no CUDA driver ...)" when the CUDA backend could not be loaded
-  const std::string reason = kernels::cuda_unavailable_reason();
-  return reason.empty() ? "" : " (" + reason + ")";
-}
-}  // namespace
-
 int cuda_device_count() {
   return kernels::cuda_device_count_impl();
+}
+
+std::string no_cuda_device_reason() {
+  if (!kernels::cuda_backend_built())
+    return "this netdp was built without CUDA (configure with -DNETDP_CUDA=ON)";
+  if (cuda_device_count() > 0) return "";
+  const std::string reason = kernels::cuda_unavailable_reason();
+  return "no CUDA device answers on this machine" + (reason.empty() ? "" : " (" + reason + ")");
+}
+
+bool cuda_required() {
+  const char* value = std::getenv("NETDP_REQUIRE_CUDA");
+  return value && std::string_view(value) == "1";
 }
 
 double cuda_copy_bandwidth(int device, std::size_t bytes) {
@@ -50,6 +57,8 @@ ResolvedDevice resolve_device(const DeviceSpec& spec) {
   if (spec.kind == DeviceKind::cpu) return cpu;
   const int devices = cuda_device_count();
   if (spec.kind == DeviceKind::automatic) {
+    if (devices == 0 && cuda_required())
+      throw DeviceUnavailable("device auto: " + no_cuda_device_reason() + " [NETDP_REQUIRE_CUDA=1]");
     if (devices == 0) {
       cpu.note = kernels::cuda_backend_built() ? "auto: no CUDA device answered, using the CPU"
                                                : "auto: this build has no CUDA backend, using the CPU";
@@ -59,9 +68,12 @@ ResolvedDevice resolve_device(const DeviceSpec& spec) {
     if (!kernels::cuda_backend_built())
       throw DeviceUnavailable(
           "device cuda: this netdp was built without CUDA (configure with -DNETDP_CUDA=ON)");
-    throw DeviceUnavailable("device cuda:" + std::to_string(spec.index) + ": " +
-                            (devices == 0 ? "no CUDA device answers on this machine" + unavailable_reason()
-                                          : std::to_string(devices) + " CUDA device(s) found"));
+    // The loader's reason whenever no device answers (a missing library, a foreign module, the runtime's
+    // error), so that a broken installation is never read as a machine without a GPU.
+    throw DeviceUnavailable(
+        "device cuda:" + std::to_string(spec.index) + ": " +
+        (devices == 0 ? no_cuda_device_reason() : std::to_string(devices) + " CUDA device(s) found") +
+        (cuda_required() ? " [NETDP_REQUIRE_CUDA=1]" : ""));
   }
   const int index = spec.kind == DeviceKind::automatic ? spec.index % devices : spec.index;
   return {

@@ -1,5 +1,5 @@
-// Which CUDA devices answer (docs/design.md "Conventions": --device auto uses CUDA when a device answers). Never
-// throws: a machine without a driver or without a GPU simply has 0 devices.
+// Which CUDA devices answer (docs/design.md "Conventions": --device auto uses CUDA when a device answers).
+// Never throws: a machine without a driver or without a GPU simply has 0 devices.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -11,6 +11,7 @@
 #include "cuda/base/device_buffer.hpp"
 #include "cuda/base/handles.hpp"
 
+#include "cuda_module.hpp"
 #include "device_kernels.hpp"
 
 namespace netdp::kernels {
@@ -28,6 +29,18 @@ int cuda_device_count_impl() {
     return 0;
   }
   return count;
+}
+
+const char* cuda_device_count_error_impl() {
+  static const std::string reason = [] {
+    int count = 0;
+    const cudaError_t e = cudaGetDeviceCount(&count);
+    if (e == cudaSuccess)
+      return count > 0 ? std::string() : std::string("cudaGetDeviceCount counted 0 devices");
+    (void)cudaGetLastError();
+    return "cudaGetDeviceCount: " + std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e);
+  }();
+  return reason.c_str();
 }
 
 const char* cuda_device_name_impl(int device) {

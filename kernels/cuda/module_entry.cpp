@@ -21,8 +21,9 @@ extern "C" const netdp::kernels::CudaBackendTable* netdp_cuda_backend_open(
   host = services;
   static const std::string signature = cuda_module_signature();
   static const CudaBackendTable table{
-      signature.c_str(), &cuda_device_count_impl, &cuda_device_name_impl,   &cuda_copy_bandwidth_impl,
-      &gossip_loss_cuda, &gossip_sim_cuda,        &gossip_sim_varying_cuda, &walk_loss_cuda,
-      &walk_sim_cuda,    &walk_steps_cuda,        &walk_sim_accounted_cuda};
+      signature.c_str(),      &cuda_device_count_impl,   &cuda_device_count_error_impl,
+      &cuda_device_name_impl, &cuda_copy_bandwidth_impl, &gossip_loss_cuda,
+      &gossip_sim_cuda,       &gossip_sim_varying_cuda,  &walk_loss_cuda,
+      &walk_sim_cuda,         &walk_steps_cuda,          &walk_sim_accounted_cuda};
   return &table;
 }

@@ -126,9 +126,10 @@ class PlainEngine final : public WalkPlainCudaEngine {
  private:
   /// Walks per launch and resident threads: p.batch_runs (or as many walks as the device share holds after
   /// the model, the tallies and the visit tables, at most kMaxAutoBatch); up to kResidentWalks resident
-  /// threads, each with its visit table (in shared memory when the layout says so, else in global memory,
-  /// at most half of the share). Per walk: the start and at most min(n, T / (visit_cap + 1)) visit counts
-  /// above visit_cap; T >= 2^32: 3 scratch words per node (walk::PlainWalkBody).
+  /// threads in at most the blocks the device holds at once, each thread with its visit table (in shared
+  /// memory when the layout says so, else in global memory, at most half of the share). Per walk: the start
+  /// and at most min(n, T / (visit_cap + 1)) visit counts above visit_cap; T >= 2^32: 3 scratch words per
+  /// node (walk::PlainWalkBody).
   void plan(std::int64_t time_cap, std::int64_t visit_cap) {
     const std::int64_t n = model_.n;
     const std::int64_t per_walk = (compact_ ? 0 : 3 * 8 * n) + 8 * overflow_per_walk_ + 4;
@@ -141,6 +142,18 @@ class PlainEngine final : public WalkPlainCudaEngine {
         std::min(p_.batch_runs > 0 ? std::min(p_.batch_runs, p_.runs) : p_.runs, kResidentWalks);
     threads_ = kBlockThreads;
     blocks_ = blocks_for(wanted, threads_);
+    // Launch geometry (docs/cuda_backend.md "Launch geometry of the statistics mode"): the body is
+    // grid-stride, so the grid is at most the blocks that fit the device at once (blocks per SM from the
+    // kernel's shared memory and registers, times the SMs); a grid past that runs a partial last wave.
+    if (compact_) {
+      const auto bytes = static_cast<std::size_t>(layout_.block_words(threads_, n)) * sizeof(walk::Counter);
+      std::int64_t resident = 0;
+      for_kind(model_.kind, [&](auto kind) {
+        resident = resident_blocks<walk::VisitStatsBody<kind.value>>(bytes, static_cast<int>(threads_),
+                                                                     context_.device);
+      });
+      blocks_ = std::min(blocks_, resident);
+    }
     if (compact_ && !layout_.shared_tables) {
       const std::int64_t table = layout_.capacity * (layout_.bits > 0 ? 12 : 8);
       const std::int64_t residents = std::min(blocks_ * threads_, (budget - fixed) / 2 / table);

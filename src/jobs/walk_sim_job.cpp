@@ -41,6 +41,17 @@ std::string by_distance_csv(const WalkSimResult& r) {
   return csv.str();
 }
 
+// statistics visits: the per-node visit totals, all that the stepping engine counts.
+std::string visits_csv(const WalkModel& m, const WalkSimResult& r) {
+  std::ostringstream csv;
+  csv << "node,degree,pi,visits,visits_mean,visits_expected\n";
+  for (node_t v = 0; v < r.n; ++v)
+    csv << v << ',' << m.degree(v) << ',' << format_double(m.pi(v)) << ',' << r.visits[v] << ','
+        << format_double(double(r.visits[v]) / double(r.runs)) << ','
+        << format_double(double(r.steps) * m.pi(v)) << '\n';
+  return csv.str();
+}
+
 std::string nodes_csv(const WalkModel& m, const WalkSimResult& r, bool accounting) {
   std::ostringstream csv;
   csv << "node,degree,pi,visits_mean,visits_expected,returns,mean_return_time,expected_return_time,hits,"
@@ -153,7 +164,7 @@ json visits_json(const WalkModel& m, const WalkSimResult& r, const WalkSimParams
   json j = {{"mean_per_node_run", double(r.steps) / r.n},
             {"max_relative_deviation_from_T_pi", worst},
             {"expected_rule", "T pi_v (exact for a stationary start)"}};
-  if (m.kind == WalkKind::complete) {
+  if (m.kind == WalkKind::complete && p.statistics == WalkStatistics::full) {
     // CB1 (docs/math.md §1.8) with delta_hat = delta: P(T_v >= N_v) <= delta_hat.
     j["chernoff_N_v"] = dp::chernoff_visit_bound(double(r.steps), double(r.n), p.delta);
     j["fraction_at_or_above_N_v"] = double(r.visit_counts_above_nv) / (double(r.n) * double(r.runs));
@@ -220,11 +231,16 @@ json run_walk_sim_job(const WalkSimJob& job) {
     out.write_text(name, content);
     files.push_back(name);
   };
-  write("visit_counts.csv", visit_counts_csv(model, r));
-  write("return_times.csv", times_csv("m", r.return_times, complete, returns));
-  write("hitting_times.csv", times_csv("h", r.hitting_times, complete, hits));
+  const bool full = p.statistics == WalkStatistics::full;
   const bool node_table = model.n <= kMaxNodesCsv;
-  if (node_table) write("nodes.csv", nodes_csv(model, r, p.accounting));
+  if (full) {
+    write("visit_counts.csv", visit_counts_csv(model, r));
+    write("return_times.csv", times_csv("m", r.return_times, complete, returns));
+    write("hitting_times.csv", times_csv("h", r.hitting_times, complete, hits));
+    if (node_table) write("nodes.csv", nodes_csv(model, r, p.accounting));
+  } else if (node_table) {
+    write("visits.csv", visits_csv(model, r));
+  }
   if (p.accounting && !r.by_distance.empty()) write("by_distance.csv", by_distance_csv(r));
   if (!r.utility.empty()) write("utility.csv", utility_csv(r));
   if (p.save_paths) write("paths.csv", paths_csv(r));
@@ -260,12 +276,16 @@ json run_walk_sim_job(const WalkSimJob& job) {
       {"local_loss", local},
       {"by_distance", distance_note},
       {"visits", visits_json(model, r, p)},
-      {"return_time", times_json(r.return_times, cap, complete ? expected_mean(p.steps, returns) : NAN)},
-      {"hitting_time", times_json(r.hitting_times, cap, complete ? expected_mean(p.steps, hits) : NAN)},
+      {"statistics", to_string(p.statistics)},
+      {"return_time", full ? times_json(r.return_times, cap, complete ? expected_mean(p.steps, returns) : NAN)
+                           : json(nullptr)},
+      {"hitting_time", full ? times_json(r.hitting_times, cap, complete ? expected_mean(p.steps, hits) : NAN)
+                            : json(nullptr)},
       {"utility", r.utility.empty() ? json(nullptr) : utility_json(model, r)},
       {"steps_per_second", r.steps_per_second},
       {"device", r.device},
       {"device_note", r.device_note},
+      {"engine", r.engine},
       {"threads", r.threads},
       {"batch_runs", r.batch_runs},
       {"batches", r.batches},
@@ -274,7 +294,7 @@ json run_walk_sim_job(const WalkSimJob& job) {
       {"seconds_graph", graph_seconds},
       {"seconds_total", clock.seconds()},
   };
-  if (!node_table) summary["nodes_csv"] = "skipped: more than 100000 nodes";
+  if (!node_table) summary[full ? "nodes_csv" : "visits_csv"] = "skipped: more than 100000 nodes";
   json manifest = manifest_header("walk-sim", job.invocation);
   json backend = jobs::backend_fields(r);
   backend.update({{"threads", r.threads},
@@ -289,6 +309,7 @@ json run_walk_sim_job(const WalkSimJob& job) {
         {"seed", p.seed},
         {"start", to_string(p.start)},
         {"accounting", p.accounting},
+        {"statistics", to_string(p.statistics)},
         {"eps0", p.eps0},
         {"delta", p.delta},
         {"mechanism", to_string(p.mechanism)},
@@ -321,6 +342,7 @@ WalkSimJob walk_sim_job(const Values& v, const RunContext& context) {
   p.bookkeeping = parse_walk_bookkeeping(v.text("bookkeeping"));
   p.start = parse_walk_start(v.text("start"));
   p.accounting = !v.flag("no-accounting");
+  p.statistics = parse_walk_statistics(v.text("statistics"));
   p.save_paths = v.flag("save-paths");
   p.quantiles = v.reals("quantiles");
   p.batch_runs = v.integer("batch-runs");
@@ -378,6 +400,11 @@ Model walk_sim_model() {
           .fallback("0.01,0.05,0.25,0.5,0.75,0.95,0.99")
           .range(between(0, 1)),
       flag("no-accounting", "plain walks: visit statistics only"),
+      choice("statistics",
+             "what plain walks tally: full (visits, returns, hitting times, their histograms) | visits "
+             "(per-node visit totals only, visits.csv; on CUDA the stepping engine)",
+             {"full", "visits"})
+          .fallback("full"),
       flag("save-paths", "write paths.csv (small runs only: R T <= 1e6)"),
       integer("batch-runs", "runs per batch (0 = automatic)").fallback("0").range(at_least(0)),
       threads_parameter(),

@@ -361,11 +361,19 @@ WalkSimResult walk_sim(const WalkModel& model, const WalkSimParams& p, const Dis
 
   kernels::WalkVisitTallies tallies;
   kernels::WalkSketchBins device_bins;
+  // Plain walks with statistics visits take the stepping engine (no per-node state per walk), every other
+  // plain run the statistics engine (docs/cuda_backend.md "Walk engine for throughput").
+  const bool visits_only = p.statistics == WalkStatistics::visits;
+  r.engine = device.kind == DeviceKind::cpu ? "cpu"
+             : p.accounting                 ? "cuda accounted"
+             : visits_only                  ? "cuda stepping"
+                                            : "cuda statistics";
   if (device.kind == DeviceKind::cuda) {
     const kernels::WalkSimCudaRun cuda =
         p.accounting
             ? walk_detail::accounted_cuda_runs(ctx, device.index, tallies, device_bins, merge, progress)
-            : walk_detail::plain_cuda_runs(ctx, device.index, tallies, progress);
+        : visits_only ? walk_detail::stepping_cuda_runs(ctx, device.index, tallies, progress)
+                      : walk_detail::plain_cuda_runs(ctx, device.index, tallies, progress);
     r.threads = 1;
     r.batch_runs = cuda.batch_runs;
     r.batches = cuda.batches;
@@ -444,6 +452,14 @@ WalkSimResult walk_sim(const WalkModel& model, const WalkSimParams& p, const Dis
     }
   }
   r.visits = std::move(tallies.visits);
+  const auto time_it = [&] {
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    r.steps_per_second = r.seconds > 0 ? total_positions / r.seconds : 0.0;
+  };
+  if (visits_only) {  // the other statistics stay empty on either backend
+    time_it();
+    return r;
+  }
   r.returns = std::move(tallies.returns);
   r.return_time_sum = std::move(tallies.return_time_sum);
   r.hits = std::move(tallies.hits);
@@ -475,8 +491,7 @@ WalkSimResult walk_sim(const WalkModel& model, const WalkSimParams& p, const Dis
                         r.network.max);
     for (double q : p.quantiles) r.network_quantiles.emplace_back(q, sketch.quantile(q));
   }
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  r.steps_per_second = r.seconds > 0 ? total_positions / r.seconds : 0.0;
+  time_it();
   return r;
 }
 

@@ -90,6 +90,25 @@ kernels::WalkSimCudaRun plain_cuda_runs(const Context& ctx, int device, kernels:
   return run;
 }
 
+kernels::WalkSimCudaRun stepping_cuda_runs(const Context& ctx, int device, kernels::WalkVisitTallies& tallies,
+                                           const WalkSimProgress& progress) {
+  const WalkSimParams& p = ctx.p;
+  const kernels::WalkTables tables = walk_tables(ctx.model);
+  const auto engine = kernels::walk_steps_cuda(tables, run_spec(p), device, true);
+  kernels::WalkSimCudaRun run = engine->plan();
+  std::vector<node_t> starts;
+  for (std::int64_t first = 0; first < p.runs; first += run.batch_runs) {
+    const std::int64_t count = std::min(run.batch_runs, p.runs - first);
+    (void)engine->run_batch(first, count,
+                            batch_starts(ctx, first, count, starts));  // per-walk summaries unused
+    ++run.batches;
+    if (progress) progress(double(first + count) / double(p.runs));
+    throw_if_stopped();
+  }
+  tallies.visits = engine->visits();
+  return run;
+}
+
 kernels::WalkSimCudaRun accounted_cuda_runs(const Context& ctx, int device,
                                             kernels::WalkVisitTallies& tallies, kernels::WalkSketchBins& bins,
                                             const std::function<void(RunStats&)>& merge,

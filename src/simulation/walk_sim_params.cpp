@@ -38,6 +38,15 @@ WalkBookkeeping parse_walk_bookkeeping(std::string_view text) {
   bad("bookkeeping", "bookkeeping: expected definition or reference, got '" + std::string(text) + "'");
 }
 
+WalkStatistics parse_walk_statistics(std::string_view text) {
+  if (text == "full") return WalkStatistics::full;
+  if (text == "visits") return WalkStatistics::visits;
+  bad("statistics", "statistics: expected full or visits, got '" + std::string(text) + "'");
+}
+
+std::string to_string(WalkStatistics s) {
+  return s == WalkStatistics::full ? "full" : "visits";
+}
 std::string to_string(WalkMechanism m) {
   return m == WalkMechanism::gaussian ? "gaussian" : "histogram";
 }
@@ -70,6 +79,10 @@ void validate(const WalkSimParams& p, node_t n) {
     bad("save-paths", "save-paths is for small runs: R T = " + std::to_string(p.runs) + " x " +
                           std::to_string(p.steps) + " positions exceed " +
                           std::to_string(kMaxSavedPositions));
+  if (p.accounting && p.statistics == WalkStatistics::visits)
+    bad("statistics", "statistics visits is for plain walks: set no-accounting");
+  if (p.save_paths && p.statistics == WalkStatistics::visits)
+    bad("statistics", "statistics visits keeps no paths: unset save-paths");
   if (p.accounting) {
     if (p.steps > kMaxAccountedSteps)
       bad("steps", "steps: the accounting needs T < 2^31 (got " + std::to_string(p.steps) +

@@ -178,6 +178,11 @@ void account_observer(const Context& ctx, RunStats& out, node_t v, double k, dou
 kernels::WalkSimCudaRun plain_cuda_runs(const Context& ctx, int device, kernels::WalkVisitTallies& tallies,
                                         const WalkSimProgress& progress);
 
+/// Plain runs with statistics visits on CUDA device `device`: the stepping engine (walk_steps_cuda, per-node
+/// visit totals and nothing else per node) fills `tallies.visits`.
+kernels::WalkSimCudaRun stepping_cuda_runs(const Context& ctx, int device, kernels::WalkVisitTallies& tallies,
+                                           const WalkSimProgress& progress);
+
 /// The accounted runs on CUDA device `device`: `merge` receives every run's RunStats in run order; the
 /// visit tallies and the quantile sketch's bins are filled.
 kernels::WalkSimCudaRun accounted_cuda_runs(const Context& ctx, int device,

@@ -1,6 +1,7 @@
 // The CUDA backend is loaded on first use (docs/cuda_loader.md): no CUDA library is in a process until a
-// device is asked for, and the module opens, answers and refuses what is not a module of this build. In a
-// build without CUDA the first two hold trivially and the module tests skip.
+// device is asked for, and the module opens, answers and refuses what is not a module of this build; where no
+// device answers, the refusal names the loader's reason. In a build without CUDA the first two hold trivially
+// and the module tests skip (fail under NETDP_REQUIRE_CUDA=1).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -47,8 +48,17 @@ TEST(CudaLoader, VersionAndACpuRunOpenNoCudaLibrary) {
   }
 }
 
+// The module tests need a CUDA build; under NETDP_REQUIRE_CUDA=1 a build without CUDA fails them.
+#define NETDP_NEEDS_CUDA_BUILD()                                                                \
+  do {                                                                                          \
+    if (!kernels::cuda_backend_built()) {                                                       \
+      if (cuda_required()) GTEST_FAIL() << "NETDP_REQUIRE_CUDA=1: " << no_cuda_device_reason(); \
+      GTEST_SKIP() << "a build without CUDA has no module";                                     \
+    }                                                                                           \
+  } while (false)
+
 TEST(CudaLoader, TheModuleOfThisBuildOpensAndAnswers) {
-  if (!kernels::cuda_backend_built()) GTEST_SKIP() << "a build without CUDA has no module";
+  NETDP_NEEDS_CUDA_BUILD();
   const std::string path = kernels::cuda_module_path();
   ASSERT_TRUE(std::filesystem::exists(path)) << path;
   const kernels::CudaBackendTable& table = kernels::open_cuda_module(path);
@@ -62,18 +72,56 @@ TEST(CudaLoader, TheModuleOfThisBuildOpensAndAnswers) {
 }
 
 TEST(CudaLoader, TheEnvironmentNamesAnotherModule) {
-  if (!kernels::cuda_backend_built()) GTEST_SKIP() << "a build without CUDA has no module";
+  NETDP_NEEDS_CUDA_BUILD();
+  // The GPU check names the bundle's module this way: it is given back for the cases after this one.
+  const char* given = std::getenv("NETDP_CUDA_MODULE");
+  const std::string saved = given ? given : "";
   ASSERT_EQ(setenv("NETDP_CUDA_MODULE", "/elsewhere/libnetdp_cuda.so", 1), 0);
   EXPECT_EQ(kernels::cuda_module_path(), "/elsewhere/libnetdp_cuda.so");
   ASSERT_EQ(unsetenv("NETDP_CUDA_MODULE"), 0);
   EXPECT_NE(kernels::cuda_module_path(), "/elsewhere/libnetdp_cuda.so");
+  if (given) {
+    ASSERT_EQ(setenv("NETDP_CUDA_MODULE", saved.c_str(), 1), 0);
+  }
 }
 
 TEST(CudaLoader, AMissingOrForeignModuleIsRefusedByName) {
-  if (!kernels::cuda_backend_built()) GTEST_SKIP() << "a build without CUDA has no module";
+  NETDP_NEEDS_CUDA_BUILD();
   testing::expect_invalid([] { kernels::open_cuda_module("/nonexistent/libnetdp_cuda.so"); },
                           "/nonexistent/libnetdp_cuda.so");
   testing::expect_invalid([] { kernels::open_cuda_module("libm.so.6"); }, "not a netdp CUDA backend module");
+}
+
+// Where no device answers, the reason is kept and shown (docs/cuda_loader.md "Why no device answers"):
+// `--device cuda` names it, and NETDP_REQUIRE_CUDA=1 turns `--device auto`'s fallback to the CPU into the
+// same refusal. A module path that does not exist is named in the reason (when the driver is there; without
+// it the driver's absence is the reason).
+TEST(CudaLoader, NoDeviceIsRefusedWithTheLoadersReason) {
+  const std::string why = no_cuda_device_reason();
+  if (why.empty()) GTEST_SKIP() << "a CUDA device answers: there is no refusal to show";
+  EXPECT_NE(why.find("no CUDA device answers"), std::string::npos) << why;
+  testing::ScratchDir dir;
+  const std::string run = "walk-sim --graph complete:n=5 --steps 3 --runs 1 --no-accounting --out " +
+                          (dir / "out").string() + " --device ";
+  const std::string plain = "NETDP_REQUIRE_CUDA= ";  // whatever this test runs under
+  const testing::CliResult cuda = testing::run_cli(run + "cuda", plain);
+  EXPECT_EQ(cuda.exit_code, 2) << cuda.err;
+  EXPECT_NE(cuda.err.find(why), std::string::npos) << cuda.err;
+  EXPECT_EQ(cuda.err.find("NETDP_REQUIRE_CUDA"), std::string::npos) << cuda.err;
+
+  EXPECT_EQ(testing::run_cli(run + "auto", plain).exit_code, 0);  // falls back to the CPU
+  const testing::CliResult required = testing::run_cli(run + "auto", "NETDP_REQUIRE_CUDA=1 ");
+  EXPECT_EQ(required.exit_code, 2) << required.err;
+  EXPECT_NE(required.err.find(why), std::string::npos) << required.err;
+  EXPECT_NE(required.err.find("NETDP_REQUIRE_CUDA=1"), std::string::npos) << required.err;
+
+  if (!kernels::cuda_backend_built()) return;
+  const testing::CliResult missing =
+      testing::run_cli(run + "cuda", plain + "NETDP_CUDA_MODULE=/nonexistent/libnetdp_cuda.so ");
+  EXPECT_EQ(missing.exit_code, 2) << missing.err;
+  EXPECT_TRUE(missing.err.find("/nonexistent/libnetdp_cuda.so") != std::string::npos ||
+              missing.err.find("no CUDA driver") != std::string::npos)
+      << missing.err;
 }
 
 }  // namespace

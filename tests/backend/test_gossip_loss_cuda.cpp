@@ -1,7 +1,8 @@
 // CUDA backend of the gossip accountant (docs/math.md §6.1-6.2) against the CPU backend, the oracle
 // (docs/design.md principle 1): fresh random graphs and awkward ones, every t_start / steps / cap
 // combination, forced tiles, the dense path and single sources. Relative error <= 1e-10 entry by entry.
-// Skipped where no CUDA device answers, except the test that such a request fails cleanly.
+// Skipped where no CUDA device answers (failed under NETDP_REQUIRE_CUDA=1, support/cuda_required.hpp), except
+// the test that such a request fails cleanly.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -19,6 +20,7 @@
 #include "netdp/core/graph_generators.hpp"
 #include "netdp/core/sparse_matrix.hpp"
 #include "netdp/core/weighting.hpp"
+#include "support/cuda_required.hpp"
 #include "support/stop_support.hpp"
 
 namespace {
@@ -81,7 +83,7 @@ GossipLossParams base_params() {
 }
 
 TEST(GossipLossCuda, MatchesCpuOnRandomGraphs) {
-  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  NETDP_NEEDS_CUDA_DEVICE();
   for (std::uint64_t seed : {1u, 2u}) {
     const Graph g = netdp::erdos_renyi_graph(200, 0.05, seed);
     const CsrMatrix w = netdp::gossip_matrix(g, netdp::Weighting::metropolis);
@@ -101,7 +103,7 @@ TEST(GossipLossCuda, MatchesCpuOnRandomGraphs) {
 }
 
 TEST(GossipLossCuda, SmallTilesMatchCpuAndOneTile) {
-  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  NETDP_NEEDS_CUDA_DEVICE();
   const Graph g = netdp::erdos_renyi_graph(200, 0.05, 7);
   const CsrMatrix w = netdp::gossip_matrix(g, netdp::Weighting::metropolis);
   GossipLossParams p = base_params();
@@ -125,7 +127,7 @@ TEST(GossipLossCuda, SmallTilesMatchCpuAndOneTile) {
 }
 
 TEST(GossipLossCuda, AwkwardGraphsMatchCpu) {
-  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  NETDP_NEEDS_CUDA_DEVICE();
   // A hub of degree 100, long paths (many exact zeros for small T), a cycle.
   const std::vector<Graph> graphs = {netdp::star_graph(101), netdp::path_graph(60), netdp::ring_graph(50)};
   for (std::size_t i = 0; i < graphs.size(); ++i) {
@@ -145,7 +147,7 @@ TEST(GossipLossCuda, AwkwardGraphsMatchCpu) {
 }
 
 TEST(GossipLossCuda, DensePropagationMatchesCpu) {
-  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  NETDP_NEEDS_CUDA_DEVICE();
   const Graph complete = netdp::complete_graph(64);
   const CsrMatrix wc = netdp::gossip_matrix(complete, netdp::Weighting::metropolis);
   for (int t_start : {0, 1}) {
@@ -176,7 +178,7 @@ TEST(GossipLossCuda, DensePropagationMatchesCpu) {
 }
 
 TEST(GossipLossCuda, SingleSourceMatchesCpuAndFullMatrix) {
-  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  NETDP_NEEDS_CUDA_DEVICE();
   const Graph g = netdp::erdos_renyi_graph(200, 0.05, 3);
   const CsrMatrix w = netdp::gossip_matrix(g, netdp::Weighting::metropolis);
   GossipLossParams p = base_params();
@@ -196,12 +198,12 @@ TEST(GossipLossCuda, SingleSourceMatchesCpuAndFullMatrix) {
 }
 
 TEST(GossipLossCuda, LargeStagingInSeveralChunksPerTileMatchesCpu) {
-  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
-    // Rows of n = 12,288 doubles: a 256 MiB pinned chunk holds 2,730 of them (memory_plan::plan_staging), so
-    // tiles of 5,000 sources go to the host in two chunks each (2,730 + 2,270; the last tile of 2,288 in
-    // one), the two chunks taking turns across tiles. The automatic tile is the node-major 32 sources: 384
-    // tiles of one chunk each. Sanitizer passes skip this test (scripts/gpu_check.sh: -*Large*), and so does
-    // the emulated device (2.4 GB of output and minutes of host time for what is a staging test).
+  NETDP_NEEDS_CUDA_DEVICE();
+  // Rows of n = 12,288 doubles: a 256 MiB pinned chunk holds 2,730 of them (memory_plan::plan_staging), so
+  // tiles of 5,000 sources go to the host in two chunks each (2,730 + 2,270; the last tile of 2,288 in
+  // one), the two chunks taking turns across tiles. The automatic tile is the node-major 32 sources: 384
+  // tiles of one chunk each. Sanitizer passes skip this test (scripts/gpu_check.sh: small cases only), and so
+  // does the emulated device (2.4 GB of output and minutes of host time for what is a staging test).
 #if defined(NETDP_EMULATED_DEVICE)
   GTEST_SKIP() << "too large for the emulated device";
 #endif
@@ -219,7 +221,7 @@ TEST(GossipLossCuda, LargeStagingInSeveralChunksPerTileMatchesCpu) {
 }
 
 TEST(GossipLossCuda, RunsAreReproducible) {
-  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  NETDP_NEEDS_CUDA_DEVICE();
   // Deterministic reductions (no atomics), DGEMM and a single stream: bit-identical repeated runs.
   const Graph g = netdp::erdos_renyi_graph(200, 0.05, 5);
   const CsrMatrix w = netdp::gossip_matrix(g, netdp::Weighting::metropolis);
@@ -234,7 +236,7 @@ TEST(GossipLossCuda, RunsAreReproducible) {
 }
 
 TEST(GossipLossCuda, MemoryLimitSplitsIntoTiles) {
-  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  NETDP_NEEDS_CUDA_DEVICE();
   const Graph g = netdp::erdos_renyi_graph(200, 0.05, 9);
   const CsrMatrix w = netdp::gossip_matrix(g, netdp::Weighting::metropolis);
   GossipLossParams p = base_params();
@@ -253,7 +255,7 @@ TEST(GossipLossCuda, MemoryLimitSplitsIntoTiles) {
 }
 
 TEST(GossipLossCuda, TheDriverRunsBothPassesTileByTileReportingAndStopping) {
-  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  NETDP_NEEDS_CUDA_DEVICE();
   // The tile loops are the driver's (src/accounting/gossip_loss.cpp): tiles of 3 on n = 20 make 7 pass-1
   // tiles over all sources and 7 pass-2 tiles, each reported as sources done out of n + count = 40.
   const Graph g = netdp::ring_graph(20);
@@ -288,7 +290,7 @@ TEST(GossipLossCuda, TheDriverRunsBothPassesTileByTileReportingAndStopping) {
 }
 
 TEST(GossipLossCuda, AbsentDeviceIndexThrows) {
-  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  NETDP_NEEDS_CUDA_DEVICE();
   const Graph g = netdp::ring_graph(10);
   const CsrMatrix w = netdp::gossip_matrix(g, netdp::Weighting::metropolis);
   GossipLossParams p = base_params();

@@ -19,6 +19,7 @@
 #include "netdp/core/sparse_matrix.hpp"
 #include "netdp/core/weighting.hpp"
 #include "netdp/simulation/gossip_sim.hpp"
+#include "support/cuda_required.hpp"
 #include "support/gossip_sim_cuda_compare.hpp"
 #include "support/test_support.hpp"
 
@@ -37,7 +38,7 @@ GossipSimParams params(GossipProtocol protocol, int dim, InitKind init, std::int
 using netdp::testing::expect_cuda_curves;
 
 TEST(GossipSimCuda, SyncMatchesCpuOnRandomGraphs) {
-  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  NETDP_NEEDS_CUDA_DEVICE();
   for (std::uint64_t seed : {1u, 2u}) {
     const Graph g = netdp::erdos_renyi_graph(90, 0.08, seed);
     for (int dim : {1, 3}) {
@@ -48,7 +49,7 @@ TEST(GossipSimCuda, SyncMatchesCpuOnRandomGraphs) {
 }
 
 TEST(GossipSimCuda, AcceleratedMatchesCpuOnRandomGraphs) {
-  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  NETDP_NEEDS_CUDA_DEVICE();
   for (std::uint64_t seed : {3u, 4u}) {
     const Graph g = netdp::erdos_renyi_graph(90, 0.08, seed);
     for (int dim : {1, 3}) {
@@ -60,7 +61,7 @@ TEST(GossipSimCuda, AcceleratedMatchesCpuOnRandomGraphs) {
 }
 
 TEST(GossipSimCuda, ZeroInitOddValueCountAndDenseW) {
-  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  NETDP_NEEDS_CUDA_DEVICE();
   // n D odd: the last Box-Muller pair gives one value. A dense graph takes the DGEMM path (density > 1/4).
   const Graph sparse = netdp::erdos_renyi_graph(41, 0.15, 7);
   const Graph dense = netdp::erdos_renyi_graph(40, 0.6, 8);
@@ -108,7 +109,7 @@ TEST(GossipSimCuda, EmulatedFixedWCurvesAreTheCpusBitForBit) {
 #endif
 
 TEST(GossipSimCuda, TooSmallMemory) {
-  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  NETDP_NEEDS_CUDA_DEVICE();
   const Graph g = netdp::erdos_renyi_graph(30, 0.2, 9);
   const netdp::CsrMatrix w = netdp::gossip_matrix(g, netdp::Weighting::metropolis);
   auto p = params(GossipProtocol::sync, 1, InitKind::normal, 4, 5);

@@ -25,6 +25,7 @@
 #include "netdp/core/sparse_matrix.hpp"
 #include "netdp/core/weighting.hpp"
 #include "netdp/simulation/gossip_sim.hpp"
+#include "support/cuda_required.hpp"
 #include "support/gossip_sim_cuda_compare.hpp"
 #include "support/test_support.hpp"
 
@@ -118,7 +119,7 @@ TEST(GossipSimVaryingCuda, NoDeviceMeansDeviceUnavailableOrCpu) {
 // ---- CPU against CUDA ----
 
 TEST(GossipSimVaryingCuda, SequenceMatchesCpu) {
-  if (no_device()) GTEST_SKIP() << "no CUDA device";
+  NETDP_NEEDS_CUDA_DEVICE();
   const Graph g = netdp::erdos_renyi_graph(30, 0.15, 11);  // n and by-distance only; W_t from the list
   for (int dim : {1, 3}) {
     auto p = params(GossipProtocol::sequence, dim, InitKind::normal, 19, 8);  // 8 rounds wrap the 3 matrices
@@ -131,7 +132,7 @@ TEST(GossipSimVaryingCuda, SequenceMatchesCpu) {
 }
 
 TEST(GossipSimVaryingCuda, DropoutMatchesCpu) {
-  if (no_device()) GTEST_SKIP() << "no CUDA device";
+  NETDP_NEEDS_CUDA_DEVICE();
   for (std::uint64_t seed : {1u, 2u}) {
     const Graph g = netdp::erdos_renyi_graph(60, 0.1, seed);
     for (int dim : {1, 3}) {
@@ -149,7 +150,7 @@ TEST(GossipSimVaryingCuda, DropoutMatchesCpu) {
 }
 
 TEST(GossipSimVaryingCuda, DropoutOfEveryNodeFreezesTheState) {
-  if (no_device()) GTEST_SKIP() << "no CUDA device";
+  NETDP_NEEDS_CUDA_DEVICE();
   const Graph g = netdp::erdos_renyi_graph(40, 0.2, 5);
   auto p = params(GossipProtocol::dropout, 2, InitKind::normal, 6, 5);
   p.dropout = 1;
@@ -165,7 +166,7 @@ TEST(GossipSimVaryingCuda, DropoutOfEveryNodeFreezesTheState) {
 }
 
 TEST(GossipSimVaryingCuda, RandomizedMatchesCpu) {
-  if (no_device()) GTEST_SKIP() << "no CUDA device";
+  NETDP_NEEDS_CUDA_DEVICE();
   for (std::uint64_t seed : {3u, 4u}) {
     const Graph g = netdp::erdos_renyi_graph(50, 0.12, seed);
     for (int dim : {1, 3}) {
@@ -182,7 +183,7 @@ TEST(GossipSimVaryingCuda, RandomizedMatchesCpu) {
 }
 
 TEST(GossipSimVaryingCuda, RandomizedAcrossTickChunks) {
-  if (no_device()) GTEST_SKIP() << "no CUDA device";
+  NETDP_NEEDS_CUDA_DEVICE();
   // More ticks than one launch holds (2^14): the state, totals and recorded points carry across launches.
   const Graph g = netdp::erdos_renyi_graph(80, 0.08, 6);
   auto p = params(GossipProtocol::randomized, 1, InitKind::uniform, 5, 40000);
@@ -215,7 +216,7 @@ TEST(GossipSimVaryingCuda, RandomizedAcrossTickChunks) {
 }
 
 TEST(GossipSimVaryingCuda, ErPerRoundMatchesCpu) {
-  if (no_device()) GTEST_SKIP() << "no CUDA device";
+  NETDP_NEEDS_CUDA_DEVICE();
   // The device draws each run's connected G(n, q) per round from the CPU's words (redraws included: with
   // c = 1, q = ln(n)/n, many first draws are disconnected).
   const Graph g = netdp::ring_graph(40);  // only n is used
@@ -234,7 +235,7 @@ TEST(GossipSimVaryingCuda, ErPerRoundMatchesCpu) {
 }
 
 TEST(GossipSimVaryingCuda, ErPerRoundNeverConnectedIsInvalidInput) {
-  if (no_device()) GTEST_SKIP() << "no CUDA device";
+  NETDP_NEEDS_CUDA_DEVICE();
   const Graph g = netdp::ring_graph(6);
   const netdp::CsrMatrix w = netdp::gossip_matrix(g, netdp::Weighting::metropolis);
   auto p = params(GossipProtocol::er_per_round, 1, InitKind::normal, 2, 3);
@@ -252,7 +253,7 @@ TEST(GossipSimVaryingCuda, ErPerRoundNeverConnectedIsInvalidInput) {
 }
 
 TEST(GossipSimVaryingCuda, TooLittleMemory) {
-  if (no_device()) GTEST_SKIP() << "no CUDA device";
+  NETDP_NEEDS_CUDA_DEVICE();
   const Graph g = netdp::erdos_renyi_graph(30, 0.2, 9);
   const netdp::CsrMatrix w = netdp::gossip_matrix(g, netdp::Weighting::metropolis);
   for (auto protocol : {GossipProtocol::dropout, GossipProtocol::randomized, GossipProtocol::sequence,

@@ -23,6 +23,7 @@
 #include "netdp/core/graph_generators.hpp"
 #include "netdp/core/sparse_matrix.hpp"
 #include "netdp/core/weighting.hpp"
+#include "support/cuda_required.hpp"
 #include "support/stop_support.hpp"
 
 namespace {
@@ -103,7 +104,7 @@ void for_each_method_and_view(Body&& body) {
 }
 
 TEST(WalkLossCuda, MatchesCpuOnRandomGraphs) {
-  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  NETDP_NEEDS_CUDA_DEVICE();
   for (std::uint64_t seed : {1u, 2u}) {
     const Graph g = netdp::erdos_renyi_graph(150, 0.06, seed);
     const CsrMatrix w = metropolis(g);
@@ -118,7 +119,7 @@ TEST(WalkLossCuda, MatchesCpuOnRandomGraphs) {
 }
 
 TEST(WalkLossCuda, SmallTilesMatchCpuAndOneTile) {
-  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  NETDP_NEEDS_CUDA_DEVICE();
   const Graph g = netdp::erdos_renyi_graph(150, 0.06, 7);
   const CsrMatrix w = metropolis(g);
   for_each_method_and_view([&](WalkLossParams p) {
@@ -139,7 +140,7 @@ TEST(WalkLossCuda, SmallTilesMatchCpuAndOneTile) {
 }
 
 TEST(WalkLossCuda, HypercubeRingAndAwkwardGraphsMatchCpu) {
-  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  NETDP_NEEDS_CUDA_DEVICE();
   // Hypercube d = 6: eigenvalues 1 - 2k/7 with multiplicity C(6, k). Ring: pairs of equal eigenvalues. Path:
   // lambda_2 close to 1 (large -ln(1 - lambda_2)). Star: a hub. Complete: W = J/n, the graph term vanishes.
   const std::vector<Graph> graphs = {netdp::hypercube_graph(6), netdp::ring_graph(50), netdp::path_graph(60),
@@ -159,7 +160,7 @@ TEST(WalkLossCuda, HypercubeRingAndAwkwardGraphsMatchCpu) {
 }
 
 TEST(WalkLossCuda, SingleSourceMatchesCpuAndFullMatrix) {
-  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  NETDP_NEEDS_CUDA_DEVICE();
   const Graph g = netdp::erdos_renyi_graph(150, 0.06, 3);
   const CsrMatrix w = metropolis(g);
   for_each_method_and_view([&](WalkLossParams p) {
@@ -178,11 +179,11 @@ TEST(WalkLossCuda, SingleSourceMatchesCpuAndFullMatrix) {
 }
 
 TEST(WalkLossCuda, LargeStagingInSeveralChunksPerTileMatchesCpu) {
-  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
-    // The series method on a ring of n = 12,288 (no eigendecomposition, so the CPU oracle stays fast): rows
-    // of 98,304 bytes, 2,730 per 256 MiB pinned chunk, so tiles of 5,000 sources take two chunks each and the
-    // one-tile run five (memory_plan::plan_staging). Sanitizer passes skip this test (-*Large*), and so does
-    // the emulated device (2.4 GB of output for what is a staging test).
+  NETDP_NEEDS_CUDA_DEVICE();
+  // The series method on a ring of n = 12,288 (no eigendecomposition, so the CPU oracle stays fast): rows
+  // of 98,304 bytes, 2,730 per 256 MiB pinned chunk, so tiles of 5,000 sources take two chunks each and the
+  // one-tile run five (memory_plan::plan_staging). Sanitizer passes skip this test (small cases only), and so
+  // does the emulated device (2.4 GB of output for what is a staging test).
 #if defined(NETDP_EMULATED_DEVICE)
   GTEST_SKIP() << "too large for the emulated device";
 #endif
@@ -201,7 +202,7 @@ TEST(WalkLossCuda, LargeStagingInSeveralChunksPerTileMatchesCpu) {
 }
 
 TEST(WalkLossCuda, RunsAreReproducible) {
-  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  NETDP_NEEDS_CUDA_DEVICE();
   // Deterministic cuSOLVER mode, cuBLAS and non-transposed SpMM on one stream, no atomics in our kernels.
   const Graph g = netdp::erdos_renyi_graph(150, 0.06, 5);
   const CsrMatrix w = metropolis(g);
@@ -216,7 +217,7 @@ TEST(WalkLossCuda, RunsAreReproducible) {
 }
 
 TEST(WalkLossCuda, MemoryLimitSplitsIntoTilesOrThrows) {
-  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  NETDP_NEEDS_CUDA_DEVICE();
   const Graph g = netdp::erdos_renyi_graph(150, 0.06, 9);
   const CsrMatrix w = metropolis(g);
   WalkLossParams p = base_params();
@@ -238,7 +239,7 @@ TEST(WalkLossCuda, MemoryLimitSplitsIntoTilesOrThrows) {
 }
 
 TEST(WalkLossCuda, ChebyshevSolverMatchesCpu) {
-  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  NETDP_NEEDS_CUDA_DEVICE();
   // The Chebyshev engine against the CPU's Chebyshev solver on the same expansion (the driver's choice is the
   // same on both devices), the automatic tile and tiles of 7; also within 1e-6 of the eigen solver's rows,
   // the tolerance asked for, so that the comparison is not between two equal mistakes.
@@ -266,7 +267,7 @@ TEST(WalkLossCuda, ChebyshevSolverMatchesCpu) {
 }
 
 TEST(WalkLossCuda, AStopRequestEndsTheTileLoopBeforeAnyRow) {
-  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  NETDP_NEEDS_CUDA_DEVICE();
   // The driver (src/accounting/walk_loss.cpp) checks for a stop request before each tile of every engine.
   const Graph g = netdp::ring_graph(20);
   const CsrMatrix w = metropolis(g);
@@ -290,7 +291,7 @@ TEST(WalkLossCuda, AStopRequestEndsTheTileLoopBeforeAnyRow) {
 }
 
 TEST(WalkLossCuda, AbsentDeviceIndexThrows) {
-  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  NETDP_NEEDS_CUDA_DEVICE();
   const Graph g = netdp::ring_graph(10);
   const CsrMatrix w = metropolis(g);
   WalkLossParams p = base_params();

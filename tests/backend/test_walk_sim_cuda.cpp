@@ -1,7 +1,7 @@
 // CUDA walks (docs/walk_sim.md "CUDA"): the same seed gives exactly the CPU's visit statistics (same Philox
 // words and integer maths, docs/design.md principle 2) on the complete graph, CSR walks and the directed
 // ring, for several batch sizes and every start rule; the accounting agrees with the CPU's to rounding.
-// Skipped where no CUDA device answers.
+// Skipped where no CUDA device answers (failed under NETDP_REQUIRE_CUDA=1, support/cuda_required.hpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,6 +14,7 @@
 #include "netdp/core/device.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/simulation/walk_sim.hpp"
+#include "support/cuda_required.hpp"
 #include "walk_sim_kernels.hpp"
 
 namespace netdp {
@@ -61,7 +62,7 @@ void expect_same_walks(const WalkModel& m, WalkSimParams p, const std::string& w
 }
 
 TEST(WalkSimCuda, CompleteGraphMatchesTheCpu) {
-  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  NETDP_NEEDS_CUDA_DEVICE();
   const WalkModel m = complete_walk(50);
   WalkSimParams p = plain(3000, 40, DeviceKind::cuda);
   expect_same_walks(m, p, "complete, node start");
@@ -72,7 +73,7 @@ TEST(WalkSimCuda, CompleteGraphMatchesTheCpu) {
 }
 
 TEST(WalkSimCuda, CsrWalksMatchTheCpu) {
-  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  NETDP_NEEDS_CUDA_DEVICE();
   for (const char* weights : {"uniform", "lazy-uniform", "metropolis"}) {
     const WalkModel m = make_walk_model("er:n=60,p=0.1,seed=3", weights);
     WalkSimParams p = plain(5000, 33, DeviceKind::cuda);
@@ -90,37 +91,39 @@ TEST(WalkSimCuda, CsrWalksMatchTheCpu) {
 }
 
 TEST(WalkSimCuda, DirectedRingMatchesTheCpu) {
-  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  NETDP_NEEDS_CUDA_DEVICE();
   WalkSimParams p = plain(1000, 12, DeviceKind::cuda);
   p.start = {StartKind::uniform, 0};
   expect_same_walks(directed_ring_walk(17), p, "directed ring");
 }
 
 TEST(WalkSimCuda, VisitCountsAboveTheDenseCap) {
-  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  NETDP_NEEDS_CUDA_DEVICE();
   // T > 2^20 on n = 2: both nodes pass the dense visit-count bins (the sparse path of either backend).
   expect_same_walks(complete_walk(2), plain((std::int64_t{1} << 20) + 5000, 3, DeviceKind::cuda),
                     "complete n = 2, long walks");
 }
 
+/// A walk of the stepping tests: its name, model and start rule.
+struct WalkCase {
+  std::string what;
+  WalkModel model;
+  WalkStart start;
+};
+
 // The stepping mode (docs/cuda_backend.md "Walk engine for throughput"): no per-node state, several walks per
 // thread; each walk's end node, start visits and first return are those of the CPU's path, and the visit
 // totals are walk_sim's, for batches of 1, 7 and all.
 TEST(WalkSimCuda, SteppingModeWalksTheCpuPaths) {
-  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
-  struct Case {
-    std::string what;
-    WalkModel model;
-    WalkStart start;
-  };
-  const std::vector<Case> cases = {
+  NETDP_NEEDS_CUDA_DEVICE();
+  const std::vector<WalkCase> cases = {
       {"complete n = 50", complete_walk(50), {StartKind::node, 3}},
       {"lazy-uniform ER",
        make_walk_model("er:n=60,p=0.1,seed=3", "lazy-uniform"),
        {StartKind::stationary, 0}},
       {"metropolis ER", make_walk_model("er:n=60,p=0.1,seed=3", "metropolis"), {StartKind::uniform, 0}},
       {"directed ring", directed_ring_walk(17), {StartKind::uniform, 0}}};
-  for (const Case& c : cases) {
+  for (const WalkCase& c : cases) {
     WalkSimParams p = plain(2000, 30, DeviceKind::cpu);
     p.start = c.start;
     const WalkSimResult cpu = walk_sim(c.model, p);
@@ -158,6 +161,42 @@ TEST(WalkSimCuda, SteppingModeWalksTheCpuPaths) {
       EXPECT_EQ(engine->visits(), cpu.visits) << label;
     }
   }
+}
+
+// walk_sim with statistics visits on CUDA runs the stepping engine (walk_steps_cuda, docs/cuda_backend.md
+// "Walk engine for throughput"): the visit totals of the CPU's full run of the same walks, nothing else; the
+// CPU's visits mode gives the same totals.
+TEST(WalkSimCuda, VisitsOnlyRunsTheSteppingEngine) {
+  NETDP_NEEDS_CUDA_DEVICE();
+  const std::vector<WalkCase> cases = {
+      {"complete n = 40", complete_walk(40), {StartKind::uniform, 0}},
+      {"uniform ER", make_walk_model("er:n=60,p=0.1,seed=3", "uniform"), {StartKind::node, 5}},
+      {"metropolis ER", make_walk_model("er:n=60,p=0.1,seed=3", "metropolis"), {StartKind::stationary, 0}},
+      {"directed ring", directed_ring_walk(17), {StartKind::uniform, 0}}};
+  for (const WalkCase& c : cases) {
+    WalkSimParams p = plain(1500, 21, DeviceKind::cpu);
+    p.start = c.start;
+    const WalkSimResult full = walk_sim(c.model, p);
+    p.statistics = WalkStatistics::visits;
+    const WalkSimResult cpu = walk_sim(c.model, p);
+    EXPECT_EQ(cpu.engine, "cpu") << c.what;
+    EXPECT_EQ(cpu.visits, full.visits) << c.what;
+    EXPECT_TRUE(cpu.returns.empty()) << c.what;
+    for (std::int64_t batch : {std::int64_t{0}, std::int64_t{1}, std::int64_t{8}}) {
+      const std::string label = c.what + ", batch " + std::to_string(batch);
+      p.device = {DeviceKind::cuda, 0};
+      p.batch_runs = batch;
+      const WalkSimResult gpu = walk_sim(c.model, p);
+      EXPECT_EQ(gpu.engine, "cuda stepping") << label;
+      EXPECT_EQ(gpu.visits, full.visits) << label;
+      EXPECT_TRUE(gpu.returns.empty() && gpu.hits.empty() && gpu.visit_counts.empty()) << label;
+      EXPECT_EQ(gpu.batches, batch == 0 ? 1 : (p.runs + batch - 1) / batch) << label;
+      p.device = {DeviceKind::cpu, 0};
+    }
+  }
+  // The full statistics stay on the statistics engine.
+  WalkSimParams p = plain(100, 3, DeviceKind::cuda);
+  EXPECT_EQ(walk_sim(complete_walk(10), p).engine, "cuda statistics");
 }
 
 // CPU and CUDA accounting of the same walks (docs/walk_sim.md "CUDA (accounted walks)"): integer results
@@ -220,7 +259,7 @@ WalkSimParams accounted(std::int64_t steps, std::int64_t runs) {
 }
 
 TEST(WalkSimCuda, AccountingOnTheCompleteGraphMatchesTheCpu) {
-  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  NETDP_NEEDS_CUDA_DEVICE();
   WalkSimParams p = accounted(5000, 20);  // T = 100 n, the Fig. 7.1b setting at n = 50
   expect_same_accounting(complete_walk(50), p, "complete, known view");
   p.view = WalkView::hidden;
@@ -234,7 +273,7 @@ TEST(WalkSimCuda, AccountingOnTheCompleteGraphMatchesTheCpu) {
 }
 
 TEST(WalkSimCuda, AccountingOnCsrGraphsMatchesTheCpu) {
-  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  NETDP_NEEDS_CUDA_DEVICE();
   for (const char* weights : {"uniform", "lazy-uniform", "metropolis"}) {
     Graph g;
     const WalkModel m = make_walk_model("er:n=60,p=0.1,seed=3", weights, &g);
@@ -247,13 +286,13 @@ TEST(WalkSimCuda, AccountingOnCsrGraphsMatchesTheCpu) {
 }
 
 TEST(WalkSimCuda, AccountingOnTheDirectedRingMatchesTheCpu) {
-  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  NETDP_NEEDS_CUDA_DEVICE();
   // The ring's utility adds noise once every n - 1 hops (Alg 5.1).
   expect_same_accounting(directed_ring_walk(17), accounted(1700, 11), "directed ring");
 }
 
 TEST(WalkSimCuda, AccountingBeyondTheCycleTable) {
-  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  NETDP_NEEDS_CUDA_DEVICE();
   // T - 1 > 2^20 on n = 2 * 10^6: most first visits come after position 2^20, and a first visit at t closes
   // a cycle of t positions, longer than the host's table: the device's Gaussian formula takes over.
   expect_same_accounting(complete_walk(2'000'000), accounted((std::int64_t{1} << 20) + 4000, 2),
@@ -261,7 +300,7 @@ TEST(WalkSimCuda, AccountingBeyondTheCycleTable) {
 }
 
 TEST(WalkSimCuda, CpuOnlyRequests) {
-  if (netdp::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  NETDP_NEEDS_CUDA_DEVICE();
   WalkSimParams p = accounted(100, 2);
   p.save_paths = true;
   EXPECT_THROW(walk_sim(complete_walk(10), p), InvalidInput);

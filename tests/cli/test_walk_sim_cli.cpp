@@ -1,11 +1,13 @@
-// `netdp walk-sim` end to end: files, summary.json against the library, --no-accounting, --save-paths, hop
-// distances, and bad input (exit 2, one line, no manifest).
+// `netdp walk-sim` end to end: files, summary.json against the library, --no-accounting, --save-paths,
+// --statistics visits, hop distances, and bad input (exit 2, one line, no manifest).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "netdp/simulation/walk_sim.hpp"
 #include "support/test_support.hpp"
@@ -100,6 +102,47 @@ TEST(CliWalkSim, PlainWalksAndSavedPaths) {
     for (std::size_t t = 0; t < path.size(); ++t) expected << run << ',' << t << ',' << path[t] << '\n';
   }
   EXPECT_EQ(read_text((out / "paths.csv").string()), expected.str());
+}
+
+// --statistics visits (docs/walk_sim.md "Visits only"): visits.csv alone, its totals those of the full run's
+// nodes.csv (the same walks); refused with the accounting and with saved paths.
+TEST(CliWalkSim, VisitsOnlyWritesTheVisitTotals) {
+  ScratchDir dir;
+  const std::string run =
+      "walk-sim --graph er:n=30,p=0.2,seed=4 --weights metropolis --steps 400 --runs 6 "
+      "--seed 9 --start uniform --no-accounting --device cpu";
+  ASSERT_TRUE(run_cli_into(run + " --statistics visits", dir / "visits", {"visits.csv", "summary.json"}));
+  ASSERT_TRUE(run_cli_into(run, dir / "full", {"nodes.csv"}));
+  for (const char* absent : {"nodes.csv", "return_times.csv", "hitting_times.csv", "visit_counts.csv"})
+    EXPECT_FALSE(fs::exists(dir / "visits" / absent)) << absent;
+  const auto s = read_json(dir / "visits" / "summary.json");
+  EXPECT_EQ(s["statistics"], "visits");
+  EXPECT_EQ(s["engine"], "cpu");
+  EXPECT_TRUE(s["return_time"].is_null());
+  EXPECT_EQ(read_json(dir / "full" / "summary.json")["statistics"], "full");
+  // Column 4 of visits.csv (visits_mean) against column 4 of nodes.csv (visits_mean), line by line.
+  const auto column = [](const std::string& text, int index) {
+    std::vector<std::string> values;
+    std::istringstream lines(text);
+    std::string line;
+    std::getline(lines, line);
+    while (std::getline(lines, line)) {
+      std::istringstream fields(line);
+      std::string field;
+      for (int k = 0; k <= index; ++k) std::getline(fields, field, ',');
+      values.push_back(field);
+    }
+    return values;
+  };
+  const auto visits = column(read_text((dir / "visits" / "visits.csv").string()), 4);
+  EXPECT_EQ(visits.size(), 30u);
+  EXPECT_EQ(visits, column(read_text((dir / "full" / "nodes.csv").string()), 3));
+  for (const std::string& refused : {run.substr(0, run.find(" --no-accounting")) + " --statistics visits",
+                                     run + " --statistics visits --save-paths", run + " --statistics some"}) {
+    const CliResult r = run_cli(refused + " --out " + (dir / "refused").string());
+    EXPECT_EQ(r.exit_code, 2) << refused << "\n" << r.err;
+    EXPECT_NE(r.err.find("statistics"), std::string::npos) << r.err;
+  }
 }
 
 TEST(CliWalkSim, HopDistancesOnAGraph) {

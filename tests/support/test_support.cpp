@@ -11,6 +11,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <random>
@@ -76,8 +77,11 @@ std::vector<std::vector<std::string>> read_csv_cells(const fs::path& path) {
 CliResult run_cli(const std::string& args, const std::string& shell_prefix) {
   ScratchDir scratch;
   auto out = scratch / "stdout", err = scratch / "stderr";
-  std::string command =
-      shell_prefix + std::string(NETDP_CLI) + " " + args + " >" + out.string() + " 2>" + err.string();
+  // NETDP_TEST_CLI names another netdp program: the GPU check's bundle runs the tests away from the build
+  // tree (scripts/gpu_check.sh).
+  const char* cli = std::getenv("NETDP_TEST_CLI");
+  std::string command = shell_prefix + std::string(cli && *cli ? cli : NETDP_CLI) + " " + args + " >" +
+                        out.string() + " 2>" + err.string();
   int status = std::system(command.c_str());
   CliResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

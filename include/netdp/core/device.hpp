@@ -28,6 +28,15 @@ ResolvedDevice resolve_device(const DeviceSpec& spec);
 /// Number of CUDA devices that answer (0 in a build without CUDA or on a machine without a GPU).
 int cuda_device_count();
 
+/// "" when a CUDA device answers, else why none does: a build without CUDA, the backend module that could not
+/// be loaded (the dynamic loader's text, a module of another build), or the module's device query that
+/// found none (the CUDA runtime's error); docs/cuda_loader.md "Why no device answers".
+std::string no_cuda_device_reason();
+
+/// NETDP_REQUIRE_CUDA=1 in the environment (docs/cuda_backend.md "The GPU check"): a CUDA test that finds no
+/// device fails instead of skipping, and --device auto fails instead of falling back to the CPU.
+bool cuda_required();
+
 /// Bytes read + written per second by a device-to-device copy of `bytes` bytes on CUDA device `device` (best
 /// of 5; the memory-bandwidth floor of the benchmarks). 0 in a build without CUDA or when no device answers.
 double cuda_copy_bandwidth(int device, std::size_t bytes);

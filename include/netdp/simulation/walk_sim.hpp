@@ -65,7 +65,7 @@ struct WalkSimResult {
   std::vector<double> observer_loss;   // per v: mean over runs of (1/(n-1)) sum_{u != v} eps_{u->v}
   std::vector<double> node_local;      // per v: mean over runs of v's LDP loss
   std::vector<std::int64_t> cycles;    // per v: cycles over all runs
-  // Visits (always).
+  // Visits (always); with statistics visits only `visits`, the rest empty.
   std::vector<std::int64_t> visits, returns, return_time_sum, hits, hitting_time_sum;  // per node, all runs
   TimeHistogram return_times, hitting_times;
   std::map<std::int64_t, std::int64_t> visit_counts;  // visits of a node in a run -> (node, run) pairs
@@ -75,6 +75,7 @@ struct WalkSimResult {
   std::vector<UtilityRun> utility;
   std::vector<std::vector<node_t>> paths;  // params.save_paths
   std::string device, device_note;
+  std::string engine;  // cpu, or cuda statistics / stepping / accounted (docs/walk_sim.md "CUDA")
   int threads = 1;
   std::int64_t batch_runs = 0, batches = 0;
   std::int64_t walks_in_flight = 1;  // the most walks a CPU thread advanced together

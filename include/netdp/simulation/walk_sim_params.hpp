@@ -30,7 +30,13 @@ enum class WalkView { known, hidden };  // v knows its sender and receiver (Fig 
 ///               at a position <= t - 2 (node 0 when there is none): after a self-transition, the receiver of
 ///               v's previous-but-one visit. CPU only.
 enum class WalkBookkeeping { definition, reference };
+/// What plain walks tally (docs/walk_sim.md "Visits only"): every visit statistic (visits, returns, hitting
+/// times, their histograms, visit counts), or the per-node visit totals alone, which the CUDA stepping
+/// engine counts with no per-node state per walk (docs/cuda_backend.md "Walk engine for throughput").
+enum class WalkStatistics { full, visits };
 WalkMechanism parse_walk_mechanism(std::string_view text);
+WalkStatistics parse_walk_statistics(std::string_view text);  // "full" | "visits"
+std::string to_string(WalkStatistics s);
 WalkView parse_walk_view(std::string_view text);
 WalkBookkeeping parse_walk_bookkeeping(std::string_view text);  // "definition" | "reference"
 std::string to_string(WalkMechanism m);
@@ -42,9 +48,10 @@ struct WalkSimParams {
   std::int64_t runs = 1;   // R >= 1 walks
   std::uint64_t seed = 0;  // Philox key
   WalkStart start;
-  bool accounting = true;  // false: plain walks (visit statistics only)
-  double eps0 = 0.1;       // LDP level of one contribution
-  double delta = 1e-7;     // delta of C4 (delta_new = k delta) and of the LDP baseline C2 (delta' = delta)
+  bool accounting = true;                            // false: plain walks (visit statistics only)
+  WalkStatistics statistics = WalkStatistics::full;  // visits: plain walks' visit totals only
+  double eps0 = 0.1;                                 // LDP level of one contribution
+  double delta = 1e-7;  // delta of C4 (delta_new = k delta) and of the LDP baseline C2 (delta' = delta)
   WalkMechanism mechanism = WalkMechanism::gaussian;
   WalkView view = WalkView::known;
   WalkBookkeeping bookkeeping = WalkBookkeeping::definition;  // reference: the authors' code (CPU only)
