@@ -325,8 +325,6 @@ json run_walk_sim_job(const WalkSimJob& job) {
 
 namespace jobs {
 
-namespace {
-
 WalkSimJob walk_sim_job(const Values& v, const RunContext& context) {
   WalkSimJob job;
   job.graph = v.text("graph");
@@ -342,16 +340,20 @@ WalkSimJob walk_sim_job(const Values& v, const RunContext& context) {
   p.bookkeeping = parse_walk_bookkeeping(v.text("bookkeeping"));
   p.start = parse_walk_start(v.text("start"));
   p.accounting = !v.flag("no-accounting");
-  p.statistics = parse_walk_statistics(v.text("statistics"));
   p.save_paths = v.flag("save-paths");
   p.quantiles = v.reals("quantiles");
   p.batch_runs = v.integer("batch-runs");
   p.device = parse_device_spec(v.text("device"));
+  // auto: plain walks asked of CUDA run on the stepping engine, which counts visits (docs/walk_sim.md "Visits
+  // only"); every other run tallies the full statistics.
+  const bool stepping = !p.accounting && !p.save_paths && p.device.kind == DeviceKind::cuda;
+  p.statistics = v.text("statistics") == "auto"
+                     ? (stepping ? WalkStatistics::visits : WalkStatistics::full)
+                     : parse_walk_statistics(v.text("statistics"));
   set_run_context(job, context);
   return job;
 }
 
-}  // namespace
 
 Model walk_sim_model() {
   using namespace declare;
@@ -402,9 +404,10 @@ Model walk_sim_model() {
       flag("no-accounting", "plain walks: visit statistics only"),
       choice("statistics",
              "what plain walks tally: full (visits, returns, hitting times, their histograms) | visits "
-             "(per-node visit totals only, visits.csv; on CUDA the stepping engine)",
-             {"full", "visits"})
-          .fallback("full"),
+             "(per-node visit totals only, visits.csv; on CUDA the stepping engine) | auto (visits with "
+             "--no-accounting --device cuda, else full)",
+             {"auto", "full", "visits"})
+          .fallback("auto"),
       flag("save-paths", "write paths.csv (small runs only: R T <= 1e6)"),
       integer("batch-runs", "runs per batch (0 = automatic)").fallback("0").range(at_least(0)),
       threads_parameter(),

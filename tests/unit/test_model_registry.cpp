@@ -13,6 +13,7 @@
 #include "netdp/core/graph_generators.hpp"
 #include "netdp/core/weighting.hpp"
 #include "netdp/jobs/model.hpp"
+#include "netdp/jobs/walk_sim_job.hpp"
 #include "netdp/study/study_runner.hpp"
 #include "support/test_support.hpp"
 
@@ -381,6 +382,33 @@ n = [100, 1000]
   } catch (const InvalidInput& e) {
     EXPECT_EQ(std::string(e.what()), "graph is required");
   }
+}
+
+}  // namespace
+}  // namespace netdp::jobs
+
+namespace netdp::jobs {
+namespace {
+
+// Issue contract: `netdp walk-sim --no-accounting --device cuda` runs on the stepping engine, which counts
+// visits only (docs/walk_sim.md "Visits only"; that this mode runs walk_steps_cuda is
+// WalkSimCuda.VisitsOnlyRunsTheSteppingEngine on the emulated device). Every other default stays full.
+TEST(ModelRegistry, WalkSimStatisticsAutoPicksTheSteppingEngineForPlainCudaWalks) {
+  const Model& model = *find_model("walk-sim");
+  auto statistics = [&](Values::TextItems given) {
+    given.push_back({"graph", {"complete:n=10"}});
+    given.push_back({"steps", {"10"}});
+    given.push_back({"runs", {"2"}});
+    return walk_sim_job(Values::from_text(model, given), {}).params.statistics;
+  };
+  EXPECT_EQ(statistics({{"no-accounting", {"true"}}, {"device", {"cuda"}}}), WalkStatistics::visits);
+  EXPECT_EQ(statistics({{"no-accounting", {"true"}}, {"device", {"cpu"}}}), WalkStatistics::full);
+  EXPECT_EQ(statistics({{"no-accounting", {"true"}}}), WalkStatistics::full);  // auto device: full
+  EXPECT_EQ(statistics({{"device", {"cuda"}}}), WalkStatistics::full);         // accounted walks
+  EXPECT_EQ(statistics({{"no-accounting", {"true"}}, {"device", {"cuda"}}, {"save-paths", {"true"}}}),
+            WalkStatistics::full);
+  EXPECT_EQ(statistics({{"no-accounting", {"true"}}, {"statistics", {"full"}}, {"device", {"cuda"}}}),
+            WalkStatistics::full);
 }
 
 }  // namespace

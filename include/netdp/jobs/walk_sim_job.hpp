@@ -26,4 +26,11 @@ void check_walk_sim_job(const WalkSimJob& job);
 /// Runs the job and writes the CSVs, summary.json and, last, manifest.json. Returns summary.json's content.
 nlohmann::json run_walk_sim_job(const WalkSimJob& job);
 
+namespace jobs {
+class Values;
+struct RunContext;
+/// The job the walk-sim model's parameters describe (what `netdp walk-sim` runs).
+WalkSimJob walk_sim_job(const Values& v, const RunContext& context);
+}  // namespace jobs
+
 }  // namespace netdp
