@@ -38,6 +38,8 @@ struct GossipViewObserver {
 /// The relative floor below which a candidate's residual is rounding: 8 u sqrt(n r_max), u = 2^-53, r_max the
 /// largest max_rank over the observers (docs/math.md §6.9 "Numerics").
 double gossip_view_floor(const GossipViewProblem& p);
+/// The same floor for n-vectors and a basis of at most max_rank columns (time-varying schedules too).
+double gossip_view_floor(std::int64_t n, std::int64_t max_rank);
 
 /// Most basis vectors observer v can need: min(n, |N(v)| steps + knows_noise).
 std::int64_t gossip_view_max_rank(const GossipViewProblem& p, std::int64_t v);
