@@ -175,6 +175,12 @@ GossipLossRun gossip_loss_sequence(const GossipSchedule& s, const GossipLossPara
   return describe(plan, randomized ? "randomized-rows" : "dense-product", p, started);
 }
 
+std::string gossip_theorem_warning() {
+  return "accounting theorem: Theorem 6.1's sum of per-message losses is not an upper bound for private "
+         "gossip "
+         "(the messages share one noise draw; docs/math.md §6.9); use --accounting exact for a guarantee";
+}
+
 std::vector<double> gossip_loss_sequence_matrix(const GossipSchedule& s, const GossipLossParams& p,
                                                 GossipLossRun* run) {
   LossMatrixCollector collector(s.n);

@@ -171,6 +171,11 @@ TEST(CliGossipSim, BadInputExitsWithTwoAndLeavesNoManifest) {
       {"--protocol randomized --er-c 2", "--er-c is only used by protocol er-per-round"},
       {"--alpha 3", "--alpha is only used by privacy"},
       {"--cap none", "--cap is only used by privacy"},
+      {"--privacy --cap none", "--cap is only used by --accounting theorem"},
+      {"--privacy --accounting theorem --observer-knows input",
+       "--observer-knows is only used by --accounting exact"},
+      {"--accounting theorem", "--accounting is only used by privacy"},
+      {"--privacy --accounting bound", "--accounting"},
       {"--privacy --quantiles 0.5,x", "--quantiles"},
       {"--privacy --quantiles 0.5 --protocol dropout --runs 10000 --memory-limit 0.001",
        "quantiles keeps every run's losses"},
@@ -199,7 +204,7 @@ TEST(CliGossipSim, PrivacyWritesTheFilesAndMatchesTheLibrary) {
   auto out = dir / "privacy";
   ASSERT_TRUE(run_cli_into(
       "gossip-sim --graph hypercube:dim=4 --protocol er-per-round --er-c 2 --steps 5 --runs 6 --sigma 2 "
-      "--seed 3 --privacy --cap none --quantiles 0.5,0.9 --quiet",
+      "--seed 3 --privacy --accounting theorem --cap none --quantiles 0.5,0.9 --quiet",
       out,
       {"privacy_mean.npy", "privacy_min.npy", "privacy_max.npy", "privacy_quantile_0.5.npy",
        "privacy_quantile_0.9.npy", "privacy_er_bound_mean.npy", "privacy_runs.csv", "privacy_by_distance.csv",
@@ -214,6 +219,7 @@ TEST(CliGossipSim, PrivacyWritesTheFilesAndMatchesTheLibrary) {
   p.sigma = 2;
   p.seed = 3;
   GossipPrivacyParams q;
+  q.accounting = GossipAccounting::theorem;
   q.cap_ldp = false;
   q.quantiles = {0.5, 0.9};
   const auto lib = gossip_sim_privacy(g, CsrMatrix{}, p, q);
