@@ -181,6 +181,13 @@ std::string gossip_theorem_warning() {
          "(the messages share one noise draw; docs/math.md §6.9); use --accounting exact for a guarantee";
 }
 
+std::string built_on_theorem_warning(const std::string& what) {
+  return what +
+         " is built on Theorem 6.1's sum of per-message losses, which is not an upper bound for "
+         "private gossip (the messages share noise draws; docs/math.md §6.9): read it as the papers' "
+         "figure, not as a guarantee";
+}
+
 std::vector<double> gossip_loss_sequence_matrix(const GossipSchedule& s, const GossipLossParams& p,
                                                 GossipLossRun* run) {
   LossMatrixCollector collector(s.n);

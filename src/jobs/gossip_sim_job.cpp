@@ -128,8 +128,6 @@ json run_gossip_sim_job(const GossipSimJob& job) {
   GossipPrivacyParams privacy = job.privacy_params;
   privacy.memory_limit = params.memory_limit;
   if (job.privacy) gossip_sim_privacy_memory(g, jg.w, params, privacy);  // fail before the simulation
-  const bool theorem = job.privacy && privacy.accounting == GossipAccounting::theorem;
-  if (theorem) std::fprintf(stderr, "netdp: warning: %s\n", gossip_theorem_warning().c_str());
 
   ResultsDir out(job.out_dir);
   ProgressLine progress("gossip-sim", "of the run-steps", job.progress);
@@ -202,7 +200,11 @@ json run_gossip_sim_job(const GossipSimJob& job) {
   if (protocol == GossipProtocol::sequence)
     summary["sequence"] = {{"path", job.sequence}, {"length", params.sequence->size()}};
   if (job.privacy) summary["privacy"] = privacy_summary;
-  if (theorem) summary["warnings"] = json::array({gossip_theorem_warning()});
+  if (privacy_summary.contains("warnings")) {  // theorem accounting, the ER bound: also on stderr
+    summary["warnings"] = privacy_summary["warnings"];
+    for (const auto& w : summary["warnings"])
+      std::fprintf(stderr, "netdp: warning: %s\n", w.get<std::string>().c_str());
+  }
   json manifest = manifest_header("gossip-sim", job.invocation);
   json backend = jobs::backend_fields(r);
   backend["propagation"] = "sparse";

@@ -152,9 +152,11 @@ json write_privacy_outputs(const ResultsDir& out, const GossipSimParams& p, cons
                  {"dropped", r.view.view_dropped},
                  {"floor", r.view.view_floor},
                  {"smallest_kept", r.view.view_smallest_kept}};
-  } else {
-    s["warnings"] = json::array({gossip_theorem_warning()});
   }
+  json warnings = json::array();
+  if (q.accounting == GossipAccounting::theorem) warnings.push_back(gossip_theorem_warning());
+  if (r.er) warnings.push_back(built_on_theorem_warning("the Erdos-Renyi bound (Theorem 6.6, er_bound)"));
+  if (!warnings.empty()) s["warnings"] = warnings;
   if (!r.by_base_distance.empty()) {
     auto [csv, rows] = distance_table(r.by_base_distance, 1.0);
     out.write_text("privacy_by_distance.csv", csv);

@@ -279,5 +279,34 @@ TEST(CliGossipSim, PrivacyOfSyncAndOfASequence) {
   EXPECT_TRUE(fs::exists(seq / "privacy_by_union_distance.csv"));
 }
 
+TEST(CliGossipSim, PrivacyAccountingExactOrTheorem) {
+  // Exact by default (docs/math.md §6.9): the ring of §6.9 (n = 8, W = 1/3, two rounds from t = 0), v = 0 and
+  // u = 2 give 2/3 with --observer-knows input and 1 (the LDP level) knowing its noise; Theorem 6.1 gives 1/3
+  // and says in summary.json and on stderr that it is not an upper bound.
+  ScratchDir dir;
+  const std::string base = "gossip-sim --graph ring:n=8 --steps 2 --runs 2 --privacy --source 2 --quiet";
+  const auto row = [&](const std::string& name, const std::string& options) {
+    const auto out = dir / name;
+    const auto r = run_cli(base + options + " --out " + out.string());
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return std::pair{testing::read_npy((out / "privacy_mean.npy").string()).values.at(0), r.err};
+  };
+  EXPECT_NEAR(row("input", " --observer-knows input").first, 2.0 / 3.0, 1e-14);
+  EXPECT_NEAR(row("noise", "").first, 1.0, 1e-14);
+  const auto [theorem, err] = row("theorem", " --accounting theorem");
+  EXPECT_NEAR(theorem, 1.0 / 3.0, 1e-14);
+  EXPECT_NE(err.find("netdp: warning: accounting theorem"), std::string::npos) << err;
+  const auto exact = read_json(dir / "noise" / "summary.json");
+  EXPECT_EQ(exact["privacy"]["accounting"], "exact");
+  EXPECT_EQ(exact["privacy"]["observer_knows"], "input-and-noise");
+  EXPECT_EQ(exact["privacy"]["view"]["observers"], 8);
+  EXPECT_FALSE(exact.contains("warnings"));
+  const auto pinned = read_json(dir / "theorem" / "summary.json");
+  EXPECT_EQ(pinned["privacy"]["accounting"], "theorem");
+  ASSERT_EQ(pinned["warnings"].size(), 1u);
+  EXPECT_NE(pinned["warnings"][0].get<std::string>().find("docs/math.md §6.9"), std::string::npos);
+  EXPECT_EQ(read_json(dir / "theorem" / "manifest.json")["parameters"]["privacy"]["accounting"], "theorem");
+}
+
 }  // namespace
 }  // namespace netdp

@@ -35,6 +35,9 @@ GossipLossRun gossip_loss_sequence(const GossipSchedule& s, const GossipLossPara
 
 /// The warning every output of Theorem 6.1's accounting carries (summary.json `warnings`, stderr).
 std::string gossip_theorem_warning();
+/// The same for the accountants built on Theorem 6.1's sum that have no exact counterpart yet (docs/math.md
+/// §6.9 "Other accountants built on (M1)"): `what` names them, e.g. "the Erdos-Renyi bound (Theorem 6.6)".
+std::string built_on_theorem_warning(const std::string& what);
 
 /// Convenience: the whole matrix, row-major (1 x n when p.source is set).
 std::vector<double> gossip_loss_sequence_matrix(const GossipSchedule& s, const GossipLossParams& p,
