@@ -62,18 +62,22 @@ std::vector<std::int64_t> sequence_messages(const GossipSchedule& s, int t_start
 /// Most basis vectors observer v can need: min(n, T_v + knows_noise).
 std::int64_t sequence_view_max_rank(node_t n, std::int64_t messages, bool knows_noise);
 
-/// Bytes the bases of observers first .. first + count - 1 take (basis, candidates, coefficients).
-double sequence_view_bytes(const GossipSchedule& s, std::span<const std::int64_t> messages, bool knows_noise,
-                           node_t first, node_t count);
+/// The observers v != u some of whose received rows have a structural non-zero in column u (W_t's pattern):
+/// the others' view has a zero at u in every row, so ||P_v e_u|| = 0 exactly. O(T (nnz(W_t) + #E_t)).
+std::vector<node_t> sequence_observers_reaching(const GossipSchedule& s, int t_start, node_t u);
 
-/// For observers first .. first + count - 1: the orthonormal basis of the rows v receives, built round by
+/// Bytes the bases of `observers` take (basis, candidates, coefficients).
+double sequence_view_bytes(const GossipSchedule& s, std::span<const std::int64_t> messages, bool knows_noise,
+                           std::span<const node_t> observers);
+
+/// For the observers of `batch`: the orthonormal basis of the rows v receives, built round by
 /// round with the fixed-W engine's Gram-Schmidt and floor (kernels/cpu/view_basis.hpp, explicit candidates:
-/// two full passes), then e_v when v knows its noise. projections[i * n + u] = ||P_v e_u||^2 for v = first +
-/// i when source < 0, else projections[i] for u = source; observers[i] what the basis kept. `floor` is
+/// two full passes), then e_v when v knows its noise. projections[i * n + u] = ||P_v e_u||^2 for v =
+/// batch[i] when source < 0, else projections[i] for u = source; observers[i] what the basis kept. `floor` is
 /// gossip_view_floor(n, the largest max rank over all observers). st holds P (reset to I here); one pass over
 /// the schedule, the observers in parallel within each round (an observer's bits do not depend on threads).
 void sequence_view_cpu(const GossipSchedule& s, int t_start, std::span<const std::int64_t> messages,
-                       bool knows_noise, double floor, node_t first, node_t count, node_t source,
+                       bool knows_noise, double floor, std::span<const node_t> batch, node_t source,
                        SequenceState& st, std::span<double> projections,
                        std::span<GossipViewObserver> observers);
 

@@ -54,10 +54,39 @@ std::int64_t sequence_view_max_rank(node_t n, std::int64_t messages, bool knows_
   return std::min<std::int64_t>(n, messages + (knows_noise ? 1 : 0));
 }
 
+std::vector<node_t> sequence_observers_reaching(const GossipSchedule& s, int t_start, node_t u) {
+  // reach[w]: row w of W_{0:t} has a structural non-zero at u (W_t's pattern, its diagonal included).
+  std::vector<char> reach(static_cast<std::size_t>(s.n), 0), next(reach.size()), seen(reach.size(), 0);
+  reach[u] = 1;
+  for (int t = 0; t < s.steps; ++t) {
+    if (s.randomized()) {
+      const auto [v, w] = s.activations[static_cast<std::size_t>(t)];
+      if (v == w) continue;
+      if (t >= t_start) seen[v] |= reach[w], seen[w] |= reach[v];
+      reach[v] = reach[w] = reach[v] | reach[w];
+      continue;
+    }
+    const GossipRound& round = s.round(t);
+    if (t >= t_start)
+      for (node_t v = 0; v < s.n; ++v)
+        for (node_t w : round.graph.neighbors(v)) seen[v] |= reach[w];
+    for (node_t w = 0; w < s.n; ++w) {
+      next[w] = 0;
+      for (auto k = round.w.offsets[w]; k < round.w.offsets[w + 1]; ++k)
+        if (round.w.values[k] != 0.0 && reach[round.w.columns[k]]) next[w] = 1;
+    }
+    reach.swap(next);
+  }
+  std::vector<node_t> observers;
+  for (node_t v = 0; v < s.n; ++v)
+    if (v != u && seen[v]) observers.push_back(v);
+  return observers;
+}
+
 double sequence_view_bytes(const GossipSchedule& s, std::span<const std::int64_t> messages, bool knows_noise,
-                           node_t first, node_t count) {
+                           std::span<const node_t> observers) {
   double bytes = 0;
-  for (node_t v = first; v < first + count; ++v) {
+  for (node_t v : observers) {
     const double rank = double(sequence_view_max_rank(s.n, messages[v], knows_noise));
     const double width = double(block_width(s, 0, v));
     bytes += 8.0 * (double(s.n) * (rank + width) + rank * width + 2 * width);
@@ -66,16 +95,19 @@ double sequence_view_bytes(const GossipSchedule& s, std::span<const std::int64_t
 }
 
 void sequence_view_cpu(const GossipSchedule& s, int t_start, std::span<const std::int64_t> messages,
-                       bool knows_noise, double floor, node_t first, node_t count, node_t source,
+                       bool knows_noise, double floor, std::span<const node_t> batch, node_t source,
                        SequenceState& st, std::span<double> projections,
                        std::span<GossipViewObserver> observers) {
   use_single_threaded_blas();
-  const node_t n = s.n;
-  std::vector<std::unique_ptr<ViewBasis>> bases(static_cast<std::size_t>(count));
-  for (node_t i = 0; i < count; ++i)
+  const node_t n = s.n, count = static_cast<node_t>(batch.size());
+  std::vector<std::unique_ptr<ViewBasis>> bases(batch.size());
+  std::vector<std::int64_t> index(static_cast<std::size_t>(n), -1);  // observer -> its place in the batch
+  for (node_t i = 0; i < count; ++i) {
+    index[batch[i]] = i;
     bases[i] =
-        std::make_unique<ViewBasis>(n, floor, sequence_view_max_rank(n, messages[first + i], knows_noise),
-                                    block_width(s, t_start, first + i));
+        std::make_unique<ViewBasis>(n, floor, sequence_view_max_rank(n, messages[batch[i]], knows_noise),
+                                    block_width(s, t_start, batch[i]));
+  }
   st.reset_identity();
   for (int t = 0; t < s.steps; ++t) {
     if (s.randomized()) {
@@ -83,9 +115,9 @@ void sequence_view_cpu(const GossipSchedule& s, int t_start, std::span<const std
       const auto [v, w] = s.activations[static_cast<std::size_t>(t)];
       if (v == w) continue;
       if (t >= t_start)
-        for (const auto [observer, sender] : {std::pair{v, w}, std::pair{w, v}})
-          if (observer >= first && observer < first + count) {
-            ViewBasis& basis = *bases[observer - first];
+        for (const auto& [observer, sender] : {std::pair{v, w}, std::pair{w, v}})
+          if (index[observer] >= 0) {
+            ViewBasis& basis = *bases[index[observer]];
             stage_row(st, sender, basis, 0);
             basis.accept(1);
           }
@@ -98,7 +130,7 @@ void sequence_view_cpu(const GossipSchedule& s, int t_start, std::span<const std
       for (node_t i = 0; i < count; ++i) {
         ViewBasis& basis = *bases[i];
         std::int64_t j = 0;
-        for (node_t w : round.graph.neighbors(first + i)) stage_row(st, w, basis, j++);  // increasing ids
+        for (node_t w : round.graph.neighbors(batch[i])) stage_row(st, w, basis, j++);  // increasing ids
         if (j > 0) basis.accept(j);
       }
     }
@@ -110,7 +142,7 @@ void sequence_view_cpu(const GossipSchedule& s, int t_start, std::span<const std
     if (knows_noise) {
       double* c = basis.candidate(0);
       std::fill(c, c + n, 0.0);
-      c[first + i] = 1.0;
+      c[batch[i]] = 1.0;
       basis.accept(1);
     }
     if (source >= 0)

@@ -18,20 +18,18 @@
 namespace netdp {
 namespace {
 
-struct Batch {
-  node_t first = 0, count = 0;
-};
-
-/// Consecutive observers whose bases fit `room` bytes together (at least one each).
-std::vector<Batch> plan_batches(const GossipSchedule& s, std::span<const std::int64_t> messages, bool knows,
-                                double room) {
-  std::vector<Batch> batches;
-  for (node_t v = 0; v < s.n;) {
-    Batch b{v, 0};
-    while (v < s.n &&
-           (b.count == 0 || kernels::sequence_view_bytes(s, messages, knows, b.first, b.count + 1) <= room))
-      ++b.count, ++v;
-    batches.push_back(b);
+/// Consecutive runs of `observers` whose bases fit `room` bytes together (at least one each).
+std::vector<std::span<const node_t>> plan_batches(const GossipSchedule& s,
+                                                  std::span<const std::int64_t> messages, bool knows,
+                                                  std::span<const node_t> observers, double room) {
+  std::vector<std::span<const node_t>> batches;
+  for (std::size_t first = 0; first < observers.size();) {
+    std::size_t count = 1;
+    while (first + count < observers.size() &&
+           kernels::sequence_view_bytes(s, messages, knows, observers.subspan(first, count + 1)) <= room)
+      ++count;
+    batches.push_back(observers.subspan(first, count));
+    first += count;
   }
   return batches;
 }
@@ -70,40 +68,57 @@ GossipLossRun gossip_loss_sequence_exact(const GossipSchedule& s, const GossipLo
                        8.0 * (p.source ? double(n) : double(n) * double(n)) + 8.0 * double(tile) * double(n);
   const double budget =
       p.memory_limit > 0 ? double(p.memory_limit) : double(available_memory_bytes()) * 4.0 / 5.0;
-  const double one = kernels::sequence_view_bytes(s, messages, knows, 0, 1);
+  // Observers: all of them, or with a source those whose view can hold x_u (the others' loss is exactly 0).
+  std::vector<node_t> observers;
+  if (p.source) {
+    observers = kernels::sequence_observers_reaching(s, p.t_start, *p.source);
+  } else {
+    observers.resize(static_cast<std::size_t>(n));
+    for (node_t v = 0; v < n; ++v) observers[v] = v;
+  }
+  double one = 0;
+  for (std::size_t i = 0; i < observers.size(); ++i)
+    one = std::max(one, kernels::sequence_view_bytes(s, messages, knows, std::span(observers).subspan(i, 1)));
   if (fixed + one > budget)
     throw InsufficientMemory(
         "gossip-loss-sequence (exact): n = " + std::to_string(n) + " needs " +
         format_double((fixed + one) / double(1 << 30)) +
         " GiB (the dense n x n products, the projections and one observer's basis), but only " +
         format_double(budget / double(1 << 30)) + " GiB is available");
-  const std::vector<Batch> batches = plan_batches(s, messages, knows, budget - fixed);
+  const auto batches = plan_batches(s, messages, knows, observers, budget - fixed);
 
+  // projections[i * n + u] (all sources) or projections[i] (one) for v = observers[i].
   kernels::SequenceState st(n, 0, 0, !randomized);
   const node_t source = p.source.value_or(-1);
-  std::vector<double> projections(static_cast<std::size_t>(p.source ? n : std::int64_t(n) * n));
-  std::vector<kernels::GossipViewObserver> report(static_cast<std::size_t>(n));
-  for (const Batch& b : batches) {
-    const std::size_t offset =
-        static_cast<std::size_t>(b.first) * (p.source ? 1 : static_cast<std::size_t>(n));
-    kernels::sequence_view_cpu(s, p.t_start, messages, knows, floor, b.first, b.count, source, st,
-                               std::span(projections).subspan(offset),
-                               std::span(report).subspan(static_cast<std::size_t>(b.first), b.count));
+  const std::size_t stride = p.source ? 1 : static_cast<std::size_t>(n);
+  std::vector<double> projections(observers.size() * stride);
+  std::vector<kernels::GossipViewObserver> report(observers.size());
+  double largest_batch = 0;
+  for (std::size_t done = 0; const auto& batch : batches) {
+    kernels::sequence_view_cpu(s, p.t_start, messages, knows, floor, batch, source, st,
+                               std::span(projections).subspan(done * stride, batch.size() * stride),
+                               std::span(report).subspan(done, batch.size()));
+    largest_batch = std::max(largest_batch, kernels::sequence_view_bytes(s, messages, knows, batch));
+    done += batch.size();
     throw_if_stopped();  // a watched run was asked to stop (core/progress.hpp)
   }
 
   const double ldp = gossip_ldp_loss(p);
   const node_t first = p.source.value_or(0), rows = p.source ? 1 : n;
-  std::vector<double> out(static_cast<std::size_t>(tile * n));
-  for (node_t start = first; start < first + rows; start += static_cast<node_t>(tile)) {
-    const node_t here = static_cast<node_t>(std::min<std::int64_t>(tile, first + rows - start));
-    for (node_t j = 0; j < here; ++j) {
-      const node_t u = start + j;
-      for (node_t v = 0; v < n; ++v)
-        out[static_cast<std::size_t>(j) * n + v] =
-            v == u ? 0.0 : ldp * projections[p.source ? std::size_t(v) : std::size_t(v) * n + u];
+  std::vector<double> out(static_cast<std::size_t>(tile * n), 0.0);
+  if (p.source) {  // one row: v's value at its place in the list, 0 elsewhere (and at v = u)
+    for (std::size_t i = 0; i < observers.size(); ++i) out[observers[i]] = ldp * projections[i];
+    sink.consume(first, 1, std::span<const double>(out.data(), static_cast<std::size_t>(n)));
+  } else {  // observers[v] = v
+    for (node_t start = 0; start < n; start += static_cast<node_t>(tile)) {
+      const node_t here = static_cast<node_t>(std::min<std::int64_t>(tile, n - start));
+      for (node_t j = 0; j < here; ++j) {
+        const node_t u = start + j;
+        for (node_t v = 0; v < n; ++v)
+          out[static_cast<std::size_t>(j) * n + v] = v == u ? 0.0 : ldp * projections[std::size_t(v) * n + u];
+      }
+      sink.consume(start, here, std::span<const double>(out.data(), static_cast<std::size_t>(here) * n));
     }
-    sink.consume(start, here, std::span<const double>(out.data(), static_cast<std::size_t>(here) * n));
   }
 
   GossipLossRun run;
@@ -114,8 +129,7 @@ GossipLossRun gossip_loss_sequence_exact(const GossipSchedule& s, const GossipLo
   run.passes = static_cast<int>(batches.size());
   run.tile_sources = tile;
   run.tiles = (rows + tile - 1) / tile;
-  run.memory_estimate = static_cast<std::int64_t>(
-      fixed + kernels::sequence_view_bytes(s, messages, knows, batches.front().first, batches.front().count));
+  run.memory_estimate = static_cast<std::int64_t>(fixed + largest_batch);
   run.view_floor = floor;
   add_observers(run, report);
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

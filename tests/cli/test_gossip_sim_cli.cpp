@@ -299,7 +299,7 @@ TEST(CliGossipSim, PrivacyAccountingExactOrTheorem) {
   const auto exact = read_json(dir / "noise" / "summary.json");
   EXPECT_EQ(exact["privacy"]["accounting"], "exact");
   EXPECT_EQ(exact["privacy"]["observer_knows"], "input-and-noise");
-  EXPECT_EQ(exact["privacy"]["view"]["observers"], 8);
+  EXPECT_EQ(exact["privacy"]["view"]["observers"], 4);  // with a source, only v within 2 hops of u = 2
   EXPECT_FALSE(exact.contains("warnings"));
   const auto pinned = read_json(dir / "theorem" / "summary.json");
   EXPECT_EQ(pinned["privacy"]["accounting"], "theorem");

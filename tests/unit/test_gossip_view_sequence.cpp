@@ -148,6 +148,14 @@ TEST(GossipViewSequence, RingAsAConstantScheduleByHand) {
   const GossipSchedule s = constant_schedule(ring_graph(8), 2);
   EXPECT_NEAR(at(gossip_loss_sequence_matrix(s, exact(0, kInput)), 8, 2, 0), 2.0 / 3.0, 1e-14);
   EXPECT_NEAR(at(gossip_loss_sequence_matrix(s, exact(0, kNoise)), 8, 2, 0), 1.0, 1e-14);
+  // One source: only the observers whose messages can hold x_2 (within two hops: 0, 1, 3, 4) get a basis.
+  GossipLossParams one = exact(0, kInput);
+  one.source = 2;
+  GossipLossRun run;
+  const auto row = gossip_loss_sequence_matrix(s, one, &run);
+  EXPECT_EQ(run.view_observers, 4);
+  EXPECT_NEAR(row[0], 2.0 / 3.0, 1e-14);
+  for (node_t v : {5, 6, 7}) EXPECT_EQ(row[v], 0.0);
 }
 
 TEST(GossipViewSequence, TwoRoundsOnFourNodesByHand) {
