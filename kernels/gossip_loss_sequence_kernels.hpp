@@ -66,9 +66,10 @@ std::int64_t sequence_view_max_rank(node_t n, std::int64_t messages, bool knows_
 /// the others' view has a zero at u in every row, so ||P_v e_u|| = 0 exactly. O(T (nnz(W_t) + #E_t)).
 std::vector<node_t> sequence_observers_reaching(const GossipSchedule& s, int t_start, node_t u);
 
-/// Bytes the bases of `observers` take (basis, candidates, coefficients).
-double sequence_view_bytes(const GossipSchedule& s, std::span<const std::int64_t> messages, bool knows_noise,
-                           std::span<const node_t> observers);
+/// Bytes the basis of each of `observers` takes (basis, candidates, coefficients).
+std::vector<double> sequence_view_bytes(const GossipSchedule& s, int t_start,
+                                        std::span<const std::int64_t> messages, bool knows_noise,
+                                        std::span<const node_t> observers);
 
 /// For the observers of `batch`: the orthonormal basis of the rows v receives, built round by
 /// round with the fixed-W engine's Gram-Schmidt and floor (kernels/cpu/view_basis.hpp, explicit candidates:

@@ -83,13 +83,15 @@ std::vector<node_t> sequence_observers_reaching(const GossipSchedule& s, int t_s
   return observers;
 }
 
-double sequence_view_bytes(const GossipSchedule& s, std::span<const std::int64_t> messages, bool knows_noise,
-                           std::span<const node_t> observers) {
-  double bytes = 0;
+std::vector<double> sequence_view_bytes(const GossipSchedule& s, int t_start,
+                                        std::span<const std::int64_t> messages, bool knows_noise,
+                                        std::span<const node_t> observers) {
+  std::vector<double> bytes;
+  bytes.reserve(observers.size());
   for (node_t v : observers) {
     const double rank = double(sequence_view_max_rank(s.n, messages[v], knows_noise));
-    const double width = double(block_width(s, 0, v));
-    bytes += 8.0 * (double(s.n) * (rank + width) + rank * width + 2 * width);
+    const double width = double(block_width(s, t_start, v));
+    bytes.push_back(8.0 * (double(s.n) * (rank + width) + rank * width + 2 * width));
   }
   return bytes;
 }

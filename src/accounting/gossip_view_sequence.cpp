@@ -18,16 +18,15 @@
 namespace netdp {
 namespace {
 
-/// Consecutive runs of `observers` whose bases fit `room` bytes together (at least one each).
-std::vector<std::span<const node_t>> plan_batches(const GossipSchedule& s,
-                                                  std::span<const std::int64_t> messages, bool knows,
-                                                  std::span<const node_t> observers, double room) {
+/// Consecutive runs of `observers` whose bases (`bytes` each) fit `room` together (at least one each).
+std::vector<std::span<const node_t>> plan_batches(std::span<const node_t> observers,
+                                                  std::span<const double> bytes, double room) {
   std::vector<std::span<const node_t>> batches;
   for (std::size_t first = 0; first < observers.size();) {
     std::size_t count = 1;
-    while (first + count < observers.size() &&
-           kernels::sequence_view_bytes(s, messages, knows, observers.subspan(first, count + 1)) <= room)
-      ++count;
+    double used = bytes[first];
+    while (first + count < observers.size() && used + bytes[first + count] <= room)
+      used += bytes[first + count++];
     batches.push_back(observers.subspan(first, count));
     first += count;
   }
@@ -76,16 +75,15 @@ GossipLossRun gossip_loss_sequence_exact(const GossipSchedule& s, const GossipLo
     observers.resize(static_cast<std::size_t>(n));
     for (node_t v = 0; v < n; ++v) observers[v] = v;
   }
-  double one = 0;
-  for (std::size_t i = 0; i < observers.size(); ++i)
-    one = std::max(one, kernels::sequence_view_bytes(s, messages, knows, std::span(observers).subspan(i, 1)));
+  const std::vector<double> bytes = kernels::sequence_view_bytes(s, p.t_start, messages, knows, observers);
+  const double one = bytes.empty() ? 0.0 : *std::max_element(bytes.begin(), bytes.end());
   if (fixed + one > budget)
     throw InsufficientMemory(
         "gossip-loss-sequence (exact): n = " + std::to_string(n) + " needs " +
         format_double((fixed + one) / double(1 << 30)) +
         " GiB (the dense n x n products, the projections and one observer's basis), but only " +
         format_double(budget / double(1 << 30)) + " GiB is available");
-  const auto batches = plan_batches(s, messages, knows, observers, budget - fixed);
+  const auto batches = plan_batches(observers, bytes, budget - fixed);
 
   // projections[i * n + u] (all sources) or projections[i] (one) for v = observers[i].
   kernels::SequenceState st(n, 0, 0, !randomized);
@@ -98,7 +96,9 @@ GossipLossRun gossip_loss_sequence_exact(const GossipSchedule& s, const GossipLo
     kernels::sequence_view_cpu(s, p.t_start, messages, knows, floor, batch, source, st,
                                std::span(projections).subspan(done * stride, batch.size() * stride),
                                std::span(report).subspan(done, batch.size()));
-    largest_batch = std::max(largest_batch, kernels::sequence_view_bytes(s, messages, knows, batch));
+    double batch_bytes = 0;
+    for (std::size_t i = done; i < done + batch.size(); ++i) batch_bytes += bytes[i];
+    largest_batch = std::max(largest_batch, batch_bytes);
     done += batch.size();
     throw_if_stopped();  // a watched run was asked to stop (core/progress.hpp)
   }

@@ -133,7 +133,7 @@ json run_er_bound_job(const ErBoundJob& job) {
   summary.update(losses);
   if (job.source) summary["source"] = *job.source;
   const std::string warning = built_on_theorem_warning("the Erdos-Renyi bound (Theorem 6.6)");
-  std::fprintf(stderr, "netdp: warning: %s\n", warning.c_str());
+  if (job.progress) std::fprintf(stderr, "netdp: warning: %s\n", warning.c_str());  // --quiet: summary.json
   summary["warnings"] = json::array({warning});
   json files = json::array();
   if (job.write_matrix) files.push_back("loss.npy");

@@ -202,8 +202,8 @@ json run_gossip_sim_job(const GossipSimJob& job) {
   if (job.privacy) summary["privacy"] = privacy_summary;
   if (privacy_summary.contains("warnings")) {  // theorem accounting, the ER bound: also on stderr
     summary["warnings"] = privacy_summary["warnings"];
-    for (const auto& w : summary["warnings"])
-      std::fprintf(stderr, "netdp: warning: %s\n", w.get<std::string>().c_str());
+    for (const auto& w : summary["warnings"])  // --quiet: summary.json only, as walk-loss's warnings
+      if (job.progress) std::fprintf(stderr, "netdp: warning: %s\n", w.get<std::string>().c_str());
   }
   json manifest = manifest_header("gossip-sim", job.invocation);
   json backend = jobs::backend_fields(r);

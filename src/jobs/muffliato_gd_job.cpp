@@ -165,7 +165,8 @@ json run_muffliato_gd_job(const MuffliatoGdJob& job) {
     if (p.er_per_round)
       warnings.push_back(
           built_on_theorem_warning("the per-round Erdos-Renyi bound (Theorem 6.6, er-round-sum)"));
-    for (const auto& w : warnings) std::fprintf(stderr, "netdp: warning: %s\n", w.get<std::string>().c_str());
+    for (const auto& w : warnings)  // --quiet: summary.json only
+      if (job.progress) std::fprintf(stderr, "netdp: warning: %s\n", w.get<std::string>().c_str());
     privacy["warnings"] = warnings;
     if (!job.source) {
       const auto mean = stats.observer_mean();

@@ -93,7 +93,7 @@ json run_muffliato_sgd_job(const MuffliatoSgdJob& job) {
   };
   summary.update(jobs::learning_split_json(split));
   const std::string warning = built_on_theorem_warning("the mean loss of eq. 6.4 (calibration)");
-  std::fprintf(stderr, "netdp: warning: %s\n", warning.c_str());
+  if (job.progress) std::fprintf(stderr, "netdp: warning: %s\n", warning.c_str());  // --quiet: summary.json
   summary["warnings"] = json::array({warning});
   json manifest = manifest_header("muffliato-sgd", job.invocation);
   manifest["parameters"] = {{"graph", job.graph}, {"weights", job.weights}, {"seed", p.seed}};

@@ -284,7 +284,7 @@ TEST(CliGossipSim, PrivacyAccountingExactOrTheorem) {
   // u = 2 give 2/3 with --observer-knows input and 1 (the LDP level) knowing its noise; Theorem 6.1 gives 1/3
   // and says in summary.json and on stderr that it is not an upper bound.
   ScratchDir dir;
-  const std::string base = "gossip-sim --graph ring:n=8 --steps 2 --runs 2 --privacy --source 2 --quiet";
+  const std::string base = "gossip-sim --graph ring:n=8 --steps 2 --runs 2 --privacy --source 2";
   const auto row = [&](const std::string& name, const std::string& options) {
     const auto out = dir / name;
     const auto r = run_cli(base + options + " --out " + out.string());
@@ -293,6 +293,7 @@ TEST(CliGossipSim, PrivacyAccountingExactOrTheorem) {
   };
   EXPECT_NEAR(row("input", " --observer-knows input").first, 2.0 / 3.0, 1e-14);
   EXPECT_NEAR(row("noise", "").first, 1.0, 1e-14);
+  EXPECT_EQ(row("quiet", " --quiet --accounting theorem").second, "");  // summary.json only
   const auto [theorem, err] = row("theorem", " --accounting theorem");
   EXPECT_NEAR(theorem, 1.0 / 3.0, 1e-14);
   EXPECT_NE(err.find("netdp: warning: accounting theorem"), std::string::npos) << err;
