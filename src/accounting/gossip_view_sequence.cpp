@@ -13,6 +13,7 @@
 #include "core/progress.hpp"
 #include "gossip_loss_sequence_kernels.hpp"
 #include "netdp/core/error.hpp"
+#include "netdp/core/weighting.hpp"
 #include "netdp/io/format.hpp"
 
 namespace netdp {
@@ -47,10 +48,32 @@ void add_observers(GossipLossRun& run, std::span<const kernels::GossipViewObserv
   if (run.view_observers > 0) run.view_rank_mean /= double(run.view_observers);
 }
 
+/// A constant schedule with a symmetric doubly-stochastic W is the fixed-W problem: its messages W^t e_w span
+/// a block Krylov space, which the fixed-W engine builds without forming the powers (better conditioned than
+/// the explicit rows past a few steps, docs/gossip_loss_sequence.md "Numerics").
+bool fixed_krylov_problem(const GossipSchedule& s, const GossipLossParams& p) {
+  if (!s.constant || s.steps <= p.t_start) return false;
+  try {
+    validate_gossip_matrix(s.rounds.front().w, s.rounds.front().graph);
+  } catch (const InvalidInput&) {
+    return false;  // row-stochastic only: explicit rows
+  }
+  return true;
+}
+
 }  // namespace
 
 GossipLossRun gossip_loss_sequence_exact(const GossipSchedule& s, const GossipLossParams& p,
                                          LossRowSink& sink) {
+  if (fixed_krylov_problem(s, p)) {  // T + t_start rounds = gossip_loss with T steps from t_start
+    GossipLossParams fixed = p;
+    fixed.steps = s.steps - p.t_start;
+    fixed.device = {DeviceKind::cpu, 0};
+    GossipLossRun run = gossip_loss(s.rounds.front().graph, s.rounds.front().w, fixed, sink);
+    if (p.device.kind == DeviceKind::cuda)
+      run.device_note = "the time-varying accountant runs on the CPU only";
+    return run;
+  }
   const auto started = std::chrono::steady_clock::now();
   const node_t n = s.n;
   const bool knows = p.observer_knows == ObserverKnowledge::input_and_noise, randomized = s.randomized();

@@ -274,8 +274,12 @@ TEST(CliGossipSim, PrivacyOfSyncAndOfASequence) {
               " --steps 6 --runs 3 --privacy --source 2 --quiet --out " + seq.string());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(read_json(seq / "summary.json")["sequence"]["length"], 1);
-  EXPECT_EQ(testing::read_npy((seq / "privacy_mean.npy").string()).values,
-            testing::read_npy((out / "privacy_mean.npy").string()).values);
+  // Exact accounting: sync's constant W goes to the Krylov engine, the sequence's rounds to the explicit
+  // rows.
+  const auto from_sequence = testing::read_npy((seq / "privacy_mean.npy").string()).values;
+  const auto from_sync = testing::read_npy((out / "privacy_mean.npy").string()).values;
+  ASSERT_EQ(from_sequence.size(), from_sync.size());
+  for (std::size_t i = 0; i < from_sync.size(); ++i) EXPECT_NEAR(from_sequence[i], from_sync[i], 1e-12) << i;
   EXPECT_TRUE(fs::exists(seq / "privacy_by_union_distance.csv"));
 }
 

@@ -54,6 +54,14 @@ GossipSchedule constant_schedule(const Graph& g, int steps) {
   return s;
 }
 
+/// T copies of the round of g stored one by one (constant = false): the explicit-rows path.
+GossipSchedule repeated_schedule(const Graph& g, int steps) {
+  GossipSchedule s = constant_schedule(g, steps);
+  s.constant = false;
+  s.rounds.assign(static_cast<std::size_t>(steps), s.rounds.front());
+  return s;
+}
+
 GossipSchedule randomized(node_t n, std::vector<std::pair<node_t, node_t>> activations) {
   GossipSchedule s;
   s.n = n;
@@ -145,9 +153,11 @@ void expect_matches_reference(const GossipSchedule& s, const GossipLossParams& p
 TEST(GossipViewSequence, RingAsAConstantScheduleByHand) {
   // docs/math.md §6.9: ring n = 8, W = 1/3, two rounds from t = 0, v = 0, u = 2: 2/3 (input), 1 (with its
   // noise).
-  const GossipSchedule s = constant_schedule(ring_graph(8), 2);
-  EXPECT_NEAR(at(gossip_loss_sequence_matrix(s, exact(0, kInput)), 8, 2, 0), 2.0 / 3.0, 1e-14);
-  EXPECT_NEAR(at(gossip_loss_sequence_matrix(s, exact(0, kNoise)), 8, 2, 0), 1.0, 1e-14);
+  for (const GossipSchedule& s : {constant_schedule(ring_graph(8), 2), repeated_schedule(ring_graph(8), 2)}) {
+    EXPECT_NEAR(at(gossip_loss_sequence_matrix(s, exact(0, kInput)), 8, 2, 0), 2.0 / 3.0, 1e-14);
+    EXPECT_NEAR(at(gossip_loss_sequence_matrix(s, exact(0, kNoise)), 8, 2, 0), 1.0, 1e-14);
+  }
+  const GossipSchedule s = repeated_schedule(ring_graph(8), 2);
   // One source: only the observers whose messages can hold x_2 (within two hops: 0, 1, 3, 4) get a basis.
   GossipLossParams one = exact(0, kInput);
   one.source = 2;
@@ -204,7 +214,8 @@ TEST(GossipViewSequence, RandomizedTicksByHand) {
 
 TEST(GossipViewSequence, ConstantScheduleEqualsTheFixedAccountant) {
   // A constant schedule of T + t_start rounds is gossip_loss with T steps from t_start (docs/math.md §6.1):
-  // explicit rows of W^t against the Krylov engine, to rounding.
+  // stored as constant it goes to the Krylov engine (the same bits); the same rounds stored one by one go
+  // through the explicit rows of W^t, equal to rounding.
   for (std::uint64_t seed : {1u, 2u}) {
     const auto [g, w] = testing::with_metropolis(erdos_renyi_graph(30, 0.15, seed));
     for (int t_start : {0, 1})
@@ -213,7 +224,10 @@ TEST(GossipViewSequence, ConstantScheduleEqualsTheFixedAccountant) {
         p.alpha = 3, p.sigma = 1.5, p.sensitivity = 0.8;
         p.steps = 4;
         const auto fixed = gossip_loss_matrix(g, w, p);
-        const auto sequence = gossip_loss_sequence_matrix(constant_schedule(g, 4 + t_start), p);
+        EXPECT_EQ(gossip_loss_sequence_matrix(constant_schedule(g, 4 + t_start), p), fixed);
+        GossipLossRun run;
+        const auto sequence = gossip_loss_sequence_matrix(repeated_schedule(g, 4 + t_start), p, &run);
+        EXPECT_EQ(run.propagation, "explicit-rows");
         ASSERT_EQ(fixed.size(), sequence.size());
         for (std::size_t i = 0; i < fixed.size(); ++i) ASSERT_NEAR(fixed[i], sequence[i], 1e-10) << i;
       }
