@@ -75,8 +75,9 @@ std::vector<double> sequence_view_bytes(const GossipSchedule& s, int t_start,
 /// round with the fixed-W engine's Gram-Schmidt and floor (kernels/cpu/view_basis.hpp, explicit candidates:
 /// two full passes), then e_v when v knows its noise. projections[i * n + u] = ||P_v e_u||^2 for v =
 /// batch[i] when source < 0, else projections[i] for u = source; observers[i] what the basis kept. `floor` is
-/// gossip_view_floor(n, the largest max rank over all observers). st holds P (reset to I here); one pass over
-/// the schedule, the observers in parallel within each round (an observer's bits do not depend on threads).
+/// gossip_view_floor_of(n, the largest max rank over all observers). st holds P (reset to I here); one pass
+/// over the schedule, the observers in parallel within each round (an observer's bits do not depend on
+/// threads).
 void sequence_view_cpu(const GossipSchedule& s, int t_start, std::span<const std::int64_t> messages,
                        bool knows_noise, double floor, std::span<const node_t> batch, node_t source,
                        SequenceState& st, std::span<double> projections,

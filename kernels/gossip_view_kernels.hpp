@@ -1,7 +1,8 @@
 #pragma once
-// Backend entry points of the exact gossip accountant (docs/math.md §6.9): for each observer v, an orthonormal
-// basis of v's view and the squared projections ||P_v e_u||^2 of every unit vector on it. Internal: called by
-// src/accounting/gossip_view.cpp and the backend tests only. Plain types only (no library headers).
+// Backend entry points of the exact gossip accountant (docs/math.md §6.9): for each observer v, an
+// orthonormal basis of v's view and the squared projections ||P_v e_u||^2 of every unit vector on it.
+// Internal: called by src/accounting/gossip_view.cpp and the backend tests only. Plain types only (no library
+// headers).
 //
 // The view of v is the span of the messages it receives, the columns W^t e_w for w in N(v) and
 // t = t_start .. t_start + steps - 1 (W symmetric), plus e_v when v knows its own noise. It is a block Krylov
@@ -23,23 +24,26 @@ struct GossipViewProblem {
   // The graph: N(v) = adjacency[offsets[v] .. offsets[v + 1]), v itself excluded.
   const std::int64_t* g_offsets = nullptr;
   const std::int32_t* g_adjacency = nullptr;
-  int t_start = 0;           // first power of W
-  int steps = 1;             // messages per neighbour
-  bool knows_noise = true;   // e_v joins the view (v drew its own noise)
+  int t_start = 0;          // first power of W
+  int steps = 1;            // messages per neighbour
+  bool knows_noise = true;  // e_v joins the view (v drew its own noise)
 };
 
 /// What the basis of one observer's view kept.
 struct GossipViewObserver {
-  std::int32_t rank = 0;      // dimension of the view kept
-  std::int32_t dropped = 0;   // candidates dropped at the floor (zero within rounding)
-  double smallest_kept = 0;   // the smallest residual kept, relative to its candidate's norm
+  std::int32_t rank = 0;     // dimension of the view kept
+  std::int32_t dropped = 0;  // candidates dropped at the floor (zero within rounding)
+  double smallest_kept = 0;  // the smallest residual kept, relative to its candidate's norm
+  // With exact block dimensions (gossip_view_spans_cpu): directions kept below the floor.
+  std::int32_t below_floor = 0;
 };
 
 /// The relative floor below which a candidate's residual is rounding: 8 u sqrt(n r_max), u = 2^-53, r_max the
 /// largest max_rank over the observers (docs/math.md §6.9 "Numerics").
 double gossip_view_floor(const GossipViewProblem& p);
-/// The same floor for n-vectors and a basis of at most max_rank columns (time-varying schedules too).
-double gossip_view_floor(std::int64_t n, std::int64_t max_rank);
+
+/// The same floor for a view of at most max_rank basis vectors in R^n.
+double gossip_view_floor_of(std::int64_t n, std::int64_t max_rank);
 
 /// Most basis vectors observer v can need: min(n, |N(v)| steps + knows_noise).
 std::int64_t gossip_view_max_rank(const GossipViewProblem& p, std::int64_t v);
@@ -55,5 +59,19 @@ std::int64_t gossip_view_thread_bytes(const GossipViewProblem& p, std::int64_t v
 void gossip_view_cpu(const GossipViewProblem& p, std::int64_t first, std::int64_t count, std::int64_t source,
                      std::span<double> projections, std::span<GossipViewObserver> observers,
                      const std::function<bool(std::int64_t)>& done = {});
+
+/// Views given explicitly (the reconstruction attack's knowledge, docs/math.md §7.2): view i is the span of
+/// W^t e_w for w in start_nodes[start_offsets[i] .. start_offsets[i + 1]) and p.t_start <= t < p.t_start +
+/// p.steps, plus the unit vectors known_nodes[known_offsets[i] .. known_offsets[i + 1]), built like an
+/// observer's view (p's graph is not used) with the given floor. `dims` (may be null): count x (steps + 1)
+/// exact dimensions, what each Krylov block and then the known vectors add to the view; view i then keeps
+/// exactly those many directions per block (the largest residuals) instead of applying the floor.
+/// projections[i * n + u] = ||P_i e_u||^2 in [0, 1]; observers[i] what the basis kept. Views in parallel over
+/// the OpenMP threads, results independent of them.
+void gossip_view_spans_cpu(const GossipViewProblem& p, double floor, std::int64_t count,
+                           const std::int64_t* start_offsets, const std::int32_t* start_nodes,
+                           const std::int64_t* known_offsets, const std::int32_t* known_nodes,
+                           const std::int32_t* dims, std::span<double> projections,
+                           std::span<GossipViewObserver> observers);
 
 }  // namespace netdp::kernels

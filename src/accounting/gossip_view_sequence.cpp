@@ -81,7 +81,7 @@ GossipLossRun gossip_loss_sequence_exact(const GossipSchedule& s, const GossipLo
   std::int64_t max_rank = 1;
   for (node_t v = 0; v < n; ++v)
     max_rank = std::max(max_rank, kernels::sequence_view_max_rank(n, messages[v], knows));
-  const double floor = kernels::gossip_view_floor(n, max_rank);
+  const double floor = kernels::gossip_view_floor_of(n, max_rank);
 
   // Memory: the products, the projections (n x n, or n with a source), an output tile, then the bases.
   const std::int64_t tile =
