@@ -24,7 +24,7 @@ struct GossipPrivacyParams {
   double alpha = 2.0;                                                     // Renyi order, > 1
   double sensitivity = 1.0;       // Delta, > 0 (sigma is GossipSimParams::sigma, > 0)
   int t_start = 0;                // 0: Theorem 6.1 (the message at t = 0 counts); 1: the reference code
-  bool cap_ldp = true;            // min(f, alpha Delta^2 / (2 sigma^2))
+  bool cap_ldp = true;            // theorem accounting: min(f, alpha Delta^2 / (2 sigma^2))
   std::optional<node_t> source;   // only the row of this source u
   std::vector<double> quantiles;  // levels in [0, 1]; keeps R x rows x n values (checked against memory)
   std::int64_t memory_limit = 0;  // bytes; 0 = 80 % of what the machine reports as available
