@@ -1,13 +1,16 @@
 #pragma once
-// Backend entry points of the time-varying gossip accountant (docs/math.md §6.1, 6.3, 6.5). Internal: called by
-// src/accounting/gossip_loss_sequence.cpp and its tests only.
+// Backend entry points of the time-varying gossip accountant (docs/math.md §6.1, 6.3, 6.5). Internal: called
+// by src/accounting/gossip_loss_sequence.cpp and its tests only.
 //
 // The state is a dense product P of gossip matrices (n x n, row-major, row w = row w of W_{0:t}) and the
 // accumulated shares F of the requested sources, observer-major: F[v * count + j] = sum over the messages v
 // received of P_{w, first + j}^2 / ||row w of P||^2. Every entry of F is summed in a fixed order (message
 // time, then v's neighbours in increasing id), so results do not depend on the thread count.
 #include <cstdint>
+#include <span>
 #include <vector>
+
+#include "gossip_view_kernels.hpp"
 
 #include "netdp/core/gossip_schedule.hpp"
 #include "netdp/core/graph.hpp"
@@ -36,6 +39,12 @@ double sequence_state_bytes(node_t n, node_t count, bool with_scratch);
 /// t >= t_start), then P <- W_t P. O(T (nnz(W_t) + #E_t) n).
 void sequence_shares_synchronous_cpu(const GossipSchedule& s, int t_start, SequenceState& st);
 
+/// P <- W P (W sparse): row i of the result is sum_k W_ik row k of P, in increasing k (uses the scratch).
+void left_multiply(const CsrMatrix& w, SequenceState& st);
+
+/// Rows v and w of P become their average (W_t of randomized gossip), their norms recomputed.
+void average_rows(SequenceState& st, node_t v, node_t w);
+
 /// Corollary C.5 on a randomized schedule: at tick t with edge {v, w}, v receives row w of W_{0:t} and w
 /// receives row v (when t >= t_start), then both rows become their average. O(n) per tick.
 void sequence_shares_randomized_cpu(const GossipSchedule& s, int t_start, SequenceState& st);
@@ -43,5 +52,35 @@ void sequence_shares_randomized_cpu(const GossipSchedule& s, int t_start, Sequen
 /// Theorem C.9: for every gradient round t, P runs through Q_{t,j,k} = W_j^k W_{j-1}^K ... W_t^K (j >= t,
 /// k < K) and the messages of each Q over E_j are added. T (T + 1) K / 2 products.
 void muffliato_c9_shares_cpu(const GossipSchedule& s, int gossip_steps, SequenceState& st);
+
+// ---- The exact view on a schedule (docs/math.md §6.9, time-varying schedules) ----
+
+/// The messages observer v receives: the rows of W_{0:t} at w in N_t(v) (synchronous) or at its partner of
+/// tick t (randomized), t = t_start .. T-1. Counts them, per observer (T_v of eq. 6.4; `messages` below).
+std::vector<std::int64_t> sequence_messages(const GossipSchedule& s, int t_start);
+
+/// Most basis vectors observer v can need: min(n, T_v + knows_noise).
+std::int64_t sequence_view_max_rank(node_t n, std::int64_t messages, bool knows_noise);
+
+/// The observers v != u some of whose received rows have a structural non-zero in column u (W_t's pattern):
+/// the others' view has a zero at u in every row, so ||P_v e_u|| = 0 exactly. O(T (nnz(W_t) + #E_t)).
+std::vector<node_t> sequence_observers_reaching(const GossipSchedule& s, int t_start, node_t u);
+
+/// Bytes the basis of each of `observers` takes (basis, candidates, coefficients).
+std::vector<double> sequence_view_bytes(const GossipSchedule& s, int t_start,
+                                        std::span<const std::int64_t> messages, bool knows_noise,
+                                        std::span<const node_t> observers);
+
+/// For the observers of `batch`: the orthonormal basis of the rows v receives, built round by
+/// round with the fixed-W engine's Gram-Schmidt and floor (kernels/cpu/view_basis.hpp, explicit candidates:
+/// two full passes), then e_v when v knows its noise. projections[i * n + u] = ||P_v e_u||^2 for v =
+/// batch[i] when source < 0, else projections[i] for u = source; observers[i] what the basis kept. `floor` is
+/// gossip_view_floor_of(n, the largest max rank over all observers). st holds P (reset to I here); one pass
+/// over the schedule, the observers in parallel within each round (an observer's bits do not depend on
+/// threads).
+void sequence_view_cpu(const GossipSchedule& s, int t_start, std::span<const std::int64_t> messages,
+                       bool knows_noise, double floor, std::span<const node_t> batch, node_t source,
+                       SequenceState& st, std::span<double> projections,
+                       std::span<GossipViewObserver> observers);
 
 }  // namespace netdp::kernels

@@ -47,13 +47,20 @@ void add_round_shares(const Graph& g, SequenceState& st) {
   }
 }
 
-/// P <- W P (W sparse): row i of the result is sum_k W_ik row k of P, in increasing k.
+}  // namespace
+
 void left_multiply(const CsrMatrix& w, SequenceState& st) {
   csr_multiply(w, st.product.data(), st.scratch.data(), st.n, true);
   st.product.swap(st.scratch);
 }
 
-}  // namespace
+void average_rows(SequenceState& st, node_t v, node_t w) {
+  const node_t n = st.n;
+  double* pv = st.product.data() + at(v, n);
+  double* pw = st.product.data() + at(w, n);
+  for (node_t k = 0; k < n; ++k) pv[k] = pw[k] = 0.5 * (pv[k] + pw[k]);
+  st.norms[v] = st.norms[w] = row_norm_sq(pv, n);
+}
 
 SequenceState::SequenceState(node_t n_, node_t first_, node_t count_, bool with_scratch)
     : n(n_), first(first_), count(count_) {
@@ -100,9 +107,7 @@ void sequence_shares_randomized_cpu(const GossipSchedule& s, int t_start, Sequen
         fw[j] += message_share(pv[st.first + j], st.norms[v]);
       }
     }
-    // W_{0:t+1} = W_t W_{0:t}: rows v and w both become their average.
-    for (node_t k = 0; k < n; ++k) pv[k] = pw[k] = 0.5 * (pv[k] + pw[k]);
-    st.norms[v] = st.norms[w] = row_norm_sq(pv, n);
+    average_rows(st, v, w);  // W_{0:t+1} = W_t W_{0:t}
   }
 }
 

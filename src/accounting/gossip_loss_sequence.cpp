@@ -9,6 +9,7 @@
 #include <cmath>
 #include <string>
 
+#include "accounting/gossip_view_sequence.hpp"
 #include "common/gossip_loss_math.hpp"
 #include "core/memory_info.hpp"
 #include "gossip_loss_sequence_kernels.hpp"
@@ -160,6 +161,7 @@ GossipLossRun gossip_loss_sequence(const GossipSchedule& s, const GossipLossPara
   const auto started = std::chrono::steady_clock::now();
   validate(s);
   validate_params(p, s);
+  if (p.accounting == GossipAccounting::exact) return gossip_loss_sequence_exact(s, p, sink);  // §6.9
   const bool randomized = s.randomized();
   const Plan plan = plan_memory("gossip-loss-sequence", s.n, p, !randomized);
   kernels::SequenceState st(s.n, plan.first, plan.count, !randomized);
@@ -173,6 +175,19 @@ GossipLossRun gossip_loss_sequence(const GossipSchedule& s, const GossipLossPara
   return describe(plan, randomized ? "randomized-rows" : "dense-product", p, started);
 }
 
+std::string gossip_theorem_warning() {
+  return "accounting theorem: Theorem 6.1's sum of per-message losses is not an upper bound for private "
+         "gossip "
+         "(the messages share one noise draw; docs/math.md §6.9); use --accounting exact for a guarantee";
+}
+
+std::string built_on_theorem_warning(const std::string& what) {
+  return what +
+         " is built on Theorem 6.1's sum of per-message losses, which is not an upper bound for "
+         "private gossip (the messages share noise draws; docs/math.md §6.9): read it as the papers' "
+         "figure, not as a guarantee";
+}
+
 std::vector<double> gossip_loss_sequence_matrix(const GossipSchedule& s, const GossipLossParams& p,
                                                 GossipLossRun* run) {
   LossMatrixCollector collector(s.n);
@@ -183,17 +198,7 @@ std::vector<double> gossip_loss_sequence_matrix(const GossipSchedule& s, const G
 
 std::vector<std::int64_t> gossip_communications(const GossipSchedule& s, int t_start) {
   validate(s);
-  std::vector<std::int64_t> count(static_cast<std::size_t>(s.n), 0);
-  for (int t = std::max(t_start, 0); t < s.steps; ++t) {
-    if (s.randomized()) {
-      const auto [v, w] = s.activations[static_cast<std::size_t>(t)];
-      if (v != w) ++count[v], ++count[w];
-    } else {
-      const Graph& g = s.round(t).graph;
-      for (node_t v = 0; v < s.n; ++v) count[v] += g.degree(v);
-    }
-  }
-  return count;
+  return kernels::sequence_messages(s, t_start);
 }
 
 double gossip_mean_loss_bound(std::int64_t communications, node_t n, const GossipLossParams& p) {
@@ -231,7 +236,7 @@ ErGossipBound er_gossip_loss_bound(node_t n, double q, std::int64_t steps, node_
 GossipLossRun muffliato_sgd_loss(const Graph& g, const CsrMatrix& w, const GossipLossParams& p,
                                  int gradient_steps, LossRowSink& sink) {
   if (gradient_steps < 1) bad("Muffliato-SGD: T must be >= 1, got " + std::to_string(gradient_steps));
-  GossipLossParams k_rounds = p;  // steps = K
+  GossipLossParams k_rounds = p;                    // steps = K
   k_rounds.accounting = GossipAccounting::theorem;  // Theorem C.9 sums messages (docs/math.md §6.9)
   k_rounds.t_start = 0;
   k_rounds.cap_ldp = false;

@@ -2,6 +2,8 @@
 // §6.4) evaluated on a given graph, one row per source u: the reference code's per-graph bound, next to which
 // gossip-loss gives Theorem 6.1 on the same graph. The per-pair value is er_gossip_loss_bound
 // (docs/gossip_loss_sequence.md); the files are those of every pairwise-loss model (docs/outputs.md).
+#include <cstdio>
+
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -130,6 +132,9 @@ json run_er_bound_job(const ErBoundJob& job) {
   };
   summary.update(losses);
   if (job.source) summary["source"] = *job.source;
+  const std::string warning = built_on_theorem_warning("the Erdos-Renyi bound (Theorem 6.6)");
+  if (job.progress) std::fprintf(stderr, "netdp: warning: %s\n", warning.c_str());  // --quiet: summary.json
+  summary["warnings"] = json::array({warning});
   json files = json::array();
   if (job.write_matrix) files.push_back("loss.npy");
   files.push_back("by_distance.csv");

@@ -11,6 +11,7 @@
 #include "jobs/job_graph.hpp"
 #include "jobs/model_list.hpp"
 #include "jobs/model_parts.hpp"
+#include "netdp/accounting/gossip_loss_sequence.hpp"
 #include "netdp/accounting/loss_report.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/core/graph_spec.hpp"
@@ -50,7 +51,12 @@ const char* bound_rule(GossipProtocol p) {
 }
 
 json privacy_parameters(const GossipPrivacyParams& q) {
-  return {{"alpha", q.alpha},
+  const bool exact = q.accounting == GossipAccounting::exact;
+  return {{"accounting", exact ? "exact" : "theorem"},
+          {"observer_knows", !exact                                         ? json(nullptr)
+                             : q.observer_knows == ObserverKnowledge::input ? json("input")
+                                                                            : json("input-and-noise")},
+          {"alpha", q.alpha},
           {"sensitivity", q.sensitivity},
           {"t_start", q.t_start},
           {"cap", q.cap_ldp ? "ldp" : "none"},
@@ -194,6 +200,11 @@ json run_gossip_sim_job(const GossipSimJob& job) {
   if (protocol == GossipProtocol::sequence)
     summary["sequence"] = {{"path", job.sequence}, {"length", params.sequence->size()}};
   if (job.privacy) summary["privacy"] = privacy_summary;
+  if (privacy_summary.contains("warnings")) {  // theorem accounting, the ER bound: also on stderr
+    summary["warnings"] = privacy_summary["warnings"];
+    for (const auto& w : summary["warnings"])  // --quiet: summary.json only, as walk-loss's warnings
+      if (job.progress) std::fprintf(stderr, "netdp: warning: %s\n", w.get<std::string>().c_str());
+  }
   json manifest = manifest_header("gossip-sim", job.invocation);
   json backend = jobs::backend_fields(r);
   backend["propagation"] = "sparse";
@@ -264,6 +275,9 @@ GossipSimJob gossip_sim_job(const Values& v, const RunContext& context) {
   q.sensitivity = v.real("sensitivity");
   q.t_start = static_cast<int>(v.integer("t-start"));
   q.cap_ldp = v.text("cap") == "ldp";
+  q.accounting = v.text("accounting") == "theorem" ? GossipAccounting::theorem : GossipAccounting::exact;
+  q.observer_knows =
+      v.text("observer-knows") == "input" ? ObserverKnowledge::input : ObserverKnowledge::input_and_noise;
   q.source = source_node(v);
   q.quantiles = v.reals("quantiles");
   if (!job.privacy && (v.has("source") || v.has("quantiles")))
@@ -276,8 +290,11 @@ GossipSimJob gossip_sim_job(const Values& v, const RunContext& context) {
   };
   used_only_by("dropout", p.protocol == GossipProtocol::dropout, "protocol dropout");
   used_only_by("er-c", p.protocol == GossipProtocol::er_per_round, "protocol er-per-round");
-  for (const char* name : {"alpha", "sensitivity", "t-start", "cap"})
+  for (const char* name : {"alpha", "sensitivity", "t-start", "cap", "accounting", "observer-knows"})
     used_only_by(name, job.privacy, "privacy");
+  const bool exact = q.accounting == GossipAccounting::exact;
+  used_only_by("cap", !exact, "--accounting theorem (exact losses never exceed the LDP level)");
+  used_only_by("observer-knows", exact, "--accounting exact");
   set_run_context(job, context);
   return job;
 }
@@ -334,12 +351,25 @@ Model gossip_sim_model() {
        threads_parameter(),
        out_parameter(),
        quiet_parameter(),
-       flag("privacy", "also the pairwise losses of Thm 6.1 on every run's schedule, aggregated over runs"),
+       flag("privacy", "also the pairwise losses on every run's schedule, aggregated over runs"),
+       choice(
+           "accounting",
+           "privacy: exact = each pair's Gaussian view, a guarantee (docs/math.md §6.9); theorem = Theorem "
+           "6.1's sum of per-message losses, not an upper bound (kept to reproduce the papers' figures)",
+           {"exact", "theorem"})
+           .fallback("exact"),
+       choice("observer-knows",
+              "privacy, exact accounting: what v knows besides its view, its input or also its own noise "
+              "(docs/math.md §6.9)",
+              {"input", "input-and-noise"})
+           .fallback("input-and-noise"),
        real("alpha", "privacy: Renyi order alpha > 1").fallback("2"),
        real("sensitivity", "privacy: l2 sensitivity Delta of a node's value").fallback("1"),
        integer("t-start", "privacy: first message counted, 0 = Theorem 6.1, 1 = reference code")
            .fallback("0"),
-       choice("cap", "privacy: ldp = min(f, alpha Delta^2/(2 sigma^2)), none = the raw sum", {"ldp", "none"})
+       choice("cap",
+              "privacy, theorem accounting: ldp = min(f, alpha Delta^2/(2 sigma^2)), none = the raw sum",
+              {"ldp", "none"})
            .fallback("ldp"),
        integer("source", "privacy: only the row of this source node u").range(between(0, 0x7fffffff)),
        reals("quantiles",
@@ -371,6 +401,13 @@ Model gossip_sim_model() {
     if (v.flag("privacy")) {
       seconds += T * entries * n / 1e10 + 8 * n * n / 1e9;
       bytes += 24 * n * n;
+      if (v.text("accounting") == "exact") {  // Gram-Schmidt of r rows per observer, per computed run
+        const std::string protocol = v.text("protocol");
+        const bool one_run = protocol == "sync" || protocol == "accelerated" || protocol == "sequence";
+        const double r = std::min(n, T * (entries - n) / std::max(1.0, n) + 1);
+        seconds += 4 * n * n * r * r / 1.5e9 * (one_run ? 1.0 : runs);  // measured: n = 500, T = 20, 12 s/run
+        bytes += 8 * n * n + 16 * n * r;
+      }
     }
     return Estimate{bytes, seconds};
   };

@@ -3,12 +3,14 @@
 #include "netdp/jobs/muffliato_gd_job.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 
 #include "core/progress.hpp"
 #include "jobs/job_graph.hpp"
 #include "jobs/model_list.hpp"
 #include "jobs/model_parts.hpp"
+#include "netdp/accounting/gossip_loss_sequence.hpp"
 #include "netdp/accounting/loss_report.hpp"
 #include "netdp/accounting/loss_statistics.hpp"
 #include "netdp/core/error.hpp"
@@ -158,6 +160,14 @@ json run_muffliato_gd_job(const MuffliatoGdJob& job) {
                {"accountant_seconds", run.seconds},
                {"memory_estimate_bytes", run.memory_estimate}};
     privacy.update(aggregate_json(all));
+    json warnings = json::array({built_on_theorem_warning(
+        p.er_per_round ? std::string("Theorem C.9's accountant") : std::string("Theorem 6.9's accountant"))});
+    if (p.er_per_round)
+      warnings.push_back(
+          built_on_theorem_warning("the per-round Erdos-Renyi bound (Theorem 6.6, er-round-sum)"));
+    for (const auto& w : warnings)  // --quiet: summary.json only
+      if (job.progress) std::fprintf(stderr, "netdp: warning: %s\n", w.get<std::string>().c_str());
+    privacy["warnings"] = warnings;
     if (!job.source) {
       const auto mean = stats.observer_mean();
       privacy["max_mean_observer"] = *std::max_element(mean.begin(), mean.end());
@@ -235,6 +245,7 @@ json run_muffliato_gd_job(const MuffliatoGdJob& job) {
       {"seconds_privacy", privacy_seconds},
       {"seconds_total", clock.seconds()},
   };
+  if (private_run) summary["warnings"] = privacy["warnings"];
   if (p.er_per_round) {
     summary["er_c"] = *job.er_c;
     summary["edge_probability"] = p.edge_probability;

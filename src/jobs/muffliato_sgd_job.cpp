@@ -3,12 +3,14 @@
 #include "netdp/jobs/muffliato_sgd_job.hpp"
 
 #include <cmath>
+#include <cstdio>
 
 #include "core/progress.hpp"
 #include "jobs/convex_model_job_parts.hpp"
 #include "jobs/job_graph.hpp"
 #include "jobs/model_list.hpp"
 #include "jobs/model_parts.hpp"
+#include "netdp/accounting/gossip_loss_sequence.hpp"
 #include "netdp/accounting/loss_report.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/io/results_dir.hpp"
@@ -90,6 +92,9 @@ json run_muffliato_sgd_job(const MuffliatoSgdJob& job) {
       {"threads", r.threads},
   };
   summary.update(jobs::learning_split_json(split));
+  const std::string warning = built_on_theorem_warning("the mean loss of eq. 6.4 (calibration)");
+  if (job.progress) std::fprintf(stderr, "netdp: warning: %s\n", warning.c_str());  // --quiet: summary.json
+  summary["warnings"] = json::array({warning});
   json manifest = manifest_header("muffliato-sgd", job.invocation);
   manifest["parameters"] = {{"graph", job.graph}, {"weights", job.weights}, {"seed", p.seed}};
   manifest["parameters"].update(jobs::learning_data_json(job.data));

@@ -88,6 +88,9 @@ PrivacyPlan plan_privacy(const Graph& g, const CsrMatrix& w, const GossipSimPara
   plan.tile = std::min<std::int64_t>(rows, std::max<std::int64_t>(1, std::int64_t(kTileBytes / (8 * n))));
   const bool randomized = p.protocol == GossipProtocol::randomized;
   plan.accountant = kernels::sequence_state_bytes(g.n, rows, !randomized) + 8 * double(plan.tile) * n;
+  if (q.accounting == GossipAccounting::exact)  // the products, the projections and at least one basis
+    plan.accountant = kernels::sequence_state_bytes(g.n, 0, !randomized) + 8 * double(rows) * n +
+                      8 * double(plan.tile) * n + 8 * (3 * n * n + 2 * n);
   const double matrices = (p.protocol == GossipProtocol::er_per_round ? 4 : 3) * 8 * pairs;
   const double outputs = 8 * pairs * double(q.quantiles.size()) + 40 * double(plan.computed_runs);
   // Per run: T_v, the ER bounds, eps_bar sums and marks, the statistics' hop distances of one tile (twice:
@@ -148,6 +151,23 @@ ErRunBounds er_run_bounds(node_t n, const ErBoundComparison& e, std::span<const 
                      .value;
   }
   return b;
+}
+
+/// The view statistics of one more run (exact accounting; docs/math.md §6.9 "Numerics").
+void merge_view(GossipLossRun& into, const GossipLossRun& run, std::int64_t index) {
+  into.accounting = run.accounting;
+  if (run.view_observers == 0) return;
+  const bool first = into.view_observers == 0;
+  into.view_rank_min = first ? run.view_rank_min : std::min(into.view_rank_min, run.view_rank_min);
+  into.view_rank_max = std::max(into.view_rank_max, run.view_rank_max);
+  into.view_rank_mean += (run.view_rank_mean - into.view_rank_mean) / double(index + 1);
+  into.view_dropped += run.view_dropped;
+  into.view_floor = std::max(into.view_floor, run.view_floor);
+  if (run.view_smallest_kept > 0)
+    into.view_smallest_kept = into.view_smallest_kept == 0
+                                  ? run.view_smallest_kept
+                                  : std::min(into.view_smallest_kept, run.view_smallest_kept);
+  into.view_observers += run.view_observers;
 }
 
 void merge_buckets(std::vector<LossAggregate>& into, const std::vector<LossAggregate>& from) {
@@ -214,7 +234,8 @@ void validate(const GossipPrivacyParams& q, const GossipSimParams& p, node_t n) 
 
 GossipLossParams gossip_privacy_loss_params(const GossipPrivacyParams& q, const GossipSimParams& p) {
   GossipLossParams lp;
-  lp.accounting = GossipAccounting::theorem;  // the sequence accountant sums messages (docs/math.md §6.9)
+  lp.accounting = q.accounting;  // exact (docs/math.md §6.9) or Theorem 6.1's sum
+  lp.observer_knows = q.observer_knows;
   lp.alpha = q.alpha;
   lp.sigma = p.sigma;
   lp.sensitivity = q.sensitivity;
@@ -271,6 +292,7 @@ GossipPrivacyResult gossip_sim_privacy(const Graph& g, const CsrMatrix& w, const
                         union_stats ? &*union_stats : nullptr, visit);
     const GossipLossRun info = gossip_loss_sequence(s, lp, sink);
     r.device = info.device;
+    merge_view(r.view, info, run);
     t.per_run.push_back(sink.finish(communications, bound_scale));
     t.overall.merge(sink.pairs());
     if (union_stats) merge_buckets(t.by_union_distance, union_stats->by_distance());

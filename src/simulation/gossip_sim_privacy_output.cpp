@@ -111,7 +111,11 @@ json write_privacy_outputs(const ResultsDir& out, const GossipSimParams& p, cons
   const double computed = double(r.per_run.size());
   const GossipLossParams lp = gossip_privacy_loss_params(q, p);
   json s = {
-      {"accountant", "Theorem 6.1 on each run's schedule (gossip_loss_sequence), docs/math.md §6.1"},
+      {"accountant",
+       q.accounting == GossipAccounting::exact
+           ? "exact Gaussian view on each run's schedule (gossip_loss_sequence), docs/math.md §6.9"
+           : "Theorem 6.1 on each run's schedule (gossip_loss_sequence), docs/math.md §6.1"},
+      {"accounting", q.accounting == GossipAccounting::exact ? "exact" : "theorem"},
       {"alpha", q.alpha},
       {"sensitivity", q.sensitivity},
       {"sigma", p.sigma},
@@ -139,6 +143,20 @@ json write_privacy_outputs(const ResultsDir& out, const GossipSimParams& p, cons
       {"memory_estimate_bytes", r.memory_estimate},
       {"seconds", r.seconds},
   };
+  if (q.accounting == GossipAccounting::exact) {
+    s["observer_knows"] = q.observer_knows == ObserverKnowledge::input ? "input" : "input-and-noise";
+    s["view"] = {{"observers", r.view.view_observers},
+                 {"rank_min", r.view.view_rank_min},
+                 {"rank_mean", r.view.view_rank_mean},
+                 {"rank_max", r.view.view_rank_max},
+                 {"dropped", r.view.view_dropped},
+                 {"floor", r.view.view_floor},
+                 {"smallest_kept", r.view.view_smallest_kept}};
+  }
+  json warnings = json::array();
+  if (q.accounting == GossipAccounting::theorem) warnings.push_back(gossip_theorem_warning());
+  if (r.er) warnings.push_back(built_on_theorem_warning("the Erdos-Renyi bound (Theorem 6.6, er_bound)"));
+  if (!warnings.empty()) s["warnings"] = warnings;
   if (!r.by_base_distance.empty()) {
     auto [csv, rows] = distance_table(r.by_base_distance, 1.0);
     out.write_text("privacy_by_distance.csv", csv);

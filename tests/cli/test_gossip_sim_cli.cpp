@@ -171,6 +171,11 @@ TEST(CliGossipSim, BadInputExitsWithTwoAndLeavesNoManifest) {
       {"--protocol randomized --er-c 2", "--er-c is only used by protocol er-per-round"},
       {"--alpha 3", "--alpha is only used by privacy"},
       {"--cap none", "--cap is only used by privacy"},
+      {"--privacy --cap none", "--cap is only used by --accounting theorem"},
+      {"--privacy --accounting theorem --observer-knows input",
+       "--observer-knows is only used by --accounting exact"},
+      {"--accounting theorem", "--accounting is only used by privacy"},
+      {"--privacy --accounting bound", "--accounting"},
       {"--privacy --quantiles 0.5,x", "--quantiles"},
       {"--privacy --quantiles 0.5 --protocol dropout --runs 10000 --memory-limit 0.001",
        "quantiles keeps every run's losses"},
@@ -199,7 +204,7 @@ TEST(CliGossipSim, PrivacyWritesTheFilesAndMatchesTheLibrary) {
   auto out = dir / "privacy";
   ASSERT_TRUE(run_cli_into(
       "gossip-sim --graph hypercube:dim=4 --protocol er-per-round --er-c 2 --steps 5 --runs 6 --sigma 2 "
-      "--seed 3 --privacy --cap none --quantiles 0.5,0.9 --quiet",
+      "--seed 3 --privacy --accounting theorem --cap none --quantiles 0.5,0.9 --quiet",
       out,
       {"privacy_mean.npy", "privacy_min.npy", "privacy_max.npy", "privacy_quantile_0.5.npy",
        "privacy_quantile_0.9.npy", "privacy_er_bound_mean.npy", "privacy_runs.csv", "privacy_by_distance.csv",
@@ -214,6 +219,7 @@ TEST(CliGossipSim, PrivacyWritesTheFilesAndMatchesTheLibrary) {
   p.sigma = 2;
   p.seed = 3;
   GossipPrivacyParams q;
+  q.accounting = GossipAccounting::theorem;
   q.cap_ldp = false;
   q.quantiles = {0.5, 0.9};
   const auto lib = gossip_sim_privacy(g, CsrMatrix{}, p, q);
@@ -268,9 +274,43 @@ TEST(CliGossipSim, PrivacyOfSyncAndOfASequence) {
               " --steps 6 --runs 3 --privacy --source 2 --quiet --out " + seq.string());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(read_json(seq / "summary.json")["sequence"]["length"], 1);
-  EXPECT_EQ(testing::read_npy((seq / "privacy_mean.npy").string()).values,
-            testing::read_npy((out / "privacy_mean.npy").string()).values);
+  // Exact accounting: sync's constant W goes to the Krylov engine, the sequence's rounds to the explicit
+  // rows.
+  const auto from_sequence = testing::read_npy((seq / "privacy_mean.npy").string()).values;
+  const auto from_sync = testing::read_npy((out / "privacy_mean.npy").string()).values;
+  ASSERT_EQ(from_sequence.size(), from_sync.size());
+  for (std::size_t i = 0; i < from_sync.size(); ++i) EXPECT_NEAR(from_sequence[i], from_sync[i], 1e-12) << i;
   EXPECT_TRUE(fs::exists(seq / "privacy_by_union_distance.csv"));
+}
+
+TEST(CliGossipSim, PrivacyAccountingExactOrTheorem) {
+  // Exact by default (docs/math.md §6.9): the ring of §6.9 (n = 8, W = 1/3, two rounds from t = 0), v = 0 and
+  // u = 2 give 2/3 with --observer-knows input and 1 (the LDP level) knowing its noise; Theorem 6.1 gives 1/3
+  // and says in summary.json and on stderr that it is not an upper bound.
+  ScratchDir dir;
+  const std::string base = "gossip-sim --graph ring:n=8 --steps 2 --runs 2 --privacy --source 2";
+  const auto row = [&](const std::string& name, const std::string& options) {
+    const auto out = dir / name;
+    const auto r = run_cli(base + options + " --out " + out.string());
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return std::pair{testing::read_npy((out / "privacy_mean.npy").string()).values.at(0), r.err};
+  };
+  EXPECT_NEAR(row("input", " --observer-knows input").first, 2.0 / 3.0, 1e-14);
+  EXPECT_NEAR(row("noise", "").first, 1.0, 1e-14);
+  EXPECT_EQ(row("quiet", " --quiet --accounting theorem").second, "");  // summary.json only
+  const auto [theorem, err] = row("theorem", " --accounting theorem");
+  EXPECT_NEAR(theorem, 1.0 / 3.0, 1e-14);
+  EXPECT_NE(err.find("netdp: warning: accounting theorem"), std::string::npos) << err;
+  const auto exact = read_json(dir / "noise" / "summary.json");
+  EXPECT_EQ(exact["privacy"]["accounting"], "exact");
+  EXPECT_EQ(exact["privacy"]["observer_knows"], "input-and-noise");
+  EXPECT_EQ(exact["privacy"]["view"]["observers"], 4);  // with a source, only v within 2 hops of u = 2
+  EXPECT_FALSE(exact.contains("warnings"));
+  const auto pinned = read_json(dir / "theorem" / "summary.json");
+  EXPECT_EQ(pinned["privacy"]["accounting"], "theorem");
+  ASSERT_EQ(pinned["warnings"].size(), 1u);
+  EXPECT_NE(pinned["warnings"][0].get<std::string>().find("docs/math.md §6.9"), std::string::npos);
+  EXPECT_EQ(read_json(dir / "theorem" / "manifest.json")["parameters"]["privacy"]["accounting"], "theorem");
 }
 
 }  // namespace

@@ -125,6 +125,13 @@ TEST(CliMuffliatoGd, LogisticFromCsvWithErRounds) {
   auto rows = read_csv_cells(out / "privacy.csv");
   EXPECT_EQ(rows[1][0], "thm-C.9");
   EXPECT_EQ(rows.back()[0], "er-round-sum");
+  // Both accountants sum per-message losses (docs/math.md §6.9): said in summary.json and on stderr.
+  ASSERT_EQ(s["warnings"].size(), 2u);
+  EXPECT_NE(s["warnings"][0].get<std::string>().find("Theorem C.9's accountant is built on Theorem 6.1"),
+            std::string::npos);
+  EXPECT_NE(s["warnings"][1].get<std::string>().find("Erdos-Renyi bound"), std::string::npos);
+  EXPECT_EQ(s["privacy"]["warnings"], s["warnings"]);
+  EXPECT_NE(r.err.find("netdp: warning: Theorem C.9's accountant"), std::string::npos) << r.err;
 }
 
 TEST(CliMuffliatoGd, NoiselessRunHasNoPrivacyFile) {

@@ -153,6 +153,11 @@ TEST(ReferenceConventions, ErBoundOnAGivenGraph) {
   const std::string base = "gossip-er-bound --graph ring:n=20 --steps 1 --q 0.1";
   ASSERT_TRUE(
       run_cli_into(base, dir / "t", {"loss.npy", "by_distance.csv", "per_observer.csv", "summary.json"}));
+  // Theorem 6.6 rests on Theorem 6.1's sum, which is not an upper bound (docs/math.md §6.9): summary.json
+  // says so.
+  const auto warnings = read_json(dir / "t/summary.json")["warnings"];
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].get<std::string>().find("is built on Theorem 6.1's sum"), std::string::npos);
   const NpyArray theorem = read_npy((dir / "t/loss.npy").string());
   ASSERT_EQ(theorem.shape, (std::vector<std::int64_t>{20, 20}));
   for (node_t u = 0; u < 20; ++u)

@@ -23,8 +23,11 @@ using testing::Dense;
 using testing::dense_identity;
 using testing::dense_product;
 
+/// Theorem 6.1's accounting, pinned: these tests check (M1) itself (the exact default:
+/// test_gossip_view_sequence).
 GossipLossParams params(int t_start = 0, bool cap = false) {
-  return {.alpha = 3,
+  return {.accounting = GossipAccounting::theorem,
+          .alpha = 3,
           .sigma = 1.5,
           .sensitivity = 0.8,
           .t_start = t_start,

@@ -33,8 +33,18 @@ GossipSimParams sim_params(GossipProtocol protocol, int steps, std::int64_t runs
   return p;
 }
 
+/// Theorem 6.1's accounting, pinned: these tests check the aggregation of (M1) over runs (the exact
+/// default: the GossipSimPrivacyExact tests below).
+GossipPrivacyParams theorem_params() {
+  GossipPrivacyParams q;
+  q.accounting = GossipAccounting::theorem;
+  return q;
+}
+
 GossipLossParams loss_params(const GossipPrivacyParams& q, double sigma) {
-  return {.alpha = q.alpha,
+  return {.accounting = q.accounting,
+          .observer_knows = q.observer_knows,
+          .alpha = q.alpha,
           .sigma = sigma,
           .sensitivity = q.sensitivity,
           .t_start = q.t_start,
@@ -78,7 +88,7 @@ TEST(GossipSimPrivacy, SyncEqualsTheFixedAccountantAndRunsAreIdentical) {
   for (int t_start : {0, 1})
     for (bool cap : {true, false}) {
       auto p = sim_params(GossipProtocol::sync, 7, 4);
-      GossipPrivacyParams q;
+      GossipPrivacyParams q = theorem_params();
       q.alpha = 3;
       q.sensitivity = 0.7;
       q.t_start = t_start;
@@ -110,7 +120,7 @@ TEST(GossipSimPrivacy, ErPerRoundRunsAggregatesAndBoundColumns) {
   Graph g = erdos_renyi_graph(n, 0.1, 1);  // only n matters for er-per-round; its edges give base distances
   auto p = sim_params(GossipProtocol::er_per_round, 6, 5);
   p.edge_probability = 2.0 * std::log(double(n)) / n;
-  GossipPrivacyParams q;
+  GossipPrivacyParams q = theorem_params();
   q.cap_ldp = false;
   q.quantiles = {0.0, 0.5, 0.9, 1.0};
   RunCollector runs{n, n, 0, {}};
@@ -207,7 +217,7 @@ TEST(GossipSimPrivacy, SourceRowIsTheRowOfTheFullMatrix) {
   const auto [g, w] = testing::with_metropolis(erdos_renyi_graph(24, 0.2, 3));
   auto p = sim_params(GossipProtocol::dropout, 5, 3);
   p.dropout = 0.3;
-  GossipPrivacyParams q;
+  GossipPrivacyParams q = theorem_params();
   const auto all = gossip_sim_privacy(g, w, p, q);
   q.source = 7;
   const auto one = gossip_sim_privacy(g, w, p, q);
@@ -227,7 +237,7 @@ TEST(GossipSimPrivacy, SameResultsOnOneAndTwoThreads) {
     auto p = sim_params(protocol, protocol == GossipProtocol::randomized ? 200 : 6, 4);
     p.edge_probability = 0.25;
     p.dropout = 0.2;
-    GossipPrivacyParams q;
+    GossipPrivacyParams q = theorem_params();
     q.quantiles = {0.25, 0.75};
     omp_set_num_threads(1);
     const auto one = gossip_sim_privacy(g, w, p, q);
@@ -309,7 +319,7 @@ TEST(GossipSimSequence, ScheduleAndPrivacyEqualAnExplicitCycle) {
   }
 
   for (int t_start : {0, 1}) {
-    GossipPrivacyParams q;
+    GossipPrivacyParams q = theorem_params();
     q.t_start = t_start;
     q.cap_ldp = false;
     const auto r = gossip_sim_privacy(base, CsrMatrix{}, p, q);
@@ -389,7 +399,7 @@ TEST(GossipSimPrivacy, MemoryIsCheckedBeforeAllocating) {
   const auto [g, w] = testing::with_metropolis(erdos_renyi_graph(200, 0.05, 1));
   auto p = sim_params(GossipProtocol::dropout, 3, 1000);
   p.dropout = 0.1;
-  GossipPrivacyParams q;
+  GossipPrivacyParams q = theorem_params();
   const std::int64_t base = gossip_sim_privacy_memory(g, w, p, q);
   EXPECT_GT(base, 8 * 2 * 200 * 200);  // at least the accountant's two n x n products
   q.quantiles = {0.5};
@@ -413,7 +423,7 @@ TEST(GossipSimPrivacy, BadInput) {
   // One bad value at a time, every other one valid.
   auto expect_bad = [&](auto change) {
     GossipSimParams p = sim_params(GossipProtocol::sync, 3, 2);
-    GossipPrivacyParams q;
+    GossipPrivacyParams q = theorem_params();
     change(p, q);
     EXPECT_THROW(gossip_sim_privacy(g, w, p, q), InvalidInput);
   };
@@ -439,6 +449,51 @@ TEST(GossipSimPrivacy, HelpersByHand) {
   EXPECT_EQ(all.num_edges(), 2);
   EXPECT_EQ(later.num_edges(), 1);
   EXPECT_EQ(later.neighbors(0).size(), 1u);
+}
+
+TEST(GossipSimPrivacyExact, SyncEqualsTheFixedExactAccountant) {
+  // The default accounting is exact (docs/math.md §6.9): on sync the run's constant schedule gives the
+  // Krylov engine's values (explicit rows against Krylov blocks, to rounding), for both knowledge models.
+  const auto [g, w] = testing::with_metropolis(erdos_renyi_graph(30, 0.15, 4));
+  for (int t_start : {0, 1})
+    for (auto knows : {ObserverKnowledge::input, ObserverKnowledge::input_and_noise}) {
+      auto p = sim_params(GossipProtocol::sync, 5, 2);
+      GossipPrivacyParams q;
+      q.alpha = 3;
+      q.sensitivity = 0.7;
+      q.t_start = t_start;
+      q.observer_knows = knows;
+      const auto r = gossip_sim_privacy(g, w, p, q);
+      GossipLossParams lp = loss_params(q, p.sigma);
+      EXPECT_EQ(lp.accounting, GossipAccounting::exact);
+      lp.steps = 5 - t_start;
+      expect_near_all(r.mean, gossip_loss_matrix(g, w, lp), 1e-10, "mean");
+      EXPECT_EQ(r.view.accounting, "exact");
+      EXPECT_EQ(r.view.view_observers, 30);
+      EXPECT_GE(r.view.view_rank_min, 1);
+    }
+}
+
+TEST(GossipSimPrivacyExact, EveryRunIsTheExactAccountantOnItsSchedule) {
+  // er-per-round: each run's rows are gossip_loss_sequence's exact values on that run's schedule (bit for
+  // bit), below the LDP level, and the mean over v stays below eq. 6.4's bound (sum_u ||P_v e_u||^2 is the
+  // rank of v's view, at most the T_v messages plus e_v, and e_v's own entry is 1).
+  const node_t n = 24;
+  Graph g = erdos_renyi_graph(n, 0.1, 1);
+  auto p = sim_params(GossipProtocol::er_per_round, 5, 3);
+  p.edge_probability = 2.0 * std::log(double(n)) / n;
+  GossipPrivacyParams q;
+  RunCollector runs{n, n, 0, {}};
+  const auto r = gossip_sim_privacy(g, CsrMatrix{}, p, q, {}, runs.visitor());
+  const GossipLossParams lp = loss_params(q, p.sigma);
+  const double ldp = gossip_ldp_loss(lp);
+  for (std::int64_t run = 0; run < 3; ++run) {
+    const auto expected = gossip_loss_sequence_matrix(sample_gossip_schedule(g, p, run), lp);
+    EXPECT_EQ(runs.runs.at(run), expected) << run;
+    for (double f : expected) EXPECT_LE(f, ldp);
+    EXPECT_LE(r.per_run[run].mean_eps_bar, r.per_run[run].eps_bar_bound * (1 + 1e-12)) << run;
+  }
+  EXPECT_EQ(r.view.view_observers, 3 * n);
 }
 
 }  // namespace

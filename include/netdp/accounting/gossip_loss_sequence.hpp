@@ -3,6 +3,7 @@
 // Corollary C.5), the Erdos-Renyi bound (6.4, Theorem 6.6) and Muffliato-SGD accounting (6.5, Theorems 6.9
 // and C.9). The fixed-W accountant is gossip_loss.hpp; a constant schedule gives the same values.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "netdp/accounting/gossip_loss.hpp"
@@ -16,7 +17,13 @@ namespace netdp {
 /// valid graph on n nodes and an n x n row-stochastic W_t supported on its edges and diagonal.
 void validate(const GossipSchedule& s);
 
-/// Theorem 6.1 (eq. M1) in the row-w orientation (docs/math.md §6.1, 12 item 7), for u != v:
+/// With p.accounting == exact (the default): f(u, v) = (alpha Delta^2 / (2 sigma^2)) ||P_v e_u||^2, P_v the
+/// projection onto the span of the rows of W_{0:t} that v receives (t = t_start .. T-1, plus e_v when
+/// p.observer_knows is input_and_noise): the view is one Gaussian mechanism (docs/math.md §6.9). Bases built
+/// from explicit rows with the fixed-W engine's Gram-Schmidt and floor; observers in batches that fit
+/// p.memory_limit; run.view_* report the ranks. cap_ldp is moot (exact never exceeds the LDP level).
+/// With p.accounting == theorem, Theorem 6.1 (eq. M1) in the row-w orientation (docs/math.md §6.1, 12 item
+/// 7), for u != v:
 ///   f(u, v) = alpha Delta^2/(2 sigma^2) sum_w sum_{t in P_{v,w}, t >= t_start} (W_{0:t})_{w,u}^2 / ||row w
 ///   of W_{0:t}||^2
 /// with W_{0:t} = W_{t-1} ... W_0 (W_{0:0} = I) and P_{v,w} = {t < T : {v, w} in E_t}, T = s.steps; the
@@ -25,6 +32,12 @@ void validate(const GossipSchedule& s);
 /// Uses alpha, sigma, sensitivity, t_start, cap_ldp, source and memory_limit of p (p.steps is ignored: T is
 /// s.steps); CPU only. Throws InsufficientMemory when the n x n products do not fit.
 GossipLossRun gossip_loss_sequence(const GossipSchedule& s, const GossipLossParams& p, LossRowSink& sink);
+
+/// The warning every output of Theorem 6.1's accounting carries (summary.json `warnings`, stderr).
+std::string gossip_theorem_warning();
+/// The same for the accountants built on Theorem 6.1's sum that have no exact counterpart yet (docs/math.md
+/// §6.9 "Other accountants built on (M1)"): `what` names them, e.g. "the Erdos-Renyi bound (Theorem 6.6)".
+std::string built_on_theorem_warning(const std::string& what);
 
 /// Convenience: the whole matrix, row-major (1 x n when p.source is set).
 std::vector<double> gossip_loss_sequence_matrix(const GossipSchedule& s, const GossipLossParams& p,

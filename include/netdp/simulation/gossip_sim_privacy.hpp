@@ -1,9 +1,10 @@
 #pragma once
-// Privacy over the runs of the gossip simulator (docs/math.md §6.1, 6.3, 6.4, 6.8): for each run r, the
-// pairwise Renyi losses of Theorem 6.1 on that run's schedule (sample_gossip_schedule, a function of (seed,
-// r)), by the time-varying accountant gossip_loss_sequence; across runs, per ordered pair (u, v): mean, min,
-// max and quantiles; per run: summary numbers; by hop distance; for er-per-round, the Theorem 6.6 bound next
-// to the losses. Docs: docs/gossip_sim.md, "Privacy over runs".
+// Privacy over the runs of the gossip simulator (docs/math.md §6.1, 6.3, 6.4, 6.8, 6.9): for each run r, the
+// pairwise Renyi losses on that run's schedule (sample_gossip_schedule, a function of (seed, r)), by the
+// time-varying accountant gossip_loss_sequence: exact (the default, §6.9) or Theorem 6.1's sum (not a bound);
+// across runs, per ordered pair (u, v): mean, min, max and quantiles; per run: summary numbers; by hop
+// distance; for er-per-round, the Theorem 6.6 bound next to the losses. Docs: docs/gossip_sim.md, "Privacy
+// over runs".
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -18,10 +19,12 @@
 namespace netdp {
 
 struct GossipPrivacyParams {
-  double alpha = 2.0;             // Renyi order, > 1
+  GossipAccounting accounting = GossipAccounting::exact;                  // docs/math.md §6.9
+  ObserverKnowledge observer_knows = ObserverKnowledge::input_and_noise;  // exact accounting only
+  double alpha = 2.0;                                                     // Renyi order, > 1
   double sensitivity = 1.0;       // Delta, > 0 (sigma is GossipSimParams::sigma, > 0)
   int t_start = 0;                // 0: Theorem 6.1 (the message at t = 0 counts); 1: the reference code
-  bool cap_ldp = true;            // min(f, alpha Delta^2 / (2 sigma^2))
+  bool cap_ldp = true;            // theorem accounting: min(f, alpha Delta^2 / (2 sigma^2))
   std::optional<node_t> source;   // only the row of this source u
   std::vector<double> quantiles;  // levels in [0, 1]; keeps R x rows x n values (checked against memory)
   std::int64_t memory_limit = 0;  // bytes; 0 = 80 % of what the machine reports as available
@@ -77,6 +80,9 @@ struct GossipPrivacyResult {
   std::int64_t memory_estimate = 0;     // bytes
   std::string device;
   double seconds = 0;
+  /// Exact accounting: the observers' bases over every computed run (view_* fields of GossipLossRun: rank
+  /// min / max over runs, mean over runs, dropped candidates summed, the largest floor, the smallest kept).
+  GossipLossRun view;
 };
 
 /// Sees the loss rows of every computed run as they stream out of the accountant (tests, plots).

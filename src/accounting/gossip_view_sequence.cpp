@@ -1,0 +1,162 @@
+// Driver of the exact accountant on a gossip schedule (docs/math.md §6.9): observer batches that fit the
+// memory, the CPU kernel (kernels/gossip_loss_sequence_kernels.hpp, sequence_view_cpu), then the loss rows.
+#include "accounting/gossip_view_sequence.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "core/memory_info.hpp"
+#include "core/progress.hpp"
+#include "gossip_loss_sequence_kernels.hpp"
+#include "netdp/core/error.hpp"
+#include "netdp/core/weighting.hpp"
+#include "netdp/io/format.hpp"
+
+namespace netdp {
+namespace {
+
+/// Consecutive runs of `observers` whose bases (`bytes` each) fit `room` together (at least one each).
+std::vector<std::span<const node_t>> plan_batches(std::span<const node_t> observers,
+                                                  std::span<const double> bytes, double room) {
+  std::vector<std::span<const node_t>> batches;
+  for (std::size_t first = 0; first < observers.size();) {
+    std::size_t count = 1;
+    double used = bytes[first];
+    while (first + count < observers.size() && used + bytes[first + count] <= room)
+      used += bytes[first + count++];
+    batches.push_back(observers.subspan(first, count));
+    first += count;
+  }
+  return batches;
+}
+
+void add_observers(GossipLossRun& run, std::span<const kernels::GossipViewObserver> observers) {
+  for (const auto& o : observers) {
+    run.view_rank_min = run.view_observers == 0 ? o.rank : std::min<std::int64_t>(run.view_rank_min, o.rank);
+    run.view_rank_max = std::max<std::int64_t>(run.view_rank_max, o.rank);
+    run.view_rank_mean += o.rank;
+    run.view_dropped += o.dropped;
+    if (o.rank > 0)
+      run.view_smallest_kept =
+          run.view_smallest_kept == 0 ? o.smallest_kept : std::min(run.view_smallest_kept, o.smallest_kept);
+    ++run.view_observers;
+  }
+  if (run.view_observers > 0) run.view_rank_mean /= double(run.view_observers);
+}
+
+/// A constant schedule with a symmetric doubly-stochastic W is the fixed-W problem: its messages W^t e_w span
+/// a block Krylov space, which the fixed-W engine builds without forming the powers (better conditioned than
+/// the explicit rows past a few steps, docs/gossip_loss_sequence.md "Numerics").
+bool fixed_krylov_problem(const GossipSchedule& s, const GossipLossParams& p) {
+  if (!s.constant || s.steps <= p.t_start) return false;
+  try {
+    validate_gossip_matrix(s.rounds.front().w, s.rounds.front().graph);
+  } catch (const InvalidInput&) {
+    return false;  // row-stochastic only: explicit rows
+  }
+  return true;
+}
+
+}  // namespace
+
+GossipLossRun gossip_loss_sequence_exact(const GossipSchedule& s, const GossipLossParams& p,
+                                         LossRowSink& sink) {
+  if (fixed_krylov_problem(s, p)) {  // T + t_start rounds = gossip_loss with T steps from t_start
+    GossipLossParams fixed = p;
+    fixed.steps = s.steps - p.t_start;
+    fixed.device = {DeviceKind::cpu, 0};
+    GossipLossRun run = gossip_loss(s.rounds.front().graph, s.rounds.front().w, fixed, sink);
+    if (p.device.kind == DeviceKind::cuda)
+      run.device_note = "the time-varying accountant runs on the CPU only";
+    return run;
+  }
+  const auto started = std::chrono::steady_clock::now();
+  const node_t n = s.n;
+  const bool knows = p.observer_knows == ObserverKnowledge::input_and_noise, randomized = s.randomized();
+  const std::vector<std::int64_t> messages = kernels::sequence_messages(s, p.t_start);
+  std::int64_t max_rank = 1;
+  for (node_t v = 0; v < n; ++v)
+    max_rank = std::max(max_rank, kernels::sequence_view_max_rank(n, messages[v], knows));
+  const double floor = kernels::gossip_view_floor_of(n, max_rank);
+
+  // Memory: the products, the projections (n x n, or n with a source), an output tile, then the bases.
+  const std::int64_t tile =
+      std::min<std::int64_t>(p.source ? 1 : n, std::max<std::int64_t>(1, (64 << 20) / (8 * std::int64_t(n))));
+  const double fixed = kernels::sequence_state_bytes(n, 0, !randomized) +
+                       8.0 * (p.source ? double(n) : double(n) * double(n)) + 8.0 * double(tile) * double(n);
+  const double budget =
+      p.memory_limit > 0 ? double(p.memory_limit) : double(available_memory_bytes()) * 4.0 / 5.0;
+  // Observers: all of them, or with a source those whose view can hold x_u (the others' loss is exactly 0).
+  std::vector<node_t> observers;
+  if (p.source) {
+    observers = kernels::sequence_observers_reaching(s, p.t_start, *p.source);
+  } else {
+    observers.resize(static_cast<std::size_t>(n));
+    for (node_t v = 0; v < n; ++v) observers[v] = v;
+  }
+  const std::vector<double> bytes = kernels::sequence_view_bytes(s, p.t_start, messages, knows, observers);
+  const double one = bytes.empty() ? 0.0 : *std::max_element(bytes.begin(), bytes.end());
+  if (fixed + one > budget)
+    throw InsufficientMemory(
+        "gossip-loss-sequence (exact): n = " + std::to_string(n) + " needs " +
+        format_double((fixed + one) / double(1 << 30)) +
+        " GiB (the dense n x n products, the projections and one observer's basis), but only " +
+        format_double(budget / double(1 << 30)) + " GiB is available");
+  const auto batches = plan_batches(observers, bytes, budget - fixed);
+
+  // projections[i * n + u] (all sources) or projections[i] (one) for v = observers[i].
+  kernels::SequenceState st(n, 0, 0, !randomized);
+  const node_t source = p.source.value_or(-1);
+  const std::size_t stride = p.source ? 1 : static_cast<std::size_t>(n);
+  std::vector<double> projections(observers.size() * stride);
+  std::vector<kernels::GossipViewObserver> report(observers.size());
+  double largest_batch = 0;
+  for (std::size_t done = 0; const auto& batch : batches) {
+    kernels::sequence_view_cpu(s, p.t_start, messages, knows, floor, batch, source, st,
+                               std::span(projections).subspan(done * stride, batch.size() * stride),
+                               std::span(report).subspan(done, batch.size()));
+    double batch_bytes = 0;
+    for (std::size_t i = done; i < done + batch.size(); ++i) batch_bytes += bytes[i];
+    largest_batch = std::max(largest_batch, batch_bytes);
+    done += batch.size();
+    throw_if_stopped();  // a watched run was asked to stop (core/progress.hpp)
+  }
+
+  const double ldp = gossip_ldp_loss(p);
+  const node_t first = p.source.value_or(0), rows = p.source ? 1 : n;
+  std::vector<double> out(static_cast<std::size_t>(tile * n), 0.0);
+  if (p.source) {  // one row: v's value at its place in the list, 0 elsewhere (and at v = u)
+    for (std::size_t i = 0; i < observers.size(); ++i) out[observers[i]] = ldp * projections[i];
+    sink.consume(first, 1, std::span<const double>(out.data(), static_cast<std::size_t>(n)));
+  } else {  // observers[v] = v
+    for (node_t start = 0; start < n; start += static_cast<node_t>(tile)) {
+      const node_t here = static_cast<node_t>(std::min<std::int64_t>(tile, n - start));
+      for (node_t j = 0; j < here; ++j) {
+        const node_t u = start + j;
+        for (node_t v = 0; v < n; ++v)
+          out[static_cast<std::size_t>(j) * n + v] = v == u ? 0.0 : ldp * projections[std::size_t(v) * n + u];
+      }
+      sink.consume(start, here, std::span<const double>(out.data(), static_cast<std::size_t>(here) * n));
+    }
+  }
+
+  GossipLossRun run;
+  run.accounting = "exact";
+  run.device = "cpu (" + std::to_string(omp_get_max_threads()) + " threads)";
+  if (p.device.kind == DeviceKind::cuda) run.device_note = "the time-varying accountant runs on the CPU only";
+  run.propagation = randomized ? "explicit-rows-randomized" : "explicit-rows";
+  run.passes = static_cast<int>(batches.size());
+  run.tile_sources = tile;
+  run.tiles = (rows + tile - 1) / tile;
+  run.memory_estimate = static_cast<std::int64_t>(fixed + largest_batch);
+  run.view_floor = floor;
+  add_observers(run, report);
+  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return run;
+}
+
+}  // namespace netdp
