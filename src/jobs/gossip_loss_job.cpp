@@ -8,6 +8,7 @@
 #include "jobs/job_graph.hpp"
 #include "jobs/model_list.hpp"
 #include "jobs/model_parts.hpp"
+#include "netdp/accounting/gossip_loss_sequence.hpp"
 #include "netdp/accounting/loss_report.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/dp/gaussian.hpp"
@@ -55,12 +56,6 @@ json epsilon_summary(double delta, const LossStatistics& stats) {
 
 }  // namespace
 
-std::string theorem_warning() {
-  return "accounting theorem: Theorem 6.1's sum of per-message losses is not an upper bound for private "
-         "gossip "
-         "(the messages share one noise draw; docs/math.md §6.9); use --accounting exact for a guarantee";
-}
-
 void check_gossip_loss_job(const GossipLossJob& job) {
   GossipLossParams early = job.params;
   if (job.auto_steps) early.steps = 1;             // resolved once the spectrum is known
@@ -90,7 +85,7 @@ json run_gossip_loss_job(const GossipLossJob& job) {
 
   const bool exact = params.accounting == GossipAccounting::exact;
   if (!exact && job.progress)  // --quiet runs find it in summary.json's warnings
-    std::fprintf(stderr, "netdp: warning: %s\n", theorem_warning().c_str());
+    std::fprintf(stderr, "netdp: warning: %s\n", gossip_theorem_warning().c_str());
   ResultsDir out(job.out_dir);
   LossReport report(g, out, params.source ? 1 : g.n, "gossip-loss", job.progress, job.write_matrix,
                     job.diagonal_local ? gossip_ldp_loss(params) : 0.0);
@@ -159,7 +154,7 @@ json run_gossip_loss_job(const GossipLossJob& job) {
     summary["mu_ldp"] = params.sensitivity / params.sigma;
     if (job.delta) summary["epsilon_at_delta"] = epsilon_summary(*job.delta, *epsilon_stats);
   } else {
-    summary["warnings"] = json::array({theorem_warning()});
+    summary["warnings"] = json::array({gossip_theorem_warning()});
   }
   if (params.source) summary["source"] = *params.source;
   json files = json::array();

@@ -347,13 +347,11 @@ WalkSimJob walk_sim_job(const Values& v, const RunContext& context) {
   // auto: plain walks asked of CUDA run on the stepping engine, which counts visits (docs/walk_sim.md "Visits
   // only"); every other run tallies the full statistics.
   const bool stepping = !p.accounting && !p.save_paths && p.device.kind == DeviceKind::cuda;
-  p.statistics = v.text("statistics") == "auto"
-                     ? (stepping ? WalkStatistics::visits : WalkStatistics::full)
-                     : parse_walk_statistics(v.text("statistics"));
+  p.statistics = v.text("statistics") == "auto" ? (stepping ? WalkStatistics::visits : WalkStatistics::full)
+                                                : parse_walk_statistics(v.text("statistics"));
   set_run_context(job, context);
   return job;
 }
-
 
 Model walk_sim_model() {
   using namespace declare;

@@ -29,9 +29,6 @@ struct GossipLossJob {
 /// "input" or "input-and-noise" (summary.json, manifest.json).
 std::string to_string(ObserverKnowledge k);
 
-/// The line theorem-mode runs print on stderr and put in summary.json's warnings.
-std::string theorem_warning();
-
 /// The checks that need no graph (bad numbers, contradictory options), without running anything; the
 /// run starts with them, and `netdp run` calls them for every grid point before any unit runs.
 void check_gossip_loss_job(const GossipLossJob& job);
