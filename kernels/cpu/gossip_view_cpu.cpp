@@ -118,14 +118,7 @@ void gossip_view_cpu(const GossipViewProblem& p, std::int64_t first, std::int64_
   for (std::int64_t i = 0; i < count; ++i) {
     if (stop.load(std::memory_order_relaxed)) continue;
     const ViewBasis basis = observer_basis(p, floor, first + i);
-    if (source >= 0) {
-      double sum = 0;
-      for (std::int64_t j = 0; j < basis.rank(); ++j)
-        sum += basis.column(j)[source] * basis.column(j)[source];
-      projections[static_cast<std::size_t>(i)] = clip_projection(sum);
-    } else {
-      squared_projections(basis, n, projections.data() + i * n);
-    }
+    write_projections(basis, n, source, projections.data() + (source >= 0 ? i : i * n));
     observers[static_cast<std::size_t>(i)] = basis.report();
     const std::int64_t k = finished.fetch_add(1) + 1;
     if (done && (k % 16 == 0 || k == count)) {

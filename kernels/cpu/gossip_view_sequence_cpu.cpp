@@ -147,14 +147,8 @@ void sequence_view_cpu(const GossipSchedule& s, int t_start, std::span<const std
       c[batch[i]] = 1.0;
       basis.accept(1);
     }
-    if (source >= 0) {
-      double sum = 0;
-      for (std::int64_t j = 0; j < basis.rank(); ++j)
-        sum += basis.column(j)[source] * basis.column(j)[source];
-      projections[static_cast<std::size_t>(i)] = clip_projection(sum);
-    } else {
-      squared_projections(basis, n, projections.data() + at(i, n));
-    }
+    write_projections(basis, n, source,
+                      projections.data() + (source >= 0 ? static_cast<std::size_t>(i) : at(i, n)));
     observers[static_cast<std::size_t>(i)] = basis.report();
   }
 }

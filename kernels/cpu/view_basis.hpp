@@ -166,4 +166,12 @@ inline void squared_projections(const ViewBasis& basis, std::int64_t n, double* 
   for (std::int64_t u = 0; u < n; ++u) row[u] = clip_projection(row[u]);
 }
 
+/// The observer's entries: with source = u >= 0 only ||P e_u||^2 into out[0], otherwise the whole row.
+inline void write_projections(const ViewBasis& basis, std::int64_t n, std::int64_t source, double* out) {
+  if (source < 0) return squared_projections(basis, n, out);
+  double sum = 0;
+  for (std::int64_t j = 0; j < basis.rank(); ++j) sum += basis.column(j)[source] * basis.column(j)[source];
+  out[0] = clip_projection(sum);
+}
+
 }  // namespace netdp::kernels

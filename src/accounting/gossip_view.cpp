@@ -43,21 +43,22 @@ std::vector<node_t> observers_reaching(const Graph& g, node_t u, int reach) {
   return observers;
 }
 
-void add_observers(GossipLossRun& run, const std::vector<kernels::GossipViewObserver>& observers) {
+}  // namespace
+
+void add_view_report(GossipLossRun& run, std::span<const kernels::GossipViewObserver> observers) {
+  double total = run.view_rank_mean * double(run.view_observers);
   for (const auto& o : observers) {
     run.view_rank_min = run.view_observers == 0 ? o.rank : std::min<std::int64_t>(run.view_rank_min, o.rank);
     run.view_rank_max = std::max<std::int64_t>(run.view_rank_max, o.rank);
-    run.view_rank_mean += o.rank;
+    total += o.rank;
     run.view_dropped += o.dropped;
     if (o.rank > 0)
-      run.view_smallest_kept = run.view_observers == 0 || run.view_smallest_kept == 0
-                                   ? o.smallest_kept
-                                   : std::min(run.view_smallest_kept, o.smallest_kept);
+      run.view_smallest_kept =
+          run.view_smallest_kept == 0 ? o.smallest_kept : std::min(run.view_smallest_kept, o.smallest_kept);
     ++run.view_observers;
   }
+  if (run.view_observers > 0) run.view_rank_mean = total / double(run.view_observers);
 }
-
-}  // namespace
 
 GossipLossRun gossip_loss_exact(const Graph& g, const CsrMatrix& w, const GossipLossParams& p,
                                 LossRowSink& sink, const std::function<void(double)>& progress,
@@ -107,7 +108,7 @@ GossipLossRun gossip_loss_exact(const Graph& g, const CsrMatrix& w, const Gossip
       row[observers[i]] = ldp * projection[i];
       mu[observers[i]] = mu_scale * std::sqrt(projection[i]);
     }
-    add_observers(run, report);
+    add_view_report(run, report);
     sink.consume(u, 1, row);
     if (mu_sink) mu_sink->consume(u, 1, mu);
     run.tile_sources = 1;
@@ -121,7 +122,7 @@ GossipLossRun gossip_loss_exact(const Graph& g, const CsrMatrix& w, const Gossip
     kernels::gossip_view_cpu(problem, 0, n, -1, projections, report,
                              [&](std::int64_t k) { return done(k, n); });
     throw_if_stopped();
-    add_observers(run, report);
+    add_view_report(run, report);
     std::vector<double> mu_rows(static_cast<std::size_t>(plan.tile * n));
     stream_row_tiles(0, g.n, plan.tile, g.n, sink, [&](node_t start, node_t rows, std::span<double> out) {
       for (node_t i = 0; i < rows; ++i)
@@ -136,7 +137,6 @@ GossipLossRun gossip_loss_exact(const Graph& g, const CsrMatrix& w, const Gossip
     run.tiles = plan.tiles;
     run.memory_estimate = plan.memory_estimate;
   }
-  if (run.view_observers > 0) run.view_rank_mean /= double(run.view_observers);
   return run;
 }
 

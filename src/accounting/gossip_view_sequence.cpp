@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "accounting/gossip_view.hpp"
 #include "core/memory_info.hpp"
 #include "core/progress.hpp"
 #include "gossip_loss_sequence_kernels.hpp"
@@ -32,20 +33,6 @@ std::vector<std::span<const node_t>> plan_batches(std::span<const node_t> observ
     first += count;
   }
   return batches;
-}
-
-void add_observers(GossipLossRun& run, std::span<const kernels::GossipViewObserver> observers) {
-  for (const auto& o : observers) {
-    run.view_rank_min = run.view_observers == 0 ? o.rank : std::min<std::int64_t>(run.view_rank_min, o.rank);
-    run.view_rank_max = std::max<std::int64_t>(run.view_rank_max, o.rank);
-    run.view_rank_mean += o.rank;
-    run.view_dropped += o.dropped;
-    if (o.rank > 0)
-      run.view_smallest_kept =
-          run.view_smallest_kept == 0 ? o.smallest_kept : std::min(run.view_smallest_kept, o.smallest_kept);
-    ++run.view_observers;
-  }
-  if (run.view_observers > 0) run.view_rank_mean /= double(run.view_observers);
 }
 
 /// A constant schedule with a symmetric doubly-stochastic W is the fixed-W problem: its messages W^t e_w span
@@ -154,7 +141,7 @@ GossipLossRun gossip_loss_sequence_exact(const GossipSchedule& s, const GossipLo
   run.tiles = (rows + tile - 1) / tile;
   run.memory_estimate = static_cast<std::int64_t>(fixed + largest_batch);
   run.view_floor = floor;
-  add_observers(run, report);
+  add_view_report(run, report);
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return run;
 }
