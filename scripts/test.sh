@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # README command 2: build netdp with its tests and run them (CUDA tests skip when no GPU answers). With
 # NETDP_SANITIZE=1, then the sanitizer stage (docs/reliability.md §5): an ASan + UBSan build, its unit, CLI and
-# device-bodies tests and 60 s per fuzz target (scripts/sanitize.sh, about 50 minutes on 2 cores; CI runs it
+# device-bodies tests and 30 s per fuzz target (scripts/sanitize.sh, docs/reliability.md §5; CI runs it
 # after this script, .ci/run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
