@@ -21,6 +21,14 @@
 
 namespace netdp {
 
+std::string to_string(ObserverKnowledge k) {
+  return k == ObserverKnowledge::input ? "input" : "input-and-noise";
+}
+
+ObserverKnowledge parse_observer_knowledge(const std::string& text) {
+  return text == "input" ? ObserverKnowledge::input : ObserverKnowledge::input_and_noise;
+}
+
 double gossip_ldp_loss(const GossipLossParams& p) {
   return p.alpha * p.sensitivity * p.sensitivity / (2.0 * p.sigma * p.sigma);
 }

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <string>
 #include <vector>
 
@@ -88,11 +87,10 @@ GossipLossRun gossip_loss_exact(const Graph& g, const CsrMatrix& w, const Gossip
                                             workspace + 16 * n, 16 * n, 1, p.memory_limit);
     std::vector<double> projection(observers.size());
     std::vector<kernels::GossipViewObserver> report(observers.size());
-    // One observer at a time through the backend (its bases are independent), in parallel inside.
     std::vector<double> row(static_cast<std::size_t>(n), 0.0), mu(static_cast<std::size_t>(n), 0.0);
     std::int64_t finished = 0;
     const std::int64_t total = static_cast<std::int64_t>(observers.size());
-    // Contiguous runs of observers go to the backend together.
+    // Each run of consecutive observer ids is one backend call (its observers in parallel).
     for (std::int64_t i = 0; i < total;) {
       std::int64_t j = i + 1;
       while (j < total && observers[j] == observers[j - 1] + 1) ++j;

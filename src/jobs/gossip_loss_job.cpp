@@ -18,10 +18,6 @@ namespace netdp {
 
 using json = nlohmann::json;
 
-std::string to_string(ObserverKnowledge k) {
-  return k == ObserverKnowledge::input ? "input" : "input-and-noise";
-}
-
 namespace {
 
 /// mu rows -> epsilon at delta of the analytic Gaussian curve (docs/math.md §1.2 G4, §6.9), forwarded to the
@@ -213,8 +209,7 @@ GossipLossJob gossip_loss_job(const Values& v, const RunContext& context) {
   job.auto_steps = common.auto_steps;
   auto& p = job.params;
   p.accounting = v.text("accounting") == "theorem" ? GossipAccounting::theorem : GossipAccounting::exact;
-  p.observer_knows =
-      v.text("observer-knows") == "input" ? ObserverKnowledge::input : ObserverKnowledge::input_and_noise;
+  p.observer_knows = parse_observer_knowledge(v.text("observer-knows"));
   p.alpha = v.real("alpha");
   p.sigma = v.real("sigma");
   p.sensitivity = v.real("sensitivity");

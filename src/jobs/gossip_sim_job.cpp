@@ -53,9 +53,7 @@ const char* bound_rule(GossipProtocol p) {
 json privacy_parameters(const GossipPrivacyParams& q) {
   const bool exact = q.accounting == GossipAccounting::exact;
   return {{"accounting", exact ? "exact" : "theorem"},
-          {"observer_knows", !exact                                         ? json(nullptr)
-                             : q.observer_knows == ObserverKnowledge::input ? json("input")
-                                                                            : json("input-and-noise")},
+          {"observer_knows", exact ? json(to_string(q.observer_knows)) : json(nullptr)},
           {"alpha", q.alpha},
           {"sensitivity", q.sensitivity},
           {"t_start", q.t_start},
@@ -276,8 +274,7 @@ GossipSimJob gossip_sim_job(const Values& v, const RunContext& context) {
   q.t_start = static_cast<int>(v.integer("t-start"));
   q.cap_ldp = v.text("cap") == "ldp";
   q.accounting = v.text("accounting") == "theorem" ? GossipAccounting::theorem : GossipAccounting::exact;
-  q.observer_knows =
-      v.text("observer-knows") == "input" ? ObserverKnowledge::input : ObserverKnowledge::input_and_noise;
+  q.observer_knows = parse_observer_knowledge(v.text("observer-knows"));
   q.source = source_node(v);
   q.quantiles = v.reals("quantiles");
   if (!job.privacy && (v.has("source") || v.has("quantiles")))

@@ -144,7 +144,7 @@ json write_privacy_outputs(const ResultsDir& out, const GossipSimParams& p, cons
       {"seconds", r.seconds},
   };
   if (q.accounting == GossipAccounting::exact) {
-    s["observer_knows"] = q.observer_knows == ObserverKnowledge::input ? "input" : "input-and-noise";
+    s["observer_knows"] = to_string(q.observer_knows);
     s["view"] = {{"observers", r.view.view_observers},
                  {"rank_min", r.view.view_rank_min},
                  {"rank_mean", r.view.view_rank_mean},

@@ -22,6 +22,9 @@ enum class Propagation { automatic, sparse, dense };
 enum class GossipAccounting { exact, theorem };
 /// What the observer v knows besides its view: its input x_v, or also its noise eta_v (it drew it).
 enum class ObserverKnowledge { input, input_and_noise };
+/// "input" | "input-and-noise", the option's words (summary.json, manifest.json).
+std::string to_string(ObserverKnowledge k);
+ObserverKnowledge parse_observer_knowledge(const std::string& text);
 
 struct GossipLossParams {
   GossipAccounting accounting = GossipAccounting::exact;

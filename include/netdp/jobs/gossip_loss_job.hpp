@@ -26,9 +26,6 @@ struct GossipLossJob {
   nlohmann::json invocation;    // how the job was asked for (command line), copied to the manifest
 };
 
-/// "input" or "input-and-noise" (summary.json, manifest.json).
-std::string to_string(ObserverKnowledge k);
-
 /// The checks that need no graph (bad numbers, contradictory options), without running anything; the
 /// run starts with them, and `netdp run` calls them for every grid point before any unit runs.
 void check_gossip_loss_job(const GossipLossJob& job);
