@@ -27,6 +27,9 @@ struct GossipViewProblem {
   int t_start = 0;          // first power of W
   int steps = 1;            // messages per neighbour
   bool knows_noise = true;  // e_v joins the view (v drew its own noise)
+  // Build each observer's basis on its ball (the nodes its view can touch, docs/math.md §6.9
+  // "Computation") when that is under half the graph; false: always on dense n-vectors (the tests compare).
+  bool use_balls = true;
 };
 
 /// What the basis of one observer's view kept.
@@ -39,7 +42,8 @@ struct GossipViewObserver {
 };
 
 /// The relative floor below which a candidate's residual is rounding: 8 u sqrt(n r_max), u = 2^-53, r_max the
-/// largest max_rank over the observers (docs/math.md §6.9 "Numerics").
+/// largest max_rank over the observers (docs/math.md §6.9 "Numerics"). An observer whose basis is built on
+/// its ball of m < n nodes uses 8 u sqrt(m r_max), smaller (its inner products have m terms).
 double gossip_view_floor(const GossipViewProblem& p);
 
 /// The same floor for a view of at most max_rank basis vectors in R^n.
@@ -48,8 +52,9 @@ double gossip_view_floor_of(std::int64_t n, std::int64_t max_rank);
 /// Most basis vectors observer v can need: min(n, |N(v)| steps + knows_noise).
 std::int64_t gossip_view_max_rank(const GossipViewProblem& p, std::int64_t v);
 
-/// Bytes one thread holds for observer v (basis, candidates, coefficients).
-std::int64_t gossip_view_thread_bytes(const GossipViewProblem& p, std::int64_t v);
+/// Most bytes one thread holds for any of the listed observers (basis, candidates, coefficients, and on a
+/// ball its local W and the search's n labels).
+std::int64_t gossip_view_thread_bytes(const GossipViewProblem& p, std::span<const std::int32_t> observers);
 
 /// Observers first .. first + count - 1 (in any order over threads, the results do not depend on it):
 /// projections[i * n + u] = ||P_v e_u||^2 in [0, 1] for v = first + i when `source` < 0; with source = u >= 0
@@ -59,6 +64,12 @@ std::int64_t gossip_view_thread_bytes(const GossipViewProblem& p, std::int64_t v
 void gossip_view_cpu(const GossipViewProblem& p, std::int64_t first, std::int64_t count, std::int64_t source,
                      std::span<double> projections, std::span<GossipViewObserver> observers,
                      const std::function<bool(std::int64_t)>& done = {});
+
+/// The same for the listed observers: entry i (projections[i] or row i) is observer observers[i]'s.
+void gossip_view_listed_cpu(const GossipViewProblem& p, std::span<const std::int32_t> observers,
+                            std::int64_t source, std::span<double> projections,
+                            std::span<GossipViewObserver> reports,
+                            const std::function<bool(std::int64_t)>& done = {});
 
 /// Views given explicitly (the reconstruction attack's knowledge, docs/math.md §7.2): view i is the span of
 /// W^t e_w for w in start_nodes[start_offsets[i] .. start_offsets[i + 1]) and p.t_start <= t < p.t_start +

@@ -15,19 +15,35 @@
 
 #include "common/csr_product.hpp"
 #include "cpu/serial_blas.hpp"
+#include "cpu/view_ball.hpp"
 #include "cpu/view_basis.hpp"
 #include "gossip_view_kernels.hpp"
 
 namespace netdp::kernels {
+
+namespace {
+
+/// r_max: the largest basis any observer can need.
+std::int64_t largest_max_rank(const GossipViewProblem& p) {
+  std::int64_t rank = 1;
+  for (std::int64_t v = 0; v < p.n; ++v) rank = std::max(rank, gossip_view_max_rank(p, v));
+  return rank;
+}
+
+/// Balls of at least half the graph keep the dense n-vectors: little is saved, and the small and well-mixed
+/// cases keep their bits.
+std::int64_t ball_limit(const GossipViewProblem& p) {
+  return p.use_balls ? (p.n + 1) / 2 : 0;
+}
+
+}  // namespace
 
 double gossip_view_floor(const GossipViewProblem& p) {
   // Block Gram-Schmidt with reorthogonalisation is backward stable: the basis is the exact basis of the view
   // for a gossip matrix within a few u sqrt(n r) of W (u = 2^-53, r the basis size; rounding errors of the
   // n-term inner products add up like a random walk). A residual below that, relative to its candidate, is
   // zero for such a matrix and cannot be told from zero by the computation (docs/math.md §6.9 "Numerics").
-  std::int64_t rank = 1;
-  for (std::int64_t v = 0; v < p.n; ++v) rank = std::max(rank, gossip_view_max_rank(p, v));
-  return gossip_view_floor_of(p.n, rank);
+  return gossip_view_floor_of(p.n, largest_max_rank(p));
 }
 
 double gossip_view_floor_of(std::int64_t n, std::int64_t max_rank) {
@@ -39,10 +55,24 @@ std::int64_t gossip_view_max_rank(const GossipViewProblem& p, std::int64_t v) {
   return std::min<std::int64_t>(p.n, degree * p.steps + (p.knows_noise ? 1 : 0));
 }
 
-std::int64_t gossip_view_thread_bytes(const GossipViewProblem& p, std::int64_t v) {
-  const std::int64_t rank = gossip_view_max_rank(p, v);
-  const std::int64_t width = std::max<std::int64_t>(1, p.g_offsets[v + 1] - p.g_offsets[v]);
-  return 8 * (p.n * rank + p.n * width + rank * width + width);
+std::int64_t gossip_view_thread_bytes(const GossipViewProblem& p, std::span<const std::int32_t> observers) {
+  // ViewBasis holds Q (m x rank), the candidates (m x width), the coefficients and two norms per candidate,
+  // m = n on the dense path, the ball's size on a ball (plus the ball's W, its labels and the local row).
+  auto basis_bytes = [&](std::int64_t m, std::int64_t v) {
+    const std::int64_t rank = std::min(m, gossip_view_max_rank(p, v));
+    const std::int64_t width = std::max<std::int64_t>(1, p.g_offsets[v + 1] - p.g_offsets[v]);
+    return 8 * (m * rank + m * width + rank * width + 2 * width + (p.t_start > 0 ? m : 0));
+  };
+  ViewBallFinder finder(p.use_balls ? p.n : 0);
+  ViewBall ball;
+  std::int64_t most = 0;
+  for (std::int32_t v : observers) {
+    std::int64_t bytes = basis_bytes(p.n, v);
+    if (finder.find(p, v, ball_limit(p), ball))
+      bytes = basis_bytes(ball.size(), v) + ball.bytes() + finder.bytes() + 8 * ball.size();
+    most = std::max(most, bytes);
+  }
+  return most;
 }
 
 namespace {
@@ -103,29 +133,87 @@ ViewBasis observer_basis(const GossipViewProblem& p, double floor, std::int64_t 
                     std::span<const std::int32_t>(&self, p.knows_noise ? 1 : 0), gossip_view_max_rank(p, v));
 }
 
+/// Observer v's entries (write_projections' layout) and report. On its ball (view_ball.hpp) the basis is
+/// built on the local problem, with the floor of inner products of the ball's length (docs/math.md §6.9
+/// "Numerics"); entries outside the ball are 0.
+GossipViewObserver observer_entries(const GossipViewProblem& p, std::int64_t max_rank, std::int64_t v,
+                                    std::int64_t source, ViewBallFinder& finder, ViewBall& ball,
+                                    std::vector<double>& local_row, double* out) {
+  if (!finder.find(p, v, ball_limit(p), ball)) {
+    const ViewBasis basis = observer_basis(p, gossip_view_floor_of(p.n, max_rank), v);
+    write_projections(basis, p.n, source, out);
+    return basis.report();
+  }
+  GossipViewProblem local = p;
+  local.n = ball.size();
+  local.w_offsets = ball.offsets.data();
+  local.w_columns = ball.columns.data();
+  local.w_values = ball.values.data();
+  const ViewBasis basis = span_basis(local, gossip_view_floor_of(local.n, max_rank), ball.start,
+                                     std::span<const std::int32_t>(&ball.observer, p.knows_noise ? 1 : 0),
+                                     std::min(local.n, gossip_view_max_rank(p, v)));
+  if (source >= 0) {
+    const std::int64_t u = ball.local(source);
+    if (u < 0)
+      out[0] = 0.0;
+    else
+      write_projections(basis, local.n, u, out);
+  } else {
+    local_row.resize(static_cast<std::size_t>(local.n));
+    squared_projections(basis, local.n, local_row.data());
+    std::fill(out, out + p.n, 0.0);
+    for (std::int64_t k = 0; k < local.n; ++k) out[ball.nodes[static_cast<std::size_t>(k)]] = local_row[k];
+  }
+  return basis.report();
+}
+
+/// Observers observer(0 .. count - 1), one per thread (gossip_view_cpu's contract).
+template <class Observer>
+void observers_cpu(const GossipViewProblem& p, std::int64_t count, Observer observer, std::int64_t source,
+                   std::span<double> projections, std::span<GossipViewObserver> reports,
+                   const std::function<bool(std::int64_t)>& done) {
+  use_single_threaded_blas();
+  const std::int64_t n = p.n, max_rank = largest_max_rank(p);
+  std::atomic<bool> stop{false};
+  std::atomic<std::int64_t> finished{0};
+  std::mutex report;
+#pragma omp parallel
+  {
+    ViewBallFinder finder(p.use_balls ? n : 0);
+    ViewBall ball;
+    std::vector<double> local_row;
+#pragma omp for schedule(dynamic, 1)
+    for (std::int64_t i = 0; i < count; ++i) {
+      if (stop.load(std::memory_order_relaxed)) continue;
+      reports[static_cast<std::size_t>(i)] =
+          observer_entries(p, max_rank, observer(i), source, finder, ball, local_row,
+                           projections.data() + (source >= 0 ? i : i * n));
+      const std::int64_t k = finished.fetch_add(1) + 1;
+      if (done && (k % 16 == 0 || k == count)) {
+        std::lock_guard<std::mutex> lock(report);
+        if (!done(k)) stop = true;
+      }
+    }
+  }
+}
+
 }  // namespace
 
 void gossip_view_cpu(const GossipViewProblem& p, std::int64_t first, std::int64_t count, std::int64_t source,
                      std::span<double> projections, std::span<GossipViewObserver> observers,
                      const std::function<bool(std::int64_t)>& done) {
-  use_single_threaded_blas();
-  const std::int64_t n = p.n;
-  const double floor = gossip_view_floor(p);
-  std::atomic<bool> stop{false};
-  std::atomic<std::int64_t> finished{0};
-  std::mutex report;
-#pragma omp parallel for schedule(dynamic, 1)
-  for (std::int64_t i = 0; i < count; ++i) {
-    if (stop.load(std::memory_order_relaxed)) continue;
-    const ViewBasis basis = observer_basis(p, floor, first + i);
-    write_projections(basis, n, source, projections.data() + (source >= 0 ? i : i * n));
-    observers[static_cast<std::size_t>(i)] = basis.report();
-    const std::int64_t k = finished.fetch_add(1) + 1;
-    if (done && (k % 16 == 0 || k == count)) {
-      std::lock_guard<std::mutex> lock(report);
-      if (!done(k)) stop = true;
-    }
-  }
+  observers_cpu(
+      p, count, [first](std::int64_t i) { return first + i; }, source, projections, observers, done);
+}
+
+void gossip_view_listed_cpu(const GossipViewProblem& p, std::span<const std::int32_t> observers,
+                            std::int64_t source, std::span<double> projections,
+                            std::span<GossipViewObserver> reports,
+                            const std::function<bool(std::int64_t)>& done) {
+  observers_cpu(
+      p, static_cast<std::int64_t>(observers.size()),
+      [observers](std::int64_t i) { return std::int64_t(observers[static_cast<std::size_t>(i)]); }, source,
+      projections, reports, done);
 }
 
 void gossip_view_spans_cpu(const GossipViewProblem& p, double floor, std::int64_t count,

@@ -65,10 +65,10 @@ GossipLossRun gossip_loss_exact(const Graph& g, const CsrMatrix& w, const Gossip
   const kernels::GossipViewProblem problem = view_problem(g, w, p);
   const std::int64_t n = g.n;
   const double ldp = gossip_ldp_loss(p), mu_scale = p.sensitivity / p.sigma;
-  std::int64_t thread_bytes = 0;
-  for (node_t v = 0; v < g.n; ++v)
-    thread_bytes = std::max(thread_bytes, kernels::gossip_view_thread_bytes(problem, v));
-  const std::int64_t workspace = thread_bytes * omp_get_max_threads();
+  // Each thread's workspace for the largest of the observers it may get (their balls when they are used).
+  auto workspace_for = [&](std::span<const node_t> observers) {
+    return kernels::gossip_view_thread_bytes(problem, observers) * omp_get_max_threads();
+  };
 
   GossipLossRun run;
   run.accounting = "exact";
@@ -84,24 +84,15 @@ GossipLossRun gossip_loss_exact(const Graph& g, const CsrMatrix& w, const Gossip
     const node_t u = *p.source;
     const std::vector<node_t> observers = observers_reaching(g, u, p.t_start + p.steps);
     const RowTilePlan plan = plan_row_tiles("gossip-loss", "the observers' view bases", n, 1,
-                                            workspace + 16 * n, 16 * n, 1, p.memory_limit);
+                                            workspace_for(observers) + 16 * n, 16 * n, 1, p.memory_limit);
     std::vector<double> projection(observers.size());
     std::vector<kernels::GossipViewObserver> report(observers.size());
     std::vector<double> row(static_cast<std::size_t>(n), 0.0), mu(static_cast<std::size_t>(n), 0.0);
-    std::int64_t finished = 0;
     const std::int64_t total = static_cast<std::int64_t>(observers.size());
-    // Each run of consecutive observer ids is one backend call (its observers in parallel).
-    for (std::int64_t i = 0; i < total;) {
-      std::int64_t j = i + 1;
-      while (j < total && observers[j] == observers[j - 1] + 1) ++j;
-      kernels::gossip_view_cpu(problem, observers[i], j - i, u, std::span(projection).subspan(i, j - i),
-                               std::span(report).subspan(i, j - i), [&](std::int64_t k) {
-                                 return done(finished + k, std::max<std::int64_t>(1, total));
-                               });
-      throw_if_stopped();
-      finished += j - i;
-      i = j;
-    }
+    kernels::gossip_view_listed_cpu(problem, observers, u, projection, report, [&](std::int64_t k) {
+      return done(k, std::max<std::int64_t>(1, total));
+    });
+    throw_if_stopped();
     for (std::size_t i = 0; i < observers.size(); ++i) {
       row[observers[i]] = ldp * projection[i];
       mu[observers[i]] = mu_scale * std::sqrt(projection[i]);
@@ -113,8 +104,11 @@ GossipLossRun gossip_loss_exact(const Graph& g, const CsrMatrix& w, const Gossip
     run.tiles = 1;
     run.memory_estimate = plan.memory_estimate;
   } else {
-    const RowTilePlan plan = plan_row_tiles("gossip-loss", "the n x n projections of the exact accountant", n,
-                                            n, workspace + 8 * n * n, 16 * n, p.tile_sources, p.memory_limit);
+    std::vector<node_t> everyone(static_cast<std::size_t>(n));
+    for (node_t v = 0; v < g.n; ++v) everyone[static_cast<std::size_t>(v)] = v;
+    const RowTilePlan plan =
+        plan_row_tiles("gossip-loss", "the n x n projections of the exact accountant", n, n,
+                       workspace_for(everyone) + 8 * n * n, 16 * n, p.tile_sources, p.memory_limit);
     std::vector<double> projections(static_cast<std::size_t>(n * n));  // observer-major: [v * n + u]
     std::vector<kernels::GossipViewObserver> report(static_cast<std::size_t>(n));
     kernels::gossip_view_cpu(problem, 0, n, -1, projections, report,
