@@ -1,6 +1,7 @@
 // CPU backend of the exact gossip accountant (docs/math.md §6.9): one observer per OpenMP thread, its view's
 // basis built by block Krylov steps with two passes of block classical Gram-Schmidt (single-threaded BLAS,
-// so an observer's bits never depend on the thread count or on which thread ran it).
+// so an observer's bits never depend on the thread count or on which thread ran it), on W restricted to the
+// observer's ball when that is under half the graph (view_ball.hpp, docs/math.md §6.9 "Computation").
 #include <omp.h>
 
 #include <algorithm>
