@@ -168,5 +168,28 @@ TEST(GossipViewBall, AThreadIsChargedForItsBallOnly) {
   EXPECT_GE(ball_bytes, std::int64_t(4) * n + 8 * 21 * 21);
 }
 
+TEST(GossipViewBall, OneSourceOnALargeRingFitsAFewMegabytes) {
+  // Ring of 2 10^5, T = 10 from t = 1: 22 observers reach u, each view touches 23 nodes. The dense bases
+  // alone would take 8 n (2 T + 1) = 34 MB per thread; with the balls the plan holds a few n-vectors (the
+  // row, mu, the search labels), so a 16 MB limit passes and the estimate stays under it.
+  const node_t n = 200000;
+  const auto [g, w] = testing::with_metropolis(ring_graph(n));
+  GossipLossParams p = exact(10, 1, kNoise);
+  p.source = 0;
+  p.memory_limit = std::int64_t(16) << 20;
+  GossipLossRun run;
+  const auto row = gossip_loss_matrix(g, w, p, &run);
+  EXPECT_LT(run.memory_estimate, p.memory_limit);
+  EXPECT_EQ(run.view_observers, 22);
+  for (node_t v = 1; v < n; ++v) {
+    const node_t hops = std::min(v, n - v);
+    if (hops > 11) {
+      ASSERT_EQ(row[v], 0.0) << v;
+    }
+  }
+  EXPECT_GT(row[1], 0.0);
+  EXPECT_LE(row[1], gossip_ldp_loss(p));
+}
+
 }  // namespace
 }  // namespace netdp
