@@ -54,9 +54,10 @@ const CudaBackendTable& open_cuda_module(const std::string& path) {
     const std::string theirs = same_version && table->build ? table->build : "an older netdp";
     const std::string difference =
         table && table->signature ? cuda_signature_difference(table->signature, own) : "no signature";
-    throw DeviceUnavailable(
-        "the CUDA backend module '" + path + "' was built from another version of netdp (" + theirs +
-        ", this is " + cuda_build_id() + "; first difference: " + difference + "): rebuild it with this one");
+    throw DeviceUnavailable("the CUDA backend module '" + path +
+                            "' was built from another version of netdp (module: " + theirs +
+                            "; this netdp: " + cuda_build_id() + "; first difference: " + difference +
+                            "): rebuild it with this one");
   }
   return *table;  // never closed: its engines and their vtables live until the process ends
 }

@@ -158,7 +158,8 @@ TEST(CudaLoader, AModuleWithAnotherLayoutIsRefusedNamingTheDifference) {
     const std::string what = e.what();
     for (const std::string& needle :
          {path, std::string("was built from another version of netdp"),
-          std::string("netdp fake stale module (commit 0000000)"), kernels::cuda_build_id(),
+          std::string("(module: netdp fake stale module (commit 0000000); this netdp: ") +
+              kernels::cuda_build_id() + ";",
           std::string("first difference: module 'struct WalkRunSpec size "), std::string("rebuild it")})
       EXPECT_NE(what.find(needle), std::string::npos) << needle << " in " << what;
   }
