@@ -2,11 +2,14 @@
 // The one list of what crosses the boundary between netdp and its CUDA module (docs/cuda_loader.md "The
 // interface"). Everything else is generated from it: the module's table (kernels/cuda_module.hpp), the
 // loader's forwarders (kernels/cuda_loader.cpp), the "built without CUDA" stubs (kernels/stubs/), the table
-// the module fills (kernels/cuda/module_entry.cpp) and the signature that refuses a module of another build.
+// the module fills (kernels/cuda/module_entry.cpp) and the signature that refuses a module of another build
+// (kernels/cuda_signature.hpp).
 //
 // Adding an engine: declare it in its *_kernels.hpp, add one X line below (the name, the return type and the
 // parameter types exactly as declared; cuda_module.hpp checks them against the declaration), write it in
-// kernels/cuda/. A struct it takes or returns that is not listed in NETDP_CUDA_LAYOUTS goes there too.
+// kernels/cuda/. A struct, engine class or enumeration it passes that is not listed yet goes into
+// NETDP_CUDA_LAYOUTS, NETDP_CUDA_INTERFACES or NETDP_CUDA_ENUMS (cuda_signature.hpp makes the signature of
+// them).
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -35,21 +38,17 @@
 // S(struct, M(member) M(member) ...): every struct whose bytes one side writes and the other reads (the
 // engines' parameters, what their engines' methods take and return, and the structs these point to), each
 // member once. The signature carries the size and alignment of each and the offset and size of each member,
-// so a module compiled against another layout is refused instead of misreading memory. Polymorphic classes
-// (the engines, LossRowSink) are listed by size only: their methods' types are not in the signature.
+// so a module compiled against another layout is refused instead of misreading memory.
 #define NETDP_CUDA_LAYOUTS(S, M)                                                                           \
   S(Graph, M(n) M(offsets) M(adjacency))                                                                   \
   S(CsrMatrix, M(n) M(offsets) M(columns) M(values))                                                       \
   S(GossipRound, M(w) M(graph))                                                                            \
-  S(LossRowSink, )                                                                                         \
   S(GossipLossProblem, M(graph) M(w) M(t_start) M(steps) M(scale) M(cap_ldp) M(dense))                     \
   S(CudaGossipLossRun, M(norms_tile) M(tile_sources) M(tiles) M(device_bytes))                             \
-  S(GossipLossCudaEngine, )                                                                                \
   S(GossipSimProblem,                                                                                      \
     M(w) M(accelerated) M(dense) M(steps) M(dim) M(sigma) M(gamma) M(seed) M(x) M(xbar) M(times))          \
   S(GossipSimBatchErrors, M(truth) M(noisy))                                                               \
   S(CudaGossipSimRun, M(batch_runs) M(batches) M(device_bytes))                                            \
-  S(GossipSimCudaEngine, )                                                                                 \
   S(GossipSimVaryingProblem,                                                                               \
     M(protocol) M(n) M(steps) M(dim) M(sigma) M(seed) M(x) M(xbar) M(times) M(rounds) M(graph) M(dropout)  \
         M(cumulative) M(edge_nodes) M(edge_probability))                                                   \
@@ -57,7 +56,6 @@
     M(graph) M(w) M(method) M(sender_known) M(steps) M(constant) M(scale) M(clip) M(clip_level))           \
   S(WalkChebyshevExpansion, M(lo) M(hi) M(coefficients))                                                   \
   S(CudaWalkLossRun, M(tile_sources) M(tiles) M(device_bytes) M(eigen_seconds))                            \
-  S(WalkLossCudaEngine, )                                                                                  \
   S(WalkTables, M(kind) M(n) M(offsets) M(targets) M(thresholds))                                          \
   S(WalkRunSpec, M(seed) M(steps) M(runs) M(batch_runs) M(per_walk_start) M(start_node) M(eps0) M(delta))  \
   S(WalkVisitTallies, M(visits) M(returns) M(return_time_sum) M(hits) M(hitting_time_sum) M(return_counts) \
@@ -70,10 +68,26 @@
   S(WalkAccountingInputs, M(table_lengths) M(table) M(gaussian) M(known) M(eps0) M(delta) M(utility)       \
                               M(sigma_loc) M(values) M(log_base))                                          \
   S(WalkAccountedBatch, M(first) M(count) M(cycles) M(shared) M(pairs) M(truth) M(noise) M(noises))        \
-  S(WalkSketchBins, M(first_bin) M(counts) M(zero))                                                        \
-  S(WalkPlainCudaEngine, )                                                                                 \
-  S(WalkStepCudaEngine, )                                                                                  \
-  S(WalkAccountedCudaEngine, )
+  S(WalkSketchBins, M(first_bin) M(counts) M(zero))
+
+// P(class, F(method) F(method) ...): the polymorphic classes whose virtual methods one side calls and the
+// other defines (the engines the module returns, the sink netdp hands it), every virtual method but the
+// destructor in declaration order (their order in the vtable). The signature carries each class's size and
+// each method's type; a reordering of the declarations is not seen, so keep this list in their order.
+#define NETDP_CUDA_INTERFACES(P, F)                                    \
+  P(LossRowSink, F(consume))                                           \
+  P(GossipLossCudaEngine, F(plan) F(add_norms) F(loss_rows) F(finish)) \
+  P(GossipSimCudaEngine, F(plan) F(run_batch))                         \
+  P(WalkLossCudaEngine, F(plan) F(loss_rows) F(finish))                \
+  P(WalkPlainCudaEngine, F(plan) F(run_batch) F(finish))               \
+  P(WalkStepCudaEngine, F(plan) F(run_batch) F(visits))                \
+  P(WalkAccountedCudaEngine, F(plan) F(missing_cycle_lengths) F(set_cycle_terms) F(run_batch) F(finish))
+
+// E(enum, V(enumerator) V(enumerator) ...): the enumerations in those structs, each enumerator once, so that
+// the signature carries the value of each.
+#define NETDP_CUDA_ENUMS(E, V)                                                     \
+  E(WalkKind, V(complete) V(uniform) V(lazy_uniform) V(weighted) V(directed_ring)) \
+  E(VaryingProtocol, V(sequence) V(dropout) V(randomized) V(er_per_round))
 
 // Named parameters from a list of types (T0 a0, T1 a1, ...) and the names alone (a0, a1, ...), for the
 // forwarders; up to 10 parameters.

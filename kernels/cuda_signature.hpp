@@ -30,15 +30,40 @@ inline constexpr const char* kCudaSignatureVersion = "netdp CUDA module interfac
   s += std::string(name) + "." #m " at " + std::to_string(offsetof(Type, m)) + " size " + \
        std::to_string(sizeof(decltype(Type::m))) + ";";
 
-/// What a module must agree on with netdp, one item per ';': the layouts of NETDP_CUDA_LAYOUTS, the mangled
-/// types of the table's functions and of the host services. The same string in netdp and in a module built
-/// from the same interface headers by the same compiler.
+// Appends the size of polymorphic class T and the type of each of its virtual methods.
+#define NETDP_CUDA_INTERFACE_CLASS(T, methods)                                         \
+  {                                                                                    \
+    using Type = T;                                                                    \
+    const char* name = #T;                                                             \
+    s += std::string("class ") + name + " size " + std::to_string(sizeof(Type)) + ";"; \
+    methods                                                                            \
+  }
+#define NETDP_CUDA_INTERFACE_METHOD(f) \
+  s += std::string(name) + "::" #f " " + typeid(decltype(&Type::f)).name() + ";";
+
+// Appends the size of enumeration T and the value of each of its enumerators.
+#define NETDP_CUDA_ENUM(T, enumerators)                                               \
+  {                                                                                   \
+    using Type = T;                                                                   \
+    const char* name = #T;                                                            \
+    s += std::string("enum ") + name + " size " + std::to_string(sizeof(Type)) + ";"; \
+    enumerators                                                                       \
+  }
+#define NETDP_CUDA_ENUMERATOR(v) \
+  s += std::string(name) + "::" #v " = " + std::to_string(static_cast<long long>(Type::v)) + ";";
+
+/// What a module must agree on with netdp, one item per ';': the layouts of NETDP_CUDA_LAYOUTS, the classes
+/// of NETDP_CUDA_INTERFACES and the enumerations of NETDP_CUDA_ENUMS, the mangled types of the table's
+/// functions and of the host services. The same string in netdp and in a module built from the same interface
+/// headers by the same compiler.
 inline std::string cuda_module_signature() {
   std::string s = kCudaSignatureVersion;
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Winvalid-offsetof"
   NETDP_CUDA_LAYOUTS(NETDP_CUDA_LAYOUT_STRUCT, NETDP_CUDA_LAYOUT_MEMBER)
 #pragma GCC diagnostic pop
+  NETDP_CUDA_INTERFACES(NETDP_CUDA_INTERFACE_CLASS, NETDP_CUDA_INTERFACE_METHOD)
+  NETDP_CUDA_ENUMS(NETDP_CUDA_ENUM, NETDP_CUDA_ENUMERATOR)
   s += std::string("struct CudaBackendTable size ") + std::to_string(sizeof(CudaBackendTable)) + ";";
   const auto function = [&s](const char* name, const std::type_info& type) {
     s += std::string(name) + " " + type.name() + ";";

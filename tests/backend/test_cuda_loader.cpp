@@ -92,15 +92,16 @@ TEST(CudaLoader, AMissingOrForeignModuleIsRefusedByName) {
   testing::expect_invalid([] { kernels::open_cuda_module("libm.so.6"); }, "not a netdp CUDA backend module");
 }
 
-// The signature (cuda_module.hpp) names every struct of cuda_engines.hpp's layout list with its members, and
-// every engine of its engine list.
+// The signature (cuda_signature.hpp) names every struct of cuda_engines.hpp's layout list with its members,
+// the engines' classes with their methods, the enumerations with their values, and every engine of the list.
 TEST(CudaLoader, TheSignatureCoversTheLayoutsAndTheEngines) {
   const std::string signature = kernels::cuda_module_signature();
   EXPECT_EQ(signature.rfind(kernels::kCudaSignatureVersion, 0), 0u) << signature;
   for (const char* item :
        {"struct GossipLossProblem size ", "GossipLossProblem.graph at 0 ", "struct WalkRunSpec size ",
         "WalkRunSpec.start_node at ", "GossipSimVaryingProblem.edge_probability at ",
-        "walk::PairLosses.max at ", "struct LossRowSink size ", "struct CudaBackendTable size ",
+        "walk::PairLosses.max at ", "class LossRowSink size ", "WalkAccountedCudaEngine::set_cycle_terms ",
+        "WalkKind::directed_ring = 4;", "VaryingProtocol::er_per_round = 3;", "struct CudaBackendTable size ",
         "walk_eigen_weights ", "device_count_error "})
     EXPECT_NE(signature.find(item), std::string::npos) << item << " in " << signature;
 #define NETDP_EXPECT_ENGINE(name, ...) \
