@@ -3,7 +3,10 @@
 # program in the build tree, LIBDIR/netdp/ when installed); netdp_kernels holds kernels/cuda_loader.cpp, which
 # opens it with dlopen the first time a device is asked for.
 file(GLOB cuda_engines CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/cuda/*.cu)
-add_library(netdp_cuda MODULE ${cuda_engines} ${CMAKE_CURRENT_SOURCE_DIR}/cuda/module_entry.cpp)
+# The module names its build (version, commit) in its table, so it has its own copy of version_info.cpp.
+add_library(netdp_cuda MODULE ${cuda_engines} ${CMAKE_CURRENT_SOURCE_DIR}/cuda/module_entry.cpp
+                              ${NETDP_VERSION_CPP})
+add_dependencies(netdp_cuda netdp_version_info)
 set_target_properties(netdp_cuda PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR} PREFIX lib
                                             CUDA_RUNTIME_LIBRARY Shared)
 target_include_directories(netdp_cuda PRIVATE ${PROJECT_SOURCE_DIR}/include ${CMAKE_CURRENT_SOURCE_DIR}
@@ -22,7 +25,6 @@ file(RELATIVE_PATH netdp_cuda_module_relative ${CMAKE_INSTALL_PREFIX}/${CMAKE_IN
      ${CMAKE_INSTALL_PREFIX}/${netdp_cuda_module_dir}/libnetdp_cuda.so)
 set_source_files_properties(${CMAKE_CURRENT_SOURCE_DIR}/cuda_loader.cpp PROPERTIES COMPILE_DEFINITIONS
   "NETDP_BUILD_DIR=\"${CMAKE_BINARY_DIR}\";NETDP_CUDA_MODULE_BUILD=\"$<TARGET_FILE:netdp_cuda>\";NETDP_CUDA_MODULE_RELATIVE=\"${netdp_cuda_module_relative}\";NETDP_CUDA_MODULE_INSTALL=\"${CMAKE_INSTALL_PREFIX}/${netdp_cuda_module_dir}/libnetdp_cuda.so\"")
-target_link_libraries(netdp_kernels PRIVATE ${CMAKE_DL_LIBS})
 # Whatever links netdp_kernels can run on a device, so the module is built with it.
 add_dependencies(netdp_kernels netdp_cuda)
 install(TARGETS netdp_cuda LIBRARY DESTINATION ${netdp_cuda_module_dir})

@@ -1,7 +1,7 @@
 // The CUDA entry points of a CUDA build (docs/cuda_loader.md): each forwards to the backend module
-// libnetdp_cuda.so, opened the first time a device is asked for. Until then no CUDA library is loaded, so
-// `netdp --version` and CPU runs start without the 0.5-1.6 s that loading cuBLAS, cuSPARSE and cuSOLVER
-// takes.
+// libnetdp_cuda.so (opened and checked by cuda_module.cpp), opened the first time a device is asked for.
+// Until then no CUDA library is loaded, so `netdp --version` and CPU runs start without the 0.5-1.6 s that
+// loading cuBLAS, cuSPARSE and cuSOLVER takes.
 #include <dlfcn.h>
 
 #include <algorithm>
@@ -40,8 +40,6 @@ struct Backend {
   std::string unavailable;  // why table is null: the dynamic loader's text or the module's refusal
   std::string path;         // the module tried
 };
-
-const CudaHostServices kHostServices{&walk_eigen_weights};
 
 Backend load_backend() {
   // Without the driver no device can answer: say so without loading the module and its libraries.
@@ -86,20 +84,6 @@ std::string cuda_module_path() {
   return NETDP_CUDA_MODULE_INSTALL;
 }
 
-const CudaBackendTable& open_cuda_module(const std::string& path) {
-  // RTLD_LOCAL: the module's symbols (it exports only its entry point) never interpose on netdp's.
-  void* module = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!module) throw DeviceUnavailable("cannot load the CUDA backend module: " + last_dl_error());
-  auto entry = reinterpret_cast<CudaModuleEntry>(dlsym(module, kCudaModuleEntry));
-  if (!entry)
-    throw DeviceUnavailable("'" + path + "' is not a netdp CUDA backend module: " + last_dl_error());
-  const CudaBackendTable* table = entry(&kHostServices);
-  if (!table || !table->signature || table->signature != cuda_module_signature())
-    throw DeviceUnavailable("the CUDA backend module '" + path +
-                            "' was built from another version of netdp (rebuild it with this one)");
-  return *table;  // never closed: its engines and their vtables live until the process ends
-}
-
 bool cuda_backend_built() {
   return true;
 }
@@ -126,49 +110,12 @@ double cuda_copy_bandwidth_impl(int device, std::size_t bytes) {
   return b.table ? b.table->copy_bandwidth(device, bytes) : 0;
 }
 
-std::unique_ptr<GossipLossCudaEngine> gossip_loss_cuda(const GossipLossProblem& p, int device, node_t first,
-                                                       node_t count, std::int64_t tile_sources,
-                                                       std::int64_t memory_limit, LossRowSink& sink) {
-  return require("gossip_loss_cuda").gossip_loss(p, device, first, count, tile_sources, memory_limit, sink);
-}
-
-std::unique_ptr<GossipSimCudaEngine> gossip_sim_cuda(const GossipSimProblem& p, int device, std::int64_t runs,
-                                                     std::int64_t batch_runs, std::int64_t memory_limit) {
-  return require("gossip_sim_cuda").gossip_sim(p, device, runs, batch_runs, memory_limit);
-}
-
-std::unique_ptr<GossipSimCudaEngine> gossip_sim_varying_cuda(const GossipSimVaryingProblem& p, int device,
-                                                             std::int64_t runs, std::int64_t batch_runs,
-                                                             std::int64_t memory_limit) {
-  return require("gossip_sim_varying_cuda").gossip_sim_varying(p, device, runs, batch_runs, memory_limit);
-}
-
-std::unique_ptr<WalkLossCudaEngine> walk_loss_cuda(const WalkLossProblem& p,
-                                                   const WalkChebyshevExpansion* chebyshev, int device,
-                                                   node_t first, node_t count, std::int64_t tile_sources,
-                                                   std::int64_t memory_limit, LossRowSink& sink) {
-  return require("walk_loss_cuda")
-      .walk_loss(p, chebyshev, device, first, count, tile_sources, memory_limit, sink);
-}
-
-std::unique_ptr<WalkPlainCudaEngine> walk_sim_cuda(const WalkTables& tables, const WalkRunSpec& spec,
-                                                   int device, std::int64_t time_cap, std::int64_t visit_cap,
-                                                   double nv) {
-  return require("walk_sim_cuda").walk_sim(tables, spec, device, time_cap, visit_cap, nv);
-}
-
-std::unique_ptr<WalkStepCudaEngine> walk_steps_cuda(const WalkTables& tables, const WalkRunSpec& spec,
-                                                    int device, bool count_visits) {
-  return require("walk_steps_cuda").walk_steps(tables, spec, device, count_visits);
-}
-
-std::unique_ptr<WalkAccountedCudaEngine> walk_sim_accounted_cuda(const WalkTables& tables,
-                                                                 const WalkRunSpec& spec, int device,
-                                                                 std::int64_t time_cap,
-                                                                 std::int64_t visit_cap, double nv,
-                                                                 const WalkAccountingInputs& in) {
-  return require("walk_sim_accounted_cuda")
-      .walk_sim_accounted(tables, spec, device, time_cap, visit_cap, nv, in);
-}
+// The engines: each forwards to the module's entry of the same name (cuda_engines.hpp).
+#define NETDP_CUDA_FORWARDER(name, Ret, ...)                  \
+  Ret name(NETDP_CUDA_PARAMS(__VA_ARGS__)) {                  \
+    return require(#name).name(NETDP_CUDA_ARGS(__VA_ARGS__)); \
+  }
+NETDP_CUDA_ENGINES(NETDP_CUDA_FORWARDER)
+#undef NETDP_CUDA_FORWARDER
 
 }  // namespace netdp::kernels

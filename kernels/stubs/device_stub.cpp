@@ -1,6 +1,5 @@
 // Device queries in a build without CUDA: no backend, no device.
 #include "cuda_module.hpp"
-#include "stubs/no_cuda.hpp"
 
 namespace netdp::kernels {
 
@@ -20,12 +19,10 @@ double cuda_copy_bandwidth_impl(int, std::size_t) {
   return 0;
 }
 
-// The backend module (docs/cuda_loader.md) exists in CUDA builds only.
+// The backend module (docs/cuda_loader.md) exists in CUDA builds only: none is tried (open_cuda_module, in
+// cuda_module.cpp, still checks a given one).
 std::string cuda_module_path() {
   return "";
-}
-const CudaBackendTable& open_cuda_module(const std::string&) {
-  no_cuda("open_cuda_module");
 }
 
 }  // namespace netdp::kernels

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <string>
 
-#include "cuda_module.hpp"
+#include "cuda_signature.hpp"
 #include "netdp/core/device.hpp"
 #include "netdp/core/error.hpp"
 #include "support/test_support.hpp"
@@ -90,6 +90,80 @@ TEST(CudaLoader, AMissingOrForeignModuleIsRefusedByName) {
   testing::expect_invalid([] { kernels::open_cuda_module("/nonexistent/libnetdp_cuda.so"); },
                           "/nonexistent/libnetdp_cuda.so");
   testing::expect_invalid([] { kernels::open_cuda_module("libm.so.6"); }, "not a netdp CUDA backend module");
+}
+
+// The signature (cuda_signature.hpp) names every struct of cuda_engines.hpp's layout list with its members,
+// the engines' classes with their methods, the enumerations with their values, and every engine of the list.
+TEST(CudaLoader, TheSignatureCoversTheLayoutsAndTheEngines) {
+  const std::string signature = kernels::cuda_module_signature();
+  EXPECT_EQ(signature.rfind(kernels::kCudaSignatureVersion, 0), 0u) << signature;
+  for (const char* item :
+       {"struct GossipLossProblem size ", "GossipLossProblem.graph at 0 ", "struct WalkRunSpec size ",
+        "WalkRunSpec.start_node at ", "GossipSimVaryingProblem.edge_probability at ",
+        "walk::PairLosses.max at ", "class LossRowSink size ", "WalkAccountedCudaEngine::set_cycle_terms ",
+        "WalkKind::directed_ring = 4;", "VaryingProtocol::er_per_round = 3;", "struct CudaBackendTable size ",
+        "walk_eigen_weights ", "device_count_error "})
+    EXPECT_NE(signature.find(item), std::string::npos) << item << " in " << signature;
+#define NETDP_EXPECT_ENGINE(name, ...) \
+  EXPECT_NE(signature.find(";" #name " "), std::string::npos) << #name << " in " << signature;
+  NETDP_CUDA_ENGINES(NETDP_EXPECT_ENGINE)
+#undef NETDP_EXPECT_ENGINE
+}
+
+// Two layouts of the same struct with the same size whose members trade places: only the offsets differ,
+// and the difference names the first member that moved.
+namespace before {
+struct Spec {
+  double eps0, delta;
+};
+}  // namespace before
+namespace after {
+struct Spec {
+  double delta, eps0;
+};
+}  // namespace after
+template <class Spec>
+std::string spec_layout() {
+  std::string s;
+  NETDP_CUDA_LAYOUT_STRUCT(Spec, NETDP_CUDA_LAYOUT_MEMBER(eps0) NETDP_CUDA_LAYOUT_MEMBER(delta))
+  return s;
+}
+
+TEST(CudaLoader, OneChangedOffsetChangesTheSignature) {
+  const std::string a = spec_layout<before::Spec>(), b = spec_layout<after::Spec>();
+  EXPECT_EQ(a, "struct Spec size 16 align 8;Spec.eps0 at 0 size 8;Spec.delta at 8 size 8;");
+  EXPECT_NE(a, b);
+  EXPECT_EQ(kernels::cuda_signature_difference(a, b),
+            "module 'Spec.eps0 at 0 size 8', this netdp 'Spec.eps0 at 8 size 8'");
+  EXPECT_EQ(kernels::cuda_signature_difference(a, a), "");
+  EXPECT_EQ(kernels::cuda_signature_difference(a, a + "extra;"), "module '(none)', this netdp 'extra'");
+  EXPECT_EQ(kernels::cuda_signature_difference("x;", "y;"), "module 'x', this netdp 'y'");
+}
+
+// Fake modules (tests/backend/fake_cuda_module.cpp, built by the host compiler in every build): one of this
+// build's interface loads; one compiled against a WalkRunSpec with a member more is refused, naming both
+// builds and the first item that differs.
+TEST(CudaLoader, AFakeModuleOfThisInterfaceLoads) {
+  const kernels::CudaBackendTable& table = kernels::open_cuda_module(NETDP_TEST_NETDP_FAKE_CUDA_MODULE);
+  EXPECT_EQ(std::string(table.signature), kernels::cuda_module_signature());
+  EXPECT_EQ(std::string(table.build), "netdp fake module (commit 0000000)");
+  EXPECT_EQ(table.device_count(), 0);
+}
+
+TEST(CudaLoader, AModuleWithAnotherLayoutIsRefusedNamingTheDifference) {
+  const std::string path = NETDP_TEST_NETDP_FAKE_STALE_CUDA_MODULE;
+  try {
+    kernels::open_cuda_module(path);
+    ADD_FAILURE() << "a module with another layout of WalkRunSpec loaded";
+  } catch (const DeviceUnavailable& e) {
+    const std::string what = e.what();
+    for (const std::string& needle :
+         {path, std::string("was built from another version of netdp"),
+          std::string("(module: netdp fake stale module (commit 0000000); this netdp: ") +
+              kernels::cuda_build_id() + ";",
+          std::string("first difference: module 'struct WalkRunSpec size "), std::string("rebuild it")})
+      EXPECT_NE(what.find(needle), std::string::npos) << needle << " in " << what;
+  }
 }
 
 // Where no device answers, the reason is kept and shown (docs/cuda_loader.md "Why no device answers"):
