@@ -15,7 +15,7 @@
 namespace netdp::kernels {
 namespace {
 
-std::size_t at(node_t row, node_t n) {
+std::size_t row_offset(node_t row, node_t n) {
   return static_cast<std::size_t>(row) * static_cast<std::size_t>(n);
 }
 
@@ -30,7 +30,7 @@ std::int64_t block_width(const GossipSchedule& s, int t_start, node_t v) {
 
 /// Appends row w of P as the next candidate of `basis`.
 void stage_row(const SequenceState& st, node_t w, ViewBasis& basis, std::int64_t j) {
-  const double* row = st.product.data() + at(w, st.n);
+  const double* row = st.product.data() + row_offset(w, st.n);
   std::copy(row, row + st.n, basis.candidate(j));
 }
 
@@ -148,7 +148,7 @@ void sequence_view_cpu(const GossipSchedule& s, int t_start, std::span<const std
       basis.accept(1);
     }
     write_projections(basis, n, source,
-                      projections.data() + (source >= 0 ? static_cast<std::size_t>(i) : at(i, n)));
+                      projections.data() + (source >= 0 ? static_cast<std::size_t>(i) : row_offset(i, n)));
     observers[static_cast<std::size_t>(i)] = basis.report();
   }
 }

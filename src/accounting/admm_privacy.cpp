@@ -7,7 +7,7 @@
 #include "netdp/core/error.hpp"
 #include "netdp/dp/calibration.hpp"
 #include "netdp/dp/subsampling.hpp"
-#include "netdp/io/format.hpp"
+#include "netdp/core/format.hpp"
 
 namespace netdp {
 

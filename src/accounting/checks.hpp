@@ -7,7 +7,7 @@
 
 #include "netdp/core/error.hpp"
 #include "netdp/core/graph.hpp"
-#include "netdp/io/format.hpp"
+#include "netdp/core/format.hpp"
 
 namespace netdp::accounting_checks {
 

@@ -17,7 +17,7 @@
 #include "gossip_loss_kernels.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/core/weighting.hpp"
-#include "netdp/io/format.hpp"
+#include "netdp/core/format.hpp"
 
 namespace netdp {
 

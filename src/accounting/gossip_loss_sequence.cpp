@@ -15,7 +15,7 @@
 #include "gossip_loss_sequence_kernels.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/core/weighting.hpp"
-#include "netdp/io/format.hpp"
+#include "netdp/core/format.hpp"
 
 namespace netdp {
 namespace {

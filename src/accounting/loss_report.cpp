@@ -15,7 +15,9 @@ namespace netdp {
 
 using json = nlohmann::json;
 
-namespace {
+// A named namespace, not an anonymous one: LossReport::State holds a DiagonalFill, and the unity build
+// (CMakeLists.txt) would otherwise warn that a member's type has internal linkage.
+namespace loss_report_detail {
 
 // Forwards tiles to `target` with `value` at (u, u): the reference code's self-pair (docs/math.md §12
 // item 60). Only loss.npy sees it; the statistics get the rows as computed.
@@ -37,7 +39,7 @@ class DiagonalFill : public LossRowSink {
   std::vector<double> tile_;
 };
 
-}  // namespace
+}  // namespace loss_report_detail
 
 struct LossReport::State {
   State(const Graph& g, const ResultsDir& out, std::int64_t rows, const std::string& label, bool progress,
@@ -54,7 +56,7 @@ struct LossReport::State {
   const ResultsDir& out;
   bool all_pairs;
   std::optional<NpyWriter> loss_file;
-  std::optional<DiagonalFill> loss_matrix;
+  std::optional<loss_report_detail::DiagonalFill> loss_matrix;
   LossStatistics stats;
   ProgressReporter reporter;
   std::optional<LossRowTee> tee;

@@ -15,7 +15,7 @@
 #include "netdp/core/error.hpp"
 #include "netdp/core/spectral.hpp"
 #include "netdp/core/weighting.hpp"
-#include "netdp/io/format.hpp"
+#include "netdp/core/format.hpp"
 #include "walk_loss_kernels.hpp"
 
 namespace netdp {

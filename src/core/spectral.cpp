@@ -15,6 +15,7 @@
 
 #include "cpu/serial_blas.hpp"
 #include "netdp/core/error.hpp"
+#include "netdp/core/format.hpp"
 
 namespace netdp {
 namespace {
@@ -23,12 +24,6 @@ constexpr node_t kDenseLimit = 1024;      // spectral_summary uses dense LAPACK 
 constexpr int kMaxLanczosSteps = 3000;    // beyond min(n - 1, this) Lanczos gives up
 constexpr double kRitzTolerance = 1e-10;  // |beta_k s_{k,i}| below this for both extreme Ritz values
 constexpr double kSymmetryTolerance = 1e-9;
-
-std::string number(double x) {
-  char buffer[32];
-  auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, x);
-  return ec == std::errc() ? std::string(buffer, end) : std::to_string(x);
-}
 
 // The eigenvalue routines read one triangle only; a non-symmetric W would silently give wrong numbers.
 void require_symmetric(const CsrMatrix& w, const char* who) {
@@ -214,7 +209,7 @@ SpectralSummary spectral_summary(const CsrMatrix& w, const std::function<void(do
 // from 2 to 1.
 double chebyshev_gamma(double gap) {
   if (!(gap > 0.0 && gap <= 2.0))
-    throw InvalidInput("Chebyshev gamma needs a spectral gap in (0, 2], got " + number(gap));
+    throw InvalidInput("Chebyshev gamma needs a spectral gap in (0, 2], got " + format_double(gap));
   return 2.0 / (1.0 + std::sqrt(gap * (1.0 - gap / 4.0)));
 }
 
@@ -223,30 +218,30 @@ double chebyshev_gamma(double gap) {
 int muffliato_stopping_time(node_t n, double sigma, double gap) {
   if (n < 1) throw InvalidInput("Muffliato stopping time needs n >= 1, got " + std::to_string(n));
   if (!(sigma > 0.0) || !std::isfinite(sigma))
-    throw InvalidInput("Muffliato stopping time needs sigma > 0, got " + number(sigma));
+    throw InvalidInput("Muffliato stopping time needs sigma > 0, got " + format_double(sigma));
   if (!(gap > 1e-15) || !std::isfinite(gap))
     throw InvalidInput(
-        "spectral gap " + number(gap) +
+        "spectral gap " + format_double(gap) +
         " is zero: the graph looks disconnected, so the stopping time (steps auto) is undefined");
   const double variance = sigma * sigma;
   const double t = std::ceil(std::log(double(n) / variance * std::max(0.25, variance)) / std::sqrt(gap));
   if (!(t <= double(std::numeric_limits<int>::max())))
-    throw InvalidInput("Muffliato stopping time is too large (" + number(t) + " steps)");
+    throw InvalidInput("Muffliato stopping time is too large (" + format_double(t) + " steps)");
   return std::max(1, static_cast<int>(t));
 }
 
 int random_walk_horizon(node_t n, double sigma, double gap) {
   if (n < 1) throw InvalidInput("random-walk horizon needs n >= 1, got " + std::to_string(n));
   if (!(sigma > 0.0) || !std::isfinite(sigma))
-    throw InvalidInput("random-walk horizon needs sigma > 0, got " + number(sigma));
+    throw InvalidInput("random-walk horizon needs sigma > 0, got " + format_double(sigma));
   if (!(gap > 1e-15) || !std::isfinite(gap))
-    throw InvalidInput("spectral gap " + number(gap) +
+    throw InvalidInput("spectral gap " + format_double(gap) +
                        " is zero: the graph looks disconnected, so the horizon (steps auto) is undefined");
   const double variance = sigma * sigma;
   // int() of the reference code truncates towards zero.
   const double t = std::floor(20.0 * std::ceil(std::log(double(n)) / gap) * (0.25 + variance) / variance);
   if (!(t <= double(std::numeric_limits<int>::max())))
-    throw InvalidInput("random-walk horizon is too large (" + number(t) + " steps)");
+    throw InvalidInput("random-walk horizon is too large (" + format_double(t) + " steps)");
   return std::max(1, static_cast<int>(t));
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "netdp/core/error.hpp"
+#include "netdp/core/format.hpp"
 #include "netdp/core/graph_io.hpp"
 #include "netdp/core/memory_graphs.hpp"
 
@@ -14,13 +15,6 @@ namespace {
 
 constexpr std::string_view kValidSchemes =
     "metropolis, hamilton-literal, max-degree, lazy-uniform, file:PATH";
-
-// Shortest decimal form that reads back as the same double, for error messages.
-std::string number(double x) {
-  char buffer[32];
-  auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, x);
-  return ec == std::errc() ? std::string(buffer, end) : std::to_string(x);
-}
 
 std::string entry(node_t i, node_t j) {
   return "(" + std::to_string(i) + ", " + std::to_string(j) + ")";
@@ -89,7 +83,7 @@ void check_support_entry(const Graph& g, node_t i, node_t j, double value, const
   if (i == j || value == 0.0) return;
   auto row = g.neighbors(i);
   if (!std::binary_search(row.begin(), row.end(), j))
-    throw InvalidInput(what + " entry " + entry(i, j) + " = " + number(value) + " is off the graph: {" +
+    throw InvalidInput(what + " entry " + entry(i, j) + " = " + format_double(value) + " is off the graph: {" +
                        std::to_string(i) + ", " + std::to_string(j) + "} is not an edge");
 }
 
@@ -188,14 +182,14 @@ void validate_row_stochastic(const CsrMatrix& w, const Graph& g, double toleranc
       const node_t j = w.columns[k];
       const double x = w.values[k];
       if (!std::isfinite(x))
-        throw InvalidInput("W entry " + entry(i, j) + " = " + number(x) + " is not finite");
-      if (x < -tolerance) throw InvalidInput("W entry " + entry(i, j) + " = " + number(x) + " is negative");
+        throw InvalidInput("W entry " + entry(i, j) + " = " + format_double(x) + " is not finite");
+      if (x < -tolerance) throw InvalidInput("W entry " + entry(i, j) + " = " + format_double(x) + " is negative");
       check_support_entry(g, i, j, x, "W");
       sum += x;
     }
     if (!(std::abs(sum - 1.0) <= tolerance))
-      throw InvalidInput("W row " + std::to_string(i) + " sums to " + number(sum) + ", not 1 (tolerance " +
-                         number(tolerance) + ")");
+      throw InvalidInput("W row " + std::to_string(i) + " sums to " + format_double(sum) + ", not 1 (tolerance " +
+                         format_double(tolerance) + ")");
   }
 }
 
@@ -207,9 +201,9 @@ void validate_gossip_matrix(const CsrMatrix& w, const Graph& g, double tolerance
       const node_t j = w.columns[k];
       const double mirror = w.at(j, i);
       if (!(std::abs(w.values[k] - mirror) <= tolerance))
-        throw InvalidInput("W is not symmetric: entry " + entry(i, j) + " = " + number(w.values[k]) +
-                           " but " + entry(j, i) + " = " + number(mirror) + " (tolerance " +
-                           number(tolerance) + ")");
+        throw InvalidInput("W is not symmetric: entry " + entry(i, j) + " = " + format_double(w.values[k]) +
+                           " but " + entry(j, i) + " = " + format_double(mirror) + " (tolerance " +
+                           format_double(tolerance) + ")");
     }
 }
 

@@ -20,7 +20,7 @@ double calibrate_sigma(const std::function<double(double sigma)>& epsilon_of_sig
   auto meets = [&](double sigma) {
     const double eps = epsilon_of_sigma(sigma);
     if (std::isnan(eps))
-      throw InvalidInput(std::string(f) + ": epsilon_of_sigma returned NaN at sigma = " + format(sigma));
+      throw InvalidInput(std::string(f) + ": epsilon_of_sigma returned NaN at sigma = " + format_double(sigma));
     return eps <= target;
   };
   double lo = options.initial_sigma, hi = options.initial_sigma;
@@ -35,8 +35,8 @@ double calibrate_sigma(const std::function<double(double sigma)>& epsilon_of_sig
       lo = hi;
       hi = lo * 2;
       if (hi > options.max_sigma)
-        throw InvalidInput(std::string(f) + ": target " + format(target) +
-                           " is not reached for sigma up to " + format(options.max_sigma));
+        throw InvalidInput(std::string(f) + ": target " + format_double(target) +
+                           " is not reached for sigma up to " + format_double(options.max_sigma));
     } while (!meets(hi));
   }
   // Invariant: meets(hi) and !meets(lo).

@@ -8,11 +8,9 @@
 #include <vector>
 
 #include "netdp/core/error.hpp"
+#include "netdp/core/format.hpp"
 
 namespace netdp::dp::detail {
-
-/// Shortest decimal form that reads back to the same double (no "1e-05 vs 0.00001" ambiguity).
-std::string format(double x);
 
 /// Throws InvalidInput("<function>: <parameter> must be <requirement> (got <value>)") unless ok.
 /// Every check below is written so that NaN fails it.
@@ -20,7 +18,7 @@ inline void require(bool ok, const char* function, const char* parameter, double
                     const char* requirement) {
   if (!ok)
     throw InvalidInput(std::string(function) + ": " + parameter + " must be " + requirement + " (got " +
-                       format(value) + ")");
+                       format_double(value) + ")");
 }
 inline void require_order(const char* f, double alpha, const char* name = "alpha") {
   require(alpha > 1, f, name, alpha, "> 1");

@@ -75,11 +75,11 @@ RdpOptimum optimise(const char* f, const RdpCurve& curve, Convert convert) {
                        ": the RDP curve is infinite at every order (no bound holds on this grid)");
   if (best.order == lowest) {
     best.at_grid_edge = true;
-    best.warning = "optimal RDP order " + format(best.order) +
+    best.warning = "optimal RDP order " + format_double(best.order) +
                    " is the smallest order of the grid; add orders closer to 1 for a tighter bound";
   } else if (best.order == highest) {
     best.at_grid_edge = true;
-    best.warning = "optimal RDP order " + format(best.order) +
+    best.warning = "optimal RDP order " + format_double(best.order) +
                    " is the largest order of the grid; add larger orders for a tighter bound";
   }
   return best;

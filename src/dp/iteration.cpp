@@ -42,7 +42,7 @@ double weak_convexity_bound(const std::vector<double>& divergences, const std::v
     require_nonnegative(f, "divergence", divergences[i]);
     if (weights[i] == 0) continue;
     require(divergences[i] <= c / (alpha - 1), f, "divergence", divergences[i],
-            ("<= c/(alpha - 1) = " + format(c / (alpha - 1)) + " (PI4 admissibility)").c_str());
+            ("<= c/(alpha - 1) = " + format_double(c / (alpha - 1)) + " (PI4 admissibility)").c_str());
     total += weights[i];
     mean += weights[i] * divergences[i];
   }

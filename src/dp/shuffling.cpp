@@ -91,7 +91,7 @@ void check_fmt(const char* f, double eps0, std::int64_t n, double delta) {
   check_base(f, eps0, n);
   require_open_unit(f, "delta", delta);
   const double limit = std::log(double(n) / (16 * std::log(2 / delta)));
-  require(eps0 <= limit, f, "eps0", eps0, ("<= ln(n / (16 ln(2/delta))) = " + format(limit)).c_str());
+  require(eps0 <= limit, f, "eps0", eps0, ("<= ln(n / (16 ln(2/delta))) = " + format_double(limit)).c_str());
 }
 }  // namespace
 

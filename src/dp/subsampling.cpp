@@ -103,9 +103,9 @@ namespace {
 
 // Returns an empty string when the bound holds, else the violated condition (used for messages).
 std::string violated(SubsampledBound bound, double alpha, double q, double sigma) {
-  if (!(alpha > 1)) return "alpha must be > 1 (got " + format(alpha) + ")";
-  if (!(q > 0 && q < 0.2)) return "q must be in (0, 1/5) (got " + format(q) + ")";
-  if (!(sigma >= 4)) return "sigma must be >= 4 (got " + format(sigma) + ")";
+  if (!(alpha > 1)) return "alpha must be > 1 (got " + format_double(alpha) + ")";
+  if (!(q > 0 && q < 0.2)) return "q must be in (0, 1/5) (got " + format_double(q) + ")";
+  if (!(sigma >= 4)) return "sigma must be >= 4 (got " + format_double(sigma) + ")";
   if (bound == SubsampledBound::thm_3_10) return {};
   const double s2 = sigma * sigma;
   const double m = std::log1p(1 / (q * (alpha - 1)));
@@ -113,10 +113,10 @@ std::string violated(SubsampledBound bound, double alpha, double q, double sigma
   const double first = (m * m * s2 / 2 - std::log(5 * s2)) / denominator;
   if (!(denominator > 0 && alpha <= first))
     return "alpha must be <= (M^2 sigma^2/2 - ln(5 sigma^2)) / (M + ln(q alpha) + 1/(2 sigma^2)) = " +
-           format(first) + " (got " + format(alpha) + ")";
+           format_double(first) + " (got " + format_double(alpha) + ")";
   const double second = m * s2 / 2 - 2 * std::log(sigma);
   if (!(alpha <= second))
-    return "alpha must be <= M sigma^2/2 - 2 ln(sigma) = " + format(second) + " (got " + format(alpha) + ")";
+    return "alpha must be <= M sigma^2/2 - 2 ln(sigma) = " + format_double(second) + " (got " + format_double(alpha) + ")";
   return {};
 }
 

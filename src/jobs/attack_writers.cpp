@@ -5,7 +5,7 @@
 #include <string>
 
 #include "netdp/attack/centrality.hpp"
-#include "netdp/io/format.hpp"
+#include "netdp/core/format.hpp"
 
 namespace netdp {
 

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "jobs/model_parts.hpp"
-#include "netdp/io/format.hpp"
+#include "netdp/core/format.hpp"
 
 namespace netdp::jobs {
 

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "netdp/io/format.hpp"
+#include "netdp/core/format.hpp"
 #include "netdp/jobs/model.hpp"
 #include "netdp/jobs/walk_loss_job.hpp"  // TargetStatistic
 #include "netdp/simulation/convex_models.hpp"

@@ -13,7 +13,7 @@
 #include "jobs/model_parts.hpp"
 #include "netdp/accounting/loss_report.hpp"
 #include "netdp/core/error.hpp"
-#include "netdp/io/format.hpp"
+#include "netdp/core/format.hpp"
 #include "netdp/io/results_dir.hpp"
 #include "netdp/mf/mf_baseline.hpp"
 #include "netdp/mf/mf_trust.hpp"

@@ -12,7 +12,7 @@
 #include "core/memory_info.hpp"
 #include "jobs/model_list.hpp"
 #include "netdp/core/error.hpp"
-#include "netdp/io/format.hpp"
+#include "netdp/core/format.hpp"
 
 namespace netdp::jobs {
 

@@ -9,7 +9,7 @@
 #include "netdp/core/error.hpp"
 #include "netdp/core/graph_generators.hpp"
 #include "netdp/core/graph_spec.hpp"
-#include "netdp/io/format.hpp"
+#include "netdp/core/format.hpp"
 
 namespace netdp {
 

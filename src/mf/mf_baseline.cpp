@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "netdp/core/error.hpp"
-#include "netdp/io/format.hpp"
+#include "netdp/core/format.hpp"
 
 namespace netdp::mf {
 

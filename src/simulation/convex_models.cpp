@@ -6,7 +6,7 @@
 
 #include "common/convex_model_math.hpp"
 #include "netdp/core/error.hpp"
-#include "netdp/io/format.hpp"
+#include "netdp/core/format.hpp"
 #include "netdp/simulation/convex_models.hpp"
 
 namespace netdp {

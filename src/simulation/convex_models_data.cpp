@@ -8,7 +8,7 @@
 
 #include "netdp/core/error.hpp"
 #include "netdp/core/philox.hpp"
-#include "netdp/io/format.hpp"
+#include "netdp/core/format.hpp"
 #include "netdp/simulation/convex_models.hpp"
 
 namespace netdp {

@@ -16,7 +16,7 @@
 #include "gossip_sim_kernels.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/core/spectral.hpp"
-#include "netdp/io/format.hpp"
+#include "netdp/core/format.hpp"
 #include "simulation/gossip_sim_internal.hpp"
 
 namespace netdp {

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "netdp/core/error.hpp"
-#include "netdp/io/format.hpp"
+#include "netdp/core/format.hpp"
 #include "simulation/gossip_sim_internal.hpp"
 
 namespace netdp {

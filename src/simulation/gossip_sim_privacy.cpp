@@ -15,7 +15,7 @@
 #include "gossip_loss_sequence_kernels.hpp"
 #include "netdp/accounting/gossip_loss_sequence.hpp"
 #include "netdp/core/error.hpp"
-#include "netdp/io/format.hpp"
+#include "netdp/core/format.hpp"
 #include "simulation/gossip_sim_privacy_internal.hpp"
 
 namespace netdp {

@@ -8,7 +8,7 @@
 #include "common/gossip_sim_math.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/core/philox.hpp"
-#include "netdp/io/format.hpp"
+#include "netdp/core/format.hpp"
 #include "simulation/gossip_sim_internal.hpp"
 
 namespace netdp {

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "netdp/core/error.hpp"
-#include "netdp/io/format.hpp"
+#include "netdp/core/format.hpp"
 #include "netdp/simulation/gossip_sim.hpp"
 
 namespace netdp {

@@ -13,7 +13,7 @@
 #include "netdp/accounting/gossip_loss_sequence.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/core/spectral.hpp"
-#include "netdp/io/format.hpp"
+#include "netdp/core/format.hpp"
 
 namespace netdp {
 

@@ -13,7 +13,7 @@
 #include "core/progress.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/core/philox.hpp"
-#include "netdp/io/format.hpp"
+#include "netdp/core/format.hpp"
 
 namespace netdp {
 

@@ -5,7 +5,7 @@
 
 #include "netdp/core/device.hpp"
 #include "netdp/core/error.hpp"
-#include "netdp/io/format.hpp"
+#include "netdp/core/format.hpp"
 #include "netdp/simulation/walk_sim_params.hpp"
 
 namespace netdp {

@@ -5,7 +5,7 @@
 #include "core/memory_info.hpp"
 #include "core/progress.hpp"
 #include "netdp/core/error.hpp"
-#include "netdp/io/format.hpp"
+#include "netdp/core/format.hpp"
 
 namespace netdp::study {
 

@@ -12,7 +12,7 @@
 #include <toml++/toml.h>
 
 #include "netdp/core/error.hpp"
-#include "netdp/io/format.hpp"
+#include "netdp/core/format.hpp"
 
 namespace netdp::study {
 

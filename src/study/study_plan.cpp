@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "netdp/core/error.hpp"
-#include "netdp/io/format.hpp"
+#include "netdp/core/format.hpp"
 #include "study/sha256.hpp"
 
 namespace netdp::study {

@@ -5,7 +5,7 @@
 #include <map>
 #include <sstream>
 
-#include "netdp/io/format.hpp"
+#include "netdp/core/format.hpp"
 
 namespace netdp::study {
 

@@ -12,7 +12,7 @@
 #include "netdp/core/graph_spec.hpp"
 #include "netdp/core/spectral.hpp"
 #include "netdp/core/weighting.hpp"
-#include "netdp/io/format.hpp"
+#include "netdp/core/format.hpp"
 #include "netdp/simulation/gossip_sim.hpp"
 #include "netdp/simulation/gossip_sim_privacy.hpp"
 #include "support/test_support.hpp"

@@ -23,7 +23,7 @@ struct Row {
 };
 
 std::vector<Row> reference() {
-  std::ifstream in(std::string(NETDP_SOURCE_DIR) + "/tests/data/gdp_reference.csv");
+  std::ifstream in(testing::source_path("tests/data/gdp_reference.csv"));
   std::vector<Row> rows;
   std::string line;
   std::getline(in, line);  // header

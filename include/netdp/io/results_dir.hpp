@@ -11,7 +11,7 @@
 
 #include "netdp/core/graph.hpp"
 #include "netdp/core/loss_rows.hpp"
-#include "netdp/io/format.hpp"  // writers format numbers with format_double
+#include "netdp/core/format.hpp"  // writers format numbers with format_double
 
 namespace netdp {
 

@@ -1,4 +1,4 @@
-#include "netdp/io/format.hpp"
+#include "netdp/core/format.hpp"
 
 #include <charconv>
 #include <cmath>

@@ -1,5 +1,5 @@
 #pragma once
-// Number formatting shared by every writer (CSV, JSON, the CLI's tables): one spelling of a double
+// Number formatting shared by every writer (CSV, JSON, the CLI's tables) and message: one spelling of a double
 // everywhere.
 #include <string>
 
