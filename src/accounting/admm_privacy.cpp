@@ -5,9 +5,9 @@
 #include <cmath>
 
 #include "netdp/core/error.hpp"
+#include "netdp/core/format.hpp"
 #include "netdp/dp/calibration.hpp"
 #include "netdp/dp/subsampling.hpp"
-#include "netdp/core/format.hpp"
 
 namespace netdp {
 

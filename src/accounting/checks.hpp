@@ -6,8 +6,8 @@
 #include <string>
 
 #include "netdp/core/error.hpp"
-#include "netdp/core/graph.hpp"
 #include "netdp/core/format.hpp"
+#include "netdp/core/graph.hpp"
 
 namespace netdp::accounting_checks {
 

@@ -16,8 +16,8 @@
 #include "core/progress.hpp"
 #include "gossip_loss_kernels.hpp"
 #include "netdp/core/error.hpp"
-#include "netdp/core/weighting.hpp"
 #include "netdp/core/format.hpp"
+#include "netdp/core/weighting.hpp"
 
 namespace netdp {
 

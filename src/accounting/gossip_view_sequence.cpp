@@ -14,8 +14,8 @@
 #include "core/progress.hpp"
 #include "gossip_loss_sequence_kernels.hpp"
 #include "netdp/core/error.hpp"
-#include "netdp/core/weighting.hpp"
 #include "netdp/core/format.hpp"
+#include "netdp/core/weighting.hpp"
 
 namespace netdp {
 namespace {

@@ -13,9 +13,9 @@
 #include "core/progress.hpp"
 #include "netdp/accounting/walk_loss_chebyshev.hpp"
 #include "netdp/core/error.hpp"
+#include "netdp/core/format.hpp"
 #include "netdp/core/spectral.hpp"
 #include "netdp/core/weighting.hpp"
-#include "netdp/core/format.hpp"
 #include "walk_loss_kernels.hpp"
 
 namespace netdp {

@@ -83,8 +83,9 @@ void check_support_entry(const Graph& g, node_t i, node_t j, double value, const
   if (i == j || value == 0.0) return;
   auto row = g.neighbors(i);
   if (!std::binary_search(row.begin(), row.end(), j))
-    throw InvalidInput(what + " entry " + entry(i, j) + " = " + format_double(value) + " is off the graph: {" +
-                       std::to_string(i) + ", " + std::to_string(j) + "} is not an edge");
+    throw InvalidInput(what + " entry " + entry(i, j) + " = " + format_double(value) +
+                       " is off the graph: {" + std::to_string(i) + ", " + std::to_string(j) +
+                       "} is not an edge");
 }
 
 }  // namespace
@@ -183,13 +184,14 @@ void validate_row_stochastic(const CsrMatrix& w, const Graph& g, double toleranc
       const double x = w.values[k];
       if (!std::isfinite(x))
         throw InvalidInput("W entry " + entry(i, j) + " = " + format_double(x) + " is not finite");
-      if (x < -tolerance) throw InvalidInput("W entry " + entry(i, j) + " = " + format_double(x) + " is negative");
+      if (x < -tolerance)
+        throw InvalidInput("W entry " + entry(i, j) + " = " + format_double(x) + " is negative");
       check_support_entry(g, i, j, x, "W");
       sum += x;
     }
     if (!(std::abs(sum - 1.0) <= tolerance))
-      throw InvalidInput("W row " + std::to_string(i) + " sums to " + format_double(sum) + ", not 1 (tolerance " +
-                         format_double(tolerance) + ")");
+      throw InvalidInput("W row " + std::to_string(i) + " sums to " + format_double(sum) +
+                         ", not 1 (tolerance " + format_double(tolerance) + ")");
   }
 }
 

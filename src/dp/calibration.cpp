@@ -20,7 +20,8 @@ double calibrate_sigma(const std::function<double(double sigma)>& epsilon_of_sig
   auto meets = [&](double sigma) {
     const double eps = epsilon_of_sigma(sigma);
     if (std::isnan(eps))
-      throw InvalidInput(std::string(f) + ": epsilon_of_sigma returned NaN at sigma = " + format_double(sigma));
+      throw InvalidInput(std::string(f) +
+                         ": epsilon_of_sigma returned NaN at sigma = " + format_double(sigma));
     return eps <= target;
   };
   double lo = options.initial_sigma, hi = options.initial_sigma;

@@ -116,7 +116,8 @@ std::string violated(SubsampledBound bound, double alpha, double q, double sigma
            format_double(first) + " (got " + format_double(alpha) + ")";
   const double second = m * s2 / 2 - 2 * std::log(sigma);
   if (!(alpha <= second))
-    return "alpha must be <= M sigma^2/2 - 2 ln(sigma) = " + format_double(second) + " (got " + format_double(alpha) + ")";
+    return "alpha must be <= M sigma^2/2 - 2 ln(sigma) = " + format_double(second) + " (got " +
+           format_double(alpha) + ")";
   return {};
 }
 

@@ -15,8 +15,8 @@
 #include "jobs/model_parts.hpp"
 #include "netdp/accounting/loss_report.hpp"
 #include "netdp/core/error.hpp"
-#include "netdp/core/graph_spec.hpp"
 #include "netdp/core/format.hpp"
+#include "netdp/core/graph_spec.hpp"
 #include "netdp/io/results_dir.hpp"
 
 namespace netdp {

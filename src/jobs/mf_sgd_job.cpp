@@ -13,8 +13,8 @@
 #include "jobs/model_parts.hpp"
 #include "netdp/accounting/loss_report.hpp"
 #include "netdp/core/error.hpp"
-#include "netdp/dp/gaussian.hpp"
 #include "netdp/core/format.hpp"
+#include "netdp/dp/gaussian.hpp"
 #include "netdp/io/results_dir.hpp"
 #include "netdp/mf/mf_trust.hpp"
 

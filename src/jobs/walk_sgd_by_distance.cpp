@@ -7,9 +7,9 @@
 
 #include "jobs/walk_sgd_parts.hpp"
 #include "netdp/core/error.hpp"
+#include "netdp/core/format.hpp"
 #include "netdp/core/graph_generators.hpp"
 #include "netdp/core/graph_spec.hpp"
-#include "netdp/core/format.hpp"
 
 namespace netdp {
 

@@ -5,10 +5,10 @@
 #include <cmath>
 
 #include "netdp/core/error.hpp"
+#include "netdp/core/format.hpp"
 #include "netdp/core/graph_generators.hpp"
 #include "netdp/core/graph_spec.hpp"
 #include "netdp/core/weighting.hpp"
-#include "netdp/core/format.hpp"
 #include "netdp/jobs/walk_sgd_job.hpp"
 #include "netdp/simulation/walk_sim_model.hpp"
 

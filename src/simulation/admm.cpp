@@ -13,8 +13,8 @@
 #include "common/admm_bodies.hpp"
 #include "core/progress.hpp"
 #include "netdp/core/error.hpp"
-#include "netdp/core/philox.hpp"
 #include "netdp/core/format.hpp"
+#include "netdp/core/philox.hpp"
 #include "netdp/simulation/admm_prox.hpp"
 
 namespace netdp {

@@ -7,8 +7,8 @@
 #include <string>
 
 #include "netdp/core/error.hpp"
-#include "netdp/core/philox.hpp"
 #include "netdp/core/format.hpp"
+#include "netdp/core/philox.hpp"
 #include "netdp/simulation/convex_models.hpp"
 
 namespace netdp {

@@ -15,8 +15,8 @@
 #include "cpu/power_panels.hpp"
 #include "gossip_sim_kernels.hpp"
 #include "netdp/core/error.hpp"
-#include "netdp/core/spectral.hpp"
 #include "netdp/core/format.hpp"
+#include "netdp/core/spectral.hpp"
 #include "simulation/gossip_sim_internal.hpp"
 
 namespace netdp {

@@ -7,8 +7,8 @@
 
 #include "common/gossip_sim_math.hpp"
 #include "netdp/core/error.hpp"
-#include "netdp/core/philox.hpp"
 #include "netdp/core/format.hpp"
+#include "netdp/core/philox.hpp"
 #include "simulation/gossip_sim_internal.hpp"
 
 namespace netdp {

@@ -14,9 +14,9 @@
 
 #include "core/progress.hpp"
 #include "netdp/core/error.hpp"
+#include "netdp/core/format.hpp"
 #include "netdp/core/philox.hpp"
 #include "netdp/core/weighting.hpp"
-#include "netdp/core/format.hpp"
 #include "netdp/simulation/gossip_sim.hpp"
 #include "netdp/simulation/muffliato_gd.hpp"
 

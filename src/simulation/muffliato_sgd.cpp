@@ -12,8 +12,8 @@
 #include "core/progress.hpp"
 #include "netdp/accounting/gossip_loss_sequence.hpp"
 #include "netdp/core/error.hpp"
-#include "netdp/core/spectral.hpp"
 #include "netdp/core/format.hpp"
+#include "netdp/core/spectral.hpp"
 
 namespace netdp {
 
@@ -27,7 +27,7 @@ int muffliato_sgd_gossip_steps(node_t n, double gap) {
 
 double muffliato_sgd_mean_loss(const Graph& g, int gossip_steps, int participations, double alpha,
                                MuffliatoSgdComposition composition, bool all_pairs) {
-  GossipLossParams unit;  // multiplier 1: noise std = sensitivity = 1
+  GossipLossParams unit;                        // multiplier 1: noise std = sensitivity = 1
   unit.accounting = GossipAccounting::theorem;  // Theorem C.9's per-message sum (docs/math.md §6.9)
   unit.alpha = alpha;
   unit.sigma = 1;

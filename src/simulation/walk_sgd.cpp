@@ -12,8 +12,8 @@
 #include "common/walk_sgd_bodies.hpp"
 #include "core/progress.hpp"
 #include "netdp/core/error.hpp"
-#include "netdp/core/philox.hpp"
 #include "netdp/core/format.hpp"
+#include "netdp/core/philox.hpp"
 
 namespace netdp {
 

@@ -9,10 +9,10 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "netdp/core/format.hpp"
 #include "netdp/core/graph_spec.hpp"
 #include "netdp/core/spectral.hpp"
 #include "netdp/core/weighting.hpp"
-#include "netdp/core/format.hpp"
 #include "netdp/simulation/gossip_sim.hpp"
 #include "netdp/simulation/gossip_sim_privacy.hpp"
 #include "support/test_support.hpp"

@@ -1,6 +1,6 @@
 #pragma once
-// Number formatting shared by every writer (CSV, JSON, the CLI's tables) and message: one spelling of a double
-// everywhere.
+// Number formatting shared by every writer (CSV, JSON, the CLI's tables) and message: one spelling of a
+// double everywhere.
 #include <string>
 
 namespace netdp {

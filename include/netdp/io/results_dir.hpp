@@ -9,9 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "netdp/core/format.hpp"  // writers format numbers with format_double
 #include "netdp/core/graph.hpp"
 #include "netdp/core/loss_rows.hpp"
-#include "netdp/core/format.hpp"  // writers format numbers with format_double
 
 namespace netdp {
 
