@@ -12,7 +12,8 @@ build=${1:-build-sanitize}
 started=$(date +%s)
 flags="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 # -O1 (not the Release -O3): the sanitizers find the same faults, and it compiles about twice as fast.
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG" \
+source scripts/generator.sh
+cmake -S . -B "$build" $(netdp_generator "$build") -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG" \
   -DNETDP_CUDA=OFF -DNETDP_MPI=OFF -DNETDP_PYTHON=OFF -DNETDP_BUILD_BENCHMARKS=OFF -DCMAKE_CXX_FLAGS="$flags" \
   -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined"
 # The test programs of the three labels (tests/CMakeLists.txt: tests/unit, tests/cli, tests/backend/*_bodies and
@@ -22,7 +23,7 @@ for source in tests/unit/test_*.cpp tests/cli/test_*.cpp tests/backend/test_*_bo
   targets+=("$(basename "$source" .cpp)")
 done
 while read -r target; do targets+=("$target"); done < <(cmake --build "$build" --target help |
-  sed -n 's/^\.\.\. \(test_[a-z_]*_emulated\)$/\1/p')
+  sed -n -E 's/^(\.\.\. )?(test_[a-z_]*_emulated)(: phony)?$/\2/p')
 cmake --build "$build" -j"$(nproc)" --target "${targets[@]}"
 echo "sanitize.sh: ${#targets[@]} targets built under ASan + UBSan in $(($(date +%s) - started)) s"
 # Leaks are reported too; OpenMP's and OpenBLAS's thread pools live until exit and are not leaks.

@@ -6,7 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 started=$(date +%s)
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+source scripts/generator.sh
+cmake -S . -B build $(netdp_generator build) -DCMAKE_BUILD_TYPE=Release
 cmake --build build -j"$(nproc)"
 ctest --test-dir build --output-on-failure -j"$(nproc)"
 echo "test.sh: build and tests done in $(($(date +%s) - started)) s"
