@@ -12,6 +12,7 @@
 #include "common/propagation_bodies.hpp"
 #include "cuda/base/cuda_check.hpp"
 #include "cuda/base/launch.cuh"
+#include "cuda/base/propagation_launch.cuh"
 #include "cuda/propagator.hpp"
 #include "netdp/core/error.hpp"
 

@@ -37,6 +37,7 @@
 #include "common/walk_loss_chebyshev.hpp"
 #include "cuda/base/device_buffer.hpp"
 #include "cuda/base/launch.cuh"
+#include "cuda/base/propagation_launch.cuh"
 #include "cuda/base/memory_budget.hpp"
 #include "cuda/base/request.hpp"
 #include "cuda/base/row_staging.hpp"

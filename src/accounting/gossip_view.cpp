@@ -18,20 +18,6 @@ namespace netdp {
 
 namespace {
 
-kernels::GossipViewProblem view_problem(const Graph& g, const CsrMatrix& w, const GossipLossParams& p) {
-  kernels::GossipViewProblem problem;
-  problem.n = g.n;
-  problem.w_offsets = w.offsets.data();
-  problem.w_columns = w.columns.data();
-  problem.w_values = w.values.data();
-  problem.g_offsets = g.offsets.data();
-  problem.g_adjacency = g.adjacency.data();
-  problem.t_start = p.t_start;
-  problem.steps = p.steps;
-  problem.knows_noise = p.observer_knows == ObserverKnowledge::input_and_noise;
-  return problem;
-}
-
 /// Observers whose view can reach source u: the messages W^t e_w (t < t_start + steps) are supported within
 /// t hops of w, a neighbour of v, so v farther than t_start + steps from u sees nothing of x_u.
 std::vector<node_t> observers_reaching(const Graph& g, node_t u, int reach) {
@@ -43,6 +29,21 @@ std::vector<node_t> observers_reaching(const Graph& g, node_t u, int reach) {
 }
 
 }  // namespace
+
+kernels::GossipViewProblem gossip_view_problem(const Graph& g, const CsrMatrix& w, int t_start, int steps,
+                                               bool knows_noise) {
+  kernels::GossipViewProblem problem;
+  problem.n = g.n;
+  problem.w_offsets = w.offsets.data();
+  problem.w_columns = w.columns.data();
+  problem.w_values = w.values.data();
+  problem.g_offsets = g.offsets.data();
+  problem.g_adjacency = g.adjacency.data();
+  problem.t_start = t_start;
+  problem.steps = steps;
+  problem.knows_noise = knows_noise;
+  return problem;
+}
 
 void add_view_report(GossipLossRun& run, std::span<const kernels::GossipViewObserver> observers) {
   double total = run.view_rank_mean * double(run.view_observers);
@@ -62,7 +63,8 @@ void add_view_report(GossipLossRun& run, std::span<const kernels::GossipViewObse
 GossipLossRun gossip_loss_exact(const Graph& g, const CsrMatrix& w, const GossipLossParams& p,
                                 LossRowSink& sink, const std::function<void(double)>& progress,
                                 LossRowSink* mu_sink) {
-  const kernels::GossipViewProblem problem = view_problem(g, w, p);
+  const kernels::GossipViewProblem problem =
+      gossip_view_problem(g, w, p.t_start, p.steps, p.observer_knows == ObserverKnowledge::input_and_noise);
   const std::int64_t n = g.n;
   const double ldp = gossip_ldp_loss(p), mu_scale = p.sensitivity / p.sigma;
   // Each thread's workspace for the largest of the observers it may get (their balls when they are used).

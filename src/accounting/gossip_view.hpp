@@ -9,6 +9,12 @@
 
 namespace netdp {
 
+/// The exact accountant's problem for graph g and gossip matrix w (symmetric, stochastic): the views of
+/// `steps` messages per neighbour from W^t_start on, e_v added when the observer knows its noise. The one
+/// place the library's Graph and CsrMatrix become the backend's plain views (the attack's privacy side too).
+kernels::GossipViewProblem gossip_view_problem(const Graph& g, const CsrMatrix& w, int t_start, int steps,
+                                               bool knows_noise);
+
 /// The exact pairwise Renyi loss ldp * ||P_v e_u||^2 into `sink` (rows by source u, like the theorem's) and,
 /// when `mu_sink` is given, mu_uv = (Delta / sigma) ||P_v e_u|| into it in the same order.
 GossipLossRun gossip_loss_exact(const Graph& g, const CsrMatrix& w, const GossipLossParams& p,

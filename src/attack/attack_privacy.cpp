@@ -7,6 +7,7 @@
 #include <cmath>
 #include <map>
 
+#include "accounting/gossip_view.hpp"
 #include "attack/knowledge_rows.hpp"
 #include "gossip_view_kernels.hpp"
 #include "netdp/attack/echelon.hpp"
@@ -88,15 +89,8 @@ AttackPrivacy attack_privacy(const GossipRounds& rounds, const std::vector<std::
     throw InvalidParameter("reconstructible", "one row of n flags per attacker set");
   const CsrMatrix& w = rounds.impl().real[0];
   const Graph& g = rounds.graph(0);
-  kernels::GossipViewProblem problem;
-  problem.n = n;
-  problem.w_offsets = w.offsets.data();
-  problem.w_columns = w.columns.data();
-  problem.w_values = w.values.data();
-  problem.g_offsets = g.offsets.data();
-  problem.g_adjacency = g.adjacency.data();
-  problem.t_start = secagg ? 1 : 0;
-  problem.steps = rounds.steps();
+  // The attacker's spans are given explicitly (gossip_view_spans_cpu): the observer's noise is not used.
+  const kernels::GossipViewProblem problem = gossip_view_problem(g, w, secagg ? 1 : 0, rounds.steps(), false);
   const Spans s = spans(rounds, sets, secagg);
 
   AttackPrivacy out;

@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "accounting/gossip_view.hpp"
 #include "gossip_view_kernels.hpp"
 #include "netdp/attack/attack_gossip.hpp"
 #include "netdp/attack/attack_privacy.hpp"
@@ -156,16 +157,7 @@ TEST(AttackPrivacy, SingleAttackerIsTheGossipView) {
   const AttackPrivacy priv = attack_privacy(rounds, sets, all.reconstructible, false, {.sigma = 2});
 
   const CsrMatrix w = make_weights(g, WeightsSpec{Weighting::metropolis, ""});
-  kernels::GossipViewProblem view;
-  view.n = g.n;
-  view.w_offsets = w.offsets.data();
-  view.w_columns = w.columns.data();
-  view.w_values = w.values.data();
-  view.g_offsets = g.offsets.data();
-  view.g_adjacency = g.adjacency.data();
-  view.t_start = 0;
-  view.steps = steps;
-  view.knows_noise = true;
+  const kernels::GossipViewProblem view = gossip_view_problem(g, w, 0, steps, true);
   std::vector<double> projections(static_cast<std::size_t>(g.n * g.n));
   std::vector<kernels::GossipViewObserver> observers(static_cast<std::size_t>(g.n));
   kernels::gossip_view_cpu(view, 0, g.n, -1, projections, observers);

@@ -13,15 +13,19 @@
 #include "netdp/core/error.hpp"
 #include "netdp/core/graph_generators.hpp"
 #include "netdp/core/weighting.hpp"
+#include "support/gossip_schedules.hpp"
 #include "support/test_support.hpp"
 
 namespace netdp {
 namespace {
 
 using testing::add_gossip_messages;
+using testing::constant_schedule;
 using testing::Dense;
 using testing::dense_identity;
 using testing::dense_product;
+using testing::randomized;
+using testing::synchronous;
 
 /// Theorem 6.1's accounting, pinned: these tests check (M1) itself (the exact default:
 /// test_gossip_view_sequence).
@@ -34,35 +38,6 @@ GossipLossParams params(int t_start = 0, bool cap = false) {
           .cap_ldp = cap,
           .source = std::nullopt,  // every source's row
           .device = {DeviceKind::cpu, 0}};
-}
-
-GossipRound metropolis_round(const Graph& g) {
-  return {gossip_matrix(g, Weighting::metropolis), g};
-}
-
-GossipSchedule synchronous(const std::vector<Graph>& graphs) {
-  GossipSchedule s;
-  s.n = graphs.front().n;
-  for (const Graph& g : graphs) s.rounds.push_back(metropolis_round(g));
-  s.steps = static_cast<int>(graphs.size());
-  return s;
-}
-
-GossipSchedule constant_schedule(const Graph& g, int steps) {
-  GossipSchedule s;
-  s.n = g.n;
-  s.rounds.push_back(metropolis_round(g));
-  s.constant = true;
-  s.steps = steps;
-  return s;
-}
-
-GossipSchedule randomized(node_t n, std::vector<std::pair<node_t, node_t>> activations) {
-  GossipSchedule s;
-  s.n = n;
-  s.activations = std::move(activations);
-  s.steps = static_cast<int>(s.activations.size());
-  return s;
 }
 
 /// One round of the oracle: a dense W_t and its communication graph E_t. Randomized ticks become

@@ -16,20 +16,13 @@
 #include "netdp/core/weighting.hpp"
 #include "netdp/dp/pairwise_accountant.hpp"
 #include "netdp/jobs/gossip_loss_job.hpp"
+#include "support/gossip_schedules.hpp"
 #include "support/test_support.hpp"
 
 namespace netdp {
 namespace {
 
-GossipLossParams exact(int steps, int t_start, ObserverKnowledge knows) {
-  GossipLossParams p;
-  p.accounting = GossipAccounting::exact;
-  p.observer_knows = knows;
-  p.steps = steps;
-  p.t_start = t_start;
-  p.device = {DeviceKind::cpu, 0};
-  return p;
-}
+using testing::exact_params;
 
 constexpr auto kInput = ObserverKnowledge::input;
 constexpr auto kNoise = ObserverKnowledge::input_and_noise;
@@ -45,11 +38,11 @@ TEST(GossipView, RingCounterexampleByHand) {
   // and the basis becomes e0, e1, e7, e2, e6: ||P e2||^2 = 1. Theorem 6.1's sum gives 1/3 (alpha = 2, sigma =
   // 1: the LDP level is 1).
   const auto [g, w] = testing::with_metropolis(ring_graph(8));
-  const auto input = gossip_loss_matrix(g, w, exact(2, 0, kInput));
-  const auto noise = gossip_loss_matrix(g, w, exact(2, 0, kNoise));
+  const auto input = gossip_loss_matrix(g, w, exact_params(2, 0, kInput));
+  const auto noise = gossip_loss_matrix(g, w, exact_params(2, 0, kNoise));
   EXPECT_NEAR(at(input, 8, 2, 0), 2.0 / 3.0, 1e-14);
   EXPECT_NEAR(at(noise, 8, 2, 0), 1.0, 1e-14);
-  GossipLossParams theorem = exact(2, 0, kInput);
+  GossipLossParams theorem = exact_params(2, 0, kInput);
   theorem.accounting = GossipAccounting::theorem;
   EXPECT_NEAR(at(gossip_loss_matrix(g, w, theorem), 8, 2, 0), 1.0 / 3.0, 1e-14);
   // u = 6 by symmetry (reflection v = 0 fixed); u = 1, a neighbour: its own message, the LDP level.
@@ -67,9 +60,9 @@ TEST(GossipView, CompleteGraphByHand) {
   const node_t n = 6;
   const auto [g, w] = testing::with_metropolis(complete_graph(n));
   for (int steps : {1, 3}) {
-    const auto input = gossip_loss_matrix(g, w, exact(steps, 1, kInput));
-    const auto noise = gossip_loss_matrix(g, w, exact(steps, 1, kNoise));
-    const auto direct = gossip_loss_matrix(g, w, exact(steps, 0, kInput));
+    const auto input = gossip_loss_matrix(g, w, exact_params(steps, 1, kInput));
+    const auto noise = gossip_loss_matrix(g, w, exact_params(steps, 1, kNoise));
+    const auto direct = gossip_loss_matrix(g, w, exact_params(steps, 0, kInput));
     for (node_t u = 0; u < n; ++u)
       for (node_t v = 0; v < n; ++v) {
         if (u == v) continue;
@@ -153,7 +146,7 @@ TEST(GossipView, MatchesAnIndependentDenseComputation) {
     for (int steps : {1, 2, 3})
       for (int t_start : {0, 1})
         for (auto knows : {kInput, kNoise}) {
-          const GossipLossParams p = exact(steps, t_start, knows);
+          const GossipLossParams p = exact_params(steps, t_start, knows);
           const auto f = gossip_loss_matrix(g, w, p);
           for (node_t v = 0; v < g.n; ++v) {
             const auto reference = dense_projections(view_rows(g, w, p, v), g.n);
@@ -172,7 +165,7 @@ TEST(GossipView, BetweenTheBestSingleMessageAndTheLdpLevel) {
   // it, so the exact loss is at least the largest of them, and at most the LDP level (here 2 Delta^2/(2
   // sigma^2)).
   const auto [g, w] = testing::with_metropolis(erdos_renyi_graph(60, 0.08, 11));
-  GossipLossParams p = exact(12, 1, kInput);
+  GossipLossParams p = exact_params(12, 1, kInput);
   p.alpha = 4, p.sigma = 1.5, p.sensitivity = 0.5;
   const double ldp = gossip_ldp_loss(p);
   const auto f = gossip_loss_matrix(g, w, p);
@@ -203,7 +196,7 @@ TEST(GossipView, ProjectionsOfAllSourcesSumToTheRank) {
   // leaves u = v at 0, so the check uses a run where that entry is known: with its noise, e_v is in the view
   // and ||P_v e_v||^2 = 1.
   const auto [g, w] = testing::with_metropolis(erdos_renyi_graph(40, 0.12, 3));
-  const GossipLossParams p = exact(6, 0, kNoise);
+  const GossipLossParams p = exact_params(6, 0, kNoise);
   GossipLossRun run;
   const auto f = gossip_loss_matrix(g, w, p, &run);
   EXPECT_EQ(run.accounting, "exact");
@@ -222,7 +215,7 @@ TEST(GossipView, ProjectionsOfAllSourcesSumToTheRank) {
 
 TEST(GossipView, OneSourceAndThreadCountsChangeNoBit) {
   const auto [g, w] = testing::with_metropolis(random_geometric_graph(80, 0.25, 7));
-  GossipLossParams p = exact(9, 0, kInput);
+  GossipLossParams p = exact_params(9, 0, kInput);
   const auto all = gossip_loss_matrix(g, w, p);
   const int threads = omp_get_max_threads();
   omp_set_num_threads(1);
@@ -243,7 +236,7 @@ TEST(GossipView, ThePairwiseAccountantGivesTheJobsEpsilonFromItsMu) {
   testing::ScratchDir dir;
   GossipLossJob job;
   job.graph = "er:n=30,c=2,seed=9";
-  job.params = exact(4, 0, kNoise);
+  job.params = exact_params(4, 0, kNoise);
   job.params.sigma = 1.7;
   job.delta = 1e-7;
   job.progress = false;
@@ -269,7 +262,7 @@ TEST(GossipView, ThePairwiseAccountantGivesTheJobsEpsilonFromItsMu) {
 
 TEST(GossipView, RefusesTheGpu) {
   const auto [g, w] = testing::with_metropolis(ring_graph(5));
-  GossipLossParams p = exact(2, 0, kInput);
+  GossipLossParams p = exact_params(2, 0, kInput);
   p.device = {DeviceKind::cuda, 0};
   testing::expect_invalid([&] { gossip_loss_matrix(g, w, p); }, "exact accountant runs on the CPU");
 }

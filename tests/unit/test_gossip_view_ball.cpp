@@ -9,40 +9,25 @@
 #include <string>
 #include <vector>
 
+#include "accounting/gossip_view.hpp"
 #include "gossip_view_kernels.hpp"
 #include "netdp/accounting/gossip_loss.hpp"
 #include "netdp/core/graph.hpp"
 #include "netdp/core/graph_generators.hpp"
+#include "support/gossip_schedules.hpp"
 #include "support/test_support.hpp"
 
 namespace netdp {
 namespace {
 
+using testing::exact_params;
+
 constexpr auto kInput = ObserverKnowledge::input;
 constexpr auto kNoise = ObserverKnowledge::input_and_noise;
 
-GossipLossParams exact(int steps, int t_start, ObserverKnowledge knows) {
-  GossipLossParams p;
-  p.accounting = GossipAccounting::exact;
-  p.observer_knows = knows;
-  p.steps = steps;
-  p.t_start = t_start;
-  p.device = {DeviceKind::cpu, 0};
-  return p;
-}
-
 kernels::GossipViewProblem problem(const Graph& g, const CsrMatrix& w, int steps, int t_start,
                                    bool knows_noise, bool use_balls) {
-  kernels::GossipViewProblem p;
-  p.n = g.n;
-  p.w_offsets = w.offsets.data();
-  p.w_columns = w.columns.data();
-  p.w_values = w.values.data();
-  p.g_offsets = g.offsets.data();
-  p.g_adjacency = g.adjacency.data();
-  p.t_start = t_start;
-  p.steps = steps;
-  p.knows_noise = knows_noise;
+  kernels::GossipViewProblem p = gossip_view_problem(g, w, t_start, steps, knows_noise);
   p.use_balls = use_balls;
   return p;
 }
@@ -105,8 +90,8 @@ TEST(GossipViewBall, RingByHand) {
   // neighbours; knowing its noise, v recovers y_{v+-2}: 1. Every other node: 0.
   const node_t n = 40;
   const auto [g, w] = testing::with_metropolis(ring_graph(n));
-  const auto input = gossip_loss_matrix(g, w, exact(2, 0, kInput));
-  const auto noise = gossip_loss_matrix(g, w, exact(2, 0, kNoise));
+  const auto input = gossip_loss_matrix(g, w, exact_params(2, 0, kInput));
+  const auto noise = gossip_loss_matrix(g, w, exact_params(2, 0, kNoise));
   for (node_t v = 0; v < n; ++v)
     for (node_t u = 0; u < n; ++u) {
       if (u == v) continue;
@@ -132,7 +117,7 @@ TEST(GossipViewBall, OneSourceRowIsTheAllPairsRowWithZerosPastTheReach) {
   graphs.push_back(testing::with_metropolis(path_graph(50)));
   for (const auto& [g, w] : graphs)
     for (auto knows : {kInput, kNoise}) {
-      GossipLossParams p = exact(4, 1, knows);
+      GossipLossParams p = exact_params(4, 1, knows);
       p.alpha = 3, p.sigma = 0.8;
       const double ldp = gossip_ldp_loss(p);
       const auto all = gossip_loss_matrix(g, w, p);
@@ -174,7 +159,7 @@ TEST(GossipViewBall, OneSourceOnALargeRingFitsAFewMegabytes) {
   // row, mu, the search labels), so a 16 MB limit passes and the estimate stays under it.
   const node_t n = 200000;
   const auto [g, w] = testing::with_metropolis(ring_graph(n));
-  GossipLossParams p = exact(10, 1, kNoise);
+  GossipLossParams p = exact_params(10, 1, kNoise);
   p.source = 0;
   p.memory_limit = std::int64_t(16) << 20;
   GossipLossRun run;

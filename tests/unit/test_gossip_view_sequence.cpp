@@ -17,12 +17,16 @@
 #include "netdp/core/error.hpp"
 #include "netdp/core/graph_generators.hpp"
 #include "netdp/core/weighting.hpp"
+#include "support/gossip_schedules.hpp"
 #include "support/test_support.hpp"
 
 namespace netdp {
 namespace {
 
+using testing::constant_schedule;
 using testing::Dense;
+using testing::randomized;
+using testing::synchronous;
 
 constexpr auto kInput = ObserverKnowledge::input;
 constexpr auto kNoise = ObserverKnowledge::input_and_noise;
@@ -39,34 +43,11 @@ double at(const std::vector<double>& f, node_t n, node_t u, node_t v) {
   return f[static_cast<std::size_t>(u) * n + v];
 }
 
-GossipSchedule synchronous(const std::vector<Graph>& graphs) {
-  GossipSchedule s;
-  s.n = graphs.front().n;
-  for (const Graph& g : graphs) s.rounds.push_back({gossip_matrix(g, Weighting::metropolis), g});
-  s.steps = static_cast<int>(graphs.size());
-  return s;
-}
-
-GossipSchedule constant_schedule(const Graph& g, int steps) {
-  GossipSchedule s = synchronous({g});
-  s.constant = true;
-  s.steps = steps;
-  return s;
-}
-
 /// T copies of the round of g stored one by one (constant = false): the explicit-rows path.
 GossipSchedule repeated_schedule(const Graph& g, int steps) {
   GossipSchedule s = constant_schedule(g, steps);
   s.constant = false;
   s.rounds.assign(static_cast<std::size_t>(steps), s.rounds.front());
-  return s;
-}
-
-GossipSchedule randomized(node_t n, std::vector<std::pair<node_t, node_t>> activations) {
-  GossipSchedule s;
-  s.n = n;
-  s.activations = std::move(activations);
-  s.steps = static_cast<int>(s.activations.size());
   return s;
 }
 

@@ -14,7 +14,6 @@
 #include <cstdint>
 
 #include "common/for_each.hpp"
-#include "common/propagation_bodies.hpp"
 #include "cuda/base/runtime_check.hpp"
 
 namespace netdp::kernels::cuda {
@@ -77,23 +76,6 @@ template <class Body>
 void for_each_2d(std::int64_t rows, std::int64_t cols, const Body& body, cudaStream_t stream) {
   device_for_each_2d<<<grid_2d(rows, cols), kThreads, 0, stream>>>(rows, cols, body);
   NETDP_CUDA_CHECK_LAUNCH();
-}
-
-/// X[:, j] = e_{first + j} for a column-major n x cols block (propagation::IdentityColumnsBody): the t = 0
-/// columns W^0 e_u of every propagation.
-inline void set_identity_columns(double* x, std::int64_t n, std::int64_t cols, std::int64_t first,
-                                 cudaStream_t stream) {
-  for_each_2d(n, cols, propagation::IdentityColumnsBody{x, n, first}, stream);
-}
-
-/// dense (n x n, column-major) = the CSR matrix (offsets, columns, values): zeroes `dense`, then one thread
-/// per row scatters the stored entries (propagation::CsrToDenseBody: the rows touch disjoint entries).
-inline void csr_to_dense_async(const std::int32_t* offsets, const std::int32_t* columns, const double* values,
-                               std::int64_t n, double* dense, cudaStream_t stream) {
-  NETDP_CUDA_TRY(cudaMemsetAsync(
-      dense, 0, static_cast<std::size_t>(n) * static_cast<std::size_t>(n) * sizeof(double), stream));
-  for_each(n, propagation::CsrToDenseBody<std::int32_t, std::int32_t>{offsets, columns, values, n, dense},
-           stream);
 }
 
 }  // namespace
