@@ -117,8 +117,9 @@ jobs::Values::TextItems given_values(const Model& model, const std::map<std::str
                                          (older.empty() ? "" : " (" + older + " is its older spelling)"));
     }
     if (auto note = deprecation_note(p, argv); !note.empty()) notes.push_back(note);
-    given.emplace_back(p.name,
-                       p.type == ParameterType::flag ? std::vector<std::string>{} : option->results());
+    // A flag keeps its values ("--quiet=false" is off, "--quiet" alone is "true"): the registry reads them
+    // as a study file's booleans (docs/reliability.md "Flags").
+    given.emplace_back(p.name, option->results());
   }
   return given;
 }

@@ -90,11 +90,19 @@ std::string json_text(const json& value) {
 json convert_text(const Parameter& p, const std::vector<std::string>& items) {
   const std::string& name = p.name;
   if (p.type == ParameterType::flag) {
-    if (items.empty()) return true;
-    const std::string text = joined(items);
-    if (text == "true") return true;
-    if (text == "false") return false;
-    throw InvalidParameter(name, name + " is a flag: expected true or false, got '" + excerpt(text) + "'");
+    // "--flag" alone is on; "--flag=VALUE" takes true/false/1/0 like a study file's boolean, and the last
+    // of several occurrences wins (docs/reliability.md "Flags").
+    bool on = true;
+    for (const auto& text : items) {
+      if (text == "true" || text == "1")
+        on = true;
+      else if (text == "false" || text == "0")
+        on = false;
+      else
+        throw InvalidParameter(
+            name, name + " is a flag: expected true, false, 1 or 0, got '" + excerpt(text) + "'");
+    }
+    return on;
   }
   if (p.type == ParameterType::reals) {
     json list = json::array();

@@ -339,5 +339,44 @@ TEST(Outputs, RerunRemovesTheEarlierRunsFilesAndTemporaries) {
     EXPECT_TRUE(fs::exists(out / name.get<std::string>())) << name;
 }
 
+// Issue 29, defect 1: a flag takes true/false/1/0 on the command line as in a study file ("--no-matrix=false"
+// is off, "--no-matrix" alone is on); any other value is refused naming the option.
+TEST(BadInputs, FlagsReadTheirValueLikeAStudyFile) {
+  ScratchDir dir;
+  const std::string gossip = "gossip-loss --graph ring:n=6 --steps 2 --quiet";
+  const struct {
+    std::string flag;
+    bool matrix;
+  } cases[] = {{"", true},
+               {" --no-matrix", false},
+               {" --no-matrix=true", false},
+               {" --no-matrix=1", false},
+               {" --no-matrix=false", true},
+               {" --no-matrix=0", true},
+               {" --no-matrix --no-matrix=false", true}};
+  int i = 0;
+  for (const auto& c : cases) {
+    const auto out = dir / (std::string("m") + std::to_string(i++));
+    const auto r = run_cli(gossip + c.flag + " --out " + out.string());
+    ASSERT_EQ(r.exit_code, 0) << c.flag << ": " << r.err;
+    EXPECT_EQ(fs::exists(out / "loss.npy"), c.matrix) << c.flag;
+  }
+  for (const char* clip : {"--clip=false", "--clip=0"}) {
+    const auto out = dir / clip;
+    ASSERT_EQ(run_cli("walk-loss --graph ring:n=8 --steps 10 " + std::string(clip) + " --out " + out.string())
+                  .exit_code,
+              0);
+    EXPECT_FALSE(read_json(out / "manifest.json")["parameters"]["clip"].get<bool>()) << clip;
+  }
+  const auto on = dir / "clip";
+  ASSERT_EQ(run_cli("walk-loss --graph ring:n=8 --steps 10 --clip --out " + on.string()).exit_code, 0);
+  EXPECT_TRUE(read_json(on / "manifest.json")["parameters"]["clip"].get<bool>());
+  expect_refused(
+      dir, {{"--quiet=maybe", "gossip-loss --graph ring:n=6 --steps 2 --quiet=maybe",
+             "--quiet is a flag: expected true, false, 1 or 0, got 'maybe'"},
+            {"--eigenvalues=yes", "graph --graph ring:n=6 --eigenvalues=yes", "--eigenvalues"},
+            {"run --dry-run=maybe", "run " + dir.write("s.toml", "") + " --dry-run=maybe", "--dry-run"}});
+}
+
 }  // namespace
 }  // namespace netdp
