@@ -371,7 +371,23 @@ const Parameter* Model::with_role(ParameterRole role) const {
   return nullptr;
 }
 
+namespace {
+
+/// The most threads a run may ask for: what OpenMP allows (OMP_THREAD_LIMIT) and at most 4 per processor
+/// (at least 64, at most 1024). libgomp dies of SIGSEGV when it cannot create the threads asked for (100000),
+/// after the run began writing; refused here, before anything exists (docs/reliability.md §1).
+std::int64_t max_threads() {
+  return std::min<std::int64_t>({omp_get_thread_limit(), 1024, std::max(64, 4 * omp_get_num_procs())});
+}
+
+}  // namespace
+
 void Model::check(const Values& values) const {
+  if (const Parameter* threads = with_role(ParameterRole::threads); threads && values.has(threads->name))
+    if (const std::int64_t t = values.integer(threads->name); t > max_threads())
+      throw InvalidParameter(threads->name,
+                             threads->name + " must be at most " + std::to_string(max_threads()) +
+                                 " (the threads OpenMP allows here), got " + std::to_string(t));
   for (const Parameter& p : parameters) {
     if (!values.has(p.name)) continue;
     for (const auto& other : p.excludes)

@@ -378,5 +378,26 @@ TEST(BadInputs, FlagsReadTheirValueLikeAStudyFile) {
             {"run --dry-run=maybe", "run " + dir.write("s.toml", "") + " --dry-run=maybe", "--dry-run"}});
 }
 
+// Issue 29, defect 2: --threads beyond what OpenMP allows died of SIGSEGV and left loss.npy.tmp-*; it is
+// refused with the allowed maximum (OMP_THREAD_LIMIT lowers it), before anything is written.
+TEST(BadInputs, ThreadsBeyondWhatOpenMPAllowsAreRefused) {
+  ScratchDir dir;
+  expect_refused(
+      dir, {{"--threads 100000", "gossip-loss --graph ring:n=6 --steps 2 --threads 100000",
+             "--threads must be at most"},
+            {"--threads 100000 (walk-sim)", "walk-sim --graph ring:n=6 --steps 2 --runs 4 --threads 100000",
+             "--threads must be at most"}});
+  const auto out = dir / "limited";
+  const auto r = run_cli("gossip-loss --graph ring:n=6 --steps 2 --threads 5 --out " + out.string(),
+                         "OMP_THREAD_LIMIT=4 ");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--threads must be at most 4 "), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(out));
+  EXPECT_EQ(run_cli("gossip-loss --graph ring:n=6 --steps 2 --threads 4 --out " + out.string(),
+                    "OMP_THREAD_LIMIT=4 ")
+                .exit_code,
+            0);
+}
+
 }  // namespace
 }  // namespace netdp
