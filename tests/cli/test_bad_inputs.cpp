@@ -399,5 +399,15 @@ TEST(BadInputs, ThreadsBeyondWhatOpenMPAllowsAreRefused) {
             0);
 }
 
+// Issue 29, defect 3: a walk of 0 steps has no bound; --steps 0 read as "not given" and exited 0.
+TEST(BadInputs, BoundsRefuseAWalkOfZeroSteps) {
+  ScratchDir dir;
+  expect_refused(
+      dir, {{"complete-sum --steps 0", "bound complete-sum --n 100 --steps 0", "--steps must be > 0"},
+            {"sgd-sigma --steps 0", "bound sgd-sigma --n 2000 --steps 0", "--steps must be > 0"},
+            {"complete-histogram --steps-per-node 0", "bound complete-histogram --n 100 --steps-per-node 0",
+             "--steps-per-node must be > 0"}});
+}
+
 }  // namespace
 }  // namespace netdp
