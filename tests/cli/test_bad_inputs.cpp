@@ -409,5 +409,15 @@ TEST(BadInputs, BoundsRefuseAWalkOfZeroSteps) {
              "--steps-per-node must be > 0"}});
 }
 
+// Issue 29, defect 4: W = I on a connected ring (a weight file of diagonal entries) ran a walk that never
+// moves and exited 0.
+TEST(BadInputs, WalkSimRefusesAWThatNeverMovesTheWalk) {
+  ScratchDir dir;
+  const auto identity = dir.write("identity.txt", "0 0 1\n1 1 1\n2 2 1\n3 3 1\n");
+  expect_refused(
+      dir, {{"W = I on ring:n=4", "walk-sim --graph ring:n=4 --steps 5 --runs 2 --weights file:" + identity,
+             "--weights: W = I (no entry off the diagonal): the walk never moves"}});
+}
+
 }  // namespace
 }  // namespace netdp
