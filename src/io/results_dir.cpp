@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <fstream>
@@ -157,6 +158,24 @@ void ResultsDir::remove_previous_outputs() const {
     const std::string name = entry.path().filename().string();
     if (is_leftover_temporary(name) && entry.is_regular_file(ec)) fs::remove(entry.path(), ec);
   }
+}
+
+fs::path ResultsDir::file(const std::string& name) const {
+  written_.insert(name);
+  return path_ / name;
+}
+
+void ResultsDir::commit_manifest(nlohmann::json manifest) const {
+  // A rerun without --colluders left the earlier run's collusion.csv: walk-loss's manifest listed no files.
+  // Every name this run wrote goes into "files", whatever the job listed (docs/outputs.md §1.1).
+  nlohmann::json& files = manifest["files"];
+  if (!files.is_array()) files = nlohmann::json::array();
+  std::error_code ec;
+  for (const auto& name : written_)
+    if (name != "manifest.json" && fs::is_regular_file(path_ / name, ec) &&
+        std::find(files.begin(), files.end(), name) == files.end())
+      files.push_back(name);
+  write_json("manifest.json", manifest);
 }
 
 void ResultsDir::write_text(const std::string& name, const std::string& content) const {

@@ -419,5 +419,22 @@ TEST(BadInputs, WalkSimRefusesAWThatNeverMovesTheWalk) {
              "--weights: W = I (no entry off the diagonal): the walk never moves"}});
 }
 
+// Issue 29, defect 5: walk-loss's manifest listed no files, so a rerun without --colluders kept the earlier
+// run's collusion.csv; every file a run writes is now in its manifest, and a rerun removes it.
+TEST(Outputs, RerunRemovesFilesTheJobDidNotListItself) {
+  ScratchDir dir;
+  const auto out = dir / "walk";
+  ASSERT_TRUE(run_cli_into("walk-loss --graph ring:n=8 --steps 10 --colluders 2", out,
+                           {"collusion.csv", "loss.npy", "manifest.json"}));
+  const auto first = read_json(out / "manifest.json");
+  EXPECT_NE(std::find(first["files"].begin(), first["files"].end(), "collusion.csv"), first["files"].end());
+  ASSERT_TRUE(run_cli_into("walk-loss --graph ring:n=8 --steps 10 --no-matrix", out, {"manifest.json"}));
+  EXPECT_FALSE(fs::exists(out / "collusion.csv"))
+      << "the earlier run's collusion.csv beside this run's manifest";
+  EXPECT_FALSE(fs::exists(out / "loss.npy"));
+  const auto manifest = read_json(out / "manifest.json");
+  for (const auto& name : manifest["files"]) EXPECT_TRUE(fs::exists(out / name.get<std::string>())) << name;
+}
+
 }  // namespace
 }  // namespace netdp

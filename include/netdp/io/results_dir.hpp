@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <span>
 #include <string>
 
@@ -59,14 +60,19 @@ class ResultsDir {
   /// committed) and leftover temporaries `*.tmp-PID` and `edges.txt.tmp` (docs/outputs.md §1.1).
   explicit ResultsDir(std::filesystem::path path);
   const std::filesystem::path& path() const { return path_; }
-  std::filesystem::path file(const std::string& name) const { return path_ / name; }
+  /// The path of an output file; the name is remembered, so that the manifest lists it (commit_manifest).
+  std::filesystem::path file(const std::string& name) const;
   void write_text(const std::string& name, const std::string& content) const;
   void write_json(const std::string& name, const nlohmann::json& value) const;
-  void commit_manifest(const nlohmann::json& manifest) const { write_json("manifest.json", manifest); }
+  /// Writes manifest.json, its "files" completed with every file of this run (named through file() or
+  /// written here) that exists: the next run into the directory removes them all, also those the writer
+  /// forgot to list (docs/outputs.md §1.1).
+  void commit_manifest(nlohmann::json manifest) const;
 
  private:
   void remove_previous_outputs() const;
   std::filesystem::path path_;
+  mutable std::set<std::string> written_;  // names given to file(): this run's outputs
 };
 
 }  // namespace netdp
