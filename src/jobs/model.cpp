@@ -399,7 +399,8 @@ void Model::check(const Values& values) const {
       if (!x.is_number()) return;  // "auto"
       const double d = x.get<double>();
       if (!in_range(p.range, d))
-        throw InvalidParameter(p.name, p.name + " must be " + range_text(p.range) + ", got " +
+        throw InvalidParameter(p.name, p.name + " must be " + range_text(p.range) +
+                                           (p.unit.empty() ? "" : " " + p.unit) + ", got " +
                                            (x.is_number_float() ? format_double(d) : x.dump()));
     };
     if (value.is_array())

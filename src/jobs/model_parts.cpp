@@ -131,9 +131,11 @@ Parameter threads_parameter() {
 }
 
 Parameter memory_limit_parameter() {
+  // Below 2^33 GiB = 2^63 bytes: 1e30 overflowed the conversion to bytes and read as negative
+  // (docs/reliability.md §1).
   return real("memory-limit", "GiB the run may use (0 = what the machine has free)")
       .fallback("0")
-      .range(at_least(0))
+      .range({0.0, 8589934592.0, false, true})
       .unit("GiB");
 }
 

@@ -436,5 +436,17 @@ TEST(Outputs, RerunRemovesFilesTheJobDidNotListItself) {
   for (const auto& name : manifest["files"]) EXPECT_TRUE(fs::exists(out / name.get<std::string>())) << name;
 }
 
+// Issue 29, defect 6: --memory-limit 1e30 overflowed the conversion to 64-bit bytes and was called negative;
+// values from 2^33 GiB (2^63 bytes) on are refused with the allowed range.
+TEST(BadInputs, MemoryLimitsBeyond64BitBytesAreRefused) {
+  ScratchDir dir;
+  expect_refused(
+      dir,
+      {{"gossip-sim --memory-limit 1e30", "gossip-sim --graph ring:n=5 --steps 2 --memory-limit 1e30",
+        "--memory-limit must be in [0, 8589934592) GiB, got 1e+30"},
+       {"gossip-loss --memory-limit 2^33", "gossip-loss --graph ring:n=5 --steps 2 --memory-limit 8589934592",
+        "--memory-limit must be in [0, 8589934592) GiB"}});
+}
+
 }  // namespace
 }  // namespace netdp
