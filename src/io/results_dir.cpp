@@ -135,10 +135,11 @@ ResultsDir::ResultsDir(fs::path path) : path_(std::move(path)) {
     throw InvalidParameter("out", "out " + path_.string() + " exists and is not a directory");
   fs::create_directories(path_, ec);
   if (ec) throw InvalidInput("cannot create output directory " + path_.string() + ": " + ec.message());
-  remove_previous_outputs();
 }
 
 void ResultsDir::remove_previous_outputs() const {
+  if (cleaned_) return;
+  cleaned_ = true;
   // docs/outputs.md §1.1: the command owns its directory. The files an earlier run listed in its manifest
   // ("files") go first, so that none of them can be mistaken for this run's; then the manifest; then the
   // temporaries (NAME.tmp-PID, edges.txt.tmp of netdp graph) that a killed run left behind.
@@ -161,6 +162,7 @@ void ResultsDir::remove_previous_outputs() const {
 }
 
 fs::path ResultsDir::file(const std::string& name) const {
+  remove_previous_outputs();  // deferred to the first file: nothing is touched before (docs/outputs.md §1.1)
   written_.insert(name);
   return path_ / name;
 }

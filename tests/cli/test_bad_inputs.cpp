@@ -448,5 +448,33 @@ TEST(BadInputs, MemoryLimitsBeyond64BitBytesAreRefused) {
         "--memory-limit must be in [0, 8589934592) GiB"}});
 }
 
+// Issue 29, defect 7: a refusal (exit 2) leaves no new directory (parents included) and does not touch an
+// existing --out: graph --eigenvalues is sized before the directory exists, and a simulation that runs out of
+// memory finds the earlier run's files where they were (ResultsDir removes them at this run's first file).
+TEST(Outputs, RefusalsLeaveNoNewDirectoryAndDoNotTouchAnExistingOne) {
+  ScratchDir dir;
+  std::vector<BadInput> cases = {{"graph --eigenvalues of a 100,000-node ring (74.5 GiB dense)",
+                                  "graph --graph ring:n=100000 --eigenvalues", "graph needs about 74.5 GiB"}};
+#if !defined(__SANITIZE_ADDRESS__)  // the allocation that fails is refused by the process limit only
+  cases.push_back({"walk-sim on complete:n=1e9 (out of memory once started)",
+                   "walk-sim --graph complete:n=1000000000 --steps 2 --runs 2", "out of memory"});
+#endif
+  expect_refused(dir, cases);
+  for (const auto& c : cases) {
+    const auto nested = dir / "new" / "a" / "b";
+    const auto r = run_limited(c.args + " --out " + nested.string());
+    EXPECT_EQ(r.exit_code, 2) << c.name << ": " << r.err;
+    EXPECT_FALSE(fs::exists(dir / "new")) << c.name << ": the parents it created were left behind";
+    const auto existing = dir / "existing";
+    ASSERT_TRUE(run_cli_into("graph --graph ring:n=10", existing, {"edges.txt", "manifest.json"}));
+    const auto manifest = read_text((existing / "manifest.json").string());
+    const auto edges = read_text((existing / "edges.txt").string());
+    const auto again = run_limited(c.args + " --out " + existing.string());
+    EXPECT_EQ(again.exit_code, 2) << c.name << ": " << again.err;
+    EXPECT_EQ(read_text((existing / "manifest.json").string()), manifest) << c.name;
+    EXPECT_EQ(read_text((existing / "edges.txt").string()), edges) << c.name;
+  }
+}
+
 }  // namespace
 }  // namespace netdp

@@ -55,9 +55,10 @@ class NpyWriter : public LossRowSink {
 
 class ResultsDir {
  public:
-  /// Creates the directory (and parents) and removes an earlier run's outputs: the files its manifest.json
-  /// lists under "files", that manifest (the directory looks incomplete until this run's manifest is
-  /// committed) and leftover temporaries `*.tmp-PID` and `edges.txt.tmp` (docs/outputs.md §1.1).
+  /// Creates the directory (and parents). An earlier run's outputs (the files its manifest.json lists under
+  /// "files", that manifest, leftover temporaries `*.tmp-PID` and `edges.txt.tmp`) are removed when this run
+  /// names its first file: a run refused before it writes anything (out of memory in the simulation) leaves
+  /// an existing directory untouched (docs/outputs.md §1.1).
   explicit ResultsDir(std::filesystem::path path);
   const std::filesystem::path& path() const { return path_; }
   /// The path of an output file; the name is remembered, so that the manifest lists it (commit_manifest).
@@ -72,6 +73,7 @@ class ResultsDir {
  private:
   void remove_previous_outputs() const;
   std::filesystem::path path_;
+  mutable bool cleaned_ = false;           // the earlier run's outputs were removed
   mutable std::set<std::string> written_;  // names given to file(): this run's outputs
 };
 
