@@ -97,12 +97,12 @@ Model graph_model() {
   m.footer = "Graph families (graph = FAMILY:key=value,...):\n" + graph_families_help();
   m.study_model = false;
   m.parameters = graph_parameters();
-  append(
-      m.parameters,
-      {real("sigma", "noise std used for the reported T_stop").fallback("1"),
-       flag("eigenvalues", "also write every eigenvalue of W (dense, O(n^3))"),
-       integer("diameter-limit", "skip the exact diameter when n * 2m exceeds this").fallback("2000000000"),
-       out_parameter()});
+  append(m.parameters, {real("sigma", "noise std used for the reported T_stop").fallback("1"),
+                        flag("eigenvalues", "also write every eigenvalue of W (dense, O(n^3))"),
+                        integer("diameter-limit", "skip the exact diameter when n * 2m exceeds this")
+                            .fallback("2000000000")
+                            .wide(),
+                        out_parameter()});
   m.execute = run_graph;
   // --eigenvalues holds the dense n x n W at once (LAPACK dsyevd): refused by Model::run before the
   // directory exists, not by an out-of-memory after edges.txt was written (docs/reliability.md §1).

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <climits>
 #include <cmath>
 #include <stdexcept>
 
@@ -36,6 +37,15 @@ std::string alternatives(const std::vector<std::string>& choices) {
   for (std::size_t i = 0; i < choices.size(); ++i)
     text += (i == 0 ? "" : i + 1 == choices.size() ? " or " : ", ") + choices[i];
   return text;
+}
+
+/// A 64-bit value checked against the parameter's field: `steps 4294967297` ran with steps = 1 when an int
+/// took it (docs/reliability.md §1). Overflow of 64 bits and trailing characters fail in parse_int.
+std::int64_t fits_field(const Parameter& p, std::int64_t x, const std::string& text) {
+  if (!p.wide && (x > INT_MAX || x < INT_MIN))
+    throw InvalidParameter(p.name, p.name + ": expected an integer in [" + std::to_string(INT_MIN) + ", " +
+                                       std::to_string(INT_MAX) + "], got '" + excerpt(text) + "'");
+  return x;
 }
 
 bool parse_int(const std::string& text, std::int64_t& value) {
@@ -127,7 +137,7 @@ json convert_text(const Parameter& p, const std::vector<std::string>& items) {
       std::int64_t x = 0;
       if (!parse_int(text, x))
         throw InvalidParameter(name, name + ": expected an integer, got '" + excerpt(text) + "'");
-      return x;
+      return fits_field(p, x, text);
     }
     case ParameterType::natural: {
       std::uint64_t x = 0;
@@ -141,7 +151,7 @@ json convert_text(const Parameter& p, const std::vector<std::string>& items) {
       if (!parse_int(text, x))
         throw InvalidParameter(name,
                                name + ": expected a positive integer or auto, got '" + excerpt(text) + "'");
-      return x;
+      return fits_field(p, x, text);
     }
     case ParameterType::real: {
       double x = 0;

@@ -48,6 +48,10 @@ Declare& Declare::excludes(std::string other) {
   p_.excludes.push_back(std::move(other));
   return *this;
 }
+Declare& Declare::wide() {
+  p_.wide = true;
+  return *this;
+}
 Declare& Declare::role(ParameterRole role) {
   p_.role = role;
   return *this;
@@ -155,6 +159,7 @@ std::vector<Parameter> loss_parameters(const std::string& sigma_help, const std:
        device_parameter("where to run: auto = a CUDA device when one answers, else the CPU"),
        integer("tile-sources", "sources per tile (0 = from the memory available)")
            .fallback("0")
+           .wide()
            .range(at_least(0)),
        memory_limit_parameter(), threads_parameter(), out_parameter(), quiet_parameter(),
        flag("no-matrix",

@@ -476,5 +476,33 @@ TEST(Outputs, RefusalsLeaveNoNewDirectoryAndDoNotTouchAnExistingOne) {
   }
 }
 
+// Issue 29, defect 8: integers wrapped to 32 bits (mf-factorize --steps 4294967297 ran with 1 step, admm
+// --synthetic-rows 4294967896 on 600 rows). Every integer parses as 64-bit (overflow and trailing characters
+// refused) and is checked against its field: an int unless the parameter is declared wide.
+TEST(BadInputs, IntegersNeverWrapToTheirField) {
+  ScratchDir dir;
+  expect_refused(
+      dir,
+      {{"mf-factorize --steps 2^32 + 1", "mf-factorize --graph ring:n=4 --steps 4294967297",
+        "--steps: expected an integer in [-2147483648, 2147483647], got '4294967297'"},
+       {"mf-loss --steps 2^31", "mf-loss --graph ring:n=4 --steps 2147483648",
+        "--steps: expected an integer in [-2147483648, 2147483647], got '2147483648'"},
+       {"admm --synthetic-rows 2^32 + 600", "admm --synthetic-rows 4294967896",
+        "--synthetic-rows: expected an integer in [-2147483648, 2147483647], got '4294967896'"},
+       {"gossip-loss --steps beyond 64 bits", "gossip-loss --graph ring:n=5 --steps 99999999999999999999",
+        "--steps: expected a positive integer or auto, got '99999999999999999999'"},
+       {"walk-sim --runs beyond 64 bits", "walk-sim --graph ring:n=5 --steps 2 --runs 9223372036854775808",
+        "--runs: expected an integer, got '9223372036854775808'"},
+       {"trailing characters", "walk-sim --graph ring:n=5 --steps 2 --runs 4x",
+        "--runs: expected an integer"},
+       {"a negative int below 32 bits", "gossip-loss --graph ring:n=5 --steps 2 --t-start -2147483649",
+        "--t-start: expected an integer in [-2147483648, 2147483647]"}});
+  // A wide parameter (a std::int64_t field) keeps its 64 bits.
+  const jobs::Model& walk = *jobs::find_model("walk-sim");
+  const auto values =
+      jobs::Values::from_text(walk, {{"graph", {"ring:n=5"}}, {"steps", {"3000000000"}}, {"runs", {"1"}}});
+  EXPECT_EQ(values.integer("steps"), 3000000000LL);
+}
+
 }  // namespace
 }  // namespace netdp
