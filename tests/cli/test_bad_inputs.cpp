@@ -504,5 +504,24 @@ TEST(BadInputs, IntegersNeverWrapToTheirField) {
   EXPECT_EQ(values.integer("steps"), 3000000000LL);
 }
 
+// Issue 29, defect 9: a typo gave CLI11's raw "The following arguments were not expected" (or, for "--grpah
+// x",
+// "--graph is required"); an unknown option or command names the nearest valid ones.
+TEST(BadInputs, TyposNameTheNearestOptionOrCommand) {
+  ScratchDir dir;
+  expect_refused(dir, {{"--grpah", "gossip-loss --grpah ring:n=5 --steps 2",
+                        "unknown option --grpah (did you mean --graph?) (see netdp gossip-loss --help)"},
+                       {"--stpes=3", "gossip-loss --graph ring:n=5 --stpes=3",
+                        "unknown option --stpes (did you mean --steps?)"},
+                       {"--colour (nothing near)", "gossip-loss --graph ring:n=5 --colour blue",
+                        "unknown option --colour (see netdp gossip-loss --help)"},
+                       {"walk-los", "walk-los --graph ring:n=5 --steps 2",
+                        "unknown command 'walk-los' (did you mean walk-loss?) (see netdp --help)"},
+                       {"bound sgd-sigm", "bound sgd-sigm --n 2000",
+                        "unknown command 'sgd-sigm' (did you mean sgd-sigma?) (see netdp bound --help)"},
+                       {"run --dry-rnu", "run " + dir.write("s.toml", "") + " --dry-rnu",
+                        "unknown option --dry-rnu (did you mean --dry-run?)"}});
+}
+
 }  // namespace
 }  // namespace netdp
