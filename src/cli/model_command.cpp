@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <new>
 
 #include "cli/options.hpp"
 #include "netdp/core/error.hpp"
@@ -117,8 +118,9 @@ jobs::Values::TextItems given_values(const Model& model, const std::map<std::str
                                          (older.empty() ? "" : " (" + older + " is its older spelling)"));
     }
     if (auto note = deprecation_note(p, argv); !note.empty()) notes.push_back(note);
-    given.emplace_back(p.name,
-                       p.type == ParameterType::flag ? std::vector<std::string>{} : option->results());
+    // A flag keeps its values ("--quiet=false" is off, "--quiet" alone is "true"): the registry reads them
+    // as a study file's booleans (docs/reliability.md "Flags").
+    given.emplace_back(p.name, option->results());
   }
   return given;
 }
@@ -151,6 +153,24 @@ class CleanupOnSignals {
   void (*previous_[2])(int) = {SIG_DFL, SIG_DFL};
 };
 
+/// The outermost directory of `out` that does not exist yet ("" when `out` exists or is empty).
+std::filesystem::path first_missing_directory(const std::filesystem::path& out) {
+  std::error_code ec;
+  if (out.empty() || std::filesystem::exists(out, ec)) return {};
+  std::filesystem::path missing = std::filesystem::absolute(out, ec);
+  if (ec) return {};
+  while (missing.has_parent_path() && missing.parent_path() != missing &&
+         !std::filesystem::exists(missing.parent_path(), ec))
+    missing = missing.parent_path();
+  return missing;
+}
+
+void remove_directory_created(const std::filesystem::path& created) {
+  std::error_code ec;
+  if (!created.empty() && std::filesystem::is_directory(created, ec))
+    std::filesystem::remove_all(created, ec);
+}
+
 int run_model(const Model& model, const std::map<std::string, CLI::Option*>& options,
               const nlohmann::json& invocation) {
   std::vector<std::string> notes;
@@ -163,16 +183,18 @@ int run_model(const Model& model, const std::map<std::string, CLI::Option*>& opt
     context.quiet = values.flag(quiet->name);
   context.invocation = invocation;
   const CleanupOnSignals cleanup;
-  // A run refused as bad input after it made its output directory (a memory plan that fails inside the
-  // library) leaves nothing behind: the directory it created is removed while still empty (docs/outputs.md).
-  std::error_code ec;
-  const bool existed = context.out_dir.empty() || std::filesystem::exists(context.out_dir, ec);
+  // A run refused as bad input (exit 2: InvalidInput, or out of memory) after it made its output directory
+  // (a memory plan that fails inside the library) leaves no new directory: what it created, parents
+  // included, is removed with what it holds, a partial edges.txt too (docs/outputs.md §1.1).
+  const std::filesystem::path created = first_missing_directory(context.out_dir);
   nlohmann::json summary;
   try {
     summary = model.run(values, context);
   } catch (const InvalidInput&) {
-    if (!existed && std::filesystem::is_empty(context.out_dir, ec))
-      std::filesystem::remove(context.out_dir, ec);
+    remove_directory_created(created);
+    throw;
+  } catch (const std::bad_alloc&) {
+    remove_directory_created(created);
     throw;
   }
   std::fputs(model.report(summary, context).c_str(), stdout);

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <fstream>
@@ -134,10 +135,11 @@ ResultsDir::ResultsDir(fs::path path) : path_(std::move(path)) {
     throw InvalidParameter("out", "out " + path_.string() + " exists and is not a directory");
   fs::create_directories(path_, ec);
   if (ec) throw InvalidInput("cannot create output directory " + path_.string() + ": " + ec.message());
-  remove_previous_outputs();
 }
 
 void ResultsDir::remove_previous_outputs() const {
+  if (cleaned_) return;
+  cleaned_ = true;
   // docs/outputs.md §1.1: the command owns its directory. The files an earlier run listed in its manifest
   // ("files") go first, so that none of them can be mistaken for this run's; then the manifest; then the
   // temporaries (NAME.tmp-PID, edges.txt.tmp of netdp graph) that a killed run left behind.
@@ -157,6 +159,25 @@ void ResultsDir::remove_previous_outputs() const {
     const std::string name = entry.path().filename().string();
     if (is_leftover_temporary(name) && entry.is_regular_file(ec)) fs::remove(entry.path(), ec);
   }
+}
+
+fs::path ResultsDir::file(const std::string& name) const {
+  remove_previous_outputs();  // deferred to the first file: nothing is touched before (docs/outputs.md §1.1)
+  written_.insert(name);
+  return path_ / name;
+}
+
+void ResultsDir::commit_manifest(nlohmann::json manifest) const {
+  // A rerun without --colluders left the earlier run's collusion.csv: walk-loss's manifest listed no files.
+  // Every name this run wrote goes into "files", whatever the job listed (docs/outputs.md §1.1).
+  nlohmann::json& files = manifest["files"];
+  if (!files.is_array()) files = nlohmann::json::array();
+  std::error_code ec;
+  for (const auto& name : written_)
+    if (name != "manifest.json" && fs::is_regular_file(path_ / name, ec) &&
+        std::find(files.begin(), files.end(), name) == files.end())
+      files.push_back(name);
+  write_json("manifest.json", manifest);
 }
 
 void ResultsDir::write_text(const std::string& name, const std::string& content) const {

@@ -39,9 +39,11 @@ std::vector<Parameter> walk_grid_parameters(const std::string& default_steps_per
                                             const std::string& deltas) {
   std::vector<Parameter> parameters = grid_parameters();
   append(parameters,
-         {real("steps", "walk length T, the same for every n").excludes("steps-per-node"),
+         // T > 0: a walk of 0 steps has no bound (steps 0 used to read as "not given", docs/bounds.md).
+         {real("steps", "walk length T, the same for every n").range(above(0)).excludes("steps-per-node"),
           real("steps-per-node", "T = this times n (default unless steps is given)")
               .fallback(default_steps_per_node)
+              .range(above(0))
               .excludes("steps"),
           real("delta-prime", "composition slack delta'").fallback(deltas),
           real("delta-hat", "Chernoff failure probability delta_hat (CB1)").fallback(deltas),

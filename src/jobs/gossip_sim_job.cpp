@@ -321,7 +321,7 @@ Model gossip_sim_model() {
        count_or_auto("steps", "rounds T (ticks for randomized), or auto for T_stop (docs/math.md §2.3 / 6.3)")
            .required()
            .range(at_least(1)),
-       integer("runs", "independent runs R").fallback("1").range(at_least(1)),
+       integer("runs", "independent runs R").fallback("1").range(at_least(1)).wide(),
        integer("dim", "dimension D of every node's value").fallback("1").range(at_least(1)),
        real("sigma", "absolute std of the Gaussian noise each node adds once (0 = none)")
            .fallback("1")
@@ -342,7 +342,8 @@ Model gossip_sim_model() {
        integer("record-every", "report every K-th t (and T)").fallback("1").range(at_least(1)),
        integer("batch-runs", "runs per batch (0 = from the memory available)")
            .fallback("0")
-           .range(at_least(0)),
+           .range(at_least(0))
+           .wide(),
        device_parameter("where to run; CUDA runs every protocol, without privacy"),
        memory_limit_parameter(),
        threads_parameter(),

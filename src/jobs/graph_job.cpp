@@ -97,13 +97,23 @@ Model graph_model() {
   m.footer = "Graph families (graph = FAMILY:key=value,...):\n" + graph_families_help();
   m.study_model = false;
   m.parameters = graph_parameters();
-  append(
-      m.parameters,
-      {real("sigma", "noise std used for the reported T_stop").fallback("1"),
-       flag("eigenvalues", "also write every eigenvalue of W (dense, O(n^3))"),
-       integer("diameter-limit", "skip the exact diameter when n * 2m exceeds this").fallback("2000000000"),
-       out_parameter()});
+  append(m.parameters, {real("sigma", "noise std used for the reported T_stop").fallback("1"),
+                        flag("eigenvalues", "also write every eigenvalue of W (dense, O(n^3))"),
+                        integer("diameter-limit", "skip the exact diameter when n * 2m exceeds this")
+                            .fallback("2000000000")
+                            .wide(),
+                        out_parameter()});
   m.execute = run_graph;
+  // --eigenvalues holds the dense n x n W at once (LAPACK dsyevd): refused by Model::run before the
+  // directory exists, not by an out-of-memory after edges.txt was written (docs/reliability.md §1).
+  m.resources = [](const Values& v) {
+    Estimate e;
+    if (v.flag("eigenvalues")) {
+      const double n = graph_size(v.text("graph")).n;
+      e.required_bytes = 8 * n * n;
+    }
+    return e;
+  };
   m.describe = [](const json& stats, const RunContext& c) {
     return format_line(
         "graph: n = %d, m = %lld, %s -> %s\n", stats["n"].get<int>(), stats["edges"].get<long long>(),

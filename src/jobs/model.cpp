@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <climits>
 #include <cmath>
 #include <stdexcept>
 
@@ -36,6 +37,15 @@ std::string alternatives(const std::vector<std::string>& choices) {
   for (std::size_t i = 0; i < choices.size(); ++i)
     text += (i == 0 ? "" : i + 1 == choices.size() ? " or " : ", ") + choices[i];
   return text;
+}
+
+/// A 64-bit value checked against the parameter's field: `steps 4294967297` ran with steps = 1 when an int
+/// took it (docs/reliability.md §1). Overflow of 64 bits and trailing characters fail in parse_int.
+std::int64_t fits_field(const Parameter& p, std::int64_t x, const std::string& text) {
+  if (!p.wide && (x > INT_MAX || x < INT_MIN))
+    throw InvalidParameter(p.name, p.name + ": expected an integer in [" + std::to_string(INT_MIN) + ", " +
+                                       std::to_string(INT_MAX) + "], got '" + excerpt(text) + "'");
+  return x;
 }
 
 bool parse_int(const std::string& text, std::int64_t& value) {
@@ -90,11 +100,19 @@ std::string json_text(const json& value) {
 json convert_text(const Parameter& p, const std::vector<std::string>& items) {
   const std::string& name = p.name;
   if (p.type == ParameterType::flag) {
-    if (items.empty()) return true;
-    const std::string text = joined(items);
-    if (text == "true") return true;
-    if (text == "false") return false;
-    throw InvalidParameter(name, name + " is a flag: expected true or false, got '" + excerpt(text) + "'");
+    // "--flag" alone is on; "--flag=VALUE" takes true/false/1/0 like a study file's boolean, and the last
+    // of several occurrences wins (docs/reliability.md "Flags").
+    bool on = true;
+    for (const auto& text : items) {
+      if (text == "true" || text == "1")
+        on = true;
+      else if (text == "false" || text == "0")
+        on = false;
+      else
+        throw InvalidParameter(
+            name, name + " is a flag: expected true, false, 1 or 0, got '" + excerpt(text) + "'");
+    }
+    return on;
   }
   if (p.type == ParameterType::reals) {
     json list = json::array();
@@ -119,7 +137,7 @@ json convert_text(const Parameter& p, const std::vector<std::string>& items) {
       std::int64_t x = 0;
       if (!parse_int(text, x))
         throw InvalidParameter(name, name + ": expected an integer, got '" + excerpt(text) + "'");
-      return x;
+      return fits_field(p, x, text);
     }
     case ParameterType::natural: {
       std::uint64_t x = 0;
@@ -133,7 +151,7 @@ json convert_text(const Parameter& p, const std::vector<std::string>& items) {
       if (!parse_int(text, x))
         throw InvalidParameter(name,
                                name + ": expected a positive integer or auto, got '" + excerpt(text) + "'");
-      return x;
+      return fits_field(p, x, text);
     }
     case ParameterType::real: {
       double x = 0;
@@ -363,7 +381,23 @@ const Parameter* Model::with_role(ParameterRole role) const {
   return nullptr;
 }
 
+namespace {
+
+/// The most threads a run may ask for: what OpenMP allows (OMP_THREAD_LIMIT) and at most 4 per processor
+/// (at least 64, at most 1024). libgomp dies of SIGSEGV when it cannot create the threads asked for (100000),
+/// after the run began writing; refused here, before anything exists (docs/reliability.md §1).
+std::int64_t max_threads() {
+  return std::min<std::int64_t>({omp_get_thread_limit(), 1024, std::max(64, 4 * omp_get_num_procs())});
+}
+
+}  // namespace
+
 void Model::check(const Values& values) const {
+  if (const Parameter* threads = with_role(ParameterRole::threads); threads && values.has(threads->name))
+    if (const std::int64_t t = values.integer(threads->name); t > max_threads())
+      throw InvalidParameter(threads->name,
+                             threads->name + " must be at most " + std::to_string(max_threads()) +
+                                 " (the threads OpenMP allows here), got " + std::to_string(t));
   for (const Parameter& p : parameters) {
     if (!values.has(p.name)) continue;
     for (const auto& other : p.excludes)
@@ -375,7 +409,8 @@ void Model::check(const Values& values) const {
       if (!x.is_number()) return;  // "auto"
       const double d = x.get<double>();
       if (!in_range(p.range, d))
-        throw InvalidParameter(p.name, p.name + " must be " + range_text(p.range) + ", got " +
+        throw InvalidParameter(p.name, p.name + " must be " + range_text(p.range) +
+                                           (p.unit.empty() ? "" : " " + p.unit) + ", got " +
                                            (x.is_number_float() ? format_double(d) : x.dump()));
     };
     if (value.is_array())

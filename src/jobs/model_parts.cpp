@@ -48,6 +48,10 @@ Declare& Declare::excludes(std::string other) {
   p_.excludes.push_back(std::move(other));
   return *this;
 }
+Declare& Declare::wide() {
+  p_.wide = true;
+  return *this;
+}
 Declare& Declare::role(ParameterRole role) {
   p_.role = role;
   return *this;
@@ -131,9 +135,11 @@ Parameter threads_parameter() {
 }
 
 Parameter memory_limit_parameter() {
+  // Below 2^33 GiB = 2^63 bytes: 1e30 overflowed the conversion to bytes and read as negative
+  // (docs/reliability.md §1).
   return real("memory-limit", "GiB the run may use (0 = what the machine has free)")
       .fallback("0")
-      .range(at_least(0))
+      .range({0.0, 8589934592.0, false, true})
       .unit("GiB");
 }
 
@@ -153,6 +159,7 @@ std::vector<Parameter> loss_parameters(const std::string& sigma_help, const std:
        device_parameter("where to run: auto = a CUDA device when one answers, else the CPU"),
        integer("tile-sources", "sources per tile (0 = from the memory available)")
            .fallback("0")
+           .wide()
            .range(at_least(0)),
        memory_limit_parameter(), threads_parameter(), out_parameter(), quiet_parameter(),
        flag("no-matrix",

@@ -26,6 +26,7 @@ class Declare {
   Declare& unit(std::string unit);
   Declare& items(std::size_t count);
   Declare& excludes(std::string other);
+  Declare& wide();  // an integer that lands in a std::int64_t field (else an int: at most 2^31 - 1)
   Declare& role(ParameterRole role);
   Declare& forms(std::vector<std::string> words);  // a text parameter's words and patterns: {a|b|file:PATH}
   Declare& alias(std::string old_name);            // an older spelling, still accepted

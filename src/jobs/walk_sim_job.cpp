@@ -370,8 +370,8 @@ Model walk_sim_model() {
           "transition matrix: auto (J/n on complete graphs, else uniform) | uniform (1/d_v) | lazy-uniform | "
           "metropolis | hamilton-literal | max-degree | file:PATH | directed-ring (ring:n=N only)")
           .fallback("auto"),
-      integer("steps", "positions T per walk (T contributions)").required().range(at_least(1)),
-      integer("runs", "independent walks R").required().range(at_least(1)),
+      integer("steps", "positions T per walk (T contributions)").required().range(at_least(1)).wide(),
+      integer("runs", "independent walks R").required().range(at_least(1)).wide(),
       natural("seed", "Philox seed of every random draw").fallback("0"),
       real("eps0", "LDP level eps0 of one contribution").fallback("0.1").range(above(0)),
       real("delta", "delta of the compositions (C4: k delta; C2: delta' = delta)")
@@ -407,7 +407,7 @@ Model walk_sim_model() {
              {"auto", "full", "visits"})
           .fallback("auto"),
       flag("save-paths", "write paths.csv (small runs only: R T <= 1e6)"),
-      integer("batch-runs", "runs per batch (0 = automatic)").fallback("0").range(at_least(0)),
+      integer("batch-runs", "runs per batch (0 = automatic)").fallback("0").range(at_least(0)).wide(),
       threads_parameter(),
       device_parameter("where to run; CUDA runs everything but save-paths and bookkeeping reference"),
       out_parameter(),

@@ -73,6 +73,17 @@ void degree_stationary(WalkModel& m, const Graph& g) {
   m.stationary_rule = "d_v / 2m (reversible walk)";
 }
 
+/// A W with no entry off its diagonal (W = I, e.g. a file of "v v 1" lines) never moves the walk: it ran and
+/// exited 0 on a connected ring (docs/reliability.md §1). A W with some absorbing rows still moves and stays
+/// allowed (tests/unit/test_walk_sim_interleaved.cpp "absorbing file").
+void require_moving_walk(const WalkModel& m) {
+  if (m.n < 2) return;
+  for (node_t i = 0; i < m.n; ++i)
+    for (offset_t k = m.offsets[i]; k < m.offsets[i + 1]; ++k)
+      if (m.targets[k] != i) return;
+  throw InvalidParameter("weights", "weights: W = I (no entry off the diagonal): the walk never moves");
+}
+
 void weighted_rows(WalkModel& m, const Graph& g, const WeightsSpec& spec) {
   const CsrMatrix w = make_weights(g, spec);
   validate_row_stochastic(w, g);
@@ -91,6 +102,7 @@ void weighted_rows(WalkModel& m, const Graph& g, const WeightsSpec& spec) {
     values.insert(values.end(), row.begin(), row.end());
     m.offsets.push_back(static_cast<offset_t>(m.targets.size()));
   }
+  require_moving_walk(m);
   if (doubly_stochastic(m, values)) {
     m.stationary_rule = "uniform (W doubly stochastic)";
     return;

@@ -339,5 +339,189 @@ TEST(Outputs, RerunRemovesTheEarlierRunsFilesAndTemporaries) {
     EXPECT_TRUE(fs::exists(out / name.get<std::string>())) << name;
 }
 
+// Issue 29, defect 1: a flag takes true/false/1/0 on the command line as in a study file ("--no-matrix=false"
+// is off, "--no-matrix" alone is on); any other value is refused naming the option.
+TEST(BadInputs, FlagsReadTheirValueLikeAStudyFile) {
+  ScratchDir dir;
+  const std::string gossip = "gossip-loss --graph ring:n=6 --steps 2 --quiet";
+  const struct {
+    std::string flag;
+    bool matrix;
+  } cases[] = {{"", true},
+               {" --no-matrix", false},
+               {" --no-matrix=true", false},
+               {" --no-matrix=1", false},
+               {" --no-matrix=false", true},
+               {" --no-matrix=0", true},
+               {" --no-matrix --no-matrix=false", true}};
+  int i = 0;
+  for (const auto& c : cases) {
+    const auto out = dir / (std::string("m") + std::to_string(i++));
+    const auto r = run_cli(gossip + c.flag + " --out " + out.string());
+    ASSERT_EQ(r.exit_code, 0) << c.flag << ": " << r.err;
+    EXPECT_EQ(fs::exists(out / "loss.npy"), c.matrix) << c.flag;
+  }
+  for (const char* clip : {"--clip=false", "--clip=0"}) {
+    const auto out = dir / clip;
+    ASSERT_EQ(run_cli("walk-loss --graph ring:n=8 --steps 10 " + std::string(clip) + " --out " + out.string())
+                  .exit_code,
+              0);
+    EXPECT_FALSE(read_json(out / "manifest.json")["parameters"]["clip"].get<bool>()) << clip;
+  }
+  const auto on = dir / "clip";
+  ASSERT_EQ(run_cli("walk-loss --graph ring:n=8 --steps 10 --clip --out " + on.string()).exit_code, 0);
+  EXPECT_TRUE(read_json(on / "manifest.json")["parameters"]["clip"].get<bool>());
+  expect_refused(
+      dir, {{"--quiet=maybe", "gossip-loss --graph ring:n=6 --steps 2 --quiet=maybe",
+             "--quiet is a flag: expected true, false, 1 or 0, got 'maybe'"},
+            {"--eigenvalues=yes", "graph --graph ring:n=6 --eigenvalues=yes", "--eigenvalues"},
+            {"run --dry-run=maybe", "run " + dir.write("s.toml", "") + " --dry-run=maybe", "--dry-run"}});
+}
+
+// Issue 29, defect 2: --threads beyond what OpenMP allows died of SIGSEGV and left loss.npy.tmp-*; it is
+// refused with the allowed maximum (OMP_THREAD_LIMIT lowers it), before anything is written.
+TEST(BadInputs, ThreadsBeyondWhatOpenMPAllowsAreRefused) {
+  ScratchDir dir;
+  expect_refused(
+      dir, {{"--threads 100000", "gossip-loss --graph ring:n=6 --steps 2 --threads 100000",
+             "--threads must be at most"},
+            {"--threads 100000 (walk-sim)", "walk-sim --graph ring:n=6 --steps 2 --runs 4 --threads 100000",
+             "--threads must be at most"}});
+  const auto out = dir / "limited";
+  const auto r = run_cli("gossip-loss --graph ring:n=6 --steps 2 --threads 5 --out " + out.string(),
+                         "OMP_THREAD_LIMIT=4 ");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--threads must be at most 4 "), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(out));
+  EXPECT_EQ(run_cli("gossip-loss --graph ring:n=6 --steps 2 --threads 4 --out " + out.string(),
+                    "OMP_THREAD_LIMIT=4 ")
+                .exit_code,
+            0);
+}
+
+// Issue 29, defect 3: a walk of 0 steps has no bound; --steps 0 read as "not given" and exited 0.
+TEST(BadInputs, BoundsRefuseAWalkOfZeroSteps) {
+  ScratchDir dir;
+  expect_refused(
+      dir, {{"complete-sum --steps 0", "bound complete-sum --n 100 --steps 0", "--steps must be > 0"},
+            {"sgd-sigma --steps 0", "bound sgd-sigma --n 2000 --steps 0", "--steps must be > 0"},
+            {"complete-histogram --steps-per-node 0", "bound complete-histogram --n 100 --steps-per-node 0",
+             "--steps-per-node must be > 0"}});
+}
+
+// Issue 29, defect 4: W = I on a connected ring (a weight file of diagonal entries) ran a walk that never
+// moves and exited 0.
+TEST(BadInputs, WalkSimRefusesAWThatNeverMovesTheWalk) {
+  ScratchDir dir;
+  const auto identity = dir.write("identity.txt", "0 0 1\n1 1 1\n2 2 1\n3 3 1\n");
+  expect_refused(
+      dir, {{"W = I on ring:n=4", "walk-sim --graph ring:n=4 --steps 5 --runs 2 --weights file:" + identity,
+             "--weights: W = I (no entry off the diagonal): the walk never moves"}});
+}
+
+// Issue 29, defect 5: walk-loss's manifest listed no files, so a rerun without --colluders kept the earlier
+// run's collusion.csv; every file a run writes is now in its manifest, and a rerun removes it.
+TEST(Outputs, RerunRemovesFilesTheJobDidNotListItself) {
+  ScratchDir dir;
+  const auto out = dir / "walk";
+  ASSERT_TRUE(run_cli_into("walk-loss --graph ring:n=8 --steps 10 --colluders 2", out,
+                           {"collusion.csv", "loss.npy", "manifest.json"}));
+  const auto first = read_json(out / "manifest.json");
+  EXPECT_NE(std::find(first["files"].begin(), first["files"].end(), "collusion.csv"), first["files"].end());
+  ASSERT_TRUE(run_cli_into("walk-loss --graph ring:n=8 --steps 10 --no-matrix", out, {"manifest.json"}));
+  EXPECT_FALSE(fs::exists(out / "collusion.csv"))
+      << "the earlier run's collusion.csv beside this run's manifest";
+  EXPECT_FALSE(fs::exists(out / "loss.npy"));
+  const auto manifest = read_json(out / "manifest.json");
+  for (const auto& name : manifest["files"]) EXPECT_TRUE(fs::exists(out / name.get<std::string>())) << name;
+}
+
+// Issue 29, defect 6: --memory-limit 1e30 overflowed the conversion to 64-bit bytes and was called negative;
+// values from 2^33 GiB (2^63 bytes) on are refused with the allowed range.
+TEST(BadInputs, MemoryLimitsBeyond64BitBytesAreRefused) {
+  ScratchDir dir;
+  expect_refused(
+      dir,
+      {{"gossip-sim --memory-limit 1e30", "gossip-sim --graph ring:n=5 --steps 2 --memory-limit 1e30",
+        "--memory-limit must be in [0, 8589934592) GiB, got 1e+30"},
+       {"gossip-loss --memory-limit 2^33", "gossip-loss --graph ring:n=5 --steps 2 --memory-limit 8589934592",
+        "--memory-limit must be in [0, 8589934592) GiB"}});
+}
+
+// Issue 29, defect 7: a refusal (exit 2) leaves no new directory (parents included) and does not touch an
+// existing --out: graph --eigenvalues is sized before the directory exists, and a simulation that runs out of
+// memory finds the earlier run's files where they were (ResultsDir removes them at this run's first file).
+TEST(Outputs, RefusalsLeaveNoNewDirectoryAndDoNotTouchAnExistingOne) {
+  ScratchDir dir;
+  std::vector<BadInput> cases = {{"graph --eigenvalues of a 100,000-node ring (74.5 GiB dense)",
+                                  "graph --graph ring:n=100000 --eigenvalues", "graph needs about 74.5 GiB"}};
+#if !defined(__SANITIZE_ADDRESS__)  // the allocation that fails is refused by the process limit only
+  cases.push_back({"walk-sim on complete:n=1e9 (out of memory once started)",
+                   "walk-sim --graph complete:n=1000000000 --steps 2 --runs 2", "out of memory"});
+#endif
+  expect_refused(dir, cases);
+  for (const auto& c : cases) {
+    const auto nested = dir / "new" / "a" / "b";
+    const auto r = run_limited(c.args + " --out " + nested.string());
+    EXPECT_EQ(r.exit_code, 2) << c.name << ": " << r.err;
+    EXPECT_FALSE(fs::exists(dir / "new")) << c.name << ": the parents it created were left behind";
+    const auto existing = dir / "existing";
+    ASSERT_TRUE(run_cli_into("graph --graph ring:n=10", existing, {"edges.txt", "manifest.json"}));
+    const auto manifest = read_text((existing / "manifest.json").string());
+    const auto edges = read_text((existing / "edges.txt").string());
+    const auto again = run_limited(c.args + " --out " + existing.string());
+    EXPECT_EQ(again.exit_code, 2) << c.name << ": " << again.err;
+    EXPECT_EQ(read_text((existing / "manifest.json").string()), manifest) << c.name;
+    EXPECT_EQ(read_text((existing / "edges.txt").string()), edges) << c.name;
+  }
+}
+
+// Issue 29, defect 8: integers wrapped to 32 bits (mf-factorize --steps 4294967297 ran with 1 step, admm
+// --synthetic-rows 4294967896 on 600 rows). Every integer parses as 64-bit (overflow and trailing characters
+// refused) and is checked against its field: an int unless the parameter is declared wide.
+TEST(BadInputs, IntegersNeverWrapToTheirField) {
+  ScratchDir dir;
+  expect_refused(
+      dir,
+      {{"mf-factorize --steps 2^32 + 1", "mf-factorize --graph ring:n=4 --steps 4294967297",
+        "--steps: expected an integer in [-2147483648, 2147483647], got '4294967297'"},
+       {"mf-loss --steps 2^31", "mf-loss --graph ring:n=4 --steps 2147483648",
+        "--steps: expected an integer in [-2147483648, 2147483647], got '2147483648'"},
+       {"admm --synthetic-rows 2^32 + 600", "admm --synthetic-rows 4294967896",
+        "--synthetic-rows: expected an integer in [-2147483648, 2147483647], got '4294967896'"},
+       {"gossip-loss --steps beyond 64 bits", "gossip-loss --graph ring:n=5 --steps 99999999999999999999",
+        "--steps: expected a positive integer or auto, got '99999999999999999999'"},
+       {"walk-sim --runs beyond 64 bits", "walk-sim --graph ring:n=5 --steps 2 --runs 9223372036854775808",
+        "--runs: expected an integer, got '9223372036854775808'"},
+       {"trailing characters", "walk-sim --graph ring:n=5 --steps 2 --runs 4x",
+        "--runs: expected an integer"},
+       {"a negative int below 32 bits", "gossip-loss --graph ring:n=5 --steps 2 --t-start -2147483649",
+        "--t-start: expected an integer in [-2147483648, 2147483647]"}});
+  // A wide parameter (a std::int64_t field) keeps its 64 bits.
+  const jobs::Model& walk = *jobs::find_model("walk-sim");
+  const auto values =
+      jobs::Values::from_text(walk, {{"graph", {"ring:n=5"}}, {"steps", {"3000000000"}}, {"runs", {"1"}}});
+  EXPECT_EQ(values.integer("steps"), 3000000000LL);
+}
+
+// Issue 29, defect 9: a typo gave CLI11's raw "The following arguments were not expected" (or, for "--grpah
+// x",
+// "--graph is required"); an unknown option or command names the nearest valid ones.
+TEST(BadInputs, TyposNameTheNearestOptionOrCommand) {
+  ScratchDir dir;
+  expect_refused(dir, {{"--grpah", "gossip-loss --grpah ring:n=5 --steps 2",
+                        "unknown option --grpah (did you mean --graph?) (see netdp gossip-loss --help)"},
+                       {"--stpes=3", "gossip-loss --graph ring:n=5 --stpes=3",
+                        "unknown option --stpes (did you mean --steps?)"},
+                       {"--colour (nothing near)", "gossip-loss --graph ring:n=5 --colour blue",
+                        "unknown option --colour (see netdp gossip-loss --help)"},
+                       {"walk-los", "walk-los --graph ring:n=5 --steps 2",
+                        "unknown command 'walk-los' (did you mean walk-loss?) (see netdp --help)"},
+                       {"bound sgd-sigm", "bound sgd-sigm --n 2000",
+                        "unknown command 'sgd-sigm' (did you mean sgd-sigma?) (see netdp bound --help)"},
+                       {"run --dry-rnu", "run " + dir.write("s.toml", "") + " --dry-rnu",
+                        "unknown option --dry-rnu (did you mean --dry-run?)"}});
+}
+
 }  // namespace
 }  // namespace netdp

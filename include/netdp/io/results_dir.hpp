@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <span>
 #include <string>
 
@@ -54,19 +55,26 @@ class NpyWriter : public LossRowSink {
 
 class ResultsDir {
  public:
-  /// Creates the directory (and parents) and removes an earlier run's outputs: the files its manifest.json
-  /// lists under "files", that manifest (the directory looks incomplete until this run's manifest is
-  /// committed) and leftover temporaries `*.tmp-PID` and `edges.txt.tmp` (docs/outputs.md §1.1).
+  /// Creates the directory (and parents). An earlier run's outputs (the files its manifest.json lists under
+  /// "files", that manifest, leftover temporaries `*.tmp-PID` and `edges.txt.tmp`) are removed when this run
+  /// names its first file: a run refused before it writes anything (out of memory in the simulation) leaves
+  /// an existing directory untouched (docs/outputs.md §1.1).
   explicit ResultsDir(std::filesystem::path path);
   const std::filesystem::path& path() const { return path_; }
-  std::filesystem::path file(const std::string& name) const { return path_ / name; }
+  /// The path of an output file; the name is remembered, so that the manifest lists it (commit_manifest).
+  std::filesystem::path file(const std::string& name) const;
   void write_text(const std::string& name, const std::string& content) const;
   void write_json(const std::string& name, const nlohmann::json& value) const;
-  void commit_manifest(const nlohmann::json& manifest) const { write_json("manifest.json", manifest); }
+  /// Writes manifest.json, its "files" completed with every file of this run (named through file() or
+  /// written here) that exists: the next run into the directory removes them all, also those the writer
+  /// forgot to list (docs/outputs.md §1.1).
+  void commit_manifest(nlohmann::json manifest) const;
 
  private:
   void remove_previous_outputs() const;
   std::filesystem::path path_;
+  mutable bool cleaned_ = false;           // the earlier run's outputs were removed
+  mutable std::set<std::string> written_;  // names given to file(): this run's outputs
 };
 
 }  // namespace netdp

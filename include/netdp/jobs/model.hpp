@@ -19,7 +19,7 @@ namespace netdp::jobs {
 
 enum class ParameterType {
   flag,           // true when given (JSON: true or false)
-  integer,        // signed 64-bit integer
+  integer,        // signed 64-bit integer, range-checked against its field (Parameter::wide)
   natural,        // unsigned 64-bit integer (seeds)
   real,           // double
   text,           // any string: graph specs, paths, device specs
@@ -53,6 +53,9 @@ struct Parameter {
   std::string unit;                          // e.g. "GiB"; empty when dimensionless
   std::size_t items = 0;                     // reals: exact number of items (0 = any number)
   std::vector<std::string> excludes;         // parameters that may not be given together with this one
+  // integer and count_or_auto parameters: the field the value lands in. A 32-bit int unless declared wide
+  // (std::int64_t): a value beyond it is refused at conversion, never wrapped (docs/reliability.md §1).
+  bool wide = false;
   ParameterRole role = ParameterRole::value;
   std::vector<std::string>
       forms;  // text parameters: the accepted words and patterns, shown as {a|b|file:PATH}
