@@ -4,8 +4,16 @@ if(NOT NETDP_CUDA STREQUAL "OFF")
   include(CheckLanguage)
   check_language(CUDA)
   if(CMAKE_CUDA_COMPILER)
+    # The GPUs of this machine when nvidia-smi sees one; otherwise sm_90 (H100/H200) only: a machine without a
+    # GPU (CI) compiles the module to check it, and each architecture costs a full device compilation of every
+    # engine (docs/reliability.md §5 "Compile time"). -DCMAKE_CUDA_ARCHITECTURES="80;90" for a portable module.
     if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
-      set(CMAKE_CUDA_ARCHITECTURES 80 90 CACHE STRING "CUDA architectures")
+      execute_process(COMMAND nvidia-smi -L RESULT_VARIABLE netdp_no_gpu OUTPUT_QUIET ERROR_QUIET)
+      if(netdp_no_gpu EQUAL 0)
+        set(CMAKE_CUDA_ARCHITECTURES native CACHE STRING "CUDA architectures")
+      else()
+        set(CMAKE_CUDA_ARCHITECTURES 90 CACHE STRING "CUDA architectures")
+      endif()
     endif()
     enable_language(CUDA)
     # CMake 3.25 does not know nvcc's C++20 flag yet; tell it (newer CMake defines these itself).

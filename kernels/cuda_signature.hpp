@@ -14,43 +14,70 @@ namespace netdp::kernels {
 /// is older and its table's `build` cannot be read.
 inline constexpr const char* kCudaSignatureVersion = "netdp CUDA module interface 2;";
 
+// The items, appended out of line: the signature function is then a list of calls with constant arguments.
+// Written as string concatenations inline, its hundreds of items took GCC over a minute and a half per file
+// at -O3 (docs/reliability.md §5 "Compile time").
+namespace signature_items {
+[[gnu::noinline]] inline void sized(std::string& s, const char* kind, const char* name, std::size_t size) {
+  s.append(kind).append(" ").append(name).append(" size ").append(std::to_string(size));
+}
+[[gnu::noinline]] inline void end(std::string& s) {
+  s.push_back(';');
+}
+[[gnu::noinline]] inline void member(std::string& s, const char* name, const char* member, std::size_t offset,
+                                     std::size_t size) {
+  s.append(name).append(".").append(member).append(" at ").append(std::to_string(offset));
+  s.append(" size ").append(std::to_string(size)).push_back(';');
+}
+[[gnu::noinline]] inline void align(std::string& s, std::size_t alignment) {
+  s.append(" align ").append(std::to_string(alignment)).push_back(';');
+}
+[[gnu::noinline]] inline void method(std::string& s, const char* name, const char* method, const char* type) {
+  s.append(name).append("::").append(method).append(" ").append(type).push_back(';');
+}
+[[gnu::noinline]] inline void enumerator(std::string& s, const char* name, const char* enumerator,
+                                         long long value) {
+  s.append(name).append("::").append(enumerator).append(" = ").append(std::to_string(value)).push_back(';');
+}
+}  // namespace signature_items
+
 // Appends the layout of struct T (size, alignment, each member's offset and size) to s, one item per ';'.
 // Several of these structs hold references or library types, which makes them non-standard-layout: offsetof
 // is conditionally supported there, and GCC gives the ABI's offset (no virtual bases here). A reference
 // member's size is its referent's.
-#define NETDP_CUDA_LAYOUT_STRUCT(T, members)                                                   \
-  {                                                                                            \
-    using Type = T;                                                                            \
-    const char* name = #T;                                                                     \
-    s += std::string("struct ") + name + " size " + std::to_string(sizeof(Type)) + " align " + \
-         std::to_string(alignof(Type)) + ";";                                                  \
-    members                                                                                    \
+#define NETDP_CUDA_LAYOUT_STRUCT(T, members)                 \
+  {                                                          \
+    using Type = T;                                          \
+    const char* name = #T;                                   \
+    signature_items::sized(s, "struct", name, sizeof(Type)); \
+    signature_items::align(s, alignof(Type));                \
+    members                                                  \
   }
-#define NETDP_CUDA_LAYOUT_MEMBER(m)                                                       \
-  s += std::string(name) + "." #m " at " + std::to_string(offsetof(Type, m)) + " size " + \
-       std::to_string(sizeof(decltype(Type::m))) + ";";
+#define NETDP_CUDA_LAYOUT_MEMBER(m) \
+  signature_items::member(s, name, #m, offsetof(Type, m), sizeof(decltype(Type::m)));
 
 // Appends the size of polymorphic class T and the type of each of its virtual methods.
-#define NETDP_CUDA_INTERFACE_CLASS(T, methods)                                         \
-  {                                                                                    \
-    using Type = T;                                                                    \
-    const char* name = #T;                                                             \
-    s += std::string("class ") + name + " size " + std::to_string(sizeof(Type)) + ";"; \
-    methods                                                                            \
+#define NETDP_CUDA_INTERFACE_CLASS(T, methods)              \
+  {                                                         \
+    using Type = T;                                         \
+    const char* name = #T;                                  \
+    signature_items::sized(s, "class", name, sizeof(Type)); \
+    signature_items::end(s);                                \
+    methods                                                 \
   }
 #define NETDP_CUDA_INTERFACE_METHOD(f) \
-  s += std::string(name) + "::" #f " " + typeid(decltype(&Type::f)).name() + ";";
+  signature_items::method(s, name, #f, typeid(decltype(&Type::f)).name());
 
 // Appends the size of enumeration T and the value of each of its enumerators.
-#define NETDP_CUDA_ENUM(T, enumerators)                                               \
-  {                                                                                   \
-    using Type = T;                                                                   \
-    const char* name = #T;                                                            \
-    s += std::string("enum ") + name + " size " + std::to_string(sizeof(Type)) + ";"; \
-    enumerators                                                                       \
+#define NETDP_CUDA_ENUM(T, enumerators)                    \
+  {                                                        \
+    using Type = T;                                        \
+    const char* name = #T;                                 \
+    signature_items::sized(s, "enum", name, sizeof(Type)); \
+    signature_items::end(s);                               \
+    enumerators                                            \
   }
-#define NETDP_CUDA_ENUMERATOR(v) \
-  s += std::string(name) + "::" #v " = " + std::to_string(static_cast<long long>(Type::v)) + ";";
+#define NETDP_CUDA_ENUMERATOR(v) signature_items::enumerator(s, name, #v, static_cast<long long>(Type::v));
 
 /// What a module must agree on with netdp, one item per ';': the layouts of NETDP_CUDA_LAYOUTS, the classes
 /// of NETDP_CUDA_INTERFACES and the enumerations of NETDP_CUDA_ENUMS, the mangled types of the table's
@@ -64,7 +91,8 @@ inline std::string cuda_module_signature() {
 #pragma GCC diagnostic pop
   NETDP_CUDA_INTERFACES(NETDP_CUDA_INTERFACE_CLASS, NETDP_CUDA_INTERFACE_METHOD)
   NETDP_CUDA_ENUMS(NETDP_CUDA_ENUM, NETDP_CUDA_ENUMERATOR)
-  s += std::string("struct CudaBackendTable size ") + std::to_string(sizeof(CudaBackendTable)) + ";";
+  signature_items::sized(s, "struct", "CudaBackendTable", sizeof(CudaBackendTable));
+  signature_items::end(s);
   const auto function = [&s](const char* name, const std::type_info& type) {
     s += std::string(name) + " " + type.name() + ";";
   };

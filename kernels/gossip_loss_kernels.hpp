@@ -32,10 +32,11 @@ struct GossipLossProblem {
 
 // ---- CPU (kernels/cpu/gossip_loss_cpu.cpp) ----
 
-/// norms[k * n + w] = r_{t_start + k}(w), k < steps; progress(share of the panels done), one call at a time.
-/// After a stop request the panels not started are skipped (the caller checks).
+/// norms[k * n + w] = r_{t_start + k}(w), k < steps; progress(share of the panels done), one call at a time
+/// (ground::WorkCounter). When it returns false the panels not started are skipped (the caller checks for the
+/// stop request that made it answer so).
 void gossip_row_norms_cpu(const GossipLossProblem& p, std::span<double> norms,
-                          const std::function<void(double)>& progress = {});
+                          const std::function<bool(double)>& progress = {});
 
 /// Rows first .. first + count - 1 of the loss matrix into rows (count x n, row-major).
 void gossip_loss_rows_cpu(const GossipLossProblem& p, std::span<const double> norms, node_t first,
@@ -57,10 +58,11 @@ struct GossipShares {
 /// n sources, their own panels; a dense copy of W), besides the output tile.
 std::int64_t gossip_one_pass_bytes(const GossipLossProblem& p, node_t first, node_t count);
 
-/// The shares of sources first .. first + count - 1; progress(share of the powers done) now and then, from
-/// one thread at a time. Returns early with incomplete shares after a stop request (the caller checks).
+/// The shares of sources first .. first + count - 1; progress(share of the powers done) after every power,
+/// from one thread at a time. When it returns false the remaining powers are skipped and the shares are
+/// incomplete (the caller checks for the stop request that made it answer so).
 GossipShares gossip_shares_one_pass_cpu(const GossipLossProblem& p, node_t first, node_t count,
-                                        const std::function<void(double)>& progress);
+                                        const std::function<bool(double)>& progress);
 
 /// Rows start .. start + rows - 1 (a multiple of the panel width past shares.first, or up to the end) of the
 /// loss matrix into out (rows x n, row-major), from the shares.

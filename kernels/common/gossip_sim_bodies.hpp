@@ -18,7 +18,7 @@
 #include "common/hd.hpp"
 #include "common/philox.hpp"
 #include "common/rounding.hpp"
-#include "netdp/core/graph.hpp"
+#include "netdp/ground/types.hpp"
 
 namespace netdp::kernels::gossip {
 

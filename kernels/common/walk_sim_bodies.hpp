@@ -18,7 +18,7 @@
 #include "common/rounding.hpp"
 #include "common/walk_sim_layout.hpp"
 #include "common/walk_sim_math.hpp"
-#include "netdp/core/graph.hpp"  // node_t, offset_t
+#include "netdp/ground/types.hpp"
 
 namespace netdp::kernels::walk {
 

@@ -14,9 +14,9 @@
 #include <cblas.h>
 
 #include "common/gossip_loss_math.hpp"
-#include "core/progress.hpp"
 #include "cpu/power_panels.hpp"
 #include "gossip_loss_kernels.hpp"
+#include "netdp/ground/work_counter.hpp"
 
 namespace netdp::kernels {
 namespace {
@@ -88,20 +88,20 @@ void panel_loss_rows(const GossipLossProblem& p, const double* w_dense, std::spa
 }  // namespace
 
 void gossip_row_norms_cpu(const GossipLossProblem& p, std::span<double> norms,
-                          const std::function<void(double)>& progress) {
+                          const std::function<bool(double)>& progress) {
   const node_t n = p.w.n;
   const int lanes = p.dense ? kDenseLanes : kSparseLanes;
-  RunCounter panels_done((n + lanes - 1) / lanes, progress);
+  ground::WorkCounter panels_done((n + lanes - 1) / lanes, progress);
   if (p.dense) {
     auto dense = to_dense(p.w);
     for_each_panel<kDenseLanes>(0, n, false, [&](node_t start, node_t valid) {
-      if (stop_requested()) return;
+      if (panels_done.stopped()) return;
       panel_row_norms<kDenseLanes>(p, dense.data(), start, valid, norms);
       panels_done.finished_one();
     });
   } else {
     for_each_panel<kSparseLanes>(0, n, true, [&](node_t start, node_t valid) {
-      if (stop_requested()) return;
+      if (panels_done.stopped()) return;
       panel_row_norms<kSparseLanes>(p, nullptr, start, valid, norms);
       panels_done.finished_one();
     });
@@ -151,7 +151,7 @@ void add_panels(std::vector<OnePassPanel<L>>& panels, node_t n, node_t first, no
 
 template <int L>
 GossipShares one_pass(const GossipLossProblem& p, const double* w_dense, node_t first, node_t count,
-                      const std::function<void(double)>& progress) {
+                      const std::function<bool(double)>& progress) {
   const node_t n = p.w.n;
   const std::size_t block = std::size_t(n) * L;
   // Every node's panel gives its own r_t(u); the requested sources are those panels when they are all n.
@@ -164,7 +164,6 @@ GossipShares one_pass(const GossipLossProblem& p, const double* w_dense, node_t 
   GossipShares out{L, first, count, std::vector<double>((panels.size() - loss_begin) * block, 0.0)};
   std::vector<double> r(static_cast<std::size_t>(n));
   const int t_end = p.t_start + p.steps;
-  const int report_every = std::max(1, t_end / 1000);
   // Power t of panel b, then its sources' r_t(u) (norm panels), or its shares (after every panel's norms).
   const auto power = [&](std::size_t b, int t) {
     OnePassPanel<L>& panel = panels[b];
@@ -179,9 +178,8 @@ GossipShares one_pass(const GossipLossProblem& p, const double* w_dense, node_t 
   const auto shares = [&](std::size_t b) {
     add_shares<L>(n, panels[b].x.data(), r.data(), out.shares.data() + (b - loss_begin) * block);
   };
-  const auto report = [&](int t) {  // false: stop
-    if (progress && ((t + 1) % report_every == 0 || t + 1 == t_end)) progress(double(t + 1) / t_end);
-    return !stop_requested();
+  const auto report = [&](int t) {  // false: stop (the driver's answer, every power)
+    return !progress || progress(double(t + 1) / t_end);
   };
   if (w_dense || panels.size() < 4) {  // one thread: the dense panels run one at a time, as in two passes
     for (int t = 0; t < t_end; ++t) {
@@ -231,7 +229,7 @@ std::int64_t gossip_one_pass_bytes(const GossipLossProblem& p, node_t first, nod
 }
 
 GossipShares gossip_shares_one_pass_cpu(const GossipLossProblem& p, node_t first, node_t count,
-                                        const std::function<void(double)>& progress) {
+                                        const std::function<bool(double)>& progress) {
   if (!p.dense) return one_pass<kSparseLanes>(p, nullptr, first, count, progress);
   const auto dense = to_dense(p.w);
   return one_pass<kDenseLanes>(p, dense.data(), first, count, progress);

@@ -15,7 +15,7 @@
 #include <cblas.h>
 
 #include "common/csr_product.hpp"
-#include "cpu/serial_blas.hpp"
+#include "netdp/ground/serial_blas.hpp"
 #include "cpu/view_ball.hpp"
 #include "cpu/view_basis.hpp"
 #include "gossip_view_kernels.hpp"

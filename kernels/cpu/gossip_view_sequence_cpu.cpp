@@ -8,7 +8,7 @@
 #include <memory>
 #include <vector>
 
-#include "cpu/serial_blas.hpp"
+#include "netdp/ground/serial_blas.hpp"
 #include "cpu/view_basis.hpp"
 #include "gossip_loss_sequence_kernels.hpp"
 

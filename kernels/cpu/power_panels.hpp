@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "common/csr_product.hpp"
-#include "cpu/serial_blas.hpp"
+#include "netdp/ground/serial_blas.hpp"
 #include "netdp/core/sparse_matrix.hpp"
 
 namespace netdp::kernels {

@@ -16,7 +16,7 @@
 #include "common/walk_loss_chebyshev.hpp"
 #include "common/walk_loss_math.hpp"
 #include "cpu/power_panels.hpp"
-#include "cpu/serial_blas.hpp"
+#include "netdp/ground/serial_blas.hpp"
 #include "walk_loss_kernels.hpp"
 
 namespace netdp::kernels {

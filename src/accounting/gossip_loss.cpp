@@ -66,7 +66,7 @@ GossipLossRun run_cpu_two_passes(const kernels::GossipLossProblem& problem, cons
   const RowTilePlan plan = plan_row_tiles("gossip-loss", "the row norms and the propagation panels", n, count,
                                           fixed, n * 8, p.tile_sources, p.memory_limit);
   std::vector<double> norms(static_cast<std::size_t>(p.steps) * n);
-  kernels::gossip_row_norms_cpu(problem, norms, progress);
+  kernels::gossip_row_norms_cpu(problem, norms, keep_going(progress));
   throw_if_stopped();
   stream_row_tiles(first, count, plan.tile, problem.w.n, sink,
                    [&](node_t start, node_t rows, std::span<double> out) {
@@ -88,7 +88,7 @@ GossipLossRun run_cpu_one_pass(const kernels::GossipLossProblem& problem, const 
   const RowTilePlan plan = plan_row_tiles("gossip-loss", "the panels and shares of the one pass", n, count,
                                           kernels::gossip_one_pass_bytes(problem, first, count), n * 8,
                                           p.tile_sources, p.memory_limit);
-  const kernels::GossipShares shares = kernels::gossip_shares_one_pass_cpu(problem, first, count, progress);
+  const kernels::GossipShares shares = kernels::gossip_shares_one_pass_cpu(problem, first, count, keep_going(progress));
   throw_if_stopped();
   const std::int64_t lanes = shares.lanes, tile = std::max(lanes, plan.tile / lanes * lanes);
   stream_row_tiles(first, count, tile, problem.w.n, sink,

@@ -10,7 +10,7 @@
 #include <numeric>
 #include <stdexcept>
 
-#include "cpu/serial_blas.hpp"
+#include "netdp/ground/serial_blas.hpp"
 
 namespace netdp::attack {
 
@@ -63,7 +63,7 @@ std::vector<double> communicability(const Graph& g) {
   for (node_t u = 0; u < g.n; ++u)
     for (node_t v : g.neighbors(u)) a[static_cast<std::size_t>(u) * n + static_cast<std::size_t>(v)] = 1.0;
   if (n == 0) return a;
-  kernels::use_single_threaded_blas();  // the same bits for any OpenBLAS thread count (cpu/serial_blas.hpp)
+  kernels::use_single_threaded_blas();  // the same bits for any OpenBLAS thread count (netdp/ground/serial_blas.hpp)
   const lapack_int info = LAPACKE_dsyevd(LAPACK_ROW_MAJOR, 'V', 'U', g.n, a.data(), g.n, w.data());
   if (info != 0) throw std::runtime_error("communicability: dsyevd failed");
   std::vector<double> out(n * n, 0.0);

@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "cpu/serial_blas.hpp"
+#include "netdp/ground/serial_blas.hpp"
 #include "netdp/attack/attack_dgd.hpp"
 
 namespace netdp::attack {
@@ -23,7 +23,7 @@ std::size_t idx(int i) {
 // c = a b (rows x inner) (inner x cols), row-major.
 std::vector<double> product(const std::vector<double>& a, const std::vector<double>& b, int rows, int inner,
                             int cols) {
-  kernels::use_single_threaded_blas();  // the same bits for any OpenBLAS thread count (cpu/serial_blas.hpp)
+  kernels::use_single_threaded_blas();  // the same bits for any OpenBLAS thread count (netdp/ground/serial_blas.hpp)
   std::vector<double> c(idx(rows) * idx(cols), 0.0);
   if (rows && inner && cols)
     cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, cols, inner, 1.0, a.data(), inner, b.data(),

@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "cpu/serial_blas.hpp"
+#include "netdp/ground/serial_blas.hpp"
 
 namespace netdp::attack {
 
@@ -131,7 +131,7 @@ FloatRref float_rref(std::vector<double> a, int rows, int columns) {
 
 int svd_rank(std::vector<double> a, int rows, int columns) {
   if (rows == 0 || columns == 0) return 0;
-  kernels::use_single_threaded_blas();  // the same bits for any OpenBLAS thread count (cpu/serial_blas.hpp)
+  kernels::use_single_threaded_blas();  // the same bits for any OpenBLAS thread count (netdp/ground/serial_blas.hpp)
   std::vector<double> s(static_cast<std::size_t>(std::min(rows, columns)));
   const lapack_int info = LAPACKE_dgesdd(LAPACK_ROW_MAJOR, 'N', rows, columns, a.data(), columns, s.data(),
                                          nullptr, std::max(1, rows), nullptr, std::max(1, columns));

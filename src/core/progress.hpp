@@ -77,6 +77,16 @@ class RunStopped : public std::runtime_error {
 /// OpenMP parallel regions (or inside a loop body that catches and rethrows after the region).
 void throw_if_stopped();
 
+/// What a backend reports to (ground::WorkCounter, netdp/ground/work_counter.hpp): passes the share done to
+/// `progress` and answers whether to go on, false once a stop request came. The backend never calls into the
+/// library; the driver checks throw_if_stopped() after it returns.
+inline std::function<bool(double)> keep_going(std::function<void(double)> progress) {
+  return [progress = std::move(progress)](double share) {
+    if (progress) progress(share);
+    return !stop_requested();
+  };
+}
+
 /// Lines on stderr: none for the first 3 seconds, then at most one every 5 seconds. The environment variable
 /// NETDP_PROGRESS_SECONDS=S (a number >= 0) sets both to S: 0 prints every update (tests, logs).
 class ProgressLine {

@@ -13,7 +13,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "cpu/serial_blas.hpp"
+#include "netdp/ground/serial_blas.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/core/format.hpp"
 

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "core/progress.hpp"
-#include "cpu/serial_blas.hpp"
+#include "netdp/ground/serial_blas.hpp"
 #include "netdp/core/error.hpp"
 
 namespace netdp::mf {

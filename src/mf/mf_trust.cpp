@@ -8,7 +8,7 @@
 #include <limits>
 #include <stdexcept>
 
-#include "cpu/serial_blas.hpp"
+#include "netdp/ground/serial_blas.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/dp/conversion.hpp"
 #include "netdp/dp/gaussian.hpp"

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <limits>
 
-#include "cpu/serial_blas.hpp"
+#include "netdp/ground/serial_blas.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/core/weighting.hpp"
 

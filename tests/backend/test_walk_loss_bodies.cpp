@@ -29,7 +29,7 @@
 #include "common/walk_loss_bodies.hpp"
 #include "common/walk_loss_chebyshev.hpp"
 #include "cpu/power_panels.hpp"
-#include "cpu/serial_blas.hpp"
+#include "netdp/ground/serial_blas.hpp"
 #include "netdp/accounting/walk_loss_chebyshev.hpp"
 #include "netdp/core/graph.hpp"
 #include "netdp/core/graph_generators.hpp"

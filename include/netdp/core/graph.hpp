@@ -5,10 +5,9 @@
 #include <utility>
 #include <vector>
 
-namespace netdp {
+#include "netdp/ground/types.hpp"  // node_t, offset_t
 
-using node_t = std::int32_t;    // node ids are 0-based int32
-using offset_t = std::int64_t;  // CSR offsets may exceed 2^31 on large graphs
+namespace netdp {
 
 /// Every edge {u, v} is stored in the rows of both u and v; rows are sorted; no self-loops, no repeats.
 struct Graph {

@@ -1,7 +1,7 @@
 #pragma once
 // Launchers of the propagation bodies (common/propagation_bodies.hpp) written once for both CUDA backends:
-// "cuda/base/launch.cuh" is the real launcher under nvcc and the emulated device's host twin in the host build
-// (kernels/emulated comes first on that build's include path), so these run the same bodies on either.
+// "cuda/base/launch.cuh" is the real launcher under nvcc and the emulated device's host twin in the host
+// build (kernels/emulated comes first on that build's include path), so these run the same bodies on either.
 #include <cuda_runtime.h>
 
 #include <cstddef>
