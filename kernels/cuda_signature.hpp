@@ -45,39 +45,40 @@ namespace signature_items {
 // Several of these structs hold references or library types, which makes them non-standard-layout: offsetof
 // is conditionally supported there, and GCC gives the ABI's offset (no virtual bases here). A reference
 // member's size is its referent's.
-#define NETDP_CUDA_LAYOUT_STRUCT(T, members)                 \
-  {                                                          \
-    using Type = T;                                          \
-    const char* name = #T;                                   \
-    signature_items::sized(s, "struct", name, sizeof(Type)); \
-    signature_items::align(s, alignof(Type));                \
-    members                                                  \
+#define NETDP_CUDA_LAYOUT_STRUCT(T, members)                                   \
+  {                                                                            \
+    using Type = T;                                                            \
+    const char* name = #T;                                                     \
+    ::netdp::kernels::signature_items::sized(s, "struct", name, sizeof(Type)); \
+    ::netdp::kernels::signature_items::align(s, alignof(Type));                \
+    members                                                                    \
   }
 #define NETDP_CUDA_LAYOUT_MEMBER(m) \
-  signature_items::member(s, name, #m, offsetof(Type, m), sizeof(decltype(Type::m)));
+  ::netdp::kernels::signature_items::member(s, name, #m, offsetof(Type, m), sizeof(decltype(Type::m)));
 
 // Appends the size of polymorphic class T and the type of each of its virtual methods.
-#define NETDP_CUDA_INTERFACE_CLASS(T, methods)              \
-  {                                                         \
-    using Type = T;                                         \
-    const char* name = #T;                                  \
-    signature_items::sized(s, "class", name, sizeof(Type)); \
-    signature_items::end(s);                                \
-    methods                                                 \
+#define NETDP_CUDA_INTERFACE_CLASS(T, methods)                                \
+  {                                                                           \
+    using Type = T;                                                           \
+    const char* name = #T;                                                    \
+    ::netdp::kernels::signature_items::sized(s, "class", name, sizeof(Type)); \
+    ::netdp::kernels::signature_items::end(s);                                \
+    methods                                                                   \
   }
 #define NETDP_CUDA_INTERFACE_METHOD(f) \
-  signature_items::method(s, name, #f, typeid(decltype(&Type::f)).name());
+  ::netdp::kernels::signature_items::method(s, name, #f, typeid(decltype(&Type::f)).name());
 
 // Appends the size of enumeration T and the value of each of its enumerators.
-#define NETDP_CUDA_ENUM(T, enumerators)                    \
-  {                                                        \
-    using Type = T;                                        \
-    const char* name = #T;                                 \
-    signature_items::sized(s, "enum", name, sizeof(Type)); \
-    signature_items::end(s);                               \
-    enumerators                                            \
+#define NETDP_CUDA_ENUM(T, enumerators)                                      \
+  {                                                                          \
+    using Type = T;                                                          \
+    const char* name = #T;                                                   \
+    ::netdp::kernels::signature_items::sized(s, "enum", name, sizeof(Type)); \
+    ::netdp::kernels::signature_items::end(s);                               \
+    enumerators                                                              \
   }
-#define NETDP_CUDA_ENUMERATOR(v) signature_items::enumerator(s, name, #v, static_cast<long long>(Type::v));
+#define NETDP_CUDA_ENUMERATOR(v) \
+  ::netdp::kernels::signature_items::enumerator(s, name, #v, static_cast<long long>(Type::v));
 
 /// What a module must agree on with netdp, one item per ';': the layouts of NETDP_CUDA_LAYOUTS, the classes
 /// of NETDP_CUDA_INTERFACES and the enumerations of NETDP_CUDA_ENUMS, the mangled types of the table's
@@ -91,8 +92,8 @@ inline std::string cuda_module_signature() {
 #pragma GCC diagnostic pop
   NETDP_CUDA_INTERFACES(NETDP_CUDA_INTERFACE_CLASS, NETDP_CUDA_INTERFACE_METHOD)
   NETDP_CUDA_ENUMS(NETDP_CUDA_ENUM, NETDP_CUDA_ENUMERATOR)
-  signature_items::sized(s, "struct", "CudaBackendTable", sizeof(CudaBackendTable));
-  signature_items::end(s);
+  ::netdp::kernels::signature_items::sized(s, "struct", "CudaBackendTable", sizeof(CudaBackendTable));
+  ::netdp::kernels::signature_items::end(s);
   const auto function = [&s](const char* name, const std::type_info& type) {
     s += std::string(name) + " " + type.name() + ";";
   };
