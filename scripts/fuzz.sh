@@ -20,7 +20,7 @@ flags=(-std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recov
 # Each target with the sources it reads through and what they call (no OpenMP: the pragmas are ignored).
 graph=(src/core/graph_io.cpp src/core/graph.cpp src/core/graph_spec.cpp src/core/graph_generators.cpp
        src/core/sparse_matrix.cpp src/core/memory_info.cpp src/core/named_graphs.cpp src/core/memory_graphs.cpp)
-io=(src/io/results_dir.cpp src/io/format.cpp)
+io=(src/io/results_dir.cpp src/core/format.cpp)
 study=(src/study/study_file.cpp src/study/study_plan.cpp src/study/sha256.cpp "${io[@]}")
 sources_of() {
   case $1 in
@@ -67,14 +67,33 @@ for target in "${targets[@]}"; do
   "$cxx" "${flags[@]}" "${objects[@]}" $(libraries_of "$target") -o "$out/fuzz_$target"
 done
 echo "fuzz.sh: ${#targets[@]} targets built in $(($(date +%s) - started)) s"
-status=0
-for target in "${targets[@]}"; do
-  corpus=$out/corpus/$target
+# The targets run FUZZ_JOBS at a time (default: one per core; each libFuzzer process uses one), each into its
+# own log, printed when it ends.
+fuzz() {  # fuzz TARGET
+  local corpus=$out/corpus/$1
   mkdir -p "$corpus"
-  echo "fuzz.sh: running $target for ${seconds}s"
   # NETDP_MEMORY_MB: the readers' memory check (src/core/memory_info.cpp) refuses graphs over 64 MiB, far
   # below libFuzzer's RSS limit, so that an allowed allocation is never reported as a leak or an OOM.
-  (cd "$out" && NETDP_MEMORY_MB=64 "$out/fuzz_$target" -max_total_time="$seconds" -rss_limit_mb=4096 \
-    -max_len=4096 -print_final_stats=1 "$corpus" "$root/tests/fuzz/corpus/$target") || status=1
+  (cd "$out" && NETDP_MEMORY_MB=64 "$out/fuzz_$1" -max_total_time="$seconds" -rss_limit_mb=4096 \
+    -max_len=4096 -print_final_stats=1 "$corpus" "$root/tests/fuzz/corpus/$1") > "$out/fuzz_$1.log" 2>&1
+}
+status=0
+running=() names=()
+finish_first() {
+  local code=0
+  wait "${running[0]}" || code=$?
+  echo "fuzz.sh: ${names[0]} $( ((code == 0)) && echo passed || echo "FAILED (exit $code)")"
+  cat "$out/fuzz_${names[0]}.log"
+  ((code == 0)) || status=1
+  running=("${running[@]:1}")
+  names=("${names[@]:1}")
+}
+for target in "${targets[@]}"; do
+  echo "fuzz.sh: running $target for ${seconds}s"
+  fuzz "$target" &
+  running+=($!)
+  names+=("$target")
+  if ((${#running[@]} >= ${FUZZ_JOBS:-$(nproc)})); then finish_first; fi
 done
+while ((${#running[@]})); do finish_first; done
 exit $status
