@@ -1,9 +1,9 @@
 // libFuzzer target (docs/reliability.md §5): the data CSV reader of the learning models (read_csv_data,
 // src/simulation/convex_models_data.cpp: --data of muffliato-gd, admm, walk-sgd, muffliato-sgd, mf-sgd,
-// attack-dgd) with its checks (shape, finiteness, labels), then the learning split that walk-sgd, muffliato-sgd,
-// mf-sgd and admm apply to the rows. A file may be refused (InvalidParameter / InvalidInput), never crash; rows
-// that the reader accepts must give a split that passes validate, with finite features. Built by
-// scripts/fuzz.sh.
+// attack-dgd) with its checks (shape, finiteness, labels), then the learning split that walk-sgd,
+// muffliato-sgd, mf-sgd and admm apply to the rows. A file may be refused (InvalidParameter / InvalidInput),
+// never crash; rows that the reader accepts must give a split that passes validate, with finite features.
+// Built by scripts/fuzz.sh.
 #include <unistd.h>
 
 #include <cmath>
