@@ -1,10 +1,10 @@
 // libFuzzer target (docs/reliability.md §5): a W given as a file (`--weights file:PATH`) on a small fixed
 // graph, through the path the commands take: make_weights (reader, size n, support on the edges), then the
 // check they apply (validate_gossip_matrix for gossip-loss, gossip-sim, muffliato and the attacks,
-// validate_row_stochastic for walk-sim), then what gossip-loss and gossip-sim compute from an accepted W: its
-// spectrum, gap and stopping time, and W^t e_w (the accountants' rows). graph_file already fuzzes
-// load_weight_matrix alone; this target looks for a W that passes the checks and still breaks a later
-// assumption. Built by scripts/fuzz.sh.
+// validate_row_stochastic for walk-sim and the MF commands), then what gossip-loss and gossip-sim compute
+// from an accepted W: its spectrum, gap and stopping time, and W^t e_w (the accountants' rows). graph_file
+// already fuzzes load_weight_matrix alone; this target looks for a W that passes the checks and still breaks
+// a later assumption. Built by scripts/fuzz.sh.
 #include <unistd.h>
 
 #include <algorithm>
