@@ -429,7 +429,7 @@ TEST(BadInputs, MfCommandsRefuseAWFileThatIsNotRowStochastic) {
                 "0 3 2\n");
   for (const char* command : {"mf-loss --steps 4", "mf-factorize --steps 4 --correlation optimal"})
     expect_refused(dir, {{command, std::string(command) + " --graph ring:n=4 --weights file:" + w,
-                          "--weights: weights file:"}});
+                          "W entry (0, 1) = -5 is negative"}});
 }
 
 // Issue 29, defect 5: walk-loss's manifest listed no files, so a rerun without --colluders kept the earlier
