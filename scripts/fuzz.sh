@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Builds and runs the libFuzzer targets of tests/fuzz/ with ASan + UBSan (docs/reliability.md §5).
 # Needs Debian's clang (apt-get install -y clang). Usage: scripts/fuzz.sh [SECONDS per target, default 60]
-#   [TARGET...] (graph_file, graph_spec, study_toml, unit_json, npy, data_csv, weights_file; default all). New inputs found go to
-#   $FUZZ_BUILD_DIR (default /tmp/netdp-fuzz)/corpus/TARGET, crashes to that directory's crash-*: turn each
-#   into a regression case in tests/cli/test_bad_inputs.cpp. Exits non-zero when a target finds a crash.
+#   [TARGET...] (graph_file, graph_spec, study_toml, unit_json, npy, data_csv, weights_file; default all).
+#   New inputs found go to $FUZZ_BUILD_DIR (default /tmp/netdp-fuzz)/corpus/TARGET, crashes to that directory's
+#   crash-*: turn each into a regression case in tests/cli/test_bad_inputs.cpp (or a unit test when the input
+#   should be accepted). Exits non-zero when a target finds a crash.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
