@@ -68,7 +68,7 @@ TEST(CliWalkSgd, ReadsCsvDataAndAGivenSigma) {
 TEST(CliWalkSgd, QuadraticRowsAndHugeColumnsRun) {
   ScratchDir dir;
   auto data = dir.write("huge.csv", "1e308,1\n1e308,2\n-1e308,3\n1e308,4\n2e307,5\n-3e307,6\n");
-  for (const std::string data_flag : {std::string(), " --data " + data}) {
+  for (const std::string& data_flag : {std::string(), " --data " + data}) {
     auto out = dir / ("quadratic" + std::to_string(data_flag.size()));
     ASSERT_TRUE(run_cli_into(
         "walk-sgd --graph ring:n=2 --objective quadratic --variant centralized --sigma 0 --runs 1 "
