@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Builds and runs the libFuzzer targets of tests/fuzz/ with ASan + UBSan (docs/reliability.md §5).
 # Needs Debian's clang (apt-get install -y clang). Usage: scripts/fuzz.sh [SECONDS per target, default 60]
-#   [TARGET...] (graph_file, graph_spec, study_toml, unit_json, npy; default all). New inputs found go to
-#   $FUZZ_BUILD_DIR (default /tmp/netdp-fuzz)/corpus/TARGET, crashes to that directory's crash-*: turn each
-#   into a regression case in tests/cli/test_bad_inputs.cpp. Exits non-zero when a target finds a crash.
+#   [TARGET...] (graph_file, graph_spec, study_toml, unit_json, npy, data_csv, weights_file; default all).
+#   New inputs found go to $FUZZ_BUILD_DIR (default /tmp/netdp-fuzz)/corpus/TARGET, crashes to that directory's
+#   crash-*: turn each into a regression case in tests/cli/test_bad_inputs.cpp (or a unit test when the input
+#   should be accepted). Exits non-zero when a target finds a crash.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
 shift || true
-targets=("${@:-graph_file graph_spec study_toml unit_json npy}")
+targets=("${@:-graph_file graph_spec study_toml unit_json npy data_csv weights_file}")
 read -r -a targets <<<"${targets[*]}"
 out=${FUZZ_BUILD_DIR:-${TMPDIR:-/tmp}/netdp-fuzz}
 mkdir -p "$out"
@@ -28,6 +29,8 @@ sources_of() {
     study_toml) echo "${study[@]}" ;;
     unit_json) echo "${study[@]}" src/study/unit_store.cpp ;;
     npy) echo src/mf/mf_npy.cpp "${io[@]}" ;;
+    data_csv) echo src/simulation/convex_models_data.cpp src/simulation/convex_models.cpp src/core/format.cpp ;;
+    weights_file) echo "${graph[@]}" src/core/weighting.cpp src/core/spectral.cpp src/core/format.cpp ;;
   esac
 }
 # The study targets use Debian's compiled toml++ as netdp does (pkg-config: TOML_HEADER_ONLY=0), not its
@@ -35,6 +38,7 @@ sources_of() {
 libraries_of() {
   case $1 in
     study_toml | unit_json) echo -ltomlplusplus -lcrypto ;;
+    weights_file) echo -llapacke -lopenblas ;;  # the spectrum (src/core/spectral.cpp)
   esac
 }
 read -r -a toml_flags <<<"$(pkg-config --cflags tomlplusplus)"

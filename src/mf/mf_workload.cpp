@@ -126,7 +126,19 @@ WeightsSpec parse_mf_weights(std::string_view weights) {
 }
 
 CsrMatrix mf_gossip_matrix(const Graph& g, std::string_view weights) {
-  if (weights != "average") return make_weights(g, parse_mf_weights(weights));
+  if (weights != "average") {
+    const WeightsSpec spec = parse_mf_weights(weights);
+    CsrMatrix w = make_weights(g, spec);
+    if (spec.scheme != Weighting::file) return w;
+    // A given W gets the gossip commands' check (non-negative rows summing to 1): a file with rows of any sum
+    // made mf-loss abort in the SVD of the observations (found while writing the weights_file fuzz target).
+    try {
+      validate_row_stochastic(w, g);
+    } catch (const InvalidInput& e) {
+      throw InvalidParameter("weights", "weights " + to_string(spec) + ": " + e.what());
+    }
+    return w;
+  }
   std::vector<Triplet> triplets;
   triplets.reserve(g.adjacency.size() + static_cast<std::size_t>(g.n));
   for (node_t u = 0; u < g.n; ++u) {

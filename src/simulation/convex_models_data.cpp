@@ -5,6 +5,9 @@
 #include <cmath>
 #include <fstream>
 #include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 #include "netdp/core/error.hpp"
 #include "netdp/core/format.hpp"
@@ -53,6 +56,18 @@ bool parse_numbers(const std::string& line, std::vector<double>& out) {
     p = next;
   }
   return true;
+}
+
+/// Mean and population standard deviation of column k of the count x p row-major x, each value divided by
+/// scale.
+std::pair<double, double> column_moments(const std::vector<double>& x, std::int64_t count, int p, int k,
+                                         double scale) {
+  double mean = 0, var = 0;
+  for (std::int64_t i = 0; i < count; ++i) mean += x[i * p + k] / scale;
+  mean /= double(count);
+  for (std::int64_t i = 0; i < count; ++i)
+    var += (x[i * p + k] / scale - mean) * (x[i * p + k] / scale - mean);
+  return {mean, std::sqrt(var / double(count))};
 }
 
 }  // namespace
@@ -154,12 +169,17 @@ LearningSplit learning_split(const LocalData& rows, Objective o, node_t users, d
   // Standardise every column (population std), then scale every row to unit l2 norm.
   std::vector<double> x(rows.features);
   for (int k = 0; k < p; ++k) {
-    double mean = 0, var = 0;
-    for (std::int64_t i = 0; i < count; ++i) mean += x[i * p + k];
-    mean /= double(count);
-    for (std::int64_t i = 0; i < count; ++i) var += (x[i * p + k] - mean) * (x[i * p + k] - mean);
-    const double sd = std::sqrt(var / double(count));
-    for (std::int64_t i = 0; i < count; ++i) x[i * p + k] = sd > 0 ? (x[i * p + k] - mean) / sd : 0.0;
+    double scale = 1;
+    auto [mean, sd] = column_moments(x, count, p, k, scale);
+    if (!std::isfinite(mean) || !std::isfinite(sd)) {
+      // Values near the largest double overflow the sums (NaN features that passed the reader's checks):
+      // dividing the column by its largest magnitude first keeps them finite (the same values up to
+      // rounding).
+      scale = 0;
+      for (std::int64_t i = 0; i < count; ++i) scale = std::max(scale, std::abs(x[i * p + k]));
+      std::tie(mean, sd) = column_moments(x, count, p, k, scale);
+    }
+    for (std::int64_t i = 0; i < count; ++i) x[i * p + k] = sd > 0 ? (x[i * p + k] / scale - mean) / sd : 0.0;
   }
   for (std::int64_t i = 0; i < count; ++i) {
     double norm2 = 0;
@@ -171,13 +191,14 @@ LearningSplit learning_split(const LocalData& rows, Objective o, node_t users, d
   // round(fraction * size) rows to the test set.
   PhiloxStream s(seed, kLearningSplitStream << 56);
   std::vector<std::int64_t> train, test;
+  // Strata for logistic labels only: least-squares labels are real and quadratic rows have none (one stratum
+  // of every row; reading labels there read past an empty vector).
   std::vector<double> classes;
-  for (std::int64_t i = 0; i < count; ++i) {
-    const double y = rows.labels.empty() ? 0.0 : rows.labels[i];
-    if (std::find(classes.begin(), classes.end(), y) == classes.end()) classes.push_back(y);
-  }
+  if (o == Objective::logistic)
+    for (std::int64_t i = 0; i < count; ++i)
+      if (std::find(classes.begin(), classes.end(), rows.labels[i]) == classes.end())
+        classes.push_back(rows.labels[i]);
   std::sort(classes.begin(), classes.end());
-  if (o == Objective::least_squares) classes = {};  // real labels: no strata
   auto split = [&](std::vector<std::int64_t> members) {
     for (std::size_t i = members.size(); i > 1; --i)
       std::swap(members[i - 1], members[s.next_below(static_cast<std::uint32_t>(i))]);

@@ -419,6 +419,19 @@ TEST(BadInputs, WalkSimRefusesAWThatNeverMovesTheWalk) {
              "--weights: W = I (no entry off the diagonal): the walk never moves"}});
 }
 
+// Issue 29, weights_file fuzz target: the MF commands took a W file without the gossip commands' check, and a
+// W whose rows do not sum to 1 made mf-loss abort (uncaught std::runtime_error from the SVD, exit 134).
+TEST(BadInputs, MfCommandsRefuseAWFileThatIsNotRowStochastic) {
+  ScratchDir dir;
+  const auto w =
+      dir.write("w.txt",
+                "0 0 1e200\n0 1 -5\n1 0 3\n1 1 7\n1 2 1\n2 1 1\n2 2 1\n2 3 1\n3 2 1\n3 3 1\n3 0 2\n"
+                "0 3 2\n");
+  for (const char* command : {"mf-loss --steps 4", "mf-factorize --steps 4 --correlation optimal"})
+    expect_refused(dir, {{command, std::string(command) + " --graph ring:n=4 --weights file:" + w,
+                          "W entry (0, 1) = -5 is negative"}});
+}
+
 // Issue 29, defect 5: walk-loss's manifest listed no files, so a rerun without --colluders kept the earlier
 // run's collusion.csv; every file a run writes is now in its manifest, and a rerun removes it.
 TEST(Outputs, RerunRemovesFilesTheJobDidNotListItself) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <utility>
 
 #include "netdp/bounds/complete_graph_sgd.hpp"
 #include "netdp/core/error.hpp"
@@ -233,6 +234,43 @@ TEST(WalkSgd, LearningSplitStandardisesNormalisesAndSplits) {
   for (double y : rows.labels) positive_all += y > 0;
   for (double y : s.test.labels) positive_test += y > 0;
   EXPECT_NEAR(double(positive_test), 0.2 * double(positive_all), 1.0);  // stratified
+}
+
+// Found by the data_csv fuzz target (tests/fuzz/corpus/data_csv/huge_column_split.csv): quadratic rows have
+// no labels, and the split read them to form its strata (walk-sgd --objective quadratic crashed, with or
+// without
+// --data).
+TEST(WalkSgd, LearningSplitOfQuadraticRowsReadsNoLabels) {
+  const LocalData rows = synthetic_data(Objective::quadratic, 1, 3, 50, 2);
+  ASSERT_TRUE(rows.labels.empty());
+  const LearningSplit s = learning_split(rows, Objective::quadratic, 4, 0.2, false, 2);
+  EXPECT_EQ(s.test.examples(), 10);
+  EXPECT_EQ(s.train.examples() + s.dropped, 40);
+  EXPECT_TRUE(s.train.labels.empty());
+  EXPECT_NO_THROW(validate(s.train, Objective::quadratic));
+  EXPECT_NO_THROW(validate(s.test, Objective::quadratic));
+}
+
+// Found by the same input: a column near the largest double overflowed the standardisation's sums and gave
+// NaN features that no check caught. Standardising does not depend on the column's scale, so the split must
+// match that of the column divided by 1e300.
+TEST(WalkSgd, LearningSplitStandardisesColumnsNearTheLargestDouble) {
+  LocalData huge;
+  huge.n = 1;
+  huge.dim = 2;
+  huge.offsets = {0, 4};
+  huge.features = {1e308, 1, 1e308, 2, -1e308, 3, 1e308, 4};
+  LocalData small = huge;
+  for (std::size_t i = 0; i < small.features.size(); i += 2) small.features[i] /= 1e300;
+  const LearningSplit a = learning_split(huge, Objective::quadratic, 1, 0.5, true, 7),
+                      b = learning_split(small, Objective::quadratic, 1, 0.5, true, 7);
+  for (const auto& [x, y] : {std::pair{&a.train, &b.train}, std::pair{&a.test, &b.test}}) {
+    ASSERT_EQ(x->features.size(), y->features.size());
+    for (std::size_t i = 0; i < x->features.size(); ++i) {
+      ASSERT_TRUE(std::isfinite(x->features[i]));
+      EXPECT_NEAR(x->features[i], y->features[i], 1e-12);
+    }
+  }
 }
 
 TEST(WalkSgd, BadInputNamesTheParameter) {
