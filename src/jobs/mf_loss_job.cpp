@@ -357,8 +357,7 @@ Model mf_loss_model() {
               .range(above(0))
               .unit(units::noise_multiplier)
               .alias("sigma"),
-          real("delta",
-               "write epsilon.npy: epsilon at this delta in (0, 1) of each (sens / noise-multiplier)-GDP pair"),
+          real("delta", "write epsilon.npy: epsilon at this delta in (0, 1) of each (sens / sigma)-GDP pair"),
           choice("conversion",
                  "epsilon from: gdp (exact Gaussian profile) | rdp (RDP orders grid, improved) | rdp-classic",
                  {"gdp", "rdp", "rdp-classic"})

@@ -29,7 +29,8 @@ void check_mf_sgd_job(const MfSgdJob& job) {
     throw InvalidParameter("step-size", "step-size must be > 0, got " + format_double(p.step_size));
   if (!(p.clip > 0)) throw InvalidParameter("clip", "clip must be > 0, got " + format_double(p.clip));
   if (!(p.sigma >= 0))
-    throw InvalidParameter("noise-multiplier", "noise-multiplier must be >= 0, got " + format_double(p.sigma));
+    throw InvalidParameter("noise-multiplier",
+                           "noise-multiplier must be >= 0, got " + format_double(p.sigma));
   if (!(job.alpha > 1)) throw InvalidParameter("alpha", "alpha must be > 1, got " + format_double(job.alpha));
   if (!(job.delta > 0 && job.delta < 1))
     throw InvalidParameter("delta", "delta must be in (0, 1), got " + format_double(job.delta));
@@ -167,9 +168,10 @@ Model mf_sgd_model() {
            .fallback("1")
            .range(above(0)),
        // A noise multiplier, not an absolute std (issue 29): --sigma is its deprecated spelling.
-       real("noise-multiplier",
-            "noise std over the sensitivity clip sens_Pi(C): every node's release is (1/noise-multiplier)-GDP "
-            "under LDP; 0 = no noise")
+       real(
+           "noise-multiplier",
+           "noise std over the sensitivity clip sens_Pi(C): every node's release is (1/noise-multiplier)-GDP "
+           "under LDP; 0 = no noise")
            .fallback("1")
            .range(at_least(0))
            .unit(units::noise_multiplier)
@@ -192,9 +194,9 @@ Model mf_sgd_model() {
         "mf-sgd: %s, n = %d, T = %d, R = %lld, noise multiplier %.6g, epsilon %.6g, final objective %.6g, "
         "test loss %.6g, %.3f s -> %s\n",
         s["correlation_name"].get<std::string>().c_str(), s["n"].get<int>(), s["steps"].get<int>(),
-        s["runs"].get<long long>(), s["noise_multiplier"].get<double>(), eps.is_null() ? INFINITY : eps.get<double>(),
-        f["objective"]["mean"].get<double>(), f["test_loss"]["mean"].get<double>(),
-        s["seconds"].get<double>(), c.out_dir.string().c_str());
+        s["runs"].get<long long>(), s["noise_multiplier"].get<double>(),
+        eps.is_null() ? INFINITY : eps.get<double>(), f["objective"]["mean"].get<double>(),
+        f["test_loss"]["mean"].get<double>(), s["seconds"].get<double>(), c.out_dir.string().c_str());
   };
   m.resources = [](const Values& v) {
     const GraphSize g = graph_size(v.text("graph"));

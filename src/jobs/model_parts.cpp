@@ -151,8 +151,7 @@ std::vector<Parameter> loss_parameters(const Parameter& noise, const std::string
   std::vector<Parameter> list = graph_parameters();
   append(
       list,
-      {real("alpha", "Renyi order alpha > 1").fallback("2").range(above(1)),
-       noise,
+      {real("alpha", "Renyi order alpha > 1").fallback("2").range(above(1)), noise,
        count_or_auto("steps", steps_help).fallback("auto").range(at_least(1)),
        gap_parameter("spectral gap for steps auto: second (1 - lambda_2) or abs (min 1 - |lambda|)"),
        integer("source", "compute only the row of this source node u").range(between(0, INT_MAX)),

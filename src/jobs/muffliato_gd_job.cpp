@@ -90,12 +90,12 @@ void check_muffliato_gd_job(const MuffliatoGdJob& job) {
   if (job.dim < 0) throw InvalidParameter("dim", "dim must be >= 1, got " + std::to_string(job.dim));
   if (job.samples < 0)
     throw InvalidParameter("samples", "samples must be >= 1, got " + std::to_string(job.samples));
-  // Iterates of size nu s (s = gradient-noise) are squared by the objective: above ~1e150 the squares overflow to inf and the
-  // curves to NaN (docs/muffliato_gd.md "Options").
+  // Iterates of size nu s (s = gradient-noise) are squared by the objective: above ~1e150 the squares
+  // overflow to inf and the curves to NaN (docs/muffliato_gd.md "Options").
   if (p.step_size * p.sigma > 1e150)
-    throw InvalidParameter("gradient-noise",
-                           "gradient-noise: the iterate's noise std nu s = " + format_double(p.step_size * p.sigma) +
-                               " is beyond 1e150, where the objective's squares overflow");
+    throw InvalidParameter("gradient-noise", "gradient-noise: the iterate's noise std nu s = " +
+                                                 format_double(p.step_size * p.sigma) +
+                                                 " is beyond 1e150, where the objective's squares overflow");
   if (p.sigma > 0)
     validate(muffliato_gd_loss_params(p, job.alpha, sensitivity_of(job).first, job.cap_ldp, job.source),
              planned_node_count(job.graph));
@@ -303,7 +303,8 @@ MuffliatoGdJob muffliato_gd_job(const Values& v, const RunContext& context) {
   p.steps = static_cast<int>(v.integer("steps"));
   p.gossip_steps = static_cast<int>(v.integer("gossip-rounds"));
   p.step_size = v.real("step-size");
-  p.sigma = v.real("gradient-noise");  // MuffliatoGdParams::sigma: the gradient's std s (docs/muffliato_gd.md)
+  p.sigma =
+      v.real("gradient-noise");  // MuffliatoGdParams::sigma: the gradient's std s (docs/muffliato_gd.md)
   p.runs = v.integer("runs");
   p.seed = v.natural("seed");
   p.batch = static_cast<int>(v.integer("batch"));
@@ -334,7 +335,8 @@ Model muffliato_gd_model() {
   using namespace declare;
   Model m;
   m.name = "muffliato-gd";
-  m.example = "--graph ring:n=16 --steps 50 --gossip-rounds 3 --dim 2 --gradient-noise 0.1 --out out/muffliato-gd";
+  m.example =
+      "--graph ring:n=16 --steps 50 --gossip-rounds 3 --dim 2 --gradient-noise 0.1 --out out/muffliato-gd";
   m.help =
       "Muffliato-GD / SGD (Alg 6.3): local gradient steps, Gaussian noise, K accelerated gossip steps; "
       "utility "
@@ -383,10 +385,7 @@ Model muffliato_gd_model() {
        flag("no-cap", "the older spelling of cap none").replaced_by("cap none"),
        gap_parameter("spectral gap for gamma: second (1 - lambda_2) or abs"),
        device_parameter("where to run: the CPU (cuda is refused; auto runs on the CPU)"),
-       memory_limit_parameter(),
-       threads_parameter(),
-       out_parameter(),
-       quiet_parameter()});
+       memory_limit_parameter(), threads_parameter(), out_parameter(), quiet_parameter()});
   // Graph- and data-dependent checks run with the job (docs/study.md "Validation"); here the conversions.
   m.validate = [](const Values& v) { check_muffliato_gd_job(muffliato_gd_job(v, {})); };
   m.execute = [](const Values& v, const RunContext& c) {
@@ -411,7 +410,8 @@ Model muffliato_gd_model() {
     Estimate e{16 * entries + 32 * n * dim * runs, runs * T * rounds * entries * dim / 3e8};
     // Theorem C.9's accountant (er-c with noise) holds two dense n x sources share matrices at once: refused
     // by Model::run before the runs start when they do not fit (the fixed-W accountant tiles its rows).
-    if (v.has("er-c") && v.real("gradient-noise") > 0) e.required_bytes = e.bytes + 16 * n * (v.has("source") ? 1 : n);
+    if (v.has("er-c") && v.real("gradient-noise") > 0)
+      e.required_bytes = e.bytes + 16 * n * (v.has("source") ? 1 : n);
     return e;
   };
   return m;

@@ -296,7 +296,8 @@ Model walk_loss_model() {
            .fallback("0")
            .range(at_least(0)),
        real("target-mean-loss",
-            "choose noise-multiplier so that the mean loss equals this (docs/math.md §5.8); needs steps T, not auto")
+            "choose noise-multiplier so that the mean loss equals this (docs/math.md §5.8); needs steps T, "
+            "not auto")
            .fallback("0"),
        choice("target-statistic",
               "max-observer: max_v (1/n) sum_u eps(u -> v); all-pairs: mean over ordered pairs",
@@ -309,11 +310,11 @@ Model walk_loss_model() {
   m.validate = [](const Values& v) { check_walk_loss_job(walk_loss_job(v, {})); };
   m.execute = [](const Values& v, const RunContext& c) { return run_walk_loss_job(walk_loss_job(v, c)); };
   m.describe = [](const json& s, const RunContext& c) {
-    return format_line("walk-loss: n = %d, T = %d, noise multiplier = %g, mean loss %.6g, max %.6g, %s, %.3f s -> %s\n",
-                       s["n"].get<int>(), s["steps"].get<int>(), s["noise_multiplier"].get<double>(),
-                       s["mean_loss"].get<double>(), s["max_loss"].get<double>(),
-                       s["device"].get<std::string>().c_str(), s["seconds"].get<double>(),
-                       c.out_dir.string().c_str());
+    return format_line(
+        "walk-loss: n = %d, T = %d, noise multiplier = %g, mean loss %.6g, max %.6g, %s, %.3f s -> %s\n",
+        s["n"].get<int>(), s["steps"].get<int>(), s["noise_multiplier"].get<double>(),
+        s["mean_loss"].get<double>(), s["max_loss"].get<double>(), s["device"].get<std::string>().c_str(),
+        s["seconds"].get<double>(), c.out_dir.string().c_str());
   };
   // W and the dense spectrum (n x n) for the eigen solver; the chebyshev solver (auto beyond n = 512 when
   // cheaper) holds panels only. Seconds from the solvers' own cost model (walk_loss_solver_seconds, one core

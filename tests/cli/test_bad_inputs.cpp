@@ -245,7 +245,8 @@ TEST(BadInputs, OutputsHeldWholeAreRefusedBeforeAnythingIsWritten) {
                {"a memory limit of 10 kB, refused inside the library after the directory was made",
                 "walk-loss --graph ring:n=500 --steps 5 --memory-limit 0.00001", "the eigendecomposition"},
                {"Theorem C.9's shares on a 20,000-node graph (6 GiB)",
-                "muffliato-gd --graph ring:n=20000 --er-c 2 --steps 1 --gossip-rounds 1 --dim 1 --gradient-noise 1",
+                "muffliato-gd --graph ring:n=20000 --er-c 2 --steps 1 --gossip-rounds 1 --dim 1 "
+                "--gradient-noise 1",
                 "muffliato-gd needs about"},
                {"muffliato-gd on an explicit GPU (it runs on the CPU only)",
                 "muffliato-gd --graph ring:n=5 --steps 1 --gossip-rounds 1 --dim 1 --device cuda",
@@ -328,8 +329,8 @@ TEST(Options, SigmaIsTheOldSpellingOfTheNoiseMultiplierAndTheGradientNoise) {
       {"mf-sgd --graph er:n=10,p=0.4,seed=1 --steps 8 --participation cyclic:b=2,k=4 --correlation antipgd "
        "--runs 2 --synthetic-rows 400 --eval-every 4 --threads 1",
        "noise-multiplier", "noise_multiplier", "curves.csv", false},
-      {"muffliato-gd --graph ring:n=6 --steps 3 --gossip-rounds 2 --dim 2", "gradient-noise", "gradient_noise",
-       "privacy.csv", true},
+      {"muffliato-gd --graph ring:n=6 --steps 3 --gossip-rounds 2 --dim 2", "gradient-noise",
+       "gradient_noise", "privacy.csv", true},
   };
   int i = 0;
   for (const auto& r : renamed) {
@@ -341,7 +342,8 @@ TEST(Options, SigmaIsTheOldSpellingOfTheNoiseMultiplierAndTheGradientNoise) {
     const auto old = run_cli(r.command + " --sigma 2.5 --quiet --out " + before.string());
     ASSERT_EQ(old.exit_code, 0) << old.err;
     EXPECT_EQ(std::count(old.err.begin(), old.err.end(), '\n'), 1) << old.err;
-    EXPECT_NE(old.err.find("--sigma is the old name of --" + r.name + ": give --" + r.name), std::string::npos)
+    EXPECT_NE(old.err.find("--sigma is the old name of --" + r.name + ": give --" + r.name),
+              std::string::npos)
         << old.err;
     EXPECT_EQ(read_text((now / r.file).string()), read_text((before / r.file).string()));
     // The summary writes the new key and, for this release, the old one (docs/outputs.md).
@@ -356,8 +358,8 @@ TEST(Options, SigmaIsTheOldSpellingOfTheNoiseMultiplierAndTheGradientNoise) {
                           r.name + " is given twice (sigma is its older spelling)"}});
   }
   // Where --sigma is the absolute std it is the name, with no note.
-  const auto gossip = run_cli("gossip-loss --graph ring:n=8 --steps 3 --sigma 2 --quiet --out " +
-                              (dir / "gossip").string());
+  const auto gossip =
+      run_cli("gossip-loss --graph ring:n=8 --steps 3 --sigma 2 --quiet --out " + (dir / "gossip").string());
   ASSERT_EQ(gossip.exit_code, 0) << gossip.err;
   EXPECT_EQ(gossip.err, "");
 }

@@ -82,8 +82,9 @@ TEST(MfCli, LossEpsilonAtDelta) {
   // holds the toolbox's conversion of it.
   ScratchDir dir;
   const auto out = dir / "eps";
-  ASSERT_TRUE(run_cli_into("mf-loss --graph path:n=4 --steps 4 --trust ldp --noise-multiplier 2 --delta 1e-5 --quiet",
-                           out, {"sensitivity.npy", "loss.npy", "epsilon.npy", "summary.json"}));
+  ASSERT_TRUE(
+      run_cli_into("mf-loss --graph path:n=4 --steps 4 --trust ldp --noise-multiplier 2 --delta 1e-5 --quiet",
+                   out, {"sensitivity.npy", "loss.npy", "epsilon.npy", "summary.json"}));
   const NpyArray eps = read_npy((out / "epsilon.npy").string());
   ASSERT_EQ(eps.shape, (std::vector<std::int64_t>{4, 4}));
   const double expected = mf::epsilon_of_sensitivity(2.0, 2.0, 1e-5, mf::EpsilonConversion::gdp);

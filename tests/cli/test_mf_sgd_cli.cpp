@@ -24,10 +24,10 @@ std::string first_line(const fs::path& file) {
 TEST(MfSgdCli, WritesCurvesAndPrivacy) {
   ScratchDir dir;
   const auto out = dir / "sgd";
-  ASSERT_TRUE(
-      run_cli_into("mf-sgd --graph er:n=10,p=0.4,seed=1 --steps 8 --participation cyclic:b=2,k=4 "
-                   "--correlation antipgd --noise-multiplier 2 --runs 3 --synthetic-rows 400 --eval-every 4 --quiet",
-                   out, {"curves.csv", "C.npy", "summary.json"}));
+  ASSERT_TRUE(run_cli_into(
+      "mf-sgd --graph er:n=10,p=0.4,seed=1 --steps 8 --participation cyclic:b=2,k=4 "
+      "--correlation antipgd --noise-multiplier 2 --runs 3 --synthetic-rows 400 --eval-every 4 --quiet",
+      out, {"curves.csv", "C.npy", "summary.json"}));
   EXPECT_EQ(first_line(out / "curves.csv"),
             "step,objective_mean,objective_std,objective_min,objective_max,test_loss_mean,test_loss_std,"
             "test_loss_min,test_loss_max,accuracy_mean,accuracy_std,accuracy_min,accuracy_max,consensus_mean,"

@@ -182,8 +182,8 @@ TEST(CliWalkLoss, WeakConvexityWarningOnStderrUnlessQuietAndAlwaysInTheSummary) 
   ASSERT_EQ(quiet.exit_code, 0) << quiet.err;
   EXPECT_EQ(quiet.err, "");
   EXPECT_EQ(testing::read_json(dir / "quiet/summary.json")["warnings"].size(), 1u);
-  auto fine =
-      run_cli("walk-loss --graph ring:n=8 --steps 10 --noise-multiplier 3 --alpha 2 --out " + (dir / "fine").string());
+  auto fine = run_cli("walk-loss --graph ring:n=8 --steps 10 --noise-multiplier 3 --alpha 2 --out " +
+                      (dir / "fine").string());
   EXPECT_EQ(fine.err.find("warning"), std::string::npos);
   EXPECT_TRUE(testing::read_json(dir / "fine/summary.json")["warnings"].empty());
 }
@@ -197,7 +197,7 @@ TEST(CliLossCommands, ResultsDoNotDependOnOpenBlasThreads) {
        {"walk-loss --graph hypercube:dim=8 --clip", "gossip-loss --graph complete:n=300 --accounting theorem",
         "gossip-loss --graph er:n=1500,c=2,seed=3 --accounting theorem",
         "gossip-loss --graph er:n=300,c=2,seed=3 --steps 12"}) {  // the last: the exact accountant's GEMMs
-    ::setenv("OPENBLAS_NUM_THREADS", "1", 1);  // inherited by the child process
+    ::setenv("OPENBLAS_NUM_THREADS", "1", 1);                     // inherited by the child process
     auto one = run_cli(command + " --quiet --threads 1 --out " + (dir / "one").string());
     ::unsetenv("OPENBLAS_NUM_THREADS");
     auto two = run_cli(command + " --quiet --threads 2 --out " + (dir / "two").string());

@@ -141,8 +141,9 @@ TEST(ModelRegistry, OneNameHasOneUnit) {
   std::map<std::string, std::set<std::string>> units;
   for (const Model& m : models())
     for (const Parameter& p : m.parameters) units[p.name].insert(p.unit);
-  const std::map<std::string, std::string> noise{
-      {"sigma", "absolute std"}, {"noise-multiplier", "std / sensitivity"}, {"gradient-noise", "gradient std"}};
+  const std::map<std::string, std::string> noise{{"sigma", "absolute std"},
+                                                 {"noise-multiplier", "std / sensitivity"},
+                                                 {"gradient-noise", "gradient std"}};
   for (const auto& [name, unit] : noise) {
     SCOPED_TRACE(name);
     EXPECT_EQ(units[name], std::set<std::string>{unit}) << "the noise names declare their unit";
