@@ -354,8 +354,8 @@ TEST(Options, SigmaIsTheOldSpellingOfTheNoiseMultiplierAndTheGradientNoise) {
       EXPECT_NE(read_text((now / "manifest.json").string()).find("\"" + r.key + "\""), std::string::npos);
     }
     // Both spellings at once are one value given twice.
-    expect_refused(dir, {{"--sigma and --" + r.name, r.command + " --sigma 1 --" + r.name + " 2",
-                          r.name + " is given twice (sigma is its older spelling)"}});
+    const std::string twice = r.name + " is given twice (sigma is its older spelling)";
+    expect_refused(dir, {{"both spellings", r.command + " --sigma 1 --" + r.name + " 2", twice.c_str()}});
   }
   // Where --sigma is the absolute std it is the name, with no note.
   const auto gossip =
