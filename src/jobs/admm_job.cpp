@@ -260,7 +260,9 @@ Model admm_model() {
           .fallback("centralized"),
       real("epsilon", "target epsilon of the setting's guarantee").fallback("1").range(above(0)),
       real("delta", "target delta").fallback("1e-06").range(between(0, 1)),
-      real("sigma", "absolute std of the noise eta; given: no calibration").range(at_least(0)),
+      real("sigma", "absolute std of the noise eta; given: no calibration")
+          .range(at_least(0))
+          .unit(units::absolute_std),
       integer("steps", "iterations K: rounds (centralized, federated) or token moves (walk)")
           .fallback("100")
           .range(at_least(1)),

@@ -300,7 +300,8 @@ Model attack_dgd_model() {
        real("step-size", "learning rate eta of the models' updates -eta grad f_v")
            .fallback("0.1")
            .range(above(0)),
-       real("sigma", "std of the Gaussian noise added to every update coordinate (Assumption 4.7)")
+       real("sigma", "absolute std of the Gaussian noise added to every update coordinate (Assumption 4.7)")
+           .unit(units::absolute_std)
            .fallback("0")
            .range(at_least(0)),
        choice("init", "public theta^0: optimum (near convergence) | zero | random (N(0, I) per node)",

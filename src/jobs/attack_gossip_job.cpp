@@ -278,9 +278,11 @@ Model attack_gossip_model() {
        flag("centralities", "with attackers all: centralities.csv and the correlations of docs/math.md §7.4"),
        real(
            "sigma",
-           "also each victim's exact mu for Gaussian noise of this std added once by every node (privacy.csv "
-           "or mu.npy, docs/math.md §7.2); needs method exact and a static graph")
-           .range(above(0)),
+           "also each victim's exact mu for Gaussian noise of this absolute std (in the units of the values) "
+           "added once by every node (privacy.csv or mu.npy, docs/math.md §7.2); needs method exact and a "
+           "static graph")
+           .range(above(0))
+           .unit(units::absolute_std),
        real("delta", "with sigma: also epsilon at this delta (analytic Gaussian curve)")
            .range(Range{.min = 0.0, .max = 1.0, .min_exclusive = true, .max_exclusive = true}),
        real("sensitivity", "with sigma: l2 sensitivity Delta of a node's value")

@@ -58,7 +58,9 @@ Model sgd_rdp_bound_model() {
   append(
       parameters,
       {real("eps0", "local (eps0, delta) level of a noisy gradient (sets sigma)").fallback("1").alias("eps"),
-       real("sigma", "absolute noise std instead of eps0 (0 = from eps0)").fallback("0"),
+       real("sigma", "absolute noise std instead of eps0 (0 = from eps0)")
+           .unit(units::absolute_std)
+           .fallback("0"),
        real("alpha", "Renyi order reported").fallback("2"),
        real("slope-factor", "4 (thesis, Delta = 2L), 2 (reference code), 1 (Delta = L)")
            .fallback("4")

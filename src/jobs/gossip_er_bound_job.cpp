@@ -172,7 +172,8 @@ Model gossip_er_bound_model() {
           .excludes("er-c"),
       real("er-c", "q = c ln(n) / n instead of q").range(at_least(0)).excludes("q"),
       real("alpha", "Renyi order alpha > 1").fallback("2").range(above(1)),
-      real("sigma", "absolute std of the Gaussian noise added once by every node")
+      real("sigma", "absolute std of the Gaussian noise added once by every node, in the units of the values")
+          .unit(units::absolute_std)
           .fallback("1")
           .range(above(0)),
       real("sensitivity", "l2 sensitivity Delta of a node's value").fallback("1").range(above(0)),

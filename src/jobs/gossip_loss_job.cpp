@@ -253,7 +253,12 @@ Model gossip_loss_model() {
   m.name = "gossip-loss";
   m.example = "--graph hypercube:dim=6 --steps 20 --out out/gossip-loss";
   m.help = "pairwise Renyi loss f(u, v) of private gossip averaging (Muffliato, Thm 6.1) on a graph";
-  m.parameters = loss_parameters("absolute std of the Gaussian noise added once by every node",
+  m.parameters = loss_parameters(real("sigma",
+                                      "absolute std of the Gaussian noise added once by every node, in the "
+                                      "units of the values (not a multiplier of --sensitivity)")
+                                     .fallback("1")
+                                     .range(above(0))
+                                     .unit(units::absolute_std),
                                  "gossip rounds T, or auto for the stopping time T_stop (docs/math.md §2.3)");
   append(
       m.parameters,

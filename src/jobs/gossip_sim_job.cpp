@@ -323,7 +323,9 @@ Model gossip_sim_model() {
            .range(at_least(1)),
        integer("runs", "independent runs R").fallback("1").range(at_least(1)).wide(),
        integer("dim", "dimension D of every node's value").fallback("1").range(at_least(1)),
-       real("sigma", "absolute std of the Gaussian noise each node adds once (0 = none)")
+       real("sigma",
+            "absolute std of the Gaussian noise each node adds once, in the units of the values (0 = none)")
+           .unit(units::absolute_std)
            .fallback("1")
            .range(at_least(0)),
        flag("clip-start",

@@ -97,7 +97,9 @@ Model graph_model() {
   m.footer = "Graph families (graph = FAMILY:key=value,...):\n" + graph_families_help();
   m.study_model = false;
   m.parameters = graph_parameters();
-  append(m.parameters, {real("sigma", "noise std used for the reported T_stop").fallback("1"),
+  append(m.parameters, {real("sigma", "absolute noise std (sensitivity 1) used for the reported T_stop")
+                            .unit(units::absolute_std)
+                            .fallback("1"),
                         flag("eigenvalues", "also write every eigenvalue of W (dense, O(n^3))"),
                         integer("diameter-limit", "skip the exact diameter when n * 2m exceeds this")
                             .fallback("2000000000")

@@ -58,7 +58,9 @@ void check_mf_loss_job(const MfLossJob& job) {
   check_mf_spec(job.spec, !observation);
   parse_attackers(job.attackers, 0);
   if (!(job.alpha > 1)) throw InvalidParameter("alpha", "alpha must be > 1, got " + format_double(job.alpha));
-  if (!(job.sigma > 0)) throw InvalidParameter("sigma", "sigma must be > 0, got " + format_double(job.sigma));
+  if (!(job.sigma > 0))
+    throw InvalidParameter("noise-multiplier",
+                           "noise-multiplier must be > 0, got " + format_double(job.sigma));
   if (job.delta && !(*job.delta > 0 && *job.delta < 1))
     throw InvalidParameter("delta", "delta must be in (0, 1), got " + format_double(*job.delta));
   mf::parse_conversion(job.conversion);
@@ -265,6 +267,9 @@ json run_mf_loss_job(const MfLossJob& job) {
                     : attackers.size() == static_cast<std::size_t>(setup.g.n) ? json("all")
                                                                               : json(attackers)},
       {"alpha", job.alpha},
+      // noise_multiplier is the name since issue 29; sigma, the same number, stays for one release
+      // (docs/outputs.md "mf-loss").
+      {"noise_multiplier", job.sigma},
       {"sigma", job.sigma},
       {"ldp_sensitivity", ldp},
       {"pairs", all.count},
@@ -292,7 +297,8 @@ json run_mf_loss_job(const MfLossJob& job) {
   manifest["parameters"].update({{"trust", job.trust},
                                  {"attackers", job.attackers},
                                  {"alpha", job.alpha},
-                                 {"sigma", job.sigma},
+                                 {"noise_multiplier", job.sigma},
+                                 {"sigma", job.sigma},  // the old name, for one release
                                  {"delta", job.delta ? json(*job.delta) : json(nullptr)},
                                  {"conversion", job.conversion},
                                  {"baseline", job.baseline},
@@ -313,7 +319,7 @@ MfLossJob mf_loss_job(const Values& v, const RunContext& context) {
   job.trust = v.text("trust");
   job.attackers = v.text("attackers");
   job.alpha = v.real("alpha");
-  job.sigma = v.real("sigma");
+  job.sigma = v.real("noise-multiplier");  // a multiplier: the loss is alpha sens^2 / (2 sigma^2)
   if (v.has("delta")) job.delta = v.real("delta");
   job.conversion = v.text("conversion");
   job.baseline = v.text("baseline");
@@ -343,7 +349,14 @@ Model mf_loss_model() {
               .fallback("pndp"),
           text("attackers", "all | comma list of attacker nodes (rows of the outputs)").fallback("all"),
           real("alpha", "Renyi order alpha > 1").fallback("2").range(above(1)),
-          real("sigma", "noise multiplier: loss = alpha sens^2 / (2 sigma^2)").fallback("1").range(above(0)),
+          // A noise multiplier, not an absolute std (issue 29): --sigma is its deprecated spelling.
+          real("noise-multiplier",
+               "noise std over the sensitivity sens_Pi(C): loss = alpha sens^2 / (2 sigma^2), sigma this "
+               "multiplier")
+              .fallback("1")
+              .range(above(0))
+              .unit(units::noise_multiplier)
+              .alias("sigma"),
           real("delta", "write epsilon.npy: epsilon at this delta in (0, 1) of each (sens / sigma)-GDP pair"),
           choice("conversion",
                  "epsilon from: gdp (exact Gaussian profile) | rdp (RDP orders grid, improved) | rdp-classic",

@@ -28,7 +28,9 @@ void check_mf_sgd_job(const MfSgdJob& job) {
   if (!(p.step_size > 0))
     throw InvalidParameter("step-size", "step-size must be > 0, got " + format_double(p.step_size));
   if (!(p.clip > 0)) throw InvalidParameter("clip", "clip must be > 0, got " + format_double(p.clip));
-  if (!(p.sigma >= 0)) throw InvalidParameter("sigma", "sigma must be >= 0, got " + format_double(p.sigma));
+  if (!(p.sigma >= 0))
+    throw InvalidParameter("noise-multiplier",
+                           "noise-multiplier must be >= 0, got " + format_double(p.sigma));
   if (!(job.alpha > 1)) throw InvalidParameter("alpha", "alpha must be > 1, got " + format_double(job.alpha));
   if (!(job.delta > 0 && job.delta < 1))
     throw InvalidParameter("delta", "delta must be in (0, 1), got " + format_double(job.delta));
@@ -86,6 +88,9 @@ json run_mf_sgd_job(const MfSgdJob& job) {
       {"runs", p.runs},
       {"step_size", p.step_size},
       {"clip", p.clip},
+      // noise_multiplier is the name since issue 29; sigma, the same number, stays for one release
+      // (docs/outputs.md "mf-sgd").
+      {"noise_multiplier", p.sigma},
       {"sigma", p.sigma},
       {"l2", p.l2},
       {"noise_std", r.noise_std.size() == 1 ? json(r.noise_std[0]) : json(r.noise_std)},
@@ -125,7 +130,7 @@ MfSgdJob mf_sgd_job(const Values& v, const RunContext& context) {
   p.objective = parse_objective(v.text("objective"));
   p.step_size = v.real("step-size");
   p.clip = v.real("clip");
-  p.sigma = v.real("sigma");
+  p.sigma = v.real("noise-multiplier");  // MfSgdParams::sigma is the multiplier (docs/mf.md)
   p.l2 = v.real("l2");
   p.runs = v.integer("runs");
   p.seed = v.natural("seed");
@@ -147,7 +152,8 @@ Model mf_sgd_model() {
   Model m;
   m.name = "mf-sgd";
   m.example =
-      "--graph er:n=10,p=0.4,seed=1 --steps 8 --participation cyclic:b=2,k=4 --correlation antipgd --sigma 2 "
+      "--graph er:n=10,p=0.4,seed=1 --steps 8 --participation cyclic:b=2,k=4 --correlation antipgd "
+      "--noise-multiplier 2 "
       "--runs 3 --synthetic-rows 400 --out out/mf-sgd";
   m.help =
       "MF-D-SGD (Algorithm 1): local SGD steps with correlated noise C^-1 Z, then gossip; utility over runs "
@@ -161,9 +167,15 @@ Model mf_sgd_model() {
        real("clip", "per-example clipping norm (the sensitivity of a gradient)")
            .fallback("1")
            .range(above(0)),
-       real("sigma", "noise multiplier: every node's release is (1/sigma)-GDP under LDP; 0 = no noise")
+       // A noise multiplier, not an absolute std (issue 29): --sigma is its deprecated spelling.
+       real(
+           "noise-multiplier",
+           "noise std over the sensitivity clip sens_Pi(C): every node's release is (1/noise-multiplier)-GDP "
+           "under LDP; 0 = no noise")
            .fallback("1")
-           .range(at_least(0)),
+           .range(at_least(0))
+           .unit(units::noise_multiplier)
+           .alias("sigma"),
        real("l2", "ridge term mu/2 ||theta||^2").fallback("0").range(at_least(0)),
        integer("runs", "independent runs R").fallback("5").range(at_least(1)),
        natural("seed", "Philox seed of the noise").fallback("0")});
@@ -179,12 +191,12 @@ Model mf_sgd_model() {
     const json& f = s["final"];
     const json& eps = s["privacy"]["epsilon"];
     return format_line(
-        "mf-sgd: %s, n = %d, T = %d, R = %lld, sigma %.6g, epsilon %.6g, final objective %.6g, "
+        "mf-sgd: %s, n = %d, T = %d, R = %lld, noise multiplier %.6g, epsilon %.6g, final objective %.6g, "
         "test loss %.6g, %.3f s -> %s\n",
         s["correlation_name"].get<std::string>().c_str(), s["n"].get<int>(), s["steps"].get<int>(),
-        s["runs"].get<long long>(), s["sigma"].get<double>(), eps.is_null() ? INFINITY : eps.get<double>(),
-        f["objective"]["mean"].get<double>(), f["test_loss"]["mean"].get<double>(),
-        s["seconds"].get<double>(), c.out_dir.string().c_str());
+        s["runs"].get<long long>(), s["noise_multiplier"].get<double>(),
+        eps.is_null() ? INFINITY : eps.get<double>(), f["objective"]["mean"].get<double>(),
+        f["test_loss"]["mean"].get<double>(), s["seconds"].get<double>(), c.out_dir.string().c_str());
   };
   m.resources = [](const Values& v) {
     const GraphSize g = graph_size(v.text("graph"));

@@ -147,12 +147,11 @@ Parameter gap_parameter(const std::string& help) {
   return choice("gap", help, {"second", "abs"}).fallback("second");
 }
 
-std::vector<Parameter> loss_parameters(const std::string& sigma_help, const std::string& steps_help) {
+std::vector<Parameter> loss_parameters(const Parameter& noise, const std::string& steps_help) {
   std::vector<Parameter> list = graph_parameters();
   append(
       list,
-      {real("alpha", "Renyi order alpha > 1").fallback("2").range(above(1)),
-       real("sigma", sigma_help).fallback("1").range(above(0)),
+      {real("alpha", "Renyi order alpha > 1").fallback("2").range(above(1)), noise,
        count_or_auto("steps", steps_help).fallback("auto").range(at_least(1)),
        gap_parameter("spectral gap for steps auto: second (1 - lambda_2) or abs (min 1 - |lambda|)"),
        integer("source", "compute only the row of this source node u").range(between(0, INT_MAX)),

@@ -48,6 +48,15 @@ Declare reals(std::string name, std::string help);
 
 }  // namespace declare
 
+/// The units of the noise parameters: one parameter name keeps one unit in every command
+/// (docs/design_models.md "One name, one unit"; ModelRegistry.OneNameHasOneUnit). `sigma` is always the
+/// absolute noise std, a noise multiplier is `noise-multiplier` (docs/math.md §0.2).
+namespace units {
+inline const std::string absolute_std = "absolute std";  // in the units of the noised values
+inline const std::string noise_multiplier = "std / sensitivity";
+inline const std::string gradient_std = "gradient std";  // per gradient coordinate, before the step size
+}  // namespace units
+
 /// Appends `more` to `list` (parameter blocks).
 void append(std::vector<Parameter>& list, const std::vector<Parameter>& more);
 
@@ -62,8 +71,9 @@ Parameter memory_limit_parameter();
 Parameter gap_parameter(const std::string& help);
 
 /// The parameters of both pairwise-loss models (gossip-loss, walk-loss), in the order of their help;
-/// `sigma_help` and `steps_help` say what sigma and auto mean for the model.
-std::vector<Parameter> loss_parameters(const std::string& sigma_help, const std::string& steps_help);
+/// `noise` is the model's noise parameter (gossip-loss: sigma, walk-loss: noise-multiplier) and `steps_help`
+/// says what auto means for the model.
+std::vector<Parameter> loss_parameters(const Parameter& noise, const std::string& steps_help);
 
 /// Their common values, converted.
 struct LossValues {

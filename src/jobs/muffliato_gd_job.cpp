@@ -90,12 +90,12 @@ void check_muffliato_gd_job(const MuffliatoGdJob& job) {
   if (job.dim < 0) throw InvalidParameter("dim", "dim must be >= 1, got " + std::to_string(job.dim));
   if (job.samples < 0)
     throw InvalidParameter("samples", "samples must be >= 1, got " + std::to_string(job.samples));
-  // Iterates of size nu sigma are squared by the objective: above ~1e150 the squares overflow to inf and the
-  // curves to NaN (docs/muffliato_gd.md "Options").
+  // Iterates of size nu s (s = gradient-noise) are squared by the objective: above ~1e150 the squares
+  // overflow to inf and the curves to NaN (docs/muffliato_gd.md "Options").
   if (p.step_size * p.sigma > 1e150)
-    throw InvalidParameter("sigma",
-                           "sigma: the noise std nu sigma = " + format_double(p.step_size * p.sigma) +
-                               " is beyond 1e150, where the objective's squares overflow");
+    throw InvalidParameter("gradient-noise", "gradient-noise: the iterate's noise std nu s = " +
+                                                 format_double(p.step_size * p.sigma) +
+                                                 " is beyond 1e150, where the objective's squares overflow");
   if (p.sigma > 0)
     validate(muffliato_gd_loss_params(p, job.alpha, sensitivity_of(job).first, job.cap_ldp, job.source),
              planned_node_count(job.graph));
@@ -228,6 +228,9 @@ json run_muffliato_gd_job(const MuffliatoGdJob& job) {
       {"steps", p.steps},
       {"gossip_rounds", p.gossip_steps},
       {"step_size", p.step_size},
+      // gradient_noise is the name since issue 29; sigma, the same number, stays for one release
+      // (docs/outputs.md "muffliato-gd").
+      {"gradient_noise", p.sigma},
       {"sigma", p.sigma},
       {"gradient_noise_std", gradient_noise_std(p.sigma, p.noise_order)},
       {"noise_order", p.noise_order == NoiseOrder::reference_code ? "reference-code" : "clip-then-noise"},
@@ -267,7 +270,8 @@ json run_muffliato_gd_job(const MuffliatoGdJob& job) {
         {"steps", p.steps},
         {"gossip_rounds", p.gossip_steps},
         {"step_size", p.step_size},
-        {"sigma", p.sigma},
+        {"gradient_noise", p.sigma},
+        {"sigma", p.sigma},  // the old name, for one release
         {"runs", p.runs},
         {"seed", p.seed},
         {"er_c", job.er_c ? json(*job.er_c) : json(nullptr)},
@@ -299,7 +303,8 @@ MuffliatoGdJob muffliato_gd_job(const Values& v, const RunContext& context) {
   p.steps = static_cast<int>(v.integer("steps"));
   p.gossip_steps = static_cast<int>(v.integer("gossip-rounds"));
   p.step_size = v.real("step-size");
-  p.sigma = v.real("sigma");
+  p.sigma =
+      v.real("gradient-noise");  // MuffliatoGdParams::sigma: the gradient's std s (docs/muffliato_gd.md)
   p.runs = v.integer("runs");
   p.seed = v.natural("seed");
   p.batch = static_cast<int>(v.integer("batch"));
@@ -330,7 +335,8 @@ Model muffliato_gd_model() {
   using namespace declare;
   Model m;
   m.name = "muffliato-gd";
-  m.example = "--graph ring:n=16 --steps 50 --gossip-rounds 3 --dim 2 --sigma 0.1 --out out/muffliato-gd";
+  m.example =
+      "--graph ring:n=16 --steps 50 --gossip-rounds 3 --dim 2 --gradient-noise 0.1 --out out/muffliato-gd";
   m.help =
       "Muffliato-GD / SGD (Alg 6.3): local gradient steps, Gaussian noise, K accelerated gossip steps; "
       "utility "
@@ -348,9 +354,16 @@ Model muffliato_gd_model() {
        integer("steps", "outer iterations T (gradient steps)").required().range(at_least(1)),
        integer("gossip-rounds", "accelerated gossip steps K per iteration").required().range(at_least(1)),
        real("step-size", "step size nu").fallback("0.1").range(above(0)),
-       real("sigma", "gradient noise std: theta_hat gets N(0, nu^2 sigma^2) per coordinate (0 = no noise)")
+       // The std of the noise on a gradient, which reaches the iterate times the step size: not the absolute
+       // std that sigma is elsewhere (issue 29; docs/muffliato_gd.md "Algorithm"). --sigma is its deprecated
+       // spelling.
+       real("gradient-noise",
+            "std s of the Gaussian noise on each gradient coordinate, in gradient units: theta_hat gets "
+            "N(0, nu^2 s^2) per coordinate (0 = no noise)")
            .fallback("0")
-           .range(at_least(0)),
+           .range(at_least(0))
+           .unit(units::gradient_std)
+           .alias("sigma"),
        integer("runs", "independent runs R").fallback("1").range(at_least(1)),
        natural("seed", "Philox seed of data, noise, batches and graphs").fallback("0"),
        real("er-c", "a fresh connected G(n, c ln(n)/n), W-MH, per outer iteration").range(above(0)),
@@ -360,7 +373,8 @@ Model muffliato_gd_model() {
        real("clip", "per-example gradient clipping norm L (0 = none)").fallback("0").range(at_least(0)),
        real("l2", "ridge term mu/2 ||theta||^2 of every f_v").fallback("0").range(at_least(0)),
        flag("reference-code",
-            "Fig. 6.1c code order: clip(gradient + N(0, (sigma/2)^2), L) instead of clip, then noise"),
+            "Fig. 6.1c code order: clip(gradient + N(0, (s/2)^2), L), s = gradient-noise, instead of clip, "
+            "then noise"),
        real("alpha", "Renyi order of the privacy accounting").fallback("2"),
        real("sensitivity",
             "Delta_phi of the accounting (default: 2L with clip, 0.5 with reference-code, else 1)")
@@ -371,10 +385,7 @@ Model muffliato_gd_model() {
        flag("no-cap", "the older spelling of cap none").replaced_by("cap none"),
        gap_parameter("spectral gap for gamma: second (1 - lambda_2) or abs"),
        device_parameter("where to run: the CPU (cuda is refused; auto runs on the CPU)"),
-       memory_limit_parameter(),
-       threads_parameter(),
-       out_parameter(),
-       quiet_parameter()});
+       memory_limit_parameter(), threads_parameter(), out_parameter(), quiet_parameter()});
   // Graph- and data-dependent checks run with the job (docs/study.md "Validation"); here the conversions.
   m.validate = [](const Values& v) { check_muffliato_gd_job(muffliato_gd_job(v, {})); };
   m.execute = [](const Values& v, const RunContext& c) {
@@ -399,7 +410,8 @@ Model muffliato_gd_model() {
     Estimate e{16 * entries + 32 * n * dim * runs, runs * T * rounds * entries * dim / 3e8};
     // Theorem C.9's accountant (er-c with noise) holds two dense n x sources share matrices at once: refused
     // by Model::run before the runs start when they do not fit (the fixed-W accountant tiles its rows).
-    if (v.has("er-c") && v.real("sigma") > 0) e.required_bytes = e.bytes + 16 * n * (v.has("source") ? 1 : n);
+    if (v.has("er-c") && v.real("gradient-noise") > 0)
+      e.required_bytes = e.bytes + 16 * n * (v.has("source") ? 1 : n);
     return e;
   };
   return m;

@@ -164,7 +164,9 @@ Model muffliato_sgd_model() {
              "per-example (clip, average, noise; Alg 6.3) | after-noise (clip(gradient + noise), [R-MUF])",
              {"per-example", "after-noise"})
           .fallback("per-example"),
-      real("sigma", "absolute gradient noise std; given: no calibration").range(at_least(0)),
+      real("sigma", "absolute gradient noise std; given: no calibration")
+          .range(at_least(0))
+          .unit(units::absolute_std),
       choice("composition", "participations: P x eq. 6.4 | squared: P^2 x eq. 6.4 (the T^2 of Thm 6.9)",
              {"participations", "squared"})
           .fallback("participations"),

@@ -130,6 +130,9 @@ json run_walk_loss_job(const WalkLossJob& job) {
       {"method", to_string(params.method)},
       {"sender", to_string(params.sender)},
       {"alpha", params.alpha},
+      // noise_multiplier is the name since issue 29; sigma, the same number, stays for one release
+      // (docs/outputs.md "walk-loss").
+      {"noise_multiplier", params.sigma},
       {"sigma", params.sigma},
       {"contributions", walk_contributions(params, g.n)},
       {"clip", params.clip},
@@ -159,6 +162,7 @@ json run_walk_loss_job(const WalkLossJob& job) {
         {"target_mean_loss", job.target_mean_loss},
         {"statistic", job.target_statistic == TargetStatistic::max_observer ? "max-observer" : "all-pairs"},
         {"statistic_at_sigma_1", statistic_at_one},
+        {"noise_multiplier", params.sigma},
         {"sigma", params.sigma}};
   if (coalition) {
     out.write_text("collusion.csv", coalition_csv(*coalition));
@@ -180,7 +184,9 @@ json run_walk_loss_job(const WalkLossJob& job) {
         {{"graph", job.graph},
          {"weights", to_string(job.weights)},
          {"alpha", job.params.alpha},
-         {"sigma", job.params.sigma},
+         {"noise_multiplier", job.params.sigma},
+         {"noise_multiplier_used", params.sigma},
+         {"sigma", job.params.sigma},  // the old names, for one release (docs/outputs.md "walk-loss")
          {"sigma_used", params.sigma},
          {"steps", job.auto_steps ? json("auto") : json(params.steps)},
          {"steps_resolved", params.steps},
@@ -221,13 +227,13 @@ WalkLossJob walk_loss_job(const Values& v, const RunContext& context) {
   job.stated_condition = v.text("condition") == "stated";
   job.out_dir = context.out_dir.string();
   job.progress = !context.quiet;
-  job.noise_given = v.given("sigma") || v.given("alpha") || v.given("condition");
+  job.noise_given = v.given("noise-multiplier") || v.given("alpha") || v.given("condition");
   job.write_matrix = !v.flag("no-matrix");
   job.diagonal_local = v.text("diagonal") == "local";
   job.invocation = context.invocation;
   auto& p = job.params;
   p.alpha = v.real("alpha");
-  p.sigma = v.real("sigma");
+  p.sigma = v.real("noise-multiplier");  // the library's WalkLossParams::sigma is the multiplier
   p.steps = common.steps;
   p.contributions = v.real("contributions");
   p.method = parse_walk_loss_method(v.text("method"));
@@ -248,13 +254,19 @@ Model walk_loss_model() {
   using namespace declare;
   Model m;
   m.name = "walk-loss";
-  m.example = "--graph hypercube:dim=6 --steps 200 --sigma 2 --out out/walk-loss";
+  m.example = "--graph hypercube:dim=6 --steps 200 --noise-multiplier 2 --out out/walk-loss";
   m.help = "pairwise Renyi loss eps(u -> v) of random-walk DP-SGD on a graph (Thm 7.7, Lemma D.17)";
+  // A noise multiplier, not an absolute std: named apart from gossip-loss's sigma (issue 29); --sigma is
+  // its deprecated spelling for one release.
   m.parameters = loss_parameters(
-      "noise multiplier: each step adds N(0, Delta^2 sigma^2); the default 1 (the reference figures) is "
-      "below "
-      "the stated condition of Thm 7.7: summary.json warns, stderr only when sigma, alpha or condition is "
-      "given",
+      real("noise-multiplier",
+           "noise std over the sensitivity: each step adds N(0, Delta^2 sigma^2) with sigma this multiplier; "
+           "the default 1 (the reference figures) is below the stated condition of Thm 7.7: summary.json "
+           "warns, stderr only when noise-multiplier, alpha or condition is given")
+          .fallback("1")
+          .range(above(0))
+          .unit(units::noise_multiplier)
+          .alias("sigma"),
       "walk length T, or auto for the horizon T_RW of the reference figures (docs/math.md §2.3)");
   append(
       m.parameters,
@@ -284,7 +296,8 @@ Model walk_loss_model() {
            .fallback("0")
            .range(at_least(0)),
        real("target-mean-loss",
-            "choose sigma so that the mean loss equals this (docs/math.md §5.8); needs steps T, not auto")
+            "choose noise-multiplier so that the mean loss equals this (docs/math.md §5.8); needs steps T, "
+            "not auto")
            .fallback("0"),
        choice("target-statistic",
               "max-observer: max_v (1/n) sum_u eps(u -> v); all-pairs: mean over ordered pairs",
@@ -297,11 +310,11 @@ Model walk_loss_model() {
   m.validate = [](const Values& v) { check_walk_loss_job(walk_loss_job(v, {})); };
   m.execute = [](const Values& v, const RunContext& c) { return run_walk_loss_job(walk_loss_job(v, c)); };
   m.describe = [](const json& s, const RunContext& c) {
-    return format_line("walk-loss: n = %d, T = %d, sigma = %g, mean loss %.6g, max %.6g, %s, %.3f s -> %s\n",
-                       s["n"].get<int>(), s["steps"].get<int>(), s["sigma"].get<double>(),
-                       s["mean_loss"].get<double>(), s["max_loss"].get<double>(),
-                       s["device"].get<std::string>().c_str(), s["seconds"].get<double>(),
-                       c.out_dir.string().c_str());
+    return format_line(
+        "walk-loss: n = %d, T = %d, noise multiplier = %g, mean loss %.6g, max %.6g, %s, %.3f s -> %s\n",
+        s["n"].get<int>(), s["steps"].get<int>(), s["noise_multiplier"].get<double>(),
+        s["mean_loss"].get<double>(), s["max_loss"].get<double>(), s["device"].get<std::string>().c_str(),
+        s["seconds"].get<double>(), c.out_dir.string().c_str());
   };
   // W and the dense spectrum (n x n) for the eigen solver; the chebyshev solver (auto beyond n = 512 when
   // cheaper) holds panels only. Seconds from the solvers' own cost model (walk_loss_solver_seconds, one core

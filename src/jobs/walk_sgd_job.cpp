@@ -245,7 +245,9 @@ Model walk_sgd_model() {
              "per-example (clip, average, noise) | after-noise (clip(gradient + noise), Fig. 7.2 code)",
              {"per-example", "after-noise"})
           .fallback("after-noise"),
-      real("sigma", "absolute noise std; given: no calibration").range(at_least(0)),
+      real("sigma", "absolute std of the gradient noise; given: no calibration")
+          .range(at_least(0))
+          .unit(units::absolute_std),
       count_or_auto("cap", "contributions K per node (local, network; 0 = none); auto: from the calibration")
           .fallback("auto")
           .range(at_least(0)),

@@ -144,7 +144,8 @@ TEST(BadInputs, ValuesThatDependOnTheGraphAreCheckedFirst) {
           {"attacker beyond n", "attack gossip --graph ring:n=5 --steps 3 --attackers 7",
            "node 7 is out of range"},
           {"noise that overflows the objective",
-           "muffliato-gd --graph ring:n=5 --steps 2 --gossip-rounds 2 --dim 2 --sigma 1e308", "sigma"},
+           "muffliato-gd --graph ring:n=5 --steps 2 --gossip-rounds 2 --dim 2 --gradient-noise 1e308",
+           "gradient-noise"},
       });
 }
 
@@ -244,7 +245,8 @@ TEST(BadInputs, OutputsHeldWholeAreRefusedBeforeAnythingIsWritten) {
                {"a memory limit of 10 kB, refused inside the library after the directory was made",
                 "walk-loss --graph ring:n=500 --steps 5 --memory-limit 0.00001", "the eigendecomposition"},
                {"Theorem C.9's shares on a 20,000-node graph (6 GiB)",
-                "muffliato-gd --graph ring:n=20000 --er-c 2 --steps 1 --gossip-rounds 1 --dim 1 --sigma 1",
+                "muffliato-gd --graph ring:n=20000 --er-c 2 --steps 1 --gossip-rounds 1 --dim 1 "
+                "--gradient-noise 1",
                 "muffliato-gd needs about"},
                {"muffliato-gd on an explicit GPU (it runs on the CPU only)",
                 "muffliato-gd --graph ring:n=5 --steps 1 --gossip-rounds 1 --dim 1 --device cuda",
@@ -279,7 +281,7 @@ TEST(Options, OldSpellingsStillWorkAndNameTheNewOne) {
   }
   // muffliato-gd's flag --no-cap is now --cap none.
   const std::string muffliato =
-      "muffliato-gd --graph ring:n=6 --steps 3 --gossip-rounds 2 --dim 2 --sigma 0.5 --out ";
+      "muffliato-gd --graph ring:n=6 --steps 3 --gossip-rounds 2 --dim 2 --gradient-noise 0.5 --out ";
   const auto capped = run_cli(muffliato + (dir / "cap").string() + " --cap none");
   ASSERT_EQ(capped.exit_code, 0) << capped.err;
   const auto flagged = run_cli(muffliato + (dir / "no-cap").string() + " --no-cap --quiet");
@@ -309,6 +311,57 @@ TEST(Options, OldSpellingsStillWorkAndNameTheNewOne) {
   EXPECT_NE(devices.err.find("--devices is the old name of --device"), std::string::npos) << devices.err;
   EXPECT_EQ(read_text((dir / "study/results.csv").string()),
             read_text((dir / "study2/results.csv").string()));
+}
+
+// Issue 29 (docs/design_models.md "One name, one unit"): --sigma is an absolute noise std wherever it is a
+// name; the noise multiplier of walk-loss, mf-loss and mf-sgd and muffliato-gd's gradient noise took names of
+// their own, and --sigma stays one release as their old spelling: the same results and one line naming the
+// new name, so no script changes meaning silently.
+TEST(Options, SigmaIsTheOldSpellingOfTheNoiseMultiplierAndTheGradientNoise) {
+  ScratchDir dir;
+  const struct {
+    std::string command, name, key, file;
+    bool in_manifest;  // mf-sgd's manifest holds the factorization and the data only
+  } renamed[] = {
+      {"walk-loss --graph ring:n=8 --steps 10", "noise-multiplier", "noise_multiplier", "loss.npy", true},
+      {"mf-loss --graph path:n=4 --steps 4 --trust ldp", "noise-multiplier", "noise_multiplier", "loss.npy",
+       true},
+      {"mf-sgd --graph er:n=10,p=0.4,seed=1 --steps 8 --participation cyclic:b=2,k=4 --correlation antipgd "
+       "--runs 2 --synthetic-rows 400 --eval-every 4 --threads 1",
+       "noise-multiplier", "noise_multiplier", "curves.csv", false},
+      {"muffliato-gd --graph ring:n=6 --steps 3 --gossip-rounds 2 --dim 2", "gradient-noise",
+       "gradient_noise", "privacy.csv", true},
+  };
+  int i = 0;
+  for (const auto& r : renamed) {
+    SCOPED_TRACE(r.command);
+    const auto now = dir / ("new" + std::to_string(i)), before = dir / ("old" + std::to_string(i++));
+    const auto fresh = run_cli(r.command + " --" + r.name + " 2.5 --quiet --out " + now.string());
+    ASSERT_EQ(fresh.exit_code, 0) << fresh.err;
+    EXPECT_EQ(fresh.err, "");
+    const auto old = run_cli(r.command + " --sigma 2.5 --quiet --out " + before.string());
+    ASSERT_EQ(old.exit_code, 0) << old.err;
+    EXPECT_EQ(std::count(old.err.begin(), old.err.end(), '\n'), 1) << old.err;
+    EXPECT_NE(old.err.find("--sigma is the old name of --" + r.name + ": give --" + r.name),
+              std::string::npos)
+        << old.err;
+    EXPECT_EQ(read_text((now / r.file).string()), read_text((before / r.file).string()));
+    // The summary writes the new key and, for this release, the old one (docs/outputs.md).
+    const auto summary = read_json(now / "summary.json");
+    EXPECT_EQ(summary[r.key], 2.5);
+    EXPECT_EQ(summary["sigma"], 2.5);
+    if (r.in_manifest) {
+      EXPECT_NE(read_text((now / "manifest.json").string()).find("\"" + r.key + "\""), std::string::npos);
+    }
+    // Both spellings at once are one value given twice.
+    const std::string twice = r.name + " is given twice (sigma is its older spelling)";
+    expect_refused(dir, {{"both spellings", r.command + " --sigma 1 --" + r.name + " 2", twice.c_str()}});
+  }
+  // Where --sigma is the absolute std it is the name, with no note.
+  const auto gossip =
+      run_cli("gossip-loss --graph ring:n=8 --steps 3 --sigma 2 --quiet --out " + (dir / "gossip").string());
+  ASSERT_EQ(gossip.exit_code, 0) << gossip.err;
+  EXPECT_EQ(gossip.err, "");
 }
 
 // Defect 8: walk-loss's defaults (alpha = 2, sigma = 1: the reference figures) print no warning; the summary

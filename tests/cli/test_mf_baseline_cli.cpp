@@ -13,7 +13,8 @@ TEST(MfBaselineCli, WritesTheBaselineBesideTheMfLosses) {
   ScratchDir dir;
   const auto out = dir / "path";
   ASSERT_TRUE(run_cli_into(
-      "mf-loss --graph path:n=3 --steps 2 --trust pndp --attackers 0 --alpha 3 --sigma 2 --baseline "
+      "mf-loss --graph path:n=3 --steps 2 --trust pndp --attackers 0 --alpha 3 --noise-multiplier 2 "
+      "--baseline "
       "muffliato "
       "--quiet",
       out, {"loss.npy", "by_distance.csv", "baseline_loss.npy", "baseline_by_distance.csv", "summary.json"}));
@@ -41,8 +42,9 @@ TEST(MfBaselineCli, WritesTheBaselineBesideTheMfLosses) {
   EXPECT_EQ(std::stod(rows[1][2]), 0.75);
   // The MF outputs are unchanged by the option.
   const auto plain = dir / "plain";
-  ASSERT_TRUE(run_cli_into("mf-loss --graph path:n=3 --steps 2 --attackers 0 --alpha 3 --sigma 2 --quiet",
-                           plain, {"loss.npy"}));
+  ASSERT_TRUE(
+      run_cli_into("mf-loss --graph path:n=3 --steps 2 --attackers 0 --alpha 3 --noise-multiplier 2 --quiet",
+                   plain, {"loss.npy"}));
   EXPECT_EQ(read_npy((plain / "loss.npy").string()).values, read_npy((out / "loss.npy").string()).values);
   EXPECT_FALSE(read_json(plain / "summary.json").contains("baseline"));
 }

@@ -82,8 +82,9 @@ TEST(MfCli, LossEpsilonAtDelta) {
   // holds the toolbox's conversion of it.
   ScratchDir dir;
   const auto out = dir / "eps";
-  ASSERT_TRUE(run_cli_into("mf-loss --graph path:n=4 --steps 4 --trust ldp --sigma 2 --delta 1e-5 --quiet",
-                           out, {"sensitivity.npy", "loss.npy", "epsilon.npy", "summary.json"}));
+  ASSERT_TRUE(
+      run_cli_into("mf-loss --graph path:n=4 --steps 4 --trust ldp --noise-multiplier 2 --delta 1e-5 --quiet",
+                   out, {"sensitivity.npy", "loss.npy", "epsilon.npy", "summary.json"}));
   const NpyArray eps = read_npy((out / "epsilon.npy").string());
   ASSERT_EQ(eps.shape, (std::vector<std::int64_t>{4, 4}));
   const double expected = mf::epsilon_of_sensitivity(2.0, 2.0, 1e-5, mf::EpsilonConversion::gdp);
@@ -95,7 +96,7 @@ TEST(MfCli, LossEpsilonAtDelta) {
   EXPECT_EQ(summary["max_epsilon"].get<double>(), expected);
   // rdp-classic: the closed form r + 2 sqrt(r ln(1/delta)) with r = mu^2 / 2 = 0.5.
   ASSERT_TRUE(
-      run_cli_into("mf-loss --graph path:n=4 --steps 4 --trust ldp --sigma 2 --delta 1e-5 "
+      run_cli_into("mf-loss --graph path:n=4 --steps 4 --trust ldp --noise-multiplier 2 --delta 1e-5 "
                    "--conversion rdp-classic --quiet",
                    out, {"epsilon.npy"}));
   EXPECT_NEAR(read_npy((out / "epsilon.npy").string()).values[1], 0.5 + 2 * std::sqrt(0.5 * std::log(1e5)),

@@ -24,10 +24,10 @@ std::string first_line(const fs::path& file) {
 TEST(MfSgdCli, WritesCurvesAndPrivacy) {
   ScratchDir dir;
   const auto out = dir / "sgd";
-  ASSERT_TRUE(
-      run_cli_into("mf-sgd --graph er:n=10,p=0.4,seed=1 --steps 8 --participation cyclic:b=2,k=4 "
-                   "--correlation antipgd --sigma 2 --runs 3 --synthetic-rows 400 --eval-every 4 --quiet",
-                   out, {"curves.csv", "C.npy", "summary.json"}));
+  ASSERT_TRUE(run_cli_into(
+      "mf-sgd --graph er:n=10,p=0.4,seed=1 --steps 8 --participation cyclic:b=2,k=4 "
+      "--correlation antipgd --noise-multiplier 2 --runs 3 --synthetic-rows 400 --eval-every 4 --quiet",
+      out, {"curves.csv", "C.npy", "summary.json"}));
   EXPECT_EQ(first_line(out / "curves.csv"),
             "step,objective_mean,objective_std,objective_min,objective_max,test_loss_mean,test_loss_std,"
             "test_loss_min,test_loss_max,accuracy_mean,accuracy_std,accuracy_min,accuracy_max,consensus_mean,"
@@ -61,7 +61,7 @@ TEST(MfSgdCli, CsvDataAndPerNodeCorrelation) {
   const auto out = dir / "csv";
   ASSERT_TRUE(
       run_cli_into("mf-sgd --graph path:n=4 --steps 4 --participation cyclic:b=2,k=2 "
-                   "--correlation mafalda-l --sigma 0 --runs 1 --data " +
+                   "--correlation mafalda-l --noise-multiplier 0 --runs 1 --data " +
                        data + " --quiet",
                    out, {"curves.csv", "C.npy", "summary.json"}));
   const auto s = read_json(out / "summary.json");
@@ -85,7 +85,7 @@ TEST(MfSgdCli, BadInputExitsTwoWithOneLine) {
       {"mf-sgd --steps 4", "graph"},
       {"mf-sgd --graph path:n=4 --steps 4 --step-size 0", "step-size"},
       {"mf-sgd --graph path:n=4 --steps 4 --clip -1", "clip"},
-      {"mf-sgd --graph path:n=4 --steps 4 --sigma -1", "sigma"},
+      {"mf-sgd --graph path:n=4 --steps 4 --noise-multiplier -1", "noise-multiplier"},
       {"mf-sgd --graph path:n=4 --steps 4 --delta 2", "delta"},
       {"mf-sgd --graph path:n=4 --steps 4 --objective hinge", "objective"},
       {"mf-sgd --graph path:n=4 --steps 4 --data /nonexistent.csv", "data"},

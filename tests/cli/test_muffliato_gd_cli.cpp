@@ -26,10 +26,11 @@ double number(const std::string& cell) {
 TEST(CliMuffliatoGd, WritesCurvesAndPrivacyThatMatchTheLibrary) {
   ScratchDir dir;
   auto out = dir / "mgd";
-  ASSERT_TRUE(run_cli_into(
-      "muffliato-gd --graph ring:n=10 --objective least-squares --dim 3 --samples 4 --steps 6 "
-      "--gossip-rounds 3 --step-size 0.3 --sigma 2 --runs 20 --seed 5 --clip 1 --alpha 3 --threads 2",
-      out, {"curves.csv", "privacy.csv", "summary.json", "manifest.json"}));
+  ASSERT_TRUE(
+      run_cli_into("muffliato-gd --graph ring:n=10 --objective least-squares --dim 3 --samples 4 --steps 6 "
+                   "--gossip-rounds 3 --step-size 0.3 --gradient-noise 2 --runs 20 --seed 5 --clip 1 --alpha "
+                   "3 --threads 2",
+                   out, {"curves.csv", "privacy.csv", "summary.json", "manifest.json"}));
 
   Graph g = make_graph("ring:n=10");
   CsrMatrix w = gossip_matrix(g, Weighting::metropolis);
@@ -106,10 +107,11 @@ TEST(CliMuffliatoGd, LogisticFromCsvWithErRounds) {
     data << std::sin(i) << ',' << std::cos(3 * i) << ',' << (i % 3 ? 1 : -1) << '\n';
   auto csv = dir.write("data.csv", data.str());
   auto out = dir / "er";
-  auto r = run_cli("muffliato-gd --graph complete:n=8 --er-c 1.5 --objective logistic --data " + csv +
-                   " --steps 4 --gossip-rounds 2 --step-size 0.7 --sigma 1.5 --clip 0.4 --reference-code "
-                   "--alpha 1.5 --runs 3 --seed 2 --batch 3 --out " +
-                   out.string());
+  auto r =
+      run_cli("muffliato-gd --graph complete:n=8 --er-c 1.5 --objective logistic --data " + csv +
+              " --steps 4 --gossip-rounds 2 --step-size 0.7 --gradient-noise 1.5 --clip 0.4 --reference-code "
+              "--alpha 1.5 --runs 3 --seed 2 --batch 3 --out " +
+              out.string());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto curves = read_csv_cells(out / "curves.csv");
   ASSERT_EQ(curves.size(), 6u);
@@ -158,10 +160,10 @@ TEST(CliMuffliatoGd, BadInputExitsWithCode2AndNoManifest) {
       "--dim 2 --batch 2",      // one example per node
       "--dim 2 --er-c 0",
       "--dim 2 --er-c 0.01",  // G(6, q) is never connected
-      "--dim 2 --sigma -1",
+      "--dim 2 --gradient-noise -1",
       "--dim 2 --step-size 0",
-      "--dim 2 --sigma 1 --alpha 1",
-      "--dim 2 --sigma 1 --source 6",
+      "--dim 2 --gradient-noise 1 --alpha 1",
+      "--dim 2 --gradient-noise 1 --source 6",
       "--dim 2 --weights bogus",
   };
   int i = 0;

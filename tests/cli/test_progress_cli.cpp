@@ -33,12 +33,13 @@ std::vector<Case> cases() {
        "--seed 4",
        {"admm"}},
       {"mf-sgd --graph er:n=10,p=0.4,seed=1 --steps 8 --participation cyclic:b=2,k=4 --correlation antipgd "
-       "--sigma 2 --runs 3 --synthetic-rows 400 --eval-every 4",
+       "--noise-multiplier 2 --runs 3 --synthetic-rows 400 --eval-every 4",
        {"mf-sgd"}},
       {"muffliato-sgd --graph ring:n=20 --target-mean-loss 0.5 --steps 4 --gossip-steps 3 --runs 3 "
        "--synthetic-rows 400",
        {"muffliato-sgd"}},
-      {"muffliato-gd --graph ring:n=8 --steps 5 --gossip-rounds 2 --dim 2 --samples 4 --sigma 0.1 --runs 3 "
+      {"muffliato-gd --graph ring:n=8 --steps 5 --gossip-rounds 2 --dim 2 --samples 4 --gradient-noise 0.1 "
+       "--runs 3 "
        "--seed 3",
        {"muffliato-gd"}},
       {"attack dgd --graph florentine --weights max-degree --attackers 0 --steps 5 --objective least-squares "

@@ -134,7 +134,8 @@ TEST(ReferenceConventions, DiagonalLocalWritesTheLdpLevel) {
                   24.0);
 
   // walk-loss: the clipping level alpha / (2 sigma^2) = 4 / (2 * 4) = 0.5 (docs/math.md §5.3).
-  const std::string walk = "walk-loss --graph hypercube:dim=3 --steps 40 --alpha 4 --sigma 2 --clip";
+  const std::string walk =
+      "walk-loss --graph hypercube:dim=3 --steps 40 --alpha 4 --noise-multiplier 2 --clip";
   ASSERT_TRUE(run_cli_into(walk, dir / "w0", {"loss.npy"}));
   ASSERT_TRUE(run_cli_into(walk + " --diagonal local", dir / "w1", {"loss.npy"}));
   expect_diagonal(read_npy((dir / "w1/loss.npy").string()), read_npy((dir / "w0/loss.npy").string()), 0, 0.5);

@@ -58,6 +58,9 @@ TEST(CliWalkLoss, CalibrationMeetsTheTarget) {
     auto s = summary_of(out);
     const double sigma = s["calibration"]["sigma"].get<double>();
     EXPECT_DOUBLE_EQ(s["sigma"].get<double>(), sigma);
+    // The new key beside the old one (docs/design_models.md "One name, one unit").
+    EXPECT_DOUBLE_EQ(s["noise_multiplier"].get<double>(), sigma);
+    EXPECT_DOUBLE_EQ(s["calibration"]["noise_multiplier"].get<double>(), sigma);
     // The losses written with the calibrated sigma meet the target.
     const double achieved = std::string(statistic) == "all-pairs" ? s["mean_loss"].get<double>()
                                                                   : s["max_mean_observer_loss"].get<double>();
@@ -94,7 +97,7 @@ TEST(CliWalkLoss, BadInputFailsWithExitCode2) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"walk-loss --graph ring:n=6 --steps 5 --alpha 1", "alpha"},
       {"walk-loss --graph ring:n=6 --steps 0", "steps"},
-      {"walk-loss --graph ring:n=6 --steps 5 --sigma -1", "sigma"},
+      {"walk-loss --graph ring:n=6 --steps 5 --noise-multiplier -1", "noise-multiplier"},
       {"walk-loss --graph file:" + two + " --steps auto", "connected"},
       {"walk-loss --graph file:" + two + " --steps 5", "connected"},
       {"walk-loss --graph ring:n=6 --steps auto --target-mean-loss 0.1", "needs steps T"},
@@ -170,7 +173,7 @@ TEST(CliLossCommands, NoMatrixKeepsEveryStatisticAndDropsLossNpy) {
 
 TEST(CliWalkLoss, WeakConvexityWarningOnStderrUnlessQuietAndAlwaysInTheSummary) {
   ScratchDir dir;
-  const std::string base = "walk-loss --graph ring:n=8 --steps 10 --sigma 1 --alpha 2 --out ";
+  const std::string base = "walk-loss --graph ring:n=8 --steps 10 --noise-multiplier 1 --alpha 2 --out ";
   auto loud = run_cli(base + (dir / "loud").string());
   ASSERT_EQ(loud.exit_code, 0) << loud.err;
   EXPECT_NE(loud.err.find("netdp: warning: sigma^2 = 1 is below the weak-convexity condition"),
@@ -179,8 +182,8 @@ TEST(CliWalkLoss, WeakConvexityWarningOnStderrUnlessQuietAndAlwaysInTheSummary) 
   ASSERT_EQ(quiet.exit_code, 0) << quiet.err;
   EXPECT_EQ(quiet.err, "");
   EXPECT_EQ(testing::read_json(dir / "quiet/summary.json")["warnings"].size(), 1u);
-  auto fine =
-      run_cli("walk-loss --graph ring:n=8 --steps 10 --sigma 3 --alpha 2 --out " + (dir / "fine").string());
+  auto fine = run_cli("walk-loss --graph ring:n=8 --steps 10 --noise-multiplier 3 --alpha 2 --out " +
+                      (dir / "fine").string());
   EXPECT_EQ(fine.err.find("warning"), std::string::npos);
   EXPECT_TRUE(testing::read_json(dir / "fine/summary.json")["warnings"].empty());
 }
@@ -194,7 +197,7 @@ TEST(CliLossCommands, ResultsDoNotDependOnOpenBlasThreads) {
        {"walk-loss --graph hypercube:dim=8 --clip", "gossip-loss --graph complete:n=300 --accounting theorem",
         "gossip-loss --graph er:n=1500,c=2,seed=3 --accounting theorem",
         "gossip-loss --graph er:n=300,c=2,seed=3 --steps 12"}) {  // the last: the exact accountant's GEMMs
-    ::setenv("OPENBLAS_NUM_THREADS", "1", 1);  // inherited by the child process
+    ::setenv("OPENBLAS_NUM_THREADS", "1", 1);                     // inherited by the child process
     auto one = run_cli(command + " --quiet --threads 1 --out " + (dir / "one").string());
     ::unsetenv("OPENBLAS_NUM_THREADS");
     auto two = run_cli(command + " --quiet --threads 2 --out " + (dir / "two").string());

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <set>
 
 #include "netdp/accounting/gossip_loss.hpp"
@@ -112,6 +113,57 @@ TEST(ModelRegistry, EveryModelIsDescribedCompletely) {
   ASSERT_EQ(model_groups().size(), 2u);
   EXPECT_EQ(model_groups()[0].name, "bound");
   EXPECT_EQ(model_groups()[1].name, "attack");
+}
+
+/// "--name is 'unit' in A but 'other' in B" for every parameter name declared with two units, and for every
+/// deprecated spelling that is also a live name of its own model (Model::find would never reach it).
+std::vector<std::string> unit_conflicts(const std::vector<Model>& list) {
+  std::vector<std::string> conflicts;
+  std::map<std::string, std::pair<std::string, std::string>> first;  // name -> (unit, model)
+  for (const Model& m : list)
+    for (const Parameter& p : m.parameters) {
+      const auto& [unit, where] = first.try_emplace(p.name, p.unit, m.name).first->second;
+      if (p.unit != unit)
+        conflicts.push_back("--" + p.name + " is '" + p.unit + "' in " + m.name + " but '" + unit + "' in " +
+                            where);
+      for (const auto& old : p.aliases)
+        if (m.find(old) != &p) conflicts.push_back("--" + old + " of " + m.name + " is also a live name");
+    }
+  return conflicts;
+}
+
+// Issue 29 (docs/design_models.md "One name, one unit"): a parameter name means one thing in every command.
+// Every declaration of a name carries the same unit (Parameter::unit), and the noise names carry theirs:
+// sigma is an absolute std everywhere, a noise multiplier is noise-multiplier. Deprecated spellings
+// (Parameter::aliases, e.g. walk-loss's --sigma for one release) are not names and are not compared.
+TEST(ModelRegistry, OneNameHasOneUnit) {
+  EXPECT_EQ(unit_conflicts(models()), std::vector<std::string>{});
+  std::map<std::string, std::set<std::string>> units;
+  for (const Model& m : models())
+    for (const Parameter& p : m.parameters) units[p.name].insert(p.unit);
+  const std::map<std::string, std::string> noise{{"sigma", "absolute std"},
+                                                 {"noise-multiplier", "std / sensitivity"},
+                                                 {"gradient-noise", "gradient std"}};
+  for (const auto& [name, unit] : noise) {
+    SCOPED_TRACE(name);
+    EXPECT_EQ(units[name], std::set<std::string>{unit}) << "the noise names declare their unit";
+  }
+  EXPECT_EQ(model("walk-loss").find("sigma"), model("walk-loss").find("noise-multiplier"));
+  EXPECT_EQ(model("muffliato-gd").find("sigma"), model("muffliato-gd").find("gradient-noise"));
+  // The check fails on a violation: walk-loss's multiplier named sigma next to gossip-loss's absolute sigma,
+  // and an old spelling of mf-loss that is one of its live names.
+  Model walk = model("walk-loss"), mf = model("mf-loss");
+  for (Parameter& p : walk.parameters)
+    if (p.name == "noise-multiplier") {
+      p.name = "sigma";
+      p.aliases.clear();
+    }
+  for (Parameter& p : mf.parameters)
+    if (p.name == "noise-multiplier") p.aliases = {"alpha"};
+  const auto conflicts = unit_conflicts({model("gossip-loss"), walk, mf});
+  ASSERT_EQ(conflicts.size(), 2u) << ::testing::PrintToString(conflicts);
+  EXPECT_EQ(conflicts[0], "--sigma is 'std / sensitivity' in walk-loss but 'absolute std' in gossip-loss");
+  EXPECT_NE(conflicts[1].find("--alpha of"), std::string::npos) << conflicts[1];
 }
 
 TEST(ModelRegistry, ValuesApplyDefaultsAndConvertTypes) {

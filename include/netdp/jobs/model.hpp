@@ -50,7 +50,7 @@ struct Parameter {
   bool required = false;                     // no default and must be given
   std::vector<std::string> choices;          // choice (and real) parameters: the accepted values
   Range range;                               // integer and real parameters (each item of a list)
-  std::string unit;                          // e.g. "GiB"; empty when dimensionless
+  std::string unit;                          // "GiB", "absolute std": one per name (design_models.md)
   std::size_t items = 0;                     // reals: exact number of items (0 = any number)
   std::vector<std::string> excludes;         // parameters that may not be given together with this one
   // integer and count_or_auto parameters: the field the value lands in. A 32-bit int unless declared wide
