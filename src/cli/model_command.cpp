@@ -8,9 +8,10 @@
 #include <filesystem>
 #include <map>
 #include <memory>
-#include <new>
+#include <optional>
 
 #include "cli/options.hpp"
+#include "cli/staged_out.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/io/results_dir.hpp"
 #include "netdp/jobs/model.hpp"
@@ -125,11 +126,12 @@ jobs::Values::TextItems given_values(const Model& model, const std::map<std::str
   return given;
 }
 
-// A single command stopped by SIGINT or SIGTERM removes the temporaries it was writing, says so, and dies of
-// the signal (exit status 130 / 143 in a shell): nothing it leaves can look complete (docs/reliability.md
-// §3).
+// A single command stopped by SIGINT or SIGTERM removes the temporaries it was writing and its staging
+// directory, says so, and dies of the signal (exit status 130 / 143 in a shell): the earlier result under
+// --out stays whole, and nothing the run leaves can look complete (docs/reliability.md §3).
 extern "C" void remove_temporaries_and_die(int signal) {
   remove_temporaries_now();
+  remove_staging_now();
   static const char message[] = "\nnetdp: interrupted: the temporary files of this run were removed\n";
   [[maybe_unused]] auto written = ::write(2, message, sizeof message - 1);
   std::signal(signal, SIG_DFL);
@@ -153,24 +155,6 @@ class CleanupOnSignals {
   void (*previous_[2])(int) = {SIG_DFL, SIG_DFL};
 };
 
-/// The outermost directory of `out` that does not exist yet ("" when `out` exists or is empty).
-std::filesystem::path first_missing_directory(const std::filesystem::path& out) {
-  std::error_code ec;
-  if (out.empty() || std::filesystem::exists(out, ec)) return {};
-  std::filesystem::path missing = std::filesystem::absolute(out, ec);
-  if (ec) return {};
-  while (missing.has_parent_path() && missing.parent_path() != missing &&
-         !std::filesystem::exists(missing.parent_path(), ec))
-    missing = missing.parent_path();
-  return missing;
-}
-
-void remove_directory_created(const std::filesystem::path& created) {
-  std::error_code ec;
-  if (!created.empty() && std::filesystem::is_directory(created, ec))
-    std::filesystem::remove_all(created, ec);
-}
-
 int run_model(const Model& model, const std::map<std::string, CLI::Option*>& options,
               const nlohmann::json& invocation) {
   std::vector<std::string> notes;
@@ -183,20 +167,17 @@ int run_model(const Model& model, const std::map<std::string, CLI::Option*>& opt
     context.quiet = values.flag(quiet->name);
   context.invocation = invocation;
   const CleanupOnSignals cleanup;
-  // A run refused as bad input (exit 2: InvalidInput, or out of memory) after it made its output directory
-  // (a memory plan that fails inside the library) leaves no new directory: what it created, parents
-  // included, is removed with what it holds, a partial edges.txt too (docs/outputs.md §1.1).
-  const std::filesystem::path created = first_missing_directory(context.out_dir);
-  nlohmann::json summary;
-  try {
-    summary = model.run(values, context);
-  } catch (const InvalidInput&) {
-    remove_directory_created(created);
-    throw;
-  } catch (const std::bad_alloc&) {
-    remove_directory_created(created);
-    throw;
+  // The run writes into a staging directory beside --out, which replaces --out only when the run succeeds: a
+  // failure, a refusal or a stop leaves the earlier result whole and nothing new (docs/outputs.md §1.1).
+  std::optional<StagedOut> staged;
+  const std::filesystem::path out = context.out_dir;
+  if (!out.empty()) {
+    staged.emplace(out);
+    context.out_dir = staged->staging();
   }
+  const nlohmann::json summary = model.run(values, context);
+  if (staged) staged->publish();
+  context.out_dir = out;  // the report names --out, not the staging directory
   std::fputs(model.report(summary, context).c_str(), stdout);
   // After the run, so that a refused run still prints exactly one line (its error).
   for (const auto& note : notes) std::fprintf(stderr, "%s\n", note.c_str());

@@ -1,8 +1,12 @@
 // Durability and interruption of single commands (docs/reliability.md §3): a writer killed with SIGKILL at
 // any moment leaves each output file either as the previous run wrote it or as the new run writes it,
-// complete; SIGINT/SIGTERM remove the temporaries being written before the command dies of the signal.
+// complete; SIGINT/SIGTERM remove the temporaries being written before the command dies of the signal. A
+// command writes into a staging directory `.OUT.tmp-PID` beside --out that replaces --out only on success,
+// under the lock `.OUT.lock` (docs/outputs.md §1.1).
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -152,31 +156,165 @@ TEST(Durability, SigkillAtRandomMomentsLeavesTheOldOrTheNewCompleteFile) {
   RecordProperty("killed_mid_run", killed_mid_run);
 }
 
-// SIGINT and SIGTERM: the command removes the temporaries it is writing and dies of the signal, so nothing it
-// leaves can look complete. The run is far too long to finish; the signal comes once its loss.npy is open.
+/// The staging directories (`.NAME.tmp-PID`) beside `out`.
+std::vector<fs::path> staging_dirs(const fs::path& out) {
+  std::vector<fs::path> found;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(out.parent_path(), ec))
+    if (entry.path().filename().string().starts_with("." + out.filename().string() + ".tmp-"))
+      found.push_back(entry.path());
+  return found;
+}
+
+/// Nothing of a run that did not succeed beside `out`: no staging directory, no lock file.
+void expect_nothing_beside(const fs::path& out, const std::string& what) {
+  for (const auto& dir : staging_dirs(out)) ADD_FAILURE() << what << ": " << dir << " was left behind";
+  EXPECT_FALSE(fs::exists(out.parent_path() / ("." + out.filename().string() + ".lock"))) << what;
+}
+
+/// Polls (up to 10 min on a loaded machine; usually < 1 s) until a staging directory of `out` holds a file
+/// being written (loss.npy's temporary).
+bool wait_for_staged_temporary(const fs::path& out) {
+  for (int poll = 0; poll < 60000; ++poll) {
+    for (const auto& dir : staging_dirs(out)) {
+      std::error_code ec;
+      for (const auto& entry : fs::directory_iterator(dir, ec))
+        if (entry.path().filename().string().find(".tmp-") != std::string::npos) return true;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
+
+// SIGINT and SIGTERM: the command removes the temporaries it is writing and its staging directory before it
+// dies of the signal; the earlier result under --out stays whole (issue 29). The run is far too long to
+// finish; the signal comes once its loss.npy is open.
 TEST(Durability, SigtermRemovesTheTemporariesOfASingleCommand) {
   for (int signal : {SIGTERM, SIGINT}) {
     ScratchDir dir;
     const fs::path out = dir / "out";
+    ASSERT_EQ(wait_status(spawn_cli(gossip_args(4, out))), 0);
+    const auto before = files_of(out);
     const pid_t pid = spawn_cli(
         {"gossip-loss", "--graph", "ring:n=3000", "--steps", "3000", "--quiet", "--out", out.string()});
-    bool seen = false;
-    for (int poll = 0; poll < 60000 && !seen; ++poll) {  // up to 10 min on a loaded machine; usually < 1 s
-      std::error_code ec;
-      for (const auto& entry : fs::directory_iterator(out, ec))
-        seen = seen || entry.path().filename().string().find(".tmp-") != std::string::npos;
-      if (!seen) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    ASSERT_TRUE(seen) << "loss.npy's temporary never appeared";
+    ASSERT_TRUE(wait_for_staged_temporary(out)) << "loss.npy's temporary never appeared";
     ::kill(pid, signal);
     const int status = wait_status(pid);
     ASSERT_TRUE(WIFSIGNALED(status)) << "the command must die of the signal (exit status 128 + signal)";
     EXPECT_EQ(WTERMSIG(status), signal);
-    for (const auto& entry : fs::directory_iterator(out))
-      EXPECT_EQ(entry.path().filename().string().find(".tmp-"), std::string::npos)
-          << entry.path() << " was left behind";
-    EXPECT_FALSE(fs::exists(out / "manifest.json"));
+    EXPECT_EQ(files_of(out), before) << "the earlier result must stay whole";
+    expect_nothing_beside(out, "signal " + std::to_string(signal));
   }
+}
+
+// Issue 29: a run that fails once started (exit 1: loss.npy cannot be written past the file size limit)
+// leaves the earlier result byte-identical; it used to have removed it at its first file.
+TEST(Durability, AFailedRunLeavesTheEarlierResultWhole) {
+  ScratchDir dir;
+  const fs::path out = dir / "out";
+  ASSERT_EQ(run_cli("gossip-loss --graph ring:n=8 --steps 2 --quiet --out " + out.string()).exit_code, 0);
+  const auto before = files_of(out);
+  // 8 blocks hold every small file but not loss.npy (96 x 200 doubles); XFSZ ignored: write(2) fails instead.
+  const auto r = run_cli("gossip-loss --graph ring:n=96 --steps 200 --quiet --out " + out.string(),
+                         "ulimit -f 8; trap '' XFSZ; ");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("write failed"), std::string::npos) << r.err;
+  EXPECT_EQ(files_of(out), before);
+  expect_nothing_beside(out, "failed run");
+}
+
+// Issue 29: a run refused once started (exit 2: a memory limit that holds W but no tile) leaves the earlier
+// result byte-identical, and a refusal into a new directory leaves no directory.
+TEST(Durability, ARefusedRunLeavesTheEarlierResultWhole) {
+  ScratchDir dir;
+  const fs::path out = dir / "out";
+  ASSERT_EQ(run_cli("gossip-loss --graph ring:n=8 --steps 2 --quiet --out " + out.string()).exit_code, 0);
+  const auto before = files_of(out);
+  const std::string limited = "gossip-loss --graph ring:n=8 --steps 2 --source 0 --memory-limit 0.000001";
+  const auto r = run_cli(limited + " --out " + out.string());
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(files_of(out), before);
+  expect_nothing_beside(out, "refused run");
+  EXPECT_EQ(run_cli(limited + " --out " + (dir / "new/a").string()).exit_code, 2);
+  EXPECT_FALSE(fs::exists(dir / "new")) << "the parents it created were left behind";
+}
+
+// Issue 29: a rerun replaces the directory: the files the earlier run wrote and this one does not are gone,
+// the user's own files (not in the manifest) stay, and a killed run's staging directory is removed.
+TEST(Durability, ARerunWithFewerOutputsLeavesOnlyItsOwnFiles) {
+  ScratchDir dir;
+  const fs::path out = dir / "out", fresh = dir / "fresh";
+  ASSERT_EQ(run_cli("gossip-loss --graph ring:n=8 --steps 2 --quiet --out " + out.string()).exit_code, 0);
+  ASSERT_TRUE(fs::exists(out / "loss.npy"));
+  dir.write("out/notes.txt", "the user's own file");
+  fs::create_directory(dir / ".out.tmp-999999999");
+  dir.write(".out.tmp-999999999/loss.npy", "a SIGKILLed run's staging directory (no such pid)");
+  const std::string fewer = "gossip-loss --graph ring:n=8 --steps 2 --quiet --no-matrix --out ";
+  ASSERT_EQ(run_cli(fewer + out.string()).exit_code, 0);
+  ASSERT_EQ(run_cli(fewer + fresh.string()).exit_code, 0);
+  auto names = [](const fs::path& d) {
+    std::vector<std::string> list;
+    for (const auto& entry : fs::directory_iterator(d)) list.push_back(entry.path().filename().string());
+    std::sort(list.begin(), list.end());
+    return list;
+  };
+  auto expected = names(fresh);
+  expected.push_back("notes.txt");
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(names(out), expected);
+  EXPECT_EQ(read_text((out / "notes.txt").string()), "the user's own file");
+  expect_nothing_beside(out, "rerun");
+}
+
+// Issue 29: a second writer to the same --out is refused (exit 2) naming the pid that holds the lock, and
+// the first run completes. The lock is an flock: held from here first, then by a real run.
+TEST(Durability, ASecondWriterIsRefusedNamingTheFirst) {
+  ScratchDir dir;
+  const fs::path out = dir / "out";
+  ASSERT_EQ(run_cli("gossip-loss --graph ring:n=8 --steps 2 --quiet --out " + out.string()).exit_code, 0);
+  const auto before = files_of(out);
+  {
+    const int fd = ::open((dir / ".out.lock").c_str(), O_RDWR | O_CREAT, 0644);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(::flock(fd, LOCK_EX), 0);
+    ASSERT_EQ(::write(fd, "4242\n", 5), 5);
+    const auto r = run_cli("gossip-loss --graph ring:n=8 --steps 3 --quiet --out " + out.string());
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("is being written by another netdp process (pid 4242)"), std::string::npos) << r.err;
+    EXPECT_EQ(files_of(out), before);
+    ::close(fd);
+    fs::remove(dir / ".out.lock");
+  }
+  // A real first writer, long enough to be met (seconds), then left to finish.
+  const pid_t first =
+      spawn_cli({"gossip-loss", "--graph", "ring:n=250", "--steps", "250", "--quiet", "--out", out.string()});
+  ASSERT_TRUE(wait_for_staged_temporary(out));
+  const auto second = run_cli("gossip-loss --graph ring:n=8 --steps 3 --quiet --out " + out.string());
+  const int status = wait_status(first);
+  EXPECT_EQ(second.exit_code, 2) << second.err;
+  EXPECT_NE(second.err.find("(pid " + std::to_string(first) + ")"), std::string::npos) << second.err;
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "the first writer must succeed";
+  EXPECT_EQ(read_json(out / "manifest.json")["parameters"]["steps"], 250);
+  expect_nothing_beside(out, "after both writers");
+}
+
+// Issue 29: a single command does not write into a study's results directory (netdp run): refused naming
+// the directory, the study's manifest untouched.
+TEST(Durability, ASingleCommandRefusesAStudysDirectory) {
+  ScratchDir dir;
+  const auto study = dir.write("s.toml",
+                               "[study]\nname = \"tiny\"\nseed = 1\n\n[[experiment]]\nname = \"g\"\nmodel = "
+                               "\"gossip-loss\"\n[experiment.params]\ngraph = \"ring:n=8\"\nsteps = 2\n");
+  const fs::path out = dir / "study";
+  const auto made = run_cli("run " + study + " --quiet --out " + out.string());
+  ASSERT_EQ(made.exit_code, 0) << made.err;
+  const auto manifest = read_text((out / "manifest.json").string());
+  ASSERT_EQ(read_json(out / "manifest.json")["tool"], "netdp run");
+  const auto r = run_cli("gossip-loss --graph ring:n=8 --steps 2 --quiet --out " + out.string());
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find(out.string() + " holds a study's results"), std::string::npos) << r.err;
+  EXPECT_EQ(read_text((out / "manifest.json").string()), manifest);
+  expect_nothing_beside(out, "study directory");
 }
 
 }  // namespace
