@@ -7,7 +7,7 @@
 #include "core/progress.hpp"
 #include "jobs/job_graph.hpp"
 #include "jobs/model_list.hpp"
-#include "jobs/model_parts.hpp"
+#include "jobs/parameter_blocks.hpp"
 #include "netdp/accounting/gossip_loss_sequence.hpp"
 #include "netdp/accounting/loss_report.hpp"
 #include "netdp/core/error.hpp"
@@ -193,101 +193,75 @@ json run_gossip_loss_job(const GossipLossJob& job) {
 
 namespace jobs {
 
-namespace {
-
-GossipLossJob gossip_loss_job(const Values& v, const RunContext& context) {
-  const LossValues common = loss_values(v);
-  GossipLossJob job;
-  job.graph = v.text("graph");
-  job.weights = parse_weights_spec(v.text("weights"));
-  job.gap = parse_gap_definition(v.text("gap"));
-  job.out_dir = context.out_dir.string();
-  job.progress = !context.quiet;
-  job.write_matrix = !v.flag("no-matrix");
-  job.diagonal_local = v.text("diagonal") == "local";
-  job.invocation = context.invocation;
-  job.auto_steps = common.auto_steps;
-  auto& p = job.params;
-  p.accounting = v.text("accounting") == "theorem" ? GossipAccounting::theorem : GossipAccounting::exact;
-  p.observer_knows = parse_observer_knowledge(v.text("observer-knows"));
-  p.alpha = v.real("alpha");
-  p.sigma = v.real("sigma");
-  p.sensitivity = v.real("sensitivity");
-  p.steps = common.steps;
-  p.t_start = static_cast<int>(v.integer("t-start"));
-  p.cap_ldp = v.text("cap") == "ldp";
-  p.source = common.source;
-  p.device = common.device;
-  const std::string& propagation = v.text("propagation");
-  p.propagation = propagation == "dense"    ? Propagation::dense
-                  : propagation == "sparse" ? Propagation::sparse
-                                            : Propagation::automatic;
-  p.tile_sources = v.integer("tile-sources");
-  p.memory_limit = common.memory_limit;
-  // An option the run would ignore is refused rather than dropped in silence (docs/gossip_loss.md).
-  const bool exact = p.accounting == GossipAccounting::exact;
-  for (const char* name : {"cap", "propagation"})
-    if (v.given(name) && exact)
-      throw InvalidParameter(name,
-                             std::string(name) +
-                                 " is only used by --accounting theorem (exact losses never exceed the LDP "
-                                 "level and need no propagation choice); this run would ignore it");
-  if (v.has("delta")) {
-    if (!exact)
-      throw InvalidParameter("delta",
-                             "delta needs --accounting exact (epsilon from each pair's mu: docs/math.md "
-                             "§6.9); Theorem 6.1's sum is not a bound to convert");
-    job.delta = v.real("delta");
-  }
-  if (v.given("observer-knows") && !exact)
-    throw InvalidParameter("observer-knows",
-                           "observer-knows is only used by --accounting exact; this run would ignore it");
-  return job;
-}
-
-}  // namespace
-
 Model gossip_loss_model() {
   using namespace declare;
   Model m;
   m.name = "gossip-loss";
   m.example = "--graph hypercube:dim=6 --steps 20 --out out/gossip-loss";
   m.help = "pairwise Renyi loss f(u, v) of private gossip averaging (Muffliato, Thm 6.1) on a graph";
-  m.parameters = loss_parameters(real("sigma",
-                                      "absolute std of the Gaussian noise added once by every node, in the "
-                                      "units of the values (not a multiplier of --sensitivity)")
-                                     .fallback("1")
-                                     .range(above(0))
-                                     .unit(units::absolute_std),
+  Binding<GossipLossJob> bind;
+  using Job = GossipLossJob;
+  m.parameters = loss_parameters(bind,
+                                 bind(real("sigma",
+                                           "absolute std of the Gaussian noise added once by every node, in "
+                                           "the units of the values (not a "
+                                           "multiplier of --sensitivity)")
+                                          .fallback("1")
+                                          .range(above(0))
+                                          .unit(units::absolute_std),
+                                      &Job::params, &GossipLossParams::sigma),
                                  "gossip rounds T, or auto for the stopping time T_stop (docs/math.md §2.3)");
+  // Options the run would ignore are refused rather than dropped in silence (docs/gossip_loss.md).
   append(
       m.parameters,
-      {choice("accounting",
-              "exact: each pair's Gaussian view, a guarantee (docs/math.md §6.9); theorem: Theorem 6.1's "
-              "sum of per-message losses, not an upper bound (kept to reproduce the papers' figures)",
-              {"exact", "theorem"})
-           .fallback("exact"),
-       choice(
-           "observer-knows",
-           "exact accounting: what v knows besides its view, its input or also its own noise (docs/math.md "
-           "§6.9)",
-           {"input", "input-and-noise"})
-           .fallback("input-and-noise"),
-       real("delta",
-            "exact accounting: also write epsilon at this delta for every pair (epsilon.npy, summary.json "
-            "epsilon_at_delta), from the analytic Gaussian curve")
-           .range(Range{.min = 0.0, .max = 1.0, .min_exclusive = true, .max_exclusive = true}),
-       real("sensitivity", "l2 sensitivity Delta of a node's value").fallback("1").range(above(0)),
-       integer("t-start", "first power of W: 0 = Theorem 6.1, 1 = the reference figure code")
-           .fallback("0")
-           .range(between(0, 1)),
-       choice("cap", "ldp: report min(f, alpha Delta^2/(2 sigma^2)); none: the raw sum", {"ldp", "none"})
-           .fallback("ldp"),
-       choice("propagation", "auto | sparse (SpMM) | dense (GEMM); auto = dense above 25% fill",
-              {"auto", "sparse", "dense"})
-           .fallback("auto")});
-  m.validate = [](const Values& v) { check_gossip_loss_job(gossip_loss_job(v, {})); };
-  m.execute = [](const Values& v, const RunContext& c) { return run_gossip_loss_job(gossip_loss_job(v, c)); };
+      {bind(
+           choice("accounting",
+                  "exact: each pair's Gaussian view, a guarantee (docs/math.md §6.9); theorem: Theorem 6.1's "
+                  "sum of per-message losses, not an upper bound (kept to reproduce the papers' figures)",
+                  {"exact", "theorem"})
+               .fallback("exact"),
+           [](Job& j, const std::string& accounting) {
+             j.params.accounting =
+                 accounting == "theorem" ? GossipAccounting::theorem : GossipAccounting::exact;
+           }),
+       bind(choice("observer-knows",
+                   "exact accounting: what v knows besides its view, its input or also its own noise "
+                   "(docs/math.md §6.9)",
+                   {"input", "input-and-noise"})
+                .fallback("input-and-noise")
+                .needs("accounting", {"exact"}),
+            [](Job& j, const std::string& knows) {
+              j.params.observer_knows = parse_observer_knowledge(knows);
+            }),
+       bind(
+           real(
+               "delta",
+               "exact accounting: also write epsilon at this delta for every pair (epsilon.npy, summary.json "
+               "epsilon_at_delta), from the analytic Gaussian curve")
+               .range(Range{.min = 0.0, .max = 1.0, .min_exclusive = true, .max_exclusive = true})
+               .needs("accounting", {"exact"}, "epsilon from each pair's mu: docs/math.md §6.9"),
+           &Job::delta),
+       bind(real("sensitivity", "l2 sensitivity Delta of a node's value").fallback("1").range(above(0)),
+            &Job::params, &GossipLossParams::sensitivity),
+       bind(integer("t-start", "first power of W: 0 = Theorem 6.1, 1 = the reference figure code")
+                .fallback("0")
+                .range(between(0, 1)),
+            &Job::params, &GossipLossParams::t_start),
+       bind(choice("cap", "ldp: report min(f, alpha Delta^2/(2 sigma^2)); none: the raw sum", {"ldp", "none"})
+                .fallback("ldp")
+                .needs("accounting", {"theorem"}, "exact losses never exceed the LDP level"),
+            [](Job& j, const std::string& cap) { j.params.cap_ldp = cap == "ldp"; }),
+       bind(choice("propagation", "auto | sparse (SpMM) | dense (GEMM); auto = dense above 25% fill",
+                   {"auto", "sparse", "dense"})
+                .fallback("auto")
+                .needs("accounting", {"theorem"}, "exact accounting needs no propagation choice"),
+            [](Job& j, const std::string& propagation) {
+              j.params.propagation = propagation == "dense"    ? Propagation::dense
+                                     : propagation == "sparse" ? Propagation::sparse
+                                                               : Propagation::automatic;
+            })});
+  m.validate = bind.check(check_gossip_loss_job);
+  m.execute = bind.run(run_gossip_loss_job);
   m.describe = [](const json& s, const RunContext& c) {
     return format_line("gossip-loss: n = %d, T = %d, mean loss %.6g, max %.6g (LDP %.6g), %s, %.3f s -> %s\n",
                        s["n"].get<int>(), s["steps"].get<int>(), s["mean_loss"].get<double>(),
@@ -300,16 +274,17 @@ Model gossip_loss_model() {
   // W and either the norms and one row (two passes) or every node's panel (the one pass, about 2 n^2 + 3 n
   // x sources doubles) must be held at once, the run taking the smaller (docs/gossip_loss.md), so a given T
   // too large for both is refused before the directory is made.
-  m.resources = [](const Values& v) {
-    const GraphSize g = graph_size(v.text("graph"));
-    const double n = g.n, entries = 2 * g.m + n, T = estimate_steps(v, n), sources = v.has("source") ? 1 : n;
+  m.resources = bind.estimate([](const Job& job) {
+    const GraphSize g = graph_size(job.graph);
+    const double n = g.n, entries = 2 * g.m + n, T = estimate_steps(job.auto_steps ? 0 : job.params.steps, n);
+    const double sources = job.params.source ? 1 : n;
     const double two_passes = 8 * n * (T + 1), one_pass = 8 * n * (2 * n + (sources < n ? 3 : 1) * sources);
     Estimate e{16 * entries + std::min(two_passes, one_pass) + 24 * n * 64,
                T * entries * n / 1e10 + 8 * n * n / 1e9};
-    if (!v.is_auto("steps") && !v.text("device").starts_with("cuda"))
+    if (!job.auto_steps && job.params.device.kind != DeviceKind::cuda)
       e.required_bytes = 16 * entries + std::min(two_passes, one_pass);
     return e;
-  };
+  });
   return m;
 }
 

@@ -119,9 +119,9 @@ json convert_text(const Parameter& p, const std::vector<std::string>& items) {
     const auto parts = split_items(items);
     for (const auto& item : parts) {
       double x = 0;
-      if (!parse_real(item, x))
-        throw InvalidParameter(
-            name, name + ": expected numbers separated by commas, got '" + excerpt(joined(items)) + "'");
+      if (!parse_real(item, x) || !std::isfinite(x))
+        throw InvalidParameter(name, name + ": expected finite numbers separated by commas, got '" +
+                                         excerpt(joined(items)) + "'");
       list.push_back(x);
     }
     if (parts.empty() || (parts.size() == 1 && parts[0].empty()))
@@ -157,6 +157,8 @@ json convert_text(const Parameter& p, const std::vector<std::string>& items) {
       double x = 0;
       if (!parse_real(text, x))
         throw InvalidParameter(name, name + ": expected a number, got '" + excerpt(text) + "'");
+      if (!std::isfinite(x))  // inf passed every range check and overflowed later (docs/reliability.md §1)
+        throw InvalidParameter(name, name + ": expected a finite number, got '" + excerpt(text) + "'");
       if (!p.choices.empty() && std::none_of(p.choices.begin(), p.choices.end(), [&](const std::string& c) {
             double y = 0;
             return parse_real(c, y) && y == x;
@@ -390,6 +392,26 @@ std::int64_t max_threads() {
   return std::min<std::int64_t>({omp_get_thread_limit(), 1024, std::max(64, 4 * omp_get_num_procs())});
 }
 
+/// An option the run would ignore is refused rather than dropped in silence (docs/reliability.md §1).
+void require_needs(const Model& model, const Parameter& p, const Values& values) {
+  for (const Need& need : p.needs) {
+    const Parameter& other = model.parameter(need.parameter);
+    const bool met = need.values.empty()
+                         ? values.flag(other.name)
+                         : values.has(other.name) && std::find(need.values.begin(), need.values.end(),
+                                                               values.text(other.name)) != need.values.end();
+    if (met) continue;
+    std::string by = "--" + other.name;  // the CLI spells this one's name so too (src/cli/main.cpp)
+    if (!need.values.empty()) {
+      std::vector<std::string> quoted = need.values;
+      by += " " + alternatives(quoted);
+    }
+    throw InvalidParameter(p.name, p.name + " is only used by " + by +
+                                       (need.why.empty() ? "" : " (" + need.why + ")") +
+                                       "; this run would ignore it");
+  }
+}
+
 }  // namespace
 
 void Model::check(const Values& values) const {
@@ -403,6 +425,7 @@ void Model::check(const Values& values) const {
     for (const auto& other : p.excludes)
       if (values.given(p.name) && values.given(other))
         throw InvalidParameter(p.name, p.name + " and " + other + " exclude each other: give one of them");
+    if (values.given(p.name)) require_needs(*this, p, values);
     if (p.range.empty()) continue;
     const json& value = values.as_json()[p.name];
     const auto check_one = [&](const json& x) {

@@ -48,6 +48,10 @@ Declare& Declare::excludes(std::string other) {
   p_.excludes.push_back(std::move(other));
   return *this;
 }
+Declare& Declare::needs(std::string other, std::vector<std::string> values, std::string why) {
+  p_.needs.push_back({std::move(other), std::move(values), std::move(why)});
+  return *this;
+}
 Declare& Declare::wide() {
   p_.wide = true;
   return *this;
@@ -147,46 +151,6 @@ Parameter gap_parameter(const std::string& help) {
   return choice("gap", help, {"second", "abs"}).fallback("second");
 }
 
-std::vector<Parameter> loss_parameters(const Parameter& noise, const std::string& steps_help) {
-  std::vector<Parameter> list = graph_parameters();
-  append(
-      list,
-      {real("alpha", "Renyi order alpha > 1").fallback("2").range(above(1)), noise,
-       count_or_auto("steps", steps_help).fallback("auto").range(at_least(1)),
-       gap_parameter("spectral gap for steps auto: second (1 - lambda_2) or abs (min 1 - |lambda|)"),
-       integer("source", "compute only the row of this source node u").range(between(0, INT_MAX)),
-       device_parameter("where to run: auto = a CUDA device when one answers, else the CPU"),
-       integer("tile-sources", "sources per tile (0 = from the memory available)")
-           .fallback("0")
-           .wide()
-           .range(at_least(0)),
-       memory_limit_parameter(), threads_parameter(), out_parameter(), quiet_parameter(),
-       flag("no-matrix",
-            "do not write loss.npy (by_distance.csv, per_observer.csv and summary.json only: large sweeps)"),
-       choice("diagonal",
-              "loss.npy at (u, u): zero (a node does not observe itself) or local (the LDP level, the "
-              "reference code's self-pair; docs/math.md §12 item 60)",
-              {"zero", "local"})
-           .fallback("zero")});
-  return list;
-}
-
-LossValues loss_values(const Values& v) {
-  LossValues out;
-  out.auto_steps = v.is_auto("steps");
-  if (!out.auto_steps) {
-    const std::int64_t steps = v.integer("steps");
-    if (steps > INT_MAX)
-      throw InvalidParameter(
-          "steps", "steps: expected a positive integer or auto, got '" + std::to_string(steps) + "'");
-    out.steps = static_cast<int>(steps);
-  }
-  out.source = source_node(v);
-  out.device = parse_device_spec(v.text("device"));
-  out.memory_limit = memory_limit_bytes(v);
-  return out;
-}
-
 nlohmann::json finite_or_null(double x) {
   return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);
 }
@@ -201,7 +165,10 @@ std::optional<node_t> source_node(const Values& v, const std::string& name) {
 }
 
 double estimate_steps(const Values& v, double n) {
-  const double steps = v.is_auto("steps") ? 0 : double(v.integer("steps"));
+  return estimate_steps(v.is_auto("steps") ? 0 : double(v.integer("steps")), n);
+}
+
+double estimate_steps(double steps, double n) {
   return steps > 0 ? steps : 4 * std::log2(std::max(2.0, n)) + 8;  // "auto": a few mixing times
 }
 

@@ -26,6 +26,8 @@ class Declare {
   Declare& unit(std::string unit);
   Declare& items(std::size_t count);
   Declare& excludes(std::string other);
+  /// Given, it needs `other` on (a flag) or at one of `values` (a choice); else refused as ignored.
+  Declare& needs(std::string other, std::vector<std::string> values = {}, std::string why = "");
   Declare& wide();  // an integer that lands in a std::int64_t field (else an int: at most 2^31 - 1)
   Declare& role(ParameterRole role);
   Declare& forms(std::vector<std::string> words);  // a text parameter's words and patterns: {a|b|file:PATH}
@@ -70,21 +72,6 @@ Parameter threads_parameter();
 Parameter memory_limit_parameter();
 Parameter gap_parameter(const std::string& help);
 
-/// The parameters of both pairwise-loss models (gossip-loss, walk-loss), in the order of their help;
-/// `noise` is the model's noise parameter (gossip-loss: sigma, walk-loss: noise-multiplier) and `steps_help`
-/// says what auto means for the model.
-std::vector<Parameter> loss_parameters(const Parameter& noise, const std::string& steps_help);
-
-/// Their common values, converted.
-struct LossValues {
-  bool auto_steps = false;
-  int steps = 1;
-  std::optional<node_t> source;
-  DeviceSpec device;
-  std::int64_t memory_limit = 0;
-};
-LossValues loss_values(const Values& v);
-
 /// The backend fields of every simulation's result (device, device_note, batch_runs, batches), for the
 /// manifests.
 template <class Result>
@@ -113,6 +100,7 @@ std::int64_t memory_limit_bytes(const Values& v, const std::string& name = "memo
 std::optional<node_t> source_node(const Values& v, const std::string& name = "source");
 /// The steps of an estimate: the number given, or a few mixing times for auto.
 double estimate_steps(const Values& v, double n);
+double estimate_steps(double steps, double n);  // steps 0: auto
 
 /// printf into a string (the models' report lines).
 std::string format_line(const char* format, ...) __attribute__((format(printf, 1, 2)));

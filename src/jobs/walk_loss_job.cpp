@@ -8,7 +8,7 @@
 
 #include "jobs/job_graph.hpp"
 #include "jobs/model_list.hpp"
-#include "jobs/model_parts.hpp"
+#include "jobs/parameter_blocks.hpp"
 #include "netdp/accounting/coalition.hpp"
 #include "netdp/accounting/loss_report.hpp"
 #include "netdp/accounting/loss_statistics.hpp"
@@ -211,45 +211,6 @@ json run_walk_loss_job(const WalkLossJob& job) {
 
 namespace jobs {
 
-namespace {
-
-WalkLossJob walk_loss_job(const Values& v, const RunContext& context) {
-  const LossValues common = loss_values(v);
-  WalkLossJob job;
-  job.graph = v.text("graph");
-  job.weights = parse_weights_spec(v.text("weights"));
-  job.gap = parse_gap_definition(v.text("gap"));
-  job.auto_steps = common.auto_steps;
-  job.colluders = static_cast<int>(v.integer("colluders"));
-  job.target_mean_loss = v.real("target-mean-loss");
-  job.target_statistic =
-      v.text("target-statistic") == "all-pairs" ? TargetStatistic::all_pairs : TargetStatistic::max_observer;
-  job.stated_condition = v.text("condition") == "stated";
-  job.out_dir = context.out_dir.string();
-  job.progress = !context.quiet;
-  job.noise_given = v.given("noise-multiplier") || v.given("alpha") || v.given("condition");
-  job.write_matrix = !v.flag("no-matrix");
-  job.diagonal_local = v.text("diagonal") == "local";
-  job.invocation = context.invocation;
-  auto& p = job.params;
-  p.alpha = v.real("alpha");
-  p.sigma = v.real("noise-multiplier");  // the library's WalkLossParams::sigma is the multiplier
-  p.steps = common.steps;
-  p.contributions = v.real("contributions");
-  p.method = parse_walk_loss_method(v.text("method"));
-  p.solver = parse_walk_loss_solver(v.text("solver"));
-  p.tolerance = v.real("tolerance");
-  p.sender = parse_sender_view(v.text("sender"));
-  p.clip = v.flag("clip");
-  p.source = common.source;
-  p.device = common.device;
-  p.tile_sources = v.integer("tile-sources");
-  p.memory_limit = common.memory_limit;
-  return job;
-}
-
-}  // namespace
-
 Model walk_loss_model() {
   using namespace declare;
   Model m;
@@ -258,57 +219,79 @@ Model walk_loss_model() {
   m.help = "pairwise Renyi loss eps(u -> v) of random-walk DP-SGD on a graph (Thm 7.7, Lemma D.17)";
   // A noise multiplier, not an absolute std: named apart from gossip-loss's sigma (issue 29); --sigma is
   // its deprecated spelling for one release.
+  Binding<WalkLossJob> bind;
+  using Job = WalkLossJob;
   m.parameters = loss_parameters(
-      real("noise-multiplier",
-           "noise std over the sensitivity: each step adds N(0, Delta^2 sigma^2) with sigma this multiplier; "
-           "the default 1 (the reference figures) is below the stated condition of Thm 7.7: summary.json "
-           "warns, stderr only when noise-multiplier, alpha or condition is given")
-          .fallback("1")
-          .range(above(0))
-          .unit(units::noise_multiplier)
-          .alias("sigma"),
+      bind,
+      bind.mark_given(
+          bind(real("noise-multiplier",
+                    "noise std over the sensitivity: each step adds N(0, Delta^2 sigma^2) with sigma this "
+                    "multiplier; the default 1 (the reference figures) is below the stated condition of Thm "
+                    "7.7: summary.json warns, stderr only when noise-multiplier, alpha or condition is given")
+                   .fallback("1")
+                   .range(above(0))
+                   .unit(units::noise_multiplier)
+                   .alias("sigma"),
+               [](Job& j, double multiplier) { j.params.sigma = multiplier; }),  // the library's sigma
+          &Job::noise_given),
       "walk length T, or auto for the horizon T_RW of the reference figures (docs/math.md §2.3)");
   append(
       m.parameters,
-      {choice(
-           "method",
-           "spectral: closed form of Thm 7.7 (ln T, -log(I - W + J/n)); finite: exact finite-T sum via the "
-           "spectrum; series: the same sum by propagation",
-           {"spectral", "finite", "series"})
-           .fallback("spectral"),
-       choice(
-           "solver",
-           "graph term of spectral/finite: eigen (dense eigendecomposition, exact reference), chebyshev "
-           "(expansion by sparse products, error below tolerance), auto (by size and gap; docs/walk_loss.md)",
-           {"auto", "eigen", "chebyshev"})
-           .fallback("auto"),
-       real("tolerance", "chebyshev solver: bound on the expansion error of the graph term")
-           .fallback("1e-12")
-           .range(above(0)),
-       choice("sender", "anonymous: v does not know who sent it the token; known: it does (5.4)",
-              {"anonymous", "known"})
-           .fallback("anonymous"),
-       real("contributions", "contributions N_u of each node (0 = T/n, docs/math.md §5.2)")
-           .fallback("0")
-           .range(at_least(0)),
-       flag("clip", "clip losses to [0, alpha/(2 sigma^2)] like the reference figures"),
-       integer("colluders", "also report the worst coalition of K observers per source (5.5)")
-           .fallback("0")
-           .range(at_least(0)),
-       real("target-mean-loss",
-            "choose noise-multiplier so that the mean loss equals this (docs/math.md §5.8); needs steps T, "
-            "not auto")
-           .fallback("0"),
-       choice("target-statistic",
-              "max-observer: max_v (1/n) sum_u eps(u -> v); all-pairs: mean over ordered pairs",
-              {"max-observer", "all-pairs"})
-           .fallback("max-observer"),
-       choice("condition",
-              "weak-convexity condition checked: stated (sigma^2 >= 2a(a-1)) or exact (a(a-1)/2)",
-              {"stated", "exact"})
-           .fallback("stated")});
-  m.validate = [](const Values& v) { check_walk_loss_job(walk_loss_job(v, {})); };
-  m.execute = [](const Values& v, const RunContext& c) { return run_walk_loss_job(walk_loss_job(v, c)); };
+      {bind(choice(
+                "method",
+                "spectral: closed form of Thm 7.7 (ln T, -log(I - W + J/n)); finite: exact finite-T sum via "
+                "the spectrum; series: the same sum by propagation",
+                {"spectral", "finite", "series"})
+                .fallback("spectral"),
+            [](Job& j, const std::string& method) { j.params.method = parse_walk_loss_method(method); }),
+       bind(choice(
+                "solver",
+                "graph term of spectral/finite: eigen (dense eigendecomposition, exact reference), chebyshev "
+                "(expansion by sparse products, error below tolerance), auto (by size and gap; "
+                "docs/walk_loss.md)",
+                {"auto", "eigen", "chebyshev"})
+                .fallback("auto"),
+            [](Job& j, const std::string& solver) { j.params.solver = parse_walk_loss_solver(solver); }),
+       bind(real("tolerance", "chebyshev solver: bound on the expansion error of the graph term")
+                .fallback("1e-12")
+                .range(above(0)),
+            &Job::params, &WalkLossParams::tolerance),
+       bind(choice("sender", "anonymous: v does not know who sent it the token; known: it does (5.4)",
+                   {"anonymous", "known"})
+                .fallback("anonymous"),
+            [](Job& j, const std::string& sender) { j.params.sender = parse_sender_view(sender); }),
+       bind(real("contributions", "contributions N_u of each node (0 = T/n, docs/math.md §5.2)")
+                .fallback("0")
+                .range(at_least(0)),
+            &Job::params, &WalkLossParams::contributions),
+       bind(flag("clip", "clip losses to [0, alpha/(2 sigma^2)] like the reference figures"), &Job::params,
+            &WalkLossParams::clip),
+       bind(integer("colluders", "also report the worst coalition of K observers per source (5.5)")
+                .fallback("0")
+                .range(at_least(0)),
+            &Job::colluders),
+       bind(real("target-mean-loss",
+                 "choose noise-multiplier so that the mean loss equals this (docs/math.md §5.8); needs steps "
+                 "T, not auto")
+                .fallback("0"),
+            &Job::target_mean_loss),
+       bind(choice("target-statistic",
+                   "max-observer: max_v (1/n) sum_u eps(u -> v); all-pairs: mean over ordered pairs",
+                   {"max-observer", "all-pairs"})
+                .fallback("max-observer"),
+            [](Job& j, const std::string& statistic) {
+              j.target_statistic =
+                  statistic == "all-pairs" ? TargetStatistic::all_pairs : TargetStatistic::max_observer;
+            }),
+       bind.mark_given(
+           bind(choice("condition",
+                       "weak-convexity condition checked: stated (sigma^2 >= 2a(a-1)) or exact (a(a-1)/2)",
+                       {"stated", "exact"})
+                    .fallback("stated"),
+                [](Job& j, const std::string& condition) { j.stated_condition = condition == "stated"; }),
+           &Job::noise_given)});
+  m.validate = bind.check(check_walk_loss_job);
+  m.execute = bind.run(run_walk_loss_job);
   m.describe = [](const json& s, const RunContext& c) {
     return format_line(
         "walk-loss: n = %d, T = %d, noise multiplier = %g, mean loss %.6g, max %.6g, %s, %.3f s -> %s\n",
@@ -322,19 +305,21 @@ Model walk_loss_model() {
   // K is about 50 for ER c = 1.2, a few hundred for random geometric graphs), plus writing the n^2 losses
   // (about 1 GB/s on a local SSD; none with --no-matrix); calibration (--target-mean-loss) runs the solver
   // twice. The series method propagates T steps.
-  m.resources = [](const Values& v) {
-    const GraphSize g = graph_size(v.text("graph"));
-    const double n = g.n, entries = 2 * g.m + n, T = estimate_steps(v, n);
-    const std::string method = v.text("method"), solver = v.text("solver");
-    const double write = v.flag("no-matrix") ? 0 : 8 * n * n / 1e9;
-    const double passes = v.real("target-mean-loss") > 0 ? 2 : 1;
-    if (method == "series")
+  m.resources = bind.estimate([](const Job& job) {
+    const GraphSize g = graph_size(job.graph);
+    const double n = g.n, entries = 2 * g.m + n;
+    const double T = estimate_steps(job.auto_steps ? 0 : job.params.steps, n);
+    const WalkLossSolver solver = job.params.solver;
+    const double write = job.write_matrix ? 8 * n * n / 1e9 : 0;
+    const double passes = job.target_mean_loss > 0 ? 2 : 1;
+    if (job.params.method == WalkLossMethod::series)
       return Estimate{16 * entries + 8 * n * n, passes * T * entries * n / 1e10 + write};
     const double eigen = walk_loss_solver_seconds(WalkLossSolver::eigen, n, entries, 0);
     const double chebyshev = walk_loss_solver_seconds(WalkLossSolver::chebyshev, n, entries, 100);
-    const bool dense = solver == "eigen" || (solver == "auto" && (n <= 512 || eigen < chebyshev));
+    const bool dense = solver == WalkLossSolver::eigen ||
+                       (solver == WalkLossSolver::automatic && (n <= 512 || eigen < chebyshev));
     return Estimate{16 * entries + (dense ? 32 : 8) * n * n, passes * (dense ? eigen : chebyshev) + write};
-  };
+  });
   return m;
 }
 

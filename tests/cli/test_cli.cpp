@@ -138,7 +138,7 @@ TEST(Cli, BadInputFailsWithOneLineAndExitCode2) {
   cases.push_back(
       {"cap with exact", base + "--graph ring:n=5 --cap none", "--cap is only used by --accounting theorem"});
   cases.push_back({"delta with theorem", base + "--graph ring:n=5 --accounting theorem --delta 1e-5",
-                   "delta needs --accounting exact"});
+                   "--delta is only used by --accounting exact"});
   cases.push_back({"delta out of range", base + "--graph ring:n=5 --delta 1", "delta"});
   for (const auto& c : cases) {
     auto out = dir / (std::string("out-") + std::to_string(&c - cases.data()));

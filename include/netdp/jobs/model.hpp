@@ -28,6 +28,14 @@ enum class ParameterType {
   reals,          // a list of doubles (comma-separated as text)
 };
 
+/// A parameter that only means something with another's value: given without it, the run would ignore it,
+/// so Model::check refuses it (docs/design_models.md "Bound parameters").
+struct Need {
+  std::string parameter;            // the other parameter
+  std::vector<std::string> values;  // its values that use this one (a choice); empty: a flag that is on
+  std::string why;                  // appended in parentheses, may be empty
+};
+
 /// What a parameter is for besides its value. The runner of a model (CLI or study) provides the output
 /// directory and quietness through RunContext; device and threads take the context's defaults when not given.
 enum class ParameterRole { value, out_dir, quiet, device, threads };
@@ -53,6 +61,7 @@ struct Parameter {
   std::string unit;                          // "GiB", "absolute std": one per name (design_models.md)
   std::size_t items = 0;                     // reals: exact number of items (0 = any number)
   std::vector<std::string> excludes;         // parameters that may not be given together with this one
+  std::vector<Need> needs;                   // given, it needs each of these
   // integer and count_or_auto parameters: the field the value lands in. A 32-bit int unless declared wide
   // (std::int64_t): a value beyond it is refused at conversion, never wrapped (docs/reliability.md §1).
   bool wide = false;
