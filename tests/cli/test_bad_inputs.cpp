@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "netdp/jobs/model.hpp"
+#include "support/bad_inputs.hpp"
 #include "support/test_support.hpp"
 
 namespace netdp {
@@ -16,36 +17,6 @@ namespace {
 
 using namespace testing;  // tests/support/test_support.hpp
 namespace fs = std::filesystem;
-
-struct BadInput {
-  const char* name;
-  std::string args;     // netdp ARGS --out OUT
-  const char* message;  // a fragment the error line must contain
-};
-
-// Every case runs under `ulimit -d 4 GiB` (a data-segment limit: netdp counts it as the memory available,
-// src/core/memory_info.cpp), so the memory refusals hold on any machine, whatever its free memory. Under
-// AddressSanitizer (scripts/sanitize.sh), which must reserve terabytes of shadow address space, the same 4
-// GiB is given as NETDP_MEMORY_MB instead of a process limit.
-CliResult run_limited(const std::string& args) {
-#if defined(__SANITIZE_ADDRESS__)
-  return run_cli(args, "NETDP_MEMORY_MB=4096 ");
-#else
-  return run_cli(args, "ulimit -d 4194304; ");
-#endif
-}
-
-void expect_refused(const ScratchDir& dir, const std::vector<BadInput>& cases) {
-  for (const auto& c : cases) {
-    auto out = dir / (std::string("out-") + std::to_string(&c - cases.data()));
-    auto r = run_limited(c.args + " --out " + out.string());
-    EXPECT_EQ(r.exit_code, 2) << c.name << ": " << r.err;
-    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << c.name << ": " << r.err;
-    EXPECT_NE(r.err.find(c.message), std::string::npos) << c.name << ": " << r.err;
-    EXPECT_LE(r.err.size(), 400u) << c.name << ": the message must stay short";
-    EXPECT_FALSE(fs::exists(out)) << c.name << ": an output directory was left behind";
-  }
-}
 
 // Defect 1: a file never makes netdp allocate from a declared size or an id larger than the memory at hand.
 TEST(BadInputs, GraphFilesNeverAllocateBeyondTheMemory) {

@@ -1,6 +1,7 @@
 #pragma once
 // Typed errors (docs/design.md principle 6): the CLI maps InvalidInput to exit code 2, anything else to 1.
 // Messages name parameters as the library spells them ("steps"), never as command-line flags ("--steps").
+#include <cmath>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -50,6 +51,21 @@ class InsufficientMemory : public InvalidInput {
  public:
   using InvalidInput::InvalidInput;
 };
+
+/// A running quantity became NaN or infinite (a step size times a gradient, a noise scale, an exponential): the
+/// run stops (exit 1) before the value reaches a file, and the earlier result stays whole (docs/reliability.md
+/// §1 "No non-finite number in an output").
+class NonFiniteValue : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Throws NonFiniteValue naming the quantity and the parameter that drives it unless `x` is finite:
+/// "the iterate at step 12 is infinite; lower step-size".
+inline void require_finite(double x, const std::string& quantity, const std::string& remedy) {
+  if (!std::isfinite(x))
+    throw NonFiniteValue(quantity + (std::isnan(x) ? " is NaN" : " is infinite") + "; " + remedy);
+}
 
 /// Input text as an error message may quote it (docs/reliability.md): at most `limit` characters, each byte
 /// outside printable ASCII shown as '?', and "..." when cut, so a 10 MB line or binary garbage stays one
