@@ -55,6 +55,7 @@ void validate(const CompleteSumParams& p) {
   const std::string f = "complete-graph sum";
   require_walk_epsilon_delta(f, p);
   require(p.colluders >= 1, f, "colluders", p.colluders, ">= 1");
+  require(p.preprint_c >= 0 && std::isfinite(p.preprint_c), f, "c", p.preprint_c, ">= 0 and finite");
 }
 
 double thesis_cycle_epsilon(double epsilon, double m, double n) {
@@ -177,7 +178,7 @@ CompleteSumBound complete_sum_preprint(double n, const CompleteSumParams& p) {
   // to eps = 1.25, so the boundary eps = 1 is admitted).
   require_condition(eps <= 1, "[S2] Thm 3", "eps <= 1 (got " + format_double(eps) + ")");
   b.cycles = b.contributions;
-  b.c = preprint_tuned_c(n_eff, 1.0);
+  b.c = p.preprint_c > 0 ? p.preprint_c : preprint_tuned_c(n_eff, 1.0);
   b.gamma_n = preprint_gamma(n_eff, b.c);
   b.eps_cycle = std::max(2 * b.gamma_n * eps, eps / (b.c * std::cbrt(n_eff)));
   b.delta_cycle = p.delta;  // delta_amp <= (m/n) delta <= delta

@@ -42,8 +42,6 @@ std::vector<Parameter> loss_parameters(Binding<Job>& bind, const Parameter& nois
   std::vector<Parameter> list = graph_parameters(bind);
   Parameter alpha = bind(real("alpha", "Renyi order alpha > 1").fallback("2").range(above(1)),
                          [](Job& job, double alpha) { job.params.alpha = alpha; });
-  // An explicit alpha is a choice the walk-loss warning answers (WalkLossJob::noise_given).
-  if constexpr (requires { &Job::noise_given; }) alpha = bind.mark_given(alpha, &Job::noise_given);
   append(
       list,
       {alpha, noise,

@@ -103,8 +103,7 @@ json run_walk_loss_job(const WalkLossJob& job) {
                        " is below the weak-convexity condition of Thm 7.7 (" +
                        (job.stated_condition ? "stated" : "exact") +
                        " form); the losses are reported but the theorem does not cover them");
-  const bool chosen = job.noise_given || calibrating;
-  if (job.progress && chosen)
+  if (job.progress)  // every time, the defaults too (issue 30); --quiet runs find them in summary.json
     for (const auto& w : warnings) std::fprintf(stderr, "netdp: warning: %s\n", w.get<std::string>().c_str());
 
   ResultsDir out(job.out_dir);
@@ -223,17 +222,15 @@ Model walk_loss_model() {
   using Job = WalkLossJob;
   m.parameters = loss_parameters(
       bind,
-      bind.mark_given(
-          bind(real("noise-multiplier",
-                    "noise std over the sensitivity: each step adds N(0, Delta^2 sigma^2) with sigma this "
-                    "multiplier; the default 1 (the reference figures) is below the stated condition of Thm "
-                    "7.7: summary.json warns, stderr only when noise-multiplier, alpha or condition is given")
-                   .fallback("1")
-                   .range(above(0))
-                   .unit(units::noise_multiplier)
-                   .alias("sigma"),
-               [](Job& j, double multiplier) { j.params.sigma = multiplier; }),  // the library's sigma
-          &Job::noise_given),
+      bind(real("noise-multiplier",
+                "noise std over the sensitivity: each step adds N(0, Delta^2 sigma^2) with sigma this "
+                "multiplier; the default 1 (the reference figures) is below the stated condition of Thm 7.7: "
+                "stderr and summary.json warn")
+               .fallback("1")
+               .range(above(0))
+               .unit(units::noise_multiplier)
+               .alias("sigma"),
+           [](Job& j, double multiplier) { j.params.sigma = multiplier; }),  // the library's sigma
       "walk length T, or auto for the horizon T_RW of the reference figures (docs/math.md §2.3)");
   append(
       m.parameters,
@@ -283,13 +280,11 @@ Model walk_loss_model() {
               j.target_statistic =
                   statistic == "all-pairs" ? TargetStatistic::all_pairs : TargetStatistic::max_observer;
             }),
-       bind.mark_given(
-           bind(choice("condition",
-                       "weak-convexity condition checked: stated (sigma^2 >= 2a(a-1)) or exact (a(a-1)/2)",
-                       {"stated", "exact"})
-                    .fallback("stated"),
-                [](Job& j, const std::string& condition) { j.stated_condition = condition == "stated"; }),
-           &Job::noise_given)});
+       bind(choice("condition",
+                   "weak-convexity condition checked: stated (sigma^2 >= 2a(a-1)) or exact (a(a-1)/2)",
+                   {"stated", "exact"})
+                .fallback("stated"),
+            [](Job& j, const std::string& condition) { j.stated_condition = condition == "stated"; })});
   m.validate = bind.check(check_walk_loss_job);
   m.execute = bind.run(run_walk_loss_job);
   m.describe = [](const json& s, const RunContext& c) {

@@ -182,6 +182,11 @@ TEST(CliWalkLoss, WeakConvexityWarningOnStderrUnlessQuietAndAlwaysInTheSummary) 
   ASSERT_EQ(quiet.exit_code, 0) << quiet.err;
   EXPECT_EQ(quiet.err, "");
   EXPECT_EQ(testing::read_json(dir / "quiet/summary.json")["warnings"].size(), 1u);
+  // The defaults (noise multiplier 1, the reference figures') are below the condition too: said every time.
+  auto defaults = run_cli("walk-loss --graph ring:n=8 --steps 10 --out " + (dir / "defaults").string());
+  ASSERT_EQ(defaults.exit_code, 0) << defaults.err;
+  EXPECT_NE(defaults.err.find("netdp: warning: sigma^2 = 1 is below the weak-convexity condition"),
+            std::string::npos);
   auto fine = run_cli("walk-loss --graph ring:n=8 --steps 10 --noise-multiplier 3 --alpha 2 --out " +
                       (dir / "fine").string());
   EXPECT_EQ(fine.err.find("warning"), std::string::npos);

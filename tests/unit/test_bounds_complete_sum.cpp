@@ -145,6 +145,30 @@ TEST(CompleteSum, PreprintHandCalculation) {
   EXPECT_LT(b.epsilon, b.eps_ldp);  // [S2]: beats LDP as soon as n >= 10
 }
 
+// --c fixes the preprint's constant for every n: eps_c = max(2 gamma_n eps, eps/(c n^{1/3})) with gamma_n =
+// 1 - (1 - 1/n)^{c^2 n^{2/3}} at that c (docs/math.md §4.1.2), never below the tuned c's.
+TEST(CompleteSum, PreprintFixedConstant) {
+  CompleteSumParams p = figure_params();
+  const double n = 1000, eps = 0.1;
+  const CompleteSumBound tuned = complete_sum_preprint(n, p);
+  for (double c : {0.5, 1.0, 3.0}) {
+    p.preprint_c = c;
+    const CompleteSumBound b = complete_sum_preprint(n, p);
+    const double gamma = 1 - std::pow(1 - 1 / n, c * c * std::pow(n, 2.0 / 3));
+    EXPECT_EQ(b.c, c);
+    EXPECT_NEAR(b.gamma_n, gamma, 1e-13);
+    EXPECT_NEAR(b.eps_cycle, std::max(2 * gamma * eps, eps / (c * std::cbrt(n))), 1e-13);
+    EXPECT_GE(b.eps_cycle, tuned.eps_cycle * (1 - 1e-12));
+    EXPECT_DOUBLE_EQ(b.cycles, tuned.cycles);  // N_u does not depend on c
+  }
+  p.preprint_c = tuned.c;  // fixing the tuned value changes nothing
+  EXPECT_DOUBLE_EQ(complete_sum_preprint(n, p).epsilon, tuned.epsilon);
+  p.preprint_c = -1;
+  EXPECT_THROW(complete_sum_preprint(n, p), InvalidInput);
+  p.preprint_c = INFINITY;
+  EXPECT_THROW(complete_sum_preprint(n, p), InvalidInput);
+}
+
 TEST(CompleteSum, DeltaCycleRules) {
   CompleteSumParams p = figure_params();
   EXPECT_DOUBLE_EQ(complete_sum_thesis(10, p).delta_cycle, 1e-7);

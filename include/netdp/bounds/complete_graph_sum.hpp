@@ -46,6 +46,9 @@ struct CompleteSumParams {
   bool sender_known = false;                // 4.4: add the spotted contributions (CB2)
   double delta_tilde = 1e-7;                // CB2 failure probability
   std::int64_t exhaustive_limit = 1 << 16;  // see maximize_over_cycle_lengths
+  // The preprint analysis' free constant c ([S2] Thm 3, docs/math.md §4.1.2): 0 tunes it for each n (the
+  // smallest eps_cycle), > 0 fixes it for every n, as a reader of the preprint's Fig. 1a would.
+  double preprint_c = 0;
 };
 /// The checks that do not depend on n (InvalidInput).
 void validate(const CompleteSumParams& p);

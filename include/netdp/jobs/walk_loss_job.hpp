@@ -31,10 +31,7 @@ struct WalkLossJob {
   bool write_matrix = true;  // loss.npy; without it only the statistics files (large sweeps)
   bool diagonal_local =
       false;  // loss.npy's (u, u): alpha/(2 sigma^2) instead of 0 (docs/math.md §12 item 60)
-  bool progress = true;
-  // The weak-convexity warning on stderr (progress runs only): not for the defaults alpha = 2, sigma = 1, the
-  // reference figures' setting, which the stated condition never covers; summary.json records it always.
-  bool noise_given = false;  // sigma, alpha or condition given (not their defaults)
+  bool progress = true;  // progress lines and the weak-convexity warning on stderr (summary.json has it always)
   nlohmann::json invocation;
 };
 
