@@ -72,8 +72,11 @@ std::pair<double, double> column_moments(const std::vector<double>& x, std::int6
 
 }  // namespace
 
-LocalData synthetic_data(Objective o, node_t n, int dim, int samples, std::uint64_t seed) {
+LocalData synthetic_data(Objective o, node_t n, int dim, int samples, std::uint64_t seed, double separation) {
   if (n < 1) throw InvalidInput("synthetic data: n must be >= 1");
+  if (!(separation >= 0) || !std::isfinite(separation))
+    throw InvalidParameter("synthetic-separation",
+                           "synthetic-separation must be >= 0 and finite, got " + format_double(separation));
   if (dim < 1)
     throw InvalidParameter("dim", "dim must be >= 1 for synthetic data, got " + std::to_string(dim));
   if (samples < 1) throw InvalidParameter("samples", "samples must be >= 1, got " + std::to_string(samples));
@@ -90,6 +93,11 @@ LocalData synthetic_data(Objective o, node_t n, int dim, int samples, std::uint6
   NormalSource normal(s);
   std::vector<double> theta_true(dim);
   for (auto& x : theta_true) x = normal.next();
+  double norm = 0;
+  for (double x : theta_true) norm += x * x;
+  // The logit's scale: 1 (the margin itself) or S per standard deviation of the margin, x^T theta ~ N(0,
+  // |theta|^2).
+  const double logit_scale = separation > 0 && norm > 0 ? separation / std::sqrt(norm) : 1.0;
   for (std::int64_t i = 0; i < m; ++i) {
     double* x = d.features.data() + i * dim;
     double margin = 0;
@@ -98,8 +106,8 @@ LocalData synthetic_data(Objective o, node_t n, int dim, int samples, std::uint6
       margin += x[k] * theta_true[k];
     }
     if (o == Objective::least_squares) d.labels[i] = margin + 0.1 * normal.next();
-    if (o == Objective::logistic)  // P(y = +1) = sigmoid(margin)
-      d.labels[i] = s.next_uniform_double() * (1.0 + std::exp(-margin)) < 1.0 ? 1.0 : -1.0;
+    if (o == Objective::logistic)  // P(y = +1) = sigmoid(logit_scale margin)
+      d.labels[i] = s.next_uniform_double() * (1.0 + std::exp(-logit_scale * margin)) < 1.0 ? 1.0 : -1.0;
   }
   return d;
 }
@@ -247,9 +255,10 @@ LearningSplit load_learning_split(const LearningDataSpec& spec, Objective o, nod
   if (spec.synthetic_rows < 2 || spec.synthetic_rows >= (std::int64_t{1} << 31))
     throw InvalidParameter("synthetic-rows",
                            "synthetic-rows must be in [2, 2^31), got " + std::to_string(spec.synthetic_rows));
-  const LocalData rows = spec.csv.empty() ? synthetic_data(o, 1, spec.synthetic_dim,
-                                                           static_cast<int>(spec.synthetic_rows), spec.seed)
-                                          : read_csv_data(spec.csv, o, 1);
+  const LocalData rows = spec.csv.empty()
+                             ? synthetic_data(o, 1, spec.synthetic_dim, static_cast<int>(spec.synthetic_rows),
+                                              spec.seed, spec.synthetic_separation)
+                             : read_csv_data(spec.csv, o, 1);
   return learning_split(rows, o, users, spec.test_fraction, spec.intercept, spec.seed);
 }
 

@@ -1,5 +1,5 @@
-// Real summation on the complete graph (docs/math.md §4.1): Appendix Z items 4 and 4b, the exact cycle maximum,
-// the preprint analysis, delta_cycle, invariants, bad input.
+// Real summation on the complete graph (docs/math.md §4.1): Appendix Z items 4 and 4b, the exact cycle
+// maximum, the preprint analysis, delta_cycle, invariants, bad input.
 #include <gtest/gtest.h>
 
 #include <cmath>

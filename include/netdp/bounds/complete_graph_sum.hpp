@@ -1,6 +1,6 @@
 #pragma once
-// Real summation by a random walk on the complete graph (docs/math.md §4.1, Algorithm 7.1): network-DP bounds of
-// the thesis (4.1.1, Thm 7.1, App D.1) and of the preprint (4.1.2, [S2] Thm 3), and the LDP analogue.
+// Real summation by a random walk on the complete graph (docs/math.md §4.1, Algorithm 7.1): network-DP bounds
+// of the thesis (4.1.1, Thm 7.1, App D.1) and of the preprint (4.1.2, [S2] Thm 3), and the LDP analogue.
 // Every contribution is Gaussian, calibrated to be (eps, delta)-LDP (G2).
 #include <cstdint>
 #include <string>

@@ -55,7 +55,11 @@ void validate(const LocalData& d, Objective o);
 ///   least-squares:  x_i ~ N(0, I_p), y_i = x_i^T theta_true + 0.1 N(0, 1)
 ///   logistic:       x_i ~ N(0, I_p), y_i = +1 with probability 1 / (1 + exp(-x_i^T theta_true)), else -1
 /// `samples` examples per node.
-LocalData synthetic_data(Objective o, node_t n, int dim, int samples, std::uint64_t seed);
+/// `separation` S > 0 (logistic only) draws y = +1 with probability sigmoid(S x^T theta / ||theta||), S the
+/// logit per standard deviation of the margin, so the Bayes accuracy E[sigmoid(S |Z|)] grows with S
+/// (docs/walk_sgd.md "Data"); 0 keeps sigmoid(x^T theta).
+LocalData synthetic_data(Objective o, node_t n, int dim, int samples, std::uint64_t seed,
+                         double separation = 0);
 
 /// Rows of a CSV file (commas or blanks between numbers, '#' comments, blank lines and one header line
 /// skipped): p features then a label (least-squares: real, logistic: +-1); quadratic: p values per row (a
@@ -116,6 +120,7 @@ struct LearningDataSpec {
   std::string csv;  // empty: synthetic
   std::int64_t synthetic_rows = 20640;
   int synthetic_dim = 8;
+  double synthetic_separation = 0;  // synthetic_data's separation (0: sigmoid(x^T theta))
   double test_fraction = 0.2;
   bool intercept = true;
   std::uint64_t seed = 0;
