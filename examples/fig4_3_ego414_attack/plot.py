@@ -78,5 +78,5 @@ def main(out, edges, attacker):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else "../shared/data/facebook/414.edges",
+    main(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else "data/facebook/414.edges",
          int(sys.argv[3]) if len(sys.argv) > 3 else 0)
