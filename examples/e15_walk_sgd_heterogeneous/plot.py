@@ -45,8 +45,8 @@ def main(out):
             right.plot(qs, [discrepancy[step][q] for q in qs], style, color=cmap(i / max(1, len(shown) - 1)),
                        label=f"{NAMES.get(kind, kind)}, step t = {step}")
     left.set_yscale("log")
-    # Plain numbers at 1, 2, 5 x 10^k: the curve spans about one decade, where the default shows a single tick.
-    left.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    # Plain numbers at 1, 2, 3, 5 x 10^k: the curve spans about one decade, where the default shows a single tick.
+    left.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 3.0, 5.0)))
     left.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"{y:g}"))
     left.yaxis.set_minor_formatter(NullFormatter())
     left.set_xticks(range(1, 11))
