@@ -61,7 +61,8 @@ def main(out):
         ax.grid(True, which="major", alpha=0.3)
     left.legend(fontsize=8)
     right.legend(fontsize=6, ncol=2, title="solid: heterogeneous, dashed: shuffled", title_fontsize=7)
-    fig.suptitle(f"E15 / Fig. D.5, D.6: random-walk DP-SGD with position-dependent against shuffled node data ({graph})")
+    fig.suptitle("E15 / Fig. D.5, D.6: random-walk DP-SGD with position-dependent against shuffled node data "
+                 f"({graph})")
     save(fig, out, "e15_walk_sgd_heterogeneous.png")
 
 

@@ -59,8 +59,8 @@ def main(out):
         cells = [f"{np.nanmean(c[name]):.2f} +- {np.nanstd(c[name]):.2f}" for c in methods.values()]
         print(f"{name:26s} {cells[0]:>15s} {cells[1]:>15s} {'%.2f +- %.2f' % THESIS[name]:>15s}")
     for method, c in methods.items():
-        print(f"{method}: {len(c['degree'])} graphs, mean reconstructed fraction {c['reconstructed_fraction'].mean():.3f}, "
-              f"tau defined for {np.sum(~np.isnan(c['kendall_distance']))}")
+        print(f"{method}: {len(c['degree'])} graphs, mean reconstructed fraction "
+              f"{c['reconstructed_fraction'].mean():.3f}, tau defined for {np.sum(~np.isnan(c['kendall_distance']))}")
     fig, ax = plt.subplots(figsize=(6.5, 4.5))
     # Degrees are integers: a small horizontal offset keeps the two methods' points apart.
     for (method, c), colour, shift in zip(methods.items(), ("tab:purple", "tab:orange"), (-0.12, 0.12)):
