@@ -4,14 +4,14 @@
 #   study.toml   run with `netdp run` into OUT/<folder> (a folder without one computes inside its plot.py)
 #   quick.toml   the same study at small sizes, used by --quick instead of study.toml when present
 #   plot.py      `python3 plot.py OUT/<folder>` draws one or more PNGs into OUT/<folder>; it finds netdp in $NETDP
-# A study that reads data/facebook/ (SNAP ego-Facebook, not shipped) is skipped when --data has no such file.
+# Studies read data/facebook/414.edges (SNAP ego-Facebook, shipped: data/README.md); --data points them elsewhere,
+# and a study that reads data/facebook/ is skipped when that directory has no facebook/414.edges.
 #
 #   scripts/figures.sh [--quick] [--netdp PATH] [--data DIR] [--out DIR] [--gallery] [--only FOLDER]...
 #
 #   --quick     CI scale: quick.toml where a folder has one, else its study.toml; checks that each PNG is written
 #   --netdp     the netdp binary (default build/netdp)
-#   --data      directory holding facebook/414.edges (default data/ under the repository root, else
-#               ../shared/data next to the repository when it exists)
+#   --data      directory holding facebook/414.edges (default data/ under the repository root)
 #   --out       where the results go (default figures-out; --quick: a temporary directory, removed at the end)
 #   --gallery   copy every PNG into docs/figures/ (full scale only)
 #   --only F    this folder only (repeatable)
@@ -39,10 +39,7 @@ while [[ $# -gt 0 ]]; do
   esac
   shift
 done
-if [[ -z "$data" ]]; then
-  data="$root/data"
-  [[ ! -d "$data" && -d "$root/../shared/data" ]] && data=$(realpath "$root/../shared/data")
-fi
+[[ -n "$data" ]] || data="$root/data"
 python=${PYTHON:-/usr/bin/python3}
 [[ -x "$python" ]] || python=python3
 [[ -x "$netdp" ]] || { echo "figures.sh: no netdp binary at $netdp (build it or pass --netdp)" >&2; exit 2; }
@@ -50,12 +47,9 @@ if [[ -z "$out" ]]; then
   if [[ $quick == 1 ]]; then out=$(mktemp -d); trap 'rm -rf "$out"' EXIT; else out="$root/figures-out"; fi
 fi
 mkdir -p "$out/work"
-# Studies read graph files relative to the directory they run in (data/..., ../shared/data/..., examples/...):
-# the work directory has data/ and ../shared/data pointing at --data, and examples/ at the repository's.
-if [[ -d "$data" ]]; then
-  ln -sfn "$data" "$out/work/data"
-  mkdir -p "$out/shared" && ln -sfn "$data" "$out/shared/data"
-fi
+# Studies read graph files relative to the directory they run in (data/..., examples/...; docs/study.md
+# "Relative paths"): the work directory has data/ pointing at --data and examples/ at the repository's.
+[[ -d "$data" ]] && ln -sfn "$data" "$out/work/data"
 ln -sfn "$root/examples" "$out/work/examples"
 export NETDP="$netdp" MPLBACKEND=Agg
 

@@ -27,8 +27,16 @@ def main(out):
         known = set(s["reconstructible"])
         colours = ["tab:red" if v in s["attackers"] else "tab:orange" if v in known else "lightgrey" for v in g]
         nx.draw(g, pos, ax=ax, node_color=colours, with_labels=True)
-        ax.set_title(f"T = {steps}: rank {s['rank']}, {len(known)} of 12 known")
-    save(fig, out, "fig4_1.png")
+        ax.set_title(f"T = {steps}: rank of K_T {s['rank']}, {len(known)} of 12 values known", fontsize=10)
+    for label, colour in (("attacker (0, 1)", "tab:red"), ("value reconstructed by the attackers", "tab:orange"),
+                          ("value not reconstructed", "lightgrey")):
+        axes[0].scatter([], [], color=colour, s=80, label=label)
+    fig.legend(loc="lower center", ncol=3, fontsize=9)
+    fig.suptitle("Fig. 4.1: which private values two curious nodes compute from T rounds of gossip "
+                 "(Metropolis W, exact decision; node labels are node ids)")
+    fig.tight_layout(rect=(0, 0.07, 1, 1))
+    fig.savefig(f"{out}/fig4_1.png", dpi=150)  # not save(): its tight_layout would drop the legend's margin
+    print(f"wrote {out}/fig4_1.png")
 
 
 if __name__ == "__main__":

@@ -10,6 +10,8 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "netdp/core/error.hpp"
+#include "netdp/core/format.hpp"
 #include "netdp/ground/serial_blas.hpp"
 
 namespace netdp::attack {
@@ -42,6 +44,49 @@ std::vector<double> eigenvector_centrality(const Graph& g) {
   return x;
 }
 
+double adjacency_spectral_radius(const Graph& g) {
+  if (g.n == 0) return 0;
+  const std::vector<double> x = eigenvector_centrality(g);  // unit norm
+  double quotient = 0;
+  for (node_t u = 0; u < g.n; ++u)
+    for (node_t v : g.neighbors(u))
+      quotient += x[static_cast<std::size_t>(u)] * x[static_cast<std::size_t>(v)];
+  return quotient;
+}
+
+std::vector<double> katz_centrality(const Graph& g, double alpha) {
+  const double radius = adjacency_spectral_radius(g);
+  // The series converges iff alpha lambda_max < 1; the Rayleigh quotient is within rounding of lambda_max.
+  if (!(alpha >= 0) || alpha * radius >= 1)
+    throw InvalidInput("katz centrality: alpha must be in [0, 1/lambda_max) = [0, " +
+                       format_double(radius > 0 ? 1 / radius : std::numeric_limits<double>::infinity()) +
+                       "), got " + format_double(alpha));
+  // x <- 1 + alpha A x from x = 1: after k steps x is the series up to alpha^k A^k 1, and the remainder
+  // shrinks by alpha lambda_max per step (every term is non-negative, so the partial sums increase to the
+  // limit).
+  const auto n = static_cast<std::size_t>(g.n);
+  std::vector<double> x(n, 1.0), next(n);
+  for (int iteration = 0; iteration < 1000000; ++iteration) {
+    double change = 0, largest = 0;
+    for (node_t u = 0; u < g.n; ++u) {
+      double s = 0;
+      for (node_t v : g.neighbors(u)) s += x[static_cast<std::size_t>(v)];
+      const double value = 1 + alpha * s;
+      change = std::max(change, std::abs(value - x[static_cast<std::size_t>(u)]));
+      largest = std::max(largest, value);
+      next[static_cast<std::size_t>(u)] = value;
+    }
+    x.swap(next);
+    if (change <= 1e-15 * largest) break;
+  }
+  return x;
+}
+
+std::vector<double> katz_centrality(const Graph& g) {
+  const double radius = adjacency_spectral_radius(g);
+  return katz_centrality(g, radius > 0 ? katz_default_fraction / radius : 0.0);
+}
+
 std::vector<double> betweenness_centrality(const Graph& g) {
   using BoostGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS>;
   BoostGraph bg(static_cast<std::size_t>(g.n));
@@ -63,7 +108,8 @@ std::vector<double> communicability(const Graph& g) {
   for (node_t u = 0; u < g.n; ++u)
     for (node_t v : g.neighbors(u)) a[static_cast<std::size_t>(u) * n + static_cast<std::size_t>(v)] = 1.0;
   if (n == 0) return a;
-  kernels::use_single_threaded_blas();  // the same bits for any OpenBLAS thread count (netdp/ground/serial_blas.hpp)
+  kernels::use_single_threaded_blas();  // the same bits for any OpenBLAS thread count
+                                        // (netdp/ground/serial_blas.hpp)
   const lapack_int info = LAPACKE_dsyevd(LAPACK_ROW_MAJOR, 'V', 'U', g.n, a.data(), g.n, w.data());
   if (info != 0) throw std::runtime_error("communicability: dsyevd failed");
   std::vector<double> out(n * n, 0.0);

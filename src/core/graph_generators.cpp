@@ -96,6 +96,28 @@ Edges sample_gnp(node_t n, double p, std::mt19937_64& rng) {
   return edges;
 }
 
+// The pairs (i, j), i < na, j < nb, of two disjoint node sets each present with probability p, by the same
+// geometric skipping over the na nb pairs in row-major order; ids are local to each set.
+Edges sample_bipartite(node_t na, node_t nb, double p, std::mt19937_64& rng) {
+  Edges edges;
+  if (na < 1 || nb < 1 || p <= 0.0) return edges;
+  const std::int64_t pairs = std::int64_t(na) * nb;
+  if (p >= 1.0) {
+    for (node_t i = 0; i < na; ++i)
+      for (node_t j = 0; j < nb; ++j) edges.emplace_back(i, j);
+    return edges;
+  }
+  const double log_q = std::log1p(-p);
+  for (std::int64_t k = -1;;) {
+    const double skip = std::floor(std::log1p(-uniform01(rng)) / log_q);
+    if (skip >= double(pairs)) break;
+    k += 1 + static_cast<std::int64_t>(skip);
+    if (k >= pairs) break;
+    edges.emplace_back(static_cast<node_t>(k / nb), static_cast<node_t>(k % nb));
+  }
+  return edges;
+}
+
 }  // namespace
 
 Graph complete_graph(node_t n) {
@@ -205,6 +227,47 @@ Graph erdos_renyi_graph(node_t n, double p, std::uint64_t seed, bool connected, 
   throw InvalidInput("Erdos-Renyi graph: no connected sample of G(n = " + std::to_string(n) +
                      ", p = " + format(p) + ") in " + std::to_string(max_attempts) +
                      " attempts; raise p (or c) or set connected=0");
+}
+
+Graph stochastic_block_graph(std::span<const node_t> sizes, std::span<const double> p_in,
+                             std::span<const double> p_out, std::uint64_t seed) {
+  require(!sizes.empty(), "stochastic block model: at least one block is required");
+  const std::size_t k = sizes.size(), pairs = k * (k - 1) / 2;
+  require(p_in.size() == 1 || p_in.size() == k, "stochastic block model: p_in needs 1 or " +
+                                                    std::to_string(k) + " values (one per block), got " +
+                                                    std::to_string(p_in.size()));
+  require(p_out.size() == 1 || p_out.size() == std::max<std::size_t>(pairs, 1),
+          "stochastic block model: p_out needs 1 or " + std::to_string(pairs) +
+              " values (one per block pair 01, 02, .., 12, ..), got " + std::to_string(p_out.size()));
+  for (double p : p_in)
+    require(p >= 0.0 && p <= 1.0, "stochastic block model: p_in must be in [0, 1], got " + format(p));
+  for (double p : p_out)
+    require(p >= 0.0 && p <= 1.0, "stochastic block model: p_out must be in [0, 1], got " + format(p));
+  std::vector<node_t> first(k + 1, 0);  // block b holds the nodes first[b] .. first[b + 1] - 1
+  std::int64_t count = 0;
+  for (std::size_t b = 0; b < k; ++b) {
+    require_nodes("stochastic block model", "every block size", sizes[b]);
+    count += sizes[b];
+    first[b + 1] = checked_node_count("stochastic block model", count);
+  }
+  // One stream for the whole graph, consumed in a fixed order (the blocks, then the block pairs b < c in
+  // lexicographic order, the order of p_out's values), so the seed alone fixes the graph.
+  std::mt19937_64 rng(seed);
+  Edges edges;
+  for (std::size_t b = 0; b < k; ++b)
+    for (auto [u, v] : sample_gnp(sizes[b], p_in[p_in.size() == 1 ? 0 : b], rng))
+      edges.emplace_back(first[b] + u, first[b] + v);
+  std::size_t pair = 0;
+  for (std::size_t b = 0; b < k; ++b)
+    for (std::size_t c = b + 1; c < k; ++c, ++pair)
+      for (auto [u, v] : sample_bipartite(sizes[b], sizes[c], p_out[p_out.size() == 1 ? 0 : pair], rng))
+        edges.emplace_back(first[b] + u, first[c] + v);
+  return graph_from_edges(static_cast<node_t>(count), edges);
+}
+
+Graph stochastic_block_graph(std::span<const node_t> sizes, double p_in, double p_out, std::uint64_t seed) {
+  return stochastic_block_graph(sizes, std::span<const double>(&p_in, 1), std::span<const double>(&p_out, 1),
+                                seed);
 }
 
 Graph random_geometric_graph(node_t n, double radius, std::uint64_t seed, std::vector<double>* positions) {

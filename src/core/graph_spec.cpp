@@ -208,6 +208,35 @@ Graph build_regular(const Values& v) {
   return random_regular_graph(v.int32("n"), v.int32("d"), v.seed("seed"));
 }
 
+// A '/'-separated list of numbers (sizes=50/50/50, p_in=0.25/0.35/0.4); `what` names the expected items.
+template <class T>
+std::vector<T> slash_list(const Values& v, const std::string& key, const char* what) {
+  const std::string& text = v.text(key);
+  std::vector<T> items;
+  for (std::size_t start = 0;;) {
+    const std::size_t slash = text.find('/', start);
+    const std::string_view part =
+        std::string_view(text).substr(start, slash == std::string::npos ? slash : slash - start);
+    T item{};
+    auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), item);
+    if (part.empty() || ec != std::errc() || end != part.data() + part.size())
+      v.error(key + "=" + text + " is not " + what);
+    items.push_back(item);
+    if (slash == std::string::npos) return items;
+    start = slash + 1;
+  }
+}
+
+std::vector<node_t> block_sizes(const Values& v) {
+  return slash_list<node_t>(v, "sizes", "a list of block sizes like 50/50/50");
+}
+
+Graph build_sbm(const Values& v) {
+  return stochastic_block_graph(
+      block_sizes(v), slash_list<double>(v, "p_in", "a probability or a list like 0.3/0.4"),
+      slash_list<double>(v, "p_out", "a probability or a list like 0.05/0.02/0.07"), v.seed("seed"));
+}
+
 const std::vector<Family>& families() {
   // clang-format off
   static const std::vector<Family> table = {
@@ -233,6 +262,9 @@ const std::vector<Family>& families() {
      "rgg:n=N,r=R[,seed=0]",                  "random geometric graph in the unit square"},
     {"regular",        {"n", "d", "seed"},                  build_regular,
      "regular:n=N,d=D[,seed=0]",              "random d-regular graph"},
+    {"sbm",            {"sizes", "p_in", "p_out", "seed"},  build_sbm,
+     "sbm:sizes=A/B/..,p_in=P,p_out=Q[,seed=0]", "stochastic block model: G(size, p_in) blocks, p_out across "
+                                                 "(P, Q: one value or one per block / block pair)"},
     {"florentine",     {},                                  build_named<florentine_families_graph>,
      "florentine",                            "Padgett's Florentine families (15 nodes, 20 edges)"},
     {"southern-women", {},                                  build_named<southern_women_graph>,
@@ -338,6 +370,21 @@ std::optional<PlannedGraph> planned_graph_size(const GraphSpec& spec) {
     if (name == "rgg") {
       const double n = n_key("n"), r = v.real("r");
       return PlannedGraph{n, 1.1 * std::min(1.0, std::numbers::pi * r * r) * n * (n - 1) / 2};
+    }
+    if (name == "sbm") {
+      const std::vector<node_t> sizes = block_sizes(v);
+      double nodes = 0, inside = 0, across = 0;
+      for (node_t size : sizes) {
+        across += double(size) * nodes;  // pairs with the blocks before this one
+        inside += double(size) * (double(size) - 1) / 2;
+        nodes += double(size);
+      }
+      // The largest probability of each kind: an upper bound when they differ per block.
+      const auto largest = [&](const char* key) {
+        const std::vector<double> p = slash_list<double>(v, key, "a probability");
+        return std::clamp(*std::max_element(p.begin(), p.end()), 0.0, 1.0);
+      };
+      return PlannedGraph{nodes, 1.1 * (largest("p_in") * inside + largest("p_out") * across)};
     }
     if (name == "regular") return PlannedGraph{n_key("n"), n_key("n") * double(v.int32("d")) / 2};
     if (name == "memory") {  // its exact size, without a copy (jobs::graph_size builds small graphs only)

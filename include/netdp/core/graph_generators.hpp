@@ -23,6 +23,15 @@ Graph exponential_graph(node_t n);                 // Ying et al.: i ~ i +- 2^k 
 Graph erdos_renyi_graph(node_t n, double p, std::uint64_t seed, bool connected = true,
                         int max_attempts = 1000);
 
+/// Stochastic block model: blocks of the given sizes, numbered consecutively (block 0 first); each pair
+/// inside a block is an edge with probability p_in, each pair across two blocks with p_out, independently. No
+/// connectivity is forced.
+Graph stochastic_block_graph(std::span<const node_t> sizes, double p_in, double p_out, std::uint64_t seed);
+/// The same with a probability per block (p_in: 1 or k values) and per block pair (p_out: 1 or k(k-1)/2
+/// values, pairs (0,1), (0,2), .., (1,2), .. in lexicographic order).
+Graph stochastic_block_graph(std::span<const node_t> sizes, std::span<const double> p_in,
+                             std::span<const double> p_out, std::uint64_t seed);
+
 /// Nodes uniform in the unit square, edge when the Euclidean distance is < radius. Positions (x0, y0, x1,
 /// ...) are returned through `positions` when given.
 Graph random_geometric_graph(node_t n, double radius, std::uint64_t seed,
