@@ -27,8 +27,9 @@ INTEGER_COLUMNS = frozenset({
 # The same names holding floats in one file: a node's reconstructed value and its degree centrality.
 FLOAT_IN_FILE = {"nodes": {"reconstructed"}, "centralities": {"degree"}}
 
-# Columns whose values are node indices of the run's graph.
+# Columns whose values are node indices of the run's graph; nodes.csv's `attacker` is a 0/1 flag instead.
 NODE_COLUMNS = frozenset({"node", "attacker", "u", "v"})
+NOT_NODES_IN_FILE = {"nodes": {"attacker"}}
 
 try:  # pandas is optional: without it tables are NumPy structured arrays
     import pandas
@@ -61,12 +62,13 @@ def typed_columns(header, body, name="", integer_columns=INTEGER_COLUMNS, float_
     return columns
 
 
-def with_labels(columns, labels):
+def with_labels(columns, labels, name=""):
     """The columns with a label column after each node-index column (labels[i] is node i's label); unchanged
-    without labels. A cell that is not a node (NaN) gets None."""
+    without labels. `name` is the file's stem, for the per-file exceptions."""
     if labels is None:
         return columns
-    nodes = [c for c in columns if c in NODE_COLUMNS and columns[c].dtype.kind in "iu"]
+    exceptions = NOT_NODES_IN_FILE.get(name, set())
+    nodes = [c for c in columns if c in NODE_COLUMNS and c not in exceptions and columns[c].dtype.kind in "iu"]
     out = {}
     for column, values in columns.items():
         out[column] = values
@@ -101,4 +103,4 @@ def read_frame(path, name="", labels=None, integer_columns=INTEGER_COLUMNS, floa
     """A netdp CSV file as a typed table (module docstring); `name` is the file's stem, for the per-file
     exceptions; `labels` the run's node labels by index (or None)."""
     header, body = read_rows(path)
-    return frame(with_labels(typed_columns(header, body, name, integer_columns, float_columns), labels))
+    return frame(with_labels(typed_columns(header, body, name, integer_columns, float_columns), labels, name))

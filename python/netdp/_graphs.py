@@ -164,17 +164,19 @@ def node_value(name, value, nodes):
         if isinstance(value, str) and value.startswith("node:") and value[5:] in index:
             return f"node:{index[value[5:]]}"
         return value  # uniform, stationary, or a node:U the engine checks
+    if _is_label(index, value):  # first: a tuple can be one label (grid_2d_graph's nodes)
+        return index[value] if name == "source" else str(index[value])
     if isinstance(value, (list, tuple, np.ndarray)):
-        return ",".join(str(_one_node(name, index, v)) for v in (value.tolist() if isinstance(value, np.ndarray)
-                                                                  else value))
-    if _is_label(index, value):
-        return index[value] if name in ("source",) else str(index[value])
-    if isinstance(value, str):
+        items = value.tolist() if isinstance(value, np.ndarray) else value
+        return ",".join(str(_one_node(name, index, v)) for v in items)
+    if isinstance(value, str) and name != "source":
         parts = value.split(",")
-        if all(p in index for p in parts):  # "n0,n1": the CLI's comma list, in labels
+        known = [p in index for p in parts]
+        if all(known):  # "n0,n1": the CLI's comma list, in labels
             return ",".join(str(index[p]) for p in parts)
-        if name not in ("source",):
-            return value  # all, random:K: the parameter's own keywords
+        if not any(known):
+            return value  # all, random:K: the parameter's own keywords (the engine checks them)
+        value = parts[known.index(False)]
     raise ValueError(f"{name}: {value!r} is not a node of the graph")
 
 
