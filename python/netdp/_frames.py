@@ -62,6 +62,14 @@ def typed_columns(header, body, name="", integer_columns=INTEGER_COLUMNS, float_
     return columns
 
 
+def _objects(items):
+    """A 1-d object array of `items`, tuples kept whole (np.array would make (row, col) labels a 2-d array)."""
+    array = np.empty(len(items), dtype=object)
+    for i, item in enumerate(items):
+        array[i] = item
+    return array
+
+
 def with_labels(columns, labels, name=""):
     """The columns with a label column after each node-index column (labels[i] is node i's label); unchanged
     without labels. `name` is the file's stem, for the per-file exceptions."""
@@ -74,8 +82,7 @@ def with_labels(columns, labels, name=""):
         out[column] = values
         if column in nodes:
             name = "label" if len(nodes) == 1 else f"{column}_label"
-            out[name] = np.array([labels[i] if 0 <= i < len(labels) else None for i in values.tolist()],
-                                 dtype=object)
+            out[name] = _objects([labels[i] if 0 <= i < len(labels) else None for i in values.tolist()])
     return out
 
 

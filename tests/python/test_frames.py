@@ -75,6 +75,14 @@ def test_a_label_column_beside_node_indices(tmp_path, kind):
     assert columns_of(netdp.read_csv(two, labels=["a", "b"])) == ["u", "u_label", "v", "v_label", "loss"]
 
 
+def test_tuple_labels_stay_whole(tmp_path, kind):
+    # grid_2d_graph's nodes are (row, column) tuples: one label per cell, not two columns.
+    path = tmp_path / "relations.csv"
+    path.write_text("relation,node\n0,3\n0,1\n")
+    labels = list(nx.grid_2d_graph(2, 2).nodes())
+    assert list(column(netdp.read_csv(path, labels=labels), "label")) == [(1, 1), (0, 1)]
+
+
 def test_networkx_labels_in_per_node_tables(kind):
     # An attack on a path a - b - c - d by its first node: nodes.csv lists every node with its label.
     G = nx.relabel_nodes(nx.path_graph(4), {0: "a", 1: "b", 2: "c", 3: "d"})
