@@ -2,7 +2,8 @@
 
 A study is a TOML file's path or the same content as a dict ({"study": {...}, "experiment": [{"name": ...,
 "model": ..., "params": {...}, "grid": {...}}]}); a dict is written as TOML text and read by the same parser, so
-both give the CLI's results.csv.
+both give the CLI's results.csv. A StudyResult reads results.csv and the tidy results_long.csv as typed tables
+(python/netdp/_frames.py).
 """
 
 import json
