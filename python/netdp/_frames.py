@@ -18,10 +18,10 @@ import numpy as np
 
 # Columns the writers declare as integers, by name (docs/outputs.md); per-file exceptions below.
 INTEGER_COLUMNS = frozenset({
-    "distance", "distance_min", "distance_max", "pairs", "pairs_per_run", "replicates", "node", "attacker", "relation", "run", "t", "step",
-    "steps", "rows", "rank", "reconstructed", "float_reconstructed", "observed", "reconstructible",
-    "float_reconstructible", "identifiable", "identifiable_after", "coordinate", "index", "u", "v", "visits",
-    "count", "returns", "hits", "degree", "m", "h", "cycles",
+    "distance", "distance_min", "distance_max", "pairs", "pairs_per_run", "replicates", "node", "attacker",
+    "relation", "run", "t", "step", "steps", "rows", "rank", "reconstructed", "float_reconstructed", "observed",
+    "reconstructible", "float_reconstructible", "identifiable", "identifiable_after", "coordinate", "index", "u",
+    "v", "visits", "count", "returns", "hits", "degree", "m", "h", "cycles",
 })
 
 # The same names holding floats in one file: a node's reconstructed value and its degree centrality.
