@@ -124,3 +124,70 @@ def weights_spec(weights, handover):
     n, rows, cols, values = _entries(weights)
     kind = f"scipy.sparse {type(weights).__name__}" if _is_sparse(weights) else "dense matrix"
     return handover.weights(n, rows, cols, values, f"{kind}: {n} x {n}, {len(values)} stored entries")
+
+
+# Registry parameters whose values name nodes (docs/python.md "Graphs and weights"): source (an index),
+# attackers (a list, or all / random:K), start (node:U, uniform or stationary); sources and victims for models
+# that take them.
+NODE_PARAMETERS = ("source", "sources", "attackers", "victims", "start")
+
+
+def _node_index(nodes):
+    """{label: index}, with each label's text too ("n3", "5") so that a text form (node:n3, "0,1") finds it."""
+    index = {label: i for i, label in enumerate(nodes)}
+    for label, i in list(index.items()):
+        index.setdefault(str(label), i)
+    return index
+
+
+def _is_label(index, value):
+    try:
+        return value in index
+    except TypeError:  # an unhashable value (a list) is not one label
+        return False
+
+
+def _one_node(name, index, value):
+    if not _is_label(index, value):
+        raise ValueError(f"{name}: {value!r} is not a node of the graph")
+    return index[value]
+
+
+def node_value(name, value, nodes):
+    """The engine's value of a node-valued parameter given with the graph's labels (`nodes`: the labels by
+    index): a label -> its index; a list of labels -> "i,j,..." (the CLI's list); for start, a label or
+    "node:LABEL" -> "node:i"; a keyword of the parameter (all, random:K, uniform, stationary) as given."""
+    index = _node_index(nodes)
+    if name == "start":
+        if _is_label(index, value):
+            return f"node:{index[value]}"
+        if isinstance(value, str) and value.startswith("node:") and value[5:] in index:
+            return f"node:{index[value[5:]]}"
+        return value  # uniform, stationary, or a node:U the engine checks
+    if _is_label(index, value):  # first: a tuple can be one label (grid_2d_graph's nodes)
+        return index[value] if name == "source" else str(index[value])
+    if isinstance(value, (list, tuple, np.ndarray)):
+        items = value.tolist() if isinstance(value, np.ndarray) else value
+        return ",".join(str(_one_node(name, index, v)) for v in items)
+    if isinstance(value, str) and name != "source":
+        parts = value.split(",")
+        known = [p in index for p in parts]
+        if all(known):  # "n0,n1": the CLI's comma list, in labels
+            return ",".join(str(index[p]) for p in parts)
+        if not any(known):
+            return value  # all, random:K: the parameter's own keywords (the engine checks them)
+        value = parts[known.index(False)]
+    raise ValueError(f"{name}: {value!r} is not a node of the graph")
+
+
+def node_arguments(values, kwargs, nodes, parameters):
+    """`values` (by registry name) with every node-valued parameter that the caller gave (kwargs, by Python
+    name; `parameters`: {Python name: registry description}) turned from the graph's labels into indices;
+    unchanged when the graph has no labels (`nodes` None)."""
+    if nodes is None:
+        return values
+    for key, value in kwargs.items():
+        name = parameters[key]["name"] if key in parameters else None
+        if name in NODE_PARAMETERS and value is not None:
+            values[name] = node_value(name, value, nodes)
+    return values

@@ -1,24 +1,21 @@
 """A model's results as Python objects (docs/python.md "Results").
 
 A run writes the CLI's results directory (docs/outputs.md); a Result holds its files by name: ``result.loss`` is
-loss.npy as a NumPy array, ``result.by_distance`` is by_distance.csv as a dict of columns, ``result.summary`` is
-summary.json as a dict. The arrays are the .npy files the engine wrote, mapped into memory (no copy), so they are
-the CLI's to the bit.
+loss.npy as a NumPy array, ``result.by_distance`` is by_distance.csv as a typed table (a pandas DataFrame, or a
+NumPy structured array without pandas: python/netdp/_frames.py), ``result.summary`` is summary.json as a dict.
+The arrays are the .npy files the engine wrote, mapped into memory (no copy), so they are the CLI's to the bit.
 """
 
-import csv
 import json
 import os
+import tempfile
 
 import numpy as np
 
+from . import _frames
 
-def _column(values):
-    """A CSV column as a float64 array when every cell is a number ("inf" included), else as a list of str."""
-    try:
-        return np.array([float(v) for v in values], dtype=np.float64)
-    except ValueError:
-        return list(values)
+
+TEMPORARY = "(temporary directory, deleted)"
 
 
 def _read_table(path):
@@ -40,45 +37,49 @@ def map_npy(path):
     return np.asarray(mapped)  # an ndarray view of the map, not the np.memmap subclass
 
 
-def read_csv(path):
-    """A CSV file written by netdp (one header line, no quoting except study results) as {column: values}."""
-    with open(path, newline="", encoding="utf-8") as f:
-        rows = list(csv.reader(f))
-    if not rows:
-        return {}
-    header, body = rows[0], rows[1:]
-    return {name: _column([row[i] for row in body]) for i, name in enumerate(header)}
+def read_csv(path, labels=None):
+    """A CSV file written by netdp as a typed table (a pandas DataFrame, or a NumPy structured array without
+    pandas): columns int64, float64 or str as the writers declare them, empty cells NaN, and a label column
+    beside each node-index column when `labels` (node labels by index) is given (python/netdp/_frames.py)."""
+    name = os.path.splitext(os.path.basename(os.fspath(path)))[0]
+    return _frames.read_frame(path, name, labels)
 
 
 class Result:
     """The files of one run, by name without extension.
 
     - ``.npy`` files: NumPy arrays (float64, C order) mapped from the files, e.g. ``result.loss``;
-    - ``.csv`` files: dicts of columns (float64 arrays, or lists of str), e.g. ``result.by_distance["mean"]``;
+    - ``.csv`` files: typed tables (pandas DataFrames, else NumPy structured arrays; ints, floats, NaN for empty
+      cells, a ``label`` column beside node indices for a labelled graph), e.g. ``result.by_distance["mean"]``;
     - ``.txt`` files: arrays (``result.edges``: edges.txt of ``graph``, m x 2 node ids);
     - ``.json`` files: dicts, e.g. ``result.summary`` (``manifest.json`` too);
     - names that are not identifiers (``privacy_quantile_0.5``): ``result["privacy_quantile_0.5"]``.
 
     A file whose stem is one of the attributes below is only an item (``result["report"]``); none is today.
-    ``result.files`` lists the file names, ``result.out`` is the directory when one was given (None for a
-    temporary one, deleted after loading), ``result.node_labels`` the node labels by index (networkx input, else None)
-    and ``result.report`` the line the CLI prints at the end of the run.
+    ``result.files`` lists the file names, ``result.out`` (and ``result.path``) is the directory when one was given
+    (None for a temporary one, deleted after loading), ``result.node_labels`` the node labels by index (networkx
+    input, else None), ``result.report`` the line the CLI prints at the end of the run (a temporary directory
+    shown as "(temporary directory, deleted)") and ``result.plot()`` draws the run's standard figure.
     """
 
     def __init__(self, model, directory, out, nodes, report):
         self.model = model
         self.out = out
         self.node_labels = nodes
-        self.report = report
-        self._data = {}
+        # The report names the directory; a temporary one is deleted once loaded, so it is not named.
+        self.report = report if out is not None else report.replace(os.fspath(directory), TEMPORARY)
+        self._data, self._text = {}, {}
         self.files = sorted(os.listdir(directory))
         for name in self.files:
             stem, ext = os.path.splitext(name)
             path = os.path.join(directory, name)
+            if out is None and ext in (".csv", ".json", ".txt"):  # kept to write a temporary run again: plot()
+                with open(path, "rb") as f:
+                    self._text[name] = f.read()
             if ext == ".npy":
                 self._data[stem] = map_npy(path)
             elif ext == ".csv":
-                self._data[stem] = read_csv(path)
+                self._data[stem] = read_csv(path, nodes)
             elif ext == ".txt":
                 self._data[stem] = _read_table(path)
             elif ext == ".json":
@@ -103,6 +104,32 @@ class Result:
 
     def __repr__(self):
         return f"<netdp.Result {self.model}: {', '.join(sorted(self._data))}>"
+
+    @property
+    def path(self):
+        """The results directory (the `out` given, which exists), or None for a temporary one."""
+        return self.out
+
+    def plot(self, out=None, **kwargs):
+        """The model's standard figure of this run: netdp.plot.plot_result(directory, out=out, **kwargs), a
+        matplotlib Figure (also written to `out`, a .png, .svg or .pdf path, when given). A temporary run's files
+        are written again into a scratch directory for the call (the arrays from memory, the rest as read)."""
+        from .plot import plot_result  # matplotlib is imported only when a figure is drawn
+        if self.out is not None:
+            return plot_result(self.out, out=out, **kwargs)
+        with tempfile.TemporaryDirectory(prefix="netdp-plot-") as scratch:
+            self.write_files(scratch)
+            return plot_result(scratch, out=out, **kwargs)
+
+    def write_files(self, directory):
+        """Writes the run's files into `directory` again: .npy from the arrays, the others byte for byte."""
+        for name in self.files:
+            stem, ext = os.path.splitext(name)
+            if ext == ".npy":
+                np.save(os.path.join(directory, name), self._data[stem])
+            elif name in self._text:
+                with open(os.path.join(directory, name), "wb") as f:
+                    f.write(self._text[name])
 
     @property
     def node_index(self):

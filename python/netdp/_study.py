@@ -2,7 +2,8 @@
 
 A study is a TOML file's path or the same content as a dict ({"study": {...}, "experiment": [{"name": ...,
 "model": ..., "params": {...}, "grid": {...}}]}); a dict is written as TOML text and read by the same parser, so
-both give the CLI's results.csv.
+both give the CLI's results.csv. A StudyResult reads results.csv and the tidy results_long.csv as typed tables
+(python/netdp/_frames.py).
 """
 
 import json
@@ -10,8 +11,7 @@ import math
 import os
 import re
 
-from . import _netdp
-from ._result import read_csv
+from . import _frames, _netdp
 
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 
@@ -74,15 +74,37 @@ def study_toml(study):
     return "\n".join(lines) + "\n"
 
 
+AGGREGATES = re.compile(r"^(mean|stderr|min|max|q[0-9.e+-]+)$")
+
+
+def read_study_table(path):
+    """results.csv or results_long.csv as a typed table (python/netdp/_frames.py). The study runner writes every
+    float with a point or an exponent ("1.0"), so a column of whole numbers is an integer column (replicates,
+    distance, an integer parameter); the aggregates (mean, stderr, min, max, q<level>) are float64 whatever
+    they hold, text columns (experiment, graph, statistic) str."""
+    header, body = _frames.read_rows(path)
+    floats = {c for c in header if AGGREGATES.match(c)}
+    columns = _frames.typed_columns(header, body, integer_columns=set(header), float_columns=floats)
+    return _frames.frame(columns)
+
+
 class StudyResult:
-    """A finished study: ``out`` (its directory), ``results`` (results.csv as {column: values}),
-    ``manifest`` (manifest.json as a dict)."""
+    """A finished study: ``out`` (its directory; also ``path``), ``results`` (results.csv as a typed table: a
+    pandas DataFrame, or a NumPy structured array without pandas), ``frame()`` (results_long.csv, the tidy
+    table: one row per experiment, point, statistic and distance) and ``manifest`` (manifest.json as a dict)."""
 
     def __init__(self, out):
-        self.out = out
-        self.results = read_csv(os.path.join(out, "results.csv"))
+        self.out = self.path = out
+        self.results = read_study_table(os.path.join(out, "results.csv"))
         with open(os.path.join(out, "manifest.json"), encoding="utf-8") as f:
             self.manifest = json.load(f)
+
+    def frame(self):
+        """results_long.csv as a typed table (docs/study.md "Outputs"): columns experiment, point, model, one per
+        parameter, statistic, the record labels (distance, t, n), replicates, mean, stderr, min, max, q<level>.
+        A curve is one pivot: ``df[df.statistic == "by_distance.mean"].pivot(index="distance",
+        columns="sigma", values="mean")``."""
+        return read_study_table(os.path.join(self.out, "results_long.csv"))
 
     def __repr__(self):
         return f"<netdp.StudyResult {self.out}>"

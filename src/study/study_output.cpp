@@ -41,7 +41,7 @@ void claim_study_dir(const fs::path& dir, const StudySpec& spec, bool update) {
   for (const auto& entry : fs::directory_iterator(dir, ec))
     if (!is_leftover_temporary(entry.path().filename().string()))
       throw InvalidParameter(
-        "out", "out " + dir.string() + " is not empty and holds no study; choose another output directory");
+          "out", "out " + dir.string() + " is not empty and holds no study; choose another output directory");
   ResultsDir(dir).write_text("study.toml", spec.text);
 }
 
@@ -77,6 +77,7 @@ void write_study_outputs(const fs::path& dir, const StudySpec& spec, const Study
                          const std::vector<json>& records, const json& facts) {
   ResultsDir out(dir);
   out.write_text("results.csv", results_csv(spec, plan, records));
+  out.write_text("results_long.csv", results_long_csv(spec, plan, records));
   double unit_seconds = 0;
   for (const auto& r : records) unit_seconds += r.value("seconds", 0.0);
   json experiments = json::array();
@@ -95,7 +96,7 @@ void write_study_outputs(const fs::path& dir, const StudySpec& spec, const Study
       {"experiments", experiments},
       {"units", plan.units.size()},
       {"unit_seconds_total", unit_seconds},
-      {"outputs", {"study.toml", "results.csv"}}};
+      {"outputs", {"study.toml", "results.csv", "results_long.csv"}}};
   manifest.update(facts);
   out.commit_manifest(manifest);
 }

@@ -22,33 +22,60 @@ bool is_execution_fact(const std::string& key) {
 
 namespace {
 
-void flatten(const json& value, const std::string& path, std::vector<std::pair<std::string, double>>& out) {
+// Walks the summary; `leaf` carries the names and labels of the path so far.
+void flatten(const json& value, const SummaryLeaf& at, std::vector<SummaryLeaf>& out) {
+  const auto joined = [](const std::string& path, const std::string& key) {
+    return path.empty() ? key : path + "." + key;
+  };
   if (value.is_number()) {
-    out.emplace_back(path, value.get<double>());
+    out.push_back(at);
+    out.back().value = value.get<double>();
   } else if (value.is_object()) {
     for (const auto& [key, item] : value.items())
-      if (!is_execution_fact(key)) flatten(item, path.empty() ? key : path + "." + key, out);
+      if (!is_execution_fact(key)) {
+        SummaryLeaf next = at;
+        next.path = joined(at.path, key);
+        next.statistic = joined(at.statistic, key);
+        flatten(item, next, out);
+      }
   } else if (value.is_array()) {
     for (std::size_t i = 0; i < value.size(); ++i) {
       const json& item = value[i];
-      std::string label = std::to_string(i), skip;
+      std::string skip;
       if (item.is_object())
         for (const char* field : {"distance", "t", "n"})
           if (item.contains(field) && item[field].is_number()) {
-            label = std::string(field) + "=" + item[field].dump();
             skip = field;
             break;
           }
-      const std::string at = path + "[" + label + "]";
-      if (item.is_object() && !skip.empty()) {
-        json rest = item;
-        rest.erase(skip);
-        flatten(rest, at, out);
-      } else {
-        flatten(item, at, out);
+      SummaryLeaf next = at;
+      const bool labelled =
+          std::none_of(at.labels.begin(), at.labels.end(), [&](const auto& l) { return l.first == skip; });
+      if (skip.empty()) {  // a list of numbers, or records without a label: by position in both names
+        next.path += "[" + std::to_string(i) + "]";
+        next.statistic += "[" + std::to_string(i) + "]";
+        flatten(item, next, out);
+        continue;
       }
+      const std::string label = "[" + skip + "=" + item[skip].dump() + "]";
+      next.path += label;
+      if (labelled)
+        next.labels.emplace_back(skip, item[skip].get<double>());
+      else  // the same field twice on one path (nested lists): the inner one stays in the name
+        next.statistic += label;
+      json rest = item;
+      rest.erase(skip);
+      flatten(rest, next, out);
     }
   }
+}
+
+}  // namespace
+
+std::string float_cell(double x) {
+  std::string text = format_double(x);
+  if (text.find_first_of(".ein") == std::string::npos) text += ".0";  // no point, exponent, inf or nan
+  return text;
 }
 
 std::string csv_cell(const std::string& text) {
@@ -58,11 +85,19 @@ std::string csv_cell(const std::string& text) {
   return quoted + "\"";
 }
 
-}  // namespace
+std::string parameter_cell(const json& value) {
+  return csv_cell(value.is_number_float() ? float_cell(value.get<double>()) : argument_text(value));
+}
+
+std::vector<SummaryLeaf> summary_leaves(const json& summary) {
+  std::vector<SummaryLeaf> out;
+  flatten(summary, SummaryLeaf{}, out);
+  return out;
+}
 
 std::vector<std::pair<std::string, double>> flatten_summary(const json& summary) {
   std::vector<std::pair<std::string, double>> out;
-  flatten(summary, "", out);
+  for (auto& leaf : summary_leaves(summary)) out.emplace_back(std::move(leaf.path), leaf.value);
   return out;
 }
 
@@ -73,11 +108,46 @@ double quantile(const std::vector<double>& sorted, double level) {
   return sorted[lo] + (h - double(lo)) * (sorted[lo + 1] - sorted[lo]);
 }
 
-std::string results_csv(const StudySpec& spec, const StudyPlan& plan, const std::vector<json>& records) {
-  std::vector<std::string> columns;  // parameter columns, in order of first appearance
+std::vector<std::string> parameter_columns(const StudyPlan& plan) {
+  std::vector<std::string> columns;
   for (const auto& point : plan.points)
     for (const auto& [key, value] : point.parameters)
       if (std::find(columns.begin(), columns.end(), key) == columns.end()) columns.push_back(key);
+  return columns;
+}
+
+std::string point_cells(const StudySpec& spec, const GridPoint& point,
+                        const std::vector<std::string>& columns) {
+  const auto& experiment = spec.experiments[point.experiment];
+  std::string cells = csv_cell(experiment.name) + ',' + point.name + ',' + csv_cell(experiment.model);
+  for (const auto& c : columns) {
+    auto it = std::find_if(point.parameters.begin(), point.parameters.end(),
+                           [&](auto& kv) { return kv.first == c; });
+    cells += ',' + (it == point.parameters.end() ? std::string() : parameter_cell(it->second));
+  }
+  return cells;
+}
+
+std::string aggregate_cells(std::vector<double> v, const std::vector<double>& quantiles) {
+  const double k = double(v.size());
+  double sum = 0;
+  for (double x : v) sum += x;
+  const double mean = sum / k;
+  std::string stderr_text;
+  if (v.size() >= 2) {
+    double ss = 0;
+    for (double x : v) ss += (x - mean) * (x - mean);
+    stderr_text = float_cell(std::sqrt(ss / (k - 1)) / std::sqrt(k));
+  }
+  std::sort(v.begin(), v.end());
+  std::string cells = ',' + std::to_string(v.size()) + ',' + float_cell(mean) + ',' + stderr_text + ',' +
+                      float_cell(v.front()) + ',' + float_cell(v.back());
+  for (double q : quantiles) cells += ',' + float_cell(quantile(v, q));
+  return cells;
+}
+
+std::string results_csv(const StudySpec& spec, const StudyPlan& plan, const std::vector<json>& records) {
+  const std::vector<std::string> columns = parameter_columns(plan);
   std::ostringstream csv;
   csv << "experiment,point,model";
   for (const auto& c : columns) csv << ',' << csv_cell(c);
@@ -87,14 +157,7 @@ std::string results_csv(const StudySpec& spec, const StudyPlan& plan, const std:
   std::vector<std::vector<std::size_t>> units_of(plan.points.size());
   for (const auto& u : plan.units) units_of[u.point].push_back(u.index);
   for (std::size_t p = 0; p < plan.points.size(); ++p) {
-    const auto& point = plan.points[p];
-    const auto& experiment = spec.experiments[point.experiment];
-    std::string prefix = csv_cell(experiment.name) + ',' + point.name + ',' + csv_cell(experiment.model);
-    for (const auto& c : columns) {
-      auto it = std::find_if(point.parameters.begin(), point.parameters.end(),
-                             [&](auto& kv) { return kv.first == c; });
-      prefix += ',' + (it == point.parameters.end() ? std::string() : csv_cell(argument_text(it->second)));
-    }
+    const std::string prefix = point_cells(spec, plan.points[p], columns);
     std::vector<std::string> order;
     std::map<std::string, std::vector<double>> values;
     for (std::size_t unit : units_of[p])
@@ -103,24 +166,8 @@ std::string results_csv(const StudySpec& spec, const StudyPlan& plan, const std:
         if (fresh) order.push_back(name);
         it->second.push_back(x);
       }
-    for (const auto& name : order) {
-      std::vector<double> v = values[name];
-      const double k = double(v.size());
-      double sum = 0;
-      for (double x : v) sum += x;
-      const double mean = sum / k;
-      std::string stderr_text;
-      if (v.size() >= 2) {
-        double ss = 0;
-        for (double x : v) ss += (x - mean) * (x - mean);
-        stderr_text = format_double(std::sqrt(ss / (k - 1)) / std::sqrt(k));
-      }
-      std::sort(v.begin(), v.end());
-      csv << prefix << ',' << csv_cell(name) << ',' << v.size() << ',' << format_double(mean) << ','
-          << stderr_text << ',' << format_double(v.front()) << ',' << format_double(v.back());
-      for (double q : spec.quantiles) csv << ',' << format_double(quantile(v, q));
-      csv << '\n';
-    }
+    for (const auto& name : order)
+      csv << prefix << ',' << csv_cell(name) << aggregate_cells(values[name], spec.quantiles) << '\n';
   }
   return csv.str();
 }

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cmath>
 #include <fstream>
+#include <limits>
 
 #include "netdp/core/error.hpp"
 #include "netdp/io/results_dir.hpp"
@@ -275,6 +276,43 @@ TEST(StudyResults, FlattenLabelsRecordsAndDropsExecutionFacts) {
   EXPECT_EQ(flat, expected);
 }
 
+TEST(StudyResults, LeavesMoveRecordLabelsOutOfTheStatisticName) {
+  const json summary = {{"by_distance", {{{"distance", 2}, {"mean", 0.25}}}},
+                        {"curve", {{{"t", 5}, {"by_distance", {{{"distance", 1}, {"max", 3.0}}}}}}},
+                        {"nested", {{{"distance", 1}, {"inner", {{{"distance", 4}, {"x", 7.0}}}}}}},
+                        {"q", {4.0}}};
+  const auto leaves = summary_leaves(summary);
+  ASSERT_EQ(leaves.size(), 4u);
+  using Labels = std::vector<std::pair<std::string, double>>;
+  EXPECT_EQ(leaves[0].path, "by_distance[distance=2].mean");
+  EXPECT_EQ(leaves[0].statistic, "by_distance.mean");
+  EXPECT_EQ(leaves[0].labels, (Labels{{"distance", 2}}));
+  // Two different fields on one path: both become labels.
+  EXPECT_EQ(leaves[1].path, "curve[t=5].by_distance[distance=1].max");
+  EXPECT_EQ(leaves[1].statistic, "curve.by_distance.max");
+  EXPECT_EQ(leaves[1].labels, (Labels{{"t", 5}, {"distance", 1}}));
+  EXPECT_EQ(leaves[1].value, 3.0);
+  // The same field twice: the inner one stays in the name, so that no two leaves share a name and labels.
+  EXPECT_EQ(leaves[2].statistic, "nested.inner[distance=4].x");
+  EXPECT_EQ(leaves[2].labels, (Labels{{"distance", 1}}));
+  // Positions stay in both names.
+  EXPECT_EQ(leaves[3].path, "q[0]");
+  EXPECT_EQ(leaves[3].statistic, "q[0]");
+  EXPECT_TRUE(leaves[3].labels.empty());
+}
+
+TEST(StudyResults, FloatCellsAlwaysReadAsFloats) {
+  EXPECT_EQ(float_cell(1.0), "1.0");
+  EXPECT_EQ(float_cell(-3.0), "-3.0");
+  EXPECT_EQ(float_cell(0.5), "0.5");
+  EXPECT_EQ(float_cell(1e300), "1e+300");
+  EXPECT_EQ(float_cell(std::numeric_limits<double>::infinity()), "inf");
+  EXPECT_EQ(float_cell(std::nan("")), "nan");
+  EXPECT_EQ(parameter_cell(json(2.0)), "2.0");  // a TOML float
+  EXPECT_EQ(parameter_cell(json(2)), "2");      // a TOML integer
+  EXPECT_EQ(parameter_cell(json("er:n=5,c=1")), "\"er:n=5,c=1\"");
+}
+
 TEST(StudyResults, QuantileInterpolatesLikeNumpy) {
   const std::vector<double> v{1, 2, 4, 8};
   EXPECT_DOUBLE_EQ(quantile(v, 0.0), 1);
@@ -324,8 +362,9 @@ TEST_F(StudyRunner, AggregatesReplicatesIntoTidyRows) {
   bool value_row = false, noise_row = false;
   for (const auto& r : rows) {
     if (r[1] == "p0001" && r[5] == "value") {
-      EXPECT_EQ(r, (std::vector<std::string>{"e", "p0001", "toy", "2", "4", "value", "3", "8", "0", "8", "8",
-                                             "8"}));
+      // y = 2.0 is a TOML float and x = 4 an integer; the aggregates are floats ("8.0", not "8").
+      EXPECT_EQ(r, (std::vector<std::string>{"e", "p0001", "toy", "2.0", "4", "value", "3", "8.0", "0.0",
+                                             "8.0", "8.0", "8.0"}));
       value_row = true;
     }
     if (r[1] == "p0000" && r[5] == "noise") {  // seed % 1000 of the three replicates, aggregated by hand
