@@ -31,7 +31,7 @@ def _order_by_distance(run, n, source):
     return np.arange(n), "nodes by index (graph not available: not ordered by distance)", None
 
 
-def _heatmap(ax, matrix, order, rows_order, axis_words, title, colour_label):
+def _heatmap(ax, matrix, order, rows_order, axis_words, title, colour_label, row_names=None):
     """A loss matrix as an image, rows and columns in the given orders, log colours when it spans decades."""
     from matplotlib.colors import LogNorm
     shown = np.asarray(matrix, dtype=float)[np.ix_(rows_order, order)]
@@ -42,7 +42,8 @@ def _heatmap(ax, matrix, order, rows_order, axis_words, title, colour_label):
     ax.figure.colorbar(image, ax=ax, label=colour_label)
     if len(order) <= 24:  # small graphs: the node ids themselves, in the drawn order
         ax.set_xticks(range(len(order)), [str(v) for v in order], fontsize=7)
-        ax.set_yticks(range(len(rows_order)), [str(v) for v in rows_order], fontsize=7)
+        names = row_names if row_names is not None else [str(v) for v in rows_order]
+        ax.set_yticks(range(len(rows_order)), names, fontsize=7)
     rows_words = "source u (same order)" if rows_order is order else "source row (file order)"
     finish(ax, f"observer v ({axis_words})", rows_words, title, legend=False)
 
@@ -82,11 +83,16 @@ def draw_loss(run, ax=None, source=None, **_):
             source = run.summary.get("source") or (attackers[0] if isinstance(attackers, list) and attackers
                                                    and isinstance(attackers[0], int) else 0)
         order, words, _ = _order_by_distance(run, n, int(source))
+        row_names = None
         if matrix.shape[0] == n:
             rows_order, what = order, "every source"
-        else:  # one row (--source) or the attackers' rows (mf-loss): kept in file order
+        else:  # one row (--source) or the attackers' rows (mf-loss): kept in file order, named by their node
             rows_order, what = np.arange(matrix.shape[0]), f"{matrix.shape[0]} source row(s)"
-        _heatmap(axes[at], matrix, order, rows_order, words, f"{model}: loss matrix, {what}", f"{name} (nats)")
+            nodes = ([int(source)] if matrix.shape[0] == 1 and model != "mf-loss" else
+                     _attacker_rows(run.summary.get("attackers"), matrix.shape[0], n))
+            row_names = [str(v) for v in nodes] if nodes else None
+        _heatmap(axes[at], matrix, order, rows_order, words, f"{model}: loss matrix, {what}", f"{name} (nats)",
+                 row_names)
         at += 1
     if extra:
         _sensitivity_panel(run, axes[at])

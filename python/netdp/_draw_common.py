@@ -221,9 +221,9 @@ def finish(ax, xlabel, ylabel, title, legend=True):
     """Axis labels (with units), the title, a light grid and the legend of every labelled artist."""
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
-    if "distance" in xlabel or "step" in xlabel:  # counts: no 1.25 hops
-        from matplotlib.ticker import MaxNLocator
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    from matplotlib.ticker import FixedLocator, MaxNLocator
+    if ("distance" in xlabel or "step" in xlabel) and not isinstance(ax.xaxis.get_major_locator(), FixedLocator):
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # counts: no tick at 1.25 hops
     ax.set_title(title, fontsize=10)
     ax.grid(True, alpha=0.3)
     if legend and ax.get_legend_handles_labels()[0]:

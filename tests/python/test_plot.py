@@ -132,6 +132,14 @@ def test_loss_by_distance_draws_the_file(results):
     assert np.allclose(heat.images[0].get_array(), loss[np.ix_(order, order)])
 
 
+def test_one_source_row_is_named(tmp_path):
+    out = str(tmp_path / "source5")
+    run_cli([CLI, "gossip-loss", "--graph", RING, "--steps", "10", "--source", "5", "--out", out])
+    heat = panels(plot_result(out))[1]
+    assert [t.get_text() for t in heat.get_yticklabels()] == ["5"]
+    assert [t.get_text() for t in heat.get_xticklabels()] == ["5", "4", "6", "3", "7", "0", "2", "1"]
+
+
 def test_attack_marks_every_node(results):
     figure = plot_result(results["attack-gossip"])
     drawing = panels(figure)[0]
