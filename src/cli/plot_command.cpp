@@ -1,6 +1,6 @@
-// `netdp plot DIR [--out FILE]`: the standard figure of a results directory (docs/plot.md). The drawing is the
-// Python package's (python/netdp/plot.py, matplotlib): this command finds an interpreter that has netdp and
-// matplotlib, and runs `PYTHON -m netdp.plot DIR --out FILE` with the terminal's stdout and stderr.
+// `netdp plot DIR [--out FILE]`: the standard figure of a results directory (docs/plot.md). The drawing is
+// the Python package's (python/netdp/plot.py, matplotlib): this command finds an interpreter that has netdp
+// and matplotlib, and runs `PYTHON -m netdp.plot DIR --out FILE` with the terminal's stdout and stderr.
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -34,7 +34,8 @@ constexpr const char* kProbe =
     "    try:\n"
     "        importlib.import_module(name)\n"
     "    except Exception as e:\n"
-    "        print('cannot import %s (%s)' % (name, str(e).splitlines()[0] if str(e) else type(e).__name__))\n"
+    "        print('cannot import %s (%s)' % (name, str(e).splitlines()[0] if str(e) else "
+    "type(e).__name__))\n"
     "        sys.exit(3)\n";
 
 /// The environment of the child: ours, with <dir of this program>/python first on PYTHONPATH when the
@@ -137,34 +138,36 @@ Command add_plot_command(CLI::App& app) {
   c->footer(
       "The interpreter: $NETDP_PYTHON when set, else python3 on PATH, else /usr/bin/python3; the first that "
       "imports numpy, matplotlib and netdp draws.");
-  return {c, [dir, out] {
-            const fs::path directory = *dir;
-            if (!fs::is_directory(directory))
-              throw InvalidInput("plot: '" + excerpt(*dir) + "' is not a directory");
-            if (!fs::is_regular_file(directory / "manifest.json") &&
-                !fs::is_regular_file(directory / "results.csv"))
-              throw InvalidInput("plot: '" + excerpt(*dir) +
-                                 "' is not a netdp results directory (no manifest.json: not written by netdp, "
-                                 "or a run that failed or is still running)");
-            const std::string figure = out->empty() ? (directory / "figure.png").string() : *out;
-            const std::string extension = fs::path(figure).extension().string();
-            if (extension != ".png" && extension != ".svg" && extension != ".pdf")
-              throw InvalidInput("plot: --out '" + excerpt(figure) + "' must end in .png, .svg or .pdf");
-            const auto env = child_environment();
-            std::string tried;
-            for (const auto& python : interpreters()) {
-              const Outcome probe = spawn({python, "-c", kProbe}, env, true);
-              if (probe.status == 0) {
-                const Outcome run = spawn({python, "-m", "netdp.plot", *dir, "--out", figure}, env, false);
-                return run.status == 0 ? 0 : run.status == 2 ? 2 : 1;
-              }
-              tried += (tried.empty() ? "" : "; ") + python + ": " +
-                       (probe.output.empty() ? "exit " + std::to_string(probe.status) : excerpt(probe.output, 160));
-            }
-            throw InvalidInput("plot: no Python with numpy, matplotlib and netdp (" + tried +
-                               "); install them or set NETDP_PYTHON to an interpreter that has them "
-                               "(docs/plot.md)");
-          }};
+  return {
+      c, [dir, out] {
+        const fs::path directory = *dir;
+        if (!fs::is_directory(directory))
+          throw InvalidInput("plot: '" + excerpt(*dir) + "' is not a directory");
+        if (!fs::is_regular_file(directory / "manifest.json") &&
+            !fs::is_regular_file(directory / "results.csv"))
+          throw InvalidInput("plot: '" + excerpt(*dir) +
+                             "' is not a netdp results directory (no manifest.json: not written by netdp, "
+                             "or a run that failed or is still running)");
+        const std::string figure = out->empty() ? (directory / "figure.png").string() : *out;
+        const std::string extension = fs::path(figure).extension().string();
+        if (extension != ".png" && extension != ".svg" && extension != ".pdf")
+          throw InvalidInput("plot: --out '" + excerpt(figure) + "' must end in .png, .svg or .pdf");
+        const auto env = child_environment();
+        std::string tried;
+        for (const auto& python : interpreters()) {
+          const Outcome probe = spawn({python, "-c", kProbe}, env, true);
+          if (probe.status == 0) {
+            const Outcome run = spawn({python, "-m", "netdp.plot", *dir, "--out", figure}, env, false);
+            return run.status == 0 ? 0 : run.status == 2 ? 2 : 1;
+          }
+          tried +=
+              (tried.empty() ? "" : "; ") + python + ": " +
+              (probe.output.empty() ? "exit " + std::to_string(probe.status) : excerpt(probe.output, 160));
+        }
+        throw InvalidInput("plot: no Python with numpy, matplotlib and netdp (" + tried +
+                           "); install them or set NETDP_PYTHON to an interpreter that has them "
+                           "(docs/plot.md)");
+      }};
 }
 
 }  // namespace netdp::cli
