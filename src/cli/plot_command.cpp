@@ -137,7 +137,8 @@ Command add_plot_command(CLI::App& app) {
   c->add_option("--out", *out, "figure file: .png, .svg or .pdf by its extension (default DIR/figure.png)");
   c->footer(
       "The interpreter: $NETDP_PYTHON when set, else python3 on PATH, else /usr/bin/python3; the first that "
-      "imports numpy, matplotlib and netdp draws.");
+      "imports numpy, matplotlib and netdp draws.\n"
+      "Example: netdp plot out/ring --out ring.svg");
   return {
       c, [dir, out] {
         const fs::path directory = *dir;
