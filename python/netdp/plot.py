@@ -37,6 +37,9 @@ def model_of(directory):
     if os.path.isfile(os.path.join(directory, "results.csv")) and (
             os.path.isfile(os.path.join(directory, "study.toml"))):
         return "study"
+    if os.path.isfile(os.path.join(directory, "study.toml")) and not os.path.isfile(manifest_path):
+        raise NotResultsDirectory(f"{directory}: a study without results.csv: some units are not finished (run it "
+                                  "again, or netdp merge its shards, docs/study.md)")
     if not os.path.isfile(manifest_path):
         raise NotResultsDirectory(f"{directory}: not a netdp results directory (no manifest.json; a run that "
                                   "failed or is still running has none, docs/outputs.md §1.1)")
