@@ -184,7 +184,7 @@ def draw_gossip_sim(run, ax=None, **_):
                 keep = np.isfinite(p["distance"])
                 band(axes[1], p["distance"][keep], p["mean"][keep], p["min"][keep], p["max"][keep], label)
         finish(axes[1], "hop distance d(u, v) (edges)", "pairwise Renyi loss f(u, v) (nats)",
-               "gossip-sim: privacy loss by distance, mean with min-max over pairs and runs")
+               "gossip-sim: loss by distance, min-max over pairs and runs")
     return figure
 
 

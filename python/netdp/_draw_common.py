@@ -6,6 +6,7 @@ import json
 import math
 import os
 import tempfile
+import textwrap
 from collections import deque
 
 import numpy as np
@@ -224,7 +225,7 @@ def finish(ax, xlabel, ylabel, title, legend=True):
     from matplotlib.ticker import FixedLocator, MaxNLocator
     if ("distance" in xlabel or "step" in xlabel) and not isinstance(ax.xaxis.get_major_locator(), FixedLocator):
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # counts: no tick at 1.25 hops
-    ax.set_title(title, fontsize=10)
+    ax.set_title("\n".join(textwrap.fill(line, 64) for line in title.split("\n")), fontsize=10)  # panel width
     ax.grid(True, alpha=0.3)
     if legend and ax.get_legend_handles_labels()[0]:
         ax.legend(fontsize=7)
