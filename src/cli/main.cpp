@@ -91,12 +91,14 @@ int main(int argc, char** argv) {
       "Exit codes: 0 success; 2 bad input, refused before any work with one line on stderr; 1 runtime "
       "failure; 130 / 143 stopped by SIGINT / SIGTERM (docs/reliability.md).\n"
       "Example: netdp gossip-loss --graph ring:n=16 --steps 20 --out out/ring   (netdp CMD --help for each "
-      "command)");
+      "command)\n"
+      "Figure: netdp plot out/ring   (writes out/ring/figure.png; --out FILE.svg|.pdf; docs/plot.md)");
   const auto invocation = cli::invocation_json(argc, argv);
   auto commands = cli::add_model_commands(app, invocation);
   commands.push_back(cli::add_demo_command(app, invocation));
   commands.push_back(cli::add_run_command(app, invocation));
   commands.push_back(cli::add_merge_command(app, invocation));
+  commands.push_back(cli::add_plot_command(app));
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,6 +1,6 @@
 #pragma once
 // The command line's pieces (the only user of CLI11): the model subcommands, built from the registry, and the
-// hand-written `demo`, `run` and `merge`; main parses and dispatches.
+// hand-written `demo`, `run`, `merge` and `plot`; main parses and dispatches.
 #include <functional>
 #include <vector>
 
@@ -24,5 +24,7 @@ nlohmann::json invocation_json(int argc, char** argv);
 Command add_demo_command(CLI::App& app, const nlohmann::json& invocation);
 Command add_run_command(CLI::App& app, const nlohmann::json& invocation);
 Command add_merge_command(CLI::App& app, const nlohmann::json& invocation);
+/// `netdp plot DIR`: runs the Python package's netdp.plot (docs/plot.md).
+Command add_plot_command(CLI::App& app);
 
 }  // namespace netdp::cli

@@ -1,7 +1,9 @@
 #include "study/mpi_world.hpp"
 
+#include <chrono>
 #include <cstdlib>
 #include <initializer_list>
+#include <thread>
 
 #ifdef NETDP_HAVE_MPI
 #include <mpi.h>
@@ -48,6 +50,21 @@ MpiWorld::~MpiWorld() {
 void MpiWorld::barrier() const {
 #ifdef NETDP_HAVE_MPI
   if (size_ > 1) MPI_Barrier(MPI_COMM_WORLD);
+#endif
+}
+
+void MpiWorld::wait_all([[maybe_unused]] const std::function<void()>& while_waiting) const {
+#ifdef NETDP_HAVE_MPI
+  if (size_ > 1) {
+    MPI_Request request;
+    MPI_Ibarrier(MPI_COMM_WORLD, &request);
+    int done = 0;
+    for (MPI_Test(&request, &done, MPI_STATUS_IGNORE); done == 0;
+         MPI_Test(&request, &done, MPI_STATUS_IGNORE)) {
+      while_waiting();
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  }
 #endif
 }
 

@@ -191,12 +191,13 @@ int run_study(const StudySpec& spec, const ModelCatalog& catalog, const RunOptio
   if (o.shards < 1 || o.shard < 0 || o.shard >= o.shards)
     throw InvalidParameter("shard", "shard: expected i/N with 0 <= i < N");
   MpiWorld world;
-  ProgressLine expanding("netdp run: expanding the study", "of the units", !o.quiet);
+  const bool show = !o.quiet && world.rank() == 0;  // under MPI, rank 0 speaks for every rank
+  ProgressLine expanding("netdp run: expanding the study", "of the units", show);
   const StudyPlan plan = expand_study(spec, catalog, [&](double done) { expanding.update(done); });
   expanding.finish();
   const WorkerPlan workers = plan_workers(o, world);
   const int parallel = static_cast<int>(workers.devices.size()) * world.size() * o.shards;
-  const auto estimates = check_plan(spec, plan, catalog, parallel, !o.quiet);
+  const auto estimates = check_plan(spec, plan, catalog, parallel, show);
   // Unit i belongs to slot i mod (shards x ranks): shard-major, so a shard's ranks share its units.
   const int slots = o.shards * world.size();
   const int slot = o.shard * world.size() + world.rank();
@@ -247,8 +248,24 @@ int run_study(const StudySpec& spec, const ModelCatalog& catalog, const RunOptio
     pending.push_back(&u);
   }
 
+  // Under MPI rank 0 reports the whole share: the other ranks' units are counted by their unit.json in the
+  // shared directory (docs/cluster.md "Progress under MPI"), so no collective is needed while units run.
+  std::vector<fs::path> elsewhere;
+  if (world.size() > 1 && world.rank() == 0)
+    for (const auto& u : plan.units) {
+      const auto unit_slot = static_cast<int>(u.index % static_cast<std::size_t>(slots));
+      if (unit_slot / world.size() == o.shard && unit_slot != slot)
+        elsewhere.push_back(o.out / u.dir / "unit.json");
+    }
+  UnitProgress::Elsewhere count_elsewhere;
+  if (!elsewhere.empty())
+    count_elsewhere = [&elsewhere] {
+      std::error_code error;
+      return static_cast<std::size_t>(std::count_if(elsewhere.begin(), elsewhere.end(),
+                                                    [&](const fs::path& p) { return fs::exists(p, error); }));
+    };
   const StopSignals stop_signals;  // from here on, SIGINT/SIGTERM stop the study between units
-  UnitProgress progress(mine, mine - pending.size(), !o.quiet);
+  UnitProgress progress(mine + elsewhere.size(), mine - pending.size(), show, count_elsewhere);
   std::mutex failures_mutex;
   std::vector<std::string> failures;
   auto work = [&](std::size_t w) {
@@ -278,7 +295,9 @@ int run_study(const StudySpec& spec, const ModelCatalog& catalog, const RunOptio
     for (std::size_t w = 0; w < workers.devices.size(); ++w) threads.emplace_back(work, w);
     for (auto& t : threads) t.join();
   }
-  progress.finish();
+  world.wait_all([&progress] { progress.tick(); });
+  const long long failed_everywhere = world.sum(static_cast<long long>(failures.size()));
+  progress.finish(static_cast<std::size_t>(failed_everywhere) - failures.size());
   for (const auto& f : failures) std::fprintf(stderr, "netdp run: unit failed: %s\n", f.c_str());
   if (const int stopped = world.max(stop_signal()); stopped != 0) {
     if (world.rank() == 0)

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -11,6 +12,8 @@ namespace netdp::study {
 namespace {
 
 constexpr double kTerminalInterval = 0.2, kLogInterval = 10.0;
+// The other ranks' units are counted by looking for their unit.json: at most this often (a stat per unit).
+constexpr double kScanInterval = 2.0;
 
 std::string clock_text(double seconds) {
   if (!std::isfinite(seconds)) return "?";
@@ -25,10 +28,25 @@ std::string clock_text(double seconds) {
 
 }  // namespace
 
-UnitProgress::UnitProgress(std::size_t total, std::size_t already, bool enabled)
-    : total_(total), already_(already), enabled_(enabled && total > already), terminal_(isatty(2) == 1) {
-  start_ = last_ = std::chrono::steady_clock::now();
+UnitProgress::UnitProgress(std::size_t total, std::size_t already, bool enabled, Elsewhere elsewhere)
+    : total_(total),
+      already_(already),
+      enabled_(enabled),
+      terminal_(isatty(2) == 1),
+      elsewhere_(enabled ? std::move(elsewhere) : Elsewhere{}) {
+  start_ = last_ = scanned_ = std::chrono::steady_clock::now();
+  others_start_ = others_ = elsewhere_ ? elsewhere_() : 0;
+  enabled_ = enabled_ && total_ > already_ + others_start_;
   if (enabled_ && terminal_) draw(false);
+}
+
+std::size_t UnitProgress::others(bool force) {
+  const auto now = std::chrono::steady_clock::now();
+  if (elsewhere_ && (force || std::chrono::duration<double>(now - scanned_).count() >= kScanInterval)) {
+    others_ = elsewhere_();
+    scanned_ = now;
+  }
+  return others_;
 }
 
 void UnitProgress::unit_done(bool failed) {
@@ -43,18 +61,33 @@ void UnitProgress::unit_done(bool failed) {
   }
 }
 
-void UnitProgress::finish() {
+void UnitProgress::tick() {
   std::lock_guard lock(mutex_);
-  if (enabled_) draw(true);
+  if (!enabled_) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (std::chrono::duration<double>(now - last_).count() >= (terminal_ ? kTerminalInterval : kLogInterval)) {
+    draw(false);
+    last_ = now;
+  }
+}
+
+void UnitProgress::finish(std::size_t failed_elsewhere) {
+  std::lock_guard lock(mutex_);
+  if (!enabled_) return;
+  failed_ += failed_elsewhere;
+  others(true);
+  draw(true);
 }
 
 void UnitProgress::draw(bool final_line) {
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   // Failed units are not finished: they are counted apart and left to the next run (issue: "6/6 units" with
   // 5 failed read as success).
-  const std::size_t finished = already_ + done_, ended = finished + failed_;
-  const double rate = elapsed > 0 ? double(done_ + failed_) / elapsed : 0.0;
-  const double eta = rate > 0 ? double(total_ - ended) / rate : NAN;
+  const std::size_t elsewhere = others(false) - others_start_;  // committed by other ranks during this run
+  const std::size_t ended = std::min(total_, already_ + others_start_ + done_ + elsewhere + failed_),
+                    finished = ended - std::min(ended, failed_);
+  const double rate = elapsed > 0 ? double(done_ + elsewhere + failed_) / elapsed : 0.0;
+  const double eta = rate > 0 ? double(total_ - ended) / rate : NAN;  // ended <= total_
   char failed[48] = "";
   if (failed_ > 0) std::snprintf(failed, sizeof failed, " (%zu failed)", failed_);
   char tail[160];

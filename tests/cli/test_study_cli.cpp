@@ -5,6 +5,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
+#include <string>
 
 #include "support/test_support.hpp"
 
@@ -230,6 +232,32 @@ TEST(StudyCli, MpirunTwoRanksEqualsOneProcess) {
   ASSERT_EQ(std::system(command.c_str()), 0) << read_text((dir / "mpi.log").string());
   EXPECT_TRUE(same_file(dir / "mpi/results.csv", dir / "one/results.csv"));
   EXPECT_EQ(read_json(dir / "mpi/manifest.json")["ranks"], 2);
+#endif
+}
+
+// Under MPI only rank 0 reports progress, counting every rank's units (docs/study.md "Progress"): one closing
+// line "27/27 units" rather than one "14/14" and one "13/13" per rank.
+TEST(StudyCli, MpirunProgressComesFromRankZeroWithTheCombinedCount) {
+#ifndef NETDP_TEST_MPIEXEC
+  GTEST_SKIP() << "this build has no MPI (install libopenmpi-dev and openmpi-bin)";
+#else
+  ScratchDir dir;
+  const auto study = dir.write("s.toml", kStudy);
+  const std::string command = std::string("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ") +
+                              NETDP_TEST_MPIEXEC + " --oversubscribe -np 2 " + NETDP_CLI + " run " + study +
+                              " --out " + (dir / "mpi").string() + " 2> " + (dir / "err.log").string() +
+                              " > /dev/null";
+  ASSERT_EQ(std::system(command.c_str()), 0) << read_text((dir / "err.log").string());
+  std::istringstream err(read_text((dir / "err.log").string()));
+  int progress_lines = 0, closing_lines = 0;
+  for (std::string line; std::getline(err, line);) {
+    if (!line.starts_with("netdp run: ") || line.find(" units, ") == std::string::npos) continue;
+    ++progress_lines;
+    EXPECT_NE(line.find("/27 units"), std::string::npos) << "a rank's own count: " << line;
+    closing_lines += line.find("27/27 units") != std::string::npos;
+  }
+  EXPECT_GE(progress_lines, 1);
+  EXPECT_EQ(closing_lines, 1) << read_text((dir / "err.log").string());
 #endif
 }
 
