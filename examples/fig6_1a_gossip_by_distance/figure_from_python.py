@@ -46,7 +46,7 @@ def curves(small):
         tables = [netdp.gossip_loss(g, **SETTING, device="auto").by_distance for g in family]
         finite = [np.isfinite(t["distance"]) for t in tables]
         distances = sorted(set().union(*(t["distance"][f].tolist() for t, f in zip(tables, finite))))
-        rows = [[t for t in tables if d in t["distance"]] for d in distances]
+        rows = [[t for t in tables if d in list(t["distance"])] for d in distances]
         pick = lambda t, d, column: t[column][list(t["distance"]).index(d)]  # noqa: E731
         out[label] = (np.array(distances),
                       np.array([np.mean([pick(t, d, "mean") for t in ts]) for d, ts in zip(distances, rows)]),
