@@ -70,7 +70,7 @@ TEST(BadInputs, MessagesQuoteAtMostAShortPrintableExcerpt) {
   expect_refused(
       dir, {
                {"a 100 kB line", "graph --graph file:" + long_line, "..."},
-               {"binary garbage", "graph --graph file:" + binary, "?? garbage"},
+               {"binary garbage", "graph --graph file:" + binary, "\\x01\\xff garbage"},
                {"a directory as a graph file", "graph --graph file:" + dir.path().string(), "is a directory"},
                {"a 5000-character option value", "gossip-loss --graph ring:n=5 --steps " + long_token, "..."},
            });

@@ -68,12 +68,18 @@ inline void require_finite(double x, const std::string& quantity, const std::str
 }
 
 /// Input text as an error message may quote it (docs/reliability.md): at most `limit` characters, each byte
-/// outside printable ASCII shown as '?', and "..." when cut, so a 10 MB line or binary garbage stays one
-/// line.
+/// outside printable ASCII escaped as \xNN, and "..." when cut, so a 10 MB line or binary garbage stays one
+/// short line.
 inline std::string excerpt(std::string_view text, std::size_t limit = 80) {
+  static constexpr char kHex[] = "0123456789abcdef";
   std::string out;
-  for (std::size_t i = 0; i < text.size() && i < limit; ++i)
-    out += (text[i] >= 0x20 && text[i] < 0x7f) ? text[i] : '?';
+  for (std::size_t i = 0; i < text.size() && i < limit; ++i) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    if (byte >= 0x20 && byte < 0x7f)
+      out += text[i];
+    else
+      out.append({'\\', 'x', kHex[byte >> 4], kHex[byte & 15]});
+  }
   if (text.size() > limit) out += "...";
   return out;
 }
