@@ -138,21 +138,37 @@ std::string lower(std::string_view s) {
 
 // With insertion_order, ids are first renumbered by first appearance; the largest component then keeps that
 // relative order (it renumbers in increasing id), which is networkx's read_edgelist + subgraph order.
-Graph finish(node_t n, Edges& edges, const EdgeListOptions& options) {
+// `base` is added back to each index for the file ids (1 for one-based files).
+Graph finish(node_t n, Edges& edges, const EdgeListOptions& options, int base) {
+  std::vector<std::int64_t> file_ids;  // the file id of each index, when renumbered
   if (options.insertion_order) {
     std::vector<node_t> rank(static_cast<std::size_t>(n), -1);
     node_t next = 0;
     for (auto& [u, v] : edges) {
       for (node_t* id : {&u, &v}) {
         node_t& r = rank[static_cast<std::size_t>(*id)];
-        if (r < 0) r = next++;
+        if (r < 0) {
+          r = next++;
+          file_ids.push_back(std::int64_t{*id} + base);
+        }
         *id = r;
       }
     }
     n = next;
   }
   Graph g = graph_from_edges(n, edges);
-  return options.largest_component ? largest_connected_component(g) : g;
+  if (options.largest_component) {
+    std::vector<node_t> kept;
+    g = largest_connected_component(g, &kept);
+    if (kept.size() != static_cast<std::size_t>(n) || !file_ids.empty()) {
+      std::vector<std::int64_t> ids;
+      ids.reserve(kept.size());
+      for (node_t old : kept) ids.push_back(file_ids.empty() ? std::int64_t{old} + base : file_ids[old]);
+      file_ids = std::move(ids);
+    }
+  }
+  g.file_ids = std::move(file_ids);
+  return g;
 }
 
 // A Matrix Market coordinate file after its header and size line: entries still to be read from `reader`.
@@ -253,7 +269,7 @@ Graph load_edge_list(const std::string& path, const EdgeListOptions& options) {
   require_memory(graph_build_bytes(double(max_id) + 1, double(edges.size())),
                  "graph file '" + path + "': node ids up to " + std::to_string(max_id + base) + " (" +
                      std::to_string(max_id + 1) + " nodes)");
-  return finish(max_id + 1, edges, options);
+  return finish(max_id + 1, edges, options, base);
 }
 
 Graph load_matrix_market(const std::string& path, const EdgeListOptions& options) {
@@ -263,7 +279,7 @@ Graph load_matrix_market(const std::string& path, const EdgeListOptions& options
   Edges edges;
   edges.reserve(static_cast<std::size_t>(std::min<std::int64_t>(mm.entries, max_entries(reader))));
   read_mtx_entries(reader, mm, [&](node_t i, node_t j, double) { edges.emplace_back(i, j); });
-  return finish(mm.n, edges, options);  // graph_from_edges drops the diagonal and merges (i,j), (j,i)
+  return finish(mm.n, edges, options, 1);  // graph_from_edges drops the diagonal and merges (i,j), (j,i)
 }
 
 Graph load_matrix_market(const std::string& path, bool largest_component) {

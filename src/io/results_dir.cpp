@@ -180,6 +180,14 @@ void ResultsDir::commit_manifest(nlohmann::json manifest) const {
   write_json("manifest.json", manifest);
 }
 
+void ResultsDir::write_node_map(const Graph& g) const {
+  if (g.file_ids.empty()) return;
+  std::string csv = "index,file_id\n";
+  for (std::size_t i = 0; i < g.file_ids.size(); ++i)
+    csv += std::to_string(i) + ',' + std::to_string(g.file_ids[i]) + '\n';
+  write_text("node_map.csv", csv);
+}
+
 void ResultsDir::write_text(const std::string& name, const std::string& content) const {
   AtomicFile f(file(name));
   f.stream() << content;

@@ -117,6 +117,28 @@ TEST(GraphIo, LargestComponentIsRelabelled) {
   EXPECT_EQ(load_edge_list(path).n, 10);
 }
 
+// A renumbered graph remembers each node's id in the file (node_map.csv): by hand on a path 5-7-9 beside an
+// edge 2-3, ids as written (one-based files too), and none when nothing was renumbered.
+TEST(GraphIo, RenumberedNodesKeepTheirFileIds) {
+  ScratchDir dir;
+  const auto path = dir.write("g.txt", "9 7\n7 5\n2 3\n").string();
+  EXPECT_TRUE(load_edge_list(path).file_ids.empty());
+  EdgeListOptions lcc;
+  lcc.largest_component = true;
+  const Graph a = load_edge_list(path, lcc);
+  EXPECT_EQ(a.n, 3);
+  EXPECT_EQ(a.file_ids, (std::vector<std::int64_t>{5, 7, 9}));
+  EdgeListOptions insertion;
+  insertion.insertion_order = true;
+  EXPECT_EQ(load_edge_list(path, insertion).file_ids, (std::vector<std::int64_t>{9, 7, 5, 2, 3}));
+  insertion.largest_component = true;
+  EXPECT_EQ(load_edge_list(path, insertion).file_ids, (std::vector<std::int64_t>{9, 7, 5}));
+  lcc.one_based = true;
+  EXPECT_EQ(load_edge_list(path, lcc).file_ids, (std::vector<std::int64_t>{5, 7, 9}));
+  const auto connected = dir.write("c.txt", "0 1\n1 2\n").string();
+  EXPECT_TRUE(load_edge_list(connected, lcc).file_ids.empty());  // lcc kept every node
+}
+
 TEST(GraphIo, EdgeListErrorsNamePathLineAndContent) {
   ScratchDir dir;
   auto check = [&](const std::string& content, const std::string& bad_line, const std::string& line_number,

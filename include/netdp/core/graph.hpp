@@ -14,6 +14,10 @@ struct Graph {
   node_t n = 0;
   std::vector<offset_t> offsets{0};  // size n + 1
   std::vector<node_t> adjacency;     // size 2 m
+  /// The id each node has in the file it was read from, when the reader renumbered the nodes (largest
+  /// component, insertion order); empty when node i is the file's id i (docs/graphs.md "Node ids"). Written
+  /// as node_map.csv beside the results.
+  std::vector<std::int64_t> file_ids;
 
   node_t num_nodes() const { return n; }
   std::int64_t num_edges() const { return offsets.back() / 2; }

@@ -65,6 +65,9 @@ class ResultsDir {
   std::filesystem::path file(const std::string& name) const;
   void write_text(const std::string& name, const std::string& content) const;
   void write_json(const std::string& name, const nlohmann::json& value) const;
+  /// node_map.csv (index, file_id) when the graph's nodes were renumbered from a file (Graph::file_ids;
+  /// docs/outputs.md "node_map.csv"), so node indices in every other file map back to the file's ids.
+  void write_node_map(const Graph& g) const;
   /// Writes manifest.json, its "files" completed with every file of this run (named through file() or
   /// written here) that exists: the next run into the directory removes them all, also those the writer
   /// forgot to list (docs/outputs.md §1.1).
