@@ -121,7 +121,7 @@ TEST(GraphIo, LargestComponentIsRelabelled) {
 // edge 2-3, ids as written (one-based files too), and none when nothing was renumbered.
 TEST(GraphIo, RenumberedNodesKeepTheirFileIds) {
   ScratchDir dir;
-  const auto path = dir.write("g.txt", "9 7\n7 5\n2 3\n").string();
+  const auto path = dir.write("g.txt", "9 7\n7 5\n2 3\n");
   EXPECT_TRUE(load_edge_list(path).file_ids.empty());
   EdgeListOptions lcc;
   lcc.largest_component = true;
@@ -135,7 +135,7 @@ TEST(GraphIo, RenumberedNodesKeepTheirFileIds) {
   EXPECT_EQ(load_edge_list(path, insertion).file_ids, (std::vector<std::int64_t>{9, 7, 5}));
   lcc.one_based = true;
   EXPECT_EQ(load_edge_list(path, lcc).file_ids, (std::vector<std::int64_t>{5, 7, 9}));
-  const auto connected = dir.write("c.txt", "0 1\n1 2\n").string();
+  const auto connected = dir.write("c.txt", "0 1\n1 2\n");
   EXPECT_TRUE(load_edge_list(connected, lcc).file_ids.empty());  // lcc kept every node
 }
 
