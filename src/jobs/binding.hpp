@@ -15,8 +15,9 @@
 // A binding is a chain of member pointers (the field) or a setter `(Job&, T)`; the field's or the setter's
 // type T says how the value converts: bool (flag), int (integer, at most 2^31 - 1), std::int64_t (integer;
 // declared wide automatically), std::uint64_t (natural), double (real), std::string (text, choice),
-// std::vector<double> (reals), CountOrAuto (count_or_auto); std::optional<T> stays empty when the parameter
-// has neither a value nor a default. The setters run in the order of the declarations.
+// std::vector<double> (reals), CountOrAuto (count_or_auto; 32-bit unless declared .wide()); std::optional<T>
+// stays empty when the parameter has neither a value nor a default. The setters run in the order of the
+// declarations.
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -77,7 +78,7 @@ T value_as(const Values& v, const Parameter& p) {
 /// A declaration that lands in a 64-bit field needs no 32-bit check.
 template <class T>
 void declare_width(Parameter& p) {
-  if constexpr (std::is_same_v<T, std::int64_t> || std::is_same_v<T, CountOrAuto>) p.wide = true;
+  if constexpr (std::is_same_v<T, std::int64_t>) p.wide = true;  // CountOrAuto: wide only when declared
 }
 
 /// Stores `value` into `field`, an optional's empty state kept when the parameter has no value.

@@ -45,7 +45,7 @@ std::vector<Parameter> loss_parameters(Binding<Job>& bind, const Parameter& nois
   append(
       list,
       {alpha, noise,
-       bind(count_or_auto("steps", steps_help).fallback("auto").range(between(1, INT_MAX)),
+       bind(count_or_auto("steps", steps_help).fallback("auto").range(at_least(1)),
             [](Job& job, CountOrAuto steps) {
               job.auto_steps = steps.is_auto;
               if (!steps.is_auto) job.params.steps = static_cast<int>(steps.count);

@@ -103,9 +103,6 @@ json run_walk_loss_job(const WalkLossJob& job) {
                        " is below the weak-convexity condition of Thm 7.7 (" +
                        (job.stated_condition ? "stated" : "exact") +
                        " form); the losses are reported but the theorem does not cover them");
-  if (job.progress)  // every time, the defaults too (issue 30); --quiet runs find them in summary.json
-    for (const auto& w : warnings) std::fprintf(stderr, "netdp: warning: %s\n", w.get<std::string>().c_str());
-
   ResultsDir out(job.out_dir);
   LossReport report(g, out, params.source ? 1 : g.n, "walk-loss", job.progress, job.write_matrix,
                     job.diagonal_local ? walk_local_loss(params) : 0.0);
@@ -115,6 +112,10 @@ json run_walk_loss_job(const WalkLossJob& job) {
   LossRowTee sink(sinks);
   WalkLossRun run = walk_loss(g, w, params, sink);
   const json losses = report.finish();
+  // Every time, the defaults too, once the run succeeded (a refused run prints only its error); --quiet runs
+  // find them in summary.json.
+  if (job.progress)
+    for (const auto& w : warnings) std::fprintf(stderr, "netdp: warning: %s\n", w.get<std::string>().c_str());
 
   json summary = {
       {"model", "walk-loss"},

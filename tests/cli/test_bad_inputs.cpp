@@ -337,11 +337,15 @@ TEST(Options, SigmaIsTheOldSpellingOfTheNoiseMultiplierAndTheGradientNoise) {
 
 // Defect 8: walk-loss's defaults (alpha = 2, sigma = 1: the reference figures) print no warning; the summary
 // still records that the stated weak-convexity condition does not hold.
-TEST(Options, WalkLossDefaultsPrintNoWarning) {
+// Issue 30: a validity warning reaches the person every time, for the defaults too (not only in
+// summary.json).
+TEST(Options, WalkLossDefaultsWarnOnStderr) {
   ScratchDir dir;
   const auto r = run_cli("walk-loss --graph ring:n=8 --steps 10 --out " + (dir / "w").string());
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("netdp: warning: sigma^2 = 1 is below the weak-convexity condition"),
+            std::string::npos)
+      << r.err;
   EXPECT_EQ(read_json(dir / "w/summary.json")["warnings"].size(), 1u);
 }
 
