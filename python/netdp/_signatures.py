@@ -11,7 +11,7 @@ and a keyword left out takes the registry's default there.
 
 import inspect
 import os
-from typing import Callable, Hashable, List, Literal, Optional, Sequence, Union
+from typing import Callable, Hashable, Literal, Optional, Union
 
 import numpy as np
 
@@ -48,7 +48,7 @@ def _registry_annotation(p):
     if kind == "real":
         return float
     if kind == "reals":
-        return List[float]
+        return list[float]
     if kind == "count_or_auto":
         return Union[int, Literal["auto"]]
     if kind == "choice":
