@@ -27,7 +27,7 @@ from ._accountant import (ComposedEvent, GaussianEvent, GaussianViewEvent, Lapla
                           gdp_log_delta, laplace_rdp)
 from ._models import MODELS, NetdpWarning, model_functions, python_name
 from ._result import Result, read_csv
-from ._signatures import GraphLike, Node, WeightsLike
+from ._signatures import GraphLike, Node, OutDir, Progress, WeightsLike
 from ._study import StudyResult, run_study, study_toml
 
 InvalidParameter = _netdp.InvalidParameter
@@ -44,6 +44,6 @@ globals().update(_functions)
 models = list(_functions)
 
 __all__ = ["models", "Result", "StudyResult", "run_study", "study_toml", "read_csv", "InvalidParameter",
-           "DeviceUnavailable", "NetdpWarning", "GraphLike", "WeightsLike", "Node", "python_name", "MODELS", "PairwiseAccountant", "GaussianEvent", "LaplaceEvent",
+           "DeviceUnavailable", "NetdpWarning", "GraphLike", "WeightsLike", "Node", "Progress", "OutDir", "python_name", "MODELS", "PairwiseAccountant", "GaussianEvent", "LaplaceEvent",
            "PoissonSampledGaussianEvent", "SelfComposedEvent", "ComposedEvent", "GaussianViewEvent",
            "WalkViewEvent", "gdp_epsilon", "gdp_delta", "gdp_log_delta", "laplace_rdp"] + models

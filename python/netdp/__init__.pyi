@@ -8,6 +8,7 @@ import networkx
 import numpy
 import scipy.sparse
 
+from . import _netdp as _netdp
 from ._accountant import ComposedEvent as ComposedEvent
 from ._accountant import GaussianEvent as GaussianEvent
 from ._accountant import GaussianViewEvent as GaussianViewEvent
@@ -38,12 +39,12 @@ OutDir = Optional[Union[str, os.PathLike[str]]]
 
 __version__: str
 models: list[str]
-__all__: list[str]
 
 class InvalidParameter(ValueError):
     parameter: str
 
 class DeviceUnavailable(InvalidParameter): ...
+__all__ = ['models', 'Result', 'StudyResult', 'run_study', 'study_toml', 'read_csv', 'InvalidParameter', 'DeviceUnavailable', 'NetdpWarning', 'GraphLike', 'WeightsLike', 'Node', 'Progress', 'OutDir', 'python_name', 'MODELS', 'PairwiseAccountant', 'GaussianEvent', 'LaplaceEvent', 'PoissonSampledGaussianEvent', 'SelfComposedEvent', 'ComposedEvent', 'GaussianViewEvent', 'WalkViewEvent', 'gdp_epsilon', 'gdp_delta', 'gdp_log_delta', 'laplace_rdp', 'graph', 'gossip_loss', 'gossip_er_bound', 'walk_loss', 'bound_complete_sum', 'bound_complete_histogram', 'bound_ring_sum', 'bound_ring_histogram', 'bound_sgd_rdp', 'bound_sgd_closed_form', 'bound_sgd_sigma', 'gossip_sim', 'muffliato_gd', 'walk_sim', 'walk_sgd', 'muffliato_sgd', 'mf_loss', 'mf_factorize', 'mf_sgd', 'admm', 'attack_gossip', 'attack_dgd']
 
 def graph(graph: GraphLike, *, weights: WeightsLike = 'metropolis', sigma: float = 1.0, eigenvalues: bool = False, diameter_limit: int = 2000000000, out: OutDir = None, progress: Progress = False) -> Result:
     """build or load a graph; write its edge list and statistics"""

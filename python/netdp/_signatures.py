@@ -11,9 +11,13 @@ and a keyword left out takes the registry's default there.
 
 import inspect
 import os
-from typing import Callable, Hashable, Literal, Optional, Union
+from typing import TYPE_CHECKING, Callable, Hashable, Literal, Optional, Union
 
 import numpy as np
+
+if TYPE_CHECKING:  # the names the string annotations below use, for type checkers only
+    import networkx  # noqa: F401
+    import scipy.sparse  # noqa: F401
 
 #: What a ``graph`` keyword accepts (docs/python.md "Graphs and weights"): a spec string (docs/graphs.md), a path
 #: to a graph file, a networkx graph, a scipy.sparse adjacency matrix or an m x 2 integer array of edges. The

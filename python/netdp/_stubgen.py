@@ -28,6 +28,7 @@ import networkx
 import numpy
 import scipy.sparse
 
+from . import _netdp as _netdp
 from ._accountant import ComposedEvent as ComposedEvent
 from ._accountant import GaussianEvent as GaussianEvent
 from ._accountant import GaussianViewEvent as GaussianViewEvent
@@ -58,7 +59,6 @@ OutDir = Optional[Union[str, os.PathLike[str]]]
 
 __version__: str
 models: list[str]
-__all__: list[str]
 
 class InvalidParameter(ValueError):
     parameter: str
@@ -124,7 +124,9 @@ def stub_text():
     functions = [make_function(d) for d in MODELS]
     names = [python_name(d["name"]) for d in MODELS]
     assert names == [f.__name__ for f in functions]
-    return HEADER + "".join("\n" + function_text(f) for f in functions)
+    import netdp  # the package's __all__, as stubtest compares it
+    return (HEADER + "__all__ = [" + ", ".join(repr(n) for n in netdp.__all__) + "]\n" +
+            "".join("\n" + function_text(f) for f in functions))
 
 
 def main(argv):

@@ -76,3 +76,17 @@ def test_stub_function_matches_the_runtime_signature(name):
             assert ast.literal_eval(default) == p.default, a.arg
         if sys.version_info >= (3, 10):  # `X | None` evaluates from 3.10 on
             assert eval(ast.unparse(a.annotation), _namespace()) == p.annotation, a.arg
+
+
+def test_mypy_stubtest_when_installed(tmp_path):
+    """mypy's stubtest over the whole package, where mypy is installed (`pip install mypy`; not in CI). The
+    native module's stub is partial and the type-checking-only imports of _signatures are not runtime names:
+    tests/python/stubtest_allowlist.txt lists them."""
+    pytest.importorskip("mypy")
+    import subprocess
+    config = tmp_path / "mypy.ini"
+    config.write_text("[mypy]\nignore_missing_imports = True\n")  # networkx, scipy, tqdm ship no stubs
+    allowlist = os.path.join(os.path.dirname(__file__), "stubtest_allowlist.txt")
+    done = subprocess.run([sys.executable, "-m", "mypy.stubtest", "netdp", "--mypy-config-file", str(config),
+                           "--allowlist", allowlist], capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
