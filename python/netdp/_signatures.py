@@ -121,8 +121,10 @@ def describe_parameter(p, python_name):
         facts.append("required")
     elif p["type"] != "flag" and default(p) is not None:
         facts.append(f"default {default(p)!r}")
-    if _unit(p):
-        facts.append("unit: " + _unit(p))
+    if p["unit"]:
+        facts.append("unit: " + p["unit"])
+    elif _unit(p):
+        facts.append(_unit(p))
     return f"{python_name(p['name'])} ({', '.join(facts)}): {p['help']}"
 
 
