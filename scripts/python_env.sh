@@ -1,5 +1,5 @@
 # Sourced by setup.sh and test.sh: which Python the package netdp is installed for (README "Quick start",
-# docs/python.md "Install").
+# docs/python.md "Installation").
 #
 # `netdp_install_python` prints the interpreter that scripts/setup.sh installs netdp into, for the python3 on PATH:
 #   1. the active virtual environment's, when there is one ($VIRTUAL_ENV);

@@ -22,7 +22,7 @@ if ((${#missing[@]})); then
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-# The Python package (docs/python.md "Install"): `pip install .` for the python3 on PATH (the active virtual
+# The Python package (docs/python.md "Installation"): `pip install .` for the python3 on PATH (the active virtual
 # environment, else python3 itself when pip may install there, else a .venv in the clone: scripts/python_env.sh),
 # with the optional libraries the examples and the tests use. It runs first: the wheel's build (build-wheel/)
 # compiles the library, and the build below finds its objects in ccache.

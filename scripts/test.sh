@@ -10,7 +10,7 @@ started=$(date +%s)
 source scripts/generator.sh
 source scripts/python_env.sh
 # The Python tests (tests/python, ctest label python) run against the package installed by pip from this clone
-# into a fresh virtual environment (docs/python.md "Install"); --system-site-packages: the libraries the tests use
+# into a fresh virtual environment (docs/python.md "Installation"); --system-site-packages: the libraries the tests use
 # come from the interpreter's own site (setup.sh installed them), not downloaded again.
 venv=$PWD/build/venv-tests
 cmake -S . -B build $(netdp_generator build) -DCMAKE_BUILD_TYPE=Release -DNETDP_PYTHON_TESTS_INTERPRETER="$venv/bin/python"

@@ -1,4 +1,4 @@
-"""The package as pip installs it (docs/python.md "Install"): one version number, CMakeLists.txt's, in
+"""The package as pip installs it (docs/python.md "Installation"): one version number, CMakeLists.txt's, in
 importlib.metadata and netdp.__version__; under scripts/test.sh (NETDP_TEST_INSTALLED=1), the package imported is
 the one pip installed into this virtual environment, not the build tree's."""
 
