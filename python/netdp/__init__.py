@@ -14,9 +14,10 @@ result's attributes are the CLI's output files (``.loss`` for loss.npy, ``.summa
 The pairwise accountant (``PairwiseAccountant`` and its events, docs/python.md "Pairwise accountant") accounts
 the views of a protocol per pair (u -> v): exact GDP where every event is Gaussian-linear, RDP otherwise.
 
-Errors: ``InvalidParameter`` (a ValueError; ``.parameter`` names the keyword) and ``DeviceUnavailable`` (an
-InvalidParameter of ``device``) carry the CLI's one-line message; other bad input is a ValueError, a runtime
-failure a RuntimeError. Runs release the GIL, show a tqdm bar with ``progress=True`` (or call
+Errors: ``InvalidParameter`` (a ValueError; ``.parameter`` names the keyword; NaN, inf and wrong types
+included) and ``DeviceUnavailable`` (an InvalidParameter of ``device``) carry the CLI's one-line message; other
+bad input is a ValueError, a runtime failure a RuntimeError. A result's validity warnings (``summary["warnings"]``)
+are issued as ``NetdpWarning`` (a UserWarning). Signatures are typed; ``__init__.pyi`` is their stub. Runs release the GIL, show a tqdm bar with ``progress=True`` (or call
 ``progress(stage, fraction)``), and stop within about a second on Ctrl-C, raising KeyboardInterrupt.
 """
 
@@ -24,14 +25,17 @@ from . import _netdp
 from ._accountant import (ComposedEvent, GaussianEvent, GaussianViewEvent, LaplaceEvent, PairwiseAccountant,
                           PoissonSampledGaussianEvent, SelfComposedEvent, WalkViewEvent, gdp_delta, gdp_epsilon,
                           gdp_log_delta, laplace_rdp)
-from ._models import MODELS, model_functions, python_name
+from ._models import MODELS, NetdpWarning, model_functions, python_name
 from ._result import Result, read_csv
+from ._signatures import GraphLike, Node, OutDir, Progress, WeightsLike
 from ._study import StudyResult, run_study, study_toml
 
 InvalidParameter = _netdp.InvalidParameter
 DeviceUnavailable = _netdp.DeviceUnavailable
 InvalidParameter.__module__ = DeviceUnavailable.__module__ = "netdp"  # shown as netdp.InvalidParameter
-__version__ = _netdp.version()
+#: The project's one version number (CMakeLists.txt), as `pip show netdp` and importlib.metadata give it;
+#: ``_netdp.version()`` adds the git commit the module was built from.
+__version__ = _netdp.version().split(" ")[0]
 
 _functions = model_functions()
 globals().update(_functions)
@@ -40,6 +44,6 @@ globals().update(_functions)
 models = list(_functions)
 
 __all__ = ["models", "Result", "StudyResult", "run_study", "study_toml", "read_csv", "InvalidParameter",
-           "DeviceUnavailable", "python_name", "MODELS", "PairwiseAccountant", "GaussianEvent", "LaplaceEvent",
+           "DeviceUnavailable", "NetdpWarning", "GraphLike", "WeightsLike", "Node", "Progress", "OutDir", "python_name", "MODELS", "PairwiseAccountant", "GaussianEvent", "LaplaceEvent",
            "PoissonSampledGaussianEvent", "SelfComposedEvent", "ComposedEvent", "GaussianViewEvent",
            "WalkViewEvent", "gdp_epsilon", "gdp_delta", "gdp_log_delta", "laplace_rdp"] + models

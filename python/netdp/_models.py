@@ -8,14 +8,16 @@ parameters with ``-`` turned into ``_`` (``t_start``, ``no_matrix``).
 
 import inspect
 import json
+import math
 import numbers
 import os
 import shutil
 import tempfile
+import warnings
 
 import numpy as np
 
-from . import _netdp
+from . import _netdp, _signatures
 from ._graphs import Handover, graph_spec, weights_spec
 from ._progress import progress_watcher
 from ._result import Result
@@ -23,20 +25,44 @@ from ._result import Result
 MODELS = json.loads(_netdp.describe_models())
 
 
+class NetdpWarning(UserWarning):
+    """A result that holds with a caveat: a theorem's condition not met, a horizon cut, a clip applied (the
+    run's summary.json `warnings`, docs/python.md "Warnings")."""
+
+    __module__ = "netdp"
+
+
 def python_name(name):
     """The Python spelling of a registry name: words joined by '_', '-' -> '_'."""
     return name.replace(" ", "_").replace("-", "_")
 
 
-def _json_value(name, value):
+def _invalid(parameter, message):
+    """netdp.InvalidParameter (a ValueError) raised from Python, as the engine raises it: .parameter is the
+    registry name."""
+    error = _netdp.InvalidParameter(message)
+    error.parameter = parameter
+    return error
+
+
+def echo(value, limit=200):
+    """repr(value) for a message, cut at `limit` characters (a value may be a whole array)."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _json_value(p, value):
     """A Python value as the JSON the registry converts (Values::from_json_object): numbers, strings, bools,
-    lists of them. NumPy scalars and arrays and paths are accepted."""
+    lists of them. NumPy scalars and arrays and paths are accepted. NaN and infinities go as the CLI's text
+    ("nan", "inf", "-inf"; JSON has no such numbers), so the engine refuses them with the CLI's message; any other
+    type is refused here, before any work."""
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
     if isinstance(value, numbers.Integral):
         return int(value)
     if isinstance(value, numbers.Real):
-        return float(value)
+        value = float(value)
+        return value if math.isfinite(value) else repr(value)
     if isinstance(value, str):
         return value
     if isinstance(value, os.PathLike):
@@ -44,21 +70,15 @@ def _json_value(name, value):
     if isinstance(value, np.ndarray):
         value = value.tolist()
     if isinstance(value, (list, tuple)):
-        return [_json_value(name, v) for v in value]
-    raise ValueError(f"{name}: cannot pass a {type(value).__name__} (expected a number, a string, a bool or a list)")
+        return [_json_value(p, v) for v in value]
+    raise _invalid(p["name"], f"{p['name']} must be a string, a number or a list, not a {type(value).__name__}: "
+                              f"{echo(value)}")
 
 
-def _describe_parameter(p):
-    text = f"{python_name(p['name'])} ({p['type'].replace('_', ' ')}"
-    if p["choices"]:
-        text += ": " + " | ".join(p["choices"])
-    if p["required"]:
-        text += ", required"
-    elif p["default"] is not None:
-        text += f", default {p['default']}"
-    if p["unit"]:
-        text += f", {p['unit']}"
-    return text + "): " + p["help"]
+def _warn(summary):
+    """Each of a run's validity warnings (summary.json `warnings`) as a NetdpWarning, from the caller's line."""
+    for text in summary.get("warnings", []) if isinstance(summary, dict) else []:
+        warnings.warn(text if isinstance(text, str) else json.dumps(text), NetdpWarning, stacklevel=4)
 
 
 class _Model:
@@ -73,25 +93,30 @@ class _Model:
 
     def values(self, kwargs, handover):
         """(JSON values by registry name, node labels or None); Python graphs and matrices are registered with
-        `handover` (python/netdp/_graphs.py), which the caller closes after the run."""
-        values, nodes = {}, None
+        `handover` (python/netdp/_graphs.py), which the caller closes after the run. The plain values are
+        converted first, so that a wrong one is refused before a graph is copied."""
+        values, nodes, later = {}, None, []
         for key, value in kwargs.items():
             if key not in self.parameters:
                 raise TypeError(f"{python_name(self.name)}() got an unexpected keyword argument '{key}'")
             if value is None:
                 continue
             p = self.parameters[key]
+            if p["name"] in ("graph", "weights", "source"):
+                later.append((key, p, value))
+            else:
+                values[p["name"]] = _json_value(p, value)
+        for key, p, value in sorted(later, key=lambda item: item[1]["name"] == "source"):  # source: a label
             if p["name"] == "graph":
                 value, nodes = graph_spec(value, handover)
             elif p["name"] == "weights":
                 value = weights_spec(value, handover)
-            values[p["name"]] = _json_value(key, value)
-        if nodes is not None and "source" in values:  # a networkx graph's source is a label
-            index = {label: i for i, label in enumerate(nodes)}
-            label = kwargs["source"]
-            if label not in index:
-                raise ValueError(f"source: {label!r} is not a node of the graph")
-            values["source"] = index[label]
+            elif nodes is not None:  # a networkx graph's source is a label
+                index = {label: i for i, label in enumerate(nodes)}
+                if value not in index:
+                    raise ValueError(f"source: {echo(value)} is not a node of the graph")
+                value = index[value]
+            values[p["name"]] = _json_value(p, value)
         return values, nodes
 
     def keywords(self, args, kwargs):
@@ -126,6 +151,7 @@ class _Model:
                                                json.dumps(invocation), callback)
                 finally:
                     close()
+            _warn(json.loads(summary))
             report = _netdp.report_model(self.name, summary, directory)
             return Result(self.name, directory, None if out is None else directory, nodes, report)
         finally:
@@ -146,37 +172,19 @@ class _Model:
 
 
 def make_function(description):
-    """A Python function for one registry model, with a signature and a docstring built from its parameters."""
+    """A Python function for one registry model, with a typed signature and a docstring built from its
+    parameters (python/netdp/_signatures.py)."""
     model = _Model(description)
     name = python_name(model.name)
 
     def function(*args, **kwargs):
         return model(*args, **kwargs)
 
-    shown = []
-    for key, p in model.parameters.items():
-        if p["role"] in ("out_dir", "quiet"):
-            continue
-        kind = inspect.Parameter.POSITIONAL_OR_KEYWORD if key == "graph" else inspect.Parameter.KEYWORD_ONLY
-        shown.append(inspect.Parameter(key, kind, default=None))
-    shown.append(inspect.Parameter("out", inspect.Parameter.KEYWORD_ONLY, default=None))
-    shown.append(inspect.Parameter("progress", inspect.Parameter.KEYWORD_ONLY, default=False))
-    shown.sort(key=lambda p: p.kind)
-    function.__signature__ = inspect.Signature(shown)
+    function.__signature__ = inspect.Signature(_signatures.parameters(description, python_name),
+                                               return_annotation=Result)
     function.__name__ = function.__qualname__ = name
-    lines = [description["help"], "",
-             f"The registry model `{model.name}` (netdp {model.name} on the command line); a keyword left as None",
-             "takes the registry's default. Returns a netdp.Result whose attributes are the output files",
-             "(docs/outputs.md). Raises netdp.InvalidParameter (a ValueError) for bad input.", "", "Parameters:"]
-    lines += ["  " + _describe_parameter(p) for p in model.parameters.values() if p["role"] not in ("out_dir", "quiet")]
-    lines += ["  out: the results directory (default: a temporary one, deleted once the files are loaded)",
-              "  progress: True for a tqdm bar per stage (the engine's lines on stderr without tqdm), or a",
-              "    callable(stage, fraction) called on this thread as the run goes (default False: quiet)",
-              "", "Ctrl-C stops the run within about a second and raises KeyboardInterrupt; the GIL is released",
-              "while it runs."]
-    if description["footer"]:
-        lines += ["", description["footer"]]
-    function.__doc__ = "\n".join(lines)
+    function.__module__ = "netdp"
+    function.__doc__ = _signatures.docstring(description, python_name)
     function.check = model.check
     function.estimate = model.estimate
     function.model = model.name

@@ -301,6 +301,26 @@ std::int64_t register_weights(std::int64_t n, const Array<std::int64_t>& rows,
   return register_memory_weights(matrix_from_index_arrays(n, r, c, v));
 }
 
+/// A message with every quoted value ('...') longer than 200 characters cut to its first 200 and "...": a
+/// graph spec, a path or a list may be any length, and Python shows a message whole (docs/python.md
+/// "Errors").
+std::string cut_quoted(const std::string& message) {
+  constexpr std::size_t limit = 200;
+  std::string out;
+  std::size_t at = 0;
+  for (std::size_t open = message.find('\''); open != std::string::npos; open = message.find('\'', at)) {
+    const std::size_t close = message.find('\'', open + 1);
+    if (close == std::string::npos) break;
+    const std::size_t length = close - open - 1;
+    out.append(message, at, open + 1 - at);
+    out.append(message, open + 1, std::min(length, limit));
+    if (length > limit) out += "...";
+    out += '\'';
+    at = close + 1;
+  }
+  return out.append(message, at, std::string::npos);
+}
+
 /// netdp's errors as Python exceptions (docs/python.md "Errors"): InvalidParameter (a ValueError with the
 /// parameter's name), DeviceUnavailable (an InvalidParameter of device), other bad input ValueError; anything
 /// else keeps pybind11's mapping (RuntimeError, MemoryError for std::bad_alloc).
@@ -309,7 +329,7 @@ void register_errors(py::module_& m) {
   static py::exception<DeviceUnavailable> device_unavailable(m, "DeviceUnavailable", invalid_parameter.ptr());
   py::register_exception_translator([](std::exception_ptr error) {
     const auto raise = [](py::handle type, const InvalidParameter& e) {
-      py::object instance = py::reinterpret_borrow<py::object>(type)(e.what());
+      py::object instance = py::reinterpret_borrow<py::object>(type)(cut_quoted(e.what()));
       instance.attr("parameter") = e.parameter();
       PyErr_SetObject(type.ptr(), instance.ptr());
     };
@@ -320,9 +340,9 @@ void register_errors(py::module_& m) {
     } catch (const InvalidParameter& e) {
       raise(invalid_parameter, e);
     } catch (const InvalidInput& e) {
-      PyErr_SetString(PyExc_ValueError, e.what());
+      PyErr_SetString(PyExc_ValueError, cut_quoted(e.what()).c_str());
     } catch (const json::parse_error& e) {
-      PyErr_SetString(PyExc_ValueError, e.what());
+      PyErr_SetString(PyExc_ValueError, cut_quoted(e.what()).c_str());
     } catch (const RunStopped&) {  // another run's Ctrl-C stopped this one too (the request is process-wide)
       PyErr_SetNone(PyExc_KeyboardInterrupt);
     }
