@@ -7,8 +7,9 @@ cd "$(dirname "$0")/.."
 packages=(build-essential cmake pkg-config git libcli11-dev nlohmann-json3-dev libopenblas-dev liblapacke-dev
           libtomlplusplus-dev libssl-dev libboost-graph-dev libopenmpi-dev openmpi-bin libgtest-dev googletest
           python3-dev python3-numpy pybind11-dev python3-pytest python3-scipy python3-networkx python3-matplotlib
-          python3-mpmath python3-venv clang libclang-rt-dev ccache ninja-build)  # venv: the Python package's
-          # virtual environments (scripts/python_env.sh); mpmath: high-precision references (tests/python,
+          python3-mpmath python3-pandas python3-venv clang libclang-rt-dev ccache ninja-build)  # pandas: tables as
+          # DataFrames (docs/python.md "Tables"); venv: the Python package's virtual environments
+          # (scripts/python_env.sh); mpmath: high-precision references (tests/python,
           # tests/data/gdp_reference.py); clang: the fuzz targets (scripts/sanitize.sh); ccache: rebuilds; ninja:
           # builds all layers at once (docs/reliability.md §5 "Compile time")
 missing=()

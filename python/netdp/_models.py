@@ -18,7 +18,7 @@ import warnings
 import numpy as np
 
 from . import _netdp, _signatures
-from ._graphs import Handover, graph_spec, weights_spec
+from ._graphs import NODE_PARAMETERS, Handover, graph_spec, node_value, weights_spec
 from ._progress import progress_watcher
 from ._result import Result
 
@@ -102,20 +102,18 @@ class _Model:
             if value is None:
                 continue
             p = self.parameters[key]
-            if p["name"] in ("graph", "weights", "source"):
+            if p["name"] in ("graph", "weights") or p["name"] in NODE_PARAMETERS:
                 later.append((key, p, value))
             else:
                 values[p["name"]] = _json_value(p, value)
-        for key, p, value in sorted(later, key=lambda item: item[1]["name"] == "source"):  # source: a label
+        # The graph first: node-valued parameters may be given with its labels (networkx input).
+        for key, p, value in sorted(later, key=lambda item: item[1]["name"] in NODE_PARAMETERS):
             if p["name"] == "graph":
                 value, nodes = graph_spec(value, handover)
             elif p["name"] == "weights":
                 value = weights_spec(value, handover)
-            elif nodes is not None:  # a networkx graph's source is a label
-                index = {label: i for i, label in enumerate(nodes)}
-                if value not in index:
-                    raise ValueError(f"source: {echo(value)} is not a node of the graph")
-                value = index[value]
+            elif nodes is not None:
+                value = node_value(p["name"], value, nodes)
             values[p["name"]] = _json_value(p, value)
         return values, nodes
 

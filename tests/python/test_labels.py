@@ -7,7 +7,7 @@ import networkx as nx
 import pytest
 
 import netdp
-from netdp import _graphs, _models, _netdp
+from netdp import _graphs, _netdp
 
 LABELS = ["n0", "n1", "n2", "n3", "n4"]
 
@@ -58,25 +58,16 @@ def test_without_labels_nothing_changes():
     assert _graphs.node_arguments(values, {"attackers": "0,1"}, None, {}) == {"attackers": "0,1"}
 
 
-# The calls go through python/netdp/_models.py, which applies node_arguments once it imports it (a change to
-# that file, owned elsewhere in issue 30): until then these fail as expected, and strict=True says when they pass.
-HOOKED = hasattr(_models, "node_arguments")
-needs_hook = pytest.mark.xfail(not HOOKED, strict=True,
-                               reason="python/netdp/_models.py does not call _graphs.node_arguments yet")
-
-
 def labelled_path():
     return nx.relabel_nodes(nx.path_graph(5), dict(enumerate(LABELS)))
 
 
-@needs_hook
 def test_walk_sim_starts_at_a_label():
     by_label = netdp.walk_sim(labelled_path(), start="n3", steps=2, runs=1, seed=1)
     by_index = netdp.walk_sim("path:n=5", start="node:3", steps=2, runs=1, seed=1)
     assert by_label.summary["start"] == by_index.summary["start"]
 
 
-@needs_hook
 def test_attackers_as_labels():
     r = netdp.attack_gossip(labelled_path(), attackers=["n0", "n4"], steps=4)
     table = r.nodes
