@@ -28,6 +28,15 @@ constexpr std::int64_t kRunChunk = 64;  // runs simulated between two merges (fi
 constexpr node_t kInnerMinNodes = 512;  // below, splitting one run over threads costs more than it gains
 enum Metric { kObjective, kGap, kNodeObjective, kConsensus, kAccuracy, kMetrics };
 
+/// Every row of x (n x dim, row-major) replaced by the rows' mean, summed in node order (deterministic).
+void average_rows(std::vector<double>& x, node_t n, int dim) {
+  std::vector<double> mean(static_cast<std::size_t>(dim), 0.0);
+  for (node_t v = 0; v < n; ++v)
+    for (int k = 0; k < dim; ++k) mean[k] += x[static_cast<std::size_t>(v) * dim + k];
+  for (double& m : mean) m /= double(n);
+  for (node_t v = 0; v < n; ++v) std::copy(mean.begin(), mean.end(), x.begin() + std::ptrdiff_t(v) * dim);
+}
+
 /// K accelerated gossip steps in place (docs/math.md §2.4): x^1 = W x^0, x^{k+1} = gamma W x^k + (1 - gamma)
 /// x^{k-1}, so that x^K = P_K(W) x^0.
 void accelerated_gossip(const CsrMatrix& w, double gamma, int steps, int p, bool parallel,
@@ -191,8 +200,12 @@ void simulate_run(const Context& c, std::int64_t run,
                    batch, g, sum);
       }
     }
-    const CsrMatrix& w = p.er_per_round ? schedule.round(t).w : c.w;
-    accelerated_gossip(w, gammas[t], p.gossip_steps, dim, c.inner_parallel, hat, s1, s2);
+    if (p.exact_averaging) {
+      average_rows(hat, n, dim);
+    } else {
+      const CsrMatrix& w = p.er_per_round ? schedule.round(t).w : c.w;
+      accelerated_gossip(w, gammas[t], p.gossip_steps, dim, c.inner_parallel, hat, s1, s2);
+    }
     theta.swap(hat);
     visit(t + 1, theta);
   }

@@ -162,6 +162,28 @@ TEST(MuffliatoGd, ExactAveragingIsCentralizedGdWithTheReferenceClip) {
   expect_centralized(NoiseOrder::reference_code);
 }
 
+// The trusted-aggregator baseline (exact_averaging) on a ring is the complete graph's one gossip step
+// (W-MH = J/n), noise included: the same noisy updates, averaged exactly.
+TEST(MuffliatoGd, FederatedBaselineAveragesTheNoisyUpdatesExactly) {
+  const auto [ring, ring_w] = network("ring:n=8");
+  const auto [complete, complete_w] = network("complete:n=8");
+  const LocalData d = synthetic_data(Objective::logistic, 8, 3, 5, 11);
+  MuffliatoGdParams p = params(6, 1, 0.5);
+  p.objective = Objective::logistic;
+  p.sigma = 0.7;
+  p.clip = 0.3;
+  MuffliatoGdParams federated = p;
+  federated.exact_averaging = true;
+  federated.gossip_steps = 5;  // unused: nothing gossips
+  const auto exact = muffliato_gd_trajectory(ring, ring_w, d, federated, 0);
+  const auto gossip = muffliato_gd_trajectory(complete, complete_w, d, p, 0);
+  for (int t = 1; t <= p.steps; ++t)
+    for (std::size_t i = 0; i < exact[t].size(); ++i) {
+      EXPECT_NEAR(exact[t][i], gossip[t][i], 1e-13) << t << ' ' << i;
+      EXPECT_EQ(exact[t][i], exact[t][i % 3]) << "every node holds the mean";
+    }
+}
+
 TEST(MuffliatoGd, NoiseOnlyConsensusMatchesTheChebyshevPolynomial) {
   // Quadratic with y_v = 0 and nu = 1: theta_hat = theta - (theta - 0) = 0 exactly, so every iteration starts
   // afresh: theta^{t+1} = P_K(W) nu sigma Z, Z (n x p) i.i.d. N(0, 1). With W symmetric and P_K(W) 1 = 1,

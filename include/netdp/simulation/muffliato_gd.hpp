@@ -58,6 +58,9 @@ struct MuffliatoGdParams {
   double edge_probability = 0;  // q for er_per_round
   std::optional<double> spectral_gap;  // gap of the fixed W for gamma; unset: computed with gap_definition
   GapDefinition gap_definition = GapDefinition::second;  // for the fixed W when unset, and for every W_t
+  /// The trusted-aggregator baseline of Fig. 6.1c (docs/muffliato_gd.md "Federated baseline"): the noisy
+  /// updates are averaged exactly (every node gets their mean) instead of by K gossip steps.
+  bool exact_averaging = false;
 };
 
 /// Throws InvalidParameter naming the offending parameter (also "batch" larger than the smallest D_v).
