@@ -153,8 +153,13 @@ GossipLossRun gossip_loss(const Graph& g, const CsrMatrix& w, const GossipLossPa
 
   if (p.accounting == GossipAccounting::exact) {
     // The production CPU engine, or its CUDA twin where a device is asked for or auto finds one
-    // (docs/cuda_backend.md "The exact gossip accountant: twins").
-    const ResolvedDevice device = resolve_device(p.device);
+    // (docs/cuda_backend.md "The exact gossip accountant: twins"). One source under auto stays on the CPU:
+    // its engine restricts each observer to its ball, the twins build dense n-vectors.
+    ResolvedDevice device = resolve_device(p.device);
+    if (p.device.kind == DeviceKind::automatic && p.source && device.kind == DeviceKind::cuda) {
+      device = resolve_device(DeviceSpec{DeviceKind::cpu});
+      device.note = "auto: one source of the exact accountant runs on the CPU (observers' balls)";
+    }
     GossipLossRun run = gossip_loss_exact(g, w, p, sink, progress, mu_sink,
                                           device.kind == DeviceKind::cuda ? device.index : -1);
     run.device = device.name;
