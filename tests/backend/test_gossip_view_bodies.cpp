@@ -11,9 +11,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -22,6 +26,8 @@
 #include "common/gossip_view_bodies.hpp"
 #include "gossip_view_kernels.hpp"
 #include "netdp/core/graph_generators.hpp"
+#include "netdp/core/graph_spec.hpp"
+#include "netdp/core/weighting.hpp"
 #include "support/test_support.hpp"
 
 namespace netdp {
@@ -207,6 +213,39 @@ TEST(GossipViewBodies, InterleavedSlotsMoveNoBit) {
             << c.name << " " << o;
       }
     }
+}
+
+TEST(GossipViewBodies, DISABLED_TimesTheTwinAgainstProduction) {
+  // Not a check: the CPU seconds of the CPU twin and of the production engine, all pairs, on
+  // NETDP_VIEW_BENCH_GRAPH (default er:n=2048,c=1,seed=1) with NETDP_VIEW_BENCH_STEPS (default 30), and how
+  // far apart they are. Run with --gtest_also_run_disabled_tests (docs/cuda_backend.md "The exact gossip
+  // accountant: twins").
+  const char* spec = std::getenv("NETDP_VIEW_BENCH_GRAPH");
+  const char* steps_text = std::getenv("NETDP_VIEW_BENCH_STEPS");
+  const auto graph = testing::with_metropolis(make_graph(spec ? spec : "er:n=2048,c=1,seed=1"));
+  const GossipViewProblem p =
+      gossip_view_problem(graph.g, graph.w, 0, steps_text ? std::atoi(steps_text) : 30, true);
+  auto timed = [](const char* what, auto&& run) {
+    const std::clock_t cpu = std::clock();
+    const auto wall = std::chrono::steady_clock::now();
+    Views v = run();
+    std::printf("%s: %.1f CPU s, %.1f wall s\n", what, double(std::clock() - cpu) / CLOCKS_PER_SEC,
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - wall).count());
+    return v;
+  };
+  const Views b = timed("production", [&] { return production(p); });
+  const Views a = timed("cpu twin", [&] { return twin(p); });
+  double worst = 0;
+  std::int64_t rank_differs = 0, rank_sum = 0;
+  for (std::size_t i = 0; i < a.projections.size(); ++i)
+    worst = std::max(worst, std::abs(a.projections[i] - b.projections[i]));
+  for (std::int64_t o = 0; o < p.n; ++o) {
+    rank_differs += a.reports[o].rank != b.reports[o].rank;
+    rank_sum += a.reports[o].rank;
+  }
+  std::printf("n = %lld: max |twin - production| = %.3g, observers whose rank differs: %lld, mean rank %.1f\n",
+              static_cast<long long>(p.n), worst, static_cast<long long>(rank_differs),
+              double(rank_sum) / double(p.n));
 }
 
 }  // namespace

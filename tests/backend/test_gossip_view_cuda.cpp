@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "accounting/gossip_view.hpp"
+#include "common/gossip_view_bodies.hpp"
 #include "gossip_view_kernels.hpp"
 #include "netdp/accounting/gossip_loss.hpp"
 #include "netdp/core/error.hpp"
