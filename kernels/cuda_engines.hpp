@@ -85,11 +85,11 @@
   P(LossRowSink, F(consume))                                           \
   P(GossipLossCudaEngine, F(plan) F(add_norms) F(loss_rows) F(finish)) \
   P(GossipSimCudaEngine, F(plan) F(run_batch))                         \
+  P(GossipViewCudaEngine, F(plan) F(run_batch))                        \
   P(WalkLossCudaEngine, F(plan) F(loss_rows) F(finish))                \
   P(WalkPlainCudaEngine, F(plan) F(run_batch) F(finish))               \
   P(WalkStepCudaEngine, F(plan) F(run_batch) F(visits))                \
-  P(WalkAccountedCudaEngine, F(plan) F(missing_cycle_lengths) F(set_cycle_terms) F(run_batch) F(finish)) \
-  P(GossipViewCudaEngine, F(plan) F(run_batch))
+  P(WalkAccountedCudaEngine, F(plan) F(missing_cycle_lengths) F(set_cycle_terms) F(run_batch) F(finish))
 
 // E(enum, V(enumerator) V(enumerator) ...): the enumerations in those structs, each enumerator once, so that
 // the signature carries the value of each.

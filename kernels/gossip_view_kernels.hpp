@@ -89,8 +89,8 @@ void gossip_view_spans_cpu(const GossipViewProblem& p, double floor, std::int64_
 /// The CPU twin of the CUDA engine (docs/cuda_backend.md "The exact gossip accountant: twins"): the listed
 /// observers' entries and reports (gossip_view_listed_cpu's layout) from the single-source body
 /// common/gossip_view_bodies.hpp, run by a host loop over the observers (OpenMP, one workspace slot per
-/// thread), dense n-vectors, the floor of gossip_view_floor. Byte for byte what gossip_view_cuda gives for the
-/// same input; the production engine above agrees with both to rounding (its GEMMs sum in another order).
+/// thread), dense n-vectors, the floor of gossip_view_floor. Byte for byte what gossip_view_cuda gives for
+/// the same input; the production engine above agrees with both to rounding (its GEMMs sum in another order).
 void gossip_view_twin_cpu(const GossipViewProblem& p, std::span<const std::int32_t> observers,
                           std::int64_t source, std::span<double> projections,
                           std::span<GossipViewObserver> reports,

@@ -67,10 +67,15 @@ class Basis {
  public:
   NETDP_HD Basis(Strided slot, std::int64_t n, std::int64_t rank_capacity, std::int64_t width_capacity,
                  double floor, std::int64_t capacity)
-      : n_(n), rank_capacity_(rank_capacity), floor_(floor), capacity_(capacity),
-        q_(slot), c_(slot.shifted(n * rank_capacity)),
+      : n_(n),
+        rank_capacity_(rank_capacity),
+        floor_(floor),
+        capacity_(capacity),
+        q_(slot),
+        c_(slot.shifted(n * rank_capacity)),
         h_(slot.shifted(n * (rank_capacity + width_capacity))),
-        norm0_(h_.shifted(rank_capacity * width_capacity)), norm1_(norm0_.shifted(width_capacity)),
+        norm0_(h_.shifted(rank_capacity * width_capacity)),
+        norm1_(norm0_.shifted(width_capacity)),
         scratch_(norm1_.shifted(width_capacity)) {}
 
   NETDP_HD Strided candidate(std::int64_t j) const { return c_.shifted(j * n_); }

@@ -15,10 +15,10 @@
 
 #include "common/csr_product.hpp"
 #include "common/gossip_view_bodies.hpp"
-#include "netdp/ground/serial_blas.hpp"
 #include "cpu/view_ball.hpp"
 #include "cpu/view_basis.hpp"
 #include "gossip_view_kernels.hpp"
+#include "netdp/ground/serial_blas.hpp"
 
 namespace netdp::kernels {
 

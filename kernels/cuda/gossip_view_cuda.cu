@@ -1,14 +1,14 @@
 // CUDA twin of the exact gossip accountant (docs/math.md §6.9; docs/cuda_backend.md "The exact gossip
 // accountant: twins"; interface: gossip_view_kernels.hpp). Batched per observer: each observer is one small
 // dense problem (its view basis, at most min(n, |N(v)| T + 1) columns of n doubles) run by one device thread
-// with the single-source body common/gossip_view_bodies.hpp, the body the CPU twin (gossip_view_twin_cpu) runs
-// on the host, so the two give the same bytes.
+// with the single-source body common/gossip_view_bodies.hpp, the body the CPU twin (gossip_view_twin_cpu)
+// runs on the host, so the two give the same bytes.
 //
-// Memory (docs/design.md principle 5): W and the graph in CSR, the observer list, then per observer of a batch
-// its workspace slot (basis, candidates, coefficients, norms, scratch), its entries (n or 1) and its report.
-// The batch is the most observers whose slots fit beside the fixed part in 85% of the free memory (or the
-// memory limit); the slots are interleaved (element e of slot s at e * batch + s), so the threads of a warp
-// touch neighbouring addresses at every step of their identical loops.
+// Memory (docs/design.md principle 5): W and the graph in CSR, the observer list, then per observer of a
+// batch its workspace slot (basis, candidates, coefficients, norms, scratch), its entries (n or 1) and its
+// report. The batch is the most observers whose slots fit beside the fixed part in 85% of the free memory (or
+// the memory limit); the slots are interleaved (element e of slot s at e * batch + s), so the threads of a
+// warp touch neighbouring addresses at every step of their identical loops.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -49,8 +49,8 @@ class ViewEngine final : public GossipViewCudaEngine {
         g_offsets_(static_cast<std::size_t>(p.n + 1)),
         g_adjacency_(static_cast<std::size_t>(p.g_offsets[p.n])),
         observers_(static_cast<std::size_t>(count)),
-        workspace_(static_cast<std::size_t>(batch * gossip_view::slot_doubles(p.n, rank_capacity,
-                                                                                width_capacity))),
+        workspace_(
+            static_cast<std::size_t>(batch * gossip_view::slot_doubles(p.n, rank_capacity, width_capacity))),
         projections_(static_cast<std::size_t>(batch * row_)),
         reports_(static_cast<std::size_t>(batch)) {
     const cudaStream_t stream = stream_.get();
@@ -81,10 +81,10 @@ class ViewEngine final : public GossipViewCudaEngine {
     body_.reports = reports_.data();
     run_.batch_observers = batch;
     run_.batches = (count + batch - 1) / batch;
-    run_.device_bytes = static_cast<std::int64_t>(
-        w_offsets_.bytes() + w_columns_.bytes() + w_values_.bytes() + g_offsets_.bytes() +
-        g_adjacency_.bytes() + observers_.bytes() + workspace_.bytes() + projections_.bytes() +
-        reports_.bytes());
+    run_.device_bytes =
+        static_cast<std::int64_t>(w_offsets_.bytes() + w_columns_.bytes() + w_values_.bytes() +
+                                  g_offsets_.bytes() + g_adjacency_.bytes() + observers_.bytes() +
+                                  workspace_.bytes() + projections_.bytes() + reports_.bytes());
     stream_.synchronize();
   }
 
@@ -160,7 +160,8 @@ std::unique_ptr<GossipViewCudaEngine> gossip_view_cuda(const GossipViewProblem& 
   // ---- Batch size, estimated before anything is allocated. ----
   const std::int64_t d = memory_plan::kDoubleBytes, i32 = memory_plan::kInt32Bytes,
                      i64 = memory_plan::kInt64Bytes;
-  const std::int64_t fixed = 2 * (n + 1) * i64 + p.w_offsets[n] * (i32 + d) + p.g_offsets[n] * i32 + count * i32;
+  const std::int64_t fixed =
+      2 * (n + 1) * i64 + p.w_offsets[n] * (i32 + d) + p.g_offsets[n] * i32 + count * i32;
   const std::int64_t per_observer = gossip_view::slot_doubles(n, rank_capacity, width_capacity) * d +
                                     (source >= 0 ? 1 : n) * d +
                                     static_cast<std::int64_t>(sizeof(GossipViewObserver));

@@ -30,12 +30,12 @@ std::vector<node_t> observers_reaching(const Graph& g, node_t u, int reach) {
 }
 
 /// The listed observers' entries (source u >= 0: one each; -1: a row of n each) and reports: the production
-/// CPU engine, or the CUDA twin batch by batch on `cuda_device` (>= 0). done(k) after k observers. Returns the
-/// device bytes the CUDA engine held (0 on the CPU).
+/// CPU engine, or the CUDA twin batch by batch on `cuda_device` (>= 0). done(k) after k observers. Returns
+/// the device bytes the CUDA engine held (0 on the CPU).
 std::int64_t observer_views(const kernels::GossipViewProblem& problem, std::span<const node_t> observers,
-                    std::int64_t source, std::span<double> projections,
-                    std::span<kernels::GossipViewObserver> reports, int cuda_device, std::int64_t memory_limit,
-                    const std::function<bool(std::int64_t)>& done) {
+                            std::int64_t source, std::span<double> projections,
+                            std::span<kernels::GossipViewObserver> reports, int cuda_device,
+                            std::int64_t memory_limit, const std::function<bool(std::int64_t)>& done) {
   if (cuda_device < 0) {
     kernels::gossip_view_listed_cpu(problem, observers, source, projections, reports, done);
     return 0;
@@ -137,8 +137,9 @@ GossipLossRun gossip_loss_exact(const Graph& g, const CsrMatrix& w, const Gossip
                        workspace_for(everyone) + 8 * n * n, 16 * n, p.tile_sources, p.memory_limit);
     std::vector<double> projections(static_cast<std::size_t>(n * n));  // observer-major: [v * n + u]
     std::vector<kernels::GossipViewObserver> report(static_cast<std::size_t>(n));
-    const std::int64_t device_bytes = observer_views(problem, everyone, -1, projections, report, cuda_device,
-                                                     p.memory_limit, [&](std::int64_t k) { return done(k, n); });
+    const std::int64_t device_bytes =
+        observer_views(problem, everyone, -1, projections, report, cuda_device, p.memory_limit,
+                       [&](std::int64_t k) { return done(k, n); });
     throw_if_stopped();
     add_view_report(run, report);
     std::vector<double> mu_rows(static_cast<std::size_t>(plan.tile * n));

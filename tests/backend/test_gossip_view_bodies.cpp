@@ -86,7 +86,8 @@ std::string describe(const std::string& name, const GossipViewProblem& p) {
 
 TEST(GossipViewBodies, RingByHand) {
   // docs/math.md §6.9: ring n = 8, W = 1/3, T = 2 from t = 0, v = 0. Its rows e1, e7, (e0 + e1 + e2)/3,
-  // (e0 + e6 + e7)/3 have the Gram-Schmidt basis e1, e7, (e0 + e2)/sqrt2, (e0 - e2 + 2 e6)/sqrt6: ||P e2||^2 =
+  // (e0 + e6 + e7)/3 have the Gram-Schmidt basis e1, e7, (e0 + e2)/sqrt2, (e0 - e2 + 2 e6)/sqrt6: ||P e2||^2
+  // =
   // ||P e6||^2 = 1/2 + 1/6 = 2/3, ||P e0||^2 = 1/2 + 1/6 = 2/3, ||P e1||^2 = ||P e7||^2 = 1, rank 4, and e3,
   // e4, e5 outside the view. Adding e0 (v knows its noise) gives span{e0, e1, e2, e6, e7}: 1 on those five.
   const auto [g, w] = testing::with_metropolis(ring_graph(8));
@@ -156,7 +157,8 @@ TEST(GossipViewBodies, OneSourceIsItsColumn) {
       const Views one = twin(p, u), reference = production(p, u);
       for (std::int64_t v = 0; v < p.n; ++v) {
         const double full = all.projections[v * p.n + u];
-        EXPECT_EQ(std::memcmp(&one.projections[v], &full, sizeof(double)), 0) << c.name << " " << u << " " << v;
+        EXPECT_EQ(std::memcmp(&one.projections[v], &full, sizeof(double)), 0)
+            << c.name << " " << u << " " << v;
         EXPECT_NEAR(one.projections[v], reference.projections[v], 1e-12) << c.name << " " << u << " " << v;
       }
     }
@@ -178,9 +180,9 @@ TEST(GossipViewBodies, InterleavedSlotsMoveNoBit) {
         width_capacity = std::max(width_capacity, degree);
       }
       rank_capacity = largest;
-      std::vector<double> workspace(
-          static_cast<std::size_t>(p.n * kernels::gossip_view::slot_doubles(p.n, rank_capacity, width_capacity)),
-          0.0);
+      std::vector<double> workspace(static_cast<std::size_t>(p.n * kernels::gossip_view::slot_doubles(
+                                                                       p.n, rank_capacity, width_capacity)),
+                                    0.0);
       std::vector<double> projections(static_cast<std::size_t>(p.n * p.n), -1.0);
       std::vector<GossipViewObserver> reports(static_cast<std::size_t>(p.n));
       kernels::gossip_view::ObserverBody body{};
@@ -204,12 +206,14 @@ TEST(GossipViewBodies, InterleavedSlotsMoveNoBit) {
       body.projections = projections.data();
       body.reports = reports.data();
       kernels::host_for_each(p.n, body);
-      EXPECT_EQ(std::memcmp(projections.data(), reference.projections.data(), projections.size() * sizeof(double)),
-                0)
+      EXPECT_EQ(
+          std::memcmp(projections.data(), reference.projections.data(), projections.size() * sizeof(double)),
+          0)
           << c.name << " T=" << steps;
       for (std::int64_t o = 0; o < p.n; ++o) {
         EXPECT_EQ(reports[o].rank, reference.reports[o].rank) << c.name << " " << o;
-        EXPECT_EQ(std::memcmp(&reports[o].smallest_kept, &reference.reports[o].smallest_kept, sizeof(double)), 0)
+        EXPECT_EQ(std::memcmp(&reports[o].smallest_kept, &reference.reports[o].smallest_kept, sizeof(double)),
+                  0)
             << c.name << " " << o;
       }
     }
@@ -243,9 +247,10 @@ TEST(GossipViewBodies, DISABLED_TimesTheTwinAgainstProduction) {
     rank_differs += a.reports[o].rank != b.reports[o].rank;
     rank_sum += a.reports[o].rank;
   }
-  std::printf("n = %lld: max |twin - production| = %.3g, observers whose rank differs: %lld, mean rank %.1f\n",
-              static_cast<long long>(p.n), worst, static_cast<long long>(rank_differs),
-              double(rank_sum) / double(p.n));
+  std::printf(
+      "n = %lld: max |twin - production| = %.3g, observers whose rank differs: %lld, mean rank %.1f\n",
+      static_cast<long long>(p.n), worst, static_cast<long long>(rank_differs),
+      double(rank_sum) / double(p.n));
 }
 
 }  // namespace

@@ -158,7 +158,8 @@ TEST(GossipViewCuda, TwinsAgreeWithTheProductionEngine) {
       for (std::size_t i = 0; i < reference.size(); ++i)
         worst = std::max(worst, std::abs(gpu.projections[i] - reference[i]));
       EXPECT_LE(worst, 1e-12) << c.name << " T=" << steps;
-      for (std::int64_t o = 0; o < p.n; ++o) EXPECT_EQ(gpu.reports[o].rank, reports[o].rank) << c.name << " " << o;
+      for (std::int64_t o = 0; o < p.n; ++o)
+        EXPECT_EQ(gpu.reports[o].rank, reports[o].rank) << c.name << " " << o;
     }
 }
 

@@ -263,8 +263,9 @@ TEST(GossipView, ThePairwiseAccountantGivesTheJobsEpsilonFromItsMu) {
 }
 
 TEST(GossipView, DeviceCudaWithoutADeviceSaysSo) {
-  // The exact accountant runs on a CUDA device through its CUDA twin (tests/backend/test_gossip_view_cuda.cpp);
-  // where none answers, device cuda is refused as for every accountant, naming the device.
+  // The exact accountant runs on a CUDA device through its CUDA twin
+  // (tests/backend/test_gossip_view_cuda.cpp); where none answers, device cuda is refused as for every
+  // accountant, naming the device.
   if (cuda_device_count() > 0) GTEST_SKIP() << "a CUDA device answers: test_gossip_view_cuda runs it";
   const auto [g, w] = testing::with_metropolis(ring_graph(5));
   GossipLossParams p = exact_params(2, 0, kInput);
