@@ -34,6 +34,21 @@ namespace {
 
 using cuda::DeviceBuffer;
 
+/// body(0) .. body(count - 1), one observer per thread, in blocks of one warp: 2048 observers then occupy 64
+/// SMs instead of the 8 that base/launch.cuh's blocks of 256 would (docs/cuda_backend.md "The exact gossip
+/// accountant: twins"). The emulated device runs the same body with its for_each.
+template <class Body>
+void for_each_observer(std::int64_t count, const Body& body, cudaStream_t stream) {
+#if defined(__CUDACC__)
+  constexpr std::int64_t kWarp = 32;
+  device_for_each<<<static_cast<unsigned>((count + kWarp - 1) / kWarp), static_cast<unsigned>(kWarp), 0,
+                    stream>>>(count, body);
+  NETDP_CUDA_CHECK_LAUNCH();
+#else
+  cuda::for_each(count, body, stream);
+#endif
+}
+
 /// The device state of one run: the problem's arrays, and the workspaces and outputs of one batch.
 class ViewEngine final : public GossipViewCudaEngine {
  public:
@@ -101,7 +116,7 @@ class ViewEngine final : public GossipViewCudaEngine {
     const cudaStream_t stream = stream_.get();
     gossip_view::ObserverBody body = body_;
     body.observers = observers_.data() + first;
-    cuda::for_each(count, body, stream);
+    for_each_observer(count, body, stream);
     NETDP_CUDA_TRY(cudaMemcpyAsync(projections, projections_.data(),
                                    static_cast<std::size_t>(count * row_) * sizeof(double),
                                    cudaMemcpyDeviceToHost, stream));
