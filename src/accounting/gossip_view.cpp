@@ -92,7 +92,9 @@ GossipLossRun gossip_loss_exact(const Graph& g, const CsrMatrix& w, const Gossip
   const std::int64_t n = g.n;
   const double ldp = gossip_ldp_loss(p), mu_scale = p.sensitivity / p.sigma;
   // Each thread's workspace for the largest of the observers it may get (their balls when they are used).
-  auto workspace_for = [&](std::span<const node_t> observers) {
+  // None on the host when the CUDA twin builds the bases (its engine plans the device's memory).
+  auto workspace_for = [&](std::span<const node_t> observers) -> std::int64_t {
+    if (cuda_device >= 0) return 0;
     return kernels::gossip_view_thread_bytes(problem, observers) * omp_get_max_threads();
   };
 
