@@ -16,6 +16,7 @@
 
 #include "gossip_loss_kernels.hpp"
 #include "gossip_sim_kernels.hpp"
+#include "gossip_view_kernels.hpp"
 #include "walk_loss_kernels.hpp"
 #include "walk_sim_kernels.hpp"
 
@@ -33,7 +34,9 @@
     std::int64_t, std::int64_t, double)                                                                     \
   X(walk_steps_cuda, std::unique_ptr<WalkStepCudaEngine>, const WalkTables&, const WalkRunSpec&, int, bool) \
   X(walk_sim_accounted_cuda, std::unique_ptr<WalkAccountedCudaEngine>, const WalkTables&,                   \
-    const WalkRunSpec&, int, std::int64_t, std::int64_t, double, const WalkAccountingInputs&)
+    const WalkRunSpec&, int, std::int64_t, std::int64_t, double, const WalkAccountingInputs&)               \
+  X(gossip_view_cuda, std::unique_ptr<GossipViewCudaEngine>, const GossipViewProblem&, int,                 \
+    const std::int32_t*, std::int64_t, std::int64_t, std::int64_t)
 
 // S(struct, M(member) M(member) ...): every struct whose bytes one side writes and the other reads (the
 // engines' parameters, what their engines' methods take and return, and the structs these point to), each
@@ -68,7 +71,11 @@
   S(WalkAccountingInputs, M(table_lengths) M(table) M(gaussian) M(known) M(eps0) M(delta) M(utility)       \
                               M(sigma_loc) M(values) M(log_base))                                          \
   S(WalkAccountedBatch, M(first) M(count) M(cycles) M(shared) M(pairs) M(truth) M(noise) M(noises))        \
-  S(WalkSketchBins, M(first_bin) M(counts) M(zero))
+  S(WalkSketchBins, M(first_bin) M(counts) M(zero))                                                        \
+  S(GossipViewProblem, M(n) M(w_offsets) M(w_columns) M(w_values) M(g_offsets) M(g_adjacency) M(t_start)   \
+                           M(steps) M(knows_noise) M(use_balls))                                           \
+  S(GossipViewObserver, M(rank) M(dropped) M(smallest_kept) M(below_floor))                                \
+  S(CudaGossipViewRun, M(batch_observers) M(batches) M(device_bytes))
 
 // P(class, F(method) F(method) ...): the polymorphic classes whose virtual methods one side calls and the
 // other defines (the engines the module returns, the sink netdp hands it), every virtual method but the
@@ -78,6 +85,7 @@
   P(LossRowSink, F(consume))                                           \
   P(GossipLossCudaEngine, F(plan) F(add_norms) F(loss_rows) F(finish)) \
   P(GossipSimCudaEngine, F(plan) F(run_batch))                         \
+  P(GossipViewCudaEngine, F(plan) F(run_batch))                        \
   P(WalkLossCudaEngine, F(plan) F(loss_rows) F(finish))                \
   P(WalkPlainCudaEngine, F(plan) F(run_batch) F(finish))               \
   P(WalkStepCudaEngine, F(plan) F(run_batch) F(visits))                \

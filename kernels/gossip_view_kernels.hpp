@@ -11,6 +11,7 @@
 // dropped only when what is left of it is below the rounding floor (docs/math.md §6.9 "Numerics").
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 
 namespace netdp::kernels {
@@ -84,5 +85,41 @@ void gossip_view_spans_cpu(const GossipViewProblem& p, double floor, std::int64_
                            const std::int64_t* known_offsets, const std::int32_t* known_nodes,
                            const std::int32_t* dims, std::span<double> projections,
                            std::span<GossipViewObserver> observers);
+
+/// The CPU twin of the CUDA engine (docs/cuda_backend.md "The exact gossip accountant: twins"): the listed
+/// observers' entries and reports (gossip_view_listed_cpu's layout) from the single-source body
+/// common/gossip_view_bodies.hpp, run by a host loop over the observers (OpenMP, one workspace slot per
+/// thread), dense n-vectors, the floor of gossip_view_floor. Byte for byte what gossip_view_cuda gives for
+/// the same input; the production engine above agrees with both to rounding (its GEMMs sum in another order).
+void gossip_view_twin_cpu(const GossipViewProblem& p, std::span<const std::int32_t> observers,
+                          std::int64_t source, std::span<double> projections,
+                          std::span<GossipViewObserver> reports,
+                          const std::function<bool(std::int64_t)>& done = {});
+
+/// What the CUDA engine planned: observers per batch, batches, device bytes held.
+struct CudaGossipViewRun {
+  std::int64_t batch_observers = 0;
+  std::int64_t batches = 0;
+  std::int64_t device_bytes = 0;
+};
+
+/// The CUDA twin (kernels/cuda/gossip_view_cuda.cu): W, the graph and the observer list on the device, one
+/// batch of observers' workspaces at a time, one device thread per observer running the same body.
+class GossipViewCudaEngine {
+ public:
+  virtual ~GossipViewCudaEngine() = default;
+  virtual CudaGossipViewRun plan() const = 0;
+  /// Observers first .. first + count - 1 of the engine's list (count <= batch_observers): entry k (row k of
+  /// n entries when the engine's source < 0, else projections[k]) and reports[k] are observer first + k's.
+  virtual void run_batch(std::int64_t first, std::int64_t count, double* projections,
+                         GossipViewObserver* reports) = 0;
+};
+
+/// The CUDA engine for the `count` observers listed at `observers` (host memory, copied) and `source` (-1:
+/// all sources), its batches planned against 85% of the free device memory or memory_limit (> 0) when
+/// smaller (docs/cuda_backend.md "The exact gossip accountant: twins").
+std::unique_ptr<GossipViewCudaEngine> gossip_view_cuda(const GossipViewProblem& p, int device,
+                                                       const std::int32_t* observers, std::int64_t count,
+                                                       std::int64_t source, std::int64_t memory_limit);
 
 }  // namespace netdp::kernels

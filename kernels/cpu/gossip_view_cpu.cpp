@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cfloat>
 #include <cmath>
 #include <cstddef>
 #include <mutex>
@@ -15,10 +14,11 @@
 #include <cblas.h>
 
 #include "common/csr_product.hpp"
-#include "netdp/ground/serial_blas.hpp"
+#include "common/gossip_view_bodies.hpp"
 #include "cpu/view_ball.hpp"
 #include "cpu/view_basis.hpp"
 #include "gossip_view_kernels.hpp"
+#include "netdp/ground/serial_blas.hpp"
 
 namespace netdp::kernels {
 
@@ -47,13 +47,14 @@ double gossip_view_floor(const GossipViewProblem& p) {
   return gossip_view_floor_of(p.n, largest_max_rank(p));
 }
 
+// The floor and the capacity are the common body's (common/gossip_view_bodies.hpp), so both engines and both
+// twins use the same numbers.
 double gossip_view_floor_of(std::int64_t n, std::int64_t max_rank) {
-  return 8.0 * std::sqrt(double(n) * double(std::max<std::int64_t>(1, max_rank))) * (DBL_EPSILON / 2);
+  return gossip_view::floor_of(n, max_rank);
 }
 
 std::int64_t gossip_view_max_rank(const GossipViewProblem& p, std::int64_t v) {
-  const std::int64_t degree = p.g_offsets[v + 1] - p.g_offsets[v];
-  return std::min<std::int64_t>(p.n, degree * p.steps + (p.knows_noise ? 1 : 0));
+  return gossip_view::max_rank(p.n, p.g_offsets[v + 1] - p.g_offsets[v], p.steps, p.knows_noise);
 }
 
 std::int64_t gossip_view_thread_bytes(const GossipViewProblem& p, std::span<const std::int32_t> observers) {
@@ -215,6 +216,60 @@ void gossip_view_listed_cpu(const GossipViewProblem& p, std::span<const std::int
       p, static_cast<std::int64_t>(observers.size()),
       [observers](std::int64_t i) { return std::int64_t(observers[static_cast<std::size_t>(i)]); }, source,
       projections, reports, done);
+}
+
+void gossip_view_twin_cpu(const GossipViewProblem& p, std::span<const std::int32_t> observers,
+                          std::int64_t source, std::span<double> projections,
+                          std::span<GossipViewObserver> reports,
+                          const std::function<bool(std::int64_t)>& done) {
+  const std::int64_t n = p.n, count = static_cast<std::int64_t>(observers.size());
+  // One slot per thread, sized for the largest observer listed (the body lays its slot out with these).
+  std::int64_t rank_capacity = 1, width_capacity = 1;
+  for (std::int32_t v : observers) {
+    rank_capacity = std::max(rank_capacity, gossip_view_max_rank(p, v));
+    width_capacity = std::max(width_capacity, p.g_offsets[v + 1] - p.g_offsets[v]);
+  }
+  gossip_view::ObserverBody body{};
+  body.n = n;
+  body.w_offsets = p.w_offsets;
+  body.w_columns = p.w_columns;
+  body.w_values = p.w_values;
+  body.g_offsets = p.g_offsets;
+  body.g_adjacency = p.g_adjacency;
+  body.t_start = p.t_start;
+  body.steps = p.steps;
+  body.knows_noise = p.knows_noise;
+  body.floor = gossip_view_floor(p);
+  body.source = source;
+  body.slots = 1;
+  body.interleaved = false;
+  body.rank_capacity = rank_capacity;
+  body.width_capacity = width_capacity;
+  const std::size_t slot =
+      static_cast<std::size_t>(gossip_view::slot_doubles(n, rank_capacity, width_capacity));
+  std::atomic<bool> stop{false};
+  std::atomic<std::int64_t> finished{0};
+  std::mutex report;
+#pragma omp parallel
+  {
+    std::vector<double> workspace(count > 0 ? slot : 0);
+#pragma omp for schedule(dynamic, 1)
+    for (std::int64_t i = 0; i < count; ++i) {
+      if (stop.load(std::memory_order_relaxed)) continue;
+      // The body's item 0 is observer i: its slot is this thread's workspace, its outputs observer i's.
+      gossip_view::ObserverBody one = body;
+      one.observers = observers.data() + i;
+      one.workspace = workspace.data();
+      one.projections = projections.data() + (source >= 0 ? i : i * n);
+      one.reports = reports.data() + i;
+      one(0);
+      const std::int64_t k = finished.fetch_add(1) + 1;
+      if (done && (k % 16 == 0 || k == count)) {
+        std::lock_guard<std::mutex> lock(report);
+        if (!done(k)) stop = true;
+      }
+    }
+  }
 }
 
 void gossip_view_spans_cpu(const GossipViewProblem& p, double floor, std::int64_t count,

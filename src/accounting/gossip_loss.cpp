@@ -42,10 +42,6 @@ void validate(const GossipLossParams& p, node_t n) {
   if (p.t_start != 0 && p.t_start != 1)
     bad("t-start", "t-start must be 0 or 1, got " + std::to_string(p.t_start));
   accounting_checks::check_rows(p.source, n, p.tile_sources, p.memory_limit);
-  if (p.accounting == GossipAccounting::exact && p.device.kind == DeviceKind::cuda)
-    bad("device",
-        "the exact accountant runs on the CPU (docs/gossip_loss.md); use --device cpu or auto, or "
-        "--accounting theorem on the GPU");
 }
 
 namespace {
@@ -156,10 +152,18 @@ GossipLossRun gossip_loss(const Graph& g, const CsrMatrix& w, const GossipLossPa
   validate_gossip_matrix(w, g);  // both accountants use W^t e_w as row w of W^t: W symmetric
 
   if (p.accounting == GossipAccounting::exact) {
-    const ResolvedDevice cpu = resolve_device(DeviceSpec{DeviceKind::cpu});
-    GossipLossRun run = gossip_loss_exact(g, w, p, sink, progress, mu_sink);
-    run.device = cpu.name;
-    run.device_note = p.device.kind == DeviceKind::automatic ? "the exact accountant runs on the CPU" : "";
+    // The production CPU engine, or its CUDA twin where a device is asked for or auto finds one
+    // (docs/cuda_backend.md "The exact gossip accountant: twins"). One source under auto stays on the CPU:
+    // its engine restricts each observer to its ball, the twins build dense n-vectors.
+    ResolvedDevice device = resolve_device(p.device);
+    if (p.device.kind == DeviceKind::automatic && p.source && device.kind == DeviceKind::cuda) {
+      device = resolve_device(DeviceSpec{DeviceKind::cpu});
+      device.note = "auto: one source of the exact accountant runs on the CPU (observers' balls)";
+    }
+    GossipLossRun run = gossip_loss_exact(g, w, p, sink, progress, mu_sink,
+                                          device.kind == DeviceKind::cuda ? device.index : -1);
+    run.device = device.name;
+    run.device_note = device.note;
     run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return run;
   }

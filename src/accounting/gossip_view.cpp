@@ -1,5 +1,6 @@
 // Driver of the exact gossip accountant (docs/math.md §6.9): the memory plan, the observers' bases on the
-// CPU backend (kernels/gossip_view_kernels.hpp), then the loss and mu rows, by source, tile by tile.
+// CPU backend or the CUDA twin (kernels/gossip_view_kernels.hpp), then the loss and mu rows, by source, tile
+// by tile.
 #include "accounting/gossip_view.hpp"
 
 #include <omp.h>
@@ -26,6 +27,29 @@ std::vector<node_t> observers_reaching(const Graph& g, node_t u, int reach) {
   for (node_t v = 0; v < g.n; ++v)
     if (v != u && distance[v] >= 0 && distance[v] <= reach) observers.push_back(v);
   return observers;
+}
+
+/// The listed observers' entries (source u >= 0: one each; -1: a row of n each) and reports: the production
+/// CPU engine, or the CUDA twin batch by batch on `cuda_device` (>= 0). done(k) after k observers. Returns
+/// the device bytes the CUDA engine held (0 on the CPU).
+std::int64_t observer_views(const kernels::GossipViewProblem& problem, std::span<const node_t> observers,
+                            std::int64_t source, std::span<double> projections,
+                            std::span<kernels::GossipViewObserver> reports, int cuda_device,
+                            std::int64_t memory_limit, const std::function<bool(std::int64_t)>& done) {
+  if (cuda_device < 0) {
+    kernels::gossip_view_listed_cpu(problem, observers, source, projections, reports, done);
+    return 0;
+  }
+  const std::int64_t count = static_cast<std::int64_t>(observers.size()), row = source >= 0 ? 1 : problem.n;
+  const auto engine =
+      kernels::gossip_view_cuda(problem, cuda_device, observers.data(), count, source, memory_limit);
+  const kernels::CudaGossipViewRun plan = engine->plan();
+  for (std::int64_t first = 0; first < count; first += plan.batch_observers) {
+    const std::int64_t batch = std::min(plan.batch_observers, count - first);
+    engine->run_batch(first, batch, projections.data() + first * row, reports.data() + first);
+    if (!done(first + batch)) break;
+  }
+  return plan.device_bytes;
 }
 
 }  // namespace
@@ -62,13 +86,15 @@ void add_view_report(GossipLossRun& run, std::span<const kernels::GossipViewObse
 
 GossipLossRun gossip_loss_exact(const Graph& g, const CsrMatrix& w, const GossipLossParams& p,
                                 LossRowSink& sink, const std::function<void(double)>& progress,
-                                LossRowSink* mu_sink) {
+                                LossRowSink* mu_sink, int cuda_device) {
   const kernels::GossipViewProblem problem =
       gossip_view_problem(g, w, p.t_start, p.steps, p.observer_knows == ObserverKnowledge::input_and_noise);
   const std::int64_t n = g.n;
   const double ldp = gossip_ldp_loss(p), mu_scale = p.sensitivity / p.sigma;
   // Each thread's workspace for the largest of the observers it may get (their balls when they are used).
-  auto workspace_for = [&](std::span<const node_t> observers) {
+  // None on the host when the CUDA twin builds the bases (its engine plans the device's memory).
+  auto workspace_for = [&](std::span<const node_t> observers) -> std::int64_t {
+    if (cuda_device >= 0) return 0;
     return kernels::gossip_view_thread_bytes(problem, observers) * omp_get_max_threads();
   };
 
@@ -91,9 +117,9 @@ GossipLossRun gossip_loss_exact(const Graph& g, const CsrMatrix& w, const Gossip
     std::vector<kernels::GossipViewObserver> report(observers.size());
     std::vector<double> row(static_cast<std::size_t>(n), 0.0), mu(static_cast<std::size_t>(n), 0.0);
     const std::int64_t total = static_cast<std::int64_t>(observers.size());
-    kernels::gossip_view_listed_cpu(problem, observers, u, projection, report, [&](std::int64_t k) {
-      return done(k, std::max<std::int64_t>(1, total));
-    });
+    const std::int64_t device_bytes =
+        observer_views(problem, observers, u, projection, report, cuda_device, p.memory_limit,
+                       [&](std::int64_t k) { return done(k, std::max<std::int64_t>(1, total)); });
     throw_if_stopped();
     for (std::size_t i = 0; i < observers.size(); ++i) {
       row[observers[i]] = ldp * projection[i];
@@ -104,7 +130,7 @@ GossipLossRun gossip_loss_exact(const Graph& g, const CsrMatrix& w, const Gossip
     if (mu_sink) mu_sink->consume(u, 1, mu);
     run.tile_sources = 1;
     run.tiles = 1;
-    run.memory_estimate = plan.memory_estimate;
+    run.memory_estimate = plan.memory_estimate + device_bytes;
   } else {
     std::vector<node_t> everyone(static_cast<std::size_t>(n));
     for (node_t v = 0; v < g.n; ++v) everyone[static_cast<std::size_t>(v)] = v;
@@ -113,8 +139,9 @@ GossipLossRun gossip_loss_exact(const Graph& g, const CsrMatrix& w, const Gossip
                        workspace_for(everyone) + 8 * n * n, 16 * n, p.tile_sources, p.memory_limit);
     std::vector<double> projections(static_cast<std::size_t>(n * n));  // observer-major: [v * n + u]
     std::vector<kernels::GossipViewObserver> report(static_cast<std::size_t>(n));
-    kernels::gossip_view_cpu(problem, 0, n, -1, projections, report,
-                             [&](std::int64_t k) { return done(k, n); });
+    const std::int64_t device_bytes =
+        observer_views(problem, everyone, -1, projections, report, cuda_device, p.memory_limit,
+                       [&](std::int64_t k) { return done(k, n); });
     throw_if_stopped();
     add_view_report(run, report);
     std::vector<double> mu_rows(static_cast<std::size_t>(plan.tile * n));
@@ -129,7 +156,7 @@ GossipLossRun gossip_loss_exact(const Graph& g, const CsrMatrix& w, const Gossip
     });
     run.tile_sources = plan.tile;
     run.tiles = plan.tiles;
-    run.memory_estimate = plan.memory_estimate;
+    run.memory_estimate = plan.memory_estimate + device_bytes;
   }
   return run;
 }

@@ -16,10 +16,12 @@ kernels::GossipViewProblem gossip_view_problem(const Graph& g, const CsrMatrix& 
                                                bool knows_noise);
 
 /// The exact pairwise Renyi loss ldp * ||P_v e_u||^2 into `sink` (rows by source u, like the theorem's) and,
-/// when `mu_sink` is given, mu_uv = (Delta / sigma) ||P_v e_u|| into it in the same order.
+/// when `mu_sink` is given, mu_uv = (Delta / sigma) ||P_v e_u|| into it in the same order. cuda_device < 0:
+/// the production CPU engine; otherwise the CUDA twin on that device (docs/cuda_backend.md "The exact gossip
+/// accountant: twins").
 GossipLossRun gossip_loss_exact(const Graph& g, const CsrMatrix& w, const GossipLossParams& p,
                                 LossRowSink& sink, const std::function<void(double)>& progress,
-                                LossRowSink* mu_sink);
+                                LossRowSink* mu_sink, int cuda_device = -1);
 
 /// Adds what the observers' bases kept to the run's view report (rank min, max and mean, drops, smallest
 /// residual kept), the mean over every observer added so far.

@@ -75,8 +75,8 @@ void validate(const GossipLossParams& p, node_t n);
 /// (one row when p.source is set). `progress` receives the share done of the powers computed before the first
 /// row (the norms pass, or the whole one pass), which the sink's rows do not show.
 /// With exact accounting (the default) the rows are alpha mu_uv^2 / 2 = ldp ||P_v e_u||^2 and, when `mu_sink`
-/// is given, mu_uv goes there in the same order (docs/math.md §6.9); the CPU computes them (device cuda
-/// refused).
+/// is given, mu_uv goes there in the same order (docs/math.md §6.9); on the CPU, or on a CUDA device by the
+/// CUDA twin (docs/cuda_backend.md "The exact gossip accountant: twins").
 GossipLossRun gossip_loss(const Graph& g, const CsrMatrix& w, const GossipLossParams& p, LossRowSink& sink,
                           const std::function<void(double)>& progress = {}, LossRowSink* mu_sink = nullptr);
 
