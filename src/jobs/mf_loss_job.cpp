@@ -207,6 +207,18 @@ json run_mf_loss_job(const MfLossJob& job) {
   } else {
     attackers = parse_attackers(job.attackers, setup.g.n);
     sens = mf::pairwise_sensitivity(trust, setup.w, setup.c, setup.participation, attackers, true);
+    // +inf is a pair without noise (C = 0) or the attacker itself; with noise, an infinite sensitivity is an
+    // overflow of an ill-conditioned C (C = [[1e200, 0], [1e300, 1e-200]] wrote a NaN mean with exit 0).
+    const bool noise = std::any_of(setup.c.begin(), setup.c.end(), [](const mf::Matrix& c) {
+      return std::any_of(c.a.begin(), c.a.end(), [](double x) { return x != 0.0; });
+    });
+    for (std::size_t a = 0; noise && a < attackers.size(); ++a)
+      for (node_t u = 0; u < setup.g.n; ++u)
+        if (u != attackers[a])
+          require_finite(sens(static_cast<std::int64_t>(a), u),
+                         "the sensitivity of victim " + std::to_string(u) + " to attacker " +
+                             std::to_string(attackers[a]),
+                         "use a better-conditioned correlation");
   }
   const double accounting_seconds = accounting_clock.seconds();
 

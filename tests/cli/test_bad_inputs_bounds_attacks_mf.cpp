@@ -86,6 +86,9 @@ TEST(BadInputsBoundsAttacksMf, MatrixFactorizationCommands) {
   const std::string b_nan = npy(dir, "b_nan.npy", 1, 4, {1, NAN, 0, 0});
   const std::string b_5 = npy(dir, "b_5.npy", 1, 5, {1, 0, 0, 0, 0});
   const std::string b_4 = npy(dir, "b_4.npy", 2, 4, {1, 0, 0, 0, 0, 1, 0, 0});
+  std::vector<double> one_row(30000, 0.0);
+  one_row[0] = 1;
+  const std::string b_wide = npy(dir, "b_wide.npy", 1, 30000, one_row);  // N = T = 30,000: one node
   const std::string a_bad = npy(dir, "a_bad.npy", 3, 4, std::vector<double>(12, 0.0));
   const std::string pi_huge = npy(dir, "pi_huge.npy", 1, 2, {0, 1e300});
   const std::string pi_out = npy(dir, "pi_out.npy", 1, 2, {0, 9});
@@ -146,7 +149,7 @@ TEST(BadInputsBoundsAttacksMf, MatrixFactorizationCommands) {
           {"mf-loss observation set index beyond N",
            "mf-loss" + observation + b_4 + " --observation-pi " + pi_out, "index 9 is not a column"},
           {"mf-loss trust observation T x T beyond the memory",
-           "mf-loss --trust observation --steps 30000 --observation-b " + b_4, "held at once"},
+           "mf-loss --trust observation --steps 30000 --observation-b " + b_wide, "held at once"},
           {"mf-sgd step size inf", "mf-sgd" + ring + " --step-size inf", "step-size"},
           {"mf-sgd without a graph", "mf-sgd --steps 4", "graph is required"},
           {"mf-sgd W rows summing to 2", "mf-sgd" + ring + " --steps 4 --weights file:" + rows_of_two,
@@ -236,6 +239,39 @@ TEST(BadInputsBoundsAttacksMf, BoundsGraphAndErBound) {
       });
 }
 
+// Issue 29: --dry-run and a study's validation (and Python's check(), the same Model::check) skipped the
+// attacker-against-graph check of mf-loss and attack dgd and the input files; the run then exited 1.
+TEST(BadInputsBoundsAttacksMf, StudyValidationSeesWhatTheRunWouldFind) {
+  ScratchDir dir;
+  const auto study = [&](const std::string& name, const std::string& model, const std::string& params) {
+    return dir.write(
+        name, "[[experiment]]\nname = \"e\"\nmodel = \"" + model + "\"\n[experiment.params]\n" + params);
+  };
+  const std::string two = dir.write("two.txt",
+                                    "0 0 1\n0 1 0.5\n0 3 0.5\n1 1 1\n1 0 0.5\n1 2 0.5\n"
+                                    "2 2 1\n2 1 0.5\n2 3 0.5\n3 3 1\n3 2 0.5\n3 0 0.5\n");
+  const auto mf_attacker = study("mf.toml", "mf-loss", "graph = \"ring:n=5\"\nattackers = \"9\"\n");
+  const auto dgd_attacker =
+      study("dgd.toml", "attack dgd", "graph = \"ring:n=5\"\nsteps = 2\nattackers = \"7\"\n");
+  const auto dgd_data = study("data.toml", "attack dgd",
+                              "graph = \"ring:n=5\"\nsteps = 2\nobjective = \"least-squares\"\ndata = \"" +
+                                  (dir / "none.csv").string() + "\"\n");
+  const auto sgd_w =
+      study("w.toml", "mf-sgd", "graph = \"ring:n=4\"\nsteps = 4\nweights = \"file:" + two + "\"\n");
+  const auto gossip_w =
+      study("gw.toml", "attack gossip",
+            "graph = \"ring:n=4\"\nsteps = 2\nmethod = \"float\"\nweights = \"file:" + two + "\"\n");
+  std::vector<BadInput> cases;
+  for (const char* flags : {" --dry-run", ""}) {
+    cases.push_back({"mf-loss attacker 9 on n = 5", "run " + mf_attacker + flags, "node 9"});
+    cases.push_back({"attack dgd attacker 7 on n = 5", "run " + dgd_attacker + flags, "node 7"});
+    cases.push_back({"attack dgd missing data file", "run " + dgd_data + flags, "none.csv"});
+    cases.push_back({"mf-sgd W rows summing to 2", "run " + sgd_w + flags, "sums to 2"});
+    cases.push_back({"attack gossip W rows summing to 2", "run " + gossip_w + flags, "sums to 2"});
+  }
+  expect_refused(dir, cases);
+}
+
 // Exit 1 (only the work can tell): the quantity that overflows is named, nothing NaN is written and the
 // earlier result in --out stays whole (the run writes into a staging directory, docs/outputs.md §1.1).
 TEST(BadInputsBoundsAttacksMf, OverflowsStopTheRunAndKeepTheEarlierResult) {
@@ -243,6 +279,15 @@ TEST(BadInputsBoundsAttacksMf, OverflowsStopTheRunAndKeepTheEarlierResult) {
   expect_stopped_keeping_earlier(sgd, sgd + " --step-size 1e300", "lower step-size");
   const std::string dgd = "attack dgd --graph ring:n=4 --steps 2";
   expect_stopped_keeping_earlier(dgd + " --sigma 1", dgd + " --sigma 1e308", "lower sigma");
+  // An ill-conditioned correlation overflows C^-1: LAPACK refused the NaN inside an OpenMP loop and the
+  // program aborted (exit 134), or the infinities reached a NaN mean with exit 0.
+  ScratchDir dir;
+  const std::string good = npy(dir, "good.npy", 2, 2, {1, 0, 0.5, 1});
+  const std::string loss = "mf-loss --graph ring:n=4 --steps 2 --correlation file:";
+  expect_stopped_keeping_earlier(loss + good, loss + npy(dir, "overflow.npy", 2, 2, {1e-160, 0, 1e160, 1}),
+                                 "use a better-conditioned correlation");
+  expect_stopped_keeping_earlier(loss + good, loss + npy(dir, "inf.npy", 2, 2, {1e200, 0, 1e300, 1e-200}),
+                                 "use a better-conditioned correlation");
 }
 
 TEST(BadInputsBoundsAttacksMf, FinishedRunsWriteNoNan) {
