@@ -123,8 +123,8 @@ std::vector<node_t> parse_attackers(const std::string& text, node_t n, std::uint
     long long x = 0;
     auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), x);
     if (ec != std::errc() || end != item.data() + item.size())
-      throw InvalidParameter("attackers",
-                             "attackers: expected node ids, all or random:K, got '" + text + "'");
+      throw InvalidParameter(
+          "attackers", "attackers: expected node ids, all or random:K, got '" + excerpt(text, 200) + "'");
     return x;
   };
   if (text.starts_with("random:")) {

@@ -11,13 +11,16 @@
 #include "core/progress.hpp"
 #include "jobs/attack_dgd_parts.hpp"
 #include "jobs/attack_writers.hpp"
+#include "jobs/job_graph.hpp"
 #include "jobs/model_list.hpp"
 #include "jobs/model_parts.hpp"
+#include "jobs/parameter_blocks.hpp"
 #include "netdp/accounting/loss_report.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/core/format.hpp"
 #include "netdp/core/graph_spec.hpp"
 #include "netdp/io/results_dir.hpp"
+#include "netdp/simulation/convex_models.hpp"
 
 namespace netdp {
 
@@ -66,14 +69,32 @@ json mean_or_null(const Moments& m) {
 
 }  // namespace
 
+void check_attack_dgd_job(const AttackDgdJob& job) {
+  if (job.runs < 1) throw InvalidParameter("runs", "runs must be >= 1, got " + std::to_string(job.runs));
+  if (job.attackers == "all")
+    throw InvalidParameter("attackers", "attack dgd takes a set of attackers (a list or random:K), not all");
+  if (job.weights.scheme == Weighting::file)
+    throw InvalidParameter(
+        "weights", "attack dgd decides identifiability exactly: it needs a named weighting, not a file");
+  if (job.objective == DgdObjective::assumption && !job.data.empty())
+    throw InvalidParameter("data", "objective assumption draws its updates from the seed: it takes no data");
+  // The attackers against the graph's nodes and the data file, read whole (shape, finiteness; file:line),
+  // before any work: the study's validation and Python's check() see them too.
+  const node_t n = planned_node_count(job.graph);
+  bool every = false;
+  (void)attack::parse_attackers(job.attackers, n, job.params.seed, &every);
+  if (!job.data.empty())
+    (void)read_csv_data(
+        job.data, job.objective == DgdObjective::quadratic ? Objective::quadratic : Objective::least_squares,
+        n, 0);
+}
+
 json run_attack_dgd_job(const AttackDgdJob& job) {
   const Stopwatch clock;
+  check_attack_dgd_job(job);
   const Graph g = make_graph(job.graph);
-  if (job.runs < 1) throw InvalidParameter("runs", "runs must be >= 1, got " + std::to_string(job.runs));
   bool every = false;
   const std::vector<node_t> attackers = attack::parse_attackers(job.attackers, g.n, job.params.seed, &every);
-  if (every)
-    throw InvalidParameter("attackers", "attack dgd takes a set of attackers (a list or random:K), not all");
   const attack::DgdKnowledge k =
       attack::dgd_knowledge(g, job.weights, attackers, job.params.steps, job.params.gossip_rounds);
   const DgdProblem problem = make_dgd_problem(job, g.n);
@@ -110,6 +131,12 @@ json run_attack_dgd_job(const AttackDgdJob& job) {
         const std::size_t v = idx(k.targets[j]);
         const double eo = relative_error(e.ols.data() + j * d, reference + v * d, d);
         const double eg = relative_error(e.gls.data() + j * d, reference + v * d, d);
+        // Noise of a huge sigma, or a step size times a gradient, overflows the updates: stop before a
+        // non-finite estimate or error reaches a file (docs/reliability.md §1).
+        require_finite(eo + eg,
+                       "the reconstruction error of node " + std::to_string(k.targets[j]) + " at step " +
+                           std::to_string(t),
+                       "lower sigma or step-size");
         step_ols[idx(t - 1)].add(eo), step_gls[idx(t - 1)].add(eg);
         std::optional<double> dol, dgl;
         if (problem.invert) {
@@ -162,11 +189,15 @@ json run_attack_dgd_job(const AttackDgdJob& job) {
     nodes << ',' << after << ',' << cell(ols_error[j]) << ',' << cell(gls_error[j]) << ','
           << cell(ols_error[j], true) << ',' << cell(gls_error[j], true) << ',' << cell(ols_data[j]) << ','
           << cell(gls_data[j]) << ',';
-    if (after > 0)
-      nodes << format_double(job.params.sigma * std::sqrt(last.ols_variance[j])) << ','
-            << format_double(job.params.sigma * std::sqrt(last.gls_variance[j]));
-    else
+    if (after > 0) {
+      const double ols_sd = job.params.sigma * std::sqrt(last.ols_variance[j]),
+                   gls_sd = job.params.sigma * std::sqrt(last.gls_variance[j]);
+      require_finite(ols_sd + gls_sd, "the estimators' standard deviation of node " + std::to_string(v),
+                     "lower sigma");
+      nodes << format_double(ols_sd) << ',' << format_double(gls_sd);
+    } else {
       nodes << ',';
+    }
     nodes << '\n';
     if (after > 0) {
       identifiable.push_back(v);
@@ -248,26 +279,6 @@ json run_attack_dgd_job(const AttackDgdJob& job) {
 
 namespace jobs {
 
-namespace {
-
-AttackDgdJob attack_dgd_job(const Values& v, const RunContext& context) {
-  AttackDgdJob job;
-  read_attack_options(job, v);
-  job.params.gossip_rounds = static_cast<int>(v.integer("gossip-rounds"));
-  job.params.sigma = v.real("sigma");
-  job.objective = parse_dgd_objective(v.text("objective"));
-  job.init = parse_dgd_init(v.text("init"));
-  job.data = v.has("data") ? v.text("data") : "";
-  job.dim = static_cast<int>(v.integer("dim"));
-  job.samples = static_cast<int>(v.integer("samples"));
-  job.step_size = v.real("step-size");
-  job.runs = static_cast<int>(v.integer("runs"));
-  set_run_context(job, context);
-  return job;
-}
-
-}  // namespace
-
 Model attack_dgd_model() {
   using namespace declare;
   Model m;
@@ -278,51 +289,56 @@ Model attack_dgd_model() {
   m.help =
       "reconstruction attack on decentralized gradient descent: OLS/GLS estimates of every target's gradient "
       "(docs/math.md §7.3)";
-  m.parameters = graph_parameters();
+  using Job = AttackDgdJob;
+  Binding<Job> bind;
+  m.parameters = graph_parameters(bind);
   append(
       m.parameters,
-      {text("attackers", "attacking nodes: a list (0,1) or random:K").fallback("0"),
-       integer("steps", "gradient steps T observed").required().range(between(1, 1e5)),
-       integer("gossip-rounds", "gossip rounds K per gradient step (Remark 4.11)")
-           .fallback("1")
-           .range(between(1, 1e4)),
-       choice("objective",
-              "assumption (Assumption 4.7: constant N(0, I) updates) | quadratic | least-squares",
-              {"assumption", "quadratic", "least-squares"})
-           .fallback("assumption"),
-       text("data",
-            "CSV file: p features then a label (quadratic: p values) per row, split across the nodes "
-            "in file order; default: synthetic data from the seed"),
-       integer("dim", "dimension p of synthetic data and of assumption updates")
-           .fallback("1")
-           .range(at_least(1)),
-       integer("samples", "synthetic examples per node").fallback("1").range(at_least(1)),
-       real("step-size", "learning rate eta of the models' updates -eta grad f_v")
-           .fallback("0.1")
-           .range(above(0)),
-       real("sigma", "absolute std of the Gaussian noise added to every update coordinate (Assumption 4.7)")
-           .unit(units::absolute_std)
-           .fallback("0")
-           .range(at_least(0)),
-       choice("init", "public theta^0: optimum (near convergence) | zero | random (N(0, I) per node)",
-              {"optimum", "zero", "random"})
-           .fallback("optimum"),
-       integer("runs", "replicates with independent noise (same data)").fallback("1").range(between(1, 1e6)),
-       natural("seed", "seed of the data, the noise, random:K and a random theta^0").fallback("0"),
+      {bind(text("attackers", "attacking nodes: a list (0,1) or random:K").fallback("0"), &Job::attackers),
+       bind(integer("steps", "gradient steps T observed").required().range(between(1, 1e5)), &Job::params,
+            &attack::DgdAttackParams::steps),
+       bind(integer("gossip-rounds", "gossip rounds K per gradient step (Remark 4.11)")
+                .fallback("1")
+                .range(between(1, 1e4)),
+            &Job::params, &attack::DgdAttackParams::gossip_rounds),
+       bind(choice("objective",
+                   "assumption (Assumption 4.7: constant N(0, I) updates) | quadratic | least-squares",
+                   {"assumption", "quadratic", "least-squares"})
+                .fallback("assumption"),
+            [](Job& job, const std::string& objective) { job.objective = parse_dgd_objective(objective); }),
+       bind(text("data",
+                 "CSV file: p features then a label (quadratic: p values) per row, split across the nodes "
+                 "in file order; default: synthetic data from the seed"),
+            [](Job& job, const std::string& path) { job.data = path; }),
+       bind(integer("dim", "dimension p of synthetic data and of assumption updates")
+                .fallback("1")
+                .range(at_least(1)),
+            &Job::dim),
+       bind(integer("samples", "synthetic examples per node").fallback("1").range(at_least(1)),
+            &Job::samples),
+       bind(real("step-size", "learning rate eta of the models' updates -eta grad f_v")
+                .fallback("0.1")
+                .range(above(0)),
+            &Job::step_size),
+       bind(real("sigma",
+                 "absolute std of the Gaussian noise added to every update coordinate (Assumption 4.7)")
+                .unit(units::absolute_std)
+                .fallback("0")
+                .range(at_least(0)),
+            &Job::params, &attack::DgdAttackParams::sigma),
+       bind(choice("init", "public theta^0: optimum (near convergence) | zero | random (N(0, I) per node)",
+                   {"optimum", "zero", "random"})
+                .fallback("optimum"),
+            [](Job& job, const std::string& init) { job.init = parse_dgd_init(init); }),
+       bind(integer("runs", "replicates with independent noise (same data)")
+                .fallback("1")
+                .range(between(1, 1e6)),
+            &Job::runs),
+       bind(natural("seed", "seed of the data, the noise, random:K and a random theta^0").fallback("0"),
+            &Job::params, &attack::DgdAttackParams::seed),
        out_parameter(), quiet_parameter()});
-  m.validate = [](const Values& v) {
-    const AttackDgdJob job = attack_dgd_job(v, {});
-    if (job.attackers == "all")
-      throw InvalidParameter("attackers",
-                             "attack dgd takes a set of attackers (a list or random:K), not all");
-    if (job.weights.scheme == Weighting::file)
-      throw InvalidParameter(
-          "weights", "attack dgd decides identifiability exactly: it needs a named weighting, not a file");
-    if (job.objective == DgdObjective::assumption && !job.data.empty())
-      throw InvalidParameter("data",
-                             "objective assumption draws its updates from the seed: it takes no data");
-  };
-  m.execute = [](const Values& v, const RunContext& c) { return run_attack_dgd_job(attack_dgd_job(v, c)); };
+  m.validate = bind.check(check_attack_dgd_job);
+  m.execute = bind.run(run_attack_dgd_job);
   m.describe = [](const json& s, const RunContext& c) {
     const json& e = s["error"];
     return format_line(
@@ -335,14 +351,13 @@ Model attack_dgd_model() {
   };
   // The covariance (m x m, m = T K |N(A)|) and one SVD of up to m x n per step t dominate; each run adds two
   // products per step (~1 ns per multiply-add).
-  m.resources = [](const Values& v) {
-    const GraphSize g = graph_size(v.text("graph"));
-    const double n = g.n, degree = n > 0 ? 2 * g.m / n : 0, T = double(v.integer("steps")),
-                 rows = T * double(v.integer("gossip-rounds")) * std::max(1.0, degree),
-                 runs = double(v.integer("runs"));
+  m.resources = bind.estimate([](const Job& job) {
+    const GraphSize g = graph_size(job.graph);
+    const double n = g.n, degree = n > 0 ? 2 * g.m / n : 0, T = job.params.steps,
+                 rows = T * job.params.gossip_rounds * std::max(1.0, degree), runs = job.runs;
     return Estimate{8 * rows * (rows + n) * 3,
-                    1e-9 * T * (rows * rows * (rows + n) + runs * rows * n * double(v.integer("dim")))};
-  };
+                    1e-9 * T * (rows * rows * (rows + n) + runs * rows * n * job.dim)};
+  });
   return m;
 }
 

@@ -10,6 +10,7 @@
 #include "jobs/job_graph.hpp"
 #include "jobs/model_list.hpp"
 #include "jobs/model_parts.hpp"
+#include "jobs/parameter_blocks.hpp"
 #include "netdp/accounting/loss_report.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/core/graph_spec.hpp"
@@ -180,11 +181,10 @@ json every_attacker(const AttackGossipJob& job, const Graph& g, const attack::Go
 
 json run_attack_gossip_job(const AttackGossipJob& job) {
   const Stopwatch clock;
+  check_attack_gossip_job(job);
   const Graph g = make_graph(job.graph);
   bool every = false;
   const std::vector<node_t> attackers = attack::parse_attackers(job.attackers, g.n, job.params.seed, &every);
-  if (job.centralities && !every)
-    throw InvalidParameter("centralities", "centralities needs attackers all (one attacker per node)");
   if (job.centralities && !is_connected(g))
     throw InvalidParameter(
         "centralities",
@@ -230,26 +230,41 @@ json run_attack_gossip_job(const AttackGossipJob& job) {
   return publish_results(out, summary, std::move(manifest), files, clock.seconds());
 }
 
-namespace jobs {
-
-namespace {
-
-AttackGossipJob attack_gossip_job(const Values& v, const RunContext& context) {
-  AttackGossipJob job;
-  read_attack_options(job, v);
-  job.params.method = v.text("method") == "exact" ? attack::Method::exact : attack::Method::floating;
-  job.params.secagg = v.flag("secagg");
-  job.params.dynamic = v.real("dynamic");
-  job.float_check = !v.flag("no-float-check");
-  job.centralities = v.flag("centralities");
-  if (v.has("sigma")) job.privacy.sigma = v.real("sigma");
-  if (v.has("delta")) job.privacy.delta = v.real("delta");
-  job.privacy.sensitivity = v.real("sensitivity");
-  set_run_context(job, context);
-  return job;
+void check_attack_gossip_job(const AttackGossipJob& job) {
+  bool every = false;  // attackers against n: the study's validation sees node:7 on n = 5 too
+  (void)attack::parse_attackers(job.attackers, planned_node_count(job.graph), job.params.seed, &every);
+  if (job.params.dynamic > 0 && job.weights.scheme == Weighting::file)
+    throw InvalidParameter("dynamic",
+                           "dynamic rebuilds W on every round's graph: it needs a named weighting");
+  if (job.privacy.delta > 0 && !with_privacy(job))
+    throw InvalidParameter("delta", "delta converts the mu of --sigma to epsilon: give sigma too");
+  if (with_privacy(job) && job.params.method != attack::Method::exact)
+    throw InvalidParameter("sigma", "sigma needs method exact (it decides who reaches the LDP level)");
+  if (with_privacy(job) && job.params.dynamic > 0)
+    throw InvalidParameter("sigma", "sigma needs a static graph (dynamic 0): the view is a Krylov space");
+  if (job.params.method == attack::Method::exact && job.weights.scheme == Weighting::file)
+    throw InvalidParameter("method",
+                           "method exact needs the rational entries of a named weighting; weights "
+                           "from a file are doubles: use method float");
+  // A W file is read whole and checked as every gossip command checks it (docs/reliability.md §1): n x n on
+  // the graph's edges, non-negative, rows summing to 1, and symmetric where the privacy accountant needs it.
+  if (job.weights.scheme == Weighting::file) {
+    const Graph g = make_graph(job.graph);
+    const CsrMatrix w = make_weights(g, job.weights);
+    try {
+      if (with_privacy(job))
+        validate_gossip_matrix(w, g);
+      else
+        validate_row_stochastic(w, g);
+    } catch (const InvalidParameter&) {
+      throw;
+    } catch (const InvalidInput& e) {
+      throw InvalidParameter("weights", "weights " + to_string(job.weights) + ": " + e.what());
+    }
+  }
 }
 
-}  // namespace
+namespace jobs {
 
 Model attack_gossip_model() {
   using namespace declare;
@@ -259,59 +274,57 @@ Model attack_gossip_model() {
   m.help =
       "reconstruction attack on gossip averaging: which private values curious nodes determine exactly "
       "(docs/math.md §7.1-7.2)";
-  m.parameters = graph_parameters();
+  using Job = AttackGossipJob;
+  Binding<Job> bind;
+  m.parameters = graph_parameters(bind);
   append(
       m.parameters,
-      {text("attackers", "attacking nodes: a list (0,1), all (every node alone, batched) or random:K")
-           .forms({"LIST", "all", "random:K"})
-           .fallback("0"),
-       integer("steps", "gossip rounds T observed").required().range(between(1, 1e6)),
-       choice("method", "exact (Z/pZ for two primes) | float (the reference code's RREF tolerances)",
-              {"exact", "float"})
-           .fallback("exact"),
-       flag("secagg", "secure aggregation per neighbourhood (Remark 4.5): an attacker sees only sums"),
-       real("dynamic", "time-varying graph (Remark 4.6): probability that an edge is absent in a round")
-           .fallback("0")
-           .range(between(0, 0.999999)),
-       natural("seed", "seed of the private values, random:K and the dynamic rounds").fallback("0"),
-       flag("no-float-check", "skip the floating-point reduction run next to the exact one"),
-       flag("centralities", "with attackers all: centralities.csv and the correlations of docs/math.md §7.4"),
-       real(
-           "sigma",
-           "also each victim's exact mu for Gaussian noise of this absolute std (in the units of the values) "
-           "added once by every node (privacy.csv or mu.npy, docs/math.md §7.2); needs method exact and a "
-           "static graph")
-           .range(above(0))
-           .unit(units::absolute_std),
-       real("delta", "with sigma: also epsilon at this delta (analytic Gaussian curve)")
-           .range(Range{.min = 0.0, .max = 1.0, .min_exclusive = true, .max_exclusive = true}),
-       real("sensitivity", "with sigma: l2 sensitivity Delta of a node's value")
-           .fallback("1")
-           .range(above(0)),
+      {bind(text("attackers", "attacking nodes: a list (0,1), all (every node alone, batched) or random:K")
+                .forms({"LIST", "all", "random:K"})
+                .fallback("0"),
+            &Job::attackers),
+       bind(integer("steps", "gossip rounds T observed").required().range(between(1, 1e6)), &Job::params,
+            &attack::GossipAttackParams::steps),
+       bind(choice("method", "exact (Z/pZ for two primes) | float (the reference code's RREF tolerances)",
+                   {"exact", "float"})
+                .fallback("exact"),
+            [](Job& job, const std::string& method) {
+              job.params.method = method == "exact" ? attack::Method::exact : attack::Method::floating;
+            }),
+       bind(flag("secagg", "secure aggregation per neighbourhood (Remark 4.5): an attacker sees only sums"),
+            &Job::params, &attack::GossipAttackParams::secagg),
+       bind(real("dynamic", "time-varying graph (Remark 4.6): probability that an edge is absent in a round")
+                .fallback("0")
+                .range(between(0, 0.999999)),
+            &Job::params, &attack::GossipAttackParams::dynamic),
+       bind(natural("seed", "seed of the private values, random:K and the dynamic rounds").fallback("0"),
+            &Job::params, &attack::GossipAttackParams::seed),
+       bind(flag("no-float-check", "skip the floating-point reduction run next to the exact one"),
+            [](Job& job, bool off) { job.float_check = !off; }),
+       bind(flag("centralities",
+                 "with attackers all: centralities.csv and the correlations of docs/math.md §7.4")
+                .needs("attackers", {"all"}, "one attacker per node"),
+            &Job::centralities),
+       bind(
+           real("sigma",
+                "also each victim's exact mu for Gaussian noise of this absolute std (in the units of the "
+                "values) "
+                "added once by every node (privacy.csv or mu.npy, docs/math.md §7.2); needs method exact and "
+                "a "
+                "static graph")
+               .range(above(0))
+               .unit(units::absolute_std),
+           [](Job& job, double sigma) { job.privacy.sigma = sigma; }),
+       bind(real("delta", "with sigma: also epsilon at this delta (analytic Gaussian curve)")
+                .range(Range{.min = 0.0, .max = 1.0, .min_exclusive = true, .max_exclusive = true}),
+            [](Job& job, double delta) { job.privacy.delta = delta; }),
+       bind(real("sensitivity", "with sigma: l2 sensitivity Delta of a node's value")
+                .fallback("1")
+                .range(above(0)),
+            [](Job& job, double sensitivity) { job.privacy.sensitivity = sensitivity; }),
        threads_parameter(), out_parameter(), quiet_parameter()});
-  m.validate = [](const Values& v) {
-    const AttackGossipJob job = attack_gossip_job(v, {});
-    bool every = false;  // attackers against n: the study's validation sees node:7 on n = 5 too
-    (void)attack::parse_attackers(job.attackers, planned_node_count(job.graph), job.params.seed, &every);
-    if (job.centralities && job.attackers != "all")
-      throw InvalidParameter("centralities", "centralities needs attackers all (one attacker per node)");
-    if (job.params.dynamic > 0 && job.weights.scheme == Weighting::file)
-      throw InvalidParameter("dynamic",
-                             "dynamic rebuilds W on every round's graph: it needs a named weighting");
-    if (v.has("delta") && !v.has("sigma"))
-      throw InvalidParameter("delta", "delta converts the mu of --sigma to epsilon: give sigma too");
-    if (v.has("sigma") && job.params.method != attack::Method::exact)
-      throw InvalidParameter("sigma", "sigma needs method exact (it decides who reaches the LDP level)");
-    if (v.has("sigma") && job.params.dynamic > 0)
-      throw InvalidParameter("sigma", "sigma needs a static graph (dynamic 0): the view is a Krylov space");
-    if (job.params.method == attack::Method::exact && job.weights.scheme == Weighting::file)
-      throw InvalidParameter("method",
-                             "method exact needs the rational entries of a named weighting; weights "
-                             "from a file are doubles: use method float");
-  };
-  m.execute = [](const Values& v, const RunContext& c) {
-    return run_attack_gossip_job(attack_gossip_job(v, c));
-  };
+  m.validate = bind.check(check_attack_gossip_job);
+  m.execute = bind.run(run_attack_gossip_job);
   m.describe = [](const json& s, const RunContext& c) {
     if (s["attackers"] == "all")
       return format_line(
@@ -325,16 +338,16 @@ Model attack_gossip_model() {
                        s["seconds"].get<double>(), c.out_dir.string().c_str());
   };
   // Per attacker and prime about (rows + rank) rank n field operations; ~2 ns each (benchmarks/RESULTS.md).
-  m.resources = [](const Values& v) {
-    const GraphSize g = graph_size(v.text("graph"));
-    const double n = g.n, degree = n > 0 ? 2 * g.m / n : 0, T = static_cast<double>(v.integer("steps"));
+  m.resources = bind.estimate([](const Job& job) {
+    const GraphSize g = graph_size(job.graph);
+    const double n = g.n, degree = n > 0 ? 2 * g.m / n : 0, T = job.params.steps;
     const double rank = std::min(n, 1 + T * degree), per = 2 * (1 + T * degree + rank) * rank * n * 2e-9;
-    const double sets = v.text("attackers") == "all" ? n : 1;
+    const double sets = job.attackers == "all" ? n : 1;
     // Nothing here is tiled: the knowledge rows and, for all attackers, the n x n reconstructible mask are
     // held whole, so Model::run refuses what does not fit before anything is written.
     const double bytes = 8 * (1 + T * degree) * n * 3 + (sets > 1 ? n * n : 0);
     return Estimate{bytes, sets * per, bytes};
-  };
+  });
   return m;
 }
 

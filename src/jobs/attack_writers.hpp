@@ -1,5 +1,5 @@
 #pragma once
-// What the attack jobs share: the options they read alike; and the files of `attack gossip` (docs/outputs.md,
+// The files of `attack gossip` (docs/outputs.md,
 // docs/attack.md "Outputs").
 #include <filesystem>
 #include <vector>
@@ -10,19 +10,8 @@
 #include "netdp/attack/attack_privacy.hpp"
 #include "netdp/core/weighting.hpp"
 #include "netdp/io/results_dir.hpp"
-#include "netdp/jobs/model.hpp"
 
 namespace netdp {
-
-/// The options of every attack (attack gossip, attack dgd): graph, weights, attackers, steps and seed.
-template <class AttackJob>
-void read_attack_options(AttackJob& job, const jobs::Values& v) {
-  job.graph = v.text("graph");
-  job.weights = parse_weights_spec(v.text("weights"));
-  job.attackers = v.text("attackers");
-  job.params.steps = static_cast<int>(v.integer("steps"));
-  job.params.seed = v.natural("seed");
-}
 
 /// nodes.csv: node,attacker,observed,reconstructible,float_reconstructible,private,reconstructed,error.
 void write_attack_nodes_csv(const ResultsDir& out, const attack::GossipAttackResult& r, node_t n);

@@ -35,53 +35,6 @@ std::vector<Parameter> grid_parameters() {
       out_parameter()};
 }
 
-std::vector<Parameter> walk_grid_parameters(const std::string& default_steps_per_node,
-                                            const std::string& deltas) {
-  std::vector<Parameter> parameters = grid_parameters();
-  append(parameters,
-         // T > 0: a walk of 0 steps has no bound (steps 0 used to read as "not given", docs/bounds.md).
-         {real("steps", "walk length T, the same for every n").range(above(0)).excludes("steps-per-node"),
-          real("steps-per-node", "T = this times n (default unless steps is given)")
-              .fallback(default_steps_per_node)
-              .range(above(0))
-              .excludes("steps"),
-          real("delta-prime", "composition slack delta'").fallback(deltas),
-          real("delta-hat", "Chernoff failure probability delta_hat (CB1)").fallback(deltas),
-          choice("contributions", "chernoff: N_v from CB1 (random number of contributions); fixed: N_v = T/n",
-                 {"chernoff", "fixed"})
-              .fallback("chernoff"),
-          choice("nv-formula",
-                 "proof: T/n + sqrt(3 (T/n) ln(1/delta_hat)); code: the reference code's T/n + sqrt(1.5 T "
-                 "ln(1/delta_hat)) (reproduces Fig. 7.1a)",
-                 {"proof", "code", "code_quirk"})
-              .fallback("proof"),
-          choice("composition", "optimal_min (C3, reproduction), advanced (C2) or simple (C1)",
-                 {"optimal_min", "optimal-min", "advanced", "simple"})
-              .fallback("optimal_min"),
-          integer("colluders", "c colluding observers: the bound of n/c users (docs/math.md §4.5)")
-              .fallback("1")
-              .range(at_least(1)),
-          flag("sender-known",
-               "observers know who sent and receives the token: add the spotted contributions (4.4, CB2)"),
-          real("delta-tilde", "CB2 failure probability for sender-known").fallback(deltas)});
-  return parameters;
-}
-
-WalkValues walk_values(const Values& v) {
-  WalkValues w;
-  w.delta_prime = v.real("delta-prime");
-  w.delta_hat = v.real("delta-hat");
-  w.delta_tilde = v.real("delta-tilde");
-  w.steps = v.has("steps") ? v.real("steps") : 0;
-  w.steps_per_node = v.real("steps-per-node");
-  w.colluders = double(v.integer("colluders"));
-  w.contributions = v.text("contributions");
-  w.nv_formula = v.text("nv-formula");
-  w.composition = v.text("composition");
-  w.sender_known = v.flag("sender-known");
-  return w;
-}
-
 bounds::ContributionOptions contribution_options(const WalkValues& w) {
   return {bounds::parse_contributions(w.contributions), dp::parse_nv_formula(w.nv_formula), w.delta_hat};
 }
@@ -102,9 +55,9 @@ json walk_manifest(const WalkValues& w) {
 namespace {
 
 /// The grid of n: the values of n and of n-logspace, sorted and rounded.
-std::vector<double> grid_values(const Values& v) {
-  std::vector<double> n = v.reals("n");
-  const std::vector<double> logspace = v.reals("n-logspace");
+std::vector<double> grid_values(const Grid& grid) {
+  std::vector<double> n = grid.n;
+  const std::vector<double>& logspace = grid.logspace;
   if (!logspace.empty()) {
     const double num = logspace[2];
     if (!(num >= 1 && num <= 1e6 && std::floor(num) == num))
@@ -119,7 +72,7 @@ std::vector<double> grid_values(const Values& v) {
     if (!(x >= 1 && std::isfinite(x)))
       throw InvalidParameter("n", "n must be finite and >= 1 (got " + format_double(x) + ")");
   std::sort(n.begin(), n.end());
-  return bounds::round_n_grid(n, bounds::parse_n_rounding(v.text("n-round")));
+  return bounds::round_n_grid(n, bounds::parse_n_rounding(grid.rounding));
 }
 
 struct Row {
@@ -134,9 +87,9 @@ struct Evaluated {
   std::vector<std::string> names;
 };
 
-Evaluated evaluate_grid(const BoundRun& run, const Values& v) {
+Evaluated evaluate_grid(const BoundRun& run, const Grid& grid) {
   Evaluated e;
-  e.ns = grid_values(v);
+  e.ns = grid_values(grid);
   run.check();
   for (double n : e.ns) {
     try {
@@ -144,7 +97,7 @@ Evaluated evaluate_grid(const BoundRun& run, const Values& v) {
       if (e.names.empty())
         for (const auto& [name, value] : e.rows.back().columns) e.names.push_back(name);
     } catch (const InvalidInput& error) {
-      if (!v.flag("skip-invalid")) throw InvalidInput("n = " + format_double(n) + ": " + error.what());
+      if (!grid.skip_invalid) throw InvalidInput("n = " + format_double(n) + ": " + error.what());
       e.rows.push_back({n, {}, error.what()});
     }
   }
@@ -154,9 +107,15 @@ Evaluated evaluate_grid(const BoundRun& run, const Values& v) {
   return e;
 }
 
-json run_bound(const BoundRun& run, const Values& v, const RunContext& context) {
+}  // namespace
+
+void check_bound(const BoundRun& run, const BoundJob& job) {
+  (void)evaluate_grid(run, job.grid);
+}
+
+json run_bound(const BoundRun& run, const BoundJob& job) {
   const auto started = std::chrono::steady_clock::now();
-  const Evaluated e = evaluate_grid(run, v);
+  const Evaluated e = evaluate_grid(run, job.grid);
   const auto& [ns, rows, names] = e;
 
   std::ostringstream csv;
@@ -179,7 +138,7 @@ json run_bound(const BoundRun& run, const Values& v, const RunContext& context) 
     if (crossover.is_null() && eps < eps_ldp) crossover = r.n;
   }
 
-  ResultsDir out(context.out_dir);
+  ResultsDir out(job.out_dir);
   out.write_text("bound.csv", csv.str());
   json summary = {{"bound", run.name}, {"rows", rows.size()}, {"columns", names}, {"skipped", skipped}};
   summary["n"] = ns;
@@ -198,30 +157,25 @@ json run_bound(const BoundRun& run, const Values& v, const RunContext& context) 
   summary["seconds"] = seconds;
   out.write_json("summary.json", summary);
 
-  json manifest = manifest_header("bound " + run.name, context.invocation);
+  json manifest = manifest_header("bound " + run.name, job.invocation);
   manifest["parameters"] = run.parameters;
-  manifest["grid"] = {{"n", v.reals("n")},
-                      {"logspace", v.reals("n-logspace")},
-                      {"rounding", v.text("n-round")},
+  manifest["grid"] = {{"n", job.grid.n},
+                      {"logspace", job.grid.logspace},
+                      {"rounding", job.grid.rounding},
                       {"values", ns},
-                      {"skip_invalid", v.flag("skip-invalid")}};
+                      {"skip_invalid", job.grid.skip_invalid}};
   manifest["outputs"] = {"bound.csv", "summary.json"};
   manifest["seconds"] = seconds;
   out.commit_manifest(manifest);
   return summary;
 }
 
-}  // namespace
-
-Model bound_model(const std::string& name, const std::string& help, std::vector<Parameter> parameters,
-                  std::function<BoundRun(const Values&)> make) {
+Model bound_model_base(const std::string& name, const std::string& help, std::vector<Parameter> parameters) {
   Model m;
   m.name = "bound " + name;
   m.example = "--n 2000,5000 --out out/" + name;
   m.help = help;
   m.parameters = std::move(parameters);
-  m.validate = [make](const Values& v) { (void)evaluate_grid(make(v), v); };
-  m.execute = [make](const Values& v, const RunContext& c) { return run_bound(make(v), v, c); };
   m.describe = [](const json& s, const RunContext& c) {
     return format_line("bound %s: %zu values of n (%zu skipped) -> %s/bound.csv\n",
                        s["bound"].get<std::string>().c_str(), s["rows"].get<std::size_t>(),

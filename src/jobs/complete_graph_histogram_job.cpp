@@ -9,32 +9,45 @@ namespace netdp::jobs {
 
 using json = nlohmann::json;
 
+namespace {
+
+struct CompleteHistogramJob : bound::WalkBoundJob {
+  bounds::CompleteHistogramParams p;
+  std::string analysis = "numerical";
+};
+
+}  // namespace
+
 Model complete_histogram_bound_model() {
   using namespace declare;
-  std::vector<Parameter> parameters = bound::walk_grid_parameters("100", "1e-07");
-  append(
-      parameters,
-      {choice("analysis",
-              "closed: Thm D.1; numerical: un-simplified SH2 and SS2, max over cycle lengths (Remark D.2); "
-              "preprint: [S2] Thm 6 with c tuned",
-              {"closed", "numerical", "preprint"})
-           .fallback("numerical"),
-       real("eps0", "LDP level eps0 of each RR_gamma contribution").fallback("0.5").alias("eps"),
-       real("delta", "delta of the shuffling bound (SH2)").fallback("1e-07"),
-       integer("categories", "histogram size L").fallback("2")});
-  return bound::bound_model(
+  using Job = CompleteHistogramJob;
+  Binding<Job> bind;
+  std::vector<Parameter> parameters = bound::walk_grid_parameters(bind, "100", "1e-07");
+  append(parameters,
+         {bind(choice("analysis",
+                      "closed: Thm D.1; numerical: un-simplified SH2 and SS2, max over cycle lengths (Remark "
+                      "D.2); "
+                      "preprint: [S2] Thm 6 with c tuned",
+                      {"closed", "numerical", "preprint"})
+                   .fallback("numerical"),
+               &Job::analysis),
+          bind(real("eps0", "LDP level eps0 of each RR_gamma contribution").fallback("0.5").alias("eps"),
+               &Job::p, &bounds::CompleteHistogramParams::epsilon),
+          bind(real("delta", "delta of the shuffling bound (SH2)").fallback("1e-07"), &Job::p,
+               &bounds::CompleteHistogramParams::delta),
+          bind(integer("categories", "histogram size L").fallback("2"), &Job::p,
+               &bounds::CompleteHistogramParams::categories)});
+  return bound::bound_model<Job>(
       "complete-histogram",
       "histograms (RR_gamma contributions) by a random walk on the complete graph (4.2, Thm D.1 / [S2] Thm "
       "6); "
       "T = 100 n by default",
-      std::move(parameters), [](const Values& v) {
-        const bound::WalkValues w = bound::walk_values(v);
-        bounds::CompleteHistogramParams p;
-        bound::set_walk_fields(p, v, w);
-        p.categories = static_cast<int>(v.integer("categories"));
-        const bounds::HistogramAnalysis a = bounds::parse_histogram_analysis(v.text("analysis"));
-        json parameters = bound::walk_manifest(w);
-        parameters.update({{"analysis", v.text("analysis")},
+      std::move(parameters), bind, [](const Job& job) {
+        bounds::CompleteHistogramParams p = job.p;
+        bound::set_walk_fields(p, job.walk);
+        const bounds::HistogramAnalysis a = bounds::parse_histogram_analysis(job.analysis);
+        json parameters = bound::walk_manifest(job.walk);
+        parameters.update({{"analysis", job.analysis},
                            {"eps", p.epsilon},
                            {"delta", p.delta},
                            {"categories", p.categories}});

@@ -9,44 +9,56 @@ namespace netdp::jobs {
 
 using json = nlohmann::json;
 
+namespace {
+
+struct SgdSigmaJob : bound::WalkBoundJob {
+  bounds::SigmaSearchParams p;
+  std::string procedure = "thesis";
+};
+
+}  // namespace
+
 Model sgd_sigma_bound_model() {
   using namespace declare;
-  std::vector<Parameter> parameters = sgd_parameters("0.4");
+  using Job = SgdSigmaJob;
+  Binding<Job> bind;
+  std::vector<Parameter> parameters = sgd_parameters(bind, "0.4");
   append(parameters,
-         {real("epsilon", "target epsilon of the guarantee").fallback("1").alias("eps"),
-          choice("procedure", "thesis (Remark D.12, bisection) or code (the reference findSigma)",
-                 {"thesis", "code"})
-              .fallback("thesis"),
-          real("slope-factor", "1, 2 or 4; 0 = the procedure's own (thesis 4, code 2)")
-              .fallback("0")
-              .choices({"0", "1", "2", "4"}),
-          real("cap-factor", "code: contribution cap K = ceil(this T/n)").fallback("1.2"),
-          real("central-constant", "code: c in ln(c T/(delta n)) of the central sigma ([S4]: 2.5)")
-              .fallback("1.25")});
-  return bound::bound_model(
+         {bind(real("epsilon", "target epsilon of the guarantee").fallback("1").alias("eps"), &Job::p,
+               &bounds::SigmaSearchParams::epsilon),
+          bind(choice("procedure", "thesis (Remark D.12, bisection) or code (the reference findSigma)",
+                      {"thesis", "code"})
+                   .fallback("thesis"),
+               [](Job& job, const std::string& procedure) {
+                 job.procedure = procedure;
+                 job.p.procedure = bounds::parse_sigma_procedure(procedure);
+               }),
+          bind(real("slope-factor", "1, 2 or 4; 0 = the procedure's own (thesis 4, code 2)")
+                   .fallback("0")
+                   .choices({"0", "1", "2", "4"}),
+               &Job::p, &bounds::SigmaSearchParams::slope_factor),
+          bind(real("cap-factor", "code: contribution cap K = ceil(this T/n)").fallback("1.2"), &Job::p,
+               &bounds::SigmaSearchParams::cap_factor),
+          bind(real("central-constant", "code: c in ln(c T/(delta n)) of the central sigma ([S4]: 2.5)")
+                   .fallback("1.25"),
+               &Job::p, &bounds::SigmaSearchParams::central_constant)});
+  return bound::bound_model<Job>(
       "sgd-sigma",
       "smallest noise std for local, central and network DP-SGD at a target (eps, delta) (4.3.3, Remark "
       "D.12); "
       "T = 10 n by default",
-      std::move(parameters), [](const Values& v) {
-        const bound::WalkValues w = bound::walk_values(v);
-        bounds::SigmaSearchParams p;
-        p.epsilon = v.real("epsilon");
-        p.delta = v.real("delta");
+      std::move(parameters), bind, [](const Job& job) {
+        const bound::WalkValues& w = job.walk;
+        bounds::SigmaSearchParams p = job.p;
         p.steps = w.steps;
         p.steps_per_node = w.steps_per_node;
-        p.lipschitz = v.real("lipschitz");
-        p.procedure = bounds::parse_sigma_procedure(v.text("procedure"));
-        p.slope_factor = v.real("slope-factor");
         p.contributions = bound::contribution_options(w);
         p.sender_known = w.sender_known;
         p.delta_tilde = w.delta_tilde;
         p.delta_prime = w.delta_prime;
-        p.cap_factor = v.real("cap-factor");
-        p.central_constant = v.real("central-constant");
         p.colluders = w.colluders;
-        json parameters = sgd_manifest(v);
-        parameters.update({{"procedure", v.text("procedure")},
+        json parameters = sgd_manifest(w, p.lipschitz, p.epsilon, p.delta);
+        parameters.update({{"procedure", job.procedure},
                            {"slope_factor", p.slope_factor},
                            {"cap_factor", p.cap_factor},
                            {"central_constant", p.central_constant}});

@@ -6,9 +6,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <vector>
 
 #include "core/progress.hpp"
+#include "jobs/binding.hpp"
+#include "jobs/job_graph.hpp"
 #include "jobs/model_list.hpp"
 #include "jobs/model_parts.hpp"
 #include "netdp/accounting/gossip_loss_sequence.hpp"
@@ -35,22 +38,18 @@ struct ErBoundJob {
   json invocation;
 };
 
-ErBoundJob er_bound_job(const Values& v, const RunContext& context) {
-  ErBoundJob job;
-  job.graph = v.text("graph");
-  job.steps = v.integer("steps");
-  if (v.has("q")) job.q = v.real("q");
-  if (v.has("er-c")) job.er_c = v.real("er-c");
-  job.alpha = v.real("alpha");
-  job.sigma = v.real("sigma");
-  job.sensitivity = v.real("sensitivity");
-  job.variant =
-      v.text("variant") == "reference-code" ? ErBoundVariant::reference_code : ErBoundVariant::theorem;
-  job.source = source_node(v);
-  job.write_matrix = !v.flag("no-matrix");
-  job.diagonal_local = v.text("diagonal") == "local";
-  set_run_context(job, context);
-  return job;
+/// The check phase: the graph (at least 2 nodes), the source against it, and the LDP level alpha Delta^2 /
+/// (2 sigma^2), every bound's scale, finite.
+void check_er_bound_job(const ErBoundJob& job) {
+  const node_t n = planned_node_count(job.graph);
+  if (n < 2) throw InvalidParameter("graph", "graph: gossip-er-bound needs at least 2 nodes");
+  if (job.source && *job.source >= n)
+    throw InvalidParameter("source", "source " + std::to_string(*job.source) + " is not a node of the " +
+                                         std::to_string(n) + "-node graph");
+  if (!std::isfinite(job.alpha * job.sensitivity * job.sensitivity / (2 * job.sigma * job.sigma)))
+    throw InvalidParameter("sigma", "sigma " + format_double(job.sigma) + " is too small for sensitivity " +
+                                        format_double(job.sensitivity) +
+                                        ": alpha Delta^2 / (2 sigma^2) overflows");
 }
 
 // q as given, from c (q = c ln(n)/n, docs/math.md §2.5), or the graph's density 2m / (n (n - 1)).
@@ -63,6 +62,7 @@ std::pair<double, std::string> edge_probability(const ErBoundJob& job, const Gra
 
 json run_er_bound_job(const ErBoundJob& job) {
   const Stopwatch clock;
+  check_er_bound_job(job);
   const Graph g = make_graph(job.graph);
   if (g.n < 2) throw InvalidParameter("graph", "graph: gossip-er-bound needs at least 2 nodes");
   if (job.source && *job.source >= g.n)
@@ -163,36 +163,54 @@ Model gossip_er_bound_model() {
   m.help =
       "Theorem 6.6 on a given graph: pairwise loss bound of Muffliato on a private Erdos-Renyi graph G(n, q) "
       "(docs/math.md §6.4), the reference code's per-graph bound";
+  using Job = ErBoundJob;
+  Binding<Job> bind;
   m.parameters = {
-      text("graph", "graph spec FAMILY:key=value,... (see docs/graphs.md), e.g. er:n=1000,c=2,seed=1")
-          .required(),
-      integer("steps", "gossip rounds T").required().range(at_least(1)),
-      real("q", "edge probability q of G(n, q) (default: the graph's density 2m / (n (n - 1)))")
-          .range(between(0, 1))
-          .excludes("er-c"),
-      real("er-c", "q = c ln(n) / n instead of q").range(at_least(0)).excludes("q"),
-      real("alpha", "Renyi order alpha > 1").fallback("2").range(above(1)),
-      real("sigma", "absolute std of the Gaussian noise added once by every node, in the units of the values")
-          .unit(units::absolute_std)
-          .fallback("1")
-          .range(above(0)),
-      real("sensitivity", "l2 sensitivity Delta of a node's value").fallback("1").range(above(0)),
-      choice(
-          "variant",
-          "theorem: Thm 6.6 with d_v; reference-code: d_v + 2 and min with the LDP level (docs/math.md §12 "
-          "item 57)",
-          {"theorem", "reference-code"})
-          .fallback("theorem"),
-      integer("source", "compute only the row of this source node u").range(between(0, 0x7fffffff)),
-      choice("diagonal", "loss.npy at (u, u): zero or local (the LDP level, the reference code's self-pair)",
-             {"zero", "local"})
-          .fallback("zero"),
-      flag("no-matrix", "do not write loss.npy (by_distance.csv, per_observer.csv and summary.json only)"),
+      bind(text("graph", "graph spec FAMILY:key=value,... (see docs/graphs.md), e.g. er:n=1000,c=2,seed=1")
+               .required(),
+           &Job::graph),
+      bind(integer("steps", "gossip rounds T").required().range(at_least(1)),
+           [](Job& job, int steps) { job.steps = steps; }),
+      bind(real("q", "edge probability q of G(n, q) (default: the graph's density 2m / (n (n - 1)))")
+               .range(between(0, 1))
+               .excludes("er-c"),
+           &Job::q),
+      bind(real("er-c", "q = c ln(n) / n instead of q").range(at_least(0)).excludes("q"), &Job::er_c),
+      bind(real("alpha", "Renyi order alpha > 1").fallback("2").range(above(1)), &Job::alpha),
+      bind(real("sigma",
+                "absolute std of the Gaussian noise added once by every node, in the units of the values")
+               .unit(units::absolute_std)
+               .fallback("1")
+               .range(above(0)),
+           &Job::sigma),
+      bind(real("sensitivity", "l2 sensitivity Delta of a node's value").fallback("1").range(above(0)),
+           &Job::sensitivity),
+      bind(choice(
+               "variant",
+               "theorem: Thm 6.6 with d_v; reference-code: d_v + 2 and min with the LDP level (docs/math.md "
+               "§12 "
+               "item 57)",
+               {"theorem", "reference-code"})
+               .fallback("theorem"),
+           [](Job& job, const std::string& variant) {
+             job.variant =
+                 variant == "reference-code" ? ErBoundVariant::reference_code : ErBoundVariant::theorem;
+           }),
+      bind(integer("source", "compute only the row of this source node u").range(between(0, 0x7fffffff)),
+           [](Job& job, int source) { job.source = source; }),
+      bind(choice("diagonal",
+                  "loss.npy at (u, u): zero or local (the LDP level, the reference code's self-pair)",
+                  {"zero", "local"})
+               .fallback("zero"),
+           [](Job& job, const std::string& diagonal) { job.diagonal_local = diagonal == "local"; }),
+      bind(flag("no-matrix",
+                "do not write loss.npy (by_distance.csv, per_observer.csv and summary.json only)"),
+           [](Job& job, bool off) { job.write_matrix = !off; }),
       threads_parameter(),
       out_parameter(),
       quiet_parameter()};
-  m.validate = [](const Values& v) { (void)er_bound_job(v, {}); };  // q and er-c exclude each other
-  m.execute = [](const Values& v, const RunContext& c) { return run_er_bound_job(er_bound_job(v, c)); };
+  m.validate = bind.check(check_er_bound_job);
+  m.execute = bind.run(run_er_bound_job);
   m.describe = [](const json& s, const RunContext& c) {
     return format_line(
         "gossip-er-bound: n = %d, q = %.6g, T = %lld, mean bound %.6g, max %.6g (LDP %.6g) -> %s\n",
@@ -200,10 +218,10 @@ Model gossip_er_bound_model() {
         s["mean_loss"].get<double>(), s["max_loss"].get<double>(), s["ldp_loss"].get<double>(),
         c.out_dir.string().c_str());
   };
-  m.resources = [](const Values& v) {
-    const GraphSize g = graph_size(v.text("graph"));
+  m.resources = bind.estimate([](const Job& job) {
+    const GraphSize g = graph_size(job.graph);
     return Estimate{16 * (2 * g.m + g.n) + 8 * 256 * g.n, g.n * g.n / 2e8};
-  };
+  });
   return m;
 }
 

@@ -2,8 +2,10 @@
 // (stats.json; not a study model: it writes no summary.json).
 #include <sstream>
 
+#include "jobs/job_graph.hpp"
 #include "jobs/model_list.hpp"
 #include "jobs/model_parts.hpp"
+#include "jobs/parameter_blocks.hpp"
 #include "netdp/accounting/loss_report.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/core/graph_io.hpp"
@@ -18,13 +20,31 @@ using json = nlohmann::json;
 
 namespace {
 
-json run_graph(const Values& v, const RunContext& context) {
-  const std::string& spec = v.text("graph");
-  const std::string& weights = v.text("weights");
-  const double sigma = v.real("sigma");
+struct GraphJob {
+  std::string graph, weights;
+  double sigma = 1;
+  bool eigenvalues = false;
+  std::int64_t diameter_limit = 2000000000;
+  std::string out_dir;
+  json invocation;
+};
+
+/// The check phase: the graph spec, the weighting, and a W file read whole and checked against the graph (n
+/// x n, on its edges).
+void check_graph_job(const GraphJob& job) {
+  (void)planned_node_count(job.graph);
+  const WeightsSpec weights = parse_weights_spec(job.weights);
+  if (weights.scheme == Weighting::file) (void)make_weights(make_graph(job.graph), weights);
+}
+
+json run_graph(const GraphJob& job) {
+  check_graph_job(job);
+  const std::string& spec = job.graph;
+  const std::string& weights = job.weights;
+  const double sigma = job.sigma;
   Graph g = make_graph(spec);
   CsrMatrix w = make_weights(g, parse_weights_spec(weights));
-  ResultsDir out(context.out_dir);
+  ResultsDir out(job.out_dir);
   write_edge_list(g, out.file("edges.txt").string());
   // Families drawn from positions (rgg) also write them: plots by Euclidean distance (thesis Fig. C.3).
   if (const auto positions = graph_positions(parse_graph_spec(spec)); !positions.empty()) {
@@ -46,7 +66,7 @@ json run_graph(const Values& v, const RunContext& context) {
                 {"components", components},
                 {"weights", weights}};
   // The exact diameter costs a BFS per node; skip it past the limit rather than stall.
-  if (double(g.n) * double(g.adjacency.size()) <= double(v.integer("diameter-limit")))
+  if (double(g.n) * double(g.adjacency.size()) <= double(job.diameter_limit))
     stats["diameter"] = diameter(g);
   else
     stats["diameter"] = nullptr;
@@ -71,7 +91,7 @@ json run_graph(const Values& v, const RunContext& context) {
       stats["t_stop"] = muffliato_stopping_time(g.n, sigma, gap);
       stats["t_stop_sigma"] = sigma;
     }
-    if (v.flag("eigenvalues")) {
+    if (job.eigenvalues) {
       std::ostringstream csv;
       csv << "index,eigenvalue\n";
       auto values = eigenvalues(w);
@@ -80,7 +100,7 @@ json run_graph(const Values& v, const RunContext& context) {
     }
   }
   out.write_json("stats.json", stats);
-  auto manifest = manifest_header("graph", context.invocation);
+  auto manifest = manifest_header("graph", job.invocation);
   manifest["parameters"] = {{"graph", spec}, {"weights", weights}, {"sigma", sigma}};
   out.commit_manifest(manifest);
   return stats;
@@ -96,26 +116,31 @@ Model graph_model() {
   m.help = "build or load a graph; write its edge list and statistics";
   m.footer = "Graph families (graph = FAMILY:key=value,...):\n" + graph_families_help();
   m.study_model = false;
-  m.parameters = graph_parameters();
-  append(m.parameters, {real("sigma", "absolute noise std (sensitivity 1) used for the reported T_stop")
-                            .unit(units::absolute_std)
-                            .fallback("1"),
-                        flag("eigenvalues", "also write every eigenvalue of W (dense, O(n^3))"),
-                        integer("diameter-limit", "skip the exact diameter when n * 2m exceeds this")
-                            .fallback("2000000000")
-                            .wide(),
+  Binding<GraphJob> bind;
+  m.parameters = graph_parameters(bind);
+  append(m.parameters, {bind(real("sigma", "absolute noise std (sensitivity 1) used for the reported T_stop")
+                                 .unit(units::absolute_std)
+                                 .fallback("1"),
+                             &GraphJob::sigma),
+                        bind(flag("eigenvalues", "also write every eigenvalue of W (dense, O(n^3))"),
+                             &GraphJob::eigenvalues),
+                        bind(integer("diameter-limit", "skip the exact diameter when n * 2m exceeds this")
+                                 .fallback("2000000000")
+                                 .wide(),
+                             &GraphJob::diameter_limit),
                         out_parameter()});
-  m.execute = run_graph;
+  m.validate = bind.check(check_graph_job);
+  m.execute = bind.run(run_graph);
   // --eigenvalues holds the dense n x n W at once (LAPACK dsyevd): refused by Model::run before the
   // directory exists, not by an out-of-memory after edges.txt was written (docs/reliability.md §1).
-  m.resources = [](const Values& v) {
+  m.resources = bind.estimate([](const GraphJob& job) {
     Estimate e;
-    if (v.flag("eigenvalues")) {
-      const double n = graph_size(v.text("graph")).n;
+    if (job.eigenvalues) {
+      const double n = graph_size(job.graph).n;
       e.required_bytes = 8 * n * n;
     }
     return e;
-  };
+  });
   m.describe = [](const json& stats, const RunContext& c) {
     return format_line(
         "graph: n = %d, m = %lld, %s -> %s\n", stats["n"].get<int>(), stats["edges"].get<long long>(),

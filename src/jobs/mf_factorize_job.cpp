@@ -1,5 +1,7 @@
 #include "netdp/jobs/mf_factorize_job.hpp"
 
+#include <algorithm>
+
 #include "core/progress.hpp"
 #include "jobs/mf_job_parts.hpp"
 #include "jobs/model_list.hpp"
@@ -32,17 +34,6 @@ json run_mf_factorize_job(const MfFactorizeJob& job) {
 
 namespace jobs {
 
-namespace {
-
-MfFactorizeJob mf_factorize_job(const Values& v, const RunContext& context) {
-  MfFactorizeJob job;
-  job.spec = mf_spec(v);
-  set_run_context(job, context);
-  return job;
-}
-
-}  // namespace
-
 Model mf_factorize_model() {
   using namespace declare;
   Model m;
@@ -51,12 +42,11 @@ Model mf_factorize_model() {
   m.help =
       "build or optimise a noise correlation C (MAFALDA, D-MF, SR, ...) and report its sensitivity and "
       "workload losses";
-  m.parameters = mf_parameters(false);
+  Binding<MfFactorizeJob> bind;
+  m.parameters = mf_parameters(bind, false);
   append(m.parameters, {threads_parameter(), out_parameter(), quiet_parameter()});
-  m.validate = [](const Values& v) { check_mf_factorize_job(mf_factorize_job(v, {})); };
-  m.execute = [](const Values& v, const RunContext& c) {
-    return run_mf_factorize_job(mf_factorize_job(v, c));
-  };
+  m.validate = bind.check(check_mf_factorize_job);
+  m.execute = bind.run(run_mf_factorize_job);
   m.describe = [](const json& s, const RunContext& c) {
     const json& w = s["workloads"];
     const double loss = w.contains("post_average") ? w["post_average"]["loss"].get<double>()
@@ -68,12 +58,15 @@ Model mf_factorize_model() {
         w.contains("post_average") ? "post-average" : "prefix-sum", loss,
         s["optimiser_iterations"].get<int>(), s["seconds"].get<double>(), c.out_dir.string().c_str());
   };
-  m.resources = [](const Values& v) {
-    const double T = static_cast<double>(v.integer("steps"));
-    const GraphSize g = v.has("graph") ? graph_size(v.text("graph")) : GraphSize{};
-    return Estimate{8 * T * T * 8 + 8 * (T + 1) * g.n * 64,
-                    1000 * 5 * T * T * T / 5e9 + (T + 1) * (T + 1) * g.n * g.n / 5e9};
-  };
+  // C and its workload Grams are T x T and held whole: Model::run refuses what does not fit (T = 30,000 is
+  // about 36 GB).
+  m.resources = bind.estimate([](const MfFactorizeJob& job) {
+    const double T = job.spec.steps;
+    const GraphSize g = job.spec.graph.empty() ? GraphSize{} : graph_size(job.spec.graph);
+    const double required = mf_required_bytes(job.spec, node_t(std::min(g.n, 1e9)));
+    return Estimate{std::max(8 * T * T * 8 + 8 * (T + 1) * g.n * 64, required),
+                    1000 * 5 * T * T * T / 5e9 + (T + 1) * (T + 1) * g.n * g.n / 5e9, required};
+  });
   return m;
 }
 

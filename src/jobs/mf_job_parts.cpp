@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/progress.hpp"
+#include "jobs/job_graph.hpp"
 #include "jobs/model_parts.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/core/graph_spec.hpp"
@@ -36,9 +37,28 @@ void check_mf_spec(const MfSpec& spec, bool need_graph) {
       (c.kind == mf::CorrelationKind::optimal || c.kind == mf::CorrelationKind::mafalda ||
        c.kind == mf::CorrelationKind::mafalda_l))
     throw InvalidParameter("graph", "graph is required for correlation " + spec.correlation);
-  if (!spec.graph.empty()) parse_graph_spec(spec.graph);
   if (spec.weights != "average") mf::parse_mf_weights(spec.weights);
-  (void)p;
+  // The graph and every input file, read whole before any work (docs/reliability.md §1): the graph from its
+  // spec, a W file checked as the run checks it (n x n, non-negative, rows summing to 1), a correlation file
+  // for its shape and finiteness.
+  const bool weights_file = spec.weights.rfind("file:", 0) == 0;
+  const bool correlation_file = c.kind == mf::CorrelationKind::file;
+  if (!spec.graph.empty()) (void)planned_node_count(spec.graph);
+  if (spec.graph.empty()) {
+    if (correlation_file) (void)mf::correlation_matrices(c, p, nullptr, nullptr, nullptr);
+  } else if (weights_file || correlation_file) {
+    const Graph g = make_graph(spec.graph);
+    const CsrMatrix w = mf::mf_gossip_matrix(g, spec.weights);
+    if (correlation_file) (void)mf::correlation_matrices(c, p, &w, nullptr, nullptr);
+  }
+}
+
+double mf_required_bytes(const MfSpec& spec, node_t n) {
+  // C, C^T C, the prefix sum and the workload Grams, T x T each (about 5 of them at once), and n of them for
+  // one C per node (mafalda-l, a per-node file).
+  const double T = spec.steps, square = 8 * T * T;
+  const bool per_node = spec.correlation == "mafalda-l" || spec.correlation.rfind("file:", 0) == 0;
+  return 5 * square + (per_node ? 2.0 * double(n) * square : 0.0);
 }
 
 MfSetup mf_setup(const MfSpec& spec) {
@@ -131,57 +151,5 @@ json mf_workload_losses(const MfSetup& s) {
   out["workloads"] = workloads;
   return out;
 }
-
-namespace jobs {
-
-std::vector<Parameter> mf_parameters(bool graph_required) {
-  using namespace declare;
-  Declare graph = text("graph", "graph spec FAMILY:key=value,... (see docs/graphs.md), e.g. florentine");
-  if (graph_required) graph.required();
-  return {
-      graph,
-      text("weights",
-           "gossip matrix W: average (D^-1 (A + I)) | metropolis | hamilton-literal | max-degree | "
-           "lazy-uniform | "
-           "file:PATH")
-          .fallback("average"),
-      integer("steps", "rounds T").fallback("10").range(at_least(1)),
-      text("participation",
-           "every | single | cyclic:b=B,k=K (T = B K): steps at which a node's data takes part")
-          .fallback("every"),
-      text(
-          "correlation",
-          "C_local: none | ldp | antipgd | sr | bsr | dmf | optimal | mafalda | mafalda-l (one C per node) | "
-          "file:PATH (T x T, or (n T) x T per node, float64 .npy)")
-          .fallback("ldp"),
-      flag("symmetric-toeplitz", "sr/bsr: the symmetric Toeplitz matrix of the reference code"),
-      integer("band", "bsr: entries with i - j >= band are 0 (0 = the participation's b)")
-          .fallback("0")
-          .range(at_least(0)),
-      choice("surrogate",
-             "optimiser objective: exact tr(G X^-1) | code (reversed Cholesky of the reference code)",
-             {"exact", "code"})
-          .fallback("exact"),
-      integer("max-iterations", "optimiser iteration limit (dmf, optimal, mafalda, mafalda-l)")
-          .fallback("10000")
-          .range(at_least(1)),
-  };
-}
-
-MfSpec mf_spec(const Values& v) {
-  MfSpec s;
-  if (v.has("graph")) s.graph = v.text("graph");
-  s.weights = v.text("weights");
-  s.steps = static_cast<int>(v.integer("steps"));
-  s.participation = v.text("participation");
-  s.correlation = v.text("correlation");
-  s.options.symmetric_toeplitz = v.flag("symmetric-toeplitz");
-  s.options.band = static_cast<int>(v.integer("band"));
-  s.options.surrogate = v.text("surrogate") == "code" ? mf::Surrogate::code : mf::Surrogate::exact;
-  s.options.max_iterations = static_cast<int>(v.integer("max-iterations"));
-  return s;
-}
-
-}  // namespace jobs
 
 }  // namespace netdp

@@ -1,13 +1,16 @@
 #include "netdp/jobs/mf_loss_job.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <limits>
 #include <optional>
 #include <sstream>
 #include <utility>
 
 #include "core/progress.hpp"
+#include "jobs/job_graph.hpp"
 #include "jobs/mf_job_parts.hpp"
 #include "jobs/model_list.hpp"
 #include "jobs/model_parts.hpp"
@@ -38,48 +41,19 @@ std::vector<node_t> parse_attackers(const std::string& text, node_t n) {
     long long v = -1;
     const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
     if (ec != std::errc() || end != item.data() + item.size() || item.empty())
-      throw InvalidParameter("attackers",
-                             "attackers: expected all or a comma list of nodes, got '" + text + "'");
+      throw InvalidParameter(
+          "attackers", "attackers: expected all or a comma list of nodes, got '" + excerpt(text, 200) + "'");
     if (n > 0 && (v < 0 || v >= n))
       throw InvalidParameter(
           "attackers", "attackers: node " + std::to_string(v) + " is not in 0.." + std::to_string(n - 1));
+    if (std::find(out.begin(), out.end(), static_cast<node_t>(v)) != out.end())
+      throw InvalidParameter("attackers", "attackers: node " + std::to_string(v) + " is listed twice");
     out.push_back(static_cast<node_t>(v));
     if (comma == std::string_view::npos) break;
     rest = rest.substr(comma + 1);
   }
   return out;
 }
-
-}  // namespace
-
-void check_mf_loss_job(const MfLossJob& job) {
-  const mf::TrustModel trust = mf::parse_trust(job.trust);
-  const bool observation = trust == mf::TrustModel::observation;
-  check_mf_spec(job.spec, !observation);
-  parse_attackers(job.attackers, 0);
-  if (!(job.alpha > 1)) throw InvalidParameter("alpha", "alpha must be > 1, got " + format_double(job.alpha));
-  if (!(job.sigma > 0))
-    throw InvalidParameter("noise-multiplier",
-                           "noise-multiplier must be > 0, got " + format_double(job.sigma));
-  if (job.delta && !(*job.delta > 0 && *job.delta < 1))
-    throw InvalidParameter("delta", "delta must be in (0, 1), got " + format_double(*job.delta));
-  mf::parse_conversion(job.conversion);
-  if (job.baseline != "none" && job.baseline != "muffliato")
-    throw InvalidParameter("baseline", "baseline: expected none or muffliato, got '" + job.baseline + "'");
-  if (job.baseline == "muffliato" && trust != mf::TrustModel::pndp)
-    throw InvalidParameter(
-        "baseline", "baseline muffliato bounds the PNDP attacker: it needs trust pndp, got " + job.trust);
-  if (observation && job.observation_b.empty())
-    throw InvalidParameter("observation-b", "observation-b is required by trust observation");
-  if (!observation)
-    for (const auto& [name, path] : {std::pair{"observation-b", &job.observation_b},
-                                     {"observation-c", &job.observation_c},
-                                     {"observation-a", &job.observation_a},
-                                     {"observation-pi", &job.observation_pi}})
-      if (!path->empty()) throw InvalidParameter(name, std::string(name) + " needs trust observation");
-}
-
-namespace {
 
 /// The victims' participation sets of an observation-pi file: [victims, k] (one set each) or [victims,
 /// sets, k], integer column indices, negative entries padding.
@@ -100,12 +74,89 @@ std::vector<std::vector<std::vector<std::int64_t>>> read_observation_sets(const 
         if (x != std::floor(x) || !std::isfinite(x))
           throw InvalidParameter("observation-pi", "observation-pi " + path +
                                                        ": indices must be integers, got " + format_double(x));
+        // Beyond 2^53 a double is no exact index (1e300 would convert to a negative integer).
+        if (x >= 0x1p53)
+          throw InvalidParameter("observation-pi", "observation-pi " + path + ": index " + format_double(x) +
+                                                       " is not a column of C");
         if (x >= 0) set.push_back(static_cast<std::int64_t>(x));
       }
       if (!set.empty()) out[static_cast<std::size_t>(v)].push_back(std::move(set));
     }
   return out;
 }
+
+/// trust observation's files read whole before any work: each finite and of its shape, B's columns those of
+/// C (or a multiple of T), the sets' indices columns of C, A of B's rows by C's columns. That A = B C needs
+/// the product and stays with the run.
+void check_observation_files(const MfLossJob& job) {
+  const mf::Matrix b = mf::read_npy_matrix(job.observation_b, "observation-b");
+  const std::int64_t T = job.spec.steps, columns = b.cols;
+  if (!job.observation_c.empty()) {
+    const mf::Matrix c = mf::read_npy_matrix(job.observation_c, "observation-c");
+    if (c.rows != c.cols)
+      throw InvalidParameter("observation-c", "observation-c: C must be square, got " +
+                                                  std::to_string(c.rows) + " x " + std::to_string(c.cols));
+    if (b.cols != c.rows)
+      throw InvalidParameter("observation-b", "observation-b: B must have N = " + std::to_string(c.rows) +
+                                                  " columns (C is N x N), got " + std::to_string(b.rows) +
+                                                  " x " + std::to_string(b.cols));
+  } else if (columns % T != 0) {
+    throw InvalidParameter("observation-b", "observation-b: N = " + std::to_string(columns) +
+                                                " columns is not a multiple of T = " + std::to_string(T) +
+                                                "; give observation-c");
+  }
+  if (b.rows < 1) throw InvalidParameter("observation-b", "observation-b: B has no rows");
+  if (!job.observation_pi.empty())
+    for (const auto& victim : read_observation_sets(job.observation_pi)) {
+      if (victim.empty()) throw InvalidParameter("observation-pi", "observation-pi: a victim has no set");
+      for (const auto& set : victim)
+        for (const std::int64_t i : set)
+          if (i >= columns)
+            throw InvalidParameter("observation-pi", "observation-pi: index " + std::to_string(i) +
+                                                         " is not a column of C (0.." +
+                                                         std::to_string(columns - 1) + ")");
+    }
+  if (!job.observation_a.empty()) {
+    const mf::Matrix a = mf::read_npy_matrix(job.observation_a, "observation-a");
+    if (a.rows != b.rows || a.cols != columns)
+      throw InvalidParameter("observation-a", "observation-a: A must be " + std::to_string(b.rows) + " x " +
+                                                  std::to_string(columns) +
+                                                  " (B's rows x C's columns), got " + std::to_string(a.rows) +
+                                                  " x " + std::to_string(a.cols));
+  }
+}
+
+}  // namespace
+
+void check_mf_loss_job(const MfLossJob& job) {
+  const mf::TrustModel trust = mf::parse_trust(job.trust);
+  const bool observation = trust == mf::TrustModel::observation;
+  check_mf_spec(job.spec, !observation);
+  // The attackers against the graph's nodes, as the run reads them (the study's validation sees node 7 on
+  // n = 5 too).
+  parse_attackers(job.attackers, observation ? 0 : planned_node_count(job.spec.graph));
+  if (!(job.alpha > 1)) throw InvalidParameter("alpha", "alpha must be > 1, got " + format_double(job.alpha));
+  if (!(job.sigma > 0))
+    throw InvalidParameter("noise-multiplier",
+                           "noise-multiplier must be > 0, got " + format_double(job.sigma));
+  // loss = alpha sens^2 / (2 sigma^2): a multiplier whose square underflows would write inf and NaN.
+  if (!std::isfinite(job.alpha / (2 * job.sigma * job.sigma)))
+    throw InvalidParameter("noise-multiplier", "noise-multiplier " + format_double(job.sigma) +
+                                                   " is too small: alpha / (2 sigma^2) overflows");
+  if (job.delta && !(*job.delta > 0 && *job.delta < 1))
+    throw InvalidParameter("delta", "delta must be in (0, 1), got " + format_double(*job.delta));
+  mf::parse_conversion(job.conversion);
+  if (job.baseline != "none" && job.baseline != "muffliato")
+    throw InvalidParameter("baseline", "baseline: expected none or muffliato, got '" + job.baseline + "'");
+  if (job.baseline == "muffliato" && trust != mf::TrustModel::pndp)
+    throw InvalidParameter(
+        "baseline", "baseline muffliato bounds the PNDP attacker: it needs trust pndp, got " + job.trust);
+  if (observation && job.observation_b.empty())
+    throw InvalidParameter("observation-b", "observation-b is required by trust observation");
+  if (observation) check_observation_files(job);
+}
+
+namespace {
 
 /// The observation model of the job: B, C (given or node-major diag of C_local), the sets (given or
 /// node-major).
@@ -156,15 +207,39 @@ json run_mf_loss_job(const MfLossJob& job) {
   } else {
     attackers = parse_attackers(job.attackers, setup.g.n);
     sens = mf::pairwise_sensitivity(trust, setup.w, setup.c, setup.participation, attackers, true);
+    // +inf is a pair without noise (C = 0) or the attacker itself; with noise, an infinite sensitivity is an
+    // overflow of an ill-conditioned C (C = [[1e200, 0], [1e300, 1e-200]] wrote a NaN mean with exit 0).
+    const bool noise = std::any_of(setup.c.begin(), setup.c.end(), [](const mf::Matrix& c) {
+      return std::any_of(c.a.begin(), c.a.end(), [](double x) { return x != 0.0; });
+    });
+    for (std::size_t a = 0; noise && a < attackers.size(); ++a)
+      for (node_t u = 0; u < setup.g.n; ++u)
+        if (u != attackers[a])
+          require_finite(sens(static_cast<std::int64_t>(a), u),
+                         "the sensitivity of victim " + std::to_string(u) + " to attacker " +
+                             std::to_string(attackers[a]),
+                         "use a better-conditioned correlation");
   }
   const double accounting_seconds = accounting_clock.seconds();
 
   // RDP(u -> v) = alpha sens^2 / (2 sigma^2) (docs/math.md §9.3, §9.4), +inf where sens is.
+  // A finite sensitivity gives a finite loss and epsilon; +inf (the attacker itself, no noise) stays +inf,
+  // and nothing NaN reaches a file (docs/reliability.md §1 "No non-finite number in an output").
   mf::Matrix loss = sens;
-  for (double& x : loss.a) x = std::isinf(x) ? x : job.alpha * x * x / (2 * job.sigma * job.sigma);
+  for (double& x : loss.a) {
+    require_finite(std::isinf(x) ? 0.0 : x, "a pairwise sensitivity", "check correlation and weights");
+    if (!std::isinf(x)) {
+      x = job.alpha * x * x / (2 * job.sigma * job.sigma);
+      require_finite(x, "a pairwise loss alpha sens^2 / (2 sigma^2)", "raise noise-multiplier");
+    }
+  }
   mf::Matrix epsilon = sens;
   if (job.delta)
-    for (double& x : epsilon.a) x = mf::epsilon_of_sensitivity(x, job.sigma, *job.delta, conversion);
+    for (double& x : epsilon.a) {
+      const bool infinite = std::isinf(x);
+      x = mf::epsilon_of_sensitivity(x, job.sigma, *job.delta, conversion);
+      if (!infinite) require_finite(x, "a pairwise epsilon", "raise noise-multiplier or delta");
+    }
   // Hop distances from each attacker (index d + 1 = distance d, 0 = unreachable, as distance_rows reads
   // them).
   std::vector<std::vector<std::size_t>> bucket_of(attackers.size());
@@ -207,6 +282,8 @@ json run_mf_loss_job(const MfLossJob& job) {
     bp.alpha = job.alpha;
     bp.sigma = job.sigma;
     baseline_loss = mf::muffliato_baseline_loss(setup.w, bp, attackers, true);
+    for (const double x : baseline_loss.a)
+      require_finite(std::isinf(x) ? 0.0 : x, "a baseline loss", "raise noise-multiplier");
     by_hops(baseline_loss, baseline_buckets, baseline_all);
   }
 
@@ -311,71 +388,73 @@ json run_mf_loss_job(const MfLossJob& job) {
 
 namespace jobs {
 
-namespace {
-
-MfLossJob mf_loss_job(const Values& v, const RunContext& context) {
-  MfLossJob job;
-  job.spec = mf_spec(v);
-  job.trust = v.text("trust");
-  job.attackers = v.text("attackers");
-  job.alpha = v.real("alpha");
-  job.sigma = v.real("noise-multiplier");  // a multiplier: the loss is alpha sens^2 / (2 sigma^2)
-  if (v.has("delta")) job.delta = v.real("delta");
-  job.conversion = v.text("conversion");
-  job.baseline = v.text("baseline");
-  for (const auto& [name, path] : {std::pair{"observation-b", &job.observation_b},
-                                   {"observation-c", &job.observation_c},
-                                   {"observation-a", &job.observation_a},
-                                   {"observation-pi", &job.observation_pi}})
-    if (v.has(name)) *path = v.text(name);
-  set_run_context(job, context);
-  return job;
-}
-
-}  // namespace
-
 Model mf_loss_model() {
   using namespace declare;
   Model m;
   m.name = "mf-loss";
   m.example = "--graph florentine --weights average --steps 10 --out out/mf-loss";
   m.help = "pairwise sensitivities and Renyi losses of correlated-noise D-SGD (MF-D-SGD) under a trust model";
-  m.parameters = mf_parameters(false);
-  append(m.parameters,
-         {choice("trust",
-                 "ldp: the attacker sees every message; pndp: attacker v sees its neighbours and itself; "
-                 "observation: B, C, A, Pi from .npy files",
-                 {"ldp", "pndp", "observation"})
-              .fallback("pndp"),
-          text("attackers", "all | comma list of attacker nodes (rows of the outputs)").fallback("all"),
-          real("alpha", "Renyi order alpha > 1").fallback("2").range(above(1)),
-          // A noise multiplier, not an absolute std (issue 29): --sigma is its deprecated spelling.
-          real("noise-multiplier",
-               "noise std over the sensitivity sens_Pi(C): loss = alpha sens^2 / (2 sigma^2), sigma this "
-               "multiplier")
-              .fallback("1")
-              .range(above(0))
-              .unit(units::noise_multiplier)
-              .alias("sigma"),
-          real("delta", "write epsilon.npy: epsilon at this delta in (0, 1) of each (sens / sigma)-GDP pair"),
-          choice("conversion",
-                 "epsilon from: gdp (exact Gaussian profile) | rdp (RDP orders grid, improved) | rdp-classic",
-                 {"gdp", "rdp", "rdp-classic"})
-              .fallback("gdp"),
-          choice("baseline",
-                 "muffliato: also the earlier Muffliato-SGD bound (C = I, one gossip step per round) for the "
-                 "same attackers: baseline_loss.npy, baseline_by_distance.csv",
-                 {"none", "muffliato"})
-              .fallback("none"),
-          text("observation-b", "trust observation: B (m x N float64 .npy), the noise the attacker observes"),
-          text("observation-c", "trust observation: C (N x N .npy); default: node-major diag of C_local"),
-          text("observation-a", "trust observation: A (m x N .npy), checked to equal B C"),
-          text("observation-pi",
-               "trust observation: victims' participation sets, [victims, k] or [victims, sets, k] integer "
-               ".npy (-1 pads); default: node-major from participation"),
-          threads_parameter(), out_parameter(), quiet_parameter()});
-  m.validate = [](const Values& v) { check_mf_loss_job(mf_loss_job(v, {})); };
-  m.execute = [](const Values& v, const RunContext& c) { return run_mf_loss_job(mf_loss_job(v, c)); };
+  using Job = MfLossJob;
+  Binding<Job> bind;
+  m.parameters = mf_parameters(bind, false);
+  const auto path = [](std::string Job::*field) {
+    return [field](Job& job, const std::string& text) { job.*field = text; };
+  };
+  append(
+      m.parameters,
+      {bind(choice("trust",
+                   "ldp: the attacker sees every message; pndp: attacker v sees its neighbours and itself; "
+                   "observation: B, C, A, Pi from .npy files",
+                   {"ldp", "pndp", "observation"})
+                .fallback("pndp"),
+            &Job::trust),
+       bind(text("attackers", "all | comma list of attacker nodes (rows of the outputs)").fallback("all"),
+            &Job::attackers),
+       bind(real("alpha", "Renyi order alpha > 1").fallback("2").range(above(1)), &Job::alpha),
+       // A noise multiplier, not an absolute std (issue 29): --sigma is its deprecated spelling; the loss is
+       // alpha sens^2 / (2 sigma^2).
+       bind(real("noise-multiplier",
+                 "noise std over the sensitivity sens_Pi(C): loss = alpha sens^2 / (2 sigma^2), sigma this "
+                 "multiplier")
+                .fallback("1")
+                .range(above(0))
+                .unit(units::noise_multiplier)
+                .alias("sigma"),
+            &Job::sigma),
+       bind(real("delta",
+                 "write epsilon.npy: epsilon at this delta in (0, 1) of each (sens / sigma)-GDP pair"),
+            &Job::delta),
+       bind(choice(
+                "conversion",
+                "epsilon from: gdp (exact Gaussian profile) | rdp (RDP orders grid, improved) | rdp-classic",
+                {"gdp", "rdp", "rdp-classic"})
+                .fallback("gdp"),
+            &Job::conversion),
+       bind(choice(
+                "baseline",
+                "muffliato: also the earlier Muffliato-SGD bound (C = I, one gossip step per round) for the "
+                "same attackers: baseline_loss.npy, baseline_by_distance.csv",
+                {"none", "muffliato"})
+                .fallback("none"),
+            &Job::baseline),
+       bind(
+           text("observation-b", "trust observation: B (m x N float64 .npy), the noise the attacker observes")
+               .needs("trust", {"observation"}),
+           path(&Job::observation_b)),
+       bind(text("observation-c", "trust observation: C (N x N .npy); default: node-major diag of C_local")
+                .needs("trust", {"observation"}),
+            path(&Job::observation_c)),
+       bind(text("observation-a", "trust observation: A (m x N .npy), checked to equal B C")
+                .needs("trust", {"observation"}),
+            path(&Job::observation_a)),
+       bind(text("observation-pi",
+                 "trust observation: victims' participation sets, [victims, k] or [victims, sets, k] integer "
+                 ".npy (-1 pads); default: node-major from participation")
+                .needs("trust", {"observation"}),
+            path(&Job::observation_pi)),
+       threads_parameter(), out_parameter(), quiet_parameter()});
+  m.validate = bind.check(check_mf_loss_job);
+  m.execute = bind.run(run_mf_loss_job);
   m.describe = [](const json& s, const RunContext& c) {
     return format_line("mf-loss: n = %d, T = %d, %s, %s, %s, mean loss %.6g, max %.6g, %.3f s -> %s\n",
                        s["n"].get<int>(), s["steps"].get<int>(),
@@ -386,16 +465,30 @@ Model mf_loss_model() {
   };
   // Per attacker: the observed rows (deg + 1) T over n T columns, three copies (rows, SVD, basis), for two
   // threads; about 5e9 flop/s (benchmarks/RESULTS.md).
-  m.resources = [](const Values& v) {
-    if (!v.has("graph")) return Estimate{1e8, 1.0};
-    const GraphSize g = graph_size(v.text("graph"));
-    const double n = g.n, T = static_cast<double>(v.integer("steps")),
-                 rows = (2 * g.m / std::max(n, 1.0) + 1) * T;
-    const double attackers = v.text("attackers") == "all" ? n : 1;
-    // The observation matrices are held whole (no tiling): Model::run refuses what does not fit.
-    const double bytes = 2 * 3 * 8 * rows * n * T + 16 * attackers * n;
+  // The observation matrices are held whole (no tiling): Model::run refuses what does not fit, with the
+  // T x T matrices of C (mf_required_bytes) and, for trust observation, the .npy files and their copies.
+  m.resources = bind.estimate([](const Job& job) {
+    const double T = job.spec.steps;
+    if (job.spec.graph.empty()) {
+      double files = 0;
+      for (const std::string* path :
+           {&job.observation_b, &job.observation_c, &job.observation_a, &job.observation_pi}) {
+        std::error_code ec;
+        const auto size = path->empty() ? 0 : std::filesystem::file_size(*path, ec);
+        if (!ec) files += double(size);
+      }
+      const double bytes = mf_required_bytes(job.spec, 1) + 4 * files;
+      return Estimate{std::max(bytes, 1e8), 1.0, bytes};
+    }
+    const GraphSize g = graph_size(job.spec.graph);
+    const double n = g.n, rows = (2 * g.m / std::max(n, 1.0) + 1) * T;
+    const double attackers = job.attackers == "all" ? n : 1;
+    // Per attacker: the observed rows (deg + 1) T over n T columns, three copies (rows, SVD, basis), for two
+    // threads; about 5e9 flop/s (benchmarks/RESULTS.md).
+    const double bytes =
+        2 * 3 * 8 * rows * n * T + 16 * attackers * n + mf_required_bytes(job.spec, node_t(std::min(n, 1e9)));
     return Estimate{bytes, attackers * 4 * rows * rows * n * T / 5e9, bytes};
-  };
+  });
   return m;
 }
 

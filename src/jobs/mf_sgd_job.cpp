@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <string>
+#include <utility>
 
 #include "core/progress.hpp"
 #include "jobs/convex_model_job_parts.hpp"
@@ -37,7 +39,31 @@ void check_mf_sgd_job(const MfSgdJob& job) {
   if (!(job.data.test_fraction >= 0 && job.data.test_fraction < 1))
     throw InvalidParameter("test-fraction",
                            "test-fraction must be in [0, 1), got " + format_double(job.data.test_fraction));
+  if (job.data.synthetic_rows < 2 || job.data.synthetic_rows >= (std::int64_t{1} << 31))
+    throw InvalidParameter("synthetic-rows", "synthetic-rows must be in [2, 2^31), got " +
+                                                 std::to_string(job.data.synthetic_rows));
+  // A data file is read whole and checked (shape, finiteness, labels; file:line) before any work.
+  if (!job.data.csv.empty()) (void)read_csv_data(job.data.csv, p.objective, 1);
 }
+
+namespace {
+
+/// The curves of a run that diverged (a step size too large for the data) hold inf or NaN: the run stops
+/// before they reach a file (docs/reliability.md §1 "No non-finite number in an output").
+void require_finite_mf_curves(const mf::MfSgdResult& r) {
+  for (const auto& [name, s] : {std::pair{"the training objective", &r.objective},
+                                {"the test loss", &r.test_loss},
+                                {"the consensus distance", &r.consensus}})
+    for (std::size_t e = 0; e < s->mean.size(); ++e) {
+      require_finite(s->max[e], std::string(name) + " at step " + std::to_string(r.step[e]),
+                     "lower step-size");
+      require_finite(s->std[e], std::string(name) + " at step " + std::to_string(r.step[e]),
+                     "lower step-size");
+    }
+  for (const double x : r.noise_std) require_finite(x, "the noise std", "lower noise-multiplier or clip");
+}
+
+}  // namespace
 
 namespace {
 
@@ -71,6 +97,7 @@ json run_mf_sgd_job(const MfSgdJob& job) {
   const mf::MfSgdResult r =
       mf::mf_sgd(setup.w, setup.c, split.train, split.test, p, [&](double f) { progress.update(f); });
   progress.finish();
+  require_finite_mf_curves(r);
 
   ResultsDir out(job.out_dir);
   out.write_text("curves.csv", curves_csv(r));
@@ -121,32 +148,6 @@ json run_mf_sgd_job(const MfSgdJob& job) {
 
 namespace jobs {
 
-namespace {
-
-MfSgdJob mf_sgd_job(const Values& v, const RunContext& context) {
-  MfSgdJob job;
-  job.spec = mf_spec(v);
-  auto& p = job.params;
-  p.objective = parse_objective(v.text("objective"));
-  p.step_size = v.real("step-size");
-  p.clip = v.real("clip");
-  p.sigma = v.real("noise-multiplier");  // MfSgdParams::sigma is the multiplier (docs/mf.md)
-  p.l2 = v.real("l2");
-  p.runs = v.integer("runs");
-  p.seed = v.natural("seed");
-  if (v.has("eval-every")) {
-    p.eval_every = v.integer("eval-every");
-    job.eval_every_given = true;
-  }
-  job.alpha = v.real("alpha");
-  job.delta = v.real("delta");
-  job.data = learning_data_spec(v);
-  set_run_context(job, context);
-  return job;
-}
-
-}  // namespace
-
 Model mf_sgd_model() {
   using namespace declare;
   Model m;
@@ -158,35 +159,59 @@ Model mf_sgd_model() {
   m.help =
       "MF-D-SGD (Algorithm 1): local SGD steps with correlated noise C^-1 Z, then gossip; utility over runs "
       "and the privacy of the factorization";
-  m.parameters = mf_parameters(true);
-  append(
-      m.parameters,
-      {choice("objective", "least-squares | logistic | quadratic", {"least-squares", "logistic", "quadratic"})
-           .fallback("least-squares"),
-       real("step-size", "step size eta").fallback("0.1").range(above(0)),
-       real("clip", "per-example clipping norm (the sensitivity of a gradient)")
-           .fallback("1")
-           .range(above(0)),
-       // A noise multiplier, not an absolute std (issue 29): --sigma is its deprecated spelling.
-       real(
-           "noise-multiplier",
-           "noise std over the sensitivity clip sens_Pi(C): every node's release is (1/noise-multiplier)-GDP "
-           "under LDP; 0 = no noise")
-           .fallback("1")
-           .range(at_least(0))
-           .unit(units::noise_multiplier)
-           .alias("sigma"),
-       real("l2", "ridge term mu/2 ||theta||^2").fallback("0").range(at_least(0)),
-       integer("runs", "independent runs R").fallback("5").range(at_least(1)),
-       natural("seed", "Philox seed of the noise").fallback("0")});
-  append(m.parameters, learning_data_parameters(
-                           {"4000", "the test loss", "Philox seed of the synthetic data and the split"}));
-  append(m.parameters, {integer("eval-every", "evaluate every e steps (default T/50)").range(at_least(1)),
-                        real("alpha", "Renyi order of the reported RDP").fallback("2").range(above(1)),
-                        real("delta", "delta of the reported epsilon").fallback("1e-06"), threads_parameter(),
-                        out_parameter(), quiet_parameter()});
-  m.validate = [](const Values& v) { check_mf_sgd_job(mf_sgd_job(v, {})); };
-  m.execute = [](const Values& v, const RunContext& c) { return run_mf_sgd_job(mf_sgd_job(v, c)); };
+  using Job = MfSgdJob;
+  Binding<Job> bind;
+  m.parameters = mf_parameters(bind, true);
+  append(m.parameters, {bind(choice("objective", "least-squares | logistic | quadratic",
+                                    {"least-squares", "logistic", "quadratic"})
+                                 .fallback("least-squares"),
+                             [](Job& job, const std::string& objective) {
+                               job.params.objective = parse_objective(objective);
+                             }),
+                        bind(real("step-size", "step size eta").fallback("0.1").range(above(0)), &Job::params,
+                             &mf::MfSgdParams::step_size),
+                        bind(real("clip", "per-example clipping norm (the sensitivity of a gradient)")
+                                 .fallback("1")
+                                 .range(above(0)),
+                             &Job::params, &mf::MfSgdParams::clip),
+                        // A noise multiplier, not an absolute std (issue 29): --sigma is its deprecated
+                        // spelling; MfSgdParams::sigma is the multiplier (docs/mf.md).
+                        bind(real("noise-multiplier",
+                                  "noise std over the sensitivity clip sens_Pi(C): every node's release is "
+                                  "(1/noise-multiplier)-GDP "
+                                  "under LDP; 0 = no noise")
+                                 .fallback("1")
+                                 .range(at_least(0))
+                                 .unit(units::noise_multiplier)
+                                 .alias("sigma"),
+                             &Job::params, &mf::MfSgdParams::sigma),
+                        bind(real("l2", "ridge term mu/2 ||theta||^2").fallback("0").range(at_least(0)),
+                             &Job::params, &mf::MfSgdParams::l2),
+                        bind(integer("runs", "independent runs R").fallback("5").range(at_least(1)),
+                             [](Job& job, int runs) { job.params.runs = runs; }),
+                        bind(natural("seed", "Philox seed of the noise").fallback("0"), &Job::params,
+                             &mf::MfSgdParams::seed)});
+  // The rows, bound to job.data as the learning models bind them (convex_model_job_parts.hpp).
+  std::vector<Parameter> data =
+      learning_data_parameters({"4000", "the test loss", "Philox seed of the synthetic data and the split"});
+  data[0] = bind(data[0], [](Job& j, const std::string& path) { j.data.csv = path; });
+  data[1] = bind(data[1], &Job::data, &LearningDataSpec::synthetic_rows);
+  data[2] = bind(data[2], &Job::data, &LearningDataSpec::synthetic_dim);
+  data[3] = bind(data[3], &Job::data, &LearningDataSpec::test_fraction);
+  data[4] = bind(data[4], [](Job& j, bool no_intercept) { j.data.intercept = !no_intercept; });
+  data[5] = bind(data[5], &Job::data, &LearningDataSpec::seed);
+  append(m.parameters, data);
+  append(m.parameters,
+         {bind(integer("eval-every", "evaluate every e steps (default T/50)").range(at_least(1)),
+               [](Job& job, int every) {
+                 job.params.eval_every = every;
+                 job.eval_every_given = true;
+               }),
+          bind(real("alpha", "Renyi order of the reported RDP").fallback("2").range(above(1)), &Job::alpha),
+          bind(real("delta", "delta of the reported epsilon").fallback("1e-06"), &Job::delta),
+          threads_parameter(), out_parameter(), quiet_parameter()});
+  m.validate = bind.check(check_mf_sgd_job);
+  m.execute = bind.run(run_mf_sgd_job);
   m.describe = [](const json& s, const RunContext& c) {
     const json& f = s["final"];
     const json& eps = s["privacy"]["epsilon"];
@@ -198,12 +223,17 @@ Model mf_sgd_model() {
         eps.is_null() ? INFINITY : eps.get<double>(), f["objective"]["mean"].get<double>(),
         f["test_loss"]["mean"].get<double>(), s["seconds"].get<double>(), c.out_dir.string().c_str());
   };
-  m.resources = [](const Values& v) {
-    const GraphSize g = graph_size(v.text("graph"));
-    const LearningRunSize z = learning_run_size(v);
-    return Estimate{16 * z.rows * z.dim + 8 * g.n * z.steps * z.dim * 2,
-                    z.runs * z.steps * (z.rows * z.dim * 4 + g.m * z.dim) / 3e8};
-  };
+  // The rows (16 bytes per value), the iterates (n d per run, two copies) and C's T x T matrices, held whole:
+  // Model::run refuses what does not fit.
+  m.resources = bind.estimate([](const Job& job) {
+    const GraphSize g = graph_size(job.spec.graph);
+    const double rows = double(job.data.synthetic_rows), dim = double(job.data.synthetic_dim) + 1,
+                 steps = job.spec.steps, runs = double(job.params.runs);
+    const double required =
+        16 * rows * dim + 8 * g.n * dim * 2 + mf_required_bytes(job.spec, node_t(std::min(g.n, 1e9)));
+    return Estimate{required + 8 * g.n * steps * dim * 2, runs * steps * (rows * dim * 4 + g.m * dim) / 3e8,
+                    required};
+  });
   return m;
 }
 

@@ -5,13 +5,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <limits>
 #include <stdexcept>
 
-#include "netdp/ground/serial_blas.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/dp/conversion.hpp"
 #include "netdp/dp/gaussian.hpp"
+#include "netdp/ground/serial_blas.hpp"
 
 namespace netdp::mf {
 
@@ -113,6 +114,9 @@ std::vector<double> pndp_row(const CsrMatrix& w, const CsrMatrix& w_transpose, s
                     static_cast<int>(cols));
     r.swap(tmp);
   }
+  // An ill-conditioned C overflows here, and LAPACK refuses non-finite input (docs/reliability.md §1).
+  for (const double x : r)
+    require_finite(x, "the observed messages times C^-1", "use a better-conditioned correlation");
   // Orthonormal basis of R's row space: the right singular vectors above numpy's rank tolerance. R row-major
   // is R^T column-major (cols x rows, tall): its left singular vectors, column-major, are the basis vectors
   // one after the other, i.e. vt row-major (kmin x cols), with no transposed copy.
@@ -206,12 +210,21 @@ Matrix pairwise_sensitivity(TrustModel trust, const CsrMatrix& w, const std::vec
   if (std::all_of(c.begin(), c.end(), [&](const Matrix& m) { return m.a == id.a; })) c_inverse.clear();
   const std::vector<Matrix> shared = c_inverse.empty() ? std::vector<Matrix>{id} : c;
   const CsrMatrix wt = transpose(w);
+  // An exception may not leave an OpenMP region (it would end the program with SIGABRT, exit 134): the first
+  // one (an SVD that fails on an overflowed C^-1, memory) is kept and thrown after the loop.
+  std::exception_ptr failure;
 #pragma omp parallel for schedule(dynamic, 1) if (parallel)
   for (std::int64_t a = 0; a < na; ++a) {
-    const std::vector<double> row =
-        pndp_row(w, wt, shared, c_inverse, p, attackers[static_cast<std::size_t>(a)]);
-    std::copy(row.begin(), row.end(), out.a.begin() + a * n);
+    try {
+      const std::vector<double> row =
+          pndp_row(w, wt, shared, c_inverse, p, attackers[static_cast<std::size_t>(a)]);
+      std::copy(row.begin(), row.end(), out.a.begin() + a * n);
+    } catch (...) {
+#pragma omp critical(netdp_pndp_failure)
+      if (!failure) failure = std::current_exception();
+    }
   }
+  if (failure) std::rethrow_exception(failure);
   return out;
 }
 

@@ -34,6 +34,9 @@ struct AttackDgdJob {
   nlohmann::json invocation;
 };
 
+/// The check phase (Model::check, netdp run --dry-run, Python's check()): the combinations of attackers,
+/// weights, objective and data, the attackers against the graph's nodes and the data file read whole.
+void check_attack_dgd_job(const AttackDgdJob& job);
 /// Runs the attack (runs replicates with independent noise, same data) and writes summary.json, nodes.csv,
 /// iterations.csv, estimates.csv and manifest.json last. Returns the summary.
 nlohmann::json run_attack_dgd_job(const AttackDgdJob& job);
