@@ -30,6 +30,13 @@ Model complete_sum_bound_model() {
                    {"thesis", "preprint"})
                 .fallback("thesis"),
             &Job::analysis),
+       bind(real("c",
+                 "preprint analysis: its free constant c, fixed for every n (0 = tuned for each n, the smallest "
+                 "eps; docs/math.md §4.1.2)")
+                .fallback("0")
+                .range(at_least(0))
+                .needs("analysis", {"preprint"}),
+            &Job::p, &bounds::CompleteSumParams::preprint_c),
        bind(real("eps0",
                  "LDP level eps0 of one contribution: every Gaussian contribution is (eps0, delta)-LDP")
                 .fallback("0.1")
@@ -68,7 +75,8 @@ Model complete_sum_bound_model() {
                            {"eps", p.epsilon},
                            {"delta", p.delta},
                            {"cycle_bound", job.cycle_bound},
-                           {"delta_cycle", job.delta_cycle}});
+                           {"delta_cycle", job.delta_cycle},
+                           {"c", p.preprint_c}});
         return bound::BoundRun{"complete-sum", parameters, [p] { bounds::validate(p); },
                                [p, a](double n) { return bounds::complete_sum(a, n, p).columns(); }};
       });
