@@ -140,7 +140,8 @@ json number_or_null(double x) {
 json write_attack_centralities(const ResultsDir& out, const Graph& g, const attack::AllAttackersResult& r) {
   const auto n = static_cast<std::size_t>(g.n);
   const std::vector<double> degree = attack::degree_centrality(g), eigen = attack::eigenvector_centrality(g),
-                            between = attack::betweenness_centrality(g), comm = attack::communicability(g);
+                            between = attack::betweenness_centrality(g), katz = attack::katz_centrality(g),
+                            comm = attack::communicability(g);
   std::vector<double> fraction(n), tau_distance(n), tau_comm(n);
   for (std::size_t a = 0; a < n; ++a) {
     fraction[a] = double(r.reconstructed[a]) / double(n);
@@ -154,16 +155,17 @@ json write_attack_centralities(const ResultsDir& out, const Graph& g, const atta
   }
   AtomicFile file(out.file("centralities.csv"));
   auto& s = file.stream();
-  s << "attacker,degree,eigenvector,betweenness,reconstructed_fraction,kendall_distance,kendall_"
+  s << "attacker,degree,eigenvector,betweenness,katz,reconstructed_fraction,kendall_distance,kendall_"
        "communicability\n";
   for (std::size_t a = 0; a < n; ++a)
     s << a << ',' << format_double(degree[a]) << ',' << format_double(eigen[a]) << ','
-      << format_double(between[a]) << ',' << format_double(fraction[a]) << ','
-      << format_double(tau_distance[a]) << ',' << format_double(tau_comm[a]) << '\n';
+      << format_double(between[a]) << ',' << format_double(katz[a]) << ',' << format_double(fraction[a])
+      << ',' << format_double(tau_distance[a]) << ',' << format_double(tau_comm[a]) << '\n';
   file.commit();
   return {{"spearman_degree", number_or_null(attack::spearman(degree, fraction))},
           {"spearman_eigenvector", number_or_null(attack::spearman(eigen, fraction))},
           {"spearman_betweenness", number_or_null(attack::spearman(between, fraction))},
+          {"spearman_katz", number_or_null(attack::spearman(katz, fraction))},
           {"kendall_distance", mean_std(tau_distance)},
           {"kendall_communicability", mean_std(tau_comm)}};
 }

@@ -31,7 +31,8 @@ Model complete_sum_bound_model() {
                 .fallback("thesis"),
             &Job::analysis),
        bind(real("c",
-                 "preprint analysis: its free constant c, fixed for every n (0 = tuned for each n, the smallest "
+                 "preprint analysis: its free constant c, fixed for every n (0 = tuned for each n, the "
+                 "smallest "
                  "eps; docs/math.md §4.1.2)")
                 .fallback("0")
                 .range(at_least(0))

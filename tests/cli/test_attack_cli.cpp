@@ -76,6 +76,16 @@ TEST(CliAttackGossip, EveryAttackerContract) {
     const int count = static_cast<int>(std::count(data.begin() + a * 12, data.begin() + a * 12 + 12, 1));
     EXPECT_EQ(std::to_string(count), rows[static_cast<std::size_t>(a + 1)][2]) << a;
   }
+  // Katz beside the other centralities (values checked in tests/unit/test_attack_centrality.cpp): x = sum_k
+  // alpha^k A^k 1 >= 1 + alpha d_a > 1 for every node with an edge (every term is non-negative).
+  const auto centralities = read_csv_cells(out / "centralities.csv");
+  ASSERT_EQ(centralities.size(), 13u);
+  ASSERT_EQ(centralities[0][4], "katz");
+  for (std::size_t a = 1; a < centralities.size(); ++a) {
+    EXPECT_GT(std::stod(centralities[a][4]), 1.0) << a;
+    EXPECT_TRUE(std::isfinite(std::stod(centralities[a][4]))) << a;
+  }
+  EXPECT_TRUE(s["centralities"].contains("spearman_katz"));
 }
 
 TEST(CliAttackGossip, BadInputExitsTwoWithOneLine) {
