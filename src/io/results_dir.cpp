@@ -168,6 +168,12 @@ fs::path ResultsDir::file(const std::string& name) const {
 }
 
 void ResultsDir::commit_manifest(nlohmann::json manifest) const {
+  if (!file_ids_.empty()) {  // node indices -> the graph file's ids (docs/outputs.md §1.2 "node_map.csv")
+    std::string csv = "index,file_id\n";
+    for (std::size_t i = 0; i < file_ids_.size(); ++i)
+      csv += std::to_string(i) + ',' + std::to_string(file_ids_[i]) + '\n';
+    write_text("node_map.csv", csv);
+  }
   // A rerun without --colluders left the earlier run's collusion.csv: walk-loss's manifest listed no files.
   // Every name this run wrote goes into "files", whatever the job listed (docs/outputs.md §1.1).
   nlohmann::json& files = manifest["files"];
@@ -178,14 +184,6 @@ void ResultsDir::commit_manifest(nlohmann::json manifest) const {
         std::find(files.begin(), files.end(), name) == files.end())
       files.push_back(name);
   write_json("manifest.json", manifest);
-}
-
-void ResultsDir::write_node_map(const Graph& g) const {
-  if (g.file_ids.empty()) return;
-  std::string csv = "index,file_id\n";
-  for (std::size_t i = 0; i < g.file_ids.size(); ++i)
-    csv += std::to_string(i) + ',' + std::to_string(g.file_ids[i]) + '\n';
-  write_text("node_map.csv", csv);
 }
 
 void ResultsDir::write_text(const std::string& name, const std::string& content) const {

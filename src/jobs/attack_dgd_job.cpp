@@ -160,7 +160,7 @@ json run_attack_dgd_job(const AttackDgdJob& job) {
   }
   progress.finish();
 
-  ResultsDir out(job.out_dir);
+  ResultsDir out(job.out_dir, g);  // node_map.csv for a renumbered file graph
   // nodes.csv: one line per node; errors at T for the identifiable targets.
   std::vector<node_t> distance(n, std::numeric_limits<node_t>::max());
   for (node_t a : attackers) {

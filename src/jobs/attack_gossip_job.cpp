@@ -196,7 +196,7 @@ json run_attack_gossip_job(const AttackGossipJob& job) {
                            "a file are doubles: use method float");
   if (with_privacy(job)) attack::check_attack_privacy(rounds, job.privacy);
 
-  ResultsDir out(job.out_dir);
+  ResultsDir out(job.out_dir, g);  // node_map.csv for a renumbered file graph
   json files = json::array();
   json summary = {{"model", "attack gossip"},
                   {"n", g.n},

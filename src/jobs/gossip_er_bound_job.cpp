@@ -83,7 +83,7 @@ json run_er_bound_job(const ErBoundJob& job) {
   ldp.sigma = job.sigma;
   ldp.sensitivity = job.sensitivity;
 
-  ResultsDir out(job.out_dir);
+  ResultsDir out(job.out_dir, g);  // node_map.csv for a renumbered file graph
   LossReport report(g, out, job.source ? 1 : g.n, "gossip-er-bound", job.progress, job.write_matrix,
                     job.diagonal_local ? gossip_ldp_loss(ldp) : 0.0);
   // The bound of observer v depends only on d_v and on whether {u, v} is an edge: one value per observer,

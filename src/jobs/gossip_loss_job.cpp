@@ -82,7 +82,7 @@ json run_gossip_loss_job(const GossipLossJob& job) {
   const bool exact = params.accounting == GossipAccounting::exact;
   if (!exact && job.progress)  // --quiet runs find it in summary.json's warnings
     std::fprintf(stderr, "netdp: warning: %s\n", gossip_theorem_warning().c_str());
-  ResultsDir out(job.out_dir);
+  ResultsDir out(job.out_dir, g);  // node_map.csv for a renumbered file graph
   LossReport report(g, out, params.source ? 1 : g.n, "gossip-loss", job.progress, job.write_matrix,
                     job.diagonal_local ? gossip_ldp_loss(params) : 0.0);
   const std::int64_t rows = params.source ? 1 : g.n;

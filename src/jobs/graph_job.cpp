@@ -44,7 +44,7 @@ json run_graph(const GraphJob& job) {
   const double sigma = job.sigma;
   Graph g = make_graph(spec);
   CsrMatrix w = make_weights(g, parse_weights_spec(weights));
-  ResultsDir out(job.out_dir);
+  ResultsDir out(job.out_dir, g);  // node_map.csv for a renumbered file graph
   write_edge_list(g, out.file("edges.txt").string());
   // Families drawn from positions (rgg) also write them: plots by Euclidean distance (thesis Fig. C.3).
   if (const auto positions = graph_positions(parse_graph_spec(spec)); !positions.empty()) {

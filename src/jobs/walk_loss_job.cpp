@@ -103,7 +103,7 @@ json run_walk_loss_job(const WalkLossJob& job) {
                        " is below the weak-convexity condition of Thm 7.7 (" +
                        (job.stated_condition ? "stated" : "exact") +
                        " form); the losses are reported but the theorem does not cover them");
-  ResultsDir out(job.out_dir);
+  ResultsDir out(job.out_dir, g);  // node_map.csv for a renumbered file graph
   LossReport report(g, out, params.source ? 1 : g.n, "walk-loss", job.progress, job.write_matrix,
                     job.diagonal_local ? walk_local_loss(params) : 0.0);
   std::optional<WorstCoalition> coalition;

@@ -172,5 +172,25 @@ TEST(Cli, RerunOverAnOldResultKeepsItUntilTheNewOneIsComplete) {
   EXPECT_EQ(read_text((out / "loss.npy").string()), old_loss);
 }
 
+// A file graph cut to its largest component writes node_map.csv (index, the file's id) beside the results, so
+// every per-node file maps back to the file's ids; an unrenumbered graph writes none (docs/graphs.md).
+TEST(CliNodeMap, RenumberedFileGraphsWriteTheirIds) {
+  ScratchDir dir;
+  const std::string path = dir.write("g.txt", "2 3\n9 7\n7 5\n5 9\n");  // component {5, 7, 9} is the largest
+  const auto out = dir / "lcc";
+  ASSERT_TRUE(run_cli_into("gossip-loss --graph file:" + path + ",lcc=1 --steps 2 --quiet", out,
+                           {"node_map.csv", "loss.npy", "manifest.json"}));
+  EXPECT_EQ(read_text((out / "node_map.csv").string()), "index,file_id\n0,5\n1,7\n2,9\n");
+  const auto manifest = read_json(out / "manifest.json");
+  const auto files = manifest["files"];
+  EXPECT_NE(std::find(files.begin(), files.end(), "node_map.csv"), files.end());
+  const auto insertion = dir / "insertion";
+  ASSERT_TRUE(run_cli_into("graph --graph file:" + path + ",order=insertion", insertion, {"node_map.csv"}));
+  EXPECT_EQ(read_text((insertion / "node_map.csv").string()), "index,file_id\n0,2\n1,3\n2,9\n3,7\n4,5\n");
+  const auto plain = dir / "plain";
+  ASSERT_TRUE(run_cli_into("gossip-loss --graph ring:n=5 --steps 2 --quiet", plain, {"loss.npy"}));
+  EXPECT_FALSE(std::filesystem::exists(plain / "node_map.csv"));
+}
+
 }  // namespace
 }  // namespace netdp

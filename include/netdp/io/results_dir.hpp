@@ -7,6 +7,7 @@
 #include <set>
 #include <span>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -60,14 +61,16 @@ class ResultsDir {
   /// names its first file: a run refused before it writes anything (out of memory in the simulation) leaves
   /// an existing directory untouched (docs/outputs.md §1.1).
   explicit ResultsDir(std::filesystem::path path);
+  /// The results of a run on `g`: also node_map.csv, written with the manifest, when g's nodes were
+  /// renumbered from a file (Graph::file_ids).
+  ResultsDir(std::filesystem::path path, const Graph& g) : ResultsDir(std::move(path)) {
+    file_ids_ = g.file_ids;
+  }
   const std::filesystem::path& path() const { return path_; }
   /// The path of an output file; the name is remembered, so that the manifest lists it (commit_manifest).
   std::filesystem::path file(const std::string& name) const;
   void write_text(const std::string& name, const std::string& content) const;
   void write_json(const std::string& name, const nlohmann::json& value) const;
-  /// node_map.csv (index, file_id) when the graph's nodes were renumbered from a file (Graph::file_ids;
-  /// docs/outputs.md "node_map.csv"), so node indices in every other file map back to the file's ids.
-  void write_node_map(const Graph& g) const;
   /// Writes manifest.json, its "files" completed with every file of this run (named through file() or
   /// written here) that exists: the next run into the directory removes them all, also those the writer
   /// forgot to list (docs/outputs.md §1.1).
@@ -78,6 +81,7 @@ class ResultsDir {
   std::filesystem::path path_;
   mutable bool cleaned_ = false;           // the earlier run's outputs were removed
   mutable std::set<std::string> written_;  // names given to file(): this run's outputs
+  std::vector<std::int64_t> file_ids_;     // node_map.csv's, when the run's graph was renumbered
 };
 
 }  // namespace netdp
