@@ -141,6 +141,14 @@ json run_gossip_sim_job(const GossipSimJob& job) {
     privacy_progress.finish();
     privacy_summary = gossip_sim_detail::write_privacy_outputs(out, params, privacy, pr, files);
   }
+  json stop_summary;
+  if (job.stop_at) {  // privacy at equal accuracy (docs/gossip_sim.md "Stopping at an accuracy rule")
+    ProgressLine stop_progress("gossip-sim stop-at", "of the runs", job.progress);
+    const GossipStopResult sr = gossip_sim_stop(g, jg.w, x, params, privacy, *job.stop_at,
+                                                [&](double f) { stop_progress.update(f); });
+    stop_progress.finish();
+    stop_summary = gossip_sim_detail::write_stop_outputs(out, sr, files);
+  }
 
   const std::size_t last = r.t.size() - 1;
   const auto reached = job.target ? first_reaching(r, *job.target) : std::nullopt;
@@ -194,12 +202,17 @@ json run_gossip_sim_job(const GossipSimJob& job) {
     summary["er_c"] = job.er_c;
     summary["edge_probability"] = params.edge_probability;
   }
-  if (protocol == GossipProtocol::dropout) summary["dropout"] = params.dropout;
+  if (protocol == GossipProtocol::dropout || protocol == GossipProtocol::dropout_er)
+    summary["dropout"] = params.dropout;
+  if (protocol == GossipProtocol::dropout_er) summary["er_p"] = params.edge_probability;
   if (protocol == GossipProtocol::sequence)
     summary["sequence"] = {{"path", job.sequence}, {"length", params.sequence->size()}};
   if (job.privacy) summary["privacy"] = privacy_summary;
-  if (privacy_summary.contains("warnings")) {  // theorem accounting, the ER bound: also on stderr
-    summary["warnings"] = privacy_summary["warnings"];
+  if (job.stop_at) summary["stop"] = stop_summary;
+  json warnings = privacy_summary.contains("warnings") ? privacy_summary["warnings"] : json::array();
+  if (stop_summary.contains("warning")) warnings.push_back(stop_summary["warning"]);  // a run never stopped
+  if (!warnings.empty()) {  // theorem accounting, the ER bound, stop-at: also on stderr
+    summary["warnings"] = warnings;
     for (const auto& w : summary["warnings"])  // --quiet: summary.json only, as walk-loss's warnings
       if (job.progress) std::fprintf(stderr, "netdp: warning: %s\n", w.get<std::string>().c_str());
   }
@@ -220,8 +233,10 @@ json run_gossip_sim_job(const GossipSimJob& job) {
         {"seed", params.seed},
         {"init", to_string(params.init)},
         {"er_c", job.er_c},
+        {"er_p", protocol == GossipProtocol::dropout_er ? json(params.edge_probability) : json(nullptr)},
         {"edge_probability", params.edge_probability},
         {"dropout", params.dropout},
+        {"stop_at", job.stop_at ? json(to_string(*job.stop_at)) : json(nullptr)},
         {"target", job.target ? json(*job.target) : json(nullptr)},
         {"gap_definition", to_string(job.gap)},
         {"record_every", params.record_every},
@@ -259,6 +274,13 @@ GossipSimJob gossip_sim_job(const Values& v, const RunContext& context) {
   p.init = parse_init_spec(v.text("init"));
   p.weights = parse_weights_spec(v.text("weights"));
   p.dropout = v.real("dropout");
+  if (p.protocol == GossipProtocol::dropout_er) {
+    if (!v.has("er-p"))
+      throw InvalidParameter("er-p",
+                             "er-p (the edge probability of every round's G(n, p)) is required by "
+                             "protocol dropout-er");
+    p.edge_probability = v.real("er-p");
+  }
   p.record_every = static_cast<int>(v.integer("record-every"));
   p.device = parse_device_spec(v.text("device"));
   p.batch_runs = v.integer("batch-runs");
@@ -268,6 +290,7 @@ GossipSimJob gossip_sim_job(const Values& v, const RunContext& context) {
   job.gap = parse_gap_definition(v.text("gap"));
   job.sequence = v.has("sequence") ? v.text("sequence") : "";
   job.privacy = v.flag("privacy");
+  if (v.has("stop-at")) job.stop_at = parse_stop_rule(v.text("stop-at"));
   auto& q = job.privacy_params;
   q.alpha = v.real("alpha");
   q.sensitivity = v.real("sensitivity");
@@ -285,9 +308,12 @@ GossipSimJob gossip_sim_job(const Values& v, const RunContext& context) {
       throw InvalidParameter(name,
                              std::string(name) + " is only used by " + by + "; this run would ignore it");
   };
-  used_only_by("dropout", p.protocol == GossipProtocol::dropout, "protocol dropout");
+  used_only_by("dropout", p.protocol == GossipProtocol::dropout || p.protocol == GossipProtocol::dropout_er,
+               "protocol dropout or dropout-er");
+  used_only_by("er-p", p.protocol == GossipProtocol::dropout_er, "protocol dropout-er");
   used_only_by("er-c", p.protocol == GossipProtocol::er_per_round, "protocol er-per-round");
-  for (const char* name : {"alpha", "sensitivity", "t-start", "cap", "accounting", "observer-knows"})
+  for (const char* name :
+       {"alpha", "sensitivity", "t-start", "cap", "accounting", "observer-knows", "stop-at"})
     used_only_by(name, job.privacy, "privacy");
   const bool exact = q.accounting == GossipAccounting::exact;
   used_only_by("cap", !exact, "--accounting theorem (exact losses never exceed the LDP level)");
@@ -313,8 +339,10 @@ Model gossip_sim_model() {
       {choice("protocol",
               "sync | accelerated (Chebyshev, 2.4) | randomized (one edge per tick, 6.3) | er-per-round (a "
               "fresh "
-              "G(n, c ln n / n) per round, 6.4) | dropout (6.8) | sequence (the matrices of sequence, 6.1)",
-              {"sync", "accelerated", "randomized", "er-per-round", "dropout", "sequence"})
+              "G(n, c ln n / n) per round, 6.4) | dropout (of the graph's nodes, 6.8) | dropout-er (a fresh "
+              "G(n, er-p) per round, then dropout: the thesis' App C.8.6, 6.8) | sequence (the matrices of "
+              "sequence, 6.1)",
+              {"sync", "accelerated", "randomized", "er-per-round", "dropout", "dropout-er", "sequence"})
            .fallback("sync"),
        text("sequence",
             "sequence: a file listing one weight-matrix file per line (W_0, W_1, ...; repeated cyclically)"),
@@ -336,7 +364,9 @@ Model gossip_sim_model() {
            .forms({"zero", "normal", "uniform", "file:PATH"})
            .fallback("zero"),
        real("er-c", "er-per-round: edge probability q = c ln(n) / n").fallback("1").range(at_least(0)),
-       real("dropout", "dropout: probability q that a node sits out a round")
+       real("er-p", "dropout-er: edge probability p of every round's G(n, p), not forced connected")
+           .range(between(0, 1)),
+       real("dropout", "dropout, dropout-er: probability q that a node sits out a round")
            .fallback("0")
            .range(between(0, 1)),
        real("target", "report the first t whose mean error is <= this").range(at_least(0)),
@@ -372,6 +402,11 @@ Model gossip_sim_model() {
               {"ldp", "none"})
            .fallback("ldp"),
        integer("source", "privacy: only the row of this source node u").range(between(0, 0x7fffffff)),
+       text("stop-at",
+            "privacy: stop each run at the first t meeting thesis:C ((1/n) ||x^t - xbar_noisy||^2 < C "
+            "(xbar_noisy - xbar)^2) or error:E ((1/n) ||x^t - xbar_noisy||^2 < E) and report its privacy "
+            "there")
+           .forms({"thesis:C", "error:E"}),
        reals("quantiles",
              "privacy: levels of per-pair quantiles over runs, e.g. 0.5,0.9 (keeps every run's losses)")
            .range(between(0, 1))});
@@ -389,6 +424,13 @@ Model gossip_sim_model() {
           format_line("gossip-sim privacy: mean loss %.6g, max %.6g over %lld computed run(s), %.3f s\n",
                       s["privacy"]["mean"].get<double>(), s["privacy"]["max"].get<double>(),
                       s["privacy"]["computed_runs"].get<long long>(), s["privacy"]["seconds"].get<double>());
+    if (s.contains("stop") && !s["stop"]["mean_loss"]["mean"].is_null())
+      line += format_line(
+          "gossip-sim stop-at %s: %lld of %lld runs stopped, at t = %.4g on average, mean loss "
+          "%.6g\n",
+          s["stop"]["rule"].get<std::string>().c_str(), s["stop"]["runs_met"].get<long long>(),
+          s["stop"]["runs"].get<long long>(), s["stop"]["stop_t"]["mean"].get<double>(),
+          s["stop"]["mean_loss"]["mean"].get<double>());
     return line;
   };
   // A batch of at most 256 runs of n x D values; with privacy the accountant's n x n losses.
