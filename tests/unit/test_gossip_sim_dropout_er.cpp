@@ -71,7 +71,9 @@ TEST(GossipSimDropoutEr, DroppedNodesLoseTheirEdgesOfTheSameGnp) {
       const Graph& kept = b.round(t).graph;
       std::int64_t expected = 0;
       for (node_t u = 0; u < n; ++u) {
-        if (dropped(9, run, t, u, 0.4)) EXPECT_EQ(kept.degree(u), 0) << "round " << t << ", node " << u;
+        if (dropped(9, run, t, u, 0.4)) {
+          EXPECT_EQ(kept.degree(u), 0) << "round " << t << ", node " << u;
+        }
         for (node_t v : all.neighbors(u)) {
           const bool stays = !dropped(9, run, t, u, 0.4) && !dropped(9, run, t, v, 0.4);
           EXPECT_EQ(has_edge(kept, u, v), stays) << "round " << t << ", pair " << u << " " << v;
@@ -96,7 +98,9 @@ TEST(GossipSimDropoutEr, RoundsAreWmhGossipMatricesAndMayBeDisconnected) {
       double row = 0;
       for (offset_t k = r.w.offsets[v]; k < r.w.offsets[v + 1]; ++k) row += r.w.values[k];
       EXPECT_NEAR(row, 1.0, 1e-12);
-      if (r.graph.degree(v) == 0) EXPECT_EQ(r.w.at(v, v), 1.0);  // isolated: keeps its value
+      if (r.graph.degree(v) == 0) {
+        EXPECT_EQ(r.w.at(v, v), 1.0);  // isolated: keeps its value
+      }
     }
     disconnected += !is_connected(r.graph);
   }
