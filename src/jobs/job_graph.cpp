@@ -49,6 +49,13 @@ node_t planned_node_count(const std::string& spec) {
   return node_t(n);
 }
 
+void check_job_weights(const std::string& spec, const WeightsSpec& weights) {
+  if (weights.scheme != Weighting::file) return;
+  if (planned_node_count(spec) == 0x7fffffff || jobs::graph_size(spec).m > 2e6) return;
+  const Graph g = make_graph(spec);
+  validate_gossip_matrix(make_weights(g, weights), g);
+}
+
 void require_device(const DeviceSpec& device) {
   if (device.kind == DeviceKind::cuda) (void)resolve_device(device);
 }
