@@ -75,6 +75,20 @@ void check_gossip_sim_job(const GossipSimJob& job) {
   if (job.auto_steps) early.steps = 1;
   if (protocol != GossipProtocol::sequence)
     validate(early, planned_node_count(job.graph));  // source < n: the study's validation sees it too
+  // Every pairwise loss is at most the one-message level alpha Delta^2 / (2 sigma^2) times the messages of
+  // a run; a level whose sum over the run's T + 1 rounds and n nodes overflows is refused (the losses and
+  // their mean would be inf and NaN; gossip-loss --alpha 1e308 wrote NaN means).
+  if (job.privacy && job.params.sigma > 0) {
+    const GossipPrivacyParams& q = job.privacy_params;
+    const double level = q.alpha * q.sensitivity * q.sensitivity / (2 * job.params.sigma * job.params.sigma);
+    const double n = protocol == GossipProtocol::sequence ? 1.0 : double(planned_node_count(job.graph));
+    if (!std::isfinite(level * (job.auto_steps ? 1.0 : job.params.steps + 1.0) * n))
+      throw InvalidParameter(
+          q.alpha > 1e100 ? "alpha" : "sigma",
+          "alpha Delta^2 / (2 sigma^2) = " + format_double(level) + " (alpha " + format_double(q.alpha) +
+              ", sensitivity " + format_double(q.sensitivity) + ", sigma " + format_double(job.params.sigma) +
+              ") overflows the losses of the run; lower alpha or sensitivity, or raise sigma");
+  }
   if (job.params.device.kind == DeviceKind::cuda && job.privacy)
     throw InvalidParameter(
         "privacy",
@@ -142,6 +156,12 @@ json run_gossip_sim_job(const GossipSimJob& job) {
     const GossipPrivacyResult pr =
         gossip_sim_privacy(g, jg.w, params, privacy, [&](double f) { privacy_progress.update(f); });
     privacy_progress.finish();
+    if (pr.overall.count > 0) {  // no non-finite number in an output (docs/reliability.md §1)
+      require_finite(pr.overall.max, "the largest pairwise loss",
+                     "lower alpha or sensitivity, or raise sigma");
+      require_finite(pr.overall.mean(), "the mean pairwise loss",
+                     "lower alpha or sensitivity, or raise sigma");
+    }
     privacy_summary = gossip_sim_detail::write_privacy_outputs(out, params, privacy, pr, files);
   }
 

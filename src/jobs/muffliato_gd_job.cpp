@@ -151,6 +151,12 @@ json run_muffliato_gd_job(const MuffliatoGdJob& job) {
     LossStatistics stats(g);
     const GossipLossRun run = muffliato_gd_privacy(g, jg.w, p, loss, 0, stats);
     const LossAggregate all = stats.overall();
+    if (all.count > 0) {  // no non-finite number in an output (docs/reliability.md §1)
+      require_finite(all.max, "the largest pairwise loss",
+                     "lower alpha or sensitivity, or raise gradient-noise");
+      require_finite(all.mean(), "the mean pairwise loss",
+                     "lower alpha or sensitivity, or raise gradient-noise");
+    }
     const json rows = distance_rows(stats.by_distance());
     const double ldp = gossip_ldp_loss(loss);
     privacy = {{"accountant",

@@ -214,10 +214,8 @@ TEST(BadInputsLearning, OverflowStopsTheRunAndKeepsTheEarlierResult) {
     const char* message;
   };
   const std::vector<Case> cases = {
-      {"walk-sgd step-size 1e300",
-       "walk-sgd --graph ring:n=6 --steps 40 --synthetic-rows 60 --objective least-squares",
-       "walk-sgd --graph ring:n=6 --steps 40 --synthetic-rows 60 --objective least-squares --step-size 1e300",
-       "step-size"},
+      {"walk-sgd step-size 1e300", "walk-sgd --graph ring:n=6 --steps 40 --synthetic-rows 60",
+       "walk-sgd --graph ring:n=6 --steps 40 --synthetic-rows 60 --step-size 1e300", "step-size"},
       {"gossip-sim sigma 1e200", "gossip-sim --graph ring:n=6 --steps 3",
        "gossip-sim --graph ring:n=6 --steps 3 --sigma 1e200", "sigma"},
       {"admm sigma 1e200", "admm --users 10 --steps 5 --synthetic-rows 100",
@@ -235,7 +233,9 @@ TEST(BadInputsLearning, OverflowStopsTheRunAndKeepsTheEarlierResult) {
     EXPECT_EQ(bad.exit_code, 1) << c.name << ": " << bad.err;
     EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << c.name << ": " << bad.err;
     EXPECT_NE(bad.err.find(c.message), std::string::npos) << c.name << ": " << bad.err;
-    EXPECT_NE(bad.err.find("infinite"), std::string::npos) << c.name << ": " << bad.err;
+    EXPECT_TRUE(bad.err.find(" is infinite") != std::string::npos ||
+                bad.err.find(" is NaN") != std::string::npos)
+        << c.name << ": " << bad.err;
     const std::string after = all_text(out);
     EXPECT_EQ(after, before) << c.name << ": the earlier result must stay whole";
     EXPECT_EQ(after.find("inf"), std::string::npos) << c.name;   // nor an infinite value
