@@ -53,7 +53,14 @@ void check_job_weights(const std::string& spec, const WeightsSpec& weights) {
   if (weights.scheme != Weighting::file) return;
   if (planned_node_count(spec) == 0x7fffffff || jobs::graph_size(spec).m > 2e6) return;
   const Graph g = make_graph(spec);
-  validate_gossip_matrix(make_weights(g, weights), g);
+  const CsrMatrix w = make_weights(g, weights);
+  try {
+    validate_gossip_matrix(w, g);
+  } catch (const InvalidParameter&) {
+    throw;
+  } catch (const InvalidInput& e) {  // "W is not symmetric: ...": named by the option and file that gave W
+    throw InvalidParameter("weights", "weights " + to_string(weights) + ": " + e.what());
+  }
 }
 
 void require_device(const DeviceSpec& device) {

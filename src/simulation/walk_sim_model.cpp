@@ -126,7 +126,13 @@ void require_irreducible_walk(const WalkModel& m) {
 
 void weighted_rows(WalkModel& m, const Graph& g, const WeightsSpec& spec) {
   const CsrMatrix w = make_weights(g, spec);
-  validate_row_stochastic(w, g);
+  try {
+    validate_row_stochastic(w, g);
+  } catch (const InvalidParameter&) {
+    throw;
+  } catch (const InvalidInput& e) {  // "W row 0 sums to 1.5": named by the option and file that gave W
+    throw InvalidParameter("weights", "weights " + to_string(spec) + ": " + e.what());
+  }
   m.kind = WalkKind::weighted;
   m.weights = to_string(spec);
   m.offsets.assign(1, 0);

@@ -166,7 +166,8 @@ TEST(BadInputsLearning, MuffliatoSgdRefusesBeforeWork) {
                {"gossip-steps beyond 32 bits", base + " --sigma 1 --gossip-steps 4294967297", "gossip-steps"},
                {"W file not symmetric", base + " --sigma 1 --weights file:" + in.one_sided_w, "symmetric"},
                {"nan in the data", base + " --sigma 1 --data " + in.nan_csv, "value 1 is not finite"},
-               {"participations beyond 2^23", base + " --sigma 1 --steps 9000000", "steps"},
+               {"participations beyond 2^23",
+                "muffliato-sgd --graph ring:n=6 --synthetic-rows 60 --sigma 1 --steps 9000000", "steps"},
                {"synthetic rows beyond the memory", base + " --sigma 1 --synthetic-rows 2000000000",
                 "needs about"},
            });
@@ -240,7 +241,7 @@ TEST(BadInputsLearning, OverflowStopsTheRunAndKeepsTheEarlierResult) {
     EXPECT_EQ(after, before) << c.name << ": the earlier result must stay whole";
     EXPECT_EQ(after.find("inf"), std::string::npos) << c.name;   // nor an infinite value
     EXPECT_EQ(after.find(",nan"), std::string::npos) << c.name;  // nor a NaN cell
-    for (const auto& e : fs::directory_iterator(dir))  // no staging sibling (.out-N.tmp-PID) left behind
+    for (const auto& e : fs::directory_iterator(dir.path()))  // no staging sibling (.out-N.tmp-PID) left behind
       EXPECT_NE(e.path().filename().string().rfind("." + out.filename().string() + ".", 0), 0u)
           << c.name << ": " << e.path();
   }
