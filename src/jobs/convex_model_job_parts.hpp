@@ -33,7 +33,8 @@ template <class Job>
 std::vector<Parameter> learning_data_parameters(Binding<Job>& bind, const LearningDataHelp& help = {}) {
   std::vector<Parameter> list = learning_data_parameters(help);
   list[0] = bind(list[0], [](Job& j, const std::string& path) { j.data.csv = path; });
-  list[1] = bind(list[1], &Job::data, &LearningDataSpec::synthetic_rows);
+  // an int at conversion (synthetic_data draws an int count of rows): beyond 2^31 - 1 refused, never wrapped
+  list[1] = bind(list[1], [](Job& j, int rows) { j.data.synthetic_rows = rows; });
   list[2] = bind(list[2], &Job::data, &LearningDataSpec::synthetic_dim);
   list[3] = bind(list[3], &Job::data, &LearningDataSpec::test_fraction);
   list[4] = bind(list[4], [](Job& j, bool no_intercept) { j.data.intercept = !no_intercept; });

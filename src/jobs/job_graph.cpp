@@ -56,9 +56,8 @@ void check_job_weights(const std::string& spec, const WeightsSpec& weights) {
   const CsrMatrix w = make_weights(g, weights);
   try {
     validate_gossip_matrix(w, g);
-  } catch (const InvalidParameter&) {
-    throw;
   } catch (const InvalidInput& e) {  // "W is not symmetric: ...": named by the option and file that gave W
+    if (std::string(e.what()).rfind("W ", 0) != 0) throw;
     throw InvalidParameter("weights", "weights " + to_string(weights) + ": " + e.what());
   }
 }
