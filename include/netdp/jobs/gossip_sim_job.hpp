@@ -20,6 +20,7 @@ struct GossipSimJob {
                                  // (er-per-round) or is er-p itself (dropout-er)
   bool auto_steps = false;       // T = T_stop (docs/math.md §2.3, 6.3)
   double er_c = 1.0;             // er-per-round: q = c ln(n) / n (docs/math.md §6.4)
+  std::optional<double> er_p;    // dropout-er: the edge probability p of every round's G(n, p) (required)
   std::optional<double> target;  // report the first t whose mean error is <= target
   GapDefinition gap = GapDefinition::second;
   bool privacy = false;  // also the pairwise losses of every run, aggregated (gossip_sim_privacy)
