@@ -45,6 +45,7 @@ def main(out):
     left.legend(fontsize=7)
     right.set_yscale("log")
     right.set_xscale("symlog", linthresh=10)
+    right.set_xlim(left=0)
     right.set_xlabel("round t")
     right.set_ylabel("mean over runs of ||x^t - xbar_noisy||^2 / n")
     right.set_title("convergence (Fig. C.5b); dotted: mean stop round")
