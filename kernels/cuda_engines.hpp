@@ -95,7 +95,7 @@
 // the signature carries the value of each.
 #define NETDP_CUDA_ENUMS(E, V)                                                     \
   E(WalkKind, V(complete) V(uniform) V(lazy_uniform) V(weighted) V(directed_ring)) \
-  E(VaryingProtocol, V(sequence) V(dropout) V(randomized) V(er_per_round))
+  E(VaryingProtocol, V(sequence) V(dropout) V(randomized) V(er_per_round) V(dropout_er))
 
 // Named parameters from a list of types (T0 a0, T1 a1, ...) and the names alone (a0, a1, ...), for the
 // forwarders; up to 10 parameters.

@@ -1,8 +1,8 @@
 #pragma once
 // Backend entry points of the gossip simulator on CUDA: the fixed-W protocols (sync, accelerated:
 // docs/math.md 6.1-6.2, 2.4) and the time-varying ones without privacy (sequence, dropout, randomized,
-// er-per-round: 6.1, 6.8, 6.3, 6.4). Internal: called by src/simulation/gossip_sim.cpp and the backend tests
-// only. The CPU implementations (the oracles) are src/simulation/gossip_sim_fixed.cpp and
+// er-per-round, dropout-er: 6.1, 6.8, 6.3, 6.4). Internal: called by src/simulation/gossip_sim.cpp and the
+// backend tests only. The CPU implementations (the oracles) are src/simulation/gossip_sim_fixed.cpp and
 // src/simulation/gossip_sim_varying.cpp; the randomness layout is that of
 // include/netdp/simulation/gossip_sim.hpp.
 #include <cstdint>
@@ -58,10 +58,10 @@ class GossipSimCudaEngine {
 std::unique_ptr<GossipSimCudaEngine> gossip_sim_cuda(const GossipSimProblem& p, int device, std::int64_t runs,
                                                      std::int64_t batch_runs, std::int64_t memory_limit);
 
-enum class VaryingProtocol { sequence, dropout, randomized, er_per_round };
+enum class VaryingProtocol { sequence, dropout, randomized, er_per_round, dropout_er };
 
-/// A time-varying protocol: every run has its own W_t per round (dropout, er-per-round), or its own edge per
-/// tick (randomized), or all runs share the user's W_{t mod L} (sequence).
+/// A time-varying protocol: every run has its own W_t per round (dropout, er-per-round, dropout-er), or its
+/// own edge per tick (randomized), or all runs share the user's W_{t mod L} (sequence).
 struct GossipSimVaryingProblem {
   VaryingProtocol protocol = VaryingProtocol::sequence;
   node_t n = 0;
@@ -74,14 +74,15 @@ struct GossipSimVaryingProblem {
   std::span<const int> times{};    // recorded t, increasing, first 0, last = T
   // sequence: W_0 .. W_{L-1} (checked by load_gossip_sequence), round t uses W_{t mod L}
   const std::vector<GossipRound>* rounds = nullptr;
-  // dropout: the base graph (sorted CSR adjacency) and the drop-out probability q
+  // dropout: the base graph (sorted CSR adjacency) and the drop-out probability q (also dropout-er's q)
   const Graph* graph = nullptr;
   double dropout = 0;
   // randomized: cumulative p_0 + ... + p_e and endpoints (u_e, v_e) of the edges u < v in CSR order, as
   // gossip_sim_detail::ActivationSampler holds them (edge_nodes[2 e] = u_e, edge_nodes[2 e + 1] = v_e)
   std::span<const double> cumulative{};
   std::span<const node_t> edge_nodes{};
-  // er-per-round: the edge probability q = c ln(n) / n of the fresh G(n, q) per round (docs/math.md §6.4)
+  // er-per-round: the edge probability q = c ln(n) / n of the fresh G(n, q) per round (docs/math.md §6.4);
+  // dropout-er: p of the fresh G(n, p) per round, not forced connected (docs/math.md §6.8)
   double edge_probability = 0;
 };
 

@@ -24,8 +24,8 @@ namespace netdp::kernels::gossip {
 
 // ---- the noisy start and the per-column reductions (launched by gossip_sim_common.cuh) ----
 
-/// x^0 = x + sigma eta (Alg 6.1, docs/math.md §6.1) for runs first .. first + count - 1, index = (run b, pair):
-/// value i = v D + k takes member i % 2 of the Box-Muller pair i / 2, drawn at offset 4 (i / 2) of the
+/// x^0 = x + sigma eta (Alg 6.1, docs/math.md §6.1) for runs first .. first + count - 1, index = (run b,
+/// pair): value i = v D + k takes member i % 2 of the Box-Muller pair i / 2, drawn at offset 4 (i / 2) of the
 /// stream noise_stream | run << 24 (the CPU's add_normals), x_i + sigma z rounded as the CPU rounds it.
 struct NoisyStartBody {
   const double* x;
@@ -122,8 +122,8 @@ struct ChebyshevBody {
 
 // ---- sequence and dropout (launched by gossip_sim_varying_cuda.cu) ----
 
-/// Sequence (docs/math.md §6.1), element (node v, column c) at idx = c n + v: y = W_t x summed in CSR row order
-/// from 0, products and sums rounded separately (the CPU's multiply).
+/// Sequence (docs/math.md §6.1), element (node v, column c) at idx = c n + v: y = W_t x summed in CSR row
+/// order from 0, products and sums rounded separately (the CPU's multiply).
 struct CsrMultiplyBody {
   const offset_t* offsets;
   const node_t* columns;
@@ -142,9 +142,9 @@ struct CsrMultiplyBody {
   }
 };
 
-/// Dropout (docs/math.md §6.8), (run b, node v) at idx = b n + v: v stays iff the uniform at offset 2 v of the
-/// stream round_stream | run << 24 is >= q (the CPU draws the n uniforms in node order from offset 0, i.e.
-/// words 2 v and 2 v + 1). round_stream = gossip_subsequence(dropout, 0, round).
+/// Dropout (docs/math.md §6.8), (run b, node v) at idx = b n + v: v stays iff the uniform at offset 2 v of
+/// the stream round_stream | run << 24 is >= q (the CPU draws the n uniforms in node order from offset 0,
+/// i.e. words 2 v and 2 v + 1). round_stream = gossip_subsequence(dropout, 0, round).
 struct DropoutMaskBody {
   std::uint64_t seed, round_stream;
   std::int64_t first, n;
@@ -270,13 +270,16 @@ NETDP_HD inline double er_skip(philox::Stream& s, double q, double log_absent) {
 /// reads the stream round_stream | run << 24 from offset a 2^40, one uniform per geometric skip over the
 /// pairs (u, v), u < v, row by row; a disconnected draw is redrawn, at most 1000 times), then its CSR rows
 /// as graph_from_sorted_pairs builds them (sorted rows). round_stream = gossip_subsequence(er_graph, 0,
-/// round).
+/// round). With `active` (dropout-er, docs/math.md §6.8: the run's mask at [b n ..), DropoutMaskBody),
+/// the CPU's sample_dropout_er_round instead: attempt 0 only, no connectivity test, and the pairs with a
+/// dropped end are not kept.
 struct ErSampleBody {
   std::uint64_t seed, round_stream;
   int round;
   std::int64_t first, n;
   double q, log_absent;
   ErScratch s;
+  const unsigned char* active = nullptr;  // dropout-er's masks; nullptr for er-per-round
 
   NETDP_HD void operator()(std::int64_t b) const {
     std::int32_t* pairs = s.pairs + 2 * b * s.cap;
@@ -287,7 +290,9 @@ struct ErSampleBody {
     std::int64_t edges = 0;
     bool connected = false, overflow = false;
     const bool failed = s.status[b] != 0;  // an earlier round failed: the host throws after the batch
-    for (int attempt = 0; attempt < kErMaxAttempts && !connected && !overflow && !failed; ++attempt) {
+    const unsigned char* run_active = active ? active + b * n : nullptr;
+    const int attempts = active ? 1 : kErMaxAttempts;
+    for (int attempt = 0; attempt < attempts && !connected && !overflow && !failed; ++attempt) {
       philox::Stream stream(seed, round_stream | (run << 24),
                             static_cast<std::uint64_t>(attempt) * kErAttemptStride);
       edges = 0;
@@ -296,6 +301,7 @@ struct ErSampleBody {
         const double skip = er_skip(stream, q, log_absent);
         if (!(skip < static_cast<double>(total - 1 - index))) break;
         advance_pair(static_cast<std::int64_t>(skip) + 1, n, index, u, v);
+        if (run_active && !(run_active[u] && run_active[v])) continue;  // a dropped end: the edge is gone
         if (edges == s.cap) {
           overflow = true;
           break;
@@ -305,6 +311,10 @@ struct ErSampleBody {
         ++edges;
       }
       if (overflow) break;
+      if (run_active) {  // dropout-er: any graph will do (the thesis forces no connectivity)
+        connected = true;
+        break;
+      }
       for (std::int64_t i = 0; i < n; ++i) parent[i] = static_cast<std::int32_t>(i);
       std::int64_t components = n;
       for (std::int64_t e = 0; e < edges; ++e) {
@@ -336,8 +346,8 @@ struct ErSampleBody {
   }
 };
 
-/// Er-per-round step, element (node v, column c) at idx = c n + v: y = W_t x with W_t the W-MH matrix of the
-/// run's round graph.
+/// Er-per-round and dropout-er step, element (node v, column c) at idx = c n + v: y = W_t x with W_t the
+/// W-MH matrix of the run's round graph (isolated nodes keep their value).
 struct ErStepBody {
   ErScratch s;
   std::int64_t n;

@@ -9,6 +9,9 @@
 //     active degrees, then each run's W-MH applied to its own columns (DropoutStepBody);
 //   * er-per-round: per round, one thread per run draws its connected G(n, q) from the CPU's Philox words
 //     (ErSampleBody), then each run's W-MH is applied to its own columns (ErStepBody);
+//   * dropout-er: per round, each run's mask as dropout (DropoutMaskBody), then one thread per run draws
+//     attempt 0 of its G(n, p) without the dropped nodes' edges (ErSampleBody with the masks), then
+//     ErStepBody;
 //   * randomized: one thread per run over the ticks (TicksRunBody), in launches of kTickChunk ticks.
 // Errors at the recorded times come back per run and are folded on the host in run order.
 #include <cuda_runtime.h>
@@ -71,7 +74,7 @@ HostTables host_tables(const GossipSimVaryingProblem& p) {
 /// Edges one er-per-round run may hold in a round: the mean q n (n - 1) / 2 plus 6 standard deviations and
 /// 16 (the CPU's memory plan uses the same bound); a draw above it stops the simulation with an error.
 std::int64_t er_capacity(const GossipSimVaryingProblem& p) {
-  if (p.protocol != VaryingProtocol::er_per_round) return 0;
+  if (p.protocol != VaryingProtocol::er_per_round && p.protocol != VaryingProtocol::dropout_er) return 0;
   const double pairs = double(p.n) * double(p.n - 1) / 2, mean = p.edge_probability * pairs;
   return static_cast<std::int64_t>(std::min(pairs, std::ceil(mean + 6 * std::sqrt(mean) + 16)));
 }
@@ -88,6 +91,8 @@ std::int64_t per_run_bytes(const GossipSimVaryingProblem& p, std::int64_t points
       return bytes + 2 * n * dim * d + n * (1 + sizeof(std::int32_t));
     case VaryingProtocol::er_per_round:  // pairs, adjacency, offsets, degrees, union-find, status
       return bytes + 2 * n * dim * d + 4 * er_capacity(p) * 4 + (n + 1) * 8 + 2 * n * 4 + 4;
+    case VaryingProtocol::dropout_er:  // as er-per-round, and the mask
+      return bytes + 2 * n * dim * d + 4 * er_capacity(p) * 4 + (n + 1) * 8 + 2 * n * 4 + 4 + n;
     default:
       return bytes + n * dim * d + 2 * n * d + 2 * d;
   }
@@ -98,8 +103,10 @@ std::int64_t per_run_bytes(const GossipSimVaryingProblem& p, std::int64_t points
                                    std::int64_t cap) {
   const std::string where = "(run " + std::to_string(run) + ", round " + std::to_string(status / 4 - 1) + ")";
   if (status % 4 == 1)
-    throw InsufficientMemory("er-per-round on CUDA: a round drew more than " + std::to_string(cap) +
-                             " edges (mean + 6 standard deviations) " + where + "; use device cpu");
+    throw InsufficientMemory(
+        std::string(p.protocol == VaryingProtocol::dropout_er ? "dropout-er" : "er-per-round") +
+        " on CUDA: a round drew more than " + std::to_string(cap) + " edges (mean + 6 standard deviations) " +
+        where + "; use device cpu");
   throw InvalidInput("er-per-round: G(n = " + std::to_string(p.n) +
                      ", q = " + std::to_string(p.edge_probability) + ") was disconnected in " +
                      std::to_string(gossip::kErMaxAttempts) + " draws " + where + "; raise er-c");
@@ -126,9 +133,13 @@ void check_problem(const GossipSimVaryingProblem& p, std::int64_t runs) {
     case VaryingProtocol::er_per_round:
       ok = ok && p.edge_probability >= 0.0 && p.edge_probability <= 1.0;
       break;
+    case VaryingProtocol::dropout_er:
+      ok = ok && p.edge_probability >= 0.0 && p.edge_probability <= 1.0 && p.dropout >= 0.0 &&
+           p.dropout <= 1.0;
+      break;
   }
   if (ok && 2 * er_capacity(p) >= std::numeric_limits<std::int32_t>::max())
-    throw InvalidInput("gossip-sim on CUDA: er-per-round with n = " + std::to_string(n) +
+    throw InvalidInput("gossip-sim on CUDA: a G(n, q) protocol with n = " + std::to_string(n) +
                        " needs 2^31 or more adjacency entries per run; use device cpu");
   if (!ok)
     throw InvalidInput("gossip-sim on CUDA: inconsistent time-varying problem (n = " + std::to_string(n) +
@@ -147,7 +158,8 @@ class VaryingEngine final : public GossipSimCudaEngine {
         points_(static_cast<std::int64_t>(p.times.size())),
         ticks_(p.protocol == VaryingProtocol::randomized),
         dropout_(p.protocol == VaryingProtocol::dropout),
-        er_(p.protocol == VaryingProtocol::er_per_round),
+        er_(p.protocol == VaryingProtocol::er_per_round || p.protocol == VaryingProtocol::dropout_er),
+        masked_er_(p.protocol == VaryingProtocol::dropout_er),
         cap_(er_capacity(p)),
         x_(p.x.size()),
         xbar_(p.xbar.size()),
@@ -162,7 +174,7 @@ class VaryingEngine final : public GossipSimCudaEngine {
         col_noisy_(noisy_average_.size()),
         truth_(static_cast<std::size_t>(b * points_)),
         noisy_(truth_.size()),
-        active_(dropout_ ? static_cast<std::size_t>(p.n * b) : 0),
+        active_(dropout_ || masked_er_ ? static_cast<std::size_t>(p.n * b) : 0),
         degree_(active_.size()),
         er_pairs_(er_ ? static_cast<std::size_t>(2 * cap_ * b) : 0),
         er_adjacency_(er_pairs_.size()),
@@ -247,9 +259,15 @@ class VaryingEngine final : public GossipSimCudaEngine {
         if (er_) {
           const std::uint64_t round_stream =
               gossip_subsequence(GossipStream::er_graph, 0, std::uint64_t(t - 1));
+          if (masked_er_)  // dropout-er: the round's masks first (the same words as dropout)
+            cuda::for_each(n * count,
+                           gossip::DropoutMaskBody{
+                               p.seed, gossip_subsequence(GossipStream::dropout, 0, std::uint64_t(t - 1)),
+                               first, n, p.dropout, active_.data()},
+                           s);
           cuda::for_each(count,
                          gossip::ErSampleBody{p.seed, round_stream, t - 1, first, n, p.edge_probability,
-                                              log_absent, scratch},
+                                              log_absent, scratch, masked_er_ ? active_.data() : nullptr},
                          s);
           cuda::for_each(elements, gossip::ErStepBody{scratch, n, p.dim, from, to}, s);
         } else if (dropout_) {
@@ -292,7 +310,7 @@ class VaryingEngine final : public GossipSimCudaEngine {
   const cuda::DeviceContext
       context_;  // device, guard and stream, from construction to the last member's destruction
   const std::int64_t points_;
-  const bool ticks_, dropout_, er_;
+  const bool ticks_, dropout_, er_, masked_er_;
   const std::int64_t cap_;
   DeviceBuffer<double> x_, xbar_, values_;
   DeviceBuffer<offset_t> offsets_;

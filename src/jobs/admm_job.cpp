@@ -9,7 +9,6 @@
 #include "core/progress.hpp"
 #include "jobs/convex_model_job_parts.hpp"
 #include "jobs/model_list.hpp"
-#include "jobs/model_parts.hpp"
 #include "netdp/accounting/loss_report.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/io/results_dir.hpp"
@@ -80,21 +79,37 @@ double lipschitz_of(const AdmmJob& job, const LocalData& train) {
 
 }  // namespace
 
+void check_admm_job(const AdmmJob& job) {
+  if (job.users < 2) throw InvalidParameter("users", "users must be >= 2, got " + std::to_string(job.users));
+  if (job.sampled && (*job.sampled < 1 || *job.sampled > job.users))
+    throw InvalidParameter("sampled", "sampled must be in [1, users = " + std::to_string(job.users) +
+                                          "], got " + std::to_string(*job.sampled));
+  if (job.params.objective != Objective::logistic && job.lipschitz == 0 && !job.sigma)
+    throw InvalidParameter("lipschitz", "lipschitz: give L for " + to_string(job.params.objective) +
+                                            " (its loss is not Lipschitz on all of R^p)");
+  if (job.data.csv.empty() && job.data.synthetic_rows < job.users)
+    throw InvalidParameter("synthetic-rows",
+                           "synthetic-rows must be >= users = " + std::to_string(job.users) + ", got " +
+                               std::to_string(job.data.synthetic_rows));
+  jobs::check_learning_data(job.data, job.params.objective);
+  AdmmJob resolved = job;  // the calibration's parameters, with the step size auto resolves to
+  if (resolved.params.step_size == 0)
+    resolved.params.step_size = job.params.prox_scale == AdmmProxScale::weighted ? double(job.users) : 1.0;
+  validate(admm_privacy_params(resolved, job.users, job.lipschitz > 0 ? job.lipschitz : 1.0));
+}
+
 json run_admm_job(const AdmmJob& job) {
   const Stopwatch clock;
   AdmmParams p = job.params;
-  if (job.users < 2) throw InvalidParameter("users", "users must be >= 2, got " + std::to_string(job.users));
-  if (job.test_fraction < 0 || job.test_fraction >= 1)
-    throw InvalidParameter("test-fraction",
-                           "test-fraction must be in [0, 1), got " + format_double(job.test_fraction));
-  const LocalData rows = job.data.empty()
-                             ? synthetic_data(p.objective, 1, job.synthetic_dim,
-                                              static_cast<int>(job.synthetic_rows), job.data_seed)
-                             : read_csv_data(job.data, p.objective, 1);
+  check_admm_job(job);
+  const LearningDataSpec& d = job.data;
+  const LocalData rows = d.csv.empty() ? synthetic_data(p.objective, 1, d.synthetic_dim,
+                                                        static_cast<int>(d.synthetic_rows), d.seed)
+                                       : read_csv_data(d.csv, p.objective, 1);
   const LearningSplit split = [&] {
     try {
-      return learning_split(rows, p.objective, static_cast<node_t>(job.users), job.test_fraction,
-                            job.intercept, job.data_seed);
+      return learning_split(rows, p.objective, static_cast<node_t>(job.users), d.test_fraction, d.intercept,
+                            d.seed);
     } catch (const InvalidParameter& e) {  // the split names the users "graph" (walk-sgd's parameter)
       if (e.parameter() != "graph") throw;
       throw InvalidParameter("users",
@@ -110,6 +125,7 @@ json run_admm_job(const AdmmJob& job) {
   const AdmmPrivacyParams privacy = admm_privacy_params(resolved, job.users, lipschitz > 0 ? lipschitz : 1.0);
   validate(privacy);
   p.sigma = job.sigma ? *job.sigma : calibrate_admm_sigma(privacy, job.epsilon);
+  require_finite(p.sigma * p.sigma, "the square of the noise std sigma", "lower sigma or raise epsilon");
   if (!job.eval_every_given) p.eval_every = std::max<std::int64_t>(1, p.steps / job.eval_points);
   validate(p, train);
 
@@ -118,6 +134,8 @@ json run_admm_job(const AdmmJob& job) {
   ProgressLine progress("admm", "of the runs", job.progress);
   const AdmmResult r = admm(train, split.test, p, u_star, [&](double f) { progress.update(f); });
   progress.finish();
+  jobs::require_finite_curve(r.step, r.objective.mean, "the mean objective",
+                             "lower step-size or sigma (the iterates diverge)");
   const double c = admm_prox_step(p, train.n), tau = admm_contraction(p.objective, train, p.l2, c);
   double d0 = 0;
   for (double v : u_star) d0 += v * v;
@@ -178,73 +196,19 @@ json run_admm_job(const AdmmJob& job) {
       {"threads", r.threads},
   };
   json manifest = manifest_header("admm", job.invocation);
-  manifest["parameters"] = {{"data", job.data},
-                            {"synthetic_rows", job.data.empty() ? json(job.synthetic_rows) : json(nullptr)},
-                            {"synthetic_dim", job.data.empty() ? json(job.synthetic_dim) : json(nullptr)},
-                            {"test_fraction", job.test_fraction},
-                            {"intercept", job.intercept},
+  manifest["parameters"] = {{"data", d.csv},
+                            {"synthetic_rows", d.csv.empty() ? json(d.synthetic_rows) : json(nullptr)},
+                            {"synthetic_dim", d.csv.empty() ? json(d.synthetic_dim) : json(nullptr)},
+                            {"test_fraction", d.test_fraction},
+                            {"intercept", d.intercept},
                             {"newton_steps", p.newton_steps},
                             {"seed", p.seed},
-                            {"data_seed", job.data_seed},
+                            {"data_seed", d.seed},
                             {"eval_every", p.eval_every}};
   return publish_results(out, summary, std::move(manifest), json::array({"curves.csv"}), clock.seconds());
 }
 
 namespace jobs {
-
-namespace {
-
-AdmmJob admm_job(const Values& v, const RunContext& context) {
-  AdmmJob job;
-  auto& p = job.params;
-  p.objective = parse_objective(v.text("objective"));
-  p.setting = parse_admm_setting(v.text("setting"));
-  p.prox_scale = parse_admm_prox_scale(v.text("prox-scale"));
-  p.steps = v.integer("steps");
-  p.step_size = v.real("step-size");
-  p.relaxation = v.real("relaxation");
-  p.l2 = v.real("l2");
-  p.newton_steps = static_cast<int>(v.integer("newton-steps"));
-  p.runs = v.integer("runs");
-  p.seed = v.natural("seed");
-  job.users = v.integer("users");
-  if (!v.is_auto("sampled")) job.sampled = v.integer("sampled");
-  if (v.has("sigma")) job.sigma = v.real("sigma");
-  if (v.has("eval-every")) {
-    p.eval_every = v.integer("eval-every");
-    job.eval_every_given = true;
-  }
-  job.epsilon = v.real("epsilon");
-  job.lipschitz = v.real("lipschitz");
-  job.privacy.delta = v.real("delta");
-  job.privacy.conversion = dp::parse_rdp_conversion(v.text("conversion"));
-  job.privacy.subsampling_constant = v.real("subsampling-constant");
-  job.data = v.has("data") ? v.text("data") : "";
-  job.data_seed = v.natural("data-seed");
-  job.synthetic_rows = v.integer("synthetic-rows");
-  job.synthetic_dim = static_cast<int>(v.integer("synthetic-dim"));
-  job.test_fraction = v.real("test-fraction");
-  job.intercept = !v.flag("no-intercept");
-  set_run_context(job, context);
-  return job;
-}
-
-/// The checks that need no data.
-void check_admm_job(const AdmmJob& job) {
-  if (job.users < 2) throw InvalidParameter("users", "users must be >= 2, got " + std::to_string(job.users));
-  if (job.sampled && (*job.sampled < 1 || *job.sampled > job.users))
-    throw InvalidParameter("sampled", "sampled must be in [1, users = " + std::to_string(job.users) +
-                                          "], got " + std::to_string(*job.sampled));
-  if (job.params.objective != Objective::logistic && job.lipschitz == 0 && !job.sigma)
-    throw InvalidParameter("lipschitz", "lipschitz: give L for " + to_string(job.params.objective) +
-                                            " (its loss is not Lipschitz on all of R^p)");
-  if (job.data.empty() && job.synthetic_rows < job.users)
-    throw InvalidParameter("synthetic-rows",
-                           "synthetic-rows must be >= users = " + std::to_string(job.users) + ", got " +
-                               std::to_string(job.synthetic_rows));
-}
-
-}  // namespace
 
 Model admm_model() {
   using namespace declare;
@@ -254,71 +218,91 @@ Model admm_model() {
   m.help =
       "private consensus ADMM (Alg 8.1-8.4): noisy Douglas-Rachford blocks, centralized, federated or "
       "random-walk, noise calibrated to (epsilon, delta) by Thm 8.7 / E.9 / 8.12";
+  Binding<AdmmJob> bind;
+  using Job = AdmmJob;
+  using P = AdmmParams;
   m.parameters = {
-      choice("setting", "centralized (Alg 8.2) | federated (Alg 8.3) | walk (Alg 8.4)",
-             {"centralized", "federated", "walk"})
-          .fallback("centralized"),
-      real("epsilon", "target epsilon of the setting's guarantee").fallback("1").range(above(0)),
-      real("delta", "target delta").fallback("1e-06").range(between(0, 1)),
-      real("sigma", "absolute std of the noise eta; given: no calibration")
-          .range(at_least(0))
-          .unit(units::absolute_std),
-      integer("steps", "iterations K: rounds (centralized, federated) or token moves (walk)")
-          .fallback("100")
-          .range(at_least(1)),
-      integer("runs", "independent runs R").fallback("1").range(at_least(1)),
-      integer("users", "users n (blocks)").fallback("100").range(at_least(2)),
-      count_or_auto("sampled", "federated: users m per round; auto: the largest m with m/n < 1/5")
-          .fallback("auto")
-          .range(at_least(1)),
-      real("step-size", "gamma (0 = auto: n for prox-scale weighted, 1 for unweighted: prox step 1)")
-          .fallback("0")
-          .range(at_least(0)),
-      real("relaxation", "lambda in (0, 1]").fallback("0.5").range(between(0, 1)),
-      choice("prox-scale",
-             "weighted: prox_{(gamma/n) f_i} (DR on (1/n) sum f_i) | unweighted: prox_{gamma f_i}",
-             {"weighted", "unweighted"})
-          .fallback("weighted"),
-      real("lipschitz", "L of every loss (0 = auto: logistic max_j ||x_j||; required for the others)")
-          .fallback("0")
-          .range(at_least(0)),
-      real("subsampling-constant", "Thm E.9 constant c in c alpha K L^2 gamma^2/(n^2 sigma^2): 16 or 32")
-          .fallback("32")
-          .range(above(0)),
-      choice("conversion", "RDP -> (epsilon, delta): improved | classic", {"improved", "classic"})
-          .fallback("improved"),
-      choice("objective", "logistic | least-squares | quadratic", {"logistic", "least-squares", "quadratic"})
-          .fallback("logistic"),
-      real("l2", "ridge term mu/2 ||x||^2 in every f_i").fallback("0.01").range(at_least(0)),
-      integer("newton-steps", "Newton steps of the logistic prox").fallback("3").range(at_least(1)),
-      natural("seed", "Philox seed of the sampling, the walk and the noise").fallback("0")};
-  append(m.parameters, learning_data_parameters());  // the rows, as walk-sgd and muffliato-sgd read them
-  append(m.parameters, {integer("eval-every", "evaluate every e steps (default K/200)").range(at_least(1)),
-                        threads_parameter(), out_parameter(), quiet_parameter()});
-  m.validate = [](const Values& v) {
-    AdmmJob job = admm_job(v, {});
-    check_admm_job(job);
-    if (job.params.step_size == 0)
-      job.params.step_size = job.params.prox_scale == AdmmProxScale::weighted ? double(job.users) : 1.0;
-    validate(admm_privacy_params(job, job.users, job.lipschitz > 0 ? job.lipschitz : 1.0));
-  };
-  m.execute = [](const Values& v, const RunContext& c) {
-    const AdmmJob job = admm_job(v, c);
-    check_admm_job(job);
-    return run_admm_job(job);
-  };
+      bind(choice("setting", "centralized (Alg 8.2) | federated (Alg 8.3) | walk (Alg 8.4)",
+                  {"centralized", "federated", "walk"})
+               .fallback("centralized"),
+           [](Job& j, const std::string& setting) { j.params.setting = parse_admm_setting(setting); }),
+      bind(real("epsilon", "target epsilon of the setting's guarantee").fallback("1").range(above(0)),
+           &Job::epsilon),
+      bind(real("delta", "target delta").fallback("1e-06").range(between(0, 1)), &Job::privacy,
+           &AdmmPrivacyParams::delta),
+      bind(real("sigma", "absolute std of the noise eta; given: no calibration")
+               .range(at_least(0))
+               .unit(units::absolute_std),
+           &Job::sigma),
+      bind(integer("steps", "iterations K: rounds (centralized, federated) or token moves (walk)")
+               .fallback("100")
+               .range(at_least(1)),
+           &Job::params, &P::steps),
+      bind(integer("runs", "independent runs R").fallback("1").range(at_least(1)), &Job::params, &P::runs),
+      bind(integer("users", "users n (blocks)").fallback("100").range(at_least(2)), &Job::users),
+      bind(count_or_auto("sampled", "federated: users m per round; auto: the largest m with m/n < 1/5")
+               .fallback("auto")
+               .range(at_least(1)),
+           [](Job& j, CountOrAuto m) {
+             if (!m.is_auto) j.sampled = m.count;
+           }),
+      bind(real("step-size", "gamma (0 = auto: n for prox-scale weighted, 1 for unweighted: prox step 1)")
+               .fallback("0")
+               .range(at_least(0)),
+           &Job::params, &P::step_size),
+      bind(real("relaxation", "lambda in (0, 1]").fallback("0.5").range(between(0, 1)), &Job::params,
+           &P::relaxation),
+      bind(choice("prox-scale",
+                  "weighted: prox_{(gamma/n) f_i} (DR on (1/n) sum f_i) | unweighted: prox_{gamma f_i}",
+                  {"weighted", "unweighted"})
+               .fallback("weighted"),
+           [](Job& j, const std::string& scale) { j.params.prox_scale = parse_admm_prox_scale(scale); }),
+      bind(real("lipschitz", "L of every loss (0 = auto: logistic max_j ||x_j||; required for the others)")
+               .fallback("0")
+               .range(at_least(0)),
+           &Job::lipschitz),
+      bind(real("subsampling-constant", "Thm E.9 constant c in c alpha K L^2 gamma^2/(n^2 sigma^2): 16 or 32")
+               .fallback("32")
+               .range(above(0)),
+           &Job::privacy, &AdmmPrivacyParams::subsampling_constant),
+      bind(choice("conversion", "RDP -> (epsilon, delta): improved | classic", {"improved", "classic"})
+               .fallback("improved"),
+           [](Job& j, const std::string& c) { j.privacy.conversion = dp::parse_rdp_conversion(c); }),
+      bind(choice("objective", "logistic | least-squares | quadratic",
+                  {"logistic", "least-squares", "quadratic"})
+               .fallback("logistic"),
+           [](Job& j, const std::string& objective) { j.params.objective = parse_objective(objective); }),
+      bind(real("l2", "ridge term mu/2 ||x||^2 in every f_i").fallback("0.01").range(at_least(0)),
+           &Job::params, &P::l2),
+      bind(integer("newton-steps", "Newton steps of the logistic prox").fallback("3").range(at_least(1)),
+           &Job::params, &P::newton_steps),
+      bind(natural("seed", "Philox seed of the sampling, the walk and the noise").fallback("0"), &Job::params,
+           &P::seed)};
+  append(m.parameters, learning_data_parameters(bind));  // the rows, as walk-sgd and muffliato-sgd read them
+  append(m.parameters,
+         {bind(integer("eval-every", "evaluate every e steps (default K/200)").range(at_least(1)),
+               [](Job& j, std::int64_t every) {
+                 j.params.eval_every = every;
+                 j.eval_every_given = true;
+               }),
+          threads_parameter(), out_parameter(), quiet_parameter()});
+  m.validate = bind.check(check_admm_job);
+  m.execute = bind.run(run_admm_job);
   m.describe = [](const json& s, const RunContext& c) {
     return format_line("admm: %s, n = %d, K = %lld, R = %lld, sigma %.6g, ",
                        s["setting"].get<std::string>().c_str(), s["users"].get<int>(),
                        s["steps"].get<long long>(), s["runs"].get<long long>(), s["sigma"].get<double>()) +
            final_learning_report(s, c);
   };
-  m.resources = [](const Values& v) {
-    const LearningRunSize z = learning_run_size(v);
-    const double users = double(v.integer("users"));
-    const double per_step = v.text("setting") == "walk" ? z.rows / users : z.rows;
-    return Estimate{16 * z.rows * z.dim, z.runs * z.steps * per_step * 4 * z.dim * z.dim / 3e8};
-  };
+  m.resources = bind.estimate([](const Job& job) {
+    const double rows = double(job.data.synthetic_rows), dim = double(job.data.synthetic_dim) + 1;
+    const double users = double(job.users);
+    const double per_step = job.params.setting == AdmmSetting::walk ? rows / users : rows;
+    Estimate e{16 * rows * dim,
+               double(job.params.runs) * double(job.params.steps) * per_step * 4 * dim * dim / 3e8};
+    e.required_bytes = learning_data_bytes(job.data);  // the rows, drawn whole
+    return e;
+  });
   return m;
 }
 

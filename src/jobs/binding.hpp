@@ -136,6 +136,15 @@ class Binding {
     return declaration;
   }
 
+  /// Also records whether the parameter was given (not its default) in a bool field: several given
+  /// parameters set it (a warning that only explicit choices deserve).
+  Parameter mark_given(Parameter declaration, bool Job::*field) {
+    setters_.push_back([name = declaration.name, field](Job& job, const Values& v) {
+      if (v.given(name)) job.*field = true;
+    });
+    return declaration;
+  }
+
   /// The job of a run: every bound field from the values, the run's context (output directory, progress,
   /// invocation) in the fields that take it.
   Job make(const Values& v, const RunContext& context = {}) const {

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "jobs/model_parts.hpp"
+#include "netdp/core/error.hpp"
 #include "netdp/core/format.hpp"
 
 namespace netdp::jobs {
@@ -33,6 +34,18 @@ LearningDataSpec learning_data_spec(const Values& v) {
   s.intercept = !v.flag("no-intercept");
   s.seed = v.natural("data-seed");
   return s;
+}
+
+void check_learning_data(const LearningDataSpec& s, Objective objective) {
+  // synthetic_data draws an int count of rows (load_learning_split checks the same at the run).
+  if (s.csv.empty() && s.synthetic_rows >= (std::int64_t{1} << 31))
+    throw InvalidParameter("synthetic-rows",
+                           "synthetic-rows must be in [2, 2^31), got " + std::to_string(s.synthetic_rows));
+  if (!s.csv.empty()) (void)read_csv_data(s.csv, objective, 1);
+}
+
+double learning_data_bytes(const LearningDataSpec& s) {
+  return s.csv.empty() ? 8.0 * double(s.synthetic_rows) * (double(s.synthetic_dim) + 2) : 0.0;
 }
 
 json learning_data_json(const LearningDataSpec& s) {
@@ -97,16 +110,6 @@ std::vector<Parameter> mean_loss_parameters() {
           real("sensitivity", "Delta of the mean-loss calibration (0 = 2 L, L the clip norm)")
               .fallback("0")
               .range(at_least(0))};
-}
-
-MeanLossTarget mean_loss_target(const Values& v) {
-  MeanLossTarget t;
-  t.target = v.real("target-mean-loss");
-  t.alpha = v.real("alpha");
-  t.statistic =
-      v.text("target-statistic") == "all-pairs" ? TargetStatistic::all_pairs : TargetStatistic::max_observer;
-  t.sensitivity = v.real("sensitivity");
-  return t;
 }
 
 double mean_loss_sensitivity(const MeanLossTarget& t, double clip) {

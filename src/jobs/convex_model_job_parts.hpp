@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "jobs/binding.hpp"
+#include "netdp/core/error.hpp"
 #include "netdp/core/format.hpp"
 #include "netdp/jobs/model.hpp"
 #include "netdp/jobs/walk_loss_job.hpp"  // TargetStatistic
@@ -23,13 +25,43 @@ struct LearningDataHelp {
   std::string data_seed = "Philox seed of the synthetic data and the split (the same data for every seed)";
 };
 /// data, synthetic-rows, synthetic-dim, test-fraction, no-intercept, data-seed: the rows that
-/// learning_data_spec reads.
+/// learning_data_spec reads (the unbound declarations; mf-sgd's until it is bound).
 std::vector<Parameter> learning_data_parameters(const LearningDataHelp& help = {});
 LearningDataSpec learning_data_spec(const Values& v);
+/// The same parameters bound to the job's LearningDataSpec `data`.
+template <class Job>
+std::vector<Parameter> learning_data_parameters(Binding<Job>& bind, const LearningDataHelp& help = {}) {
+  std::vector<Parameter> list = learning_data_parameters(help);
+  list[0] = bind(list[0], [](Job& j, const std::string& path) { j.data.csv = path; });
+  // an int at conversion (synthetic_data draws an int count of rows): beyond 2^31 - 1 refused, never wrapped
+  list[1] = bind(list[1], [](Job& j, int rows) { j.data.synthetic_rows = rows; });
+  list[2] = bind(list[2], &Job::data, &LearningDataSpec::synthetic_dim);
+  list[3] = bind(list[3], &Job::data, &LearningDataSpec::test_fraction);
+  list[4] = bind(list[4], [](Job& j, bool no_intercept) { j.data.intercept = !no_intercept; });
+  list[5] = bind(list[5], &Job::data, &LearningDataSpec::seed);
+  return list;
+}
+/// Reads a data CSV whole and checks it (shape, finiteness, labels; file:line), for the check phase: the
+/// rows that load_learning_split would read. Nothing for synthetic data.
+void check_learning_data(const LearningDataSpec& s, Objective objective);
+/// Bytes the rows of `s` take once read (8 per value, train and test, the intercept column included): the
+/// Estimate::required_bytes of the learning models, so a synthetic-rows beyond the memory is refused before
+/// the data is drawn. 0 for a CSV file (its size is the file's).
+double learning_data_bytes(const LearningDataSpec& s);
 /// The spec for manifest.json.
 nlohmann::json learning_data_json(const LearningDataSpec& s);
 /// The sizes of a split for summary.json: examples_per_user, dim, train_rows, test_rows, dropped_rows.
 nlohmann::json learning_split_json(const LearningSplit& s);
+
+/// No non-finite number in an output (docs/reliability.md §1): every value of a curve, at its step, must be
+/// finite; else NonFiniteValue (exit 1) naming the quantity, the step and what to change, before anything is
+/// written.
+template <class Step>
+void require_finite_curve(const std::vector<Step>& step, const std::vector<double>& values,
+                          const std::string& quantity, const std::string& remedy) {
+  for (std::size_t e = 0; e < values.size() && e < step.size(); ++e)
+    require_finite(values[e], quantity + " at step " + std::to_string(step[e]), remedy);
+}
 
 /// The last point of a statistics curve: {mean, std, min, max}.
 nlohmann::json final_statistics_json(const RunStatistics& s);
@@ -73,9 +105,21 @@ struct MeanLossTarget {
   TargetStatistic statistic = TargetStatistic::max_observer;
   double sensitivity = 0;
 };
-/// target-mean-loss, alpha, target-statistic, sensitivity.
+/// target-mean-loss, alpha, target-statistic, sensitivity, bound to the fields target, alpha, statistic and
+/// sensitivity of `fields(job)` (a struct like MeanLossTarget).
 std::vector<Parameter> mean_loss_parameters();
-MeanLossTarget mean_loss_target(const Values& v);
+template <class Job, class Fields>
+std::vector<Parameter> mean_loss_parameters(Binding<Job>& bind, Fields fields) {
+  std::vector<Parameter> list = mean_loss_parameters();
+  list[0] = bind(list[0], [fields](Job& j, double target) { fields(j).target = target; });
+  list[1] = bind(list[1], [fields](Job& j, double alpha) { fields(j).alpha = alpha; });
+  list[2] = bind(list[2], [fields](Job& j, const std::string& statistic) {
+    fields(j).statistic =
+        statistic == "all-pairs" ? TargetStatistic::all_pairs : TargetStatistic::max_observer;
+  });
+  list[3] = bind(list[3], [fields](Job& j, double sensitivity) { fields(j).sensitivity = sensitivity; });
+  return list;
+}
 /// Delta: the given sensitivity, else 2 L.
 double mean_loss_sensitivity(const MeanLossTarget& t, double clip);
 std::string to_string(TargetStatistic s);

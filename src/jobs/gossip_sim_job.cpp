@@ -8,9 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "jobs/convex_model_job_parts.hpp"  // require_finite_curve
 #include "jobs/job_graph.hpp"
 #include "jobs/model_list.hpp"
-#include "jobs/model_parts.hpp"
+#include "jobs/parameter_blocks.hpp"
 #include "netdp/accounting/gossip_loss_sequence.hpp"
 #include "netdp/accounting/loss_report.hpp"
 #include "netdp/core/error.hpp"
@@ -69,13 +70,29 @@ void check_gossip_sim_job(const GossipSimJob& job) {
   if (protocol == GossipProtocol::sequence && job.sequence.empty())
     throw InvalidParameter("sequence",
                            "sequence PATH is required by protocol sequence (a list of weight-matrix files)");
-  if (protocol != GossipProtocol::sequence && !job.sequence.empty())
-    throw InvalidParameter("sequence", "sequence is only used with protocol sequence");
   // (the sequence's matrices are checked against the graph's n once both are loaded)
+  if (protocol == GossipProtocol::dropout_er && !job.er_p)
+    throw InvalidParameter(
+        "er-p", "er-p (the edge probability of every round's G(n, p)) is required by protocol dropout-er");
   GossipSimParams early = job.params;
   if (job.auto_steps) early.steps = 1;
+  if (job.er_p) early.edge_probability = *job.er_p;
   if (protocol != GossipProtocol::sequence)
     validate(early, planned_node_count(job.graph));  // source < n: the study's validation sees it too
+  // Every pairwise loss is at most the one-message level alpha Delta^2 / (2 sigma^2) times the messages of
+  // a run; a level whose sum over the run's T + 1 rounds and n nodes overflows is refused (the losses and
+  // their mean would be inf and NaN; gossip-loss --alpha 1e308 wrote NaN means).
+  if (job.privacy && job.params.sigma > 0) {
+    const GossipPrivacyParams& q = job.privacy_params;
+    const double level = q.alpha * q.sensitivity * q.sensitivity / (2 * job.params.sigma * job.params.sigma);
+    const double n = protocol == GossipProtocol::sequence ? 1.0 : double(planned_node_count(job.graph));
+    if (!std::isfinite(level * (job.auto_steps ? 1.0 : job.params.steps + 1.0) * n))
+      throw InvalidParameter(
+          q.alpha > 1e100 ? "alpha" : "sigma",
+          "alpha Delta^2 / (2 sigma^2) = " + format_double(level) + " (alpha " + format_double(q.alpha) +
+              ", sensitivity " + format_double(q.sensitivity) + ", sigma " + format_double(job.params.sigma) +
+              ") overflows the losses of the run; lower alpha or sensitivity, or raise sigma");
+  }
   if (job.params.device.kind == DeviceKind::cuda && job.privacy)
     throw InvalidParameter(
         "privacy",
@@ -86,6 +103,7 @@ void check_gossip_sim_job(const GossipSimJob& job) {
   if (job.target && !(*job.target >= 0 && std::isfinite(*job.target)))
     throw InvalidParameter("target",
                            "target must be a finite number >= 0, got " + format_double(*job.target));
+  if (uses_graph_weights(protocol)) check_job_weights(job.graph, job.params.weights);  // a W file, read whole
   require_device(early.device);  // after the checks that name a better reason (privacy on cuda)
 }
 
@@ -107,6 +125,7 @@ json run_gossip_sim_job(const GossipSimJob& job) {
     jg.g = make_graph(job.graph);
   }
   const Graph& g = jg.g;
+  if (protocol == GossipProtocol::dropout_er) params.edge_probability = *job.er_p;  // checked above
   if (protocol == GossipProtocol::er_per_round)
     params.edge_probability = g.n > 1 ? job.er_c * std::log(double(g.n)) / g.n : 1.0;
   if (protocol == GossipProtocol::accelerated) params.spectral_gap = jg.gap;
@@ -131,6 +150,9 @@ json run_gossip_sim_job(const GossipSimJob& job) {
   ProgressLine progress("gossip-sim", "of the run-steps", job.progress);
   const GossipSimResult r = gossip_sim(g, jg.w, x, params, [&](double f) { progress.update(f); });
   progress.finish();
+  jobs::require_finite_curve(r.t, r.noisy_mean, "the mean error of the noisy values",
+                             "lower sigma (the squares overflow)");
+  jobs::require_finite_curve(r.t, r.mean, "the mean error", "lower sigma (the squares overflow)");
   out.write_text("mse.csv", mse_csv(r, theory));
   std::vector<std::string> files{"mse.csv"};
   json privacy_summary;
@@ -139,7 +161,21 @@ json run_gossip_sim_job(const GossipSimJob& job) {
     const GossipPrivacyResult pr =
         gossip_sim_privacy(g, jg.w, params, privacy, [&](double f) { privacy_progress.update(f); });
     privacy_progress.finish();
+    if (pr.overall.count > 0) {  // no non-finite number in an output (docs/reliability.md §1)
+      require_finite(pr.overall.max, "the largest pairwise loss",
+                     "lower alpha or sensitivity, or raise sigma");
+      require_finite(pr.overall.mean(), "the mean pairwise loss",
+                     "lower alpha or sensitivity, or raise sigma");
+    }
     privacy_summary = gossip_sim_detail::write_privacy_outputs(out, params, privacy, pr, files);
+  }
+  json stop_summary;
+  if (job.stop_at) {  // privacy at equal accuracy (docs/gossip_sim.md "Stopping at an accuracy rule")
+    ProgressLine stop_progress("gossip-sim stop-at", "of the runs", job.progress);
+    const GossipStopResult sr = gossip_sim_stop(g, jg.w, x, params, privacy, *job.stop_at,
+                                                [&](double f) { stop_progress.update(f); });
+    stop_progress.finish();
+    stop_summary = gossip_sim_detail::write_stop_outputs(out, sr, files);
   }
 
   const std::size_t last = r.t.size() - 1;
@@ -194,12 +230,17 @@ json run_gossip_sim_job(const GossipSimJob& job) {
     summary["er_c"] = job.er_c;
     summary["edge_probability"] = params.edge_probability;
   }
-  if (protocol == GossipProtocol::dropout) summary["dropout"] = params.dropout;
+  if (protocol == GossipProtocol::dropout || protocol == GossipProtocol::dropout_er)
+    summary["dropout"] = params.dropout;
+  if (protocol == GossipProtocol::dropout_er) summary["er_p"] = params.edge_probability;
   if (protocol == GossipProtocol::sequence)
     summary["sequence"] = {{"path", job.sequence}, {"length", params.sequence->size()}};
   if (job.privacy) summary["privacy"] = privacy_summary;
-  if (privacy_summary.contains("warnings")) {  // theorem accounting, the ER bound: also on stderr
-    summary["warnings"] = privacy_summary["warnings"];
+  if (job.stop_at) summary["stop"] = stop_summary;
+  json warnings = privacy_summary.contains("warnings") ? privacy_summary["warnings"] : json::array();
+  if (stop_summary.contains("warning")) warnings.push_back(stop_summary["warning"]);  // a run never stopped
+  if (!warnings.empty()) {  // theorem accounting, the ER bound, stop-at: also on stderr
+    summary["warnings"] = warnings;
     for (const auto& w : summary["warnings"])  // --quiet: summary.json only, as walk-loss's warnings
       if (job.progress) std::fprintf(stderr, "netdp: warning: %s\n", w.get<std::string>().c_str());
   }
@@ -220,8 +261,10 @@ json run_gossip_sim_job(const GossipSimJob& job) {
         {"seed", params.seed},
         {"init", to_string(params.init)},
         {"er_c", job.er_c},
+        {"er_p", protocol == GossipProtocol::dropout_er ? json(params.edge_probability) : json(nullptr)},
         {"edge_probability", params.edge_probability},
         {"dropout", params.dropout},
+        {"stop_at", job.stop_at ? json(to_string(*job.stop_at)) : json(nullptr)},
         {"target", job.target ? json(*job.target) : json(nullptr)},
         {"gap_definition", to_string(job.gap)},
         {"record_every", params.record_every},
@@ -236,68 +279,6 @@ json run_gossip_sim_job(const GossipSimJob& job) {
 
 namespace jobs {
 
-namespace {
-
-GossipSimJob gossip_sim_job(const Values& v, const RunContext& context) {
-  GossipSimJob job;
-  job.graph = v.text("graph");
-  job.auto_steps = v.is_auto("steps");
-  auto& p = job.params;
-  if (!job.auto_steps) {
-    const std::int64_t steps = v.integer("steps");
-    if (steps > 0x7fffffff)
-      throw InvalidParameter(
-          "steps", "steps: expected a positive integer or auto, got '" + std::to_string(steps) + "'");
-    p.steps = static_cast<int>(steps);
-  }
-  p.protocol = parse_gossip_protocol(v.text("protocol"));
-  p.runs = v.integer("runs");
-  p.dim = static_cast<int>(v.integer("dim"));
-  p.sigma = v.real("sigma");
-  p.clip_start = v.flag("clip-start");
-  p.seed = v.natural("seed");
-  p.init = parse_init_spec(v.text("init"));
-  p.weights = parse_weights_spec(v.text("weights"));
-  p.dropout = v.real("dropout");
-  p.record_every = static_cast<int>(v.integer("record-every"));
-  p.device = parse_device_spec(v.text("device"));
-  p.batch_runs = v.integer("batch-runs");
-  p.memory_limit = memory_limit_bytes(v);
-  job.er_c = v.real("er-c");
-  if (v.has("target")) job.target = v.real("target");
-  job.gap = parse_gap_definition(v.text("gap"));
-  job.sequence = v.has("sequence") ? v.text("sequence") : "";
-  job.privacy = v.flag("privacy");
-  auto& q = job.privacy_params;
-  q.alpha = v.real("alpha");
-  q.sensitivity = v.real("sensitivity");
-  q.t_start = static_cast<int>(v.integer("t-start"));
-  q.cap_ldp = v.text("cap") == "ldp";
-  q.accounting = v.text("accounting") == "theorem" ? GossipAccounting::theorem : GossipAccounting::exact;
-  q.observer_knows = parse_observer_knowledge(v.text("observer-knows"));
-  q.source = source_node(v);
-  q.quantiles = v.reals("quantiles");
-  if (!job.privacy && (v.has("source") || v.has("quantiles")))
-    throw InvalidParameter(v.has("source") ? "source" : "quantiles", "source and quantiles need privacy");
-  // An option the run would ignore is refused rather than dropped in silence (docs/gossip_sim.md).
-  const auto used_only_by = [&](const char* name, bool used, const std::string& by) {
-    if (v.given(name) && !used)
-      throw InvalidParameter(name,
-                             std::string(name) + " is only used by " + by + "; this run would ignore it");
-  };
-  used_only_by("dropout", p.protocol == GossipProtocol::dropout, "protocol dropout");
-  used_only_by("er-c", p.protocol == GossipProtocol::er_per_round, "protocol er-per-round");
-  for (const char* name : {"alpha", "sensitivity", "t-start", "cap", "accounting", "observer-knows"})
-    used_only_by(name, job.privacy, "privacy");
-  const bool exact = q.accounting == GossipAccounting::exact;
-  used_only_by("cap", !exact, "--accounting theorem (exact losses never exceed the LDP level)");
-  used_only_by("observer-knows", exact, "--accounting exact");
-  set_run_context(job, context);
-  return job;
-}
-
-}  // namespace
-
 Model gossip_sim_model() {
   using namespace declare;
   Model m;
@@ -307,76 +288,157 @@ Model gossip_sim_model() {
       "Monte Carlo runs of private gossip averaging (Muffliato, Alg 6.1 / 6.2): error to the true average "
       "per "
       "round, over runs, next to Thm 6.2 / 6.4";
+  Binding<GossipSimJob> bind;
+  using Job = GossipSimJob;
+  using Q = GossipPrivacyParams;
+  // An option the run would ignore is refused rather than dropped in silence (docs/gossip_sim.md): needs().
+  const std::string exact_why = "exact losses never exceed the LDP level";
   m.parameters = graph_parameters();
+  m.parameters[0] = bind(m.parameters[0], &Job::graph);
+  m.parameters[1] =
+      bind(m.parameters[1], [](Job& j, const std::string& w) { j.params.weights = parse_weights_spec(w); });
   append(
       m.parameters,
-      {choice("protocol",
-              "sync | accelerated (Chebyshev, 2.4) | randomized (one edge per tick, 6.3) | er-per-round (a "
-              "fresh "
-              "G(n, c ln n / n) per round, 6.4) | dropout (6.8) | sequence (the matrices of sequence, 6.1)",
-              {"sync", "accelerated", "randomized", "er-per-round", "dropout", "sequence"})
-           .fallback("sync"),
-       text("sequence",
-            "sequence: a file listing one weight-matrix file per line (W_0, W_1, ...; repeated cyclically)"),
-       count_or_auto("steps", "rounds T (ticks for randomized), or auto for T_stop (docs/math.md §2.3 / 6.3)")
-           .required()
-           .range(at_least(1)),
-       integer("runs", "independent runs R").fallback("1").range(at_least(1)).wide(),
-       integer("dim", "dimension D of every node's value").fallback("1").range(at_least(1)),
-       real("sigma",
-            "absolute std of the Gaussian noise each node adds once, in the units of the values (0 = none)")
-           .unit(units::absolute_std)
-           .fallback("1")
-           .range(at_least(0)),
-       flag("clip-start",
-            "clip x^0 = x + sigma eta to [0, 1] per coordinate, as the reference dropout code (docs/math.md "
-            "§12 item 58; privacy unchanged; CPU only)"),
-       natural("seed", "Philox seed of every random draw").fallback("0"),
-       text("init", "initial values x^0 (docs/gossip_sim.md)")
-           .forms({"zero", "normal", "uniform", "file:PATH"})
-           .fallback("zero"),
-       real("er-c", "er-per-round: edge probability q = c ln(n) / n").fallback("1").range(at_least(0)),
-       real("dropout", "dropout: probability q that a node sits out a round")
-           .fallback("0")
-           .range(between(0, 1)),
-       real("target", "report the first t whose mean error is <= this").range(at_least(0)),
-       gap_parameter("spectral gap for gamma, bounds and auto: second (1 - lambda_2) or abs"),
-       integer("record-every", "report every K-th t (and T)").fallback("1").range(at_least(1)),
-       integer("batch-runs", "runs per batch (0 = from the memory available)")
-           .fallback("0")
-           .range(at_least(0))
-           .wide(),
-       device_parameter("where to run; CUDA runs every protocol, without privacy"),
-       memory_limit_parameter(),
+      {bind(choice("protocol",
+                   "sync | accelerated (Chebyshev, 2.4) | randomized (one edge per tick, 6.3) | er-per-round "
+                   "(a "
+                   "fresh "
+                   "G(n, c ln n / n) per round, 6.4) | dropout (of the graph's nodes, 6.8) | dropout-er (a "
+                   "fresh G(n, er-p) per round, then dropout: the thesis' App C.8.6, 6.8) | sequence (the "
+                   "matrices of sequence, 6.1)",
+                   {"sync", "accelerated", "randomized", "er-per-round", "dropout", "dropout-er", "sequence"})
+                .fallback("sync"),
+            [](Job& j, const std::string& p) { j.params.protocol = parse_gossip_protocol(p); }),
+       bind(text("sequence",
+                 "sequence: a file listing one weight-matrix file per line (W_0, W_1, ...; repeated "
+                 "cyclically)")
+                .needs("protocol", {"sequence"}),
+            [](Job& j, const std::string& path) { j.sequence = path; }),
+       bind(count_or_auto("steps",
+                          "rounds T (ticks for randomized), or auto for T_stop (docs/math.md §2.3 / 6.3)")
+                .required()
+                .range(at_least(1)),
+            [](Job& j, CountOrAuto steps) {
+              j.auto_steps = steps.is_auto;
+              if (steps.is_auto) return;
+              if (steps.count > 0x7fffffff)
+                throw InvalidParameter("steps", "steps: expected a positive integer or auto, got '" +
+                                                    std::to_string(steps.count) + "'");
+              j.params.steps = static_cast<int>(steps.count);
+            }),
+       bind(integer("runs", "independent runs R").fallback("1").range(at_least(1)), &Job::params,
+            &GossipSimParams::runs),
+       bind(integer("dim", "dimension D of every node's value").fallback("1").range(at_least(1)),
+            &Job::params, &GossipSimParams::dim),
+       bind(real("sigma",
+                 "absolute std of the Gaussian noise each node adds once, in the units of the values (0 = "
+                 "none)")
+                .unit(units::absolute_std)
+                .fallback("1")
+                .range(at_least(0)),
+            &Job::params, &GossipSimParams::sigma),
+       bind(flag("clip-start",
+                 "clip x^0 = x + sigma eta to [0, 1] per coordinate, as the reference dropout code "
+                 "(docs/math.md "
+                 "§12 item 58; privacy unchanged; CPU only)"),
+            &Job::params, &GossipSimParams::clip_start),
+       bind(natural("seed", "Philox seed of every random draw").fallback("0"), &Job::params,
+            &GossipSimParams::seed),
+       bind(text("init", "initial values x^0 (docs/gossip_sim.md)")
+                .forms({"zero", "normal", "uniform", "file:PATH"})
+                .fallback("zero"),
+            [](Job& j, const std::string& init) { j.params.init = parse_init_spec(init); }),
+       bind(real("er-c", "er-per-round: edge probability q = c ln(n) / n")
+                .fallback("1")
+                .range(at_least(0))
+                .needs("protocol", {"er-per-round"}),
+            &Job::er_c),
+       bind(real("er-p", "dropout-er: edge probability p of every round's G(n, p), not forced connected")
+                .range(between(0, 1))
+                .needs("protocol", {"dropout-er"}),
+            &Job::er_p),
+       bind(real("dropout", "dropout, dropout-er: probability q that a node sits out a round")
+                .fallback("0")
+                .range(between(0, 1))
+                .needs("protocol", {"dropout", "dropout-er"}),
+            &Job::params, &GossipSimParams::dropout),
+       bind(real("target", "report the first t whose mean error is <= this").range(at_least(0)),
+            &Job::target),
+       bind(gap_parameter("spectral gap for gamma, bounds and auto: second (1 - lambda_2) or abs"),
+            [](Job& j, const std::string& gap) { j.gap = parse_gap_definition(gap); }),
+       bind(integer("record-every", "report every K-th t (and T)").fallback("1").range(at_least(1)),
+            &Job::params, &GossipSimParams::record_every),
+       bind(integer("batch-runs", "runs per batch (0 = from the memory available)")
+                .fallback("0")
+                .range(at_least(0)),
+            &Job::params, &GossipSimParams::batch_runs),
+       bind(device_parameter("where to run; CUDA runs every protocol, without privacy"),
+            [](Job& j, const std::string& device) { j.params.device = parse_device_spec(device); }),
+       bind(memory_limit_parameter(), [](Job& j, double gib) { j.params.memory_limit = gib_to_bytes(gib); }),
        threads_parameter(),
        out_parameter(),
        quiet_parameter(),
-       flag("privacy", "also the pairwise losses on every run's schedule, aggregated over runs"),
-       choice(
-           "accounting",
-           "privacy: exact = each pair's Gaussian view, a guarantee (docs/math.md §6.9); theorem = Theorem "
-           "6.1's sum of per-message losses, not an upper bound (kept to reproduce the papers' figures)",
-           {"exact", "theorem"})
-           .fallback("exact"),
-       choice("observer-knows",
-              "privacy, exact accounting: what v knows besides its view, its input or also its own noise "
-              "(docs/math.md §6.9)",
-              {"input", "input-and-noise"})
-           .fallback("input-and-noise"),
-       real("alpha", "privacy: Renyi order alpha > 1").fallback("2"),
-       real("sensitivity", "privacy: l2 sensitivity Delta of a node's value").fallback("1"),
-       integer("t-start", "privacy: first message counted, 0 = Theorem 6.1, 1 = reference code")
-           .fallback("0"),
-       choice("cap",
-              "privacy, theorem accounting: ldp = min(f, alpha Delta^2/(2 sigma^2)), none = the raw sum",
-              {"ldp", "none"})
-           .fallback("ldp"),
-       integer("source", "privacy: only the row of this source node u").range(between(0, 0x7fffffff)),
-       reals("quantiles",
-             "privacy: levels of per-pair quantiles over runs, e.g. 0.5,0.9 (keeps every run's losses)")
-           .range(between(0, 1))});
-  m.validate = [](const Values& v) { check_gossip_sim_job(gossip_sim_job(v, {})); };
-  m.execute = [](const Values& v, const RunContext& c) { return run_gossip_sim_job(gossip_sim_job(v, c)); };
+       bind(flag("privacy", "also the pairwise losses on every run's schedule, aggregated over runs"),
+            &Job::privacy),
+       bind(choice("accounting",
+                   "privacy: exact = each pair's Gaussian view, a guarantee (docs/math.md §6.9); theorem = "
+                   "Theorem "
+                   "6.1's sum of per-message losses, not an upper bound (kept to reproduce the papers' "
+                   "figures)",
+                   {"exact", "theorem"})
+                .fallback("exact")
+                .needs("privacy"),
+            [](Job& j, const std::string& a) {
+              j.privacy_params.accounting =
+                  a == "theorem" ? GossipAccounting::theorem : GossipAccounting::exact;
+            }),
+       bind(
+           choice("observer-knows",
+                  "privacy, exact accounting: what v knows besides its view, its input or also its own noise "
+                  "(docs/math.md §6.9)",
+                  {"input", "input-and-noise"})
+               .fallback("input-and-noise")
+               .needs("privacy")
+               .needs("accounting", {"exact"}),
+           [](Job& j, const std::string& knows) {
+             j.privacy_params.observer_knows = parse_observer_knowledge(knows);
+           }),
+       bind(real("alpha", "privacy: Renyi order alpha > 1").fallback("2").needs("privacy"),
+            &Job::privacy_params, &Q::alpha),
+       bind(real("sensitivity", "privacy: l2 sensitivity Delta of a node's value")
+                .fallback("1")
+                .needs("privacy"),
+            &Job::privacy_params, &Q::sensitivity),
+       bind(integer("t-start", "privacy: first message counted, 0 = Theorem 6.1, 1 = reference code")
+                .fallback("0")
+                .needs("privacy"),
+            &Job::privacy_params, &Q::t_start),
+       bind(choice("cap",
+                   "privacy, theorem accounting: ldp = min(f, alpha Delta^2/(2 sigma^2)), none = the raw sum",
+                   {"ldp", "none"})
+                .fallback("ldp")
+                .needs("privacy")
+                .needs("accounting", {"theorem"}, exact_why),
+            [](Job& j, const std::string& cap) { j.privacy_params.cap_ldp = cap == "ldp"; }),
+       bind(integer("source", "privacy: only the row of this source node u")
+                .range(between(0, 0x7fffffff))
+                .needs("privacy"),
+            &Job::privacy_params, &Q::source),
+       bind(reals("quantiles",
+                  "privacy: levels of per-pair quantiles over runs, e.g. 0.5,0.9 (keeps every run's losses)")
+                .range(between(0, 1))
+                .needs("privacy"),
+            [](Job& j, const std::vector<double>& levels) { j.privacy_params.quantiles = levels; }),
+       bind(
+           text("stop-at",
+                "privacy: stop each run at the first t meeting thesis:C ((1/n) ||x^t - xbar_noisy||^2 < C "
+                "(xbar_noisy - xbar)^2) or error:E ((1/n) ||x^t - xbar_noisy||^2 < E) and report its privacy "
+                "there (docs/gossip_sim.md)")
+               .forms({"thesis:C", "error:E"})
+               .needs("privacy"),
+           [](Job& j, const std::string& rule) { j.stop_at = parse_stop_rule(rule); })});
+  m.validate = bind.check(check_gossip_sim_job);
+  m.execute = bind.run(run_gossip_sim_job);
   m.describe = [](const json& s, const RunContext& c) {
     const auto& f = s["final"];
     std::string line = format_line(
@@ -389,28 +451,37 @@ Model gossip_sim_model() {
           format_line("gossip-sim privacy: mean loss %.6g, max %.6g over %lld computed run(s), %.3f s\n",
                       s["privacy"]["mean"].get<double>(), s["privacy"]["max"].get<double>(),
                       s["privacy"]["computed_runs"].get<long long>(), s["privacy"]["seconds"].get<double>());
+    if (s.contains("stop") && !s["stop"]["mean_loss"]["mean"].is_null())
+      line += format_line(
+          "gossip-sim stop-at %s: %lld of %lld runs stopped, at t = %.4g on average, mean loss "
+          "%.6g\n",
+          s["stop"]["rule"].get<std::string>().c_str(), s["stop"]["runs_met"].get<long long>(),
+          s["stop"]["runs"].get<long long>(), s["stop"]["stop_t"]["mean"].get<double>(),
+          s["stop"]["mean_loss"]["mean"].get<double>());
     return line;
   };
   // A batch of at most 256 runs of n x D values; with privacy the accountant's n x n losses.
-  m.resources = [](const Values& v) {
-    const GraphSize g = graph_size(v.text("graph"));
-    const double n = g.n, entries = 2 * g.m + n, T = estimate_steps(v, n);
-    const double runs = double(v.integer("runs")), dim = double(v.integer("dim"));
+  m.resources = bind.estimate([](const Job& job) {
+    const GraphSize g = graph_size(job.graph);
+    const double n = g.n, entries = 2 * g.m + n, T = estimate_steps(job.auto_steps ? 0 : job.params.steps, n);
+    const double runs = double(job.params.runs), dim = double(job.params.dim);
     double seconds = runs * dim * T * entries / 6e8,
            bytes = 16 * entries + 24 * n * dim * std::min(runs, 256.0);
-    if (v.flag("privacy")) {
+    if (job.privacy) {
       seconds += T * entries * n / 1e10 + 8 * n * n / 1e9;
       bytes += 24 * n * n;
-      if (v.text("accounting") == "exact") {  // Gram-Schmidt of r rows per observer, per computed run
-        const std::string protocol = v.text("protocol");
-        const bool one_run = protocol == "sync" || protocol == "accelerated" || protocol == "sequence";
+      if (job.privacy_params.accounting == GossipAccounting::exact) {  // Gram-Schmidt of r rows per observer,
+                                                                       // per computed run
+        const GossipProtocol protocol = job.params.protocol;
+        const bool one_run = protocol == GossipProtocol::sync || protocol == GossipProtocol::accelerated ||
+                             protocol == GossipProtocol::sequence;
         const double r = std::min(n, T * (entries - n) / std::max(1.0, n) + 1);
         seconds += 4 * n * n * r * r / 1.5e9 * (one_run ? 1.0 : runs);  // measured: n = 500, T = 20, 12 s/run
         bytes += 8 * n * n + 16 * n * r;
       }
     }
     return Estimate{bytes, seconds};
-  };
+  });
   return m;
 }
 

@@ -49,6 +49,19 @@ node_t planned_node_count(const std::string& spec) {
   return node_t(n);
 }
 
+void check_job_weights(const std::string& spec, const WeightsSpec& weights) {
+  if (weights.scheme != Weighting::file) return;
+  if (planned_node_count(spec) == 0x7fffffff || jobs::graph_size(spec).m > 2e6) return;
+  const Graph g = make_graph(spec);
+  const CsrMatrix w = make_weights(g, weights);
+  try {
+    validate_gossip_matrix(w, g);
+  } catch (const InvalidInput& e) {  // "W is not symmetric: ...": named by the option and file that gave W
+    if (std::string(e.what()).rfind("W ", 0) != 0) throw;
+    throw InvalidParameter("weights", "weights " + to_string(weights) + ": " + e.what());
+  }
+}
+
 void require_device(const DeviceSpec& device) {
   if (device.kind == DeviceKind::cuda) (void)resolve_device(device);
 }

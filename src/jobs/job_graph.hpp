@@ -33,6 +33,12 @@ JobGraph load_job_graph(const std::string& spec, const WeightsSpec& weights, Gap
 /// throws.
 node_t planned_node_count(const std::string& spec);
 
+/// The check phase of a model that takes W (docs/reliability.md §1): a weights file is read whole and
+/// checked as the run checks it (square, of size n, non-negative, rows summing to 1, symmetric:
+/// validate_gossip_matrix) on the graph of `spec`, before any work. Nothing for a named weighting (built
+/// from the graph) or a graph of more than 2e6 edges (the run checks it once built).
+void check_job_weights(const std::string& spec, const WeightsSpec& weights);
+
 /// A device given explicitly (cuda, cuda:N) must answer: DeviceUnavailable otherwise. auto and cpu always
 /// answer.
 void require_device(const DeviceSpec& device);

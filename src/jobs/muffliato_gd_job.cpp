@@ -7,9 +7,10 @@
 #include <sstream>
 
 #include "core/progress.hpp"
+#include "jobs/convex_model_job_parts.hpp"  // require_finite_curve
 #include "jobs/job_graph.hpp"
 #include "jobs/model_list.hpp"
-#include "jobs/model_parts.hpp"
+#include "jobs/parameter_blocks.hpp"
 #include "netdp/accounting/gossip_loss_sequence.hpp"
 #include "netdp/accounting/loss_report.hpp"
 #include "netdp/accounting/loss_statistics.hpp"
@@ -85,6 +86,9 @@ json final_json(const MuffliatoGdResult& r) {
 /// every grid point (source < n included).
 void check_muffliato_gd_job(const MuffliatoGdJob& job) {
   const MuffliatoGdParams& p = job.params;
+  if (job.device_given && parse_device_spec(job.device).kind == DeviceKind::cuda)
+    throw InvalidParameter(
+        "device", "device " + job.device + ": muffliato-gd runs on the CPU only; use device cpu or auto");
   if (job.er_c && !(*job.er_c > 0 && std::isfinite(*job.er_c)))
     throw InvalidParameter("er-c", "er-c must be a finite number > 0, got " + format_double(*job.er_c));
   if (job.dim < 0) throw InvalidParameter("dim", "dim must be >= 1, got " + std::to_string(job.dim));
@@ -96,6 +100,7 @@ void check_muffliato_gd_job(const MuffliatoGdJob& job) {
     throw InvalidParameter("gradient-noise", "gradient-noise: the iterate's noise std nu s = " +
                                                  format_double(p.step_size * p.sigma) +
                                                  " is beyond 1e150, where the objective's squares overflow");
+  if (!job.er_c) check_job_weights(job.graph, job.weights);  // a W file, read whole
   if (p.sigma > 0)
     validate(muffliato_gd_loss_params(p, job.alpha, sensitivity_of(job).first, job.cap_ldp, job.source),
              planned_node_count(job.graph));
@@ -134,6 +139,8 @@ json run_muffliato_gd_job(const MuffliatoGdJob& job) {
   ProgressLine progress("muffliato-gd", "of the runs", job.progress);
   const MuffliatoGdResult r = muffliato_gd(g, jg.w, data, p, [&](double f) { progress.update(f); });
   progress.finish();
+  jobs::require_finite_curve(r.t, r.objective.mean, "the mean objective",
+                             "lower step-size or gradient-noise (the iterates diverge)");
   out.write_text("curves.csv", curves_csv(r));
 
   json files = {"curves.csv"};
@@ -144,6 +151,12 @@ json run_muffliato_gd_job(const MuffliatoGdJob& job) {
     LossStatistics stats(g);
     const GossipLossRun run = muffliato_gd_privacy(g, jg.w, p, loss, 0, stats);
     const LossAggregate all = stats.overall();
+    if (all.count > 0) {  // no non-finite number in an output (docs/reliability.md §1)
+      require_finite(all.max, "the largest pairwise loss",
+                     "lower alpha or sensitivity, or raise gradient-noise");
+      require_finite(all.mean(), "the mean pairwise loss",
+                     "lower alpha or sensitivity, or raise gradient-noise");
+    }
     const json rows = distance_rows(stats.by_distance());
     const double ldp = gossip_ldp_loss(loss);
     privacy = {{"accountant",
@@ -292,45 +305,6 @@ json run_muffliato_gd_job(const MuffliatoGdJob& job) {
 
 namespace jobs {
 
-namespace {
-
-MuffliatoGdJob muffliato_gd_job(const Values& v, const RunContext& context) {
-  MuffliatoGdJob job;
-  job.graph = v.text("graph");
-  job.weights = parse_weights_spec(v.text("weights"));
-  auto& p = job.params;
-  p.objective = parse_objective(v.text("objective"));
-  p.steps = static_cast<int>(v.integer("steps"));
-  p.gossip_steps = static_cast<int>(v.integer("gossip-rounds"));
-  p.step_size = v.real("step-size");
-  p.sigma =
-      v.real("gradient-noise");  // MuffliatoGdParams::sigma: the gradient's std s (docs/muffliato_gd.md)
-  p.runs = v.integer("runs");
-  p.seed = v.natural("seed");
-  p.batch = static_cast<int>(v.integer("batch"));
-  p.clip = v.real("clip");
-  p.l2 = v.real("l2");
-  p.noise_order = v.flag("reference-code") ? NoiseOrder::reference_code : NoiseOrder::clip_then_noise;
-  p.gap_definition = parse_gap_definition(v.text("gap"));
-  if (v.has("er-c")) job.er_c = v.real("er-c");
-  job.data = v.has("data") ? v.text("data") : "";
-  job.dim = v.has("dim") ? static_cast<int>(v.integer("dim")) : 0;
-  job.samples = v.has("samples") ? static_cast<int>(v.integer("samples")) : 0;
-  job.alpha = v.real("alpha");
-  if (v.has("sensitivity")) job.sensitivity = v.real("sensitivity");
-  job.cap_ldp = v.text("cap") == "ldp" && !v.flag("no-cap");  // no-cap: the older spelling of cap none
-  job.memory_limit = memory_limit_bytes(v);
-  // The run is the CPU's: an explicit cuda is refused; a study worker's device (not given) runs here too.
-  if (v.given("device") && parse_device_spec(v.text("device")).kind == DeviceKind::cuda)
-    throw InvalidParameter("device", "device " + v.text("device") +
-                                         ": muffliato-gd runs on the CPU only; use device cpu or auto");
-  job.source = source_node(v);
-  set_run_context(job, context);
-  return job;
-}
-
-}  // namespace
-
 Model muffliato_gd_model() {
   using namespace declare;
   Model m;
@@ -341,56 +315,90 @@ Model muffliato_gd_model() {
       "Muffliato-GD / SGD (Alg 6.3): local gradient steps, Gaussian noise, K accelerated gossip steps; "
       "utility "
       "curves over runs and privacy (Thm 6.9 / C.9)";
-  m.parameters = graph_parameters();
+  Binding<MuffliatoGdJob> bind;
+  using Job = MuffliatoGdJob;
+  using P = MuffliatoGdParams;
+  m.parameters = graph_parameters(bind);
   append(
       m.parameters,
-      {choice("objective", "quadratic | least-squares | logistic", {"quadratic", "least-squares", "logistic"})
-           .fallback("quadratic"),
-       text("data",
-            "CSV file: rows of p features then a label (+-1 for logistic; quadratic: p values), split across "
-            "the nodes in file order; default: synthetic data from the seed"),
-       integer("dim", "dimension p (synthetic data: required; with data: from the file)"),
-       integer("samples", "synthetic examples per node (default 1 for quadratic, 10 otherwise)"),
-       integer("steps", "outer iterations T (gradient steps)").required().range(at_least(1)),
-       integer("gossip-rounds", "accelerated gossip steps K per iteration").required().range(at_least(1)),
-       real("step-size", "step size nu").fallback("0.1").range(above(0)),
+      {bind(choice("objective", "quadratic | least-squares | logistic",
+                   {"quadratic", "least-squares", "logistic"})
+                .fallback("quadratic"),
+            [](Job& j, const std::string& o) { j.params.objective = parse_objective(o); }),
+       bind(text("data",
+                 "CSV file: rows of p features then a label (+-1 for logistic; quadratic: p values), split "
+                 "across "
+                 "the nodes in file order; default: synthetic data from the seed"),
+            [](Job& j, const std::string& path) { j.data = path; }),
+       bind(integer("dim", "dimension p (synthetic data: required; with data: from the file)"),
+            [](Job& j, int dim) { j.dim = dim; }),
+       bind(integer("samples", "synthetic examples per node (default 1 for quadratic, 10 otherwise)"),
+            [](Job& j, int samples) { j.samples = samples; }),
+       bind(integer("steps", "outer iterations T (gradient steps)").required().range(at_least(1)),
+            &Job::params, &P::steps),
+       bind(
+           integer("gossip-rounds", "accelerated gossip steps K per iteration").required().range(at_least(1)),
+           &Job::params, &P::gossip_steps),
+       bind(real("step-size", "step size nu").fallback("0.1").range(above(0)), &Job::params, &P::step_size),
        // The std of the noise on a gradient, which reaches the iterate times the step size: not the absolute
        // std that sigma is elsewhere (issue 29; docs/muffliato_gd.md "Algorithm"). --sigma is its deprecated
        // spelling.
-       real("gradient-noise",
-            "std s of the Gaussian noise on each gradient coordinate, in gradient units: theta_hat gets "
-            "N(0, nu^2 s^2) per coordinate (0 = no noise)")
-           .fallback("0")
-           .range(at_least(0))
-           .unit(units::gradient_std)
-           .alias("sigma"),
-       integer("runs", "independent runs R").fallback("1").range(at_least(1)),
-       natural("seed", "Philox seed of data, noise, batches and graphs").fallback("0"),
-       real("er-c", "a fresh connected G(n, c ln(n)/n), W-MH, per outer iteration").range(above(0)),
-       integer("batch", "mini-batch size b per node (0 = full local gradient)")
-           .fallback("0")
-           .range(at_least(0)),
-       real("clip", "per-example gradient clipping norm L (0 = none)").fallback("0").range(at_least(0)),
-       real("l2", "ridge term mu/2 ||theta||^2 of every f_v").fallback("0").range(at_least(0)),
-       flag("reference-code",
-            "Fig. 6.1c code order: clip(gradient + N(0, (s/2)^2), L), s = gradient-noise, instead of clip, "
-            "then noise"),
-       real("alpha", "Renyi order of the privacy accounting").fallback("2"),
-       real("sensitivity",
-            "Delta_phi of the accounting (default: 2L with clip, 0.5 with reference-code, else 1)")
-           .range(above(0)),
-       integer("source", "privacy of this source only (all pairs by default)").range(between(0, 0x7fffffff)),
-       choice("cap", "ldp: cap the pairwise losses at T x the LDP level; none: the raw sums", {"ldp", "none"})
-           .fallback("ldp"),
-       flag("no-cap", "the older spelling of cap none").replaced_by("cap none"),
-       gap_parameter("spectral gap for gamma: second (1 - lambda_2) or abs"),
-       device_parameter("where to run: the CPU (cuda is refused; auto runs on the CPU)"),
-       memory_limit_parameter(), threads_parameter(), out_parameter(), quiet_parameter()});
-  // Graph- and data-dependent checks run with the job (docs/study.md "Validation"); here the conversions.
-  m.validate = [](const Values& v) { check_muffliato_gd_job(muffliato_gd_job(v, {})); };
-  m.execute = [](const Values& v, const RunContext& c) {
-    return run_muffliato_gd_job(muffliato_gd_job(v, c));
-  };
+       // MuffliatoGdParams::sigma: the gradient's std s (docs/muffliato_gd.md)
+       bind(real("gradient-noise",
+                 "std s of the Gaussian noise on each gradient coordinate, in gradient units: theta_hat gets "
+                 "N(0, nu^2 s^2) per coordinate (0 = no noise)")
+                .fallback("0")
+                .range(at_least(0))
+                .unit(units::gradient_std)
+                .alias("sigma"),
+            &Job::params, &P::sigma),
+       bind(integer("runs", "independent runs R").fallback("1").range(at_least(1)), &Job::params, &P::runs),
+       bind(natural("seed", "Philox seed of data, noise, batches and graphs").fallback("0"), &Job::params,
+            &P::seed),
+       bind(real("er-c", "a fresh connected G(n, c ln(n)/n), W-MH, per outer iteration").range(above(0)),
+            &Job::er_c),
+       bind(integer("batch", "mini-batch size b per node (0 = full local gradient)")
+                .fallback("0")
+                .range(at_least(0)),
+            &Job::params, &P::batch),
+       bind(real("clip", "per-example gradient clipping norm L (0 = none)").fallback("0").range(at_least(0)),
+            &Job::params, &P::clip),
+       bind(real("l2", "ridge term mu/2 ||theta||^2 of every f_v").fallback("0").range(at_least(0)),
+            &Job::params, &P::l2),
+       bind(flag("reference-code",
+                 "Fig. 6.1c code order: clip(gradient + N(0, (s/2)^2), L), s = gradient-noise, instead of "
+                 "clip, "
+                 "then noise"),
+            [](Job& j, bool reference) {
+              j.params.noise_order = reference ? NoiseOrder::reference_code : NoiseOrder::clip_then_noise;
+            }),
+       bind(real("alpha", "Renyi order of the privacy accounting").fallback("2"), &Job::alpha),
+       bind(real("sensitivity",
+                 "Delta_phi of the accounting (default: 2L with clip, 0.5 with reference-code, else 1)")
+                .range(above(0)),
+            &Job::sensitivity),
+       bind(integer("source", "privacy of this source only (all pairs by default)")
+                .range(between(0, 0x7fffffff)),
+            &Job::source),
+       bind(choice("cap", "ldp: cap the pairwise losses at T x the LDP level; none: the raw sums",
+                   {"ldp", "none"})
+                .fallback("ldp"),
+            [](Job& j, const std::string& cap) { j.cap_ldp = cap == "ldp"; }),
+       bind(flag("no-cap", "the older spelling of cap none").replaced_by("cap none"),
+            [](Job& j, bool no_cap) {
+              if (no_cap) j.cap_ldp = false;
+            }),
+       bind(gap_parameter("spectral gap for gamma: second (1 - lambda_2) or abs"),
+            [](Job& j, const std::string& gap) { j.params.gap_definition = parse_gap_definition(gap); }),
+       // The run is the CPU's: an explicit cuda is refused (check_muffliato_gd_job); a study worker's device
+       // (not given) runs here too.
+       bind.mark_given(bind(device_parameter("where to run: the CPU (cuda is refused; auto runs on the CPU)"),
+                            &Job::device),
+                       &Job::device_given),
+       bind(memory_limit_parameter(), [](Job& j, double gib) { j.memory_limit = gib_to_bytes(gib); }),
+       threads_parameter(), out_parameter(), quiet_parameter()});
+  m.validate = bind.check(check_muffliato_gd_job);
+  m.execute = bind.run(run_muffliato_gd_job);
   m.describe = [](const json& s, const RunContext& c) {
     const auto& f = s["final"];
     return format_line(
@@ -402,18 +410,17 @@ Model muffliato_gd_model() {
         s["seconds_total"].get<double>(), c.out_dir.string().c_str());
   };
   // R runs of n x p iterates; T outer steps of K gossip rounds each.
-  m.resources = [](const Values& v) {
-    const GraphSize g = graph_size(v.text("graph"));
-    const double n = g.n, entries = 2 * g.m + n, T = estimate_steps(v, n);
-    const double runs = double(v.integer("runs")), dim = v.has("dim") ? double(v.integer("dim")) : 10.0,
-                 rounds = double(v.integer("gossip-rounds"));
+  m.resources = bind.estimate([](const Job& job) {
+    const GraphSize g = graph_size(job.graph);
+    const double n = g.n, entries = 2 * g.m + n, T = estimate_steps(job.params.steps, n);
+    const double runs = double(job.params.runs), dim = job.dim > 0 ? double(job.dim) : 10.0,
+                 rounds = double(job.params.gossip_steps);
     Estimate e{16 * entries + 32 * n * dim * runs, runs * T * rounds * entries * dim / 3e8};
     // Theorem C.9's accountant (er-c with noise) holds two dense n x sources share matrices at once: refused
     // by Model::run before the runs start when they do not fit (the fixed-W accountant tiles its rows).
-    if (v.has("er-c") && v.real("gradient-noise") > 0)
-      e.required_bytes = e.bytes + 16 * n * (v.has("source") ? 1 : n);
+    if (job.er_c && job.params.sigma > 0) e.required_bytes = e.bytes + 16 * n * (job.source ? 1 : n);
     return e;
-  };
+  });
   return m;
 }
 

@@ -9,7 +9,6 @@
 #include "jobs/convex_model_job_parts.hpp"
 #include "jobs/job_graph.hpp"
 #include "jobs/model_list.hpp"
-#include "jobs/model_parts.hpp"
 #include "netdp/accounting/gossip_loss_sequence.hpp"
 #include "netdp/accounting/loss_report.hpp"
 #include "netdp/core/error.hpp"
@@ -19,22 +18,28 @@ namespace netdp {
 
 using json = nlohmann::json;
 
+void check_muffliato_sgd_job(const MuffliatoSgdJob& job) {
+  if (job.sigma && job.mean_loss.target > 0)
+    throw InvalidParameter("target-mean-loss", "target-mean-loss and sigma exclude each other");
+  if (!job.sigma && !(job.mean_loss.target > 0))
+    throw InvalidParameter("target-mean-loss", "give target-mean-loss > 0 or sigma");
+  check_job_weights(job.graph, parse_weights_spec(job.weights));  // a W file, read whole
+  jobs::check_learning_data(job.data, job.params.objective);
+}
+
 json run_muffliato_sgd_job(const MuffliatoSgdJob& job) {
   const Stopwatch clock;
   MuffliatoGdParams p = job.params;
-  if (job.sigma && job.target_mean_loss > 0)
-    throw InvalidParameter("target-mean-loss", "target-mean-loss and sigma exclude each other");
-  if (!job.sigma && !(job.target_mean_loss > 0))
-    throw InvalidParameter("target-mean-loss", "give target-mean-loss > 0 or sigma");
+  check_muffliato_sgd_job(job);
   const JobGraph jg =
       load_job_graph(job.graph, parse_weights_spec(job.weights), p.gap_definition, true, job.progress);
   p.spectral_gap = jg.gap;
   p.gossip_steps = job.gossip_steps ? *job.gossip_steps : muffliato_sgd_gossip_steps(jg.g.n, jg.gap);
   const LearningSplit split = load_learning_split(job.data, p.objective, jg.g.n);
-  const double sensitivity = job.sensitivity > 0 ? job.sensitivity : 2 * p.clip;
-  const bool all_pairs = job.statistic == TargetStatistic::all_pairs;
+  const double sensitivity = job.mean_loss.sensitivity > 0 ? job.mean_loss.sensitivity : 2 * p.clip;
+  const bool all_pairs = job.mean_loss.statistic == TargetStatistic::all_pairs;
   const double at_one =
-      muffliato_sgd_mean_loss(jg.g, p.gossip_steps, p.steps, job.alpha, job.composition, all_pairs);
+      muffliato_sgd_mean_loss(jg.g, p.gossip_steps, p.steps, job.mean_loss.alpha, job.composition, all_pairs);
   double sigma = 0, multiplier = 0;
   if (job.sigma) {
     sigma = *job.sigma;
@@ -42,16 +47,19 @@ json run_muffliato_sgd_job(const MuffliatoSgdJob& job) {
     if (!(at_one > 0))
       throw InvalidParameter("target-mean-loss",
                              "target-mean-loss: the graph has no edge, nothing to calibrate");
-    multiplier = std::sqrt(at_one / job.target_mean_loss);  // eps_bar scales as 1 / multiplier^2
+    multiplier = std::sqrt(at_one / job.mean_loss.target);  // eps_bar scales as 1 / multiplier^2
     sigma = multiplier * sensitivity;
   }
   // The engine's reference-code order draws sigma / 2 (muffliato_gd.md): hand it 2 sigma so that the
   // gradient noise std is sigma in both orders.
+  require_finite(2 * sigma * sigma, "the square of the noise std sigma", "raise target-mean-loss");
   p.sigma = p.noise_order == NoiseOrder::reference_code ? 2 * sigma : sigma;
   ProgressLine progress("muffliato-sgd", "of the runs", job.progress);
   const MuffliatoSgdResult r =
       muffliato_sgd(jg.g, jg.w, split.train, split.test, p, [&](double f) { progress.update(f); });
   progress.finish();
+  jobs::require_finite_curve(r.step, r.objective.mean, "the mean objective",
+                             "lower step-size or sigma (the iterates diverge)");
   const double spent = sigma > 0 ? at_one * sensitivity * sensitivity / (sigma * sigma) : INFINITY;
 
   ResultsDir out(job.out_dir);
@@ -77,9 +85,9 @@ json run_muffliato_sgd_job(const MuffliatoSgdJob& job) {
       {"sigma_source", job.sigma ? "given" : "mean-loss"},
       {"mean_loss", jobs::finite_or_null(spent)},
       {"calibration",
-       {{"target_mean_loss", job.target_mean_loss},
-        {"statistic", jobs::to_string(job.statistic)},
-        {"alpha", job.alpha},
+       {{"target_mean_loss", job.mean_loss.target},
+        {"statistic", jobs::to_string(job.mean_loss.statistic)},
+        {"alpha", job.mean_loss.alpha},
         {"composition", job.composition == MuffliatoSgdComposition::squared ? "squared" : "participations"},
         {"statistic_at_one", at_one},
         {"multiplier", multiplier},
@@ -103,40 +111,6 @@ json run_muffliato_sgd_job(const MuffliatoSgdJob& job) {
 
 namespace jobs {
 
-namespace {
-
-MuffliatoSgdJob muffliato_sgd_job(const Values& v, const RunContext& context) {
-  MuffliatoSgdJob job;
-  job.graph = v.text("graph");
-  job.weights = v.text("weights");
-  auto& p = job.params;
-  p.objective = parse_objective(v.text("objective"));
-  p.steps = static_cast<int>(v.integer("steps"));
-  if (!v.is_auto("gossip-steps")) job.gossip_steps = static_cast<int>(v.integer("gossip-steps"));
-  p.step_size = v.real("step-size");
-  p.clip = v.real("clip");
-  p.noise_order =
-      v.text("clip-order") == "after-noise" ? NoiseOrder::reference_code : NoiseOrder::clip_then_noise;
-  p.l2 = v.real("l2");
-  p.batch = static_cast<int>(v.integer("batch"));
-  p.runs = v.integer("runs");
-  p.seed = v.natural("seed");
-  p.gap_definition = parse_gap_definition(v.text("gap"));
-  if (v.has("sigma")) job.sigma = v.real("sigma");
-  const MeanLossTarget t = mean_loss_target(v);
-  job.target_mean_loss = t.target;
-  job.alpha = t.alpha;
-  job.statistic = t.statistic;
-  job.sensitivity = t.sensitivity;
-  job.composition = v.text("composition") == "squared" ? MuffliatoSgdComposition::squared
-                                                       : MuffliatoSgdComposition::participations;
-  job.data = learning_data_spec(v);
-  set_run_context(job, context);
-  return job;
-}
-
-}  // namespace
-
 Model muffliato_sgd_model() {
   using namespace declare;
   Model m;
@@ -147,63 +121,89 @@ Model muffliato_sgd_model() {
   m.help =
       "Muffliato-SGD (Alg 6.3) on the learning data of walk-sgd, noise calibrated to a target mean privacy "
       "loss (eq. 6.4): the gossip side of Table 7.1";
+  Binding<MuffliatoSgdJob> bind;
+  using Job = MuffliatoSgdJob;
+  using P = MuffliatoGdParams;
   m.parameters = {
-      text("graph", "graph spec FAMILY:key=value,... (see docs/graphs.md), e.g. hypercube:dim=11").required(),
-      text("weights",
-           "gossip matrix W: metropolis | hamilton-literal | max-degree | lazy-uniform | file:PATH")
-          .fallback("metropolis"),
-      integer("steps", "participations P: outer iterations, one local step and one Muffliato each")
-          .fallback("10")
-          .range(between(1, 1 << 23)),
-      count_or_auto("gossip-steps", "K accelerated gossip steps per participation; auto: from the gap")
-          .fallback("auto")
-          .range(at_least(1)),
-      real("step-size", "step size nu").fallback("0.7").range(above(0)),
-      real("clip", "clipping norm L").fallback("0.4").range(at_least(0)),
-      choice("clip-order",
-             "per-example (clip, average, noise; Alg 6.3) | after-noise (clip(gradient + noise), [R-MUF])",
-             {"per-example", "after-noise"})
-          .fallback("per-example"),
-      real("sigma", "absolute gradient noise std; given: no calibration")
-          .range(at_least(0))
-          .unit(units::absolute_std),
-      choice("composition", "participations: P x eq. 6.4 | squared: P^2 x eq. 6.4 (the T^2 of Thm 6.9)",
-             {"participations", "squared"})
-          .fallback("participations"),
-      choice("objective", "logistic | least-squares | quadratic", {"logistic", "least-squares", "quadratic"})
-          .fallback("logistic"),
-      real("l2", "ridge term mu/2 ||theta||^2").fallback("0").range(at_least(0)),
-      integer("batch", "mini-batch per node and step (0 = the node's whole dataset)")
-          .fallback("0")
-          .range(at_least(0)),
-      integer("runs", "independent runs R").fallback("1").range(at_least(1)),
-      gap_parameter("spectral gap of W: second (1 - lambda_2) or abs (min 1 - |lambda|)"),
-      natural("seed", "Philox seed of the noise and the mini-batches").fallback("0"),
+      bind(text("graph", "graph spec FAMILY:key=value,... (see docs/graphs.md), e.g. hypercube:dim=11")
+               .required(),
+           &Job::graph),
+      bind(text("weights",
+                "gossip matrix W: metropolis | hamilton-literal | max-degree | lazy-uniform | file:PATH")
+               .fallback("metropolis"),
+           &Job::weights),
+      bind(integer("steps", "participations P: outer iterations, one local step and one Muffliato each")
+               .fallback("10")
+               .range(between(1, 1 << 23)),
+           &Job::params, &P::steps),
+      bind(count_or_auto("gossip-steps", "K accelerated gossip steps per participation; auto: from the gap")
+               .fallback("auto")
+               .range(at_least(1)),
+           [](Job& j, CountOrAuto k) {
+             if (k.is_auto) return;
+             if (k.count > 0x7fffffff)  // an int field: refused, never wrapped (docs/reliability.md §1)
+               throw InvalidParameter("gossip-steps",
+                                      "gossip-steps: expected a positive integer or auto, got '" +
+                                          std::to_string(k.count) + "'");
+             j.gossip_steps = static_cast<int>(k.count);
+           }),
+      bind(real("step-size", "step size nu").fallback("0.7").range(above(0)), &Job::params, &P::step_size),
+      bind(real("clip", "clipping norm L").fallback("0.4").range(at_least(0)), &Job::params, &P::clip),
+      bind(choice(
+               "clip-order",
+               "per-example (clip, average, noise; Alg 6.3) | after-noise (clip(gradient + noise), [R-MUF])",
+               {"per-example", "after-noise"})
+               .fallback("per-example"),
+           [](Job& j, const std::string& order) {
+             j.params.noise_order =
+                 order == "after-noise" ? NoiseOrder::reference_code : NoiseOrder::clip_then_noise;
+           }),
+      bind(real("sigma", "absolute gradient noise std; given: no calibration")
+               .range(at_least(0))
+               .unit(units::absolute_std),
+           &Job::sigma),
+      bind(choice("composition", "participations: P x eq. 6.4 | squared: P^2 x eq. 6.4 (the T^2 of Thm 6.9)",
+                  {"participations", "squared"})
+               .fallback("participations"),
+           [](Job& j, const std::string& composition) {
+             j.composition = composition == "squared" ? MuffliatoSgdComposition::squared
+                                                      : MuffliatoSgdComposition::participations;
+           }),
+      bind(choice("objective", "logistic | least-squares | quadratic",
+                  {"logistic", "least-squares", "quadratic"})
+               .fallback("logistic"),
+           [](Job& j, const std::string& objective) { j.params.objective = parse_objective(objective); }),
+      bind(real("l2", "ridge term mu/2 ||theta||^2").fallback("0").range(at_least(0)), &Job::params, &P::l2),
+      bind(integer("batch", "mini-batch per node and step (0 = the node's whole dataset)")
+               .fallback("0")
+               .range(at_least(0)),
+           &Job::params, &P::batch),
+      bind(integer("runs", "independent runs R").fallback("1").range(at_least(1)), &Job::params, &P::runs),
+      bind(gap_parameter("spectral gap of W: second (1 - lambda_2) or abs (min 1 - |lambda|)"),
+           [](Job& j, const std::string& gap) { j.params.gap_definition = parse_gap_definition(gap); }),
+      bind(natural("seed", "Philox seed of the noise and the mini-batches").fallback("0"), &Job::params,
+           &P::seed),
       threads_parameter(),
       out_parameter(),
       quiet_parameter()};
-  append(m.parameters, learning_data_parameters());
-  append(m.parameters, mean_loss_parameters());
-  m.validate = [](const Values& v) {
-    const MuffliatoSgdJob job = muffliato_sgd_job(v, {});
-    if (job.sigma && job.target_mean_loss > 0)
-      throw InvalidParameter("target-mean-loss", "target-mean-loss and sigma exclude each other");
-    if (!job.sigma && !(job.target_mean_loss > 0))
-      throw InvalidParameter("target-mean-loss", "give target-mean-loss > 0 or sigma");
-  };
-  m.execute = [](const Values& v, const RunContext& c) {
-    return run_muffliato_sgd_job(muffliato_sgd_job(v, c));
-  };
+  append(m.parameters, learning_data_parameters(bind));
+  append(m.parameters,
+         mean_loss_parameters(bind, [](Job& j) -> MuffliatoSgdMeanLoss& { return j.mean_loss; }));
+  m.validate = bind.check(check_muffliato_sgd_job);
+  m.execute = bind.run(run_muffliato_sgd_job);
   m.describe = [](const json& s, const RunContext& c) {
     return format_line("muffliato-sgd: n = %d, P = %lld, K = %d, R = %lld, sigma %.6g, ", s["n"].get<int>(),
                        s["participations"].get<long long>(), s["gossip_steps"].get<int>(),
                        s["runs"].get<long long>(), s["sigma"].get<double>()) +
            final_learning_report(s, c);
   };
-  m.resources = [](const Values& v) {
-    const LearningRunSize z = learning_run_size(v);
-    return Estimate{16 * z.rows * z.dim * (z.steps + 2), z.runs * z.steps * 40 * z.rows * z.dim / 3e8};
-  };
+  m.resources = bind.estimate([](const Job& job) {
+    const double rows = double(job.data.synthetic_rows), dim = double(job.data.synthetic_dim) + 1,
+                 steps = double(job.params.steps);
+    Estimate e{16 * rows * dim * (steps + 2), double(job.params.runs) * steps * 40 * rows * dim / 3e8};
+    e.required_bytes = learning_data_bytes(job.data);  // the rows, drawn whole
+    return e;
+  });
   return m;
 }
 

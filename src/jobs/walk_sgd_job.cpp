@@ -8,7 +8,6 @@
 #include "core/progress.hpp"
 #include "jobs/convex_model_job_parts.hpp"
 #include "jobs/model_list.hpp"
-#include "jobs/model_parts.hpp"
 #include "jobs/walk_sgd_parts.hpp"
 #include "netdp/accounting/loss_report.hpp"
 #include "netdp/core/error.hpp"
@@ -18,12 +17,9 @@ namespace netdp {
 
 using json = nlohmann::json;
 
-json run_walk_sgd_job(const WalkSgdJob& job) {
-  const Stopwatch clock;
-  WalkSgdParams p = job.params;
-  const WalkSgdMeanLoss& ml = job.mean_loss;
-  const bool mean_loss = ml.target > 0;
-  const bool by_distance = job.node_data != WalkSgdNodeData::rows;
+void check_walk_sgd_job(const WalkSgdJob& job) {
+  const WalkSgdParams& p = job.params;
+  const bool mean_loss = job.mean_loss.target > 0;
   if (mean_loss && p.variant != WalkSgdVariant::network)
     throw InvalidParameter(
         "target-mean-loss",
@@ -31,12 +27,27 @@ json run_walk_sgd_job(const WalkSgdJob& job) {
             to_string(p.variant));
   if (mean_loss && job.sigma)
     throw InvalidParameter("target-mean-loss", "target-mean-loss and sigma exclude each other");
-  if (by_distance && p.objective != Objective::quadratic)
+  if (job.node_data != WalkSgdNodeData::rows && p.objective != Objective::quadratic)
     throw InvalidParameter("node-data", "node-data coordinates needs objective quadratic");
   if (job.distance_quantiles < 1)
     throw InvalidParameter("distance-quantiles", "distance-quantiles must be >= 1");
+  if ((!job.sigma && !mean_loss) || !job.cap) bounds::validate(job.search);
+  if (job.node_data == WalkSgdNodeData::rows) jobs::check_learning_data(job.data, p.objective);
+  // The walk on a graph small enough to build at once (connectivity, the weights); the run builds a large
+  // one.
+  if (jobs::graph_size(job.graph).m <= 2e6)
+    (void)make_walk_model(job.graph, job.weights, nullptr, "walk-sgd");
+}
+
+json run_walk_sgd_job(const WalkSgdJob& job) {
+  const Stopwatch clock;
+  WalkSgdParams p = job.params;
+  const WalkSgdMeanLoss& ml = job.mean_loss;
+  const bool mean_loss = ml.target > 0;
+  const bool by_distance = job.node_data != WalkSgdNodeData::rows;
+  check_walk_sgd_job(job);
   Graph graph;
-  const WalkModel walk = make_walk_model(job.graph, job.weights, &graph);
+  const WalkModel walk = make_walk_model(job.graph, job.weights, &graph, "walk-sgd");
   std::vector<double> positions;
   LearningSplit split;
   if (by_distance) {
@@ -68,10 +79,13 @@ json run_walk_sgd_job(const WalkSgdJob& job) {
   } else {
     p.sigma = job.sigma ? *job.sigma : calibration->sigma;
   }
+  require_finite(p.sigma, "the noise std sigma", "raise epsilon, delta or target-mean-loss");
   if (!job.eval_every_given) p.eval_every = std::max<std::int64_t>(1, p.steps / job.eval_points);
   ProgressLine progress("walk-sgd", "of the runs", job.progress);
   const WalkSgdResult r = walk_sgd(walk, split.train, split.test, p, [&](double f) { progress.update(f); });
   progress.finish();
+  jobs::require_finite_curve(r.step, r.objective.mean, "the mean objective",
+                             "lower step-size or sigma (the iterates diverge)");
 
   ResultsDir out(job.out_dir);
   out.write_text("curves.csv", jobs::learning_curves_csv(r.step, r.objective, r.accuracy,
@@ -160,61 +174,6 @@ json run_walk_sgd_job(const WalkSgdJob& job) {
 
 namespace jobs {
 
-namespace {
-
-WalkSgdJob walk_sgd_job(const Values& v, const RunContext& context) {
-  WalkSgdJob job;
-  job.graph = v.text("graph");
-  job.weights = v.text("weights");
-  auto& p = job.params;
-  p.objective = parse_objective(v.text("objective"));
-  p.variant = parse_walk_sgd_variant(v.text("variant"));
-  p.steps = v.integer("steps");
-  p.step_size = v.real("step-size");
-  if (p.step_size == 0)  // the tuned steps of the reference code (docs/math.md §11 E4)
-    p.step_size = p.variant == WalkSgdVariant::local ? 0.0673 : 0.0342;
-  p.clip = v.real("clip");
-  p.clip_order = parse_walk_sgd_clip_order(v.text("clip-order"));
-  p.l2 = v.real("l2");
-  p.batch = static_cast<int>(v.integer("batch"));
-  p.runs = v.integer("runs");
-  p.seed = v.natural("seed");
-  if (v.has("eval-every")) {
-    p.eval_every = v.integer("eval-every");
-    job.eval_every_given = true;
-  }
-  if (v.has("sigma")) job.sigma = v.real("sigma");
-  if (!v.is_auto("cap")) job.cap = v.integer("cap");
-  auto& s = job.search;
-  s.epsilon = v.real("epsilon");
-  s.delta = v.real("delta");
-  s.procedure = bounds::parse_sigma_procedure(v.text("procedure"));
-  s.slope_factor = v.real("slope-factor");
-  s.cap_factor = v.real("cap-factor");
-  s.central_constant = v.real("central-constant");
-  s.steps = double(p.steps);
-  s.lipschitz = p.clip;
-  job.data = learning_data_spec(v);
-  const MeanLossTarget t = mean_loss_target(v);
-  job.mean_loss.target = t.target;
-  job.mean_loss.alpha = t.alpha;
-  job.mean_loss.statistic = t.statistic;
-  job.mean_loss.sensitivity = t.sensitivity;
-  job.mean_loss.contributions_cap = v.text("loss-contributions") == "cap";
-  job.mean_loss.method = parse_walk_loss_method(v.text("loss-method"));
-  p.capped = parse_walk_sgd_capped(v.text("after-cap"));
-  p.local_initial_estimate = v.text("initial-estimate") == "local";
-  const std::string& node_data = v.text("node-data");
-  job.node_data = node_data == "coordinates"            ? WalkSgdNodeData::coordinates
-                  : node_data == "shuffled-coordinates" ? WalkSgdNodeData::shuffled_coordinates
-                                                        : WalkSgdNodeData::rows;
-  job.distance_quantiles = static_cast<int>(v.integer("distance-quantiles"));
-  set_run_context(job, context);
-  return job;
-}
-
-}  // namespace
-
 Model walk_sgd_model() {
   using namespace declare;
   Model m;
@@ -223,87 +182,135 @@ Model walk_sgd_model() {
   m.help =
       "random-walk DP-SGD (Alg 7.2 / 7.3): one token carries the model along a walk, clipped noisy local "
       "steps; centralized, local or network noise calibrated to (epsilon, delta)";
+  Binding<WalkSgdJob> bind;
+  using Job = WalkSgdJob;
+  using P = WalkSgdParams;
+  using S = bounds::SigmaSearchParams;
   m.parameters = {
-      text("graph", "graph spec FAMILY:key=value,... (see docs/graphs.md), e.g. complete:n=2000").required(),
-      text("weights",
-           "walk rule: auto (J/n on complete, else uniform) | uniform | lazy-uniform | metropolis | ...")
-          .fallback("auto"),
-      choice("variant", "centralized | local | network DP-SGD (docs/walk_sgd.md)",
-             {"centralized", "local", "network"})
-          .fallback("network"),
-      real("epsilon", "target epsilon of the variant's guarantee").fallback("1").range(above(0)),
-      real("delta", "target delta").fallback("1e-06").range(between(0, 1)),
-      integer("steps", "walk steps T").fallback("20000").range(at_least(1)),
-      integer("runs", "independent runs R").fallback("1").range(at_least(1)),
-      real("step-size", "step size gamma (0 = the reference values: local 0.0673, else 0.0342)")
-          .fallback("0")
-          .range(at_least(0)),
-      real("clip", "clipping norm L (also the sensitivity of the calibration)")
-          .fallback("0.4")
-          .range(above(0)),
-      choice("clip-order",
-             "per-example (clip, average, noise) | after-noise (clip(gradient + noise), Fig. 7.2 code)",
-             {"per-example", "after-noise"})
-          .fallback("after-noise"),
-      real("sigma", "absolute std of the gradient noise; given: no calibration")
-          .range(at_least(0))
-          .unit(units::absolute_std),
-      count_or_auto("cap", "contributions K per node (local, network; 0 = none); auto: from the calibration")
-          .fallback("auto")
-          .range(at_least(0)),
-      choice("procedure", "sigma search: code (the Fig. 7.2 findSigma) | thesis (Remark D.12)",
-             {"code", "thesis"})
-          .fallback("code"),
-      real("slope-factor", "RDP slope factor 1 | 2 | 4 (0 = the procedure's own: code 2, thesis 4)")
-          .fallback("0"),
-      real("cap-factor", "code procedure: K = ceil(cap-factor T / n)").fallback("1.2").range(above(0)),
-      real("central-constant", "code procedure: c in ln(c T/(delta n)) of the centralized sigma")
-          .fallback("1.25")
-          .range(above(0)),
-      choice("objective", "logistic | least-squares | quadratic", {"logistic", "least-squares", "quadratic"})
-          .fallback("logistic"),
-      real("l2", "ridge term mu/2 ||theta||^2").fallback("0").range(at_least(0)),
-      integer("batch", "mini-batch per visit (0 = the node's whole dataset)")
-          .fallback("0")
-          .range(at_least(0)),
-      choice("after-cap",
-             "visits over the cap K: variant (network: noise only, local: forward) | noise | forward",
-             {"variant", "noise", "forward"})
-          .fallback("variant"),
-      choice("loss-contributions", "mean-loss calibration: N_u = T/n (expected, reference code) | K (cap)",
-             {"expected", "cap"})
-          .fallback("expected"),
-      choice("loss-method", "mean-loss calibration: spectral (Thm 7.7 closed form) | finite (exact finite T)",
-             {"spectral", "finite"})
-          .fallback("spectral"),
-      choice("node-data",
-             "rows (data/synthetic rows) | coordinates | shuffled-coordinates (rgg: one target x+y per node, "
-             "by_distance.csv)",
-             {"rows", "coordinates", "shuffled-coordinates"})
-          .fallback("rows"),
-      integer("distance-quantiles", "by_distance.csv: classes of pairs by Euclidean distance")
-          .fallback("10")
-          .range(at_least(1)),
-      choice("initial-estimate",
-             "by_distance.csv: a node's estimate before its first visit: zero (x_0) | local (its own target)",
-             {"zero", "local"})
-          .fallback("zero"),
-      natural("seed", "Philox seed of the walks and the noise").fallback("0"),
-      integer("eval-every", "evaluate every e steps (default T/200)").range(at_least(1)),
-      threads_parameter(),
-      out_parameter(),
-      quiet_parameter()};
-  append(m.parameters, learning_data_parameters());
-  append(m.parameters, mean_loss_parameters());
-  m.validate = [](const Values& v) {
-    const WalkSgdJob job = walk_sgd_job(v, {});
-    if (!job.sigma || !job.cap) bounds::validate(job.search);
-    if (job.mean_loss.target > 0 && job.params.variant != WalkSgdVariant::network)
-      throw InvalidParameter("target-mean-loss", "target-mean-loss calibrates the network variant only");
-    if (job.mean_loss.target > 0 && job.sigma)
-      throw InvalidParameter("target-mean-loss", "target-mean-loss and sigma exclude each other");
-  };
-  m.execute = [](const Values& v, const RunContext& c) { return run_walk_sgd_job(walk_sgd_job(v, c)); };
+      bind(text("graph", "graph spec FAMILY:key=value,... (see docs/graphs.md), e.g. complete:n=2000")
+               .required(),
+           &Job::graph),
+      bind(text("weights",
+                "walk rule: auto (J/n on complete, else uniform) | uniform | lazy-uniform | metropolis | ...")
+               .fallback("auto"),
+           &Job::weights),
+      bind(choice("variant", "centralized | local | network DP-SGD (docs/walk_sgd.md)",
+                  {"centralized", "local", "network"})
+               .fallback("network"),
+           [](Job& j, const std::string& variant) { j.params.variant = parse_walk_sgd_variant(variant); }),
+      bind(real("epsilon", "target epsilon of the variant's guarantee").fallback("1").range(above(0)),
+           &Job::search, &S::epsilon),
+      bind(real("delta", "target delta").fallback("1e-06").range(between(0, 1)), &Job::search, &S::delta),
+      bind(integer("steps", "walk steps T").fallback("20000").range(at_least(1)),
+           [](Job& j, std::int64_t steps) {
+             j.params.steps = steps;
+             j.search.steps = double(steps);
+           }),
+      bind(integer("runs", "independent runs R").fallback("1").range(at_least(1)), &Job::params, &P::runs),
+      // Declared after variant: 0 picks the variant's reference step.
+      bind(real("step-size", "step size gamma (0 = the reference values: local 0.0673, else 0.0342)")
+               .fallback("0")
+               .range(at_least(0)),
+           [](Job& j, double step) {
+             j.params.step_size = step;
+             if (step == 0)  // the tuned steps of the reference code (docs/math.md §11 E4)
+               j.params.step_size = j.params.variant == WalkSgdVariant::local ? 0.0673 : 0.0342;
+           }),
+      bind(real("clip", "clipping norm L (also the sensitivity of the calibration)")
+               .fallback("0.4")
+               .range(above(0)),
+           [](Job& j, double clip) {
+             j.params.clip = clip;
+             j.search.lipschitz = clip;
+           }),
+      bind(choice("clip-order",
+                  "per-example (clip, average, noise) | after-noise (clip(gradient + noise), Fig. 7.2 code)",
+                  {"per-example", "after-noise"})
+               .fallback("after-noise"),
+           [](Job& j, const std::string& order) { j.params.clip_order = parse_walk_sgd_clip_order(order); }),
+      bind(real("sigma", "absolute std of the gradient noise; given: no calibration")
+               .range(at_least(0))
+               .unit(units::absolute_std),
+           &Job::sigma),
+      bind(count_or_auto("cap",
+                         "contributions K per node (local, network; 0 = none); auto: from the calibration")
+               .fallback("auto")
+               .range(at_least(0)),
+           [](Job& j, CountOrAuto cap) {
+             if (!cap.is_auto) j.cap = cap.count;
+           }),
+      bind(choice("procedure", "sigma search: code (the Fig. 7.2 findSigma) | thesis (Remark D.12)",
+                  {"code", "thesis"})
+               .fallback("code"),
+           [](Job& j, const std::string& procedure) {
+             j.search.procedure = bounds::parse_sigma_procedure(procedure);
+           }),
+      bind(real("slope-factor", "RDP slope factor 1 | 2 | 4 (0 = the procedure's own: code 2, thesis 4)")
+               .fallback("0"),
+           &Job::search, &S::slope_factor),
+      bind(real("cap-factor", "code procedure: K = ceil(cap-factor T / n)").fallback("1.2").range(above(0)),
+           &Job::search, &S::cap_factor),
+      bind(real("central-constant", "code procedure: c in ln(c T/(delta n)) of the centralized sigma")
+               .fallback("1.25")
+               .range(above(0)),
+           &Job::search, &S::central_constant),
+      bind(choice("objective", "logistic | least-squares | quadratic",
+                  {"logistic", "least-squares", "quadratic"})
+               .fallback("logistic"),
+           [](Job& j, const std::string& objective) { j.params.objective = parse_objective(objective); }),
+      bind(real("l2", "ridge term mu/2 ||theta||^2").fallback("0").range(at_least(0)), &Job::params, &P::l2),
+      bind(integer("batch", "mini-batch per visit (0 = the node's whole dataset)")
+               .fallback("0")
+               .range(at_least(0)),
+           &Job::params, &P::batch),
+      bind(choice("after-cap",
+                  "visits over the cap K: variant (network: noise only, local: forward) | noise | forward",
+                  {"variant", "noise", "forward"})
+               .fallback("variant"),
+           [](Job& j, const std::string& capped) { j.params.capped = parse_walk_sgd_capped(capped); }),
+      bind(
+          choice("loss-contributions",
+                 "mean-loss calibration: N_u = T/n (expected, reference code) | K (cap)", {"expected", "cap"})
+              .fallback("expected"),
+          [](Job& j, const std::string& rule) { j.mean_loss.contributions_cap = rule == "cap"; }),
+      bind(choice("loss-method",
+                  "mean-loss calibration: spectral (Thm 7.7 closed form) | finite (exact finite T)",
+                  {"spectral", "finite"})
+               .fallback("spectral"),
+           [](Job& j, const std::string& method) { j.mean_loss.method = parse_walk_loss_method(method); }),
+      bind(choice("node-data",
+                  "rows (data/synthetic rows) | coordinates | shuffled-coordinates (rgg: one target x+y per "
+                  "node, "
+                  "by_distance.csv)",
+                  {"rows", "coordinates", "shuffled-coordinates"})
+               .fallback("rows"),
+           [](Job& j, const std::string& node_data) {
+             j.node_data = node_data == "coordinates"            ? WalkSgdNodeData::coordinates
+                           : node_data == "shuffled-coordinates" ? WalkSgdNodeData::shuffled_coordinates
+                                                                 : WalkSgdNodeData::rows;
+           }),
+      bind(integer("distance-quantiles", "by_distance.csv: classes of pairs by Euclidean distance")
+               .fallback("10")
+               .range(at_least(1)),
+           &Job::distance_quantiles),
+      bind(
+          choice("initial-estimate",
+                 "by_distance.csv: a node's estimate before its first visit: zero (x_0) | local (its own "
+                 "target)",
+                 {"zero", "local"})
+              .fallback("zero"),
+          [](Job& j, const std::string& estimate) { j.params.local_initial_estimate = estimate == "local"; }),
+      bind(natural("seed", "Philox seed of the walks and the noise").fallback("0"), &Job::params, &P::seed),
+      bind(integer("eval-every", "evaluate every e steps (default T/200)").range(at_least(1)),
+           [](Job& j, std::int64_t every) {
+             j.params.eval_every = every;
+             j.eval_every_given = true;
+           }),
+      threads_parameter(), out_parameter(), quiet_parameter()};
+  append(m.parameters, learning_data_parameters(bind));
+  append(m.parameters, mean_loss_parameters(bind, [](Job& j) -> WalkSgdMeanLoss& { return j.mean_loss; }));
+  m.validate = bind.check(check_walk_sgd_job);
+  m.execute = bind.run(run_walk_sgd_job);
   m.describe = [](const json& s, const RunContext& c) {
     return format_line("walk-sgd: %s, n = %d, T = %lld, R = %lld, sigma %.6g, K = %lld, ",
                        s["variant"].get<std::string>().c_str(), s["n"].get<int>(),
@@ -311,10 +318,13 @@ Model walk_sgd_model() {
                        s["cap"].get<long long>()) +
            final_learning_report(s, c);
   };
-  m.resources = [](const Values& v) {
-    const LearningRunSize z = learning_run_size(v);
-    return Estimate{16 * z.rows * z.dim, z.runs * (z.steps * 10 * z.dim + 200 * z.rows * z.dim) / 3e8};
-  };
+  m.resources = bind.estimate([](const Job& job) {
+    const double rows = double(job.data.synthetic_rows), dim = double(job.data.synthetic_dim) + 1;
+    Estimate e{16 * rows * dim,
+               double(job.params.runs) * (double(job.params.steps) * 10 * dim + 200 * rows * dim) / 3e8};
+    e.required_bytes = learning_data_bytes(job.data);  // the rows, drawn whole
+    return e;
+  });
   m.footer =
       "sigma: --sigma, else --target-mean-loss (network: docs/math.md §5.8 on the walk's graph), else the "
       "complete-graph search of --epsilon/--delta (docs/math.md §4.3.3); docs/walk_sgd.md";

@@ -13,9 +13,9 @@
 #include "netdp/simulation/walk_sim_theory.hpp"
 
 #include "core/progress.hpp"
+#include "jobs/binding.hpp"
 #include "jobs/job_graph.hpp"
 #include "jobs/model_list.hpp"
-#include "jobs/model_parts.hpp"
 
 namespace netdp {
 
@@ -190,6 +190,9 @@ void check_walk_sim_job(const WalkSimJob& job) {
                            (job.weights == "auto" || job.weights == "metropolis");
   validate(early, closed_form ? node_t(std::min(jobs::graph_size(job.graph).n, 2147483647.0))
                               : planned_node_count(job.graph));
+  // The walk itself on a graph small enough to build at once: connectivity, the weights (a file read
+  // whole, rows summing to 1, W irreducible), the directed ring; the run builds a large one.
+  if (!closed_form && jobs::graph_size(job.graph).m <= 2e6) (void)make_walk_model(job.graph, job.weights);
 }
 
 json run_walk_sim_job(const WalkSimJob& job) {
@@ -217,6 +220,10 @@ json run_walk_sim_job(const WalkSimJob& job) {
   const WalkSimResult r =
       walk_sim(model, p, have_distances ? &distances : nullptr, [&](double f) { progress.update(f); });
   progress.finish();
+  if (p.accounting) {  // no non-finite number in an output (docs/reliability.md §1)
+    require_finite(r.network.max, "the largest pairwise network loss", "lower eps0");
+    require_finite(r.local.max, "the largest local loss", "lower eps0");
+  }
 
   const bool complete = model.kind == WalkKind::complete;
   const std::int64_t cap = std::min<std::int64_t>(p.steps, std::int64_t{1} << 16);
@@ -325,32 +332,100 @@ json run_walk_sim_job(const WalkSimJob& job) {
 
 namespace jobs {
 
+namespace {
+
+/// The walk-sim parameters, each bound to its field of WalkSimJob.
+std::pair<std::vector<Parameter>, Binding<WalkSimJob>> walk_sim_parameters() {
+  using namespace declare;
+  Binding<WalkSimJob> bind;
+  using Job = WalkSimJob;
+  using P = WalkSimParams;
+  std::vector<Parameter> list = {
+      bind(text("graph",
+                "graph spec FAMILY:key=value,... (docs/graphs.md); complete:n=N is the implicit J/n walk")
+               .required(),
+           &Job::graph),
+      bind(text("weights",
+                "transition matrix: auto (J/n on complete graphs, else uniform) | uniform (1/d_v) | "
+                "lazy-uniform | "
+                "metropolis | hamilton-literal | max-degree | file:PATH | directed-ring (ring:n=N only)")
+               .fallback("auto"),
+           &Job::weights),
+      bind(integer("steps", "positions T per walk (T contributions)").required().range(at_least(1)),
+           &Job::params, &P::steps),
+      bind(integer("runs", "independent walks R").required().range(at_least(1)), &Job::params, &P::runs),
+      bind(natural("seed", "Philox seed of every random draw").fallback("0"), &Job::params, &P::seed),
+      bind(real("eps0", "LDP level eps0 of one contribution").fallback("0.1").range(above(0)), &Job::params,
+           &P::eps0),
+      bind(real("delta", "delta of the compositions (C4: k delta; C2: delta' = delta)")
+               .fallback("1e-07")
+               .range({0.0, 1.0, true, true}),
+           &Job::params, &P::delta),
+      bind(choice("mechanism",
+                  "gaussian (per-cycle mass eps0/sqrt(m)) | histogram (SH3 shuffling level, memoised per m)",
+                  {"gaussian", "histogram"})
+               .fallback("gaussian"),
+           [](Job& j, const std::string& m) { j.params.mechanism = parse_walk_mechanism(m); }),
+      bind(choice("view",
+                  "known: v knows its sender and receiver (the figure procedure) | hidden: c = 0 for every "
+                  "cycle",
+                  {"known", "hidden"})
+               .fallback("known"),
+           [](Job& j, const std::string& view) { j.params.view = parse_walk_view(view); }),
+      bind(choice(
+               "bookkeeping",
+               "receiver of a cycle in the known view: definition (the node v sent to at its previous "
+               "visit; none "
+               "in v's first cycle, v itself after a self-transition; docs/math.md §4.1.3) | reference (the "
+               "reference code's: every last receiver starts at node 0 and is read before the arriving "
+               "send is "
+               "recorded; CPU only)",
+               {"definition", "reference"})
+               .fallback("definition"),
+           [](Job& j, const std::string& b) { j.params.bookkeeping = parse_walk_bookkeeping(b); }),
+      bind(text("start", "where the token starts: node U, a uniform node or the stationary law")
+               .forms({"node:U", "uniform", "stationary"})
+               .fallback("node:0"),
+           [](Job& j, const std::string& start) { j.params.start = parse_walk_start(start); }),
+      bind(reals("quantiles", "quantiles of the pairwise network loss to report")
+               .fallback("0.01,0.05,0.25,0.5,0.75,0.95,0.99")
+               .range(between(0, 1)),
+           &Job::params, &P::quantiles),
+      bind(flag("no-accounting", "plain walks: visit statistics only"),
+           [](Job& j, bool off) { j.params.accounting = !off; }),
+      bind(choice("statistics",
+                  "what plain walks tally: full (visits, returns, hitting times, their histograms) | visits "
+                  "(per-node visit totals only, visits.csv; on CUDA the stepping engine) | auto (visits with "
+                  "--no-accounting --device cuda, else full)",
+                  {"auto", "full", "visits"})
+               .fallback("auto"),
+           [](Job& j, const std::string& statistics) {
+             j.statistics_auto = statistics == "auto";
+             if (!j.statistics_auto) j.params.statistics = parse_walk_statistics(statistics);
+           }),
+      bind(flag("save-paths", "write paths.csv (small runs only: R T <= 1e6)"), &Job::params, &P::save_paths),
+      bind(integer("batch-runs", "runs per batch (0 = automatic)").fallback("0").range(at_least(0)),
+           &Job::params, &P::batch_runs),
+      threads_parameter(),
+      // Declared after no-accounting, statistics and save-paths: its setter resolves statistics auto.
+      bind(device_parameter("where to run; CUDA runs everything but save-paths and bookkeeping reference"),
+           [](Job& j, const std::string& device) {
+             auto& p = j.params;
+             p.device = parse_device_spec(device);
+             // auto: plain walks asked of CUDA run on the stepping engine, which counts visits
+             // (docs/walk_sim.md "Visits only"); every other run tallies the full statistics.
+             const bool stepping = !p.accounting && !p.save_paths && p.device.kind == DeviceKind::cuda;
+             if (j.statistics_auto) p.statistics = stepping ? WalkStatistics::visits : WalkStatistics::full;
+           }),
+      out_parameter(), quiet_parameter()};
+  return {std::move(list), std::move(bind)};
+}
+
+}  // namespace
+
 WalkSimJob walk_sim_job(const Values& v, const RunContext& context) {
-  WalkSimJob job;
-  job.graph = v.text("graph");
-  job.weights = v.text("weights");
-  auto& p = job.params;
-  p.steps = v.integer("steps");
-  p.runs = v.integer("runs");
-  p.seed = v.natural("seed");
-  p.eps0 = v.real("eps0");
-  p.delta = v.real("delta");
-  p.mechanism = parse_walk_mechanism(v.text("mechanism"));
-  p.view = parse_walk_view(v.text("view"));
-  p.bookkeeping = parse_walk_bookkeeping(v.text("bookkeeping"));
-  p.start = parse_walk_start(v.text("start"));
-  p.accounting = !v.flag("no-accounting");
-  p.save_paths = v.flag("save-paths");
-  p.quantiles = v.reals("quantiles");
-  p.batch_runs = v.integer("batch-runs");
-  p.device = parse_device_spec(v.text("device"));
-  // auto: plain walks asked of CUDA run on the stepping engine, which counts visits (docs/walk_sim.md "Visits
-  // only"); every other run tallies the full statistics.
-  const bool stepping = !p.accounting && !p.save_paths && p.device.kind == DeviceKind::cuda;
-  p.statistics = v.text("statistics") == "auto" ? (stepping ? WalkStatistics::visits : WalkStatistics::full)
-                                                : parse_walk_statistics(v.text("statistics"));
-  set_run_context(job, context);
-  return job;
+  static const Binding<WalkSimJob> bind = walk_sim_parameters().second;
+  return bind.make(v, context);
 }
 
 Model walk_sim_model() {
@@ -362,58 +437,10 @@ Model walk_sim_model() {
       "Monte Carlo token walks with the empirical pairwise privacy accounting of Fig. 7.1b (docs/math.md "
       "4.1.3), "
       "visit / return-time statistics and the utility of private summation";
-  m.parameters = {
-      text("graph", "graph spec FAMILY:key=value,... (docs/graphs.md); complete:n=N is the implicit J/n walk")
-          .required(),
-      text(
-          "weights",
-          "transition matrix: auto (J/n on complete graphs, else uniform) | uniform (1/d_v) | lazy-uniform | "
-          "metropolis | hamilton-literal | max-degree | file:PATH | directed-ring (ring:n=N only)")
-          .fallback("auto"),
-      integer("steps", "positions T per walk (T contributions)").required().range(at_least(1)).wide(),
-      integer("runs", "independent walks R").required().range(at_least(1)).wide(),
-      natural("seed", "Philox seed of every random draw").fallback("0"),
-      real("eps0", "LDP level eps0 of one contribution").fallback("0.1").range(above(0)),
-      real("delta", "delta of the compositions (C4: k delta; C2: delta' = delta)")
-          .fallback("1e-07")
-          .range({0.0, 1.0, true, true}),
-      choice("mechanism",
-             "gaussian (per-cycle mass eps0/sqrt(m)) | histogram (SH3 shuffling level, memoised per m)",
-             {"gaussian", "histogram"})
-          .fallback("gaussian"),
-      choice("view",
-             "known: v knows its sender and receiver (the figure procedure) | hidden: c = 0 for every cycle",
-             {"known", "hidden"})
-          .fallback("known"),
-      choice(
-          "bookkeeping",
-          "receiver of a cycle in the known view: definition (the node v sent to at its previous visit; none "
-          "in v's first cycle, v itself after a self-transition; docs/math.md §4.1.3) | reference (the "
-          "reference code's: every last receiver starts at node 0 and is read before the arriving send is "
-          "recorded; CPU only)",
-          {"definition", "reference"})
-          .fallback("definition"),
-      text("start", "where the token starts: node U, a uniform node or the stationary law")
-          .forms({"node:U", "uniform", "stationary"})
-          .fallback("node:0"),
-      reals("quantiles", "quantiles of the pairwise network loss to report")
-          .fallback("0.01,0.05,0.25,0.5,0.75,0.95,0.99")
-          .range(between(0, 1)),
-      flag("no-accounting", "plain walks: visit statistics only"),
-      choice("statistics",
-             "what plain walks tally: full (visits, returns, hitting times, their histograms) | visits "
-             "(per-node visit totals only, visits.csv; on CUDA the stepping engine) | auto (visits with "
-             "--no-accounting --device cuda, else full)",
-             {"auto", "full", "visits"})
-          .fallback("auto"),
-      flag("save-paths", "write paths.csv (small runs only: R T <= 1e6)"),
-      integer("batch-runs", "runs per batch (0 = automatic)").fallback("0").range(at_least(0)).wide(),
-      threads_parameter(),
-      device_parameter("where to run; CUDA runs everything but save-paths and bookkeeping reference"),
-      out_parameter(),
-      quiet_parameter()};
-  m.validate = [](const Values& v) { check_walk_sim_job(walk_sim_job(v, {})); };
-  m.execute = [](const Values& v, const RunContext& c) { return run_walk_sim_job(walk_sim_job(v, c)); };
+  auto [parameters, bind] = walk_sim_parameters();
+  m.parameters = std::move(parameters);
+  m.validate = bind.check(check_walk_sim_job);
+  m.execute = bind.run(run_walk_sim_job);
   m.describe = [](const json& s, const RunContext& c) {
     if (s["accounting"].get<bool>())
       return format_line(
@@ -432,16 +459,15 @@ Model walk_sim_model() {
   };
   // Rates of benchmarks/RESULTS.md: accounted walks, plain walks on the implicit complete graph, on a CSR
   // graph.
-  m.resources = [](const Values& v) {
-    const std::string& graph = v.text("graph");
-    const GraphSize g = graph_size(graph);
+  m.resources = bind.estimate([](const WalkSimJob& job) {
+    const GraphSize g = graph_size(job.graph);
     const double n = g.n, entries = 2 * g.m + n;
-    const double runs = double(v.integer("runs")), walk_steps = double(v.integer("steps"));
-    const bool accounted = !v.flag("no-accounting"), complete = graph.starts_with("complete");
+    const double runs = double(job.params.runs), walk_steps = double(job.params.steps);
+    const bool accounted = job.params.accounting, complete = job.graph.starts_with("complete");
     const double rate = accounted ? 3e6 : (complete ? 4e8 : 1e7);
     return Estimate{16 * entries * (complete ? 0 : 1) + 64 * n * (accounted ? 4 : 1),
                     runs * walk_steps / rate};
-  };
+  });
   return m;
 }
 

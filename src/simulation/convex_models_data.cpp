@@ -141,6 +141,10 @@ LocalData read_csv_data(const std::string& path, Objective o, node_t n, int dim)
                                  (columns > label_columns ? std::to_string(columns) : std::string("p + 1")) +
                                  " values (p features" + (label_columns ? " then a label" : "") + "), got " +
                                  std::to_string(numbers.size()));
+    for (std::size_t k = 0; k < numbers.size(); ++k)  // inf, nan: named here, not after the split
+      if (!std::isfinite(numbers[k]))
+        throw InvalidParameter("data", where + "value " + std::to_string(k + 1) + " is not finite (" +
+                                           format_double(numbers[k]) + ")");
     if (o == Objective::logistic && numbers.back() != 1.0 && numbers.back() != -1.0)
       throw InvalidParameter("data", where + "the label must be -1 or +1");
     rows.insert(rows.end(), numbers.begin(), numbers.end());

@@ -2,6 +2,8 @@
 // over runs (Welford, in run order, so that batch size and threads cannot change a bit).
 #include "netdp/simulation/gossip_sim.hpp"
 
+#include "netdp/simulation/gossip_sim_stop.hpp"
+
 #include <omp.h>
 
 #include <algorithm>
@@ -81,7 +83,8 @@ BatchPlan plan_batches(const Graph& g, const CsrMatrix& w, const GossipSimParams
     case GossipProtocol::randomized:
       fixed += w.nnz() * 16 + threads * (state + 2 * n * 8);
       break;
-    case GossipProtocol::er_per_round: {
+    case GossipProtocol::er_per_round:
+    case GossipProtocol::dropout_er: {
       const double edges = p.edge_probability * double(n) * double(n - 1) / 2;
       const double high = edges + 6 * std::sqrt(edges) + 16;  // W, graph, pairs and BFS of one round
       fixed += threads * (2 * state + std::int64_t(64 * high) + 64 * n);
@@ -216,6 +219,11 @@ kernels::CudaGossipSimRun simulate_cuda(const Graph& g, const CsrMatrix& w, std:
       problem.protocol = kernels::VaryingProtocol::er_per_round;
       problem.edge_probability = p.edge_probability;
       break;
+    case GossipProtocol::dropout_er:
+      problem.protocol = kernels::VaryingProtocol::dropout_er;
+      problem.edge_probability = p.edge_probability;
+      problem.dropout = p.dropout;
+      break;
     default:  // randomized: the CPU's activation table, looked up by the same activated_edge
       problem.protocol = kernels::VaryingProtocol::randomized;
       sampler.emplace(g, w);
@@ -303,6 +311,47 @@ std::vector<std::vector<double>> gossip_sim_trajectory(const Graph& g, const Csr
   BatchErrors errors;
   simulate(c, run, 1, errors, &visit, meter);
   return states;
+}
+
+std::vector<GossipStopPoint> gossip_sim_stop_points(const Graph& g, const CsrMatrix& w,
+                                                    std::span<const double> x, const GossipSimParams& p,
+                                                    const StopRule& rule) {
+  GossipSimParams every = p;
+  every.record_every = 1;  // the rule looks at every round
+  const Prepared s = prepare(g, w, x, every);
+  const SimContext c{g, w, every, x, s.xbar, s.times, s.gamma};
+  const std::size_t points = s.times.size(), dim = static_cast<std::size_t>(p.dim);
+  // The fixed-W path hands a visitor whole runs only, one run per batch (gossip_sim_fixed.cpp).
+  const std::int64_t batch = fixed_matrix(p.protocol) ? 1 : plan_batches(g, w, every, points).batch;
+  std::vector<GossipStopPoint> out(static_cast<std::size_t>(p.runs));
+  std::vector<double> bias(out.size(), 0.0);
+  // The state at t = 0 is x^0 after the noise (and the clip): its node average is xbar_noisy, summed in node
+  // order as the simulator's own reference (node_average), so the rule's sides use the same numbers.
+  const StateVisitor start = [&](std::int64_t run, std::size_t point, std::span<const double> state) {
+    if (point != 0) return;
+    std::vector<double> average(dim);
+    node_average(state, g.n, p.dim, average);
+    double b = 0;
+    for (std::size_t k = 0; k < dim; ++k) b += (average[k] - s.xbar[k]) * (average[k] - s.xbar[k]);
+    bias[static_cast<std::size_t>(run)] = b;
+  };
+  const GossipSimProgress none;
+  WorkMeter meter(1, none);
+  BatchErrors errors;
+  for (std::int64_t first = 0; first < p.runs; first += batch) {
+    const std::int64_t count = std::min(batch, p.runs - first);
+    simulate(c, first, count, errors, &start, meter);
+    for (std::int64_t b = 0; b < count; ++b) {
+      GossipStopPoint& o = out[static_cast<std::size_t>(first + b)];
+      o.bias = bias[static_cast<std::size_t>(first + b)];
+      o.threshold = rule.kind == StopRuleKind::thesis ? rule.value * o.bias : rule.value;
+      const double* e = errors.noisy.data() + static_cast<std::size_t>(b) * points;
+      for (std::size_t i = 0; i < points && !o.stop; ++i)
+        if (e[i] < o.threshold) o.stop = s.times[i];
+      o.error = o.stop ? e[static_cast<std::size_t>(*o.stop)] : e[points - 1];
+    }
+  }
+  return out;
 }
 
 }  // namespace netdp

@@ -67,11 +67,19 @@ GossipRound sample_er_round(node_t n, double q, std::uint64_t seed, std::int64_t
 GossipRound sample_dropout_round(const Graph& base, double q, std::uint64_t seed, std::int64_t run,
                                  int round);
 
+/// Round `round` of run `run`: node v drops out (mask 1) iff the uniform at offset 2 v of the dropout stream
+/// is < q.
+std::vector<char> dropout_mask(node_t n, double q, std::uint64_t seed, std::int64_t run, int round);
+/// Round `round` of run `run` of dropout-er (docs/math.md §6.8): G(n, p) from attempt 0 of the er-per-round
+/// stream, without the edges of the nodes that drop out (the dropout stream), W-MH; may be disconnected.
+GossipRound sample_dropout_er_round(node_t n, double p, double q, std::uint64_t seed, std::int64_t run,
+                                    int round);
+
 /// Round `round` of `--protocol sequence`: W_{round mod L} (docs/math.md §6.1).
 const GossipRound& sequence_round(const GossipSimParams& p, int round);
 
-/// Randomized gossip (Alg 6.2, docs/math.md §2.2 / 6.3): edge e = {u, v} of g, u < v, with p_e = 2 W_uv / n, and
-/// no edge (an idle tick) with the remaining probability.
+/// Randomized gossip (Alg 6.2, docs/math.md §2.2 / 6.3): edge e = {u, v} of g, u < v, with p_e = 2 W_uv / n,
+/// and no edge (an idle tick) with the remaining probability.
 class ActivationSampler {
  public:
   ActivationSampler(const Graph& g, const CsrMatrix& w);

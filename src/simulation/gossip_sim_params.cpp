@@ -19,10 +19,12 @@ GossipProtocol parse_gossip_protocol(std::string_view text) {
   if (text == "randomized") return GossipProtocol::randomized;
   if (text == "er-per-round") return GossipProtocol::er_per_round;
   if (text == "dropout") return GossipProtocol::dropout;
+  if (text == "dropout-er") return GossipProtocol::dropout_er;
   if (text == "sequence") return GossipProtocol::sequence;
   throw InvalidParameter(
       "protocol",
-      "protocol: expected sync, accelerated, randomized, er-per-round, dropout or sequence, got '" +
+      "protocol: expected sync, accelerated, randomized, er-per-round, dropout, dropout-er or sequence, "
+      "got '" +
           std::string(text) + "'");
 }
 
@@ -38,6 +40,8 @@ std::string to_string(GossipProtocol p) {
       return "er-per-round";
     case GossipProtocol::sequence:
       return "sequence";
+    case GossipProtocol::dropout_er:
+      return "dropout-er";
     default:
       return "dropout";
   }
@@ -80,6 +84,9 @@ void validate(const GossipSimParams& p, node_t n) {
   if (p.dim < 1) bad("dim", "dim must be >= 1, got " + std::to_string(p.dim));
   if (!(p.sigma >= 0.0) || !std::isfinite(p.sigma))
     bad("sigma", "sigma must be a finite number >= 0, got " + format_double(p.sigma));
+  if (p.protocol == GossipProtocol::dropout_er && !(p.edge_probability >= 0.0 && p.edge_probability <= 1.0))
+    bad("er-p", "er-p: the dropout-er edge probability p must be in [0, 1], got " +
+                    format_double(p.edge_probability));
   if (!(p.edge_probability >= 0.0 && p.edge_probability <= 1.0))
     bad("er-c", "er-c: the er-per-round edge probability q = c ln(n)/n must be in [0, 1], got " +
                     format_double(p.edge_probability) + " (lower er-c)");

@@ -50,7 +50,8 @@ double schedule_bytes(const Graph& g, const CsrMatrix& w, const GossipSimParams&
       return round_bytes(double(w.nnz()), double(g.adjacency.size()), n) * 2;
     case GossipProtocol::randomized:
       return 8 * steps + 24 * std::min(steps, n * n) + 16 * n;
-    case GossipProtocol::er_per_round: {
+    case GossipProtocol::er_per_round:
+    case GossipProtocol::dropout_er: {
       const double edges = p.edge_probability * n * (n - 1) / 2;
       const double high = edges + 6 * std::sqrt(edges) + 16;
       return steps * (round_bytes(n + 2 * high, 2 * high, n) + 24 * high);

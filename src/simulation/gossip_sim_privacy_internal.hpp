@@ -10,6 +10,7 @@
 
 #include "netdp/io/results_dir.hpp"
 #include "netdp/simulation/gossip_sim_privacy.hpp"
+#include "netdp/simulation/gossip_sim_stop.hpp"
 
 namespace netdp::gossip_sim_detail {
 
@@ -63,5 +64,10 @@ class PrivacyRunSink : public LossRowSink {
 nlohmann::json write_privacy_outputs(const ResultsDir& out, const GossipSimParams& p,
                                      const GossipPrivacyParams& q, const GossipPrivacyResult& r,
                                      std::vector<std::string>& files);
+
+/// Writes privacy_stop.csv (docs/gossip_sim.md "Stopping at an accuracy rule"); appends its name to `files`;
+/// returns summary.json's "stop" object.
+nlohmann::json write_stop_outputs(const ResultsDir& out, const GossipStopResult& r,
+                                  std::vector<std::string>& files);
 
 }  // namespace netdp::gossip_sim_detail

@@ -54,7 +54,7 @@ std::vector<std::pair<node_t, node_t>> sample_gnp_pairs(node_t n, double q, Phil
     kernels::advance_pair(static_cast<std::int64_t>(skip) + 1, n, index, u, v);
     pairs.emplace_back(static_cast<node_t>(u), static_cast<node_t>(v));
     if (2 * pairs.size() + 2 >= kAttemptStride)
-      throw InvalidInput("er-per-round: more than 2^39 edges in one round");
+      throw InvalidInput("G(n, q): more than 2^39 edges in one round");
   }
   return pairs;
 }
@@ -77,12 +77,17 @@ GossipRound sample_er_round(node_t n, double q, std::uint64_t seed, std::int64_t
                                      ", round " + std::to_string(round) + "); raise er-c");
 }
 
-GossipRound sample_dropout_round(const Graph& base, double q, std::uint64_t seed, std::int64_t run,
-                                 int round) {
+std::vector<char> dropout_mask(node_t n, double q, std::uint64_t seed, std::int64_t run, int round) {
   PhiloxStream s(seed, gossip_subsequence(GossipStream::dropout, static_cast<std::uint64_t>(run),
                                           static_cast<std::uint64_t>(round)));
-  std::vector<char> out(static_cast<std::size_t>(base.n));
+  std::vector<char> out(static_cast<std::size_t>(n));
   for (auto& o : out) o = s.next_uniform_double() < q;
+  return out;
+}
+
+GossipRound sample_dropout_round(const Graph& base, double q, std::uint64_t seed, std::int64_t run,
+                                 int round) {
+  const std::vector<char> out = dropout_mask(base.n, q, seed, run, round);
   Graph g;
   g.n = base.n;
   g.offsets.assign(static_cast<std::size_t>(base.n) + 1, 0);
@@ -94,6 +99,21 @@ GossipRound sample_dropout_round(const Graph& base, double q, std::uint64_t seed
     g.offsets[u + 1] = static_cast<offset_t>(g.adjacency.size());
   }
   CsrMatrix w = gossip_matrix(g, Weighting::metropolis);  // isolated nodes: W_uu = 1, they keep their value
+  return {std::move(w), std::move(g)};
+}
+
+GossipRound sample_dropout_er_round(node_t n, double p, double q, std::uint64_t seed, std::int64_t run,
+                                    int round) {
+  // The thesis' dropout (App C.8.6, docs/math.md §6.8): G(n, p) over all nodes from attempt 0 of the
+  // er-per-round stream (no connectivity forcing, so no resampling), then every edge with a dropped end
+  // removed: the survivors form G(n_active, p) over the active nodes.
+  const std::vector<char> out = dropout_mask(n, q, seed, run, round);
+  PhiloxStream s(seed, gossip_subsequence(GossipStream::er_graph, static_cast<std::uint64_t>(run),
+                                          static_cast<std::uint64_t>(round)));
+  std::vector<std::pair<node_t, node_t>> pairs = sample_gnp_pairs(n, p, s);
+  std::erase_if(pairs, [&](const std::pair<node_t, node_t>& e) { return out[e.first] || out[e.second]; });
+  Graph g = graph_from_sorted_pairs(n, pairs);            // the kept pairs are still in row order
+  CsrMatrix w = gossip_matrix(g, Weighting::metropolis);  // isolated nodes keep their value
   return {std::move(w), std::move(g)};
 }
 
@@ -170,6 +190,10 @@ GossipSchedule sample_gossip_schedule(const Graph& g, const CsrMatrix& w, const 
     case GossipProtocol::dropout:
       for (int t = 0; t < p.steps; ++t)
         s.rounds.push_back(sample_dropout_round(g, p.dropout, p.seed, run, t));
+      break;
+    case GossipProtocol::dropout_er:
+      for (int t = 0; t < p.steps; ++t)
+        s.rounds.push_back(sample_dropout_er_round(g.n, p.edge_probability, p.dropout, p.seed, run, t));
       break;
     case GossipProtocol::sequence:  // the same for every run: W_{t mod L}
       s.rounds.reserve(static_cast<std::size_t>(p.steps));

@@ -31,8 +31,8 @@ double node_error(const double* xv, std::span<const double> ref) {
   return sum;
 }
 
-/// Er-per-round, dropout and sequence: x^{t+1} = W_t x^t with W_t drawn (or, for a sequence, looked up) for
-/// round t.
+/// Er-per-round, dropout, dropout-er and sequence: x^{t+1} = W_t x^t with W_t drawn (or, for a sequence,
+/// looked up) for round t.
 template <typename Record>
 void run_rounds(const SimContext& c, std::int64_t run, std::vector<double>& cur, WorkMeter& meter,
                 Record&& record) {
@@ -44,6 +44,8 @@ void run_rounds(const SimContext& c, std::int64_t run, std::vector<double>& cur,
       round = &sequence_round(c.p, t - 1);
     else if (c.p.protocol == GossipProtocol::er_per_round)
       drawn = sample_er_round(c.g.n, c.p.edge_probability, c.p.seed, run, t - 1);
+    else if (c.p.protocol == GossipProtocol::dropout_er)
+      drawn = sample_dropout_er_round(c.g.n, c.p.edge_probability, c.p.dropout, c.p.seed, run, t - 1);
     else
       drawn = sample_dropout_round(c.g, c.p.dropout, c.p.seed, run, t - 1);
     multiply(round->w, cur, next, c.p.dim);

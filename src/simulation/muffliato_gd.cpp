@@ -75,7 +75,9 @@ void sample_batch(const LocalData& d, const MuffliatoGdParams& p, std::int64_t r
   for (auto& i : out) i += d.offsets[v];
 }
 
-struct Context {
+/// What a run shares (named apart from walk_sim.cpp's walk_detail::Context: the unity build may put both
+/// files in one translation unit).
+struct GdContext {
   const Graph& g;
   const CsrMatrix& w;
   const LocalData& d;
@@ -86,7 +88,7 @@ struct Context {
 };
 
 /// theta_hat_v of Alg 6.3 with its noise (docs/math.md §6.5, 12 item 24) into hat (p values).
-void local_step(const Context& c, std::int64_t run, int t, node_t v, std::span<const double> theta,
+void local_step(const GdContext& c, std::int64_t run, int t, node_t v, std::span<const double> theta,
                 std::span<const double> z, std::span<double> hat, std::vector<std::int64_t>& batch,
                 std::vector<double>& g, std::vector<double>& sum) {
   const auto& p = c.p;
@@ -128,7 +130,7 @@ void local_step(const Context& c, std::int64_t run, int t, node_t v, std::span<c
 }
 
 /// The metrics of one state (n x p) into out[kMetrics].
-void measure(const Context& c, const std::vector<double>& theta, std::span<double> out,
+void measure(const GdContext& c, const std::vector<double>& theta, std::span<double> out,
              std::vector<double>& average, std::vector<double>& per_node) {
   const auto& d = c.d;
   const auto& p = c.p;
@@ -161,7 +163,7 @@ void measure(const Context& c, const std::vector<double>& theta, std::span<doubl
 }
 
 /// One run of Alg 6.3; visit(t, theta) after t = 0 and after every outer iteration.
-void simulate_run(const Context& c, std::int64_t run,
+void simulate_run(const GdContext& c, std::int64_t run,
                   const std::function<void(int, const std::vector<double>&)>& visit) {
   const auto& p = c.p;
   const node_t n = c.d.n;
@@ -277,7 +279,7 @@ MuffliatoGdResult muffliato_gd(const Graph& g, const CsrMatrix& w, const LocalDa
   r.optimum = objective_optimum(p.objective, d, p.l2);
   r.gamma = fixed_gamma(w, p, &r.spectral_gap);
   // Fewer runs than threads: one run at a time, split over nodes and rows (same arithmetic either way).
-  const Context c{g, w, d, p, &r.optimum, r.gamma, p.runs < omp_get_max_threads() && d.n >= kInnerMinNodes};
+  const GdContext c{g, w, d, p, &r.optimum, r.gamma, p.runs < omp_get_max_threads() && d.n >= kInnerMinNodes};
 
   const std::size_t points = static_cast<std::size_t>(p.steps) + 1;
   // Welford accumulators per (t, metric), fed in run order.
@@ -353,7 +355,7 @@ std::vector<std::vector<double>> muffliato_gd_trajectory(const Graph& g, const C
     throw InvalidInput("muffliato-gd: run " + std::to_string(run) + " outside [0, " + std::to_string(p.runs) +
                        ")");
   double gap = 0;
-  const Context c{g, w, d, p, nullptr, fixed_gamma(w, p, &gap), d.n >= kInnerMinNodes};
+  const GdContext c{g, w, d, p, nullptr, fixed_gamma(w, p, &gap), d.n >= kInnerMinNodes};
   std::vector<std::vector<double>> states;
   simulate_run(c, run, [&](int, const std::vector<double>& theta) {
     throw_if_stopped();  // between steps, outside the inner parallel region (core/progress.hpp)

@@ -84,9 +84,55 @@ void require_moving_walk(const WalkModel& m) {
   throw InvalidParameter("weights", "weights: W = I (no entry off the diagonal): the walk never moves");
 }
 
+/// A walk by W's positive entries must reach every node from every node (W irreducible): a W whose support
+/// splits a connected graph (a block-diagonal file) leaves part of the graph unvisited, its return times
+/// and losses undefined.
+void require_irreducible_walk(const WalkModel& m) {
+  const auto reached_all = [&](bool forward) {
+    std::vector<std::vector<node_t>> reverse;
+    if (!forward) {
+      reverse.resize(static_cast<std::size_t>(m.n));
+      for (node_t i = 0; i < m.n; ++i)
+        for (offset_t k = m.offsets[i]; k < m.offsets[i + 1]; ++k) reverse[m.targets[k]].push_back(i);
+    }
+    std::vector<char> seen(static_cast<std::size_t>(m.n), 0);
+    std::vector<node_t> stack{0};
+    seen[0] = 1;
+    while (!stack.empty()) {
+      const node_t i = stack.back();
+      stack.pop_back();
+      const auto visit = [&](node_t j) {
+        if (!seen[j]) {
+          seen[j] = 1;
+          stack.push_back(j);
+        }
+      };
+      if (forward)
+        for (offset_t k = m.offsets[i]; k < m.offsets[i + 1]; ++k) visit(m.targets[k]);
+      else
+        for (node_t j : reverse[i]) visit(j);
+    }
+    for (node_t i = 0; i < m.n; ++i)
+      if (!seen[i]) return i;
+    return node_t(-1);
+  };
+  for (bool forward : {true, false})
+    if (const node_t missed = reached_all(forward); missed >= 0)
+      throw InvalidParameter("weights", "weights: the walk by W's positive entries never goes from node " +
+                                            std::to_string(forward ? 0 : missed) + " to node " +
+                                            std::to_string(forward ? missed : 0) +
+                                            " (W is reducible on this connected graph)");
+}
+
 void weighted_rows(WalkModel& m, const Graph& g, const WeightsSpec& spec) {
   const CsrMatrix w = make_weights(g, spec);
-  validate_row_stochastic(w, g);
+  try {
+    validate_row_stochastic(w, g);
+  } catch (const InvalidParameter&) {
+    throw;
+  } catch (const InvalidInput& e) {  // "W row 0 sums to 1.5": named by the option and file that gave W
+    throw InvalidParameter("weights", "weights " + to_string(spec) + ": " + e.what());
+  }
   m.kind = WalkKind::weighted;
   m.weights = to_string(spec);
   m.offsets.assign(1, 0);
@@ -103,6 +149,7 @@ void weighted_rows(WalkModel& m, const Graph& g, const WeightsSpec& spec) {
     m.offsets.push_back(static_cast<offset_t>(m.targets.size()));
   }
   require_moving_walk(m);
+  require_irreducible_walk(m);
   if (doubly_stochastic(m, values)) {
     m.stationary_rule = "uniform (W doubly stochastic)";
     return;
@@ -215,9 +262,10 @@ std::string to_string(const WalkWeights& w) {
   }
 }
 
-WalkModel csr_walk(const Graph& g, const WalkWeights& weights) {
+WalkModel csr_walk(const Graph& g, const WalkWeights& weights, std::string_view command) {
   require_nodes(g.n, "graph");
-  if (!is_connected(g)) throw InvalidInput("walk-sim needs a connected graph (this one is not)");
+  if (!is_connected(g))
+    throw InvalidInput(std::string(command) + " needs a connected graph (this one is not)");
   WalkModel m;
   m.n = g.n;
   m.edges = g.num_edges();
@@ -257,7 +305,8 @@ WalkModel csr_walk(const Graph& g, const WalkWeights& weights) {
   return m;
 }
 
-WalkModel make_walk_model(std::string_view graph_spec, std::string_view weights, Graph* graph) {
+WalkModel make_walk_model(std::string_view graph_spec, std::string_view weights, Graph* graph,
+                          std::string_view command) {
   const GraphSpec spec = parse_graph_spec(graph_spec);
   if (spec.family == "complete" && (weights == "auto" || weights == "metropolis"))
     return complete_walk(parse_node_count(spec));
@@ -265,7 +314,7 @@ WalkModel make_walk_model(std::string_view graph_spec, std::string_view weights,
   if (w.rule == WalkWeights::Rule::directed_ring && spec.family != "ring")
     throw InvalidParameter("weights", "weights directed-ring needs graph ring:n=N, got '" + spec.text + "'");
   Graph g = make_graph(spec);
-  WalkModel m = csr_walk(g, w);
+  WalkModel m = csr_walk(g, w, command);
   if (graph) *graph = std::move(g);
   return m;
 }

@@ -330,7 +330,7 @@ void er_sample(const GossipSimParams& p, std::int64_t n, std::int64_t first, std
   const std::uint64_t stream =
       gossip_subsequence(GossipStream::er_graph, 0, static_cast<std::uint64_t>(round));
   kernels::host_for_each(count, gossip::ErSampleBody{p.seed, stream, round, first, n, p.edge_probability,
-                                                     std::log1p(-p.edge_probability), e.scratch});
+                                                     std::log1p(-p.edge_probability), e.scratch, nullptr});
 }
 
 std::int64_t capacity(node_t n, double q) {  // gossip_sim_varying_cuda.cu's er_capacity
@@ -379,6 +379,77 @@ TEST(GossipSimBodies, ErSamplerReportsNeverConnectedAndOverflow) {
   ErBuffers small(6, 1, 10);
   er_sample(p, 6, 0, 1, 0, small);
   EXPECT_EQ(small.status[0], 4 * 1 + 1);
+}
+
+// ---- dropout-er: the round's masks (DropoutMaskBody), then attempt 0 of G(n, p) without the dropped ends
+// ----
+
+/// The masks of `count` runs for round `round`, then their graphs drawn by ErSampleBody with the masks.
+void dropout_er_sample(const GossipSimParams& p, std::int64_t n, std::int64_t count, int round,
+                       std::vector<unsigned char>& active, ErBuffers& e) {
+  active.assign(static_cast<std::size_t>(n * count), 7);
+  const std::uint64_t mask_stream =
+      gossip_subsequence(GossipStream::dropout, 0, static_cast<std::uint64_t>(round));
+  kernels::host_for_each(n * count,
+                         gossip::DropoutMaskBody{p.seed, mask_stream, 0, n, p.dropout, active.data()});
+  const std::uint64_t stream =
+      gossip_subsequence(GossipStream::er_graph, 0, static_cast<std::uint64_t>(round));
+  kernels::host_for_each(count,
+                         gossip::ErSampleBody{p.seed, stream, round, 0, n, p.edge_probability,
+                                              std::log1p(-p.edge_probability), e.scratch, active.data()});
+}
+
+TEST(GossipSimBodies, DropoutErSamplerDrawsTheCpuGraphs) {
+  // p = 0.05 on 40 nodes (about 1 neighbour: mostly disconnected graphs, which are kept as drawn), q = 0, 0.5
+  // and 1 (no edge at all), and p = 1 (the complete graph on the active nodes).
+  const node_t n = 40;
+  for (double er_p : {0.05, 0.3, 1.0})
+    for (double q : {0.0, 0.5, 1.0}) {
+      GossipSimParams p = params(GossipProtocol::dropout_er, 1, 5, 4);
+      p.edge_probability = er_p;
+      p.dropout = q;
+      ErBuffers e(n, 5, capacity(n, er_p));
+      std::vector<unsigned char> active;
+      for (int round = 0; round < p.steps; ++round) {
+        dropout_er_sample(p, n, 5, round, active, e);
+        for (std::int64_t b = 0; b < 5; ++b) {
+          const std::string what = "p " + std::to_string(er_p) + ", q " + std::to_string(q) + ", run " +
+                                   std::to_string(b) + ", round " + std::to_string(round);
+          ASSERT_EQ(e.status[static_cast<std::size_t>(b)], 0) << what;
+          const GossipRound cpu = gossip_sim_detail::sample_dropout_er_round(n, er_p, q, p.seed, b, round);
+          const offset_t* offsets = e.offsets.data() + b * (n + 1);
+          ASSERT_EQ(std::vector<offset_t>(offsets, offsets + n + 1), cpu.graph.offsets) << what;
+          const std::int32_t* adjacency = e.adjacency.data() + 2 * b * e.scratch.cap;
+          ASSERT_EQ(std::vector<node_t>(adjacency, adjacency + offsets[n]), cpu.graph.adjacency) << what;
+          const std::vector<char> dropped = gossip_sim_detail::dropout_mask(n, q, p.seed, b, round);
+          for (node_t v = 0; v < n; ++v) {
+            ASSERT_EQ(active[static_cast<std::size_t>(b * n + v)], dropped[v] ? 0 : 1) << what;
+            if (dropped[v]) ASSERT_EQ(cpu.graph.degree(v), 0) << what;  // a dropped node has no edge
+          }
+        }
+      }
+    }
+}
+
+TEST(GossipSimBodies, DropoutErStepIsTheCpuRound) {
+  const Graph g = ring_graph(50);  // only n is used
+  const CsrMatrix w = gossip_matrix(g, Weighting::metropolis);
+  for (int dim : {1, 3}) {
+    GossipSimParams p = params(GossipProtocol::dropout_er, dim, 4, 7);
+    p.edge_probability = 0.06;
+    p.dropout = 0.4;
+    const auto cpu = cpu_trajectories(g, w, p);
+    ErBuffers e(g.n, p.runs, capacity(g.n, p.edge_probability));
+    std::vector<unsigned char> active;
+    std::vector<double> from = block_at(cpu, 0, g.n, dim), to(from.size());
+    for (int t = 1; t <= p.steps; ++t) {
+      dropout_er_sample(p, g.n, p.runs, t - 1, active, e);
+      kernels::host_for_each(static_cast<std::int64_t>(from.size()),
+                             gossip::ErStepBody{e.scratch, g.n, dim, from.data(), to.data()});
+      std::swap(from, to);
+      ASSERT_EQ(from, block_at(cpu, static_cast<std::size_t>(t), g.n, dim)) << "D = " << dim << ", t = " << t;
+    }
+  }
 }
 
 TEST(GossipSimBodies, ErStepIsTheCpuRound) {

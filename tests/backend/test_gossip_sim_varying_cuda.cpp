@@ -1,9 +1,9 @@
-// CUDA backend of the gossip simulator's time-varying protocols (sequence, dropout, randomized, er-per-round:
-// docs/math.md §6.1, 6.8, 6.3, 6.4) against the CPU, the oracle (docs/design.md principle 1): random graphs,
-// D = 1 and 3, batch sizes 1, 7, all and automatic, every curve within relative error 1e-10. The dropout
-// masks, the activated edges and the ER graphs are drawn on the device from the CPU's Philox words (principle
-// 2); a differing draw would move an error curve far beyond 1e-10, and one-run curves recorded at every step
-// pin each round. Skipped where no CUDA device answers. The shared per-element maths
+// CUDA backend of the gossip simulator's time-varying protocols (sequence, dropout, randomized, er-per-round,
+// dropout-er: docs/math.md §6.1, 6.8, 6.3, 6.4) against the CPU, the oracle (docs/design.md principle 1):
+// random graphs, D = 1 and 3, batch sizes 1, 7, all and automatic, every curve within relative error 1e-10.
+// The dropout masks, the activated edges and the ER graphs are drawn on the device from the CPU's Philox
+// words (principle 2); a differing draw would move an error curve far beyond 1e-10, and one-run curves
+// recorded at every step pin each round. Skipped where no CUDA device answers. The shared per-element maths
 // (kernels/common/gossip_sim_math.hpp) and the no-device path are checked on the host.
 #include <gtest/gtest.h>
 
@@ -107,7 +107,8 @@ TEST(GossipSimVaryingCuda, NoDeviceMeansDeviceUnavailableOrCpu) {
   auto p = params(GossipProtocol::dropout, 1, InitKind::normal, 3, 4);
   p.edge_probability = 0.5;
   const std::vector<double> x = netdp::initial_values(g.n, p);
-  for (auto protocol : {GossipProtocol::dropout, GossipProtocol::randomized, GossipProtocol::er_per_round}) {
+  for (auto protocol : {GossipProtocol::dropout, GossipProtocol::randomized, GossipProtocol::er_per_round,
+                        GossipProtocol::dropout_er}) {
     p.protocol = protocol;  // accepted by the checks, but no device answers
     p.device = {DeviceKind::cuda, 0};
     EXPECT_THROW(netdp::gossip_sim(g, w, x, p), netdp::DeviceUnavailable) << netdp::to_string(protocol);
@@ -234,6 +235,27 @@ TEST(GossipSimVaryingCuda, ErPerRoundMatchesCpu) {
   expect_cuda_curves(netdp::ring_graph(9), one_run, {0});
 }
 
+TEST(GossipSimVaryingCuda, DropoutErMatchesCpu) {
+  NETDP_NEEDS_CUDA_DEVICE();
+  // The thesis' dropout (docs/math.md §6.8): a fresh G(n, p), p = 2/n as G(n, 0.002) on 1000 nodes, so most
+  // rounds are disconnected and kept as drawn, then each node's dropout with q = 0, 0.3 and 0.9.
+  const Graph g = netdp::ring_graph(60);  // only n is used
+  for (double q : {0.0, 0.3, 0.9})
+    for (int dim : {1, 3}) {
+      auto p = params(GossipProtocol::dropout_er, dim, InitKind::normal, 21, 9);
+      p.edge_probability = 2.0 / 60;
+      p.dropout = q;
+      expect_cuda_curves(g, p, {1, 7, 21, 0});
+    }
+  // One run, every round recorded: each round's graph and mask show in its own error.
+  auto one_run = params(GossipProtocol::dropout_er, 2, InitKind::uniform, 1, 25);
+  one_run.edge_probability = 0.1;
+  one_run.dropout = 0.5;
+  expect_cuda_curves(netdp::ring_graph(30), one_run, {0});
+  one_run.edge_probability = 1;  // the complete graph on the active nodes: no skip drawn
+  expect_cuda_curves(netdp::ring_graph(9), one_run, {0});
+}
+
 TEST(GossipSimVaryingCuda, ErPerRoundNeverConnectedIsInvalidInput) {
   NETDP_NEEDS_CUDA_DEVICE();
   const Graph g = netdp::ring_graph(6);
@@ -257,7 +279,7 @@ TEST(GossipSimVaryingCuda, TooLittleMemory) {
   const Graph g = netdp::erdos_renyi_graph(30, 0.2, 9);
   const netdp::CsrMatrix w = netdp::gossip_matrix(g, netdp::Weighting::metropolis);
   for (auto protocol : {GossipProtocol::dropout, GossipProtocol::randomized, GossipProtocol::sequence,
-                        GossipProtocol::er_per_round}) {
+                        GossipProtocol::er_per_round, GossipProtocol::dropout_er}) {
     auto p = params(protocol, 1, InitKind::normal, 4, 5);
     p.sequence = three_rounds();
     p.edge_probability = 0.5;

@@ -15,6 +15,7 @@
 #include "netdp/core/weighting.hpp"
 #include "netdp/simulation/gossip_sim.hpp"
 #include "netdp/simulation/gossip_sim_privacy.hpp"
+#include "netdp/simulation/gossip_sim_stop.hpp"
 #include "support/test_support.hpp"
 
 namespace netdp {
@@ -86,8 +87,11 @@ TEST(CliGossipSim, WritesFilesThatMatchTheLibrary) {
 
 TEST(CliGossipSim, EveryProtocolRuns) {
   ScratchDir dir;
-  const std::pair<std::string, std::string> protocols[] = {
-      {"accelerated", ""}, {"randomized", ""}, {"er-per-round", " --er-c 2"}, {"dropout", " --dropout 0.2"}};
+  const std::pair<std::string, std::string> protocols[] = {{"accelerated", ""},
+                                                           {"randomized", ""},
+                                                           {"er-per-round", " --er-c 2"},
+                                                           {"dropout", " --dropout 0.2"},
+                                                           {"dropout-er", " --er-p 0.2 --dropout 0.3"}};
   for (const auto& [protocol, option] : protocols) {
     auto out = dir / protocol;
     auto r = run_cli("gossip-sim --graph hypercube:dim=4 --protocol " + protocol + option +
@@ -158,23 +162,30 @@ TEST(CliGossipSim, BadInputExitsWithTwoAndLeavesNoManifest) {
       {"--protocol dropout --steps auto", "--steps auto"},
       {"--memory-limit 0.000000001", "needs"},
       {"--protocol sequence", "--sequence PATH"},
-      {"--sequence " + bad_file, "only used with protocol sequence"},
+      {"--sequence " + bad_file, "--sequence is only used by --protocol sequence"},
       {"--protocol sequence --sequence " + bad_list, "bad_list.txt line 2 (" + bad_matrix + ")"},
       {"--protocol sequence --sequence " + bad_list, "not symmetric"},
       {"--privacy --sigma 0", "--sigma > 0"},
       {"--privacy --alpha 1", "--alpha"},
       {"--privacy --t-start 2", "--t-start"},
       {"--privacy --source 4", "--source 4"},
-      {"--quantiles 0.5", "need privacy"},
+      {"--quantiles 0.5", "--quantiles is only used by --privacy"},
       // Options the run would ignore (defect 4 of the reliability issue).
-      {"--dropout 0.2", "--dropout is only used by protocol dropout; this run would ignore it"},
-      {"--protocol randomized --er-c 2", "--er-c is only used by protocol er-per-round"},
-      {"--alpha 3", "--alpha is only used by privacy"},
-      {"--cap none", "--cap is only used by privacy"},
+      {"--dropout 0.2",
+       "--dropout is only used by --protocol dropout or dropout-er; this run would ignore it"},
+      {"--er-p 0.1", "--er-p is only used by --protocol dropout-er"},
+      {"--protocol dropout-er", "--er-p"},
+      {"--protocol dropout-er --er-p 1.5", "--er-p"},
+      {"--stop-at thesis:3", "--stop-at is only used by --privacy"},
+      {"--privacy --stop-at thesis", "--stop-at"},
+      {"--privacy --stop-at error:-1", "--stop-at"},
+      {"--protocol randomized --er-c 2", "--er-c is only used by --protocol er-per-round"},
+      {"--alpha 3", "--alpha is only used by --privacy"},
+      {"--cap none", "--cap is only used by --privacy"},
       {"--privacy --cap none", "--cap is only used by --accounting theorem"},
       {"--privacy --accounting theorem --observer-knows input",
        "--observer-knows is only used by --accounting exact"},
-      {"--accounting theorem", "--accounting is only used by privacy"},
+      {"--accounting theorem", "--accounting is only used by --privacy"},
       {"--privacy --accounting bound", "--accounting"},
       {"--privacy --quantiles 0.5,x", "--quantiles"},
       {"--privacy --quantiles 0.5 --protocol dropout --runs 10000 --memory-limit 0.001",
@@ -311,6 +322,70 @@ TEST(CliGossipSim, PrivacyAccountingExactOrTheorem) {
   ASSERT_EQ(pinned["warnings"].size(), 1u);
   EXPECT_NE(pinned["warnings"][0].get<std::string>().find("docs/math.md §6.9"), std::string::npos);
   EXPECT_EQ(read_json(dir / "theorem" / "manifest.json")["parameters"]["privacy"]["accounting"], "theorem");
+}
+
+TEST(CliGossipSim, StopAtWritesEveryRunsStopAndMatchesTheLibrary) {
+  // The thesis' dropout experiment in miniature (docs/gossip_sim.md "Stopping at an accuracy rule").
+  ScratchDir dir;
+  auto out = dir / "stop";
+  const std::string common =
+      "gossip-sim --graph ring:n=60 --protocol dropout-er --er-p 0.05 --dropout 0.5 "
+      "--runs 4 --init uniform --clip-start --seed 5 --privacy --source 0 --accounting "
+      "theorem --quiet";
+  ASSERT_TRUE(run_cli_into(common + " --steps 200 --stop-at thesis:3", out,
+                           {"mse.csv", "privacy_stop.csv", "summary.json", "manifest.json"}));
+  const auto s = read_json(out / "summary.json");
+  EXPECT_EQ(s["protocol"], "dropout-er");
+  EXPECT_EQ(s["er_p"], 0.05);
+  EXPECT_EQ(s["dropout"], 0.5);
+  const auto& stop = s["stop"];
+  EXPECT_EQ(stop["rule"], "thesis:3");
+  EXPECT_EQ(stop["runs_met"], 4);
+  EXPECT_EQ(stop["all_met"], true);
+  EXPECT_FALSE(stop.contains("warning"));
+  EXPECT_EQ(read_json(out / "manifest.json")["parameters"]["stop_at"], "thesis:3");
+
+  const Graph g = make_graph("ring:n=60");
+  GossipSimParams p;
+  p.protocol = GossipProtocol::dropout_er;
+  p.edge_probability = 0.05;
+  p.dropout = 0.5;
+  p.steps = 200;
+  p.runs = 4;
+  p.init.kind = InitKind::uniform;
+  p.clip_start = true;
+  p.seed = 5;
+  GossipPrivacyParams q;
+  q.accounting = GossipAccounting::theorem;
+  q.source = 0;
+  const GossipStopResult lib =
+      gossip_sim_stop(g, CsrMatrix{}, initial_values(g.n, p), p, q, parse_stop_rule("thesis:3"));
+  const auto cells = read_csv_cells(out / "privacy_stop.csv");
+  ASSERT_EQ(cells.size(), 5u);
+  EXPECT_EQ(cells[0], (std::vector<std::string>{"run", "met", "stop_t", "rounds", "error", "threshold",
+                                                "bias", "mean_loss", "max_loss"}));
+  for (std::size_t run = 0; run < 4; ++run) {
+    EXPECT_EQ(cells[run + 1][1], "1");
+    EXPECT_EQ(std::stoi(cells[run + 1][2]), *lib.runs[run].point.stop);
+    EXPECT_EQ(std::strtod(cells[run + 1][7].c_str(), nullptr), lib.runs[run].mean_loss);
+  }
+  EXPECT_DOUBLE_EQ(stop["mean_loss"]["mean"].get<double>(), lib.mean_loss.mean);
+  EXPECT_DOUBLE_EQ(stop["stop_t"]["std"].get<double>(), lib.stop.std);
+
+  // Three rounds are too few: every run is reported as not stopped, with a warning, and no statistics.
+  auto short_out = dir / "short";
+  auto r = run_cli(common + " --steps 3 --stop-at thesis:3 --out " + short_out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto t = read_json(short_out / "summary.json");
+  EXPECT_EQ(t["stop"]["all_met"], false);
+  EXPECT_EQ(t["stop"]["not_met"], nlohmann::json::array({0, 1, 2, 3}));
+  EXPECT_TRUE(t["stop"]["mean_loss"]["mean"].is_null());
+  EXPECT_NE(t["stop"]["warning"].get<std::string>().find("never met the rule"), std::string::npos);
+  EXPECT_NE(t["warnings"].dump().find("never met the rule"), std::string::npos);
+  const auto short_cells = read_csv_cells(short_out / "privacy_stop.csv");
+  EXPECT_EQ(short_cells[1][1], "0");
+  EXPECT_EQ(short_cells[1][2], "");
+  EXPECT_EQ(short_cells[1][3], "3");
 }
 
 }  // namespace

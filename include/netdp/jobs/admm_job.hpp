@@ -9,6 +9,7 @@
 
 #include "netdp/accounting/admm_privacy.hpp"
 #include "netdp/simulation/admm.hpp"
+#include "netdp/simulation/convex_models.hpp"  // LearningDataSpec
 
 namespace netdp {
 
@@ -19,13 +20,8 @@ struct AdmmJob {
   std::optional<double> sigma;          // given: no calibration
   double epsilon = 1;                   // the target of the calibration
   double lipschitz = 0;                 // L; 0: logistic max_j ||x_j|| of the training data
-  AdmmPrivacyParams privacy;  // delta, conversion, subsampling constant (the rest comes from params)
-  std::string data;           // CSV path; empty: synthetic
-  std::int64_t synthetic_rows = 20640;
-  int synthetic_dim = 8;
-  std::uint64_t data_seed = 0;
-  double test_fraction = 0.2;
-  bool intercept = true;
+  AdmmPrivacyParams privacy;       // delta, conversion, subsampling constant (the rest comes from params)
+  LearningDataSpec data;           // CSV path (empty: synthetic), synthetic sizes, split, data seed
   std::int64_t eval_points = 200;  // eval_every = max(1, K / eval_points) unless given
   bool eval_every_given = false;
   std::string out_dir;
@@ -37,6 +33,10 @@ struct AdmmJob {
 AdmmPrivacyParams admm_privacy_params(const AdmmJob& job, std::int64_t users, double lipschitz);
 /// The default m: the largest m with m / n < 1/5 (Thm E.9), at least 1.
 std::int64_t admm_default_sampled(std::int64_t users);
+
+/// The checks that need no work: users, sampled, lipschitz, the rows (the data CSV read whole) and the
+/// calibration's parameters (docs/admm.md).
+void check_admm_job(const AdmmJob& job);
 
 /// curves.csv, summary.json, manifest.json; returns the summary.
 nlohmann::json run_admm_job(const AdmmJob& job);

@@ -9,6 +9,7 @@
 #include "netdp/core/spectral.hpp"
 #include "netdp/simulation/gossip_sim.hpp"
 #include "netdp/simulation/gossip_sim_privacy.hpp"
+#include "netdp/simulation/gossip_sim_stop.hpp"
 
 namespace netdp {
 
@@ -16,12 +17,15 @@ struct GossipSimJob {
   std::string graph;             // graph spec; er-per-round and sequence use only its number of nodes
   std::string sequence;          // --protocol sequence: the list of matrix files (load_gossip_sequence)
   GossipSimParams params;        // params.steps is ignored when auto_steps; edge_probability comes from er_c
+                                 // (er-per-round) or is er-p itself (dropout-er)
   bool auto_steps = false;       // T = T_stop (docs/math.md §2.3, 6.3)
   double er_c = 1.0;             // er-per-round: q = c ln(n) / n (docs/math.md §6.4)
+  std::optional<double> er_p;    // dropout-er: the edge probability p of every round's G(n, p) (required)
   std::optional<double> target;  // report the first t whose mean error is <= target
   GapDefinition gap = GapDefinition::second;
   bool privacy = false;  // also the pairwise losses of every run, aggregated (gossip_sim_privacy)
   GossipPrivacyParams privacy_params;  // memory_limit is taken from params.memory_limit
+  std::optional<StopRule> stop_at;     // with privacy: each run stopped at this rule (gossip_sim_stop)
   std::string out_dir;
   bool progress = true;       // progress lines on stderr for runs longer than a few seconds
   nlohmann::json invocation;  // how the job was asked for (command line), copied to the manifest

@@ -25,6 +25,8 @@ struct MuffliatoGdJob {
   bool cap_ldp = true;            // cap the pairwise losses at T x the LDP level
   std::int64_t memory_limit = 0;  // bytes the privacy accountant may use (0 = what the machine has free)
   std::optional<node_t> source;   // accountant rows of this source only; source of the ER sum (default 0)
+  std::string device = "auto";    // cpu or auto: the run is the CPU's
+  bool device_given = false;      // device given explicitly (cuda refused), not a study worker's default
   std::string out_dir;
   bool progress = true;       // progress lines on stderr for runs longer than a few seconds
   nlohmann::json invocation;  // how the job was asked for (command line), copied to the manifest

@@ -12,21 +12,29 @@
 
 namespace netdp {
 
+/// The target of the noise calibration (docs/math.md §6.1): eps_bar = target at Renyi order alpha.
+struct MuffliatoSgdMeanLoss {
+  double target = 0;  // > 0: on
+  double alpha = 2;
+  TargetStatistic statistic = TargetStatistic::max_observer;
+  double sensitivity = 0;  // Delta; 0: 2 L
+};
+
 struct MuffliatoSgdJob {
   std::string graph, weights = "metropolis";
   MuffliatoGdParams params;         // objective, T = participations, K, nu, clip, l2, batch, runs, seed
   std::optional<int> gossip_steps;  // K; unset: muffliato_sgd_gossip_steps
   std::optional<double> sigma;      // absolute gradient noise std; given: no calibration
-  double target_mean_loss = 0;      // > 0: sigma from the mean loss (the default when sigma is unset)
-  double alpha = 2;
-  TargetStatistic statistic = TargetStatistic::max_observer;
-  double sensitivity = 0;  // Delta; 0: 2 L
+  MuffliatoSgdMeanLoss mean_loss;   // target > 0: sigma from the mean loss (the default when sigma is unset)
   MuffliatoSgdComposition composition = MuffliatoSgdComposition::participations;
   LearningDataSpec data;
   std::string out_dir;
   bool progress = true;  // progress lines on stderr for runs longer than a few seconds
   nlohmann::json invocation;
 };
+
+/// The checks that need no work: sigma or a target, the data CSV read whole (docs/muffliato_sgd.md).
+void check_muffliato_sgd_job(const MuffliatoSgdJob& job);
 
 /// curves.csv, summary.json, manifest.json; returns the summary.
 nlohmann::json run_muffliato_sgd_job(const MuffliatoSgdJob& job);

@@ -80,6 +80,10 @@ struct WalkSgdJob {
   nlohmann::json invocation;
 };
 
+/// The checks that need no work (docs/walk_sgd.md): the calibration's options, the data CSV read whole. The
+/// run starts with them; `netdp run --dry-run`, the study's validation and Python's check() call them.
+void check_walk_sgd_job(const WalkSgdJob& job);
+
 /// curves.csv, summary.json, manifest.json (and by_distance.csv); returns the summary.
 nlohmann::json run_walk_sgd_job(const WalkSgdJob& job);
 

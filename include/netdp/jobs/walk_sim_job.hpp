@@ -14,6 +14,7 @@ struct WalkSimJob {
   std::string weights =
       "auto";  // auto | uniform | lazy-uniform | directed-ring | metropolis | ... | file:PATH
   WalkSimParams params;
+  bool statistics_auto = false;  // statistics auto: resolved from accounting, save-paths and the device
   std::string out_dir;
   bool progress = true;       // progress lines on stderr for runs longer than a few seconds
   nlohmann::json invocation;  // how the job was asked for (command line), copied to the manifest
@@ -29,7 +30,7 @@ nlohmann::json run_walk_sim_job(const WalkSimJob& job);
 namespace jobs {
 class Values;
 struct RunContext;
-/// The job the walk-sim model's parameters describe (what `netdp walk-sim` runs).
+/// The job the walk-sim model's parameters describe (what `netdp walk-sim` runs): its binding's make.
 WalkSimJob walk_sim_job(const Values& v, const RunContext& context);
 }  // namespace jobs
 

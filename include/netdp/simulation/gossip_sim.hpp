@@ -15,6 +15,9 @@
 //   kind 4, er-per-round, run r, round t: attempt a (resampled until connected) starts at offset a 2^40 and
 //           walks the pairs (u, v), u < v, row by row with geometric skips, one next_uniform_double each.
 //   kind 5, dropout, run r, round t: node v drops out iff next_uniform_double at offset 2 v is < q.
+//   dropout-er, run r, round t: the pairs of kind 4 at attempt 0 only (offset 0, never resampled: G(n, p) may
+//           be disconnected) and the mask of kind 5; an edge stays iff both ends stay, so the round's graph
+//           is G(n_active, p) over the active nodes (docs/math.md §6.8).
 // Discrete draws (activations, graphs, dropouts) only compare uniforms with thresholds or take logs on
 // the host, so they do not depend on threads or batches.
 #include <cstdint>
@@ -41,6 +44,7 @@ enum class GossipProtocol {
   randomized,   // one edge per tick with p_e = 2 W_e / n, its endpoints average (Alg 6.2, docs/math.md §6.3)
   er_per_round,  // a fresh connected G(n, q) per round, W-MH (docs/math.md §6.4)
   dropout,       // each node loses all its edges with probability q per round, W-MH on the rest (6.8)
+  dropout_er,    // a fresh G(n, p) per round (not forced connected), then dropout q, W-MH (6.8, App C.8.6)
   sequence,      // the user's matrices W_0 .. W_{L-1}, round t uses W_{t mod L} (6.1); no randomness
 };
 GossipProtocol parse_gossip_protocol(std::string_view text);  // sync | accelerated | randomized | ...
@@ -48,7 +52,7 @@ std::string to_string(GossipProtocol p);
 /// Protocols with one fixed W for every round (sync, accelerated).
 bool fixed_matrix(GossipProtocol p);
 /// Protocols that use the W of --graph and --weights (sync, accelerated, randomized); the others take only
-/// n (er-per-round, sequence) or the edges (dropout) of the graph.
+/// n (er-per-round, dropout-er, sequence) or the edges (dropout) of the graph.
 bool uses_graph_weights(GossipProtocol p);
 
 enum class InitKind { zero, normal, uniform, file };
@@ -73,8 +77,8 @@ struct GossipSimParams {
   std::uint64_t seed = 0;  // Philox key
   InitSpec init;
   WeightsSpec weights;          // W of the graph (sync, accelerated, randomized)
-  double edge_probability = 0;  // er-per-round: q = c ln(n) / n in [0, 1]
-  double dropout = 0;           // dropout: q in [0, 1]
+  double edge_probability = 0;  // er-per-round: q = c ln(n) / n; dropout-er: p (er-p); in [0, 1]
+  double dropout = 0;           // dropout, dropout-er: q in [0, 1]
   /// sequence: the rounds W_0 .. W_{L-1} (load_gossip_sequence); round t uses W_{t mod L}.
   std::shared_ptr<const std::vector<GossipRound>> sequence;
   double spectral_gap = 0;        // lambda_W for gamma (accelerated); 0 = 1 - lambda_2 of W
@@ -98,8 +102,8 @@ std::vector<GossipRound> load_gossip_sequence(const std::string& list_path, node
 
 /// The random communication pattern of run `run` (docs/math.md §6.1, 6.3, 6.4, 6.8), a function of (seed,
 /// run) only: a constant W (sync, accelerated), the activated edges (randomized), or W_t per round
-/// (er-per-round, dropout, sequence: p.sequence repeated cyclically over the T rounds). `w` is the gossip
-/// matrix of `g` for p.weights; the first overload builds it.
+/// (er-per-round, dropout, dropout-er, sequence: p.sequence repeated cyclically over the T rounds). `w` is
+/// the gossip matrix of `g` for p.weights; the first overload builds it.
 GossipSchedule sample_gossip_schedule(const Graph& g, const CsrMatrix& w, const GossipSimParams& p,
                                       std::int64_t run);
 GossipSchedule sample_gossip_schedule(const Graph& g, const GossipSimParams& p, std::int64_t run);

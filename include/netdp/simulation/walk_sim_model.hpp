@@ -47,13 +47,15 @@ struct WalkWeights {
 WalkWeights parse_walk_weights(std::string_view text);
 std::string to_string(const WalkWeights& w);
 
-/// A walk on a connected graph with n >= 2 (InvalidInput otherwise). pi: d_v / 2m for the uniform and lazy
-/// walks, 1/n when W is doubly stochastic, else by (lazy) power iteration.
-WalkModel csr_walk(const Graph& g, const WalkWeights& weights);
+/// A walk on a connected graph with n >= 2 (InvalidInput otherwise, naming `command`: walk-sim, walk-sgd).
+/// pi: d_v / 2m for the uniform and lazy walks, 1/n when W is doubly stochastic, else by (lazy) power
+/// iteration.
+WalkModel csr_walk(const Graph& g, const WalkWeights& weights, std::string_view command = "walk-sim");
 
 /// The walk of a graph spec: `complete:n=N` with weights "auto" or "metropolis" is the implicit J/n walk (no
 /// graph is built); "auto" is "uniform" on every other graph. `graph` receives the CSR graph when one is
 /// built (for hop distances).
-WalkModel make_walk_model(std::string_view graph_spec, std::string_view weights, Graph* graph = nullptr);
+WalkModel make_walk_model(std::string_view graph_spec, std::string_view weights, Graph* graph = nullptr,
+                          std::string_view command = "walk-sim");
 
 }  // namespace netdp
