@@ -103,9 +103,10 @@ json run_admm_job(const AdmmJob& job) {
   AdmmParams p = job.params;
   check_admm_job(job);
   const LearningDataSpec& d = job.data;
-  const LocalData rows = d.csv.empty() ? synthetic_data(p.objective, 1, d.synthetic_dim,
-                                                        static_cast<int>(d.synthetic_rows), d.seed)
-                                       : read_csv_data(d.csv, p.objective, 1);
+  const LocalData rows =
+      d.csv.empty() ? synthetic_data(p.objective, 1, d.synthetic_dim, static_cast<int>(d.synthetic_rows),
+                                     d.seed, d.synthetic_separation)
+                    : read_csv_data(d.csv, p.objective, 1);
   const LearningSplit split = [&] {
     try {
       return learning_split(rows, p.objective, static_cast<node_t>(job.users), d.test_fraction, d.intercept,

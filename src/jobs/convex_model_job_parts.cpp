@@ -22,7 +22,13 @@ std::vector<Parameter> learning_data_parameters(const LearningDataHelp& help) {
               .fallback("0.2")
               .range(between(0, 0.99)),
           flag("no-intercept", "do not append the constant feature 1"),
-          natural("data-seed", help.data_seed).fallback("0")};
+          natural("data-seed", help.data_seed).fallback("0"),
+          real("synthetic-separation",
+               "synthetic logistic labels: y = +1 with probability sigmoid(S x'theta/|theta|); 0 = "
+               "sigmoid(x'theta) "
+               "(docs/walk_sgd.md \"Data\")")
+              .fallback("0")
+              .range(at_least(0))};
 }
 
 LearningDataSpec learning_data_spec(const Values& v) {
@@ -33,6 +39,7 @@ LearningDataSpec learning_data_spec(const Values& v) {
   s.test_fraction = v.real("test-fraction");
   s.intercept = !v.flag("no-intercept");
   s.seed = v.natural("data-seed");
+  s.synthetic_separation = v.real("synthetic-separation");
   return s;
 }
 
@@ -53,6 +60,7 @@ json learning_data_json(const LearningDataSpec& s) {
   return {{"data", s.csv},
           {"synthetic_rows", synthetic ? json(s.synthetic_rows) : json(nullptr)},
           {"synthetic_dim", synthetic ? json(s.synthetic_dim) : json(nullptr)},
+          {"synthetic_separation", synthetic ? json(s.synthetic_separation) : json(nullptr)},
           {"test_fraction", s.test_fraction},
           {"intercept", s.intercept},
           {"data_seed", s.seed}};

@@ -24,8 +24,8 @@ struct LearningDataHelp {
   std::string test_measure = "the test accuracy";
   std::string data_seed = "Philox seed of the synthetic data and the split (the same data for every seed)";
 };
-/// data, synthetic-rows, synthetic-dim, test-fraction, no-intercept, data-seed: the rows that
-/// learning_data_spec reads (the unbound declarations; mf-sgd's until it is bound).
+/// data, synthetic-rows, synthetic-dim, test-fraction, no-intercept, data-seed, synthetic-separation: the
+/// rows that learning_data_spec reads (the unbound declarations; mf-sgd's until it is bound).
 std::vector<Parameter> learning_data_parameters(const LearningDataHelp& help = {});
 LearningDataSpec learning_data_spec(const Values& v);
 /// The same parameters bound to the job's LearningDataSpec `data`.
@@ -39,6 +39,7 @@ std::vector<Parameter> learning_data_parameters(Binding<Job>& bind, const Learni
   list[3] = bind(list[3], &Job::data, &LearningDataSpec::test_fraction);
   list[4] = bind(list[4], [](Job& j, bool no_intercept) { j.data.intercept = !no_intercept; });
   list[5] = bind(list[5], &Job::data, &LearningDataSpec::seed);
+  list[6] = bind(list[6], &Job::data, &LearningDataSpec::synthetic_separation);
   return list;
 }
 /// Reads a data CSV whole and checks it (shape, finiteness, labels; file:line), for the check phase: the

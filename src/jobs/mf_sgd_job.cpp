@@ -192,14 +192,8 @@ Model mf_sgd_model() {
                         bind(natural("seed", "Philox seed of the noise").fallback("0"), &Job::params,
                              &mf::MfSgdParams::seed)});
   // The rows, bound to job.data as the learning models bind them (convex_model_job_parts.hpp).
-  std::vector<Parameter> data =
-      learning_data_parameters({"4000", "the test loss", "Philox seed of the synthetic data and the split"});
-  data[0] = bind(data[0], [](Job& j, const std::string& path) { j.data.csv = path; });
-  data[1] = bind(data[1], &Job::data, &LearningDataSpec::synthetic_rows);
-  data[2] = bind(data[2], &Job::data, &LearningDataSpec::synthetic_dim);
-  data[3] = bind(data[3], &Job::data, &LearningDataSpec::test_fraction);
-  data[4] = bind(data[4], [](Job& j, bool no_intercept) { j.data.intercept = !no_intercept; });
-  data[5] = bind(data[5], &Job::data, &LearningDataSpec::seed);
+  std::vector<Parameter> data = learning_data_parameters(
+      bind, {"4000", "the test loss", "Philox seed of the synthetic data and the split"});
   append(m.parameters, data);
   append(m.parameters,
          {bind(integer("eval-every", "evaluate every e steps (default T/50)").range(at_least(1)),

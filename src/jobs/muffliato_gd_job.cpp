@@ -128,7 +128,9 @@ json run_muffliato_gd_job(const MuffliatoGdJob& job) {
   const LocalData data = job.data.empty() ? synthetic_data(p.objective, g.n, job.dim, samples, p.seed)
                                           : read_csv_data(job.data, p.objective, g.n, job.dim);
   validate(p, data);
-  const bool private_run = p.sigma > 0;
+  // The trusted aggregator sees every update: no pairwise accounting (docs/muffliato_gd.md "Federated
+  // baseline").
+  const bool private_run = p.sigma > 0 && !p.exact_averaging;
   GossipLossParams loss = muffliato_gd_loss_params(p, job.alpha, sensitivity, job.cap_ldp, job.source);
   loss.memory_limit = job.memory_limit;
   if (private_run) validate(loss, g.n);
@@ -240,6 +242,7 @@ json run_muffliato_gd_job(const MuffliatoGdJob& job) {
       {"examples", data.examples()},
       {"steps", p.steps},
       {"gossip_rounds", p.gossip_steps},
+      {"averaging", p.exact_averaging ? "exact" : "gossip"},
       {"step_size", p.step_size},
       // gradient_noise is the name since issue 29; sigma, the same number, stays for one release
       // (docs/outputs.md "muffliato-gd").
@@ -282,6 +285,7 @@ json run_muffliato_gd_job(const MuffliatoGdJob& job) {
         {"samples", job.data.empty() ? json(samples) : json(nullptr)},
         {"steps", p.steps},
         {"gossip_rounds", p.gossip_steps},
+        {"averaging", p.exact_averaging ? "exact" : "gossip"},
         {"step_size", p.step_size},
         {"gradient_noise", p.sigma},
         {"sigma", p.sigma},  // the old name, for one release
@@ -339,6 +343,14 @@ Model muffliato_gd_model() {
        bind(
            integer("gossip-rounds", "accelerated gossip steps K per iteration").required().range(at_least(1)),
            &Job::params, &P::gossip_steps),
+       bind(choice("averaging",
+                   "gossip: K accelerated gossip steps per iteration (Muffliato-GD); exact: the "
+                   "trusted-aggregator "
+                   "baseline of Fig. 6.1c, every node gets the mean of the noisy updates (no pairwise "
+                   "accounting)",
+                   {"gossip", "exact"})
+                .fallback("gossip"),
+            [](Job& j, const std::string& averaging) { j.params.exact_averaging = averaging == "exact"; }),
        bind(real("step-size", "step size nu").fallback("0.1").range(above(0)), &Job::params, &P::step_size),
        // The std of the noise on a gradient, which reaches the iterate times the step size: not the absolute
        // std that sigma is elsewhere (issue 29; docs/muffliato_gd.md "Algorithm"). --sigma is its deprecated
@@ -378,11 +390,13 @@ Model muffliato_gd_model() {
                 .range(above(0)),
             &Job::sensitivity),
        bind(integer("source", "privacy of this source only (all pairs by default)")
-                .range(between(0, 0x7fffffff)),
+                .range(between(0, 0x7fffffff))
+                .needs("averaging", {"gossip"}, "the trusted aggregator sees every update"),
             &Job::source),
        bind(choice("cap", "ldp: cap the pairwise losses at T x the LDP level; none: the raw sums",
                    {"ldp", "none"})
-                .fallback("ldp"),
+                .fallback("ldp")
+                .needs("averaging", {"gossip"}, "the trusted aggregator sees every update"),
             [](Job& j, const std::string& cap) { j.cap_ldp = cap == "ldp"; }),
        bind(flag("no-cap", "the older spelling of cap none").replaced_by("cap none"),
             [](Job& j, bool no_cap) {

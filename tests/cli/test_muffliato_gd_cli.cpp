@@ -148,6 +148,34 @@ TEST(CliMuffliatoGd, NoiselessRunHasNoPrivacyFile) {
   EXPECT_TRUE(fs::exists(out / "manifest.json"));
 }
 
+// The trusted-aggregator baseline (Fig. 6.1c): every node holds the mean of the noisy updates, so the
+// consensus error is 0 at every iteration (exactly: one mean copied to every row), and there is no pairwise
+// accounting; options of that accounting are refused.
+TEST(CliMuffliatoGd, FederatedBaselineHasExactConsensusAndNoPairwisePrivacy) {
+  ScratchDir dir;
+  auto out = dir / "federated";
+  auto r = run_cli(
+      "muffliato-gd --graph ring:n=10 --dim 2 --steps 4 --gossip-rounds 2 --step-size 0.5 --gradient-noise "
+      "0.5 "
+      "--runs 2 --averaging exact --quiet --out " +
+      out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto rows = read_csv_cells(out / "curves.csv");
+  const auto column = std::find(rows[0].begin(), rows[0].end(), "consensus_mean") - rows[0].begin();
+  ASSERT_LT(static_cast<std::size_t>(column), rows[0].size());
+  ASSERT_EQ(rows.size(), 6u);  // header, t = 0..4
+  for (std::size_t t = 1; t < rows.size(); ++t) EXPECT_EQ(std::stod(rows[t][column]), 0.0) << t;
+  EXPECT_FALSE(fs::exists(out / "privacy.csv"));
+  EXPECT_EQ(read_json(out / "summary.json")["averaging"], "exact");
+  auto refused = run_cli(
+      "muffliato-gd --graph ring:n=10 --dim 2 --steps 4 --gossip-rounds 2 --averaging exact "
+      "--source 1 --out " +
+      (dir / "refused").string());
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(refused.err.find("--source is only used by --averaging gossip"), std::string::npos)
+      << refused.err;
+}
+
 TEST(CliMuffliatoGd, BadInputExitsWithCode2AndNoManifest) {
   ScratchDir dir;
   auto bad_labels = dir.write("bad.csv", "1,2,0.5\n3,4,1\n");
