@@ -31,6 +31,7 @@ std::vector<Parameter> learning_data_parameters(const LearningDataHelp& help) {
               .range(at_least(0))};
 }
 
+// mf-sgd reads its rows by name until it is bound (the other models bind learning_data_parameters(bind)).
 LearningDataSpec learning_data_spec(const Values& v) {
   LearningDataSpec s;
   s.csv = v.has("data") ? v.text("data") : "";
@@ -99,6 +100,7 @@ std::string final_learning_report(const json& summary, const RunContext& context
                      summary["seconds_runs"].get<double>(), context.out_dir.string().c_str());
 }
 
+// mf-sgd's estimate, until it is bound.
 LearningRunSize learning_run_size(const Values& v) {
   return {double(v.integer("runs")), double(v.integer("steps")), double(v.integer("synthetic-rows")),
           double(v.integer("synthetic-dim")) + 1};

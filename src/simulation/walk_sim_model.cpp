@@ -84,44 +84,33 @@ void require_moving_walk(const WalkModel& m) {
   throw InvalidParameter("weights", "weights: W = I (no entry off the diagonal): the walk never moves");
 }
 
-/// A walk by W's positive entries must reach every node from every node (W irreducible): a W whose support
-/// splits a connected graph (a block-diagonal file) leaves part of the graph unvisited, its return times
-/// and losses undefined.
+/// W's positive entries must not split a connected graph (a block-diagonal file): part of the graph would
+/// never be visited, its return times and losses undefined. An absorbing node (W_vv = 1) is allowed: the
+/// support, read undirected, stays connected.
 void require_irreducible_walk(const WalkModel& m) {
-  const auto reached_all = [&](bool forward) {
-    std::vector<std::vector<node_t>> reverse;
-    if (!forward) {
-      reverse.resize(static_cast<std::size_t>(m.n));
-      for (node_t i = 0; i < m.n; ++i)
-        for (offset_t k = m.offsets[i]; k < m.offsets[i + 1]; ++k) reverse[m.targets[k]].push_back(i);
+  std::vector<std::vector<node_t>> reverse(static_cast<std::size_t>(m.n));
+  for (node_t i = 0; i < m.n; ++i)
+    for (offset_t k = m.offsets[i]; k < m.offsets[i + 1]; ++k) reverse[m.targets[k]].push_back(i);
+  std::vector<char> seen(static_cast<std::size_t>(m.n), 0);
+  std::vector<node_t> stack{0};
+  seen[0] = 1;
+  const auto visit = [&](node_t j) {
+    if (!seen[j]) {
+      seen[j] = 1;
+      stack.push_back(j);
     }
-    std::vector<char> seen(static_cast<std::size_t>(m.n), 0);
-    std::vector<node_t> stack{0};
-    seen[0] = 1;
-    while (!stack.empty()) {
-      const node_t i = stack.back();
-      stack.pop_back();
-      const auto visit = [&](node_t j) {
-        if (!seen[j]) {
-          seen[j] = 1;
-          stack.push_back(j);
-        }
-      };
-      if (forward)
-        for (offset_t k = m.offsets[i]; k < m.offsets[i + 1]; ++k) visit(m.targets[k]);
-      else
-        for (node_t j : reverse[i]) visit(j);
-    }
-    for (node_t i = 0; i < m.n; ++i)
-      if (!seen[i]) return i;
-    return node_t(-1);
   };
-  for (bool forward : {true, false})
-    if (const node_t missed = reached_all(forward); missed >= 0)
-      throw InvalidParameter("weights", "weights: the walk by W's positive entries never goes from node " +
-                                            std::to_string(forward ? 0 : missed) + " to node " +
-                                            std::to_string(forward ? missed : 0) +
-                                            " (W is reducible on this connected graph)");
+  while (!stack.empty()) {
+    const node_t i = stack.back();
+    stack.pop_back();
+    for (offset_t k = m.offsets[i]; k < m.offsets[i + 1]; ++k) visit(m.targets[k]);
+    for (node_t j : reverse[i]) visit(j);
+  }
+  for (node_t i = 0; i < m.n; ++i)
+    if (!seen[i])
+      throw InvalidParameter("weights", "weights: W's positive entries never connect node 0 and node " +
+                                            std::to_string(i) +
+                                            " (W splits this connected graph: the walk is reducible)");
 }
 
 void weighted_rows(WalkModel& m, const Graph& g, const WeightsSpec& spec) {

@@ -117,23 +117,23 @@ TEST(BadInputsLearning, WalkSimRefusesBeforeWork) {
   const Inputs in(dir);
   const std::string base = "walk-sim --graph ring:n=6 --steps 10 --runs 2";
   expect_refused(
-      dir,
-      {
-          {"disconnected graph", "walk-sim --steps 10 --runs 2 --graph file:" + in.two_components,
-           "walk-sim needs a connected graph"},
-          {"W = I on a connected ring", base + " --weights file:" + in.identity_w, "W = I"},
-          {"a reducible W on a connected ring", base + " --weights file:" + in.reducible_w, "W is reducible"},
-          {"W rows summing to 1.5", base + " --weights file:" + in.heavy_w, "weights"},
-          {"start beyond n", base + " --start node:6", "node:6"},
-          {"eps0 inf", base + " --eps0 inf", "eps0"},
-          {"delta 1", base + " --delta 1", "delta"},
-          {"quantile above 1", base + " --quantiles 0.5,1.5", "quantiles"},
-          {"steps beyond 64 bits", "walk-sim --graph ring:n=6 --runs 2 --steps 99999999999999999999",
-           "steps"},
-          {"directed ring on a complete graph",
-           "walk-sim --graph complete:n=5 --steps 10 --runs 2 --weights directed-ring", "directed-ring"},
-          {"unknown mechanism", base + " --mechanism laplace", "mechanism"},
-      });
+      dir, {
+               {"disconnected graph", "walk-sim --steps 10 --runs 2 --graph file:" + in.two_components,
+                "walk-sim needs a connected graph"},
+               {"W = I on a connected ring", base + " --weights file:" + in.identity_w, "W = I"},
+               {"a reducible W on a connected ring", base + " --weights file:" + in.reducible_w,
+                "the walk is reducible"},
+               {"W rows summing to 1.5", base + " --weights file:" + in.heavy_w, "weights"},
+               {"start beyond n", base + " --start node:6", "node:6"},
+               {"eps0 inf", base + " --eps0 inf", "eps0"},
+               {"delta 1", base + " --delta 1", "delta"},
+               {"quantile above 1", base + " --quantiles 0.5,1.5", "quantiles"},
+               {"steps beyond 64 bits", "walk-sim --graph ring:n=6 --runs 2 --steps 99999999999999999999",
+                "steps"},
+               {"directed ring on a complete graph",
+                "walk-sim --graph complete:n=5 --steps 10 --runs 2 --weights directed-ring", "directed-ring"},
+               {"unknown mechanism", base + " --mechanism laplace", "mechanism"},
+           });
 }
 
 TEST(BadInputsLearning, WalkSgdRefusesBeforeWork) {
