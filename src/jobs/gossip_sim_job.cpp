@@ -146,7 +146,7 @@ json run_gossip_sim_job(const GossipSimJob& job) {
   privacy.memory_limit = params.memory_limit;
   if (job.privacy) gossip_sim_privacy_memory(g, jg.w, params, privacy);  // fail before the simulation
 
-  ResultsDir out(job.out_dir);
+  ResultsDir out(job.out_dir, g);  // node_map.csv for a renumbered file graph
   ProgressLine progress("gossip-sim", "of the run-steps", job.progress);
   const GossipSimResult r = gossip_sim(g, jg.w, x, params, [&](double f) { progress.update(f); });
   progress.finish();

@@ -99,7 +99,7 @@ json run_mf_sgd_job(const MfSgdJob& job) {
   progress.finish();
   require_finite_mf_curves(r);
 
-  ResultsDir out(job.out_dir);
+  ResultsDir out(job.out_dir, setup.g);  // node_map.csv for a renumbered file graph
   out.write_text("curves.csv", curves_csv(r));
   mf::write_npy_matrix(out.file("C.npy").string(), mf::stack_rows(setup.c));
   json summary = {{"model", "mf-sgd"}};

@@ -137,7 +137,7 @@ json run_muffliato_gd_job(const MuffliatoGdJob& job) {
   if (p.er_per_round) muffliato_gd_schedule(g, jg.w, p, 0);  // a q too small for connected graphs fails here
   const double setup_seconds = clock.seconds();
 
-  ResultsDir out(job.out_dir);
+  ResultsDir out(job.out_dir, jg.g);  // node_map.csv for a renumbered file graph
   ProgressLine progress("muffliato-gd", "of the runs", job.progress);
   const MuffliatoGdResult r = muffliato_gd(g, jg.w, data, p, [&](double f) { progress.update(f); });
   progress.finish();

@@ -62,7 +62,7 @@ json run_muffliato_sgd_job(const MuffliatoSgdJob& job) {
                              "lower step-size or sigma (the iterates diverge)");
   const double spent = sigma > 0 ? at_one * sensitivity * sensitivity / (sigma * sigma) : INFINITY;
 
-  ResultsDir out(job.out_dir);
+  ResultsDir out(job.out_dir, jg.g);  // node_map.csv for a renumbered file graph
   out.write_text("curves.csv", jobs::learning_curves_csv(r.step, r.objective, r.accuracy, "consensus_mean",
                                                          r.consensus.mean));
   json summary = {

@@ -215,7 +215,7 @@ json run_walk_sim_job(const WalkSimJob& job) {
   }
   const double graph_seconds = clock.seconds();
 
-  ResultsDir out(job.out_dir);
+  ResultsDir out(job.out_dir, g);  // node_map.csv for a renumbered file graph
   ProgressLine progress("walk-sim", "of the run-steps", job.progress);
   const WalkSimResult r =
       walk_sim(model, p, have_distances ? &distances : nullptr, [&](double f) { progress.update(f); });
