@@ -287,7 +287,7 @@ json run_mf_loss_job(const MfLossJob& job) {
     by_hops(baseline_loss, baseline_buckets, baseline_all);
   }
 
-  ResultsDir out(job.out_dir);
+  ResultsDir out(job.out_dir, setup.g);  // node_map.csv for a renumbered file graph
   mf::write_npy_matrix(out.file("sensitivity.npy").string(), sens);
   mf::write_npy_matrix(out.file("loss.npy").string(), loss);
   json files = json::array({"sensitivity.npy", "loss.npy"});

@@ -87,7 +87,7 @@ json run_walk_sgd_job(const WalkSgdJob& job) {
   jobs::require_finite_curve(r.step, r.objective.mean, "the mean objective",
                              "lower step-size or sigma (the iterates diverge)");
 
-  ResultsDir out(job.out_dir);
+  ResultsDir out(job.out_dir, graph);  // node_map.csv for a renumbered file graph
   out.write_text("curves.csv", jobs::learning_curves_csv(r.step, r.objective, r.accuracy,
                                                          "max_contributions_mean", r.max_contributions_mean));
   json files = json::array({"curves.csv"});
