@@ -32,17 +32,6 @@ std::vector<Parameter> learning_data_parameters(const LearningDataHelp& help) {
 }
 
 // mf-sgd reads its rows by name until it is bound (the other models bind learning_data_parameters(bind)).
-LearningDataSpec learning_data_spec(const Values& v) {
-  LearningDataSpec s;
-  s.csv = v.has("data") ? v.text("data") : "";
-  s.synthetic_rows = v.integer("synthetic-rows");
-  s.synthetic_dim = static_cast<int>(v.integer("synthetic-dim"));
-  s.test_fraction = v.real("test-fraction");
-  s.intercept = !v.flag("no-intercept");
-  s.seed = v.natural("data-seed");
-  s.synthetic_separation = v.real("synthetic-separation");
-  return s;
-}
 
 void check_learning_data(const LearningDataSpec& s, Objective objective) {
   // synthetic_data draws an int count of rows (load_learning_split checks the same at the run).
@@ -100,11 +89,6 @@ std::string final_learning_report(const json& summary, const RunContext& context
                      summary["seconds_runs"].get<double>(), context.out_dir.string().c_str());
 }
 
-// mf-sgd's estimate, until it is bound.
-LearningRunSize learning_run_size(const Values& v) {
-  return {double(v.integer("runs")), double(v.integer("steps")), double(v.integer("synthetic-rows")),
-          double(v.integer("synthetic-dim")) + 1};
-}
 
 std::vector<Parameter> mean_loss_parameters() {
   using namespace declare;

@@ -25,9 +25,8 @@ struct LearningDataHelp {
   std::string data_seed = "Philox seed of the synthetic data and the split (the same data for every seed)";
 };
 /// data, synthetic-rows, synthetic-dim, test-fraction, no-intercept, data-seed, synthetic-separation: the
-/// rows that learning_data_spec reads (the unbound declarations; mf-sgd's until it is bound).
+/// rows of a learning run (the declarations; learning_data_parameters(bind) binds them to job.data).
 std::vector<Parameter> learning_data_parameters(const LearningDataHelp& help = {});
-LearningDataSpec learning_data_spec(const Values& v);
 /// The same parameters bound to the job's LearningDataSpec `data`.
 template <class Job>
 std::vector<Parameter> learning_data_parameters(Binding<Job>& bind, const LearningDataHelp& help = {}) {
@@ -89,13 +88,6 @@ std::string learning_curves_csv(const std::vector<Step>& step, const RunStatisti
 /// The end of a learning model's report line: "final objective O, accuracy A, S s -> OUT\n" from the summary
 /// (accuracy nan when the objective has none).
 std::string final_learning_report(const nlohmann::json& summary, const RunContext& context);
-
-/// What the learning models' estimates start from: runs, steps, synthetic rows and features (the intercept
-/// included).
-struct LearningRunSize {
-  double runs = 0, steps = 0, rows = 0, dim = 0;
-};
-LearningRunSize learning_run_size(const Values& v);
 
 /// The target of a mean-loss calibration: eps_bar > 0 at Renyi order alpha, for the statistic (the worst
 /// observer's mean, or the mean over all ordered pairs), the noise N(0, Delta^2 multiplier^2) with
