@@ -155,19 +155,6 @@ nlohmann::json finite_or_null(double x) {
   return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);
 }
 
-std::int64_t memory_limit_bytes(const Values& v, const std::string& name) {
-  return static_cast<std::int64_t>(v.real(name) * double(1LL << 30));
-}
-
-std::optional<node_t> source_node(const Values& v, const std::string& name) {
-  if (!v.has(name)) return std::nullopt;
-  return static_cast<node_t>(v.integer(name));
-}
-
-double estimate_steps(const Values& v, double n) {
-  return estimate_steps(v.is_auto("steps") ? 0 : double(v.integer("steps")), n);
-}
-
 double estimate_steps(double steps, double n) {
   return steps > 0 ? steps : 4 * std::log2(std::max(2.0, n)) + 8;  // "auto": a few mixing times
 }

@@ -94,12 +94,7 @@ void set_run_context(Job& job, const RunContext& context) {
 /// x, or null when not finite (JSON has no NaN).
 nlohmann::json finite_or_null(double x);
 
-/// GiB -> bytes.
-std::int64_t memory_limit_bytes(const Values& v, const std::string& name = "memory-limit");
-/// A source node given as an integer parameter, if given.
-std::optional<node_t> source_node(const Values& v, const std::string& name = "source");
-/// The steps of an estimate: the number given, or a few mixing times for auto.
-double estimate_steps(const Values& v, double n);
+/// The steps of an estimate: the number given (0: auto, a few mixing times).
 double estimate_steps(double steps, double n);  // steps 0: auto
 
 /// printf into a string (the models' report lines).
