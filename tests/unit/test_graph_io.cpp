@@ -136,7 +136,7 @@ TEST(GraphIo, RenumberedNodesKeepTheirFileIds) {
   lcc.one_based = true;
   EXPECT_EQ(load_edge_list(path, lcc).file_ids, (std::vector<std::int64_t>{5, 7, 9}));
   const auto connected = dir.write("c.txt", "0 1\n1 2\n");
-  EXPECT_TRUE(load_edge_list(connected, lcc).file_ids.empty());  // lcc kept every node
+  EXPECT_TRUE(load_edge_list(connected, {.largest_component = true}).file_ids.empty());  // every node kept
 }
 
 TEST(GraphIo, EdgeListErrorsNamePathLineAndContent) {
