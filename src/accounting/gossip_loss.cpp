@@ -84,7 +84,8 @@ GossipLossRun run_cpu_one_pass(const kernels::GossipLossProblem& problem, const 
   const RowTilePlan plan = plan_row_tiles("gossip-loss", "the panels and shares of the one pass", n, count,
                                           kernels::gossip_one_pass_bytes(problem, first, count), n * 8,
                                           p.tile_sources, p.memory_limit);
-  const kernels::GossipShares shares = kernels::gossip_shares_one_pass_cpu(problem, first, count, keep_going(progress));
+  const kernels::GossipShares shares =
+      kernels::gossip_shares_one_pass_cpu(problem, first, count, keep_going(progress));
   throw_if_stopped();
   const std::int64_t lanes = shares.lanes, tile = std::max(lanes, plan.tile / lanes * lanes);
   stream_row_tiles(first, count, tile, problem.w.n, sink,

@@ -89,7 +89,6 @@ std::string final_learning_report(const json& summary, const RunContext& context
                      summary["seconds_runs"].get<double>(), context.out_dir.string().c_str());
 }
 
-
 std::vector<Parameter> mean_loss_parameters() {
   using namespace declare;
   return {real("target-mean-loss",

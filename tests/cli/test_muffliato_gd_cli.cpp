@@ -149,8 +149,8 @@ TEST(CliMuffliatoGd, NoiselessRunHasNoPrivacyFile) {
 }
 
 // The trusted-aggregator baseline (Fig. 6.1c): every node holds the mean of the noisy updates, so the
-// consensus error is 0 at every iteration (up to the rounding of the mean of equal rows), and there is no pairwise
-// accounting; options of that accounting are refused.
+// consensus error is 0 at every iteration (up to the rounding of the mean of equal rows), and there is no
+// pairwise accounting; options of that accounting are refused.
 TEST(CliMuffliatoGd, FederatedBaselineHasExactConsensusAndNoPairwisePrivacy) {
   ScratchDir dir;
   auto out = dir / "federated";

@@ -1,6 +1,7 @@
 #pragma once
-// The bad-input catalogue's case runner (docs/reliability.md §1), shared by tests/cli/test_bad_inputs*.cpp: each
-// case exits 2 with exactly one short line on stderr naming the fault and leaves no output directory behind.
+// The bad-input catalogue's case runner (docs/reliability.md §1), shared by tests/cli/test_bad_inputs*.cpp:
+// each case exits 2 with exactly one short line on stderr naming the fault and leaves no output directory
+// behind.
 #include <gtest/gtest.h>
 
 #include <algorithm>

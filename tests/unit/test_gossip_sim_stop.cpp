@@ -39,7 +39,8 @@ TEST(GossipSimStop, CompleteGraphStopsAfterOneRoundWithTheLdpLoss) {
   // rounding, about 1e-32) and every run stops at t = 1 under thesis:1e-6 (at t = 0 the error is of the order
   // of sigma^2, far above 1e-6 (xbar_noisy - xbar)^2; with c = 3 a run of 8 nodes can stop at t = 0, when its
   // spread happens to be below 3 times its bias). Its one message (t = 0) is each x_u + eta_u sent to every
-  // other node: the exact loss of every pair is the LDP level alpha Delta^2 / (2 sigma^2) = 2 / (2 * 4) = 0.25.
+  // other node: the exact loss of every pair is the LDP level alpha Delta^2 / (2 sigma^2) = 2 / (2 * 4) =
+  // 0.25.
   const Graph g = complete_graph(8);
   const CsrMatrix w = gossip_matrix(g, Weighting::metropolis);
   GossipSimParams p = testing::cpu_gossip_params(GossipProtocol::sync, 5, 6);

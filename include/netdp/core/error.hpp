@@ -52,9 +52,9 @@ class InsufficientMemory : public InvalidInput {
   using InvalidInput::InvalidInput;
 };
 
-/// A running quantity became NaN or infinite (a step size times a gradient, a noise scale, an exponential): the
-/// run stops (exit 1) before the value reaches a file, and the earlier result stays whole (docs/reliability.md
-/// §1 "No non-finite number in an output").
+/// A running quantity became NaN or infinite (a step size times a gradient, a noise scale, an exponential):
+/// the run stops (exit 1) before the value reaches a file, and the earlier result stays whole
+/// (docs/reliability.md §1 "No non-finite number in an output").
 class NonFiniteValue : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;

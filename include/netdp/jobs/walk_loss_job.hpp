@@ -31,7 +31,8 @@ struct WalkLossJob {
   bool write_matrix = true;  // loss.npy; without it only the statistics files (large sweeps)
   bool diagonal_local =
       false;  // loss.npy's (u, u): alpha/(2 sigma^2) instead of 0 (docs/math.md §12 item 60)
-  bool progress = true;  // progress lines and the weak-convexity warning on stderr (summary.json has it always)
+  bool progress =
+      true;  // progress lines and the weak-convexity warning on stderr (summary.json has it always)
   nlohmann::json invocation;
 };
 
