@@ -424,7 +424,9 @@ TEST(GossipSimBodies, DropoutErSamplerDrawsTheCpuGraphs) {
           const std::vector<char> dropped = gossip_sim_detail::dropout_mask(n, q, p.seed, b, round);
           for (node_t v = 0; v < n; ++v) {
             ASSERT_EQ(active[static_cast<std::size_t>(b * n + v)], dropped[v] ? 0 : 1) << what;
-            if (dropped[v]) ASSERT_EQ(cpu.graph.degree(v), 0) << what;  // a dropped node has no edge
+            if (dropped[v]) {
+              ASSERT_EQ(cpu.graph.degree(v), 0) << what;  // a dropped node has no edge
+            }
           }
         }
       }
