@@ -6,12 +6,15 @@ both give the CLI's results.csv. A StudyResult reads results.csv and the tidy re
 (python/netdp/_frames.py).
 """
 
+import glob
 import json
 import math
 import os
 import re
+import warnings
 
 from . import _frames, _netdp
+from ._models import NetdpWarning
 
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 
@@ -88,16 +91,32 @@ def read_study_table(path):
     return _frames.frame(columns)
 
 
+def unit_warnings(out):
+    """{warning text: [unit, ...]} from the units' records (unit.json `summary.warnings`), units in path order."""
+    found = {}
+    for path in sorted(glob.glob(os.path.join(glob.escape(out), "**", "unit.json"), recursive=True)):
+        with open(path, encoding="utf-8") as f:
+            record = json.load(f)
+        summary = record.get("summary") if isinstance(record, dict) else None
+        unit = os.path.relpath(os.path.dirname(path), out)
+        for text in (summary or {}).get("warnings", []) if isinstance(summary, dict) else []:
+            found.setdefault(text if isinstance(text, str) else json.dumps(text), []).append(unit)
+    return found
+
+
 class StudyResult:
     """A finished study: ``out`` (its directory; also ``path``), ``results`` (results.csv as a typed table: a
     pandas DataFrame, or a NumPy structured array without pandas), ``frame()`` (results_long.csv, the tidy
-    table: one row per experiment, point, statistic and distance) and ``manifest`` (manifest.json as a dict)."""
+    table: one row per experiment, point, statistic and distance), ``manifest`` (manifest.json as a dict) and
+    ``warnings`` (the units' validity warnings: {text: [unit directory, ...]}; run_study also raises each as a
+    NetdpWarning)."""
 
     def __init__(self, out):
         self.out = self.path = out
         self.results = read_study_table(os.path.join(out, "results.csv"))
         with open(os.path.join(out, "manifest.json"), encoding="utf-8") as f:
             self.manifest = json.load(f)
+        self.warnings = unit_warnings(out)
 
     def frame(self):
         """results_long.csv as a typed table (docs/study.md "Outputs"): columns experiment, point, model, one per
@@ -136,4 +155,7 @@ def run_study(study, out=None, *, workers=0, devices="auto", update=False, dry_r
                            "run again to resume")
     if code != 0:
         raise RuntimeError(f"study {source}: some units failed (see {out}); run again to retry them")
-    return StudyResult(out)
+    result = StudyResult(out)
+    for text, units in result.warnings.items():  # validity warnings reach the caller (docs/python.md "Warnings")
+        warnings.warn(f"{len(units)} unit(s), e.g. {units[0]}: {text}", NetdpWarning, stacklevel=2)
+    return result

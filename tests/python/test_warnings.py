@@ -28,3 +28,16 @@ def test_no_warning_when_the_condition_holds():
         warnings.simplefilter("error", netdp.NetdpWarning)
         r = netdp.walk_loss("hypercube:dim=4", steps=200, noise_multiplier=2.0)  # 2^2 >= 4
     assert r.summary.get("warnings", []) == []
+
+
+def test_a_study_raises_its_units_warnings(tmp_path):
+    # Two grid points: noise multiplier 1 fails the condition (sigma^2 = 1 < 4), 3 meets it (9 >= 4), so one
+    # unit warns; the warning names the count and the unit, and StudyResult.warnings lists it.
+    study = {"experiment": [{"name": "w", "model": "walk-loss", "params": {"graph": "ring:n=6", "steps": 5},
+                             "grid": {"noise-multiplier": [1, 3]}}]}
+    with pytest.warns(netdp.NetdpWarning) as caught:
+        result = netdp.run_study(study, tmp_path / "study")
+    texts = [str(w.message) for w in caught if w.category is netdp.NetdpWarning]
+    assert len(texts) == 1 and texts[0].startswith("1 unit(s), e.g. w/p0000/rep-0: ") and "Thm 7.7" in texts[0]
+    assert caught[0].filename == __file__
+    assert [units for units in result.warnings.values()] == [["w/p0000/rep-0"]]
