@@ -1,7 +1,8 @@
 """Thesis Fig. 6.1c / Table C.1: Muffliato-GD on time-varying Erdos-Renyi graphs. Left: node 0's loss towards the
 others by hop distance in the first graph (mean, min-max band) for the per-round Theorem 6.6 bound summed over the
 steps (`er-round-sum`) and for Theorem C.9 on the actual graphs (`thm-C.9`), with the LDP composition T x LDP level.
-Right: test accuracy of the averaged model against the gradient step (mean over runs).
+Right: test accuracy of the averaged model against the gradient step (mean over runs), beside the trusted-aggregator
+(federated) baseline that averages the same noisy updates exactly.
 
     build/netdp run examples/fig6_1c_muffliato_gd_time_varying_er/study.toml --out DIR
     python3 examples/fig6_1c_muffliato_gd_time_varying_er/plot.py DIR        # writes DIR/fig6_1c.png
@@ -33,7 +34,14 @@ def main(out):
     left.set_title("privacy of node 0")
     left.legend(fontsize=8)
     curve = rows(f"{unit}/curves.csv")
-    right.plot([int(r["t"]) for r in curve], [float(r["accuracy_mean"]) for r in curve], marker="o", ms=3)
+    right.plot([int(r["t"]) for r in curve], [float(r["accuracy_mean"]) for r in curve], marker="o", ms=3,
+               label="Muffliato-GD (K gossip steps)")
+    federated = Path(f"{out}/federated/p0000/rep-0/curves.csv")
+    if federated.exists():  # the trusted aggregator: the noisy updates averaged exactly
+        base = rows(str(federated))
+        right.plot([int(r["t"]) for r in base], [float(r["accuracy_mean"]) for r in base], marker="s", ms=3,
+                   ls="--", color="black", label="trusted aggregator (exact average)")
+    right.legend(fontsize=8)
     right.set_xlabel("gradient step t")
     right.set_ylabel("accuracy of the averaged model")
     right.set_title("utility")
