@@ -34,9 +34,12 @@ def run_cli(args, expect=0):
 
 
 def without_timings(value):
-    """A JSON value without its wall-clock fields (seconds*, *_per_second): they differ from run to run."""
+    """A JSON value without its wall-clock fields (seconds*, *_per_second), which differ from run to run, and the
+    backend's note (device_note: the pip-installed package has no CUDA backend while the program may, so `auto`
+    explains its CPU choice differently; docs/python.md "CPU only")."""
     if isinstance(value, dict):
-        return {k: without_timings(v) for k, v in value.items() if "seconds" not in k and "per_second" not in k}
+        return {k: without_timings(v) for k, v in value.items()
+                if "seconds" not in k and "per_second" not in k and k != "device_note"}
     if isinstance(value, list):
         return [without_timings(v) for v in value]
     return value
