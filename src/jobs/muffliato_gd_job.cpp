@@ -14,6 +14,7 @@
 #include "netdp/accounting/gossip_loss_sequence.hpp"
 #include "netdp/accounting/loss_report.hpp"
 #include "netdp/accounting/loss_statistics.hpp"
+#include "netdp/accounting/muffliato_exact.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/core/graph_spec.hpp"
 #include "netdp/io/results_dir.hpp"
@@ -32,6 +33,69 @@ std::pair<double, std::string> sensitivity_of(const MuffliatoGdJob& job) {
     return {0.5, "reference code: 0.5, the [R-MUF] assumption for normalised features"};
   if (p.clip > 0) return {2 * p.clip, "2 L: per-example gradients clipped to L, D_u replaced as a whole"};
   return {1.0, "assumed 1: nothing bounds the gradients without clip; give sensitivity"};
+}
+
+/// Why the run's states are not linear in the data and the noise (docs/math.md §6.5 "Exact accounting of
+/// linear runs"); empty for a linear run.
+std::string nonlinear_reason(const MuffliatoGdJob& job) {
+  const auto& p = job.params;
+  if (p.objective != Objective::quadratic)
+    return "the " + to_string(p.objective) + " gradient is nonlinear in theta and the data";
+  if (p.clip > 0) return "clip makes the gradient nonlinear";
+  if (p.noise_order == NoiseOrder::reference_code) return "reference-code clips the noisy gradient";
+  return "";
+}
+
+/// The accountant: the one given, else exact for linear runs and the LDP composition otherwise.
+std::string accounting_of(const MuffliatoGdJob& job) {
+  if (!job.accounting.empty()) return job.accounting;
+  return nonlinear_reason(job).empty() ? "exact" : "ldp";
+}
+
+/// The pairwise Renyi losses of the chosen accountant into `sink`; `name` gets privacy.csv's accountant and
+/// `label` summary.json's (docs/muffliato_gd.md "Privacy accounting").
+GossipLossRun account_privacy(const MuffliatoGdJob& job, const Graph& g, const CsrMatrix& w,
+                              const MuffliatoGdParams& p, const GossipLossParams& loss, double gamma,
+                              LossRowSink& sink, std::string& name, std::string& label) {
+  const std::string accounting = accounting_of(job);
+  if (accounting == "theorem") {
+    name = p.er_per_round ? "thm-C.9" : "thm-6.9";
+    label = p.er_per_round ? "Theorem C.9 (eq. C.4): run 0's graph sequence" : "Theorem 6.9: fixed W";
+    return muffliato_gd_privacy(g, w, p, loss, 0, sink);
+  }
+  const node_t n = g.n, first = job.source.value_or(0), rows = job.source ? 1 : n;
+  std::vector<double> out(std::size_t(rows) * std::size_t(n));
+  GossipLossRun run;
+  if (accounting == "ldp") {  // u's T noisy updates composed; everything v sees is computed from them
+    name = "ldp", label = "LDP composition: T Gaussian releases of u's update";
+    for (node_t i = 0; i < rows; ++i)
+      for (node_t v = 0; v < n; ++v)
+        out[std::size_t(i) * n + v] = v == first + i ? 0.0 : p.steps * gossip_ldp_loss(loss);
+    run.accounting = "ldp";
+  } else {  // run 0's rounds, mu_uv^2 = (Delta / s)^2 share
+    const GossipSchedule s = muffliato_gd_schedule(g, w, p, 0);
+    std::vector<double> gammas(1, gamma);
+    if (p.er_per_round) {
+      gammas.assign(std::size_t(p.steps), 1.0);  // K = 1 uses none
+      for (int t = 0; p.gossip_steps > 1 && t < p.steps; ++t)
+        gammas[std::size_t(t)] = chebyshev_gamma(spectral_summary(s.round(t).w).gap(p.gap_definition));
+    }
+    MuffliatoExactParams e;
+    e.rounds = p.steps;
+    e.gossip_steps = p.gossip_steps;
+    e.state_factor = 1 - p.step_size * (1 + p.l2);  // theta - nu ((1 + mu) theta - ybar)
+    e.same_shift = p.batch == 0;
+    e.source = job.source;
+    e.memory_limit = job.memory_limit;
+    const MuffliatoExactResult r = muffliato_exact_shares(s, gammas, e);
+    name = r.bound ? "bound" : "exact";
+    label = r.bound ? "bound: the linear view of run 0, sum |M| over the rounds' shifts (mini-batches)"
+                    : "exact: the Gaussian view of run 0's T rounds";
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = gossip_ldp_loss(loss) * r.share[i];
+    run = r.run;
+  }
+  sink.consume(first, rows, out);
+  return run;
 }
 
 json aggregate_json(const LossAggregate& a) {
@@ -101,6 +165,11 @@ void check_muffliato_gd_job(const MuffliatoGdJob& job) {
                                                  format_double(p.step_size * p.sigma) +
                                                  " is beyond 1e150, where the objective's squares overflow");
   if (!job.er_c) check_job_weights(job.graph, job.weights);  // a W file, read whole
+  if (job.accounting == "exact" && !nonlinear_reason(job).empty())
+    throw InvalidParameter("accounting",
+                           "accounting exact needs a linear run (quadratic objective, no clip, "
+                           "no reference-code): " +
+                               nonlinear_reason(job) + "; use accounting ldp (a valid bound) or theorem");
   if (p.sigma > 0)
     validate(muffliato_gd_loss_params(p, job.alpha, sensitivity_of(job).first, job.cap_ldp, job.source),
              planned_node_count(job.graph));
@@ -151,7 +220,8 @@ json run_muffliato_gd_job(const MuffliatoGdJob& job) {
   if (private_run) {
     const Stopwatch privacy_clock;
     LossStatistics stats(g);
-    const GossipLossRun run = muffliato_gd_privacy(g, jg.w, p, loss, 0, stats);
+    std::string name, label;
+    const GossipLossRun run = account_privacy(job, g, jg.w, p, loss, r.gamma, stats, name, label);
     const LossAggregate all = stats.overall();
     if (all.count > 0) {  // no non-finite number in an output (docs/reliability.md §1)
       require_finite(all.max, "the largest pairwise loss",
@@ -161,8 +231,8 @@ json run_muffliato_gd_job(const MuffliatoGdJob& job) {
     }
     const json rows = distance_rows(stats.by_distance());
     const double ldp = gossip_ldp_loss(loss);
-    privacy = {{"accountant",
-                p.er_per_round ? "Theorem C.9 (eq. C.4): run 0's graph sequence" : "Theorem 6.9: fixed W"},
+    privacy = {{"accountant", label},
+               {"accounting", accounting_of(job)},
                {"alpha", loss.alpha},
                {"sigma", loss.sigma},
                {"sensitivity", loss.sensitivity},
@@ -175,8 +245,15 @@ json run_muffliato_gd_job(const MuffliatoGdJob& job) {
                {"accountant_seconds", run.seconds},
                {"memory_estimate_bytes", run.memory_estimate}};
     privacy.update(aggregate_json(all));
-    json warnings = json::array({built_on_theorem_warning(
-        p.er_per_round ? std::string("Theorem C.9's accountant") : std::string("Theorem 6.9's accountant"))});
+    json warnings = json::array();
+    if (name.starts_with("thm"))
+      warnings.push_back(built_on_theorem_warning(p.er_per_round ? std::string("Theorem C.9's accountant")
+                                                                 : std::string("Theorem 6.9's accountant")));
+    if (run.accounting == "exact" || run.accounting == "bound")  // what the bases kept (docs/math.md §6.9)
+      privacy["view"] = {{"rank_min", run.view_rank_min}, {"rank_mean", run.view_rank_mean},
+                         {"rank_max", run.view_rank_max}, {"dropped", run.view_dropped},
+                         {"floor", run.view_floor},       {"smallest_kept", run.view_smallest_kept},
+                         {"observer_batches", run.passes}};
     if (p.er_per_round)
       warnings.push_back(
           built_on_theorem_warning("the per-round Erdos-Renyi bound (Theorem 6.6, er-round-sum)"));
@@ -189,7 +266,7 @@ json run_muffliato_gd_job(const MuffliatoGdJob& job) {
     }
     std::ostringstream csv;
     csv << "accountant,distance,pairs,mean,min,max\n";
-    privacy_csv_rows(csv, p.er_per_round ? "thm-C.9" : "thm-6.9", aggregate_json(all), rows);
+    privacy_csv_rows(csv, name, aggregate_json(all), rows);
 
     if (p.er_per_round) {  // Fig. 6.1c: the per-round bound of Thm 6.6, summed over the T iterations
       const node_t u = job.source.value_or(0);
@@ -264,7 +341,7 @@ json run_muffliato_gd_job(const MuffliatoGdJob& job) {
       {"seconds_privacy", privacy_seconds},
       {"seconds_total", clock.seconds()},
   };
-  if (private_run) summary["warnings"] = privacy["warnings"];
+  if (private_run && !privacy["warnings"].empty()) summary["warnings"] = privacy["warnings"];
   if (p.er_per_round) {
     summary["er_c"] = *job.er_c;
     summary["edge_probability"] = p.edge_probability;
@@ -300,6 +377,7 @@ json run_muffliato_gd_job(const MuffliatoGdJob& job) {
         {"alpha", job.alpha},
         {"sensitivity", sensitivity},
         {"cap", job.cap_ldp ? "ldp" : "none"},
+        {"accounting", accounting_of(job)},
         {"source", job.source ? json(*job.source) : json(nullptr)}}},
       {"backend", {{"device", r.device}, {"propagation", "sparse, one run per thread"}}},
       {"seconds_setup", setup_seconds},
@@ -398,6 +476,14 @@ Model muffliato_gd_model() {
                 .fallback("ldp")
                 .needs("averaging", {"gossip"}, "the trusted aggregator sees every update"),
             [](Job& j, const std::string& cap) { j.cap_ldp = cap == "ldp"; }),
+       bind(choice(
+                "accounting",
+                "exact: the Gaussian view of the T rounds (linear runs: quadratic, no clip, no "
+                "reference-code; with batch a bound); ldp: T x the LDP level; theorem: Thm 6.9 / C.9, not a "
+                "bound (default: exact for linear runs, else ldp)",
+                {"exact", "ldp", "theorem"})
+                .needs("averaging", {"gossip"}, "the trusted aggregator sees every update"),
+            [](Job& j, const std::string& accounting) { j.accounting = accounting; }),
        bind(flag("no-cap", "the older spelling of cap none").replaced_by("cap none"),
             [](Job& j, bool no_cap) {
               if (no_cap) j.cap_ldp = false;

@@ -30,6 +30,9 @@ struct MuffliatoGdJob {
   std::string out_dir;
   bool progress = true;       // progress lines on stderr for runs longer than a few seconds
   nlohmann::json invocation;  // how the job was asked for (command line), copied to the manifest
+
+  // "exact" | "ldp" | "theorem"; empty: exact for linear runs, else ldp (docs/muffliato_gd.md "Privacy")
+  std::string accounting;
 };
 
 /// Runs the job and writes curves.csv, privacy.csv (sigma > 0), summary.json and, last, manifest.json.
