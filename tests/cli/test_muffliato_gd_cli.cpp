@@ -8,7 +8,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "netdp/accounting/muffliato_exact.hpp"
 #include "netdp/core/graph_spec.hpp"
+#include "netdp/core/spectral.hpp"
 #include "netdp/core/weighting.hpp"
 #include "netdp/simulation/muffliato_gd.hpp"
 #include "support/test_support.hpp"
@@ -29,7 +31,7 @@ TEST(CliMuffliatoGd, WritesCurvesAndPrivacyThatMatchTheLibrary) {
   ASSERT_TRUE(
       run_cli_into("muffliato-gd --graph ring:n=10 --objective least-squares --dim 3 --samples 4 --steps 6 "
                    "--gossip-rounds 3 --step-size 0.3 --gradient-noise 2 --runs 20 --seed 5 --clip 1 --alpha "
-                   "3 --threads 2",
+                   "3 --threads 2 --accounting theorem",
                    out, {"curves.csv", "privacy.csv", "summary.json", "manifest.json"}));
 
   Graph g = make_graph("ring:n=10");
@@ -110,7 +112,7 @@ TEST(CliMuffliatoGd, LogisticFromCsvWithErRounds) {
   auto r =
       run_cli("muffliato-gd --graph complete:n=8 --er-c 1.5 --objective logistic --data " + csv +
               " --steps 4 --gossip-rounds 2 --step-size 0.7 --gradient-noise 1.5 --clip 0.4 --reference-code "
-              "--alpha 1.5 --runs 3 --seed 2 --batch 3 --out " +
+              "--alpha 1.5 --runs 3 --seed 2 --batch 3 --accounting theorem --out " +
               out.string());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto curves = read_csv_cells(out / "curves.csv");
@@ -134,6 +136,73 @@ TEST(CliMuffliatoGd, LogisticFromCsvWithErRounds) {
   EXPECT_NE(s["warnings"][1].get<std::string>().find("Erdos-Renyi bound"), std::string::npos);
   EXPECT_EQ(s["privacy"]["warnings"], s["warnings"]);
   EXPECT_NE(r.err.find("netdp: warning: Theorem C.9's accountant"), std::string::npos) << r.err;
+}
+
+// The default accountant (docs/muffliato_gd.md "Privacy accounting"): exact for the quadratic objective
+// (equal to the library's muffliato_exact_shares on the same W), ldp for a nonlinear gradient, and exact
+// refused there.
+TEST(CliMuffliatoGd, ExactAccountingForLinearRunsLdpOtherwise) {
+  ScratchDir dir;
+  const std::string common =
+      " --graph ring:n=8 --dim 2 --steps 4 --gossip-rounds 2 --step-size 0.2 --l2 0.5 "
+      "--gradient-noise 2 --alpha 3 --sensitivity 1.5 --source 1 --quiet --out ";
+  auto out = dir / "exact";
+  auto r = run_cli("muffliato-gd --objective quadratic" + common + out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  Graph g = make_graph("ring:n=8");
+  CsrMatrix w = gossip_matrix(g, Weighting::metropolis);
+  GossipSchedule schedule;
+  schedule.n = 8, schedule.rounds = {GossipRound{w, g}}, schedule.constant = true, schedule.steps = 4;
+  MuffliatoExactParams e;
+  e.rounds = 4, e.gossip_steps = 2, e.state_factor = 1 - 0.2 * 1.5, e.source = 1;
+  const double gamma[] = {chebyshev_gamma(spectral_summary(w).gap(GapDefinition::second))};
+  const auto lib = muffliato_exact_shares(schedule, gamma, e);
+  const double scale = 3 * 1.5 * 1.5 / (2 * 4.0);  // alpha Delta^2 / (2 s^2)
+  double sum = 0, max = 0;
+  for (node_t v = 0; v < 8; ++v) {
+    if (v == 1) continue;
+    sum += scale * lib.share[v];
+    max = std::max(max, scale * lib.share[v]);
+  }
+  auto s = read_json(out / "summary.json");
+  EXPECT_EQ(s["privacy"]["accounting"], "exact");
+  EXPECT_NEAR(s["privacy"]["mean"].get<double>(), sum / 7, 1e-14);
+  EXPECT_NEAR(s["privacy"]["max"].get<double>(), max, 1e-14);
+  EXPECT_LE(max, 4 * scale);  // never above T x the LDP level
+  EXPECT_GT(max, scale);      // over 4 rounds a neighbour learns more than one release
+  EXPECT_FALSE(s.contains("warnings"));
+  EXPECT_GE(s["privacy"]["view"]["rank_max"].get<int>(), 1);
+  auto rows = read_csv_cells(out / "privacy.csv");
+  EXPECT_EQ(rows[1][0], "exact");
+  EXPECT_EQ(read_json(out / "manifest.json")["parameters"]["accounting"], "exact");
+
+  auto sgd = dir / "sgd";  // mini-batches: the sum-|M| bound, above the exact value
+  r = run_cli("muffliato-gd --objective quadratic --samples 3 --batch 2" + common + sgd.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(read_csv_cells(sgd / "privacy.csv")[1][0], "bound");
+  EXPECT_GE(read_json(sgd / "summary.json")["privacy"]["max"].get<double>(), max - 1e-12);
+
+  auto ldp = dir / "ldp";
+  r = run_cli("muffliato-gd --objective logistic" + common + ldp.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  s = read_json(ldp / "summary.json");
+  EXPECT_EQ(s["privacy"]["accounting"], "ldp");
+  EXPECT_EQ(s["privacy"]["min"].get<double>(), 4 * scale);
+  EXPECT_EQ(s["privacy"]["max"].get<double>(), 4 * scale);
+  EXPECT_EQ(read_csv_cells(ldp / "privacy.csv")[1][0], "ldp");
+
+  for (const char* objective : {"logistic", "least-squares"}) {
+    auto refused = dir / objective;
+    r = run_cli(std::string("muffliato-gd --objective ") + objective + " --accounting exact" + common +
+                refused.string());
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("accounting exact needs a linear run"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(refused / "manifest.json"));
+  }
+  r = run_cli("muffliato-gd --objective quadratic --clip 1 --accounting exact" + common +
+              (dir / "c").string());
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("clip"), std::string::npos) << r.err;
 }
 
 TEST(CliMuffliatoGd, NoiselessRunHasNoPrivacyFile) {
