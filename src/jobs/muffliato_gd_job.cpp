@@ -43,16 +43,6 @@ std::string nonlinear_reason(const MuffliatoGdJob& job) {
     return "nonlinear gradient: the logistic gradient is nonlinear in theta";
   if (p.objective == Objective::least_squares)
     return "nonlinear in the data: u's least-squares features multiply theta";
-  if (p.clip > 0) return {2 * p.clip, "2 L: per-example gradients clipped to L, D_u replaced as a whole"};
-  return {1.0, "assumed 1: nothing bounds the gradients without clip; give sensitivity"};
-}
-
-/// Why the run's states are not linear in the data and the noise (docs/math.md §6.5 "Exact accounting of
-/// linear runs"); empty for a linear run.
-std::string nonlinear_reason(const MuffliatoGdJob& job) {
-  const auto& p = job.params;
-  if (p.objective != Objective::quadratic)
-    return "the " + to_string(p.objective) + " gradient is nonlinear in theta and the data";
   if (p.clip > 0) return "clip makes the gradient nonlinear";
   if (p.noise_order == NoiseOrder::reference_code) return "reference-code clips the noisy gradient";
   return "";
