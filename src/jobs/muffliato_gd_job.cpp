@@ -398,7 +398,7 @@ Model muffliato_gd_model() {
   m.help =
       "Muffliato-GD / SGD (Alg 6.3): local gradient steps, Gaussian noise, K accelerated gossip steps; "
       "utility "
-      "curves over runs and privacy (Thm 6.9 / C.9)";
+      "curves over runs and privacy (exact for linear runs, else LDP; Thm 6.9 / C.9 on request)";
   Binding<MuffliatoGdJob> bind;
   using Job = MuffliatoGdJob;
   using P = MuffliatoGdParams;
