@@ -55,15 +55,10 @@ Dense multiply(const Dense& a, const Dense& b, std::size_t rows, std::size_t inn
   return c;
 }
 
-/// The dense reference for observer v: the chain theta_hat^t = D_t x + E_t z, D_0 = I, E_0 = [I 0 ..],
-/// D_t = a P_K D_{t-1} + I, E_t = a P_K E_{t-1} + [.. I at block t ..], P_k the Chebyshev polynomials of W
-/// as n x n matrices. v's view: rows e_w^T P_k D_t (data, A) and e_w^T P_k E_t (noise, B) for w ~ v, k < K,
-/// t < T; with knows, v's noise columns are dropped. Returns, for every u, (A e_u)^T (B B^T)^+ (A e_u) from
-/// the SVD of B (exact) and sum_{s,t} |P_{(u,s),(u,t)}| with P = V_r V_r^T (the SGD bound, uncapped).
-std::pair<Dense, Dense> dense_reference(const testing::MetropolisGraph& m, int T, int K, double a,
-                                        double gamma, node_t v, bool knows) {
-  const std::size_t n = std::size_t(m.g.n), N = n * std::size_t(T);
-  const Dense w = dense_of(m.w);
+/// The Chebyshev polynomials P_0 .. P_K of W (docs/math.md §2.4) as dense n x n matrices.
+std::vector<Dense> chebyshev_powers(const CsrMatrix& m, int K, double gamma) {
+  const std::size_t n = std::size_t(m.n);
+  const Dense w = dense_of(m);
   Dense identity(n * n, 0.0);
   for (std::size_t i = 0; i < n; ++i) identity[i * n + i] = 1;
   std::vector<Dense> poly = {identity, w};
@@ -73,19 +68,37 @@ std::pair<Dense, Dense> dense_reference(const testing::MetropolisGraph& m, int T
       next[i] = gamma * next[i] + (1 - gamma) * poly[std::size_t(k - 1)][i];
     poly.push_back(next);
   }
+  return poly;
+}
+
+/// The dense reference for observer v, round t on rounds[t % size] with gammas[t % size]: the chain
+/// theta_hat^t = D_t x + E_t z, D_0 = I, E_0 = [I 0 ..], D_t = a P_K(W_{t-1}) D_{t-1} + I,
+/// E_t = a P_K(W_{t-1}) E_{t-1} + [.. I at block t ..], P_k the Chebyshev polynomials as n x n matrices. v's
+/// view: rows e_w^T P_k(W_t) D_t (data, A) and e_w^T P_k(W_t) E_t (noise, B) for w ~ v in round t, k < K,
+/// t < T; with knows, v's noise columns are dropped. Returns, for every u, (A e_u)^T (B B^T)^+ (A e_u) from
+/// the SVD of B (exact) and sum_{s,t} |P_{(u,s),(u,t)}| with P = V_r V_r^T (the SGD bound, uncapped).
+std::pair<Dense, Dense> dense_reference(const std::vector<const testing::MetropolisGraph*>& rounds, int T,
+                                        int K, double a, const std::vector<double>& gammas, node_t v,
+                                        bool knows) {
+  const std::size_t n = std::size_t(rounds[0]->g.n), N = n * std::size_t(T), L = rounds.size();
+  std::vector<std::vector<Dense>> poly;
+  for (std::size_t i = 0; i < L; ++i) poly.push_back(chebyshev_powers(rounds[i]->w, K, gammas[i]));
+  Dense identity(n * n, 0.0);
+  for (std::size_t i = 0; i < n; ++i) identity[i * n + i] = 1;
   Dense d = identity, e(n * N, 0.0), a_rows, b_rows;
   for (std::size_t i = 0; i < n; ++i) e[i * N + i] = 1;
   for (int t = 0; t < T; ++t) {
     if (t > 0) {
-      Dense pd = multiply(poly[std::size_t(K)], d, n, n, n), pe = multiply(poly[std::size_t(K)], e, n, n, N);
+      const Dense& pk = poly[std::size_t(t - 1) % L][std::size_t(K)];
+      Dense pd = multiply(pk, d, n, n, n), pe = multiply(pk, e, n, n, N);
       for (std::size_t i = 0; i < n * n; ++i) d[i] = a * pd[i] + identity[i];
       for (std::size_t i = 0; i < n * N; ++i) e[i] = a * pe[i];
       for (std::size_t i = 0; i < n; ++i) e[i * N + std::size_t(t) * n + i] += 1;
     }
     for (int k = 0; k < K; ++k) {
-      const Dense pd = multiply(poly[std::size_t(k)], d, n, n, n),
-                  pe = multiply(poly[std::size_t(k)], e, n, n, N);
-      for (node_t w_node : m.g.neighbors(v)) {
+      const Dense& pk = poly[std::size_t(t) % L][std::size_t(k)];
+      const Dense pd = multiply(pk, d, n, n, n), pe = multiply(pk, e, n, n, N);
+      for (node_t w_node : rounds[std::size_t(t) % L]->g.neighbors(v)) {
         const std::size_t r = std::size_t(w_node);
         a_rows.insert(a_rows.end(), pd.begin() + std::ptrdiff_t(r * n),
                       pd.begin() + std::ptrdiff_t(r * n + n));
@@ -159,7 +172,7 @@ void expect_reference(const testing::MetropolisGraph& m, int T, int K, double a,
   EXPECT_TRUE(bound.bound);
   const node_t n = m.g.n;
   for (node_t v = 0; v < n; ++v) {
-    const auto [ref_exact, ref_bound] = dense_reference(m, T, K, a, gamma, v, knows);
+    const auto [ref_exact, ref_bound] = dense_reference({&m}, T, K, a, {gamma}, v, knows);
     for (node_t u = 0; u < n; ++u) {
       EXPECT_NEAR(exact.share[std::size_t(u) * n + v], ref_exact[u], 1e-10) << "u " << u << " v " << v;
       EXPECT_NEAR(bound.share[std::size_t(u) * n + v], std::min(double(T), ref_bound[u]), 1e-10)
@@ -179,6 +192,33 @@ TEST(MuffliatoExact, DenseReferenceStar) {
   const auto m = testing::with_metropolis(make_graph("star:n=5"));
   expect_reference(m, 3, 2, 0.9, true);
   expect_reference(m, 3, 1, 0.85, false);
+}
+
+// (b) Time-varying rounds (as --er-c): three different graphs on 7 nodes, each with its own gamma.
+TEST(MuffliatoExact, DenseReferenceTimeVarying) {
+  const testing::MetropolisGraph graphs[] = {testing::with_metropolis(make_graph("ring:n=7")),
+                                             testing::with_metropolis(make_graph("star:n=7")),
+                                             testing::with_metropolis(make_graph("er:n=7,p=0.5,seed=4"))};
+  GossipSchedule s;
+  s.n = 7, s.steps = 3;
+  std::vector<const testing::MetropolisGraph*> rounds;
+  std::vector<double> gammas;
+  for (const auto& m : graphs) {
+    s.rounds.push_back(GossipRound{m.w, m.g});
+    rounds.push_back(&m);
+    gammas.push_back(chebyshev_gamma(spectral_summary(m.w).gap(GapDefinition::second)));
+  }
+  for (bool knows : {true, false}) {
+    const auto exact = muffliato_exact_shares(s, gammas, params(3, 2, 0.75, knows, true));
+    const auto bound = muffliato_exact_shares(s, gammas, params(3, 2, 0.75, knows, false));
+    for (node_t v = 0; v < 7; ++v) {
+      const auto [ref_exact, ref_bound] = dense_reference(rounds, 3, 2, 0.75, gammas, v, knows);
+      for (node_t u = 0; u < 7; ++u) {
+        EXPECT_NEAR(exact.share[std::size_t(u) * 7 + v], ref_exact[u], 1e-10) << "u " << u << " v " << v;
+        EXPECT_NEAR(bound.share[std::size_t(u) * 7 + v], std::min(3.0, ref_bound[u]), 1e-10);
+      }
+    }
+  }
 }
 
 // (c) One round: theta_hat^0 = z^0 and the messages x^k_w = (P_k(W) z)_w, k < K, span the same rows as
