@@ -17,6 +17,7 @@
 #include "netdp/accounting/muffliato_exact.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/core/graph_spec.hpp"
+#include "netdp/dp/gaussian.hpp"
 #include "netdp/io/results_dir.hpp"
 
 namespace netdp {
@@ -58,7 +59,8 @@ std::string accounting_of(const MuffliatoGdJob& job) {
 /// `label` summary.json's (docs/muffliato_gd.md "Privacy accounting").
 GossipLossRun account_privacy(const MuffliatoGdJob& job, const Graph& g, const CsrMatrix& w,
                               const MuffliatoGdParams& p, const GossipLossParams& loss, double gamma,
-                              LossRowSink& sink, std::string& name, std::string& label) {
+                              LossRowSink& sink, LossRowSink* epsilon, std::string& name,
+                              std::string& label) {
   const std::string accounting = accounting_of(job);
   if (accounting == "theorem") {
     name = p.er_per_round ? "thm-C.9" : "thm-6.9";
@@ -97,6 +99,10 @@ GossipLossRun account_privacy(const MuffliatoGdJob& job, const Graph& g, const C
     run = r.run;
   }
   sink.consume(first, rows, out);
+  if (epsilon && job.delta) {  // mu = sqrt(2 loss / alpha), then the analytic Gaussian curve (§1.2 G4)
+    for (double& x : out) x = x > 0 ? dp::gdp_epsilon(std::sqrt(2 * x / loss.alpha), *job.delta) : 0.0;
+    epsilon->consume(first, rows, out);
+  }
   return run;
 }
 
@@ -167,6 +173,8 @@ void check_muffliato_gd_job(const MuffliatoGdJob& job) {
                                                  format_double(p.step_size * p.sigma) +
                                                  " is beyond 1e150, where the objective's squares overflow");
   if (!job.er_c) check_job_weights(job.graph, job.weights);  // a W file, read whole
+  if (job.delta && accounting_of(job) == "theorem")
+    throw InvalidParameter("delta", "delta needs accounting exact or ldp: Theorem 6.9 / C.9 give no mu");
   if (job.accounting == "exact" && !nonlinear_reason(job).empty())
     throw InvalidParameter("accounting",
                            "accounting exact needs a linear run (quadratic objective, no clip, "
@@ -223,7 +231,9 @@ json run_muffliato_gd_job(const MuffliatoGdJob& job) {
     const Stopwatch privacy_clock;
     LossStatistics stats(g);
     std::string name, label;
-    const GossipLossRun run = account_privacy(job, g, jg.w, p, loss, r.gamma, stats, name, label);
+    LossStatistics epsilon_stats(g);
+    const GossipLossRun run =
+        account_privacy(job, g, jg.w, p, loss, r.gamma, stats, &epsilon_stats, name, label);
     const LossAggregate all = stats.overall();
     if (all.count > 0) {  // no non-finite number in an output (docs/reliability.md §1)
       require_finite(all.max, "the largest pairwise loss",
@@ -235,6 +245,7 @@ json run_muffliato_gd_job(const MuffliatoGdJob& job) {
     const double ldp = gossip_ldp_loss(loss);
     privacy = {{"accountant", label},
                {"accounting", accounting_of(job)},
+               {"delta", job.delta ? json(*job.delta) : json(nullptr)},
                {"alpha", loss.alpha},
                {"sigma", loss.sigma},
                {"sensitivity", loss.sensitivity},
@@ -247,6 +258,14 @@ json run_muffliato_gd_job(const MuffliatoGdJob& job) {
                {"accountant_seconds", run.seconds},
                {"memory_estimate_bytes", run.memory_estimate}};
     privacy.update(aggregate_json(all));
+    if (job.delta) {
+      const LossAggregate e = epsilon_stats.overall();
+      privacy["epsilon_at_delta"] = {{"delta", *job.delta},
+                                     {"mean", e.mean()},
+                                     {"min", e.count ? e.min : 0.0},
+                                     {"max", e.count ? e.max : 0.0},
+                                     {"by_distance", distance_rows(epsilon_stats.by_distance())}};
+    }
     json warnings = json::array();
     if (name.starts_with("thm"))
       warnings.push_back(built_on_theorem_warning(p.er_per_round ? std::string("Theorem C.9's accountant")
@@ -380,6 +399,7 @@ json run_muffliato_gd_job(const MuffliatoGdJob& job) {
         {"sensitivity", sensitivity},
         {"cap", job.cap_ldp ? "ldp" : "none"},
         {"accounting", accounting_of(job)},
+        {"delta", job.delta ? json(*job.delta) : json(nullptr)},
         {"source", job.source ? json(*job.source) : json(nullptr)}}},
       {"backend", {{"device", r.device}, {"propagation", "sparse, one run per thread"}}},
       {"seconds_setup", setup_seconds},
@@ -486,6 +506,12 @@ Model muffliato_gd_model() {
                 {"exact", "ldp", "theorem"})
                 .needs("averaging", {"gossip"}, "the trusted aggregator sees every update"),
             [](Job& j, const std::string& accounting) { j.accounting = accounting; }),
+       bind(real("delta",
+                 "exact or ldp accounting: also epsilon at this delta for every pair (summary.json "
+                 "epsilon_at_delta), from the analytic Gaussian curve of each pair's mu")
+                .range(Range{.min = 0.0, .max = 1.0, .min_exclusive = true, .max_exclusive = true})
+                .needs("averaging", {"gossip"}, "the trusted aggregator sees every update"),
+            &Job::delta),
        bind(flag("no-cap", "the older spelling of cap none").replaced_by("cap none"),
             [](Job& j, bool no_cap) {
               if (no_cap) j.cap_ldp = false;

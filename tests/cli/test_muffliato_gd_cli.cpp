@@ -12,6 +12,7 @@
 #include "netdp/core/graph_spec.hpp"
 #include "netdp/core/spectral.hpp"
 #include "netdp/core/weighting.hpp"
+#include "netdp/dp/gaussian.hpp"
 #include "netdp/simulation/muffliato_gd.hpp"
 #include "support/test_support.hpp"
 
@@ -175,6 +176,22 @@ TEST(CliMuffliatoGd, ExactAccountingForLinearRunsLdpOtherwise) {
   auto rows = read_csv_cells(out / "privacy.csv");
   EXPECT_EQ(rows[1][0], "exact");
   EXPECT_EQ(read_json(out / "manifest.json")["parameters"]["accounting"], "exact");
+
+  // --delta: epsilon of each pair's mu = (Delta / s) sqrt(share) on the analytic Gaussian curve.
+  auto eps = dir / "eps";
+  r = run_cli("muffliato-gd --objective quadratic --delta 1e-5" + common + eps.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  double eps_max = 0;
+  for (node_t v = 0; v < 8; ++v)
+    if (v != 1) eps_max = std::max(eps_max, dp::gdp_epsilon(1.5 / 2 * std::sqrt(lib.share[v]), 1e-5));
+  const auto at_delta = read_json(eps / "summary.json")["privacy"]["epsilon_at_delta"];
+  EXPECT_EQ(at_delta["delta"], 1e-5);
+  EXPECT_NEAR(at_delta["max"].get<double>(), eps_max, 1e-9 * eps_max);
+  EXPECT_GT(eps_max, 0.0);
+  r = run_cli("muffliato-gd --objective quadratic --delta 1e-5 --accounting theorem" + common +
+              (dir / "eps-thm").string());
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("delta needs accounting exact or ldp"), std::string::npos) << r.err;
 
   auto sgd = dir / "sgd";  // mini-batches: the sum-|M| bound, above the exact value
   r = run_cli("muffliato-gd --objective quadratic --samples 3 --batch 2" + common + sgd.string());

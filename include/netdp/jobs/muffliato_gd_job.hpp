@@ -33,6 +33,7 @@ struct MuffliatoGdJob {
 
   // "exact" | "ldp" | "theorem"; empty: exact for linear runs, else ldp (docs/muffliato_gd.md "Privacy")
   std::string accounting;
+  std::optional<double> delta;  // exact or ldp: also epsilon at this delta (analytic Gaussian curve)
 };
 
 /// Runs the job and writes curves.csv, privacy.csv (sigma > 0), summary.json and, last, manifest.json.
