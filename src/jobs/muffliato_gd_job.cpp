@@ -547,6 +547,13 @@ Model muffliato_gd_model() {
     // Theorem C.9's accountant (er-c with noise) holds two dense n x sources share matrices at once: refused
     // by Model::run before the runs start when they do not fit (the fixed-W accountant tiles its rows).
     if (job.er_c && job.params.sigma > 0) e.required_bytes = e.bytes + 16 * n * (job.source ? 1 : n);
+    // The exact accountant (docs/math.md §6.5): n x nT coefficients three times, one basis of nT x r per
+    // observer in a batch (at least one), O(nT r^2) per observer, r <= K T (mean degree).
+    if (job.params.sigma > 0 && !job.params.exact_averaging && accounting_of(job) == "exact") {
+      const double N = n * T, r = std::min(N, rounds * T * 2 * g.m / std::max(n, 1.0));
+      e.bytes += 24 * n * N + 8 * N * r;
+      e.seconds += n * N * r * r / 3e8;
+    }
     return e;
   });
   return m;
