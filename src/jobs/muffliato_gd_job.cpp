@@ -546,12 +546,15 @@ Model muffliato_gd_model() {
     Estimate e{16 * entries + 32 * n * dim * runs, runs * T * rounds * entries * dim / 3e8};
     // Theorem C.9's accountant (er-c with noise) holds two dense n x sources share matrices at once: refused
     // by Model::run before the runs start when they do not fit (the fixed-W accountant tiles its rows).
-    if (job.er_c && job.params.sigma > 0) e.required_bytes = e.bytes + 16 * n * (job.source ? 1 : n);
-    // The exact accountant (docs/math.md §6.5): n x nT coefficients three times, one basis of nT x r per
-    // observer in a batch (at least one), O(nT r^2) per observer, r <= K T (mean degree).
-    if (job.params.sigma > 0 && !job.params.exact_averaging && accounting_of(job) == "exact") {
+    const bool accounted = job.params.sigma > 0 && !job.params.exact_averaging;
+    if (accounted && job.er_c && accounting_of(job) == "theorem")
+      e.required_bytes = e.bytes + 16 * n * (job.source ? 1 : n);
+    // The exact accountant (docs/math.md §6.5): n x nT coefficients three times and at least one observer's
+    // basis of nT x r, r <= K T (mean degree), held at once; O(nT r^2) per observer.
+    if (accounted && accounting_of(job) == "exact") {
       const double N = n * T, r = std::min(N, rounds * T * 2 * g.m / std::max(n, 1.0));
       e.bytes += 24 * n * N + 8 * N * r;
+      e.required_bytes = e.bytes;
       e.seconds += n * N * r * r / 3e8;
     }
     return e;

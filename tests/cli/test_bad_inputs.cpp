@@ -217,7 +217,10 @@ TEST(BadInputs, OutputsHeldWholeAreRefusedBeforeAnythingIsWritten) {
                 "walk-loss --graph ring:n=500 --steps 5 --memory-limit 0.00001", "the eigendecomposition"},
                {"Theorem C.9's shares on a 20,000-node graph (6 GiB)",
                 "muffliato-gd --graph ring:n=20000 --er-c 2 --steps 1 --gossip-rounds 1 --dim 1 "
-                "--gradient-noise 1",
+                "--gradient-noise 1 --accounting theorem",
+                "muffliato-gd needs about"},
+               {"the exact accountant's coefficients on a 20,000-node graph, T = 100 (1 TB)",
+                "muffliato-gd --graph ring:n=20000 --steps 100 --gossip-rounds 1 --dim 1 --gradient-noise 1",
                 "muffliato-gd needs about"},
                {"muffliato-gd on an explicit GPU (it runs on the CPU only)",
                 "muffliato-gd --graph ring:n=5 --steps 1 --gossip-rounds 1 --dim 1 --device cuda",
