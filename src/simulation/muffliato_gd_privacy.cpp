@@ -13,8 +13,8 @@ GossipLossParams muffliato_gd_loss_params(const MuffliatoGdParams& p, double alp
                                           bool cap_ldp, std::optional<node_t> source) {
   // theta_hat_u + N(0, nu^2 s^2) has sensitivity nu Delta_phi to u's data: the ratio is Delta_phi / s.
   GossipLossParams q;
-  // Theorems 6.9 / C.9 sum per messages; no exact accountant here: the per-round exact view does not compose
-  // (a gradient's shift is carried into later rounds, docs/math.md §6.9). The job warns.
+  // Theorems 6.9 / C.9 sum per messages, which is not a bound (docs/math.md §6.9; the job warns). The exact
+  // accountant of linear runs is muffliato_exact.hpp's (§6.5), over the T rounds at once.
   q.accounting = GossipAccounting::theorem;
   q.alpha = alpha;
   q.sigma = gradient_noise_std(p.sigma, p.noise_order);

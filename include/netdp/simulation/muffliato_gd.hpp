@@ -2,7 +2,8 @@
 // Muffliato-GD / Muffliato-SGD (Algorithm 6.3, docs/math.md §6.5): T outer iterations of "local gradient
 // step, Gaussian noise, K accelerated gossip steps", R independent runs, on built-in objectives whose optimum
 // is known, so that the utility curves are real. Privacy: Theorem 6.9 (fixed W) or C.9 (a fresh Erdos-Renyi
-// graph per outer iteration) through gossip_loss_sequence.hpp. Docs: docs/muffliato_gd.md. The objectives and
+// graph per outer iteration) through gossip_loss_sequence.hpp; the exact accountant of linear runs is
+// accounting/muffliato_exact.hpp's. Docs: docs/muffliato_gd.md. The objectives and
 // the local datasets are the convex models shared with walk-sgd (convex_models.hpp).
 //
 // Randomness layout (docs/design.md principle 2): PhiloxStream(seed, subsequence, offset) with
