@@ -32,7 +32,8 @@ namespace fs = std::filesystem;
 
 /// Starts `netdp ARGS...` with stdout and stderr discarded; returns its process id.
 pid_t spawn_cli(const std::vector<std::string>& args) {
-  std::vector<char*> argv{const_cast<char*>(NETDP_CLI)};
+  const std::string cli = netdp_cli_path();
+  std::vector<char*> argv{const_cast<char*>(cli.c_str())};
   for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
   const pid_t pid = ::fork();
@@ -40,7 +41,7 @@ pid_t spawn_cli(const std::vector<std::string>& args) {
     if (std::freopen("/dev/null", "w", stdout) == nullptr ||
         std::freopen("/dev/null", "w", stderr) == nullptr)
       ::_exit(127);
-    ::execv(NETDP_CLI, argv.data());
+    ::execv(cli.c_str(), argv.data());
     ::_exit(127);
   }
   return pid;
