@@ -9,6 +9,7 @@
 #include "netdp/core/device.hpp"
 #include "netdp/core/graph_generators.hpp"
 #include "netdp/core/weighting.hpp"
+#include "support/cli_runs.hpp"
 #include "support/test_support.hpp"
 
 namespace netdp {
@@ -61,18 +62,15 @@ TEST(Cli, GossipLossWritesEveryOutput) {
 }
 
 TEST(Cli, GossipLossSourceRowAndAutoSteps) {
-  ScratchDir dir;
-  auto out = dir / "row";
-  auto r = run_cli(
-      "gossip-loss --graph hypercube:dim=11 --source 0 --steps auto --t-start 1 --accounting theorem "
-      "--cap none --out " +
-      out.string());
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  auto loss = read_npy((out / "loss.npy").string());
+  const CliRun run;
+  ASSERT_TRUE(
+      run("gossip-loss --graph hypercube:dim=11 --source 0 --steps auto --t-start 1 --accounting theorem "
+          "--cap none"));
+  auto loss = read_npy((run.out / "loss.npy").string());
   EXPECT_EQ(loss.shape, (std::vector<std::int64_t>{1, 2048}));
-  auto summary = nlohmann::json::parse(read_text((out / "summary.json").string()));
+  auto summary = run.summary();
   EXPECT_EQ(summary["steps"], 19);  // docs/math.md §Z item 1
-  EXPECT_FALSE(fs::exists(out / "per_observer.csv"));
+  EXPECT_FALSE(fs::exists(run.out / "per_observer.csv"));
   // Appendix Z item 2, reference code sum (t = 1..19), distance 1: 1.26.
   EXPECT_NEAR(summary["by_distance"][0]["mean"].get<double>(), 1.26, 0.006);
 }
