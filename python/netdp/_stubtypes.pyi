@@ -1,7 +1,6 @@
 """The hand-written part of the package's type stub (docs/python.md "Signatures and stubs"): the aliases and
-exception classes that __init__.pyi re-exports. A stub-only module, like typeshed's _typeshed: nothing imports it
-at run time (the runtime objects are python/netdp/_signatures.py's aliases and the native module's exceptions),
-so mypy's stubtest checks these declarations through netdp's re-exports."""
+exception classes that __init__.pyi re-exports. _stubtypes.py holds the same runtime objects, so that mypy's
+stubtest checks these declarations."""
 
 import os
 from typing import Callable, Hashable, Optional, Union

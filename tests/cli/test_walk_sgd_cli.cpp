@@ -18,13 +18,13 @@ using namespace testing;  // tests/support/test_support.hpp
 namespace fs = std::filesystem;
 
 TEST(CliWalkSgd, WritesCurvesAndTheCalibratedSigma) {
+  const auto c = calibrate_walk_sgd(WalkSgdVariant::network, 50, code_sigma_search(1, 1e-6, 400, 0.4));
   const CliRun run;
   ASSERT_TRUE(
       run("walk-sgd --graph complete:n=50 --variant network --epsilon 1 --runs 3 --steps 400 "
           "--synthetic-rows 600 --eval-every 100 --seed 4 --threads 2",
           {"curves.csv", "summary.json", "manifest.json"}));
   const auto s = run.summary();
-  const auto c = calibrate_walk_sgd(WalkSgdVariant::network, 50, code_sigma_search(1, 1e-6, 400, 0.4));
   EXPECT_DOUBLE_EQ(s["sigma"].get<double>(), c.sigma);
   EXPECT_EQ(s["cap"].get<std::int64_t>(), c.cap);
   EXPECT_EQ(s["dim"], 9);                // 8 features and the intercept

@@ -370,7 +370,7 @@ TEST(ModelRegistry, TheStudyRunnerRunsTheRegistryInProcess) {
   const study::ModelCatalog& catalog = study::registry_catalog();
   EXPECT_FALSE(catalog.has_model("graph"));
   EXPECT_TRUE(catalog.has_model("bound sgd-sigma"));
-  const std::string text = read_text(source_path("tests/data/studies/registry_three_models.toml"));
+  const std::string text = read_text(testing::source_path("tests/data/studies/registry_three_models.toml"));
   const auto spec = study::parse_study(text, "s.toml", catalog);
   study::RunOptions o;
   o.out = dir / "out";
