@@ -19,8 +19,8 @@ using namespace testing;  // tests/support/test_support.hpp
 namespace fs = std::filesystem;
 
 TEST(Cli, GossipLossWritesEveryOutput) {
-  const CliRun run;
-  ASSERT_TRUE(run("gossip-loss --graph hypercube:dim=6 --steps 5 --sigma 2 --alpha 3"));
+  const CliRun run("gossip-loss --graph hypercube:dim=6 --steps 5 --sigma 2 --alpha 3");
+  ASSERT_TRUE(run.ok);
 
   auto loss = read_npy((run.out / "loss.npy").string());
   ASSERT_EQ(loss.shape, (std::vector<std::int64_t>{64, 64}));
@@ -60,10 +60,10 @@ TEST(Cli, GossipLossWritesEveryOutput) {
 }
 
 TEST(Cli, GossipLossSourceRowAndAutoSteps) {
-  const CliRun run;
-  ASSERT_TRUE(
-      run("gossip-loss --graph hypercube:dim=11 --source 0 --steps auto --t-start 1 --accounting theorem "
-          "--cap none"));
+  const CliRun run(
+      "gossip-loss --graph hypercube:dim=11 --source 0 --steps auto --t-start 1 --accounting theorem "
+      "--cap none");
+  ASSERT_TRUE(run.ok);
   auto loss = read_npy((run.out / "loss.npy").string());
   EXPECT_EQ(loss.shape, (std::vector<std::int64_t>{1, 2048}));
   auto summary = run.summary();

@@ -19,11 +19,10 @@ namespace fs = std::filesystem;
 
 TEST(CliWalkSgd, WritesCurvesAndTheCalibratedSigma) {
   const auto c = calibrate_walk_sgd(WalkSgdVariant::network, 50, code_sigma_search(1, 1e-6, 400, 0.4));
-  const CliRun run;
-  ASSERT_TRUE(
-      run("walk-sgd --graph complete:n=50 --variant network --epsilon 1 --runs 3 --steps 400 "
-          "--synthetic-rows 600 --eval-every 100 --seed 4 --threads 2",
-          {"curves.csv", "summary.json", "manifest.json"}));
+  const CliRun run(
+      "walk-sgd --graph complete:n=50 --variant network --epsilon 1 --runs 3 --steps 400 "
+      "--synthetic-rows 600 --eval-every 100 --seed 4 --threads 2");
+  ASSERT_TRUE(run.ok);
   const auto s = run.summary();
   EXPECT_DOUBLE_EQ(s["sigma"].get<double>(), c.sigma);
   EXPECT_EQ(s["cap"].get<std::int64_t>(), c.cap);
