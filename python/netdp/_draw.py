@@ -5,6 +5,7 @@ import numpy as np
 
 from ._draw_common import (MAX_DRAWN_NODES, MAX_HEATMAP, Run, band, draw_edges, finish, hop_distances, layout,
                            log_if_wide, message, panels)
+from ._draw_panels import spread
 from ._draw_study import draw_demo, draw_study
 
 __all__ = ["DRAWERS", "Run"]
@@ -242,15 +243,7 @@ def draw_curves(run, ax=None, **_):
     runs = run.summary.get("runs", "?")
     for a, (stem, label) in zip(axes, shown):
         mean = t[f"{stem}_mean"]
-        if f"{stem}_min" in t:
-            low, high, words = t[f"{stem}_min"], t[f"{stem}_max"], "min to max over runs"
-        elif f"{stem}_std" in t:
-            low, high, words = mean - t[f"{stem}_std"], mean + t[f"{stem}_std"], "mean +- std over runs"
-        elif f"{stem}_stderr" in t:
-            low, high, words = mean - t[f"{stem}_stderr"], mean + t[f"{stem}_stderr"], "mean +- standard error"
-        else:
-            low = high = np.full_like(mean, np.nan)
-            words = None
+        low, high, words = spread(t, stem)
         band(a, t[x_name], mean, low, high, f"mean over {runs} run(s)", words)
         if stem == "distance" and t.finite("utility_bound"):
             a.plot(t[x_name], t["utility_bound"], "k--", lw=1, label="Thm 8.5 bound")
