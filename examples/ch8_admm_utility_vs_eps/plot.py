@@ -22,14 +22,16 @@ def main(out):
     for setting, (color, guarantee) in SETTINGS.items():
         for ax, key in zip(axes, ("accuracy", "objective")):
             netdp_plot.study_by_axis(out, ax, f"final.{key}.mean", experiment=setting, x="epsilon",
-                                     label=f"{setting} ({guarantee})", spread=f"final.{key}.std", band_label="", color=color)
+                                     label=f"{setting} ({guarantee})", spread=f"final.{key}.std", band_label="",
+                                     color=color)
             exact = [s for _, s in summaries(out, f"{setting}_exact")]
             if exact:  # the same setting without noise
                 ax.axhline(exact[0]["final"][key]["mean"], color=color, linestyle="--", linewidth=1,
                            label=f"{setting}, no noise")
     axes[0].set_xscale("log")
     axes[1].set_yscale("log")
-    netdp_plot.finish(axes[0], "", "test accuracy (fraction)", "private consensus ADMM, delta = 1e-6: final accuracy, band +- one std over the runs")
+    netdp_plot.finish(axes[0], "", "test accuracy (fraction)",
+                      "private consensus ADMM, delta = 1e-6: final accuracy, band +- one std over the runs")
     netdp_plot.finish(axes[1], "epsilon", "training objective", "final training objective")
     save(fig, out, "ch8_admm_utility_vs_eps.png")
 

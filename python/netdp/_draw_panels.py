@@ -58,11 +58,12 @@ def study_by_distance(directory, key=None, family=""):
     return by_distance_rows(rows, key or (lambda r: r["experiment"]), family)
 
 
-def by_distance(ax, points, label, band_label=None, skip_zero=False, **style):
+def by_distance(ax, points, label, band_label=None, skip_zero=False, with_band=True, **style):
     """One {distance: {"mean", "min", "max"}} curve: the mean with its min-max band. Returns the line."""
     d = sorted(k for k in points if k > 0 or not skip_zero)
     get = lambda what: [points[k].get(what, np.nan) for k in d]  # noqa: E731
-    return band(ax, d, get("mean"), get("min"), get("max"), label,
+    low, high = (get("min"), get("max")) if with_band else ([np.nan] * len(d), [np.nan] * len(d))
+    return band(ax, d, get("mean"), low, high, label,
                 f"{label}: min to max over pairs" if band_label is None else band_label, **style)
 
 

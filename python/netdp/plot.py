@@ -109,12 +109,12 @@ def study_by_distance(directory, key=None, family=""):
     return _draw_panels.study_by_distance(directory, key, family)
 
 
-def by_distance(ax, points, label, band_label=None, skip_zero=False, **style):
+def by_distance(ax, points, label, band_label=None, skip_zero=False, with_band=True, **style):
     """Draws one curve of study_by_distance (``{d: {"mean", "min", "max"}}``) into `ax`: the mean with its min-max
-    band, as the loss-by-distance figures do. skip_zero: leave out distance 0 (the source itself). Returns the
-    line."""
+    band, as the loss-by-distance figures do. skip_zero: leave out distance 0 (the source itself); with_band
+    False: the mean only. Returns the line."""
     from . import _draw_panels
-    return _draw_panels.by_distance(ax, points, label, band_label, skip_zero, **style)
+    return _draw_panels.by_distance(ax, points, label, band_label, skip_zero, with_band, **style)
 
 
 def study_by_axis(directory, ax, statistic, experiment=None, x=None, lines=None, where=None, label="",
