@@ -67,14 +67,18 @@ def by_distance(ax, points, label, band_label=None, skip_zero=False, with_band=T
                 f"{label}: min to max over pairs" if band_label is None else band_label, **style)
 
 
-def _value(row, x):
-    return x(row) if callable(x) else number(row[x])
+def _value(stats, statistic, x):
+    """x of a grid point: a function of its row, a column of results.csv, or another statistic's mean."""
+    row = stats[statistic]
+    if callable(x):
+        return x(row)
+    return number(row[x]) if x in row else number(stats[x]["mean"]) if x in stats else np.nan
 
 
 def axis_lines(ax, rows, statistic, x, lines, label="", spread=None, band_label=None, **style):
-    """`statistic` (mean over replicates) against x (a grid axis or a function of the row), one line per
-    lines(row); band: min-max over replicates, or mean +- `spread` (a statistic, or "std" over replicates), or
-    between a (low, high) pair of statistics. Returns the lines drawn."""
+    """`statistic` (mean over replicates) against x (a grid axis, another statistic or a function of the row),
+    one line per lines(row); band: min-max over replicates, or mean +- `spread` (a statistic, or "std" over
+    replicates), or between a (low, high) pair of statistics. Returns the lines drawn."""
     by_point = {}
     for r in rows:
         by_point.setdefault((r["experiment"], r["point"]), {})[r["statistic"]] = r
@@ -83,8 +87,8 @@ def axis_lines(ax, rows, statistic, x, lines, label="", spread=None, band_label=
         if statistic in stats:
             groups.setdefault(lines(stats[statistic]), []).append(stats)
     for name, points in groups.items():
-        points.sort(key=lambda s: _value(s[statistic], x))
-        xs = np.array([_value(s[statistic], x) for s in points], dtype=float)
+        points.sort(key=lambda s: _value(s, statistic, x))
+        xs = np.array([_value(s, statistic, x) for s in points], dtype=float)
         mean = np.array([float(s[statistic]["mean"]) for s in points])
         if spread is None:
             low = [number(s[statistic]["min"]) for s in points]

@@ -120,8 +120,8 @@ def by_distance(ax, points, label, band_label=None, skip_zero=False, with_band=T
 def study_by_axis(directory, ax, statistic, experiment=None, x=None, lines=None, where=None, label="",
                   spread=None, band_label=None, **style):
     """Draws a study's `statistic` (mean over replicates) against a grid axis into `ax`, as a study's figure does.
-    experiment: that experiment only; x: the grid axis (default the first that varies) or a function of the
-    results.csv row; lines: a function of the row naming its line (default the other varying axes); where: a
+    experiment: that experiment only; x: the grid axis (default the first that varies), another statistic of the
+    same grid point (its mean) or a function of the results.csv row; lines: a function of the row naming its line (default the other varying axes); where: a
     filter on the rows; label: a prefix of the legend entries; spread: the band, min-max over replicates (None),
     mean +- std over replicates ("std"), mean +- another statistic (its name) or between two (a pair of names).
     Returns the lines drawn."""
