@@ -68,7 +68,8 @@ def plot_result(directory, out=None, ax=None, **options):
     out: a file name; the figure is saved there, in the format of its extension (.png, .svg, .pdf).
     ax: an existing matplotlib Axes: only the figure's main panel is drawn, into it (its Figure is returned).
     options: ``source`` (the row of the loss heat map, default the run's source or node 0),
-    ``statistic`` (a study's statistic to draw by axis, default the first headline statistic found).
+    ``statistic`` (a study's statistic to draw by axis, default the first headline statistic found),
+    ``node_labels`` (attack figures: each node's id written on the drawing, default False).
 
     Raises NotResultsDirectory (a ValueError) for a directory netdp did not write, KeyError for a command that
     has no figure, and ImportError when matplotlib is missing.
@@ -121,10 +122,11 @@ def study_by_axis(directory, ax, statistic, experiment=None, x=None, lines=None,
                   spread=None, band_label=None, **style):
     """Draws a study's `statistic` (mean over replicates) against a grid axis into `ax`, as a study's figure does.
     experiment: that experiment only; x: the grid axis (default the first that varies), another statistic of the
-    same grid point (its mean) or a function of the results.csv row; lines: a function of the row naming its line (default the other varying axes); where: a
-    filter on the rows; label: a prefix of the legend entries; spread: the band, min-max over replicates (None),
-    mean +- std over replicates ("std"), mean +- another statistic (its name) or between two (a pair of names).
-    Returns the lines drawn."""
+    same grid point (its mean) or a function of the results.csv row; lines: a function of the row naming its line
+    (default the other varying axes); where: a filter on the rows; label: a prefix of the legend entries; spread:
+    the band, min-max over replicates (None), mean +- std over replicates ("std"), mean +- another statistic (its
+    name) or between two (a pair of names); band_label: the bands' legend entry ("" for none). Returns the lines
+    drawn."""
     from . import _draw_panels
     return _draw_panels.study_by_axis(directory, ax, statistic, experiment, x, lines, where, label=label,
                                       spread=spread, band_label=band_label, **style)
