@@ -15,7 +15,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402,F401  (the scripts draw with this pyplot)
 
 try:
-    import netdp.plot as netdp_plot  # noqa: E402
+    import netdp.plot as netdp_plot  # noqa: E402,F401  (the scripts draw with netdp.plot)
 except ImportError:  # run by hand from a source tree: the package of build/
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "build" / "python"))
     import netdp.plot as netdp_plot  # noqa: E402,F401
