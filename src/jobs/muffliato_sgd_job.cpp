@@ -63,8 +63,7 @@ json run_muffliato_sgd_job(const MuffliatoSgdJob& job) {
   const double spent = sigma > 0 ? at_one * sensitivity * sensitivity / (sigma * sigma) : INFINITY;
 
   ResultsDir out(job.out_dir, jg.g);  // node_map.csv for a renumbered file graph
-  out.write_text("curves.csv", jobs::learning_curves_csv(r.step, r.objective, r.accuracy, "consensus_mean",
-                                                         r.consensus.mean));
+  jobs::write_learning_curves(out, r.step, r.objective, r.accuracy, "consensus_mean", r.consensus.mean);
   json summary = {
       {"model", "muffliato-sgd"},
       {"graph", job.graph},

@@ -4,7 +4,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <sstream>
 
 #include "jobs/job_graph.hpp"
 #include "jobs/model_list.hpp"
@@ -13,7 +12,7 @@
 #include "netdp/accounting/loss_report.hpp"
 #include "netdp/accounting/loss_statistics.hpp"
 #include "netdp/core/error.hpp"
-#include "netdp/io/results_dir.hpp"
+#include "netdp/io/csv_table.hpp"
 
 namespace netdp {
 
@@ -40,11 +39,10 @@ double calibrate_sigma(const Graph& g, const CsrMatrix& w, WalkLossParams p, con
   return std::sqrt(value / job.target_mean_loss);
 }
 
-std::string coalition_csv(const WorstCoalition& coalition) {
-  std::ostringstream csv;
-  csv << "u,worst_coalition_loss\n";
-  for (auto [u, loss] : coalition.worst()) csv << u << ',' << format_double(loss) << '\n';
-  return csv.str();
+void write_coalition(const ResultsDir& out, const WorstCoalition& coalition) {
+  CsvWriter csv(out, "collusion.csv", {{"u", CsvType::int64}, {"worst_coalition_loss", CsvType::float64}});
+  for (auto [u, loss] : coalition.worst()) csv.row({u, loss});
+  csv.commit();
 }
 
 }  // namespace
@@ -165,7 +163,7 @@ json run_walk_loss_job(const WalkLossJob& job) {
         {"noise_multiplier", params.sigma},
         {"sigma", params.sigma}};
   if (coalition) {
-    out.write_text("collusion.csv", coalition_csv(*coalition));
+    write_coalition(out, *coalition);
     double worst = 0, sum = 0;
     for (auto [u, loss] : coalition->worst()) {
       worst = std::max(worst, loss);
