@@ -212,12 +212,11 @@ namespace jobs {
 
 Model admm_model() {
   using namespace declare;
-  Model m;
-  m.name = "admm";
-  m.example = "--setting walk --epsilon 2 --users 40 --runs 3 --steps 60 --synthetic-rows 600 --out out/admm";
-  m.help =
+  Model m = named_model(
+      "admm",
       "private consensus ADMM (Alg 8.1-8.4): noisy Douglas-Rachford blocks, centralized, federated or "
-      "random-walk, noise calibrated to (epsilon, delta) by Thm 8.7 / E.9 / 8.12";
+      "random-walk, noise calibrated to (epsilon, delta) by Thm 8.7 / E.9 / 8.12",
+      "--setting walk --epsilon 2 --users 40 --runs 3 --steps 60 --synthetic-rows 600 --out out/admm");
   Binding<AdmmJob> bind;
   using Job = AdmmJob;
   using P = AdmmParams;

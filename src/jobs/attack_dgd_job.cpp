@@ -310,14 +310,12 @@ namespace jobs {
 
 Model attack_dgd_model() {
   using namespace declare;
-  Model m;
-  m.name = "attack dgd";
-  m.example =
-      "--graph florentine --weights max-degree --attackers 0 --steps 5 --objective least-squares --dim 3 "
-      "--sigma 0.01 --runs 2 --out out/attack-dgd";
-  m.help =
+  Model m = named_model(
+      "attack dgd",
       "reconstruction attack on decentralized gradient descent: OLS/GLS estimates of every target's gradient "
-      "(docs/math.md §7.3)";
+      "(docs/math.md §7.3)",
+      "--graph florentine --weights max-degree --attackers 0 --steps 5 --objective least-squares --dim 3 "
+      "--sigma 0.01 --runs 2 --out out/attack-dgd");
   using Job = AttackDgdJob;
   Binding<Job> bind;
   m.parameters = graph_parameters(bind);

@@ -169,10 +169,7 @@ json run_bound(const BoundRun& run, const BoundJob& job) {
 }
 
 Model bound_model_base(const std::string& name, const std::string& help, std::vector<Parameter> parameters) {
-  Model m;
-  m.name = "bound " + name;
-  m.example = "--n 2000,5000 --out out/" + name;
-  m.help = help;
+  Model m = named_model("bound " + name, help, "--n 2000,5000 --out out/" + name);
   m.parameters = std::move(parameters);
   m.describe = [](const json& s, const RunContext& c) {
     return format_line("bound %s: %zu values of n (%zu skipped) -> %s/bound.csv\n",

@@ -283,13 +283,12 @@ namespace jobs {
 
 Model gossip_sim_model() {
   using namespace declare;
-  Model m;
-  m.name = "gossip-sim";
-  m.example = "--graph ring:n=16 --steps 20 --runs 10 --out out/gossip-sim";
-  m.help =
+  Model m = named_model(
+      "gossip-sim",
       "Monte Carlo runs of private gossip averaging (Muffliato, Alg 6.1 / 6.2): error to the true average "
       "per "
-      "round, over runs, next to Thm 6.2 / 6.4";
+      "round, over runs, next to Thm 6.2 / 6.4",
+      "--graph ring:n=16 --steps 20 --runs 10 --out out/gossip-sim");
   Binding<GossipSimJob> bind;
   using Job = GossipSimJob;
   using Q = GossipPrivacyParams;

@@ -106,10 +106,8 @@ json run_graph(const GraphJob& job) {
 
 Model graph_model() {
   using namespace declare;
-  Model m;
-  m.name = "graph";
-  m.example = "--graph hypercube:dim=4 --out out/graph";
-  m.help = "build or load a graph; write its edge list and statistics";
+  Model m = named_model("graph", "build or load a graph; write its edge list and statistics",
+                        "--graph hypercube:dim=4 --out out/graph");
   m.footer = "Graph families (graph = FAMILY:key=value,...):\n" + graph_families_help();
   m.study_model = false;
   Binding<GraphJob> bind;

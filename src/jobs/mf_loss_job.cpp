@@ -390,10 +390,10 @@ namespace jobs {
 
 Model mf_loss_model() {
   using namespace declare;
-  Model m;
-  m.name = "mf-loss";
-  m.example = "--graph florentine --weights average --steps 10 --out out/mf-loss";
-  m.help = "pairwise sensitivities and Renyi losses of correlated-noise D-SGD (MF-D-SGD) under a trust model";
+  Model m = named_model(
+      "mf-loss",
+      "pairwise sensitivities and Renyi losses of correlated-noise D-SGD (MF-D-SGD) under a trust model",
+      "--graph florentine --weights average --steps 10 --out out/mf-loss");
   using Job = MfLossJob;
   Binding<Job> bind;
   m.parameters = mf_parameters(bind, false);

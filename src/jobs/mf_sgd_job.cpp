@@ -146,15 +146,13 @@ namespace jobs {
 
 Model mf_sgd_model() {
   using namespace declare;
-  Model m;
-  m.name = "mf-sgd";
-  m.example =
+  Model m = named_model(
+      "mf-sgd",
+      "MF-D-SGD (Algorithm 1): local SGD steps with correlated noise C^-1 Z, then gossip; utility over runs "
+      "and the privacy of the factorization",
       "--graph er:n=10,p=0.4,seed=1 --steps 8 --participation cyclic:b=2,k=4 --correlation antipgd "
       "--noise-multiplier 2 "
-      "--runs 3 --synthetic-rows 400 --out out/mf-sgd";
-  m.help =
-      "MF-D-SGD (Algorithm 1): local SGD steps with correlated noise C^-1 Z, then gossip; utility over runs "
-      "and the privacy of the factorization";
+      "--runs 3 --synthetic-rows 400 --out out/mf-sgd");
   using Job = MfSgdJob;
   Binding<Job> bind;
   m.parameters = mf_parameters(bind, true);
@@ -172,14 +170,9 @@ Model mf_sgd_model() {
                              &Job::params, &mf::MfSgdParams::clip),
                         // A noise multiplier, not an absolute std (issue 29): --sigma is its deprecated
                         // spelling; MfSgdParams::sigma is the multiplier (docs/mf.md).
-                        bind(real("noise-multiplier",
-                                  "noise std over the sensitivity clip sens_Pi(C): every node's release is "
-                                  "(1/noise-multiplier)-GDP "
-                                  "under LDP; 0 = no noise")
-                                 .fallback("1")
-                                 .range(at_least(0))
-                                 .unit(units::noise_multiplier)
-                                 .alias("sigma"),
+                        bind(noise_multiplier("noise std over the sensitivity clip sens_Pi(C): every node's "
+                                              "release is (1/noise-multiplier)-GDP under LDP; 0 = no noise",
+                                              at_least(0)),
                              &Job::params, &mf::MfSgdParams::sigma),
                         bind(real("l2", "ridge term mu/2 ||theta||^2").fallback("0").range(at_least(0)),
                              &Job::params, &mf::MfSgdParams::l2),

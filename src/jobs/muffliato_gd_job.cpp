@@ -315,14 +315,12 @@ namespace jobs {
 
 Model muffliato_gd_model() {
   using namespace declare;
-  Model m;
-  m.name = "muffliato-gd";
-  m.example =
-      "--graph ring:n=16 --steps 50 --gossip-rounds 3 --dim 2 --gradient-noise 0.1 --out out/muffliato-gd";
-  m.help =
+  Model m = named_model(
+      "muffliato-gd",
       "Muffliato-GD / SGD (Alg 6.3): local gradient steps, Gaussian noise, K accelerated gossip steps; "
       "utility "
-      "curves over runs and privacy (Thm 6.9 / C.9)";
+      "curves over runs and privacy (Thm 6.9 / C.9)",
+      "--graph ring:n=16 --steps 50 --gossip-rounds 3 --dim 2 --gradient-noise 0.1 --out out/muffliato-gd");
   Binding<MuffliatoGdJob> bind;
   using Job = MuffliatoGdJob;
   using P = MuffliatoGdParams;

@@ -112,14 +112,12 @@ namespace jobs {
 
 Model muffliato_sgd_model() {
   using namespace declare;
-  Model m;
-  m.name = "muffliato-sgd";
-  m.example =
-      "--graph ring:n=20 --target-mean-loss 0.5 --steps 4 --gossip-steps 3 --runs 3 --synthetic-rows 400 "
-      "--out out/muffliato-sgd";
-  m.help =
+  Model m = named_model(
+      "muffliato-sgd",
       "Muffliato-SGD (Alg 6.3) on the learning data of walk-sgd, noise calibrated to a target mean privacy "
-      "loss (eq. 6.4): the gossip side of Table 7.1";
+      "loss (eq. 6.4): the gossip side of Table 7.1",
+      "--graph ring:n=20 --target-mean-loss 0.5 --steps 4 --gossip-steps 3 --runs 3 --synthetic-rows 400 "
+      "--out out/muffliato-sgd");
   Binding<MuffliatoSgdJob> bind;
   using Job = MuffliatoSgdJob;
   using P = MuffliatoGdParams;

@@ -211,24 +211,19 @@ namespace jobs {
 
 Model walk_loss_model() {
   using namespace declare;
-  Model m;
-  m.name = "walk-loss";
-  m.example = "--graph hypercube:dim=6 --steps 200 --noise-multiplier 2 --out out/walk-loss";
-  m.help = "pairwise Renyi loss eps(u -> v) of random-walk DP-SGD on a graph (Thm 7.7, Lemma D.17)";
+  Model m = named_model(
+      "walk-loss", "pairwise Renyi loss eps(u -> v) of random-walk DP-SGD on a graph (Thm 7.7, Lemma D.17)",
+      "--graph hypercube:dim=6 --steps 200 --noise-multiplier 2 --out out/walk-loss");
   // A noise multiplier, not an absolute std: named apart from gossip-loss's sigma (issue 29); --sigma is
   // its deprecated spelling for one release.
   Binding<WalkLossJob> bind;
   using Job = WalkLossJob;
   m.parameters = loss_parameters(
       bind,
-      bind(real("noise-multiplier",
-                "noise std over the sensitivity: each step adds N(0, Delta^2 sigma^2) with sigma this "
-                "multiplier; the default 1 (the reference figures) is below the stated condition of Thm 7.7: "
-                "stderr and summary.json warn")
-               .fallback("1")
-               .range(above(0))
-               .unit(units::noise_multiplier)
-               .alias("sigma"),
+      bind(noise_multiplier("noise std over the sensitivity: each step adds N(0, Delta^2 sigma^2) with sigma "
+                            "this multiplier; the default 1 (the reference figures) is below the stated "
+                            "condition of Thm 7.7: stderr and summary.json warn",
+                            above(0)),
            [](Job& j, double multiplier) { j.params.sigma = multiplier; }),  // the library's sigma
       "walk length T, or auto for the horizon T_RW of the reference figures (docs/math.md §2.3)");
   append(

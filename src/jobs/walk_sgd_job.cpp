@@ -174,12 +174,11 @@ namespace jobs {
 
 Model walk_sgd_model() {
   using namespace declare;
-  Model m;
-  m.name = "walk-sgd";
-  m.example = "--graph complete:n=20 --variant network --epsilon 1 --steps 400 --runs 2 --out out/walk-sgd";
-  m.help =
+  Model m = named_model(
+      "walk-sgd",
       "random-walk DP-SGD (Alg 7.2 / 7.3): one token carries the model along a walk, clipped noisy local "
-      "steps; centralized, local or network noise calibrated to (epsilon, delta)";
+      "steps; centralized, local or network noise calibrated to (epsilon, delta)",
+      "--graph complete:n=20 --variant network --epsilon 1 --steps 400 --runs 2 --out out/walk-sgd");
   Binding<WalkSgdJob> bind;
   using Job = WalkSgdJob;
   using P = WalkSgdParams;

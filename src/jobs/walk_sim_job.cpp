@@ -440,13 +440,12 @@ WalkSimJob walk_sim_job(const Values& v, const RunContext& context) {
 
 Model walk_sim_model() {
   using namespace declare;
-  Model m;
-  m.name = "walk-sim";
-  m.example = "--graph complete:n=100 --steps 1000 --runs 100 --out out/walk-sim";
-  m.help =
+  Model m = named_model(
+      "walk-sim",
       "Monte Carlo token walks with the empirical pairwise privacy accounting of Fig. 7.1b (docs/math.md "
       "4.1.3), "
-      "visit / return-time statistics and the utility of private summation";
+      "visit / return-time statistics and the utility of private summation",
+      "--graph complete:n=100 --steps 1000 --runs 100 --out out/walk-sim");
   auto [parameters, bind] = walk_sim_parameters();
   m.parameters = std::move(parameters);
   m.validate = bind.check(check_walk_sim_job);

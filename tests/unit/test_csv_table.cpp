@@ -11,7 +11,7 @@
 #include "support/test_support.hpp"
 
 using namespace netdp;
-using namespace testing;
+using namespace netdp::testing;
 namespace fs = std::filesystem;
 
 TEST(CsvTable, DoublesAlwaysReadAsFloats) {
