@@ -3,7 +3,9 @@
 # figure folder, found by this convention (no list to keep up to date):
 #   study.toml   run with `netdp run` into OUT/<folder> (a folder without one computes inside its plot.py)
 #   quick.toml   the same study at small sizes, used by --quick instead of study.toml when present
-#   plot.py      `python3 plot.py OUT/<folder>` draws one or more PNGs into OUT/<folder>; it finds netdp in $NETDP
+#   plot.py      `python3 plot.py OUT/<folder>` draws one or more PNGs into OUT/<folder>; it finds netdp in $NETDP,
+#                and imports the Python package netdp (netdp.plot) from the same build: PYTHONPATH starts with
+#                the python/ directory beside the binary when there is one (build/python, docs/python.md)
 # Studies read data/facebook/414.edges (SNAP ego-Facebook, shipped: data/README.md); --data points them elsewhere,
 # and a study that reads data/facebook/ is skipped when that directory has no facebook/414.edges.
 #
@@ -52,6 +54,9 @@ mkdir -p "$out/work"
 [[ -d "$data" ]] && ln -sfn "$data" "$out/work/data"
 ln -sfn "$root/examples" "$out/work/examples"
 export NETDP="$netdp" MPLBACKEND=Agg
+if [[ -f "$(dirname "$netdp")/python/netdp/__init__.py" ]]; then
+  export PYTHONPATH="$(dirname "$netdp")/python${PYTHONPATH:+:$PYTHONPATH}"
+fi
 
 folders=()
 for plot in "$root"/examples/*/plot.py; do folders+=("$(basename "$(dirname "$plot")")"); done

@@ -1,7 +1,7 @@
 """E12 / thesis Fig. 7.3b: training objective against the steps for centralized, local and network (random-walk)
-DP-SGD on the complete graph, the hypercube and a random geometric graph; mean over 8 runs with error bars every
-10 evaluations. Left: the released code's calibration (eps = 10, complete-graph search); right: the thesis text
-(eps_bar = 1, Thm 7.7 mean loss, network only).
+DP-SGD on the complete graph, the hypercube and a random geometric graph; mean over 8 runs with a band from the
+smallest to the largest run (netdp.plot.curve). Left: the released code's calibration (eps = 10, complete-graph
+search); right: the thesis text (eps_bar = 1, Thm 7.7 mean loss, network only).
 
     build/netdp run examples/e12_walk_sgd_graphs/study.toml --out DIR
     python3 examples/e12_walk_sgd_graphs/plot.py DIR        # writes DIR/e12_walk_sgd_graphs.png
@@ -12,10 +12,10 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for plot_common
-from plot_common import columns, command_line, plt, save, summaries  # noqa: E402
+from plot_common import command_line, netdp_plot, plt, save, summaries  # noqa: E402
 
-COLORS = {"centralized": "tab:green", "local": "tab:red", "network": "tab:blue"}
-STYLES = {"complete": "-", "hypercube": "--", "rgg": ":"}
+VARIANT_COLORS = {"centralized": "tab:green", "local": "tab:red", "network": "tab:blue"}
+GRAPH_STYLES = {"complete": "-", "hypercube": "--", "rgg": ":"}
 
 
 def main(out):
@@ -23,14 +23,13 @@ def main(out):
     for ax, experiment, title in ((axes[0], "code", "code: eps = 10, complete-graph sigma"),
                                   (axes[1], "text", "text: eps_bar = 1, Thm 7.7 sigma per graph")):
         for unit, s in summaries(out, experiment):
-            c = columns(unit / "curves.csv")
             family = s["graph"].split(":")[0]
-            ax.errorbar(c["step"], c["objective_mean"], yerr=c["objective_std"], errorevery=10,
-                        color=COLORS[s["variant"]], linestyle=STYLES[family], capsize=2,
-                        label=f"{s['variant']} / {family} (sigma {s['sigma']:.3g})")
-        ax.set(yscale="log", xlabel="step", title=title)
+            netdp_plot.curve(unit, "objective", ax, label=f"{s['variant']} / {family} (sigma {s['sigma']:.3g})",
+                             band_label="", color=VARIANT_COLORS[s["variant"]], ls=GRAPH_STYLES[family])
+        ax.set_yscale("log")
+        netdp_plot.finish(ax, "walk step", "training objective (logistic loss)" if ax is axes[0] else "",
+                          f"{title}; bands: min to max over the runs")
         ax.legend(fontsize=7)
-    axes[0].set(ylabel="training objective")
     save(fig, out, "e12_walk_sgd_graphs.png")
 
 

@@ -39,22 +39,20 @@ def main(out):
         print(f"{r[0]:g}  {r[1]:<12} {r[2]:<12} sigma {r[3]:8.4g}  accuracy {r[4]:.3f} +- {r[5]:.3f}")
     try:
         sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for plot_common
-        from plot_common import plt, save
+        from plot_common import netdp_plot, plt, save
     except ImportError:
-        print("matplotlib not found: table only")
+        print("matplotlib or netdp not found: table only")
         return
-    fig, axes = plt.subplots(1, 4, figsize=(14, 3.5), sharey=True)
-    for ax, graph in zip(axes, GRAPHS.values()):
-        for protocol, color in (("gossip", "tab:orange"), ("random walk", "tab:blue")):
-            pts = [(r[0], r[4], r[5]) for r in rows if r[1] == graph and r[2] == protocol]
-            if pts:
-                ax.errorbar([p[0] for p in pts], [p[1] for p in pts], yerr=[p[2] for p in pts], color=color,
-                            marker="o", capsize=3, label=protocol)
-        ax.set(xscale="log", title=graph, xlabel="mean privacy loss")
-    axes[0].set(ylabel="test accuracy")
-    axes[0].legend()
+    fig, axes = plt.subplots(1, 4, figsize=(14, 3.8), sharey=True)
+    for k, (ax, (family, graph)) in enumerate(zip(axes, GRAPHS.items())):
+        for experiment, protocol, color in (("gossip", "gossip", "tab:orange"), ("walk", "random walk", "tab:blue")):
+            netdp_plot.study_by_axis(out, ax, "final.accuracy.mean", experiment=experiment, x="target-mean-loss",
+                                     lines=lambda row: protocol, where=lambda row: row["graph"].startswith(family),
+                                     spread="final.accuracy.std", band_label="", color=color)
+        ax.set_xscale("log")
+        netdp_plot.finish(ax, "target mean privacy loss eps_bar", "test accuracy (fraction)" if k == 0 else "",
+                          f"{graph}: band +- one std over the runs", legend=k == 0)
     save(fig, out, "e13_walk_vs_gossip.png")
-
 
 if __name__ == "__main__":
     if len(sys.argv) != 2:

@@ -20,6 +20,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for plot_common
 from plot_common import command_line, plt, results, save  # noqa: E402
+# Paper-specific, drawn here rather than with netdp.plot: fitted slopes against n beside Tables 2.2 and 6.1.
 
 # Stated exponents of n (docs/math.md §2.6 Table 2.2 for lambda_W; §6.2 Table 6.1, Alg 6.1, for the error under
 # eps_bar <= eps, times n^0 for alpha Delta^2 / eps). None: not in the table.

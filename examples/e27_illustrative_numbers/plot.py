@@ -20,6 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for plot_common
 from plot_common import command_line, plt, save  # noqa: E402
+# Paper-specific, drawn here rather than with netdp.plot: a ratio of bound columns and the slides' census table.
 
 ROOT = Path(__file__).resolve().parents[2]
 N_VALUES = "100,1000,10000,100000,1000000"

@@ -17,6 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for plot_common
 from plot_common import command_line, plt, results, save  # noqa: E402
+# Paper-specific, drawn here rather than with netdp.plot: a grid of (graph, T) cases; float counts divided by n.
 
 GRAPH = re.compile(r"er:n=(\d+),p=([0-9.e-]+),")
 # The statistic of each method and what turns it into a fraction of n: exact writes the fraction, float the count.

@@ -23,6 +23,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for plot_common
 from plot_common import plt, save  # noqa: E402
+# Paper-specific, drawn here rather than with netdp.plot: centrality colours, exact-only nodes, exact/float scatter.
 
 
 def lcc_graph(path):

@@ -19,9 +19,10 @@ import networkx as nx
 import numpy as np
 
 import netdp
+import netdp.plot as netdp_plot
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for plot_common
-from plot_common import finish, mean_band, plt  # noqa: E402
+from plot_common import plt  # noqa: E402
 
 SETTING = dict(accounting="theorem", weights="metropolis", alpha=2, sigma=1, steps="auto", t_start=1, cap="ldp",
                no_matrix=True)  # the figure plots Thm 6.1 (not an upper bound: docs/math.md §6.9)
@@ -59,13 +60,14 @@ def curves(small):
 def draw(data, path):
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for label, (d, mean, low, high) in data.items():
-        mean_band(ax, d, [{"mean": m, "min": lo, "max": hi} for m, lo, hi in zip(mean, low, high)], label=label)
+        points = {k: {"mean": m, "min": lo, "max": hi} for k, m, lo, hi in zip(d, mean, low, high)}
+        netdp_plot.by_distance(ax, points, label, band_label="")
     ax.axhline(1.0, color="black", ls="--", lw=1, label="LDP level")
     ax.set_yscale("log")
     ax.set_ylim(1e-8, 2)
     ax.set_xlim(0, 50)
-    finish(ax, "shortest-path distance between u and v", "Renyi privacy loss of u towards v (alpha = 2)",
-           "Fig. 6.1a: private gossip averaging, loss by distance (Python API)")
+    netdp_plot.finish(ax, "shortest-path distance between u and v", "Renyi privacy loss of u towards v (alpha = 2)",
+                      "Fig. 6.1a: private gossip averaging, loss by distance (Python API; bands: min to max)")
     fig.tight_layout()
     fig.savefig(path, dpi=150)
 

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for plot_common
-from plot_common import by_distance, command_line, finish, mean_band, plt, results, save  # noqa: E402
+from plot_common import command_line, netdp_plot, plt, results, save  # noqa: E402
 
 LABELS = {"hypercube": "hypercube (d = 11)", "er": "Erdos-Renyi (c = 1, 5 graphs)",
           "rgg": "random geometric (r = 0.07, 5 graphs)", "grid": "grid 45 x 45"}
@@ -25,30 +25,28 @@ LABELS = {"hypercube": "hypercube (d = 11)", "er": "Erdos-Renyi (c = 1, 5 graphs
 
 def main(out):
     # curves[family][distance] = {"mean": ..., "min": ..., "max": ...}
-    curves = by_distance(out, lambda row: row["graph"].split(":")[0]
-                         if row["experiment"] in ("fixed_graphs", "random_graphs") else None)
+    curves = netdp_plot.study_by_distance(out, lambda row: row["graph"].split(":")[0]
+                                          if row["experiment"] in ("fixed_graphs", "random_graphs") else None)
 
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for family in ("hypercube", "er", "rgg", "grid"):
         if family not in curves:
             continue
-        ds = sorted(curves[family])
-        pts = [curves[family][d] for d in ds]
-        mean_band(ax, ds, pts, label=LABELS[family])
+        netdp_plot.by_distance(ax, curves[family], LABELS[family], band_label="")
     ax.axhline(1.0, color="black", ls="--", lw=1, label="LDP level")
     ax.set_yscale("log")
     ax.set_ylim(1e-8, 2)  # the grid goes on to distance 88 and 3e-18; the other graphs end by distance 23
     ax.set_xlim(0, 50)
-    finish(ax, "shortest-path distance between u and v", "Renyi privacy loss of u towards v (alpha = 2)",
-           "Fig. 6.1a: private gossip averaging, loss by distance")
+    netdp_plot.finish(ax, "shortest-path distance between u and v", "Renyi privacy loss of u towards v (alpha = 2)",
+                      "Fig. 6.1a: private gossip averaging, loss by distance (bands: min to max over the pairs)")
     save(fig, out, "fig6_1a.png")
     exact_figure(out)
 
 
 def exact_figure(out):
     """Theorem against exact, one panel per graph family (experiments theorem_* and exact_*)."""
-    curves = by_distance(out, lambda row: (row["experiment"].split("_")[0], row["graph"].split(":")[0])
-                         if row["experiment"].startswith(("theorem_", "exact_")) else None)
+    curves = netdp_plot.study_by_distance(out, lambda row: (row["experiment"].split("_")[0], row["graph"].split(":")[0])
+                                          if row["experiment"].startswith(("theorem_", "exact_")) else None)
     if not curves:
         return
     sizes = {}
@@ -57,16 +55,16 @@ def exact_figure(out):
             sizes[row["graph"].split(":")[0]] = int(float(row["mean"]))
     fig, axes = plt.subplots(1, 4, figsize=(18, 4.5), sharey=True)
     for ax, family in zip(axes, ("hypercube", "er", "rgg", "grid")):
-        for kind, label in (("theorem", "Theorem 6.1 (sum, not a bound)"), ("exact", "accounting exact (each pair's view)")):
+        for kind, label in (("theorem", "Theorem 6.1 (sum, not a bound)"),
+                            ("exact", "accounting exact (each pair's view)")):
             if (kind, family) in curves:
-                ds = sorted(curves[kind, family])
-                mean_band(ax, ds, [curves[kind, family][d] for d in ds], label=label)
+                netdp_plot.by_distance(ax, curves[kind, family], label, band_label="")
         ax.axhline(1.0, color="black", ls="--", lw=1, label="LDP level")
         ax.set_yscale("log")
         ax.set_ylim(1e-8, 2)
         name = family if family not in sizes else f"{family}, n = {sizes[family]}"
-        finish(ax, "shortest-path distance between u and v", "Renyi loss of u towards v (alpha = 2)"
-               if family == "hypercube" else "", name)
+        netdp_plot.finish(ax, "shortest-path distance between u and v", "Renyi loss of u towards v (alpha = 2)"
+                          if family == "hypercube" else "", f"{name} (bands: min to max over the pairs)")
     fig.suptitle("Fig. 6.1a graphs: Theorem 6.1 against the exact loss (T = T_stop, t = 1..T)")
     save(fig, out, "fig6_1a_exact.png")
 

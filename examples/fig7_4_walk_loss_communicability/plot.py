@@ -23,6 +23,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for plot_common
 from plot_common import plt, save  # noqa: E402
+# Paper-specific, drawn here rather than with netdp.plot: loss matrix beside exp(W), loss by centrality.
 
 NETDP = os.environ.get("NETDP", str(Path(__file__).resolve().parents[2] / "build/netdp"))
 TITLES = {"ego": "Facebook ego 414 (Fig. 7.4a)", "davis": "Davis Southern Women (Fig. 7.4b)",

@@ -23,6 +23,7 @@ import networkx as nx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for plot_common
 from plot_common import command_line, plt, save  # noqa: E402
+# Paper-specific, drawn here rather than with netdp.plot: exact-only against float nodes on the graph's positions.
 
 STEPS = [1, 2, 4, 8, 12, 16]
 

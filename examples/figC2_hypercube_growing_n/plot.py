@@ -12,22 +12,24 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for plot_common
-from plot_common import by_distance, command_line, finish, plt, save  # noqa: E402
+from plot_common import command_line, netdp_plot, plt, save  # noqa: E402
 
 
 def main(out):
-    curves = by_distance(out, lambda row: int(row["graph"].split("dim=")[1]))
+    curves = netdp_plot.study_by_distance(out, lambda row: int(row["graph"].split("dim=")[1]))
     fig, ax = plt.subplots(figsize=(7, 4.5))
     cmap = plt.get_cmap("viridis")
     dims = sorted(curves)
     for i, d in enumerate(dims):
-        ds = sorted(curves[d])
-        ax.plot(ds, [curves[d][k]["mean"] for k in ds], marker="o", ms=3, color=cmap(i / max(1, len(dims) - 1)),
-                label=f"d = {d} (n = {2 ** d})")
+        # no band: every pair at one Hamming distance has the same loss (docs/math.md §6.7)
+        netdp_plot.by_distance(ax, curves[d], f"d = {d} (n = {2 ** d})", band_label="", with_band=False,
+                               color=cmap(i / max(1, len(dims) - 1)))
     ax.axhline(1.0, color="black", ls="--", lw=1, label="LDP level")
     ax.set_yscale("log")
-    finish(ax, "shortest-path (Hamming) distance from u = 0", "Renyi privacy loss of u towards v (alpha = 2)",
-           "Fig. C.2: hypercube, loss by distance for growing n", legend_size=7, ncol=2)
+    netdp_plot.finish(ax, "shortest-path (Hamming) distance from u = 0",
+                      "Renyi privacy loss of u towards v (alpha = 2)",
+                      "Fig. C.2: hypercube, loss by distance for growing n", legend=False)
+    ax.legend(fontsize=7, ncol=2)
     save(fig, out, "figC2.png")
 
 

@@ -19,6 +19,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for plot_common
 from plot_common import command_line, plt, save  # noqa: E402
+# Paper-specific, drawn here rather than with netdp.plot: loss against Euclidean distance, rank correlations.
 
 ROOT = Path(__file__).resolve().parents[2]
 

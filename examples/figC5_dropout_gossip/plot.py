@@ -14,6 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for plot_common
 from plot_common import command_line, plt, rows, save, summaries  # noqa: E402
+# Paper-specific, drawn here rather than with netdp.plot: loss at each run's stop beside Table C.2, per dropout level.
 
 THESIS = {0.0: (1.7e-2, 0.6e-2), 0.1: (1.8e-2, 0.6e-2), 0.5: (1.5e-2, 0.7e-2), 0.9: (1.4e-2, 0.6e-2)}
 

@@ -2,11 +2,9 @@
 (docs/python.md "Signatures and stubs")."""
 
 import os
-from typing import Callable, Hashable, Literal, Optional, Union
+from typing import Hashable, Literal
 
-import networkx
 import numpy
-import scipy.sparse
 
 from . import _netdp as _netdp
 from ._accountant import ComposedEvent as ComposedEvent
@@ -30,20 +28,17 @@ from ._result import read_csv as read_csv
 from ._study import StudyResult as StudyResult
 from ._study import run_study as run_study
 from ._study import study_toml as study_toml
-
-GraphLike = Union[str, os.PathLike[str], networkx.Graph, scipy.sparse.spmatrix, numpy.ndarray]
-WeightsLike = Union[str, os.PathLike[str], scipy.sparse.spmatrix, numpy.ndarray]
-Node = Hashable
-Progress = Union[bool, Callable[[str, float], object]]
-OutDir = Optional[Union[str, os.PathLike[str]]]
+from ._stubtypes import GraphLike as GraphLike
+from ._stubtypes import WeightsLike as WeightsLike
+from ._stubtypes import Node as Node
+from ._stubtypes import Progress as Progress
+from ._stubtypes import OutDir as OutDir
+from ._stubtypes import InvalidParameter as InvalidParameter
+from ._stubtypes import DeviceUnavailable as DeviceUnavailable
 
 __version__: str
 models: list[str]
 
-class InvalidParameter(ValueError):
-    parameter: str
-
-class DeviceUnavailable(InvalidParameter): ...
 __all__ = ['models', 'Result', 'StudyResult', 'run_study', 'study_toml', 'read_csv', 'InvalidParameter', 'DeviceUnavailable', 'NetdpWarning', 'GraphLike', 'WeightsLike', 'Node', 'Progress', 'OutDir', 'python_name', 'MODELS', 'PairwiseAccountant', 'GaussianEvent', 'LaplaceEvent', 'PoissonSampledGaussianEvent', 'SelfComposedEvent', 'ComposedEvent', 'GaussianViewEvent', 'WalkViewEvent', 'gdp_epsilon', 'gdp_delta', 'gdp_log_delta', 'laplace_rdp', 'graph', 'gossip_loss', 'gossip_er_bound', 'walk_loss', 'bound_complete_sum', 'bound_complete_histogram', 'bound_ring_sum', 'bound_ring_histogram', 'bound_sgd_rdp', 'bound_sgd_closed_form', 'bound_sgd_sigma', 'gossip_sim', 'muffliato_gd', 'walk_sim', 'walk_sgd', 'muffliato_sgd', 'mf_loss', 'mf_factorize', 'mf_sgd', 'admm', 'attack_gossip', 'attack_dgd']
 
 def graph(graph: GraphLike, *, weights: WeightsLike = 'metropolis', sigma: float = 1.0, eigenvalues: bool = False, diameter_limit: int = 2000000000, out: OutDir = None, progress: Progress = False) -> Result:

@@ -5,6 +5,7 @@ import numpy as np
 
 from ._draw_common import (MAX_DRAWN_NODES, MAX_HEATMAP, Run, band, draw_edges, finish, hop_distances, layout,
                            log_if_wide, message, panels)
+from ._draw_panels import spread
 from ._draw_study import draw_demo, draw_study
 
 __all__ = ["DRAWERS", "Run"]
@@ -242,15 +243,7 @@ def draw_curves(run, ax=None, **_):
     runs = run.summary.get("runs", "?")
     for a, (stem, label) in zip(axes, shown):
         mean = t[f"{stem}_mean"]
-        if f"{stem}_min" in t:
-            low, high, words = t[f"{stem}_min"], t[f"{stem}_max"], "min to max over runs"
-        elif f"{stem}_std" in t:
-            low, high, words = mean - t[f"{stem}_std"], mean + t[f"{stem}_std"], "mean +- std over runs"
-        elif f"{stem}_stderr" in t:
-            low, high, words = mean - t[f"{stem}_stderr"], mean + t[f"{stem}_stderr"], "mean +- standard error"
-        else:
-            low = high = np.full_like(mean, np.nan)
-            words = None
+        low, high, words = spread(t, stem)
         band(a, t[x_name], mean, low, high, f"mean over {runs} run(s)", words)
         if stem == "distance" and t.finite("utility_bound"):
             a.plot(t[x_name], t["utility_bound"], "k--", lw=1, label="Thm 8.5 bound")
@@ -318,8 +311,9 @@ def draw_mf_factorize(run, ax=None, **_):
     return figure
 
 
-def _attack_drawing(ax, run, roles, title):
-    """The graph with each node marked by its role: roles = [(mask, label, colour, marker)]."""
+def _attack_drawing(ax, run, roles, title, node_labels=False):
+    """The graph with each node marked by its role: roles = [(mask, label, colour, marker)]; node_labels: each
+    node's id written on it."""
     graph = run.graph()
     n = len(roles[0][0])
     if graph is None or graph[0] != n or n > MAX_DRAWN_NODES:
@@ -331,15 +325,19 @@ def _attack_drawing(ax, run, roles, title):
         edges_words = "edges: " + graph[2]
     for mask, label, colour, marker in roles:
         if mask.any():
-            ax.scatter(xy[mask, 0], xy[mask, 1], s=60, c=colour, marker=marker, edgecolors="black",
+            ax.scatter(xy[mask, 0], xy[mask, 1], s=150 if node_labels else 60, c=colour, marker=marker, edgecolors="black",
                        linewidths=0.5, zorder=3, label=f"{label} ({int(mask.sum())})")
+    if node_labels:
+        for v, (x, y) in enumerate(xy):
+            ax.annotate(str(v), (x, y), ha="center", va="center", fontsize=7, zorder=4)
     ax.set_aspect("equal")
+    ax.margins(0.08)  # room for the markers of the outermost nodes
     ax.set_xticks([])
     ax.set_yticks([])
     finish(ax, "node positions: spring layout (no unit)", "", f"{title}\n({edges_words})")
 
 
-def draw_attack_gossip(run, ax=None, **_):
+def draw_attack_gossip(run, ax=None, node_labels=False, **_):
     """attack gossip: attackers, reconstructed and hidden nodes drawn on the graph (a set of attackers), or
     nodes reconstructed per attacker (--attackers all); with --sigma the victims' mu by distance."""
     privacy = run.has("privacy_by_distance.csv")
@@ -351,7 +349,8 @@ def draw_attack_gossip(run, ax=None, **_):
         found = (t["reconstructible"] == 1) & ~attacker
         roles = [(attacker, "attacker", "crimson", "s"), (found, "reconstructed by the attackers", "orange", "o"),
                  (~attacker & ~found, "hidden (not reconstructible)", "steelblue", "o")]
-        _attack_drawing(axes[0], run, roles, f"attack gossip: what the attackers reconstruct after T = {steps}")
+        _attack_drawing(axes[0], run, roles, f"attack gossip: what the attackers reconstruct after T = {steps}",
+                        node_labels)
     else:
         t = run.table("attackers.csv")
         axes[0].bar(t["attacker"], t["reconstructed"], color="C1", label="nodes reconstructed (attacker included)")
@@ -367,7 +366,7 @@ def draw_attack_gossip(run, ax=None, **_):
     return figure
 
 
-def draw_attack_dgd(run, ax=None, **_):
+def draw_attack_dgd(run, ax=None, node_labels=False, **_):
     """attack dgd: attackers, identified and unidentified targets on the graph; identifiable gradients and the
     estimates' error per step."""
     figure, axes = panels(ax, 2)
@@ -377,7 +376,8 @@ def draw_attack_dgd(run, ax=None, **_):
     roles = [(role == "attacker", "attacker", "crimson", "s"),
              (identified, "gradient identified", "orange", "o"),
              ((role != "attacker") & ~identified, "not identified", "steelblue", "o")]
-    _attack_drawing(axes[0], run, roles, f"attack dgd: gradients identified after T = {run.summary.get('steps', '?')}")
+    _attack_drawing(axes[0], run, roles, f"attack dgd: gradients identified after T = {run.summary.get('steps', '?')}",
+                    node_labels)
     if len(axes) > 1:
         it = run.table("iterations.csv")
         axes[1].plot(it["steps"], it["identifiable"], "o-", ms=3, label="identifiable targets (count)")

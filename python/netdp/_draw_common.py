@@ -201,12 +201,12 @@ def panels(ax, count, width=5.2, height=4.0):
 
 def band(ax, x, mean, low, high, label, band_label=None, **style):
     """A mean curve with a light band from `low` to `high` (min-max, or mean +- stderr); both have a legend
-    entry. Returns the line."""
-    line, = ax.plot(x, mean, marker="o", ms=3, label=label, **style)
+    entry (band_label "": none for the band). Returns the line."""
+    line, = ax.plot(x, mean, label=label, **{"marker": "o", "ms": 3, **style})
     low, high = np.asarray(low, dtype=float), np.asarray(high, dtype=float)
     if np.isfinite(low).any() and np.isfinite(high).any():
         ax.fill_between(x, low, high, color=line.get_color(), alpha=0.18, linewidth=0,
-                        label=band_label or f"{label}: min to max")
+                        label=f"{label}: min to max" if band_label is None else band_label)
     return line
 
 

@@ -1,13 +1,11 @@
 """Figures of directories that hold many runs: a study's results.csv (curves of one statistic by a grid axis, or
 loss by distance per grid point) and netdp demo's stacked by_distance.csv."""
 
-import re
-
 import numpy as np
 
 from ._draw_common import band, finish, log_if_wide, message, number, panels
+from ._draw_panels import BY_DISTANCE, by_distance, by_distance_rows
 
-BY_DISTANCE = re.compile(r"^(.*?)by_distance\[distance=(\d+)\]\.(mean|min|max)$")
 # The statistic a study panel draws when none is asked for: the first of these an experiment has.
 HEADLINES = ("mean_loss", "network_loss.mean", "final.objective.mean", "final.objective", "final.mean",
              "privacy.mean", "last_row.eps", "mean_epsilon", "sensitivity", "rank", "identifiable_fraction")
@@ -76,25 +74,12 @@ def draw_study(run, ax=None, statistic=None, **_):
 
 def _by_distance(ax, rows, axes_of, title):
     """Loss by distance, one line per grid point (the first by_distance family of the model's summary)."""
-    curves = {}
-    for r in rows:
-        m = BY_DISTANCE.match(r["statistic"])
-        if m:
-            key = (_label(r, axes_of), m.group(1))
-            # mean: averaged over replicates; min / max: the extremes over pairs and replicates
-            what = m.group(3)
-            value = float(r["mean"] if what == "mean" else r[what])
-            curves.setdefault(key, {}).setdefault(int(m.group(2)), {})[what] = value
-    families = list(dict.fromkeys(prefix for _, prefix in curves))
+    families = list(dict.fromkeys(m.group(1) for m in map(BY_DISTANCE.match, (r["statistic"] for r in rows)) if m))
     lows, highs = [], []
-    for (label, prefix), by in curves.items():
-        if prefix != families[0]:
-            continue
-        d = sorted(by)
-        low, high = [by[k].get("min", np.nan) for k in d], [by[k].get("max", np.nan) for k in d]
-        band(ax, d, [by[k].get("mean", np.nan) for k in d], low, high, label, f"{label}: min to max")
-        lows += low
-        highs += high
+    for label, by in by_distance_rows(rows, lambda r: _label(r, axes_of), families[0]).items():
+        by_distance(ax, by, label, f"{label}: min to max")
+        lows += [p.get("min", np.nan) for p in by.values()]
+        highs += [p.get("max", np.nan) for p in by.values()]
     log_if_wide(ax, lows, highs)
     finish(ax, "hop distance d(u, v) (edges)", f"{families[0]}by_distance: loss (model units)",
            f"{title}: loss by distance per grid point")

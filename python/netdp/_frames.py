@@ -1,11 +1,11 @@
 """netdp's CSV files as typed tables (docs/python.md "Results").
 
 A table is a pandas DataFrame when pandas can be imported, else a NumPy structured array; either way
-``table["mean"]`` is a column. Column types follow the writers' declarations (docs/outputs.md), not the look of
-the cells: a float column whose every cell reads "1" is still float64. The model writers spell doubles in their
-shortest form ("1", "0.5"), so the types cannot be read off the text; ``INTEGER_COLUMNS`` lists the columns
-that the writers declare as integers (counts, indices, steps, 0/1 flags), and every other numeric column is
-float64. An integer column with an empty or non-integer cell ("inf": an unreachable distance) is float64 with
+``table["mean"]`` is a column. Column types follow the writers' declarations, which manifest.json records
+under "tables" ({file: {column: "int64" | "float64" | "text"}}, docs/outputs.md "Column types"). Without that
+entry (a study's tables, an older run) a column is typed by the look of its cells: every cell an integer
+literal is int64, numbers with '.', 'e', inf or nan (the writers spell every double so: "1.0", never "1") are
+float64. An int64 column with an empty or non-integer cell ("inf": an unreachable distance) is float64 with
 NaN / inf, an empty cell in a float column NaN, a column holding any other text a column of str.
 
 Node-index columns (``NODE_COLUMNS``) get a label column beside them when the run's graph came with labels
@@ -13,19 +13,10 @@ Node-index columns (``NODE_COLUMNS``) get a label column beside them when the ru
 """
 
 import csv
+import json
+import os
 
 import numpy as np
-
-# Columns the writers declare as integers, by name (docs/outputs.md); per-file exceptions below.
-INTEGER_COLUMNS = frozenset({
-    "distance", "distance_min", "distance_max", "pairs", "pairs_per_run", "replicates", "node", "attacker",
-    "relation", "run", "t", "step", "steps", "rows", "rank", "reconstructed", "float_reconstructed", "observed",
-    "reconstructible", "float_reconstructible", "identifiable", "identifiable_after", "coordinate", "index", "u",
-    "v", "visits", "count", "returns", "hits", "degree", "m", "h", "cycles",
-})
-
-# The same names holding floats in one file: a node's reconstructed value and its degree centrality.
-FLOAT_IN_FILE = {"nodes": {"reconstructed"}, "centralities": {"degree"}}
 
 # Columns whose values are node indices of the run's graph; nodes.csv's `attacker` is a 0/1 flag instead.
 NODE_COLUMNS = frozenset({"node", "attacker", "u", "v"})
@@ -38,8 +29,8 @@ except ImportError:  # pragma: no cover - depends on the environment
 
 
 def _numbers(cells, integer):
-    """A column of cells as int64 (integer declared and every cell an integer), else float64 (empty -> NaN), or
-    None when a cell is text."""
+    """A column of cells as int64 (integer and every cell an integer), else float64 (empty -> NaN), or None
+    when a cell is text."""
     if integer:
         try:
             return np.array([int(c) for c in cells], dtype=np.int64)
@@ -51,13 +42,32 @@ def _numbers(cells, integer):
         return None
 
 
-def typed_columns(header, body, name="", integer_columns=INTEGER_COLUMNS, float_columns=()):
-    """{column: array} for a table's header and rows: int64, float64 or str (object) arrays."""
-    floats = set(FLOAT_IN_FILE.get(name, ())) | set(float_columns)
+def declared_types(path):
+    """{column: "int64" | "float64" | "text"} of a CSV file from manifest.json's "tables" entry in its
+    directory, or None when the manifest or the entry is absent."""
+    manifest = os.path.join(os.path.dirname(os.fspath(path)), "manifest.json")
+    try:
+        with open(manifest, encoding="utf-8") as f:
+            tables = json.load(f).get("tables")
+    except (OSError, ValueError, AttributeError):
+        return None
+    types = tables.get(os.path.basename(os.fspath(path))) if isinstance(tables, dict) else None
+    return types if isinstance(types, dict) else None
+
+
+def typed_columns(header, body, types=None, float_columns=()):
+    """{column: array} for a table's header and rows: int64, float64 or str (object) arrays. `types` holds the
+    declared type of each column (declared_types); a column without one is typed by its cells, one of
+    `float_columns` float64 whatever it holds."""
+    types = types or {}
     columns = {}
     for i, column in enumerate(header):
         cells = [row[i] if i < len(row) else "" for row in body]
-        values = _numbers(cells, column in integer_columns and column not in floats)
+        declared = types.get(column)
+        values = None
+        if declared != "text":
+            integer = declared == "int64" or (declared is None and column not in float_columns)
+            values = _numbers(cells, integer)
         columns[column] = values if values is not None else np.array(cells, dtype=object)
     return columns
 
@@ -106,8 +116,8 @@ def read_rows(path):
     return (rows[0], rows[1:]) if rows else ([], [])
 
 
-def read_frame(path, name="", labels=None, integer_columns=INTEGER_COLUMNS, float_columns=()):
+def read_frame(path, name="", labels=None):
     """A netdp CSV file as a typed table (module docstring); `name` is the file's stem, for the per-file
-    exceptions; `labels` the run's node labels by index (or None)."""
+    exceptions of the labels; `labels` the run's node labels by index (or None)."""
     header, body = read_rows(path)
-    return frame(with_labels(typed_columns(header, body, name, integer_columns, float_columns), labels, name))
+    return frame(with_labels(typed_columns(header, body, declared_types(path)), labels, name))

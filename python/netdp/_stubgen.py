@@ -9,6 +9,7 @@ The functions' signatures are the ones the package builds at import (python/netd
 the rest of the package is re-exported from its modules, which type checkers read as they are.
 """
 
+import ast
 import inspect
 import os
 import sys
@@ -22,11 +23,9 @@ HEADER = '''"""Type stub of the netdp package, written by `python -m netdp._stub
 (docs/python.md "Signatures and stubs")."""
 
 import os
-from typing import Callable, Hashable, Literal, Optional, Union
+from typing import Hashable, Literal
 
-import networkx
 import numpy
-import scipy.sparse
 
 from . import _netdp as _netdp
 from ._accountant import ComposedEvent as ComposedEvent
@@ -50,23 +49,27 @@ from ._result import read_csv as read_csv
 from ._study import StudyResult as StudyResult
 from ._study import run_study as run_study
 from ._study import study_toml as study_toml
-
-GraphLike = Union[str, os.PathLike[str], networkx.Graph, scipy.sparse.spmatrix, numpy.ndarray]
-WeightsLike = Union[str, os.PathLike[str], scipy.sparse.spmatrix, numpy.ndarray]
-Node = Hashable
-Progress = Union[bool, Callable[[str, float], object]]
-OutDir = Optional[Union[str, os.PathLike[str]]]
-
-__version__: str
-models: list[str]
-
-class InvalidParameter(ValueError):
-    parameter: str
-
-class DeviceUnavailable(InvalidParameter): ...
 '''
 
-# Annotations written by their alias's name (the stub defines each above).
+# The hand-written declarations (aliases, exception classes) live once, in the stub-only module _stubtypes.pyi;
+# the stub re-exports each of its names.
+_STUBTYPES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_stubtypes.pyi")
+
+
+def stubtypes_names():
+    """The names _stubtypes.pyi declares at its top level, in its order."""
+    with open(_STUBTYPES, encoding="utf-8") as f:
+        tree = ast.parse(f.read())
+    names = []
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            names.append(node.name)
+        elif isinstance(node, ast.Assign):
+            names.extend(t.id for t in node.targets)
+    return names
+
+
+# Annotations written by their alias's name (_stubtypes.pyi defines each).
 _ALIASES = {"GraphLike": _signatures.GraphLike, "WeightsLike": _signatures.WeightsLike,
             "Progress": _signatures.Progress, "OutDir": _signatures.OutDir}
 
@@ -120,12 +123,15 @@ def function_text(function):
 
 
 def stub_text():
-    """The whole stub: the header, then one function per registry model in the registry's order."""
+    """The whole stub: the header, the re-exports of _stubtypes.pyi, then one function per registry model in the
+    registry's order."""
     functions = [make_function(d) for d in MODELS]
     names = [python_name(d["name"]) for d in MODELS]
     assert names == [f.__name__ for f in functions]
     import netdp  # the package's __all__, as stubtest compares it
-    return (HEADER + "__all__ = [" + ", ".join(repr(n) for n in netdp.__all__) + "]\n" +
+    reexports = "".join(f"from ._stubtypes import {n} as {n}\n" for n in stubtypes_names())
+    return (HEADER + reexports + "\n__version__: str\nmodels: list[str]\n\n" +
+            "__all__ = [" + ", ".join(repr(n) for n in netdp.__all__) + "]\n" +
             "".join("\n" + function_text(f) for f in functions))
 
 

@@ -87,7 +87,7 @@ def read_study_table(path):
     they hold, text columns (experiment, graph, statistic) str."""
     header, body = _frames.read_rows(path)
     floats = {c for c in header if AGGREGATES.match(c)}
-    columns = _frames.typed_columns(header, body, integer_columns=set(header), float_columns=floats)
+    columns = _frames.typed_columns(header, body, float_columns=floats)  # typed by the look of the cells
     return _frames.frame(columns)
 
 

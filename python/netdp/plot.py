@@ -7,7 +7,12 @@ study) and draws that model's figure with matplotlib; ``python3 -m netdp.plot DI
 pandas is not needed; matplotlib is imported when a figure is drawn, and no pyplot state is touched (the figure is
 a plain ``matplotlib.figure.Figure``), so it works headless and inside notebooks alike.
 
-The drawings themselves are in ``_draw.py`` (one function per model) and ``_draw_common.py`` (shared pieces).
+Single panels of those figures, for scripts that compose figures of their own (examples/*/plot.py): ``curve``
+(a learning curve with its band), ``study_by_distance`` and ``by_distance`` (loss by distance with its min-max
+band), ``study_by_axis`` (a study's statistic against a grid axis) and ``finish`` (labels, title, grid, legend).
+
+The drawings themselves are in ``_draw.py`` (one function per model), ``_draw_panels.py`` (the single panels) and
+``_draw_common.py`` (shared pieces).
 """
 
 import argparse
@@ -15,7 +20,8 @@ import json
 import os
 import sys
 
-__all__ = ["plot_result", "NotResultsDirectory", "model_of", "main"]
+__all__ = ["plot_result", "NotResultsDirectory", "model_of", "main", "curve", "study_by_distance", "by_distance",
+           "study_by_axis", "finish"]
 
 
 class NotResultsDirectory(ValueError):
@@ -62,7 +68,8 @@ def plot_result(directory, out=None, ax=None, **options):
     out: a file name; the figure is saved there, in the format of its extension (.png, .svg, .pdf).
     ax: an existing matplotlib Axes: only the figure's main panel is drawn, into it (its Figure is returned).
     options: ``source`` (the row of the loss heat map, default the run's source or node 0),
-    ``statistic`` (a study's statistic to draw by axis, default the first headline statistic found).
+    ``statistic`` (a study's statistic to draw by axis, default the first headline statistic found),
+    ``node_labels`` (attack figures: each node's id written on the drawing, default False).
 
     Raises NotResultsDirectory (a ValueError) for a directory netdp did not write, KeyError for a command that
     has no figure, and ImportError when matplotlib is missing.
@@ -83,6 +90,52 @@ def plot_result(directory, out=None, ax=None, **options):
             figure.tight_layout()
         figure.savefig(out, dpi=150)
     return figure
+
+
+def curve(directory, stem, ax, label=None, band_label=None, **style):
+    """Draws one learning curve of a results directory (walk-sgd, muffliato-sgd, muffliato-gd, mf-sgd, admm)
+    into `ax`: curves.csv's ``{stem}_mean`` (``objective``, ``accuracy``, ``test_loss``...) against the step, with
+    the band the figure draws (min-max over runs, else +- std, else +- standard error). label: the line's legend
+    entry; band_label: the band's ("" for none); style: matplotlib line options (color, ls...). Returns the line."""
+    from . import _draw_panels
+    return _draw_panels.curve(directory, stem, ax, label, band_label, **style)
+
+
+def study_by_distance(directory, key=None, family=""):
+    """The loss-by-distance statistics of a study directory (results.csv's ``by_distance[distance=d]`` rows):
+    ``{key(row): {d: {"mean", "min", "max"}}}``, mean over replicates, min / max over pairs and replicates. key:
+    a function of the results.csv row (default its experiment; None leaves the row out); family: the prefix of
+    the statistic (``"baseline."`` for mf-loss's Muffliato baseline)."""
+    from . import _draw_panels
+    return _draw_panels.study_by_distance(directory, key, family)
+
+
+def by_distance(ax, points, label, band_label=None, skip_zero=False, with_band=True, **style):
+    """Draws one curve of study_by_distance (``{d: {"mean", "min", "max"}}``) into `ax`: the mean with its min-max
+    band, as the loss-by-distance figures do. skip_zero: leave out distance 0 (the source itself); with_band
+    False: the mean only. Returns the line."""
+    from . import _draw_panels
+    return _draw_panels.by_distance(ax, points, label, band_label, skip_zero, with_band, **style)
+
+
+def study_by_axis(directory, ax, statistic, experiment=None, x=None, lines=None, where=None, label="",
+                  spread=None, band_label=None, **style):
+    """Draws a study's `statistic` (mean over replicates) against a grid axis into `ax`, as a study's figure does.
+    experiment: that experiment only; x: the grid axis (default the first that varies), another statistic of the
+    same grid point (its mean) or a function of the results.csv row; lines: a function of the row naming its line
+    (default the other varying axes); where: a filter on the rows; label: a prefix of the legend entries; spread:
+    the band, min-max over replicates (None), mean +- std over replicates ("std"), mean +- another statistic (its
+    name) or between two (a pair of names); band_label: the bands' legend entry ("" for none). Returns the lines
+    drawn."""
+    from . import _draw_panels
+    return _draw_panels.study_by_axis(directory, ax, statistic, experiment, x, lines, where, label=label,
+                                      spread=spread, band_label=band_label, **style)
+
+
+def finish(ax, xlabel, ylabel, title, legend=True):
+    """The finish of every panel of netdp.plot: axis labels, the title (wrapped), a light grid, the legend."""
+    from . import _draw_common
+    _draw_common.finish(ax, xlabel, ylabel, title, legend)
 
 
 def main(argv=None):

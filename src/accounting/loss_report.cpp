@@ -5,11 +5,12 @@
 
 #include <algorithm>
 #include <ctime>
-#include <sstream>
+#include <limits>
 
 #include "core/progress.hpp"
 #include "netdp/accounting/loss_statistics.hpp"
 #include "netdp/core/version.hpp"
+#include "netdp/io/csv_table.hpp"
 
 namespace netdp {
 
@@ -88,13 +89,12 @@ json distance_rows(const std::vector<LossAggregate>& buckets) {
 
 namespace {
 
-std::string per_observer_csv(const LossStatistics& stats) {
-  std::ostringstream csv;
-  csv << "v,mean,max\n";
+void write_per_observer_csv(const ResultsDir& out, const LossStatistics& stats) {
+  CsvWriter csv(out, "per_observer.csv",
+                {{"v", CsvType::int64}, {"mean", CsvType::float64}, {"max", CsvType::float64}});
   auto mean = stats.observer_mean(), max = stats.observer_max();
-  for (std::size_t v = 0; v < mean.size(); ++v)
-    csv << v << ',' << format_double(mean[v]) << ',' << format_double(max[v]) << '\n';
-  return csv.str();
+  for (std::size_t v = 0; v < mean.size(); ++v) csv.row({v, mean[v], max[v]});
+  csv.commit();
 }
 
 }  // namespace
@@ -104,7 +104,7 @@ json LossReport::finish() {
   s.reporter.finish();
   if (s.loss_file) s.loss_file->commit();
   const json distance_rows = netdp::distance_rows(s.stats.by_distance());
-  s.out.write_text("by_distance.csv", by_distance_csv(distance_rows));
+  write_by_distance_csv(s.out, "by_distance.csv", distance_rows);
   const LossAggregate all = s.stats.overall();
   json result = {{"pairs", all.count},
                  {"mean_loss", all.mean()},
@@ -112,22 +112,26 @@ json LossReport::finish() {
                  {"max_loss", all.count ? all.max : 0.0},
                  {"by_distance", distance_rows}};
   if (s.all_pairs) {
-    s.out.write_text("per_observer.csv", per_observer_csv(s.stats));
+    write_per_observer_csv(s.out, s.stats);
     auto mean = s.stats.observer_mean();
     result["max_mean_observer_loss"] = mean.empty() ? 0.0 : *std::max_element(mean.begin(), mean.end());
   }
   return result;
 }
 
-std::string by_distance_csv(const json& rows) {
-  std::ostringstream csv;
-  csv << "distance,pairs,mean,min,max\n";
+void write_by_distance_csv(const ResultsDir& out, const std::string& name, const json& rows) {
+  CsvWriter csv(out, name,
+                {{"distance", CsvType::int64},
+                 {"pairs", CsvType::int64},
+                 {"mean", CsvType::float64},
+                 {"min", CsvType::float64},
+                 {"max", CsvType::float64}});
   for (const auto& r : rows)
-    csv << (r["distance"].is_string() ? r["distance"].get<std::string>()
-                                      : std::to_string(r["distance"].get<int>()))
-        << ',' << r["pairs"].get<std::int64_t>() << ',' << format_double(r["mean"]) << ','
-        << format_double(r["min"]) << ',' << format_double(r["max"]) << '\n';
-  return csv.str();
+    csv.row({r["distance"].is_string() ? CsvCell(std::numeric_limits<double>::infinity())  // unreachable
+                                       : CsvCell(r["distance"].get<std::int64_t>()),
+             r["pairs"].get<std::int64_t>(), r["mean"].get<double>(), r["min"].get<double>(),
+             r["max"].get<double>()});
+  csv.commit();
 }
 
 json manifest_header(const std::string& command, const json& invocation) {

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "netdp/core/error.hpp"
+#include "netdp/io/csv_table.hpp"
 
 namespace netdp {
 
@@ -97,21 +98,38 @@ void AtomicFile::commit() {
   committed_ = true;
 }
 
-NpyWriter::NpyWriter(fs::path path, std::int64_t rows, std::int64_t cols)
-    : file_(std::move(path)), rows_(rows), cols_(cols) {
-  // Format 1.0: magic, version, little-endian header length, a dict padded with spaces so that the data
-  // starts at a multiple of 64 bytes, ending in a newline.
-  std::string header = "{'descr': '<f8', 'fortran_order': False, 'shape': (" + std::to_string(rows) + ", " +
-                       std::to_string(cols) + "), }";
+namespace {
+
+/// Format 1.0: magic, version, little-endian header length, a dict padded with spaces so that the data
+/// starts at a multiple of 64 bytes, ending in a newline.
+void write_npy_header(std::ofstream& out, const char* descr, std::int64_t rows, std::int64_t cols) {
+  std::string header = std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': (" +
+                       std::to_string(rows) + ", " + std::to_string(cols) + "), }";
   std::size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
   header.push_back('\n');
   auto length = static_cast<std::uint16_t>(header.size());
-  auto& out = file_.stream();
   out.write("\x93NUMPY\x01\x00", 8);
   char len[2] = {static_cast<char>(length & 0xff), static_cast<char>(length >> 8)};
   out.write(len, 2);
   out.write(header.data(), static_cast<std::streamsize>(header.size()));
+}
+
+}  // namespace
+
+NpyWriter::NpyWriter(fs::path path, std::int64_t rows, std::int64_t cols)
+    : file_(std::move(path)), rows_(rows), cols_(cols) {
+  write_npy_header(file_.stream(), "<f8", rows, cols);
+}
+
+void write_int8_npy(const fs::path& path, std::span<const std::int8_t> values, std::int64_t rows,
+                    std::int64_t cols) {
+  if (values.size() != static_cast<std::size_t>(rows * cols)) throw std::logic_error("int8 npy: wrong size");
+  AtomicFile file(path);
+  write_npy_header(file.stream(), "|i1", rows, cols);
+  file.stream().write(reinterpret_cast<const char*>(values.data()),
+                      static_cast<std::streamsize>(values.size()));
+  file.commit();
 }
 
 void NpyWriter::consume(node_t, node_t count, std::span<const double> rows) {
@@ -169,11 +187,11 @@ fs::path ResultsDir::file(const std::string& name) const {
 
 void ResultsDir::commit_manifest(nlohmann::json manifest) const {
   if (!file_ids_.empty()) {  // node indices -> the graph file's ids (docs/outputs.md §1.2 "node_map.csv")
-    std::string csv = "index,file_id\n";
-    for (std::size_t i = 0; i < file_ids_.size(); ++i)
-      csv += std::to_string(i) + ',' + std::to_string(file_ids_[i]) + '\n';
-    write_text("node_map.csv", csv);
+    CsvWriter csv(*this, "node_map.csv", {{"index", CsvType::int64}, {"file_id", CsvType::int64}});
+    for (std::size_t i = 0; i < file_ids_.size(); ++i) csv.row({i, file_ids_[i]});
+    csv.commit();
   }
+  if (!tables_.empty()) manifest["tables"] = tables_;  // docs/outputs.md "Column types"
   // A rerun without --colluders left the earlier run's collusion.csv: walk-loss's manifest listed no files.
   // Every name this run wrote goes into "files", whatever the job listed (docs/outputs.md §1.1).
   nlohmann::json& files = manifest["files"];
@@ -184,6 +202,10 @@ void ResultsDir::commit_manifest(nlohmann::json manifest) const {
         std::find(files.begin(), files.end(), name) == files.end())
       files.push_back(name);
   write_json("manifest.json", manifest);
+}
+
+void ResultsDir::record_table(const std::string& name, nlohmann::json types) const {
+  tables_[name] = std::move(types);
 }
 
 void ResultsDir::write_text(const std::string& name, const std::string& content) const {

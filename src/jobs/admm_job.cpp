@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 
 #include "core/progress.hpp"
 #include "jobs/convex_model_job_parts.hpp"
@@ -42,16 +41,16 @@ double activation(const AdmmParams& p, std::int64_t users) {
   return (p.setting == AdmmSetting::federated ? double(p.sampled) : 1.0) / double(users);
 }
 
-std::string curves_csv(const AdmmResult& r, const std::vector<double>& bound) {
-  std::ostringstream csv;
-  csv << jobs::learning_curves_header()
-      << ",distance_mean,distance_std,utility_bound,max_participations_mean\n";
+std::string write_curves(const ResultsDir& out, const AdmmResult& r, const std::vector<double>& bound) {
+  CsvWriter csv(out, "curves.csv",
+                jobs::learning_curve_columns(
+                    {"distance_mean", "distance_std", "utility_bound", "max_participations_mean"}));
   for (std::size_t e = 0; e < r.step.size(); ++e) {
-    csv << r.step[e] << jobs::statistics_cells(r.objective, e) << jobs::statistics_cells(r.accuracy, e);
-    csv << ',' << format_double(r.distance.mean[e]) << ',' << format_double(r.distance.std[e]) << ','
-        << format_double(bound[e]) << ',' << format_double(r.max_participations_mean[e]) << '\n';
+    auto row = jobs::learning_curve_cells(r.step[e], r.objective, r.accuracy, e);
+    row.insert(row.end(), {r.distance.mean[e], r.distance.std[e], bound[e], r.max_participations_mean[e]});
+    csv.row(row);
   }
-  return csv.str();
+  return csv.commit();
 }
 
 json guarantee_json(const AdmmPrivacyParams& p, AdmmGuarantee g, double sigma) {
@@ -145,7 +144,7 @@ json run_admm_job(const AdmmJob& job) {
   for (std::int64_t k : r.step) bound.push_back(admm_utility_bound(k, q, tau, d0, dim, p.sigma));
 
   ResultsDir out(job.out_dir);
-  out.write_text("curves.csv", curves_csv(r, bound));
+  write_curves(out, r, bound);
   json privacy_json = lipschitz > 0 ? json::object() : json(nullptr);
   const AdmmGuarantee main = calibrated_guarantee(p.setting);
   if (lipschitz > 0) privacy_json[to_string(main)] = guarantee_json(privacy, main, p.sigma);
@@ -213,12 +212,11 @@ namespace jobs {
 
 Model admm_model() {
   using namespace declare;
-  Model m;
-  m.name = "admm";
-  m.example = "--setting walk --epsilon 2 --users 40 --runs 3 --steps 60 --synthetic-rows 600 --out out/admm";
-  m.help =
+  Model m = named_model(
+      "admm",
       "private consensus ADMM (Alg 8.1-8.4): noisy Douglas-Rachford blocks, centralized, federated or "
-      "random-walk, noise calibrated to (epsilon, delta) by Thm 8.7 / E.9 / 8.12";
+      "random-walk, noise calibrated to (epsilon, delta) by Thm 8.7 / E.9 / 8.12",
+      "--setting walk --epsilon 2 --users 40 --runs 3 --steps 60 --synthetic-rows 600 --out out/admm");
   Binding<AdmmJob> bind;
   using Job = AdmmJob;
   using P = AdmmParams;

@@ -6,7 +6,6 @@
 #include <cmath>
 #include <limits>
 #include <optional>
-#include <sstream>
 
 #include "core/progress.hpp"
 #include "jobs/attack_dgd_parts.hpp"
@@ -19,7 +18,7 @@
 #include "netdp/core/error.hpp"
 #include "netdp/core/format.hpp"
 #include "netdp/core/graph_spec.hpp"
-#include "netdp/io/results_dir.hpp"
+#include "netdp/io/csv_table.hpp"
 #include "netdp/simulation/convex_models.hpp"
 
 namespace netdp {
@@ -59,9 +58,16 @@ struct Moments {
   double sd() const { return count > 1 ? std::sqrt(m2 / (count - 1)) : 0.0; }
 };
 
-std::string cell(const Moments& m, bool sd = false) {
-  return m.count ? format_double(sd ? m.sd() : m.mean) : "";
+CsvCell cell(const Moments& m, bool sd = false) {
+  return m.count ? CsvCell(sd ? m.sd() : m.mean) : CsvCell(csv_empty);
 }
+
+// One line of estimates.csv: run 0's estimates at T.
+struct EstimateRow {
+  node_t node;
+  std::size_t coordinate;
+  double reference, ols, gls;
+};
 
 json mean_or_null(const Moments& m) {
   return m.count ? json(m.mean) : json(nullptr);
@@ -114,8 +120,7 @@ json run_attack_dgd_job(const AttackDgdJob& job) {
   // Per target at T: errors over runs; per prefix t: the mean over the targets identifiable at t, over runs.
   std::vector<Moments> ols_error(c), gls_error(c), ols_data(c), gls_data(c);
   std::vector<Moments> step_ols(idx(T)), step_gls(idx(T)), step_ols_data(idx(T)), step_gls_data(idx(T));
-  std::ostringstream estimates;
-  estimates << "node,coordinate,reference,ols,gls\n";
+  std::vector<EstimateRow> estimates;
   ProgressLine progress("attack dgd", "of the runs", job.progress);
   for (int r = 0; r < job.runs; ++r) {
     throw_if_stopped();
@@ -152,9 +157,8 @@ json run_attack_dgd_job(const AttackDgdJob& job) {
       if (r == 0 && t == T)
         for (std::size_t j = 0; j < c; ++j)
           for (std::size_t q = 0; q < d; ++q)
-            estimates << k.targets[j] << ',' << q << ','
-                      << format_double(reference[idx(k.targets[j]) * d + q]) << ','
-                      << format_double(e.ols[j * d + q]) << ',' << format_double(e.gls[j * d + q]) << '\n';
+            estimates.push_back(
+                {k.targets[j], q, reference[idx(k.targets[j]) * d + q], e.ols[j * d + q], e.gls[j * d + q]});
     }
     progress.update(double(r + 1) / job.runs);
   }
@@ -169,54 +173,79 @@ json run_attack_dgd_job(const AttackDgdJob& job) {
       if (da[v] >= 0) distance[v] = std::min(distance[v], da[v]);
   }
   const attack::DgdEstimator& last = estimators.back();
-  std::ostringstream nodes;
-  nodes
-      << "node,role,distance,identifiable_after,ols_error,gls_error,ols_error_sd,gls_error_sd,ols_data_error,"
-         "gls_data_error,ols_sd,gls_sd\n";
+  constexpr CsvType kInt = CsvType::int64, kFloat = CsvType::float64;
+  CsvWriter nodes(out, "nodes.csv",
+                  {{"node", kInt},
+                   {"role", CsvType::text},
+                   {"distance", kInt},  // empty: no attacker reaches the node
+                   {"identifiable_after", kInt},
+                   {"ols_error", kFloat},
+                   {"gls_error", kFloat},
+                   {"ols_error_sd", kFloat},
+                   {"gls_error_sd", kFloat},
+                   {"ols_data_error", kFloat},
+                   {"gls_data_error", kFloat},
+                   {"ols_sd", kFloat},
+                   {"gls_sd", kFloat}});
   std::vector<node_t> identifiable;
   Moments final_ols, final_gls, final_ols_data, final_gls_data;
   for (node_t v = 0; v < g.n; ++v) {
     const bool attacker = std::binary_search(attackers.begin(), attackers.end(), v);
     const bool observed = std::binary_search(k.observed.begin(), k.observed.end(), v);
-    nodes << v << ',' << (attacker ? "attacker" : observed ? "observed" : "target") << ',';
-    if (distance[idx(v)] != std::numeric_limits<node_t>::max()) nodes << distance[idx(v)];
+    std::vector<CsvCell> row{v,
+                             attacker   ? "attacker"
+                             : observed ? "observed"
+                                        : "target",
+                             distance[idx(v)] != std::numeric_limits<node_t>::max()
+                                 ? CsvCell(distance[idx(v)])
+                                 : CsvCell(csv_empty)};
     if (attacker) {
-      nodes << ",,,,,,,,,\n";
+      row.resize(12, csv_empty);
+      nodes.row(row);
       continue;
     }
     const auto j = idx(std::lower_bound(k.targets.begin(), k.targets.end(), v) - k.targets.begin());
     const int after = k.identifiable_after[j];
-    nodes << ',' << after << ',' << cell(ols_error[j]) << ',' << cell(gls_error[j]) << ','
-          << cell(ols_error[j], true) << ',' << cell(gls_error[j], true) << ',' << cell(ols_data[j]) << ','
-          << cell(gls_data[j]) << ',';
+    row.insert(row.end(), {after, cell(ols_error[j]), cell(gls_error[j]), cell(ols_error[j], true),
+                           cell(gls_error[j], true), cell(ols_data[j]), cell(gls_data[j])});
     if (after > 0) {
       const double ols_sd = job.params.sigma * std::sqrt(last.ols_variance[j]),
                    gls_sd = job.params.sigma * std::sqrt(last.gls_variance[j]);
       require_finite(ols_sd + gls_sd, "the estimators' standard deviation of node " + std::to_string(v),
                      "lower sigma");
-      nodes << format_double(ols_sd) << ',' << format_double(gls_sd);
+      row.insert(row.end(), {ols_sd, gls_sd});
     } else {
-      nodes << ',';
+      row.resize(12, csv_empty);
     }
-    nodes << '\n';
+    nodes.row(row);
     if (after > 0) {
       identifiable.push_back(v);
       if (ols_error[j].count) final_ols.add(ols_error[j].mean), final_gls.add(gls_error[j].mean);
       if (ols_data[j].count) final_ols_data.add(ols_data[j].mean), final_gls_data.add(gls_data[j].mean);
     }
   }
-  out.write_text("nodes.csv", nodes.str());
-  std::ostringstream iterations;
-  iterations << "steps,rows,identifiable,ols_error,gls_error,ols_data_error,gls_data_error\n";
+  nodes.commit();
+  CsvWriter iterations(out, "iterations.csv",
+                       {{"steps", kInt},
+                        {"rows", kInt},
+                        {"identifiable", kInt},
+                        {"ols_error", kFloat},
+                        {"gls_error", kFloat},
+                        {"ols_data_error", kFloat},
+                        {"gls_data_error", kFloat}});
   for (int t = 1; t <= T; ++t) {
     const auto i = idx(t - 1);
     const auto known = std::count_if(k.identifiable_after.begin(), k.identifiable_after.end(),
                                      [&](int a) { return a > 0 && a <= t; });
-    iterations << t << ',' << k.rows_after(t) << ',' << known << ',' << cell(step_ols[i]) << ','
-               << cell(step_gls[i]) << ',' << cell(step_ols_data[i]) << ',' << cell(step_gls_data[i]) << '\n';
+    iterations.row({t, k.rows_after(t), known, cell(step_ols[i]), cell(step_gls[i]), cell(step_ols_data[i]),
+                    cell(step_gls_data[i])});
   }
-  out.write_text("iterations.csv", iterations.str());
-  out.write_text("estimates.csv", estimates.str());
+  iterations.commit();
+  CsvWriter estimates_csv(
+      out, "estimates.csv",
+      {{"node", kInt}, {"coordinate", kInt}, {"reference", kFloat}, {"ols", kFloat}, {"gls", kFloat}});
+  for (const EstimateRow& e : estimates) estimates_csv.row({e.node, e.coordinate, e.reference, e.ols, e.gls});
+  estimates_csv.commit();
 
   json primes = json::array();
   for (const auto& p : k.primes)
@@ -281,14 +310,12 @@ namespace jobs {
 
 Model attack_dgd_model() {
   using namespace declare;
-  Model m;
-  m.name = "attack dgd";
-  m.example =
-      "--graph florentine --weights max-degree --attackers 0 --steps 5 --objective least-squares --dim 3 "
-      "--sigma 0.01 --runs 2 --out out/attack-dgd";
-  m.help =
+  Model m = named_model(
+      "attack dgd",
       "reconstruction attack on decentralized gradient descent: OLS/GLS estimates of every target's gradient "
-      "(docs/math.md §7.3)";
+      "(docs/math.md §7.3)",
+      "--graph florentine --weights max-degree --attackers 0 --steps 5 --objective least-squares --dim 3 "
+      "--sigma 0.01 --runs 2 --out out/attack-dgd");
   using Job = AttackDgdJob;
   Binding<Job> bind;
   m.parameters = graph_parameters(bind);

@@ -268,12 +268,11 @@ namespace jobs {
 
 Model attack_gossip_model() {
   using namespace declare;
-  Model m;
-  m.name = "attack gossip";
-  m.example = "--graph florentine --attackers all --steps 4 --out out/attack-gossip";
-  m.help =
+  Model m = named_model(
+      "attack gossip",
       "reconstruction attack on gossip averaging: which private values curious nodes determine exactly "
-      "(docs/math.md §7.1-7.2)";
+      "(docs/math.md §7.1-7.2)",
+      "--graph florentine --attackers all --steps 4 --out out/attack-gossip");
   using Job = AttackGossipJob;
   Binding<Job> bind;
   m.parameters = graph_parameters(bind);

@@ -5,85 +5,95 @@
 #include <string>
 
 #include "netdp/attack/centrality.hpp"
-#include "netdp/core/format.hpp"
+#include "netdp/io/csv_table.hpp"
 
 namespace netdp {
 
 using json = nlohmann::json;
 
+namespace {
+constexpr CsvType kInt = CsvType::int64, kFloat = CsvType::float64;
+}
+
 void write_attack_nodes_csv(const ResultsDir& out, const attack::GossipAttackResult& r, node_t n) {
-  AtomicFile file(out.file("nodes.csv"));
-  auto& s = file.stream();
-  s << "node,attacker,observed,reconstructible,float_reconstructible,private,reconstructed,error\n";
+  CsvWriter csv(out, "nodes.csv",
+                {{"node", kInt},
+                 {"attacker", kInt},
+                 {"observed", kInt},
+                 {"reconstructible", kInt},
+                 {"float_reconstructible", kInt},  // empty without the float check
+                 {"private", kFloat},
+                 {"reconstructed", kFloat},
+                 {"error", kFloat}});  // empty where not reconstructible
   auto in = [](const std::vector<node_t>& set, node_t v) {
     return std::binary_search(set.begin(), set.end(), v);
   };
   for (node_t v = 0; v < n; ++v) {
     const auto i = static_cast<std::size_t>(v);
     const bool known = in(r.reconstructible, v);
-    s << v << ',' << in(r.attackers, v) << ',' << in(r.observed, v) << ',' << known << ',';
-    if (r.float_checked) s << in(r.float_reconstructible, v);
-    s << ',' << format_double(r.private_values[i]) << ',' << format_double(r.reconstructed_values[i]) << ',';
-    if (known) s << format_double(std::abs(r.reconstructed_values[i] - r.private_values[i]));
-    s << '\n';
+    csv.row(
+        {v, in(r.attackers, v), in(r.observed, v), known,
+         r.float_checked ? CsvCell(in(r.float_reconstructible, v)) : CsvCell(csv_empty), r.private_values[i],
+         r.reconstructed_values[i],
+         known ? CsvCell(std::abs(r.reconstructed_values[i] - r.private_values[i])) : CsvCell(csv_empty)});
   }
-  file.commit();
+  csv.commit();
 }
 
 void write_attack_relations_csv(const ResultsDir& out, const attack::GossipAttackResult& r) {
-  AtomicFile file(out.file("relations.csv"));
-  auto& s = file.stream();
-  s << "relation,node\n";
+  CsvWriter csv(out, "relations.csv", {{"relation", kInt}, {"node", kInt}});
   for (std::size_t i = 0; i < r.relations.size(); ++i)
-    for (node_t v : r.relations[i]) s << i << ',' << v << '\n';
-  file.commit();
+    for (node_t v : r.relations[i]) csv.row({i, v});
+  csv.commit();
 }
 
 void write_attackers_csv(const ResultsDir& out, const attack::AllAttackersResult& r, bool with_float) {
-  AtomicFile file(out.file("attackers.csv"));
-  auto& s = file.stream();
-  s << "attacker,rank,reconstructed" << (with_float ? ",float_reconstructed" : "") << '\n';
+  std::vector<CsvColumn> columns{{"attacker", kInt}, {"rank", kInt}, {"reconstructed", kInt}};
+  if (with_float) columns.push_back({"float_reconstructed", kInt});
+  CsvWriter csv(out, "attackers.csv", columns);
   for (std::size_t a = 0; a < r.rank.size(); ++a) {
-    s << a << ',' << r.rank[a] << ',' << r.reconstructed[a];
-    if (with_float) s << ',' << r.float_reconstructed[a];
-    s << '\n';
+    std::vector<CsvCell> row{a, r.rank[a], r.reconstructed[a]};
+    if (with_float) row.push_back(r.float_reconstructed[a]);
+    csv.row(row);
   }
-  file.commit();
+  csv.commit();
 }
 
 void write_attack_privacy_csv(const ResultsDir& out, const Graph& g, const attack::GossipAttackResult& r,
                               const attack::AttackPrivacy& p) {
-  AtomicFile file(out.file("privacy.csv"));
-  auto& s = file.stream();
-  s << "node,distance,reconstructible,projection,mu,epsilon\n";
+  CsvWriter csv(out, "privacy.csv",
+                {{"node", kInt},
+                 {"distance", kInt},  // empty: no attacker reaches the node
+                 {"reconstructible", kInt},
+                 {"projection", kFloat},
+                 {"mu", kFloat},
+                 {"epsilon", kFloat}});  // empty without delta
   const std::vector<node_t> distance = attack::attacker_distances(g, r.attackers);
   for (node_t v = 0; v < g.n; ++v) {
     const auto i = static_cast<std::size_t>(v);
-    s << v << ',';
-    if (distance[i] >= 0) s << distance[i];
-    s << ',' << std::binary_search(r.reconstructible.begin(), r.reconstructible.end(), v) << ','
-      << format_double(p.projection[i]) << ',' << format_double(p.mu[i]) << ',';
-    if (!p.epsilon.empty()) s << format_double(p.epsilon[i]);
-    s << '\n';
+    csv.row({v, distance[i] >= 0 ? CsvCell(distance[i]) : CsvCell(csv_empty),
+             std::binary_search(r.reconstructible.begin(), r.reconstructible.end(), v), p.projection[i],
+             p.mu[i], p.epsilon.empty() ? CsvCell(csv_empty) : CsvCell(p.epsilon[i])});
   }
-  file.commit();
+  csv.commit();
 }
 
 json write_privacy_by_distance(const ResultsDir& out, const std::vector<attack::PrivacyByDistance>& rows,
                                bool epsilon) {
-  AtomicFile file(out.file("privacy_by_distance.csv"));
-  auto& s = file.stream();
-  s << "distance,pairs,reconstructible,mu_mean,mu_min,mu_max,epsilon_mean,epsilon_max\n";
+  CsvWriter csv(out, "privacy_by_distance.csv",
+                {{"distance", kInt},
+                 {"pairs", kInt},
+                 {"reconstructible", kInt},
+                 {"mu_mean", kFloat},
+                 {"mu_min", kFloat},
+                 {"mu_max", kFloat},
+                 {"epsilon_mean", kFloat},
+                 {"epsilon_max", kFloat}});
   json list = json::array();
   for (const auto& r : rows) {
-    if (r.distance >= 0) s << r.distance;
-    s << ',' << r.pairs << ',' << r.reconstructible << ',' << format_double(r.mu_mean) << ','
-      << format_double(r.mu_min) << ',' << format_double(r.mu_max) << ',';
-    if (epsilon)
-      s << format_double(r.epsilon_mean) << ',' << format_double(r.epsilon_max);
-    else
-      s << ',';
-    s << '\n';
+    const CsvCell none = csv_empty;
+    csv.row({r.distance >= 0 ? CsvCell(r.distance) : none, r.pairs, r.reconstructible, r.mu_mean, r.mu_min,
+             r.mu_max, epsilon ? CsvCell(r.epsilon_mean) : none, epsilon ? CsvCell(r.epsilon_max) : none});
     json row = {{"distance", r.distance >= 0 ? json(r.distance) : json(nullptr)},
                 {"pairs", r.pairs},
                 {"reconstructible", r.reconstructible},
@@ -96,26 +106,8 @@ json write_privacy_by_distance(const ResultsDir& out, const std::vector<attack::
     }
     list.push_back(row);
   }
-  file.commit();
+  csv.commit();
   return list;
-}
-
-void write_int8_npy(const std::filesystem::path& path, const std::vector<std::int8_t>& values,
-                    std::int64_t rows, std::int64_t cols) {
-  std::string header = "{'descr': '|i1', 'fortran_order': False, 'shape': (" + std::to_string(rows) + ", " +
-                       std::to_string(cols) + "), }";
-  // magic (6) + version (2) + length (2) + header + '\n', padded to a multiple of 64.
-  const std::size_t total = (10 + header.size() + 1 + 63) / 64 * 64;
-  header.append(total - 10 - header.size() - 1, ' ');
-  header.push_back('\n');
-  AtomicFile file(path);
-  auto& s = file.stream();
-  s.write("\x93NUMPY\x01\x00", 8);
-  const char length[2] = {static_cast<char>(header.size() & 0xff), static_cast<char>(header.size() >> 8)};
-  s.write(length, 2);
-  s.write(header.data(), static_cast<std::streamsize>(header.size()));
-  s.write(reinterpret_cast<const char*>(values.data()), static_cast<std::streamsize>(values.size()));
-  file.commit();
 }
 
 namespace {
@@ -153,15 +145,18 @@ json write_attack_centralities(const ResultsDir& out, const Graph& g, const atta
     tau_distance[a] = attack::kendall_tau_b(known, distance);
     tau_comm[a] = attack::kendall_tau_b(known, row);
   }
-  AtomicFile file(out.file("centralities.csv"));
-  auto& s = file.stream();
-  s << "attacker,degree,eigenvector,betweenness,katz,reconstructed_fraction,kendall_distance,kendall_"
-       "communicability\n";
+  CsvWriter csv(out, "centralities.csv",
+                {{"attacker", kInt},
+                 {"degree", kFloat},
+                 {"eigenvector", kFloat},
+                 {"betweenness", kFloat},
+                 {"katz", kFloat},
+                 {"reconstructed_fraction", kFloat},
+                 {"kendall_distance", kFloat},
+                 {"kendall_communicability", kFloat}});
   for (std::size_t a = 0; a < n; ++a)
-    s << a << ',' << format_double(degree[a]) << ',' << format_double(eigen[a]) << ','
-      << format_double(between[a]) << ',' << format_double(katz[a]) << ',' << format_double(fraction[a])
-      << ',' << format_double(tau_distance[a]) << ',' << format_double(tau_comm[a]) << '\n';
-  file.commit();
+    csv.row({a, degree[a], eigen[a], between[a], katz[a], fraction[a], tau_distance[a], tau_comm[a]});
+  csv.commit();
   return {{"spearman_degree", number_or_null(attack::spearman(degree, fraction))},
           {"spearman_eigenvector", number_or_null(attack::spearman(eigen, fraction))},
           {"spearman_betweenness", number_or_null(attack::spearman(between, fraction))},

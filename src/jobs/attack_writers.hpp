@@ -26,9 +26,6 @@ void write_attack_privacy_csv(const ResultsDir& out, const Graph& g, const attac
 /// returns the same rows for the summary.
 nlohmann::json write_privacy_by_distance(const ResultsDir& out,
                                          const std::vector<attack::PrivacyByDistance>& rows, bool epsilon);
-/// An int8 C-order .npy matrix.
-void write_int8_npy(const std::filesystem::path& path, const std::vector<std::int8_t>& values,
-                    std::int64_t rows, std::int64_t cols);
 /// centralities.csv (one row per attacker) and the correlations of docs/math.md §7.4, returned for the
 /// summary.
 nlohmann::json write_attack_centralities(const ResultsDir& out, const Graph& g,

@@ -6,12 +6,11 @@
 #include <chrono>
 #include <cmath>
 #include <optional>
-#include <sstream>
 
 #include "jobs/model_parts.hpp"
 #include "netdp/accounting/loss_report.hpp"
 #include "netdp/core/error.hpp"
-#include "netdp/io/results_dir.hpp"
+#include "netdp/io/csv_table.hpp"
 
 namespace netdp::jobs::bound {
 
@@ -118,28 +117,27 @@ json run_bound(const BoundRun& run, const BoundJob& job) {
   const Evaluated e = evaluate_grid(run, job.grid);
   const auto& [ns, rows, names] = e;
 
-  std::ostringstream csv;
-  csv << "n";
-  for (const auto& name : names) csv << ',' << name;
-  csv << '\n';
+  // Every column float64 (docs/outputs.md §6): n may be non-integer, a skipped row is nan throughout.
+  std::vector<CsvColumn> columns{{"n", CsvType::float64}};
+  for (const auto& name : names) columns.push_back({name, CsvType::float64});
+  ResultsDir out(job.out_dir);
+  CsvWriter csv(out, "bound.csv", columns);
   json skipped = json::array(), crossover = nullptr, unproven = json::array();
   for (const Row& r : rows) {
-    csv << format_double(r.n);
+    std::vector<CsvCell> cells{r.n};
     if (r.columns.empty()) skipped.push_back({{"n", r.n}, {"reason", r.reason}});
     double eps = NAN, eps_ldp = NAN;
     for (std::size_t i = 0; i < names.size(); ++i) {
       const double x = r.columns.empty() ? NAN : r.columns[i].second;
-      csv << ',' << format_double(x);
+      cells.push_back(x);
       if (names[i] == "eps") eps = x;
       if (names[i] == "eps_ldp") eps_ldp = x;
       if ((names[i] == "N_v_proven" || names[i] == "N_u_proven") && x == 0) unproven.push_back(r.n);
     }
-    csv << '\n';
+    csv.row(cells);
     if (crossover.is_null() && eps < eps_ldp) crossover = r.n;
   }
-
-  ResultsDir out(job.out_dir);
-  out.write_text("bound.csv", csv.str());
+  csv.commit();
   json summary = {{"bound", run.name}, {"rows", rows.size()}, {"columns", names}, {"skipped", skipped}};
   summary["n"] = ns;
   const Row* last = nullptr;
@@ -171,10 +169,7 @@ json run_bound(const BoundRun& run, const BoundJob& job) {
 }
 
 Model bound_model_base(const std::string& name, const std::string& help, std::vector<Parameter> parameters) {
-  Model m;
-  m.name = "bound " + name;
-  m.example = "--n 2000,5000 --out out/" + name;
-  m.help = help;
+  Model m = named_model("bound " + name, help, "--n 2000,5000 --out out/" + name);
   m.parameters = std::move(parameters);
   m.describe = [](const json& s, const RunContext& c) {
     return format_line("bound %s: %zu values of n (%zu skipped) -> %s/bound.csv\n",

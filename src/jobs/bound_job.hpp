@@ -128,6 +128,18 @@ struct BoundRun {
   std::function<bounds::Columns(double n)> evaluate;
 };
 
+/// A complete-graph walk bound (sum, histogram) of parameters `p`: its manifest parameters are the walk's,
+/// analysis, eps, delta and `more`; its check validate(p) (found by argument-dependent lookup in bounds).
+template <class Params>
+BoundRun walk_bound_run(std::string name, const WalkValues& walk, const std::string& analysis,
+                        const Params& p, const nlohmann::json& more,
+                        std::function<bounds::Columns(double n)> evaluate) {
+  nlohmann::json parameters = walk_manifest(walk);
+  parameters.update({{"analysis", analysis}, {"eps", p.epsilon}, {"delta", p.delta}});
+  parameters.update(more);
+  return BoundRun{std::move(name), parameters, [p] { validate(p); }, std::move(evaluate)};
+}
+
 /// The check phase of a bound: every n of the grid evaluated (milliseconds), nothing written.
 void check_bound(const BoundRun& run, const BoundJob& job);
 /// The run: bound.csv, summary.json and manifest.json (last); returns the summary.

@@ -46,13 +46,9 @@ Model complete_histogram_bound_model() {
         bounds::CompleteHistogramParams p = job.p;
         bound::set_walk_fields(p, job.walk);
         const bounds::HistogramAnalysis a = bounds::parse_histogram_analysis(job.analysis);
-        json parameters = bound::walk_manifest(job.walk);
-        parameters.update({{"analysis", job.analysis},
-                           {"eps", p.epsilon},
-                           {"delta", p.delta},
-                           {"categories", p.categories}});
-        return bound::BoundRun{"complete-histogram", parameters, [p] { bounds::validate(p); },
-                               [p, a](double n) { return bounds::complete_histogram(a, n, p).columns(); }};
+        return bound::walk_bound_run(
+            "complete-histogram", job.walk, job.analysis, p, {{"categories", p.categories}},
+            [p, a](double n) { return bounds::complete_histogram(a, n, p).columns(); });
       });
 }
 

@@ -71,15 +71,10 @@ Model complete_sum_bound_model() {
         p.cycle_bound = bounds::parse_cycle_bound(job.cycle_bound);
         p.delta_cycle = bounds::parse_delta_cycle_rule(job.delta_cycle);
         const bounds::SumAnalysis a = bounds::parse_sum_analysis(job.analysis);
-        json parameters = bound::walk_manifest(job.walk);
-        parameters.update({{"analysis", job.analysis},
-                           {"eps", p.epsilon},
-                           {"delta", p.delta},
-                           {"cycle_bound", job.cycle_bound},
-                           {"delta_cycle", job.delta_cycle},
-                           {"c", p.preprint_c}});
-        return bound::BoundRun{"complete-sum", parameters, [p] { bounds::validate(p); },
-                               [p, a](double n) { return bounds::complete_sum(a, n, p).columns(); }};
+        return bound::walk_bound_run(
+            "complete-sum", job.walk, job.analysis, p,
+            {{"cycle_bound", job.cycle_bound}, {"delta_cycle", job.delta_cycle}, {"c", p.preprint_c}},
+            [p, a](double n) { return bounds::complete_sum(a, n, p).columns(); });
       });
 }
 

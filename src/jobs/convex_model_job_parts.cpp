@@ -71,14 +71,30 @@ json final_statistics_json(const RunStatistics& s) {
           {"max", finite_or_null(s.max.back())}};
 }
 
-std::string statistics_cells(const RunStatistics& s, std::size_t e) {
-  return ',' + format_double(s.mean[e]) + ',' + format_double(s.std[e]) + ',' + format_double(s.min[e]) +
-         ',' + format_double(s.max[e]);
+std::vector<CsvColumn> statistics_columns(const std::vector<std::string>& curves) {
+  std::vector<CsvColumn> columns{{"step", CsvType::int64}};
+  for (const auto& curve : curves)
+    for (const char* statistic : {"mean", "std", "min", "max"})
+      columns.push_back({curve + "_" + statistic, CsvType::float64});
+  return columns;
 }
 
-std::string learning_curves_header() {
-  return "step,objective_mean,objective_std,objective_min,objective_max,accuracy_mean,accuracy_std,"
-         "accuracy_min,accuracy_max";
+void append_statistics(std::vector<CsvCell>& row, const RunStatistics& s, std::size_t e) {
+  row.insert(row.end(), {s.mean[e], s.std[e], s.min[e], s.max[e]});
+}
+
+std::vector<CsvColumn> learning_curve_columns(const std::vector<std::string>& extra) {
+  std::vector<CsvColumn> columns = statistics_columns({"objective", "accuracy"});
+  for (const auto& name : extra) columns.push_back({name, CsvType::float64});
+  return columns;
+}
+
+std::vector<CsvCell> learning_curve_cells(std::int64_t step, const RunStatistics& objective,
+                                          const RunStatistics& accuracy, std::size_t e) {
+  std::vector<CsvCell> cells{step};
+  append_statistics(cells, objective, e);
+  append_statistics(cells, accuracy, e);
+  return cells;
 }
 
 std::string final_learning_report(const json& summary, const RunContext& context) {

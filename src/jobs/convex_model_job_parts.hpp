@@ -1,7 +1,7 @@
 #pragma once
 // The registry parameters the learning models share (walk-sgd, muffliato-sgd): where the rows come from
 // (convex_models.hpp LearningDataSpec) and the target of the mean-loss calibration (docs/math.md §5.8, §6.1).
-#include <sstream>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -10,6 +10,7 @@
 #include "jobs/binding.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/core/format.hpp"
+#include "netdp/io/csv_table.hpp"
 #include "netdp/jobs/model.hpp"
 #include "netdp/jobs/walk_loss_job.hpp"  // TargetStatistic
 #include "netdp/simulation/convex_models.hpp"
@@ -65,24 +66,29 @@ void require_finite_curve(const std::vector<Step>& step, const std::vector<doubl
 
 /// The last point of a statistics curve: {mean, std, min, max}.
 nlohmann::json final_statistics_json(const RunStatistics& s);
-/// The four columns of one point of a statistics curve, each preceded by a comma (curves.csv).
-std::string statistics_cells(const RunStatistics& s, std::size_t point);
-
+/// curves.csv's columns of statistics curves: step, then for each curve NAME_mean, _std, _min and _max.
+std::vector<CsvColumn> statistics_columns(const std::vector<std::string>& curves);
+/// Appends a curve's four statistics at point e.
+void append_statistics(std::vector<CsvCell>& row, const RunStatistics& s, std::size_t e);
 /// The columns every learning model's curves.csv starts with: step, then mean, std, min and max of the
-/// objective and of the accuracy (no newline).
-std::string learning_curves_header();
+/// objective and of the accuracy; then `extra`, float64 each.
+std::vector<CsvColumn> learning_curve_columns(const std::vector<std::string>& extra);
+/// The cells of those first columns at point e of the curves.
+std::vector<CsvCell> learning_curve_cells(std::int64_t step, const RunStatistics& objective,
+                                          const RunStatistics& accuracy, std::size_t e);
 /// curves.csv of those columns and one of the model's own, `last_name` (walk-sgd's max_contributions_mean,
-/// muffliato-sgd's consensus_mean).
+/// muffliato-sgd's consensus_mean). Returns the file's name.
 template <class Step>
-std::string learning_curves_csv(const std::vector<Step>& step, const RunStatistics& objective,
-                                const RunStatistics& accuracy, const std::string& last_name,
-                                const std::vector<double>& last) {
-  std::ostringstream csv;
-  csv << learning_curves_header() << ',' << last_name << '\n';
-  for (std::size_t e = 0; e < step.size(); ++e)
-    csv << step[e] << statistics_cells(objective, e) << statistics_cells(accuracy, e) << ','
-        << format_double(last[e]) << '\n';
-  return csv.str();
+std::string write_learning_curves(const ResultsDir& out, const std::vector<Step>& step,
+                                  const RunStatistics& objective, const RunStatistics& accuracy,
+                                  const std::string& last_name, const std::vector<double>& last) {
+  CsvWriter csv(out, "curves.csv", learning_curve_columns({last_name}));
+  for (std::size_t e = 0; e < step.size(); ++e) {
+    auto row = learning_curve_cells(step[e], objective, accuracy, e);
+    row.push_back(last[e]);
+    csv.row(row);
+  }
+  return csv.commit();
 }
 
 /// The end of a learning model's report line: "final objective O, accuracy A, S s -> OUT\n" from the summary

@@ -157,12 +157,11 @@ json run_er_bound_job(const ErBoundJob& job) {
 
 Model gossip_er_bound_model() {
   using namespace declare;
-  Model m;
-  m.name = "gossip-er-bound";
-  m.example = "--graph er:n=200,c=2,seed=1 --steps 10 --q 0.05 --out out/er-bound";
-  m.help =
+  Model m = named_model(
+      "gossip-er-bound",
       "Theorem 6.6 on a given graph: pairwise loss bound of Muffliato on a private Erdos-Renyi graph G(n, q) "
-      "(docs/math.md §6.4), the reference code's per-graph bound";
+      "(docs/math.md §6.4), the reference code's per-graph bound",
+      "--graph er:n=200,c=2,seed=1 --steps 10 --q 0.05 --out out/er-bound");
   using Job = ErBoundJob;
   Binding<Job> bind;
   m.parameters = {

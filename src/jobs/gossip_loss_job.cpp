@@ -195,10 +195,10 @@ namespace jobs {
 
 Model gossip_loss_model() {
   using namespace declare;
-  Model m;
-  m.name = "gossip-loss";
-  m.example = "--graph hypercube:dim=6 --steps 20 --out out/gossip-loss";
-  m.help = "pairwise Renyi loss f(u, v) of private gossip averaging (Muffliato, Thm 6.1) on a graph";
+  Model m =
+      named_model("gossip-loss",
+                  "pairwise Renyi loss f(u, v) of private gossip averaging (Muffliato, Thm 6.1) on a graph",
+                  "--graph hypercube:dim=6 --steps 20 --out out/gossip-loss");
   Binding<GossipLossJob> bind;
   using Job = GossipLossJob;
   m.parameters = loss_parameters(bind,

@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -16,7 +15,7 @@
 #include "netdp/accounting/loss_report.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/core/graph_spec.hpp"
-#include "netdp/io/results_dir.hpp"
+#include "netdp/io/csv_table.hpp"
 #include "simulation/gossip_sim_privacy_internal.hpp"
 
 #include "core/progress.hpp"
@@ -28,14 +27,18 @@ using json = nlohmann::json;
 namespace {
 
 /// mse.csv: t, mean, stderr, noisy_mean, noisy_stderr, bound (docs/gossip_sim.md).
-std::string mse_csv(const GossipSimResult& r, const GossipBoundInputs& theory) {
-  std::ostringstream csv;
-  csv << "t,mean,stderr,noisy_mean,noisy_stderr,bound\n";
+std::string write_mse(const ResultsDir& out, const GossipSimResult& r, const GossipBoundInputs& theory) {
+  CsvWriter csv(out, "mse.csv",
+                {{"t", CsvType::int64},
+                 {"mean", CsvType::float64},
+                 {"stderr", CsvType::float64},
+                 {"noisy_mean", CsvType::float64},
+                 {"noisy_stderr", CsvType::float64},
+                 {"bound", CsvType::float64}});
   for (std::size_t i = 0; i < r.t.size(); ++i)
-    csv << r.t[i] << ',' << format_double(r.mean[i]) << ',' << format_double(r.std_error[i]) << ','
-        << format_double(r.noisy_mean[i]) << ',' << format_double(r.noisy_std_error[i]) << ','
-        << format_double(gossip_sim_bound(theory, r.t[i])) << '\n';
-  return csv.str();
+    csv.row({r.t[i], r.mean[i], r.std_error[i], r.noisy_mean[i], r.noisy_std_error[i],
+             gossip_sim_bound(theory, r.t[i])});
+  return csv.commit();
 }
 
 const char* bound_rule(GossipProtocol p) {
@@ -153,8 +156,7 @@ json run_gossip_sim_job(const GossipSimJob& job) {
   jobs::require_finite_curve(r.t, r.noisy_mean, "the mean error of the noisy values",
                              "lower sigma (the squares overflow)");
   jobs::require_finite_curve(r.t, r.mean, "the mean error", "lower sigma (the squares overflow)");
-  out.write_text("mse.csv", mse_csv(r, theory));
-  std::vector<std::string> files{"mse.csv"};
+  std::vector<std::string> files{write_mse(out, r, theory)};
   json privacy_summary;
   if (job.privacy) {
     ProgressLine privacy_progress("gossip-sim privacy", "of the runs", job.progress);
@@ -281,13 +283,12 @@ namespace jobs {
 
 Model gossip_sim_model() {
   using namespace declare;
-  Model m;
-  m.name = "gossip-sim";
-  m.example = "--graph ring:n=16 --steps 20 --runs 10 --out out/gossip-sim";
-  m.help =
+  Model m = named_model(
+      "gossip-sim",
       "Monte Carlo runs of private gossip averaging (Muffliato, Alg 6.1 / 6.2): error to the true average "
       "per "
-      "round, over runs, next to Thm 6.2 / 6.4";
+      "round, over runs, next to Thm 6.2 / 6.4",
+      "--graph ring:n=16 --steps 20 --runs 10 --out out/gossip-sim");
   Binding<GossipSimJob> bind;
   using Job = GossipSimJob;
   using Q = GossipPrivacyParams;

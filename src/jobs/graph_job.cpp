@@ -1,7 +1,5 @@
 // `graph`: build or load a graph, export its edge list, and report its statistics and spectral quantities
 // (stats.json; not a study model: it writes no summary.json).
-#include <sstream>
-
 #include "jobs/job_graph.hpp"
 #include "jobs/model_list.hpp"
 #include "jobs/model_parts.hpp"
@@ -12,7 +10,7 @@
 #include "netdp/core/graph_spec.hpp"
 #include "netdp/core/spectral.hpp"
 #include "netdp/core/weighting.hpp"
-#include "netdp/io/results_dir.hpp"
+#include "netdp/io/csv_table.hpp"
 
 namespace netdp::jobs {
 
@@ -48,12 +46,11 @@ json run_graph(const GraphJob& job) {
   write_edge_list(g, out.file("edges.txt").string());
   // Families drawn from positions (rgg) also write them: plots by Euclidean distance (thesis Fig. C.3).
   if (const auto positions = graph_positions(parse_graph_spec(spec)); !positions.empty()) {
-    std::ostringstream csv;
-    csv << "node,x,y\n";
+    CsvWriter csv(out, "positions.csv",
+                  {{"node", CsvType::int64}, {"x", CsvType::float64}, {"y", CsvType::float64}});
     for (std::size_t v = 0; v < positions.size() / 2; ++v)
-      csv << v << ',' << format_double(positions[2 * v]) << ',' << format_double(positions[2 * v + 1])
-          << '\n';
-    out.write_text("positions.csv", csv.str());
+      csv.row({v, positions[2 * v], positions[2 * v + 1]});
+    csv.commit();
   }
 
   node_t components = 0;
@@ -92,11 +89,10 @@ json run_graph(const GraphJob& job) {
       stats["t_stop_sigma"] = sigma;
     }
     if (job.eigenvalues) {
-      std::ostringstream csv;
-      csv << "index,eigenvalue\n";
+      CsvWriter csv(out, "eigenvalues.csv", {{"index", CsvType::int64}, {"eigenvalue", CsvType::float64}});
       auto values = eigenvalues(w);
-      for (std::size_t i = 0; i < values.size(); ++i) csv << i << ',' << format_double(values[i]) << '\n';
-      out.write_text("eigenvalues.csv", csv.str());
+      for (std::size_t i = 0; i < values.size(); ++i) csv.row({i, values[i]});
+      csv.commit();
     }
   }
   out.write_json("stats.json", stats);
@@ -110,10 +106,8 @@ json run_graph(const GraphJob& job) {
 
 Model graph_model() {
   using namespace declare;
-  Model m;
-  m.name = "graph";
-  m.example = "--graph hypercube:dim=4 --out out/graph";
-  m.help = "build or load a graph; write its edge list and statistics";
+  Model m = named_model("graph", "build or load a graph; write its edge list and statistics",
+                        "--graph hypercube:dim=4 --out out/graph");
   m.footer = "Graph families (graph = FAMILY:key=value,...):\n" + graph_families_help();
   m.study_model = false;
   Binding<GraphJob> bind;

@@ -36,12 +36,11 @@ namespace jobs {
 
 Model mf_factorize_model() {
   using namespace declare;
-  Model m;
-  m.name = "mf-factorize";
-  m.example = "--graph ring:n=6 --steps 12 --correlation mafalda --out out/mf-factorize";
-  m.help =
+  Model m = named_model(
+      "mf-factorize",
       "build or optimise a noise correlation C (MAFALDA, D-MF, SR, ...) and report its sensitivity and "
-      "workload losses";
+      "workload losses",
+      "--graph ring:n=6 --steps 12 --correlation mafalda --out out/mf-factorize");
   Binding<MfFactorizeJob> bind;
   m.parameters = mf_parameters(bind, false);
   append(m.parameters, {threads_parameter(), out_parameter(), quiet_parameter()});

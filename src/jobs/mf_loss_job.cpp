@@ -298,14 +298,14 @@ json run_mf_loss_job(const MfLossJob& job) {
   mf::write_npy_matrix(out.file("C.npy").string(), observation ? model.c : mf::stack_rows(setup.c));
   files.push_back("C.npy");
   if (!observation) {
-    out.write_text("by_distance.csv", by_distance_csv(rows));
+    write_by_distance_csv(out, "by_distance.csv", rows);
     files.push_back("by_distance.csv");
   }
   json baseline_summary;
   if (baseline) {
     const json baseline_rows = distance_rows(baseline_buckets);
     mf::write_npy_matrix(out.file("baseline_loss.npy").string(), baseline_loss);
-    out.write_text("baseline_by_distance.csv", by_distance_csv(baseline_rows));
+    write_by_distance_csv(out, "baseline_by_distance.csv", baseline_rows);
     files.push_back("baseline_loss.npy");
     files.push_back("baseline_by_distance.csv");
     // The same rounding as muffliato_baseline_loss's factor * T, so that capped pairs compare equal.
@@ -390,10 +390,10 @@ namespace jobs {
 
 Model mf_loss_model() {
   using namespace declare;
-  Model m;
-  m.name = "mf-loss";
-  m.example = "--graph florentine --weights average --steps 10 --out out/mf-loss";
-  m.help = "pairwise sensitivities and Renyi losses of correlated-noise D-SGD (MF-D-SGD) under a trust model";
+  Model m = named_model(
+      "mf-loss",
+      "pairwise sensitivities and Renyi losses of correlated-noise D-SGD (MF-D-SGD) under a trust model",
+      "--graph florentine --weights average --steps 10 --out out/mf-loss");
   using Job = MfLossJob;
   Binding<Job> bind;
   m.parameters = mf_parameters(bind, false);

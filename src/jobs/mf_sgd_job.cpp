@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 #include <string>
 #include <utility>
 
@@ -17,7 +16,7 @@
 #include "netdp/core/error.hpp"
 #include "netdp/core/format.hpp"
 #include "netdp/dp/gaussian.hpp"
-#include "netdp/io/results_dir.hpp"
+#include "netdp/io/csv_table.hpp"
 #include "netdp/mf/mf_trust.hpp"
 
 namespace netdp {
@@ -67,19 +66,16 @@ void require_finite_mf_curves(const mf::MfSgdResult& r) {
 
 namespace {
 
-std::string curves_csv(const mf::MfSgdResult& r) {
-  std::ostringstream csv;
-  csv << "step";
-  for (const char* name : {"objective", "test_loss", "accuracy", "consensus"})
-    for (const char* stat : {"mean", "std", "min", "max"}) csv << ',' << name << '_' << stat;
-  csv << '\n';
+std::string write_curves(const ResultsDir& out, const mf::MfSgdResult& r) {
+  CsvWriter csv(out, "curves.csv",
+                jobs::statistics_columns({"objective", "test_loss", "accuracy", "consensus"}));
   for (std::size_t e = 0; e < r.step.size(); ++e) {
-    csv << r.step[e];
+    std::vector<CsvCell> row{r.step[e]};
     for (const RunStatistics* s : {&r.objective, &r.test_loss, &r.accuracy, &r.consensus})
-      csv << jobs::statistics_cells(*s, e);
-    csv << '\n';
+      jobs::append_statistics(row, *s, e);
+    csv.row(row);
   }
-  return csv.str();
+  return csv.commit();
 }
 
 }  // namespace
@@ -100,7 +96,7 @@ json run_mf_sgd_job(const MfSgdJob& job) {
   require_finite_mf_curves(r);
 
   ResultsDir out(job.out_dir, setup.g);  // node_map.csv for a renumbered file graph
-  out.write_text("curves.csv", curves_csv(r));
+  write_curves(out, r);
   mf::write_npy_matrix(out.file("C.npy").string(), mf::stack_rows(setup.c));
   json summary = {{"model", "mf-sgd"}};
   summary.update(mf_description(job.spec, setup));
@@ -150,15 +146,13 @@ namespace jobs {
 
 Model mf_sgd_model() {
   using namespace declare;
-  Model m;
-  m.name = "mf-sgd";
-  m.example =
+  Model m = named_model(
+      "mf-sgd",
+      "MF-D-SGD (Algorithm 1): local SGD steps with correlated noise C^-1 Z, then gossip; utility over runs "
+      "and the privacy of the factorization",
       "--graph er:n=10,p=0.4,seed=1 --steps 8 --participation cyclic:b=2,k=4 --correlation antipgd "
       "--noise-multiplier 2 "
-      "--runs 3 --synthetic-rows 400 --out out/mf-sgd";
-  m.help =
-      "MF-D-SGD (Algorithm 1): local SGD steps with correlated noise C^-1 Z, then gossip; utility over runs "
-      "and the privacy of the factorization";
+      "--runs 3 --synthetic-rows 400 --out out/mf-sgd");
   using Job = MfSgdJob;
   Binding<Job> bind;
   m.parameters = mf_parameters(bind, true);
@@ -176,14 +170,9 @@ Model mf_sgd_model() {
                              &Job::params, &mf::MfSgdParams::clip),
                         // A noise multiplier, not an absolute std (issue 29): --sigma is its deprecated
                         // spelling; MfSgdParams::sigma is the multiplier (docs/mf.md).
-                        bind(real("noise-multiplier",
-                                  "noise std over the sensitivity clip sens_Pi(C): every node's release is "
-                                  "(1/noise-multiplier)-GDP "
-                                  "under LDP; 0 = no noise")
-                                 .fallback("1")
-                                 .range(at_least(0))
-                                 .unit(units::noise_multiplier)
-                                 .alias("sigma"),
+                        bind(noise_multiplier("noise std over the sensitivity clip sens_Pi(C): every node's "
+                                              "release is (1/noise-multiplier)-GDP under LDP; 0 = no noise",
+                                              at_least(0)),
                              &Job::params, &mf::MfSgdParams::sigma),
                         bind(real("l2", "ridge term mu/2 ||theta||^2").fallback("0").range(at_least(0)),
                              &Job::params, &mf::MfSgdParams::l2),

@@ -442,6 +442,8 @@ void Model::check(const Values& values) const {
       check_one(value);
   }
   if (validate) validate(values);
+  // Here rather than in run only, so that a dry run and a study's check refuse what the run would.
+  require_run_memory(*this, values);
 }
 
 json Model::run(Values values, const RunContext& context) const {
@@ -455,7 +457,6 @@ json Model::run(Values values, const RunContext& context) const {
   if (with_role(ParameterRole::out_dir) && context.out_dir.empty())
     throw InvalidParameter(with_role(ParameterRole::out_dir)->name,
                            with_role(ParameterRole::out_dir)->name + ": an output directory is required");
-  require_run_memory(*this, values);
   return execute(values, context);
 }
 

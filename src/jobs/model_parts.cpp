@@ -100,7 +100,23 @@ Declare reals(std::string name, std::string help) {
   return {std::move(name), ParameterType::reals, std::move(help)};
 }
 
+Declare noise_multiplier(std::string help, Range range) {
+  return real("noise-multiplier", std::move(help))
+      .fallback("1")
+      .range(range)
+      .unit(units::noise_multiplier)
+      .alias("sigma");
+}
+
 }  // namespace declare
+
+Model named_model(std::string name, std::string help, std::string example) {
+  Model m;
+  m.name = std::move(name);
+  m.help = std::move(help);
+  m.example = std::move(example);
+  return m;
+}
 
 using namespace declare;
 

@@ -59,6 +59,16 @@ inline const std::string noise_multiplier = "std / sensitivity";
 inline const std::string gradient_std = "gradient std";  // per gradient coordinate, before the step size
 }  // namespace units
 
+namespace declare {
+/// noise-multiplier: a noise std over the sensitivity (units::noise_multiplier), default 1, within `range`;
+/// `sigma` is its older spelling (issue 29).
+Declare noise_multiplier(std::string help, Range range);
+}  // namespace declare
+
+/// A model of this name, one-line help and example (the arguments of a typical run); the caller declares
+/// the rest.
+Model named_model(std::string name, std::string help, std::string example);
+
 /// Appends `more` to `list` (parameter blocks).
 void append(std::vector<Parameter>& list, const std::vector<Parameter>& more);
 

@@ -4,7 +4,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <sstream>
 
 #include "core/progress.hpp"
 #include "jobs/convex_model_job_parts.hpp"  // require_finite_curve
@@ -18,7 +17,7 @@
 #include "netdp/core/error.hpp"
 #include "netdp/core/graph_spec.hpp"
 #include "netdp/dp/gaussian.hpp"
-#include "netdp/io/results_dir.hpp"
+#include "netdp/io/csv_table.hpp"
 
 namespace netdp {
 
@@ -111,11 +110,11 @@ json aggregate_json(const LossAggregate& a) {
       {"pairs", a.count}, {"mean", a.mean()}, {"min", a.count ? a.min : 0.0}, {"max", a.count ? a.max : 0.0}};
 }
 
-void privacy_csv_rows(std::ostringstream& csv, const std::string& name, const json& all, const json& rows) {
+/// privacy.csv's rows of one accountant: "all", then by distance ("inf" last); the distance column is text.
+void privacy_csv_rows(CsvWriter& csv, const std::string& name, const json& all, const json& rows) {
   auto line = [&](const std::string& distance, const json& r) {
-    csv << name << ',' << distance << ',' << r["pairs"].get<std::int64_t>() << ','
-        << format_double(r["mean"].get<double>()) << ',' << format_double(r["min"].get<double>()) << ','
-        << format_double(r["max"].get<double>()) << '\n';
+    csv.row({name, distance, r["pairs"].get<std::int64_t>(), r["mean"].get<double>(), r["min"].get<double>(),
+             r["max"].get<double>()});
   };
   line("all", all);
   for (const auto& r : rows)
@@ -125,19 +124,22 @@ void privacy_csv_rows(std::ostringstream& csv, const std::string& name, const js
 }
 
 /// curves.csv (docs/muffliato_gd.md "Outputs").
-std::string curves_csv(const MuffliatoGdResult& r) {
+std::string write_curves(const ResultsDir& out, const MuffliatoGdResult& r) {
   const bool logistic = !r.accuracy.mean.empty();
-  std::ostringstream csv;
-  csv << "t,objective_mean,objective_stderr,gap_mean,gap_stderr,node_objective_mean,node_objective_stderr,"
-         "consensus_mean,consensus_stderr"
-      << (logistic ? ",accuracy_mean,accuracy_stderr" : "") << '\n';
-  for (std::size_t i = 0; i < r.t.size(); ++i) {
-    csv << r.t[i];
-    for (const MeanCurve* c : {&r.objective, &r.gap, &r.node_objective, &r.consensus, &r.accuracy})
-      if (!c->mean.empty()) csv << ',' << format_double(c->mean[i]) << ',' << format_double(c->std_error[i]);
-    csv << '\n';
+  std::vector<CsvColumn> columns{{"t", CsvType::int64}};
+  for (const char* c : {"objective", "gap", "node_objective", "consensus", "accuracy"}) {
+    if (std::string(c) == "accuracy" && !logistic) continue;
+    columns.push_back({std::string(c) + "_mean", CsvType::float64});
+    columns.push_back({std::string(c) + "_stderr", CsvType::float64});
   }
-  return csv.str();
+  CsvWriter csv(out, "curves.csv", columns);
+  for (std::size_t i = 0; i < r.t.size(); ++i) {
+    std::vector<CsvCell> row{r.t[i]};
+    for (const MeanCurve* c : {&r.objective, &r.gap, &r.node_objective, &r.consensus, &r.accuracy})
+      if (!c->mean.empty()) row.insert(row.end(), {c->mean[i], c->std_error[i]});
+    csv.row(row);
+  }
+  return csv.commit();
 }
 
 json final_json(const MuffliatoGdResult& r) {
@@ -222,9 +224,7 @@ json run_muffliato_gd_job(const MuffliatoGdJob& job) {
   progress.finish();
   jobs::require_finite_curve(r.t, r.objective.mean, "the mean objective",
                              "lower step-size or gradient-noise (the iterates diverge)");
-  out.write_text("curves.csv", curves_csv(r));
-
-  json files = {"curves.csv"};
+  json files = {write_curves(out, r)};
   json privacy = nullptr;
   double privacy_seconds = 0;
   if (private_run) {
@@ -285,8 +285,13 @@ json run_muffliato_gd_job(const MuffliatoGdJob& job) {
       const auto mean = stats.observer_mean();
       privacy["max_mean_observer"] = *std::max_element(mean.begin(), mean.end());
     }
-    std::ostringstream csv;
-    csv << "accountant,distance,pairs,mean,min,max\n";
+    CsvWriter csv(out, "privacy.csv",
+                  {{"accountant", CsvType::text},
+                   {"distance", CsvType::text},  // "all", 1, 2, ..., "inf"
+                   {"pairs", CsvType::int64},
+                   {"mean", CsvType::float64},
+                   {"min", CsvType::float64},
+                   {"max", CsvType::float64}});
     privacy_csv_rows(csv, name, aggregate_json(all), rows);
 
     if (p.er_per_round) {  // Fig. 6.1c: the per-round bound of Thm 6.6, summed over the T iterations
@@ -317,8 +322,7 @@ json run_muffliato_gd_job(const MuffliatoGdJob& job) {
       privacy["er_round_sum"] = er;
       privacy_csv_rows(csv, "er-round-sum", aggregate_json(total), er_rows);
     }
-    out.write_text("privacy.csv", csv.str());
-    files.push_back("privacy.csv");
+    files.push_back(csv.commit());
     privacy_seconds = privacy_clock.seconds();
   }
 
@@ -411,14 +415,12 @@ namespace jobs {
 
 Model muffliato_gd_model() {
   using namespace declare;
-  Model m;
-  m.name = "muffliato-gd";
-  m.example =
-      "--graph ring:n=16 --steps 50 --gossip-rounds 3 --dim 2 --gradient-noise 0.1 --out out/muffliato-gd";
-  m.help =
+  Model m = named_model(
+      "muffliato-gd",
       "Muffliato-GD / SGD (Alg 6.3): local gradient steps, Gaussian noise, K accelerated gossip steps; "
       "utility "
-      "curves over runs and privacy (exact for linear runs, else LDP; Thm 6.9 / C.9 on request)";
+      "curves over runs and privacy (exact for linear runs, else LDP; Thm 6.9 / C.9 on request)",
+      "--graph ring:n=16 --steps 50 --gossip-rounds 3 --dim 2 --gradient-noise 0.1 --out out/muffliato-gd");
   Binding<MuffliatoGdJob> bind;
   using Job = MuffliatoGdJob;
   using P = MuffliatoGdParams;

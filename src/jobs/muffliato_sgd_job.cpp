@@ -63,8 +63,7 @@ json run_muffliato_sgd_job(const MuffliatoSgdJob& job) {
   const double spent = sigma > 0 ? at_one * sensitivity * sensitivity / (sigma * sigma) : INFINITY;
 
   ResultsDir out(job.out_dir, jg.g);  // node_map.csv for a renumbered file graph
-  out.write_text("curves.csv", jobs::learning_curves_csv(r.step, r.objective, r.accuracy, "consensus_mean",
-                                                         r.consensus.mean));
+  jobs::write_learning_curves(out, r.step, r.objective, r.accuracy, "consensus_mean", r.consensus.mean);
   json summary = {
       {"model", "muffliato-sgd"},
       {"graph", job.graph},
@@ -113,14 +112,12 @@ namespace jobs {
 
 Model muffliato_sgd_model() {
   using namespace declare;
-  Model m;
-  m.name = "muffliato-sgd";
-  m.example =
-      "--graph ring:n=20 --target-mean-loss 0.5 --steps 4 --gossip-steps 3 --runs 3 --synthetic-rows 400 "
-      "--out out/muffliato-sgd";
-  m.help =
+  Model m = named_model(
+      "muffliato-sgd",
       "Muffliato-SGD (Alg 6.3) on the learning data of walk-sgd, noise calibrated to a target mean privacy "
-      "loss (eq. 6.4): the gossip side of Table 7.1";
+      "loss (eq. 6.4): the gossip side of Table 7.1",
+      "--graph ring:n=20 --target-mean-loss 0.5 --steps 4 --gossip-steps 3 --runs 3 --synthetic-rows 400 "
+      "--out out/muffliato-sgd");
   Binding<MuffliatoSgdJob> bind;
   using Job = MuffliatoSgdJob;
   using P = MuffliatoGdParams;

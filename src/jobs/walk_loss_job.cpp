@@ -4,7 +4,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <sstream>
 
 #include "jobs/job_graph.hpp"
 #include "jobs/model_list.hpp"
@@ -13,7 +12,7 @@
 #include "netdp/accounting/loss_report.hpp"
 #include "netdp/accounting/loss_statistics.hpp"
 #include "netdp/core/error.hpp"
-#include "netdp/io/results_dir.hpp"
+#include "netdp/io/csv_table.hpp"
 
 namespace netdp {
 
@@ -40,11 +39,10 @@ double calibrate_sigma(const Graph& g, const CsrMatrix& w, WalkLossParams p, con
   return std::sqrt(value / job.target_mean_loss);
 }
 
-std::string coalition_csv(const WorstCoalition& coalition) {
-  std::ostringstream csv;
-  csv << "u,worst_coalition_loss\n";
-  for (auto [u, loss] : coalition.worst()) csv << u << ',' << format_double(loss) << '\n';
-  return csv.str();
+void write_coalition(const ResultsDir& out, const WorstCoalition& coalition) {
+  CsvWriter csv(out, "collusion.csv", {{"u", CsvType::int64}, {"worst_coalition_loss", CsvType::float64}});
+  for (auto [u, loss] : coalition.worst()) csv.row({u, loss});
+  csv.commit();
 }
 
 }  // namespace
@@ -165,7 +163,7 @@ json run_walk_loss_job(const WalkLossJob& job) {
         {"noise_multiplier", params.sigma},
         {"sigma", params.sigma}};
   if (coalition) {
-    out.write_text("collusion.csv", coalition_csv(*coalition));
+    write_coalition(out, *coalition);
     double worst = 0, sum = 0;
     for (auto [u, loss] : coalition->worst()) {
       worst = std::max(worst, loss);
@@ -213,24 +211,19 @@ namespace jobs {
 
 Model walk_loss_model() {
   using namespace declare;
-  Model m;
-  m.name = "walk-loss";
-  m.example = "--graph hypercube:dim=6 --steps 200 --noise-multiplier 2 --out out/walk-loss";
-  m.help = "pairwise Renyi loss eps(u -> v) of random-walk DP-SGD on a graph (Thm 7.7, Lemma D.17)";
+  Model m = named_model(
+      "walk-loss", "pairwise Renyi loss eps(u -> v) of random-walk DP-SGD on a graph (Thm 7.7, Lemma D.17)",
+      "--graph hypercube:dim=6 --steps 200 --noise-multiplier 2 --out out/walk-loss");
   // A noise multiplier, not an absolute std: named apart from gossip-loss's sigma (issue 29); --sigma is
   // its deprecated spelling for one release.
   Binding<WalkLossJob> bind;
   using Job = WalkLossJob;
   m.parameters = loss_parameters(
       bind,
-      bind(real("noise-multiplier",
-                "noise std over the sensitivity: each step adds N(0, Delta^2 sigma^2) with sigma this "
-                "multiplier; the default 1 (the reference figures) is below the stated condition of Thm 7.7: "
-                "stderr and summary.json warn")
-               .fallback("1")
-               .range(above(0))
-               .unit(units::noise_multiplier)
-               .alias("sigma"),
+      bind(noise_multiplier("noise std over the sensitivity: each step adds N(0, Delta^2 sigma^2) with sigma "
+                            "this multiplier; the default 1 (the reference figures) is below the stated "
+                            "condition of Thm 7.7: stderr and summary.json warn",
+                            above(0)),
            [](Job& j, double multiplier) { j.params.sigma = multiplier; }),  // the library's sigma
       "walk length T, or auto for the horizon T_RW of the reference figures (docs/math.md §2.3)");
   append(

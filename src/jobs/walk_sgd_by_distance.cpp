@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
-#include <sstream>
 
 #include "jobs/walk_sgd_parts.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/core/format.hpp"
 #include "netdp/core/graph_generators.hpp"
 #include "netdp/core/graph_spec.hpp"
+#include "netdp/io/csv_table.hpp"
 
 namespace netdp {
 
@@ -27,10 +27,10 @@ std::vector<double> walk_sgd_rgg_positions(const std::string& graph) {
   return positions;
 }
 
-std::string walk_sgd_by_distance_csv(const WalkModel& walk, const LocalData& data, const WalkSgdParams& p,
-                                     const std::vector<double>& positions, const WalkSgdGraph& symmetric,
-                                     const WalkLossParams& loss, int quantiles,
-                                     const std::function<void(double)>& progress) {
+std::string write_walk_sgd_by_distance(const ResultsDir& out, const WalkModel& walk, const LocalData& data,
+                                       const WalkSgdParams& p, const std::vector<double>& positions,
+                                       const WalkSgdGraph& symmetric, const WalkLossParams& loss,
+                                       int quantiles, const std::function<void(double)>& progress) {
   const auto n = static_cast<std::size_t>(data.n);
   struct Pair {
     double distance;
@@ -60,17 +60,22 @@ std::string walk_sgd_by_distance_csv(const WalkModel& walk, const LocalData& dat
     if (!eps.empty()) privacy[c] += (eps[u * n + v] + eps[v * n + u]) / 2;
   }
   const std::vector<double> discrepancy = walk_sgd_discrepancy(walk, data, p, pair_class, classes, progress);
-  std::ostringstream csv;
-  csv << "quantile,distance_min,distance_max,pairs,privacy_mean,step,discrepancy_mean\n";
+  CsvWriter csv(out, "by_distance.csv",
+                {{"quantile", CsvType::int64},
+                 {"distance_min", CsvType::float64},
+                 {"distance_max", CsvType::float64},
+                 {"pairs", CsvType::int64},
+                 {"privacy_mean", CsvType::float64},
+                 {"step", CsvType::int64},
+                 {"discrepancy_mean", CsvType::float64}});
   const std::size_t points = discrepancy.size() / static_cast<std::size_t>(classes);
   for (int c = 0; c < classes; ++c)
     for (std::size_t e = 0; e < points; ++e) {
       const std::int64_t step = std::min(static_cast<std::int64_t>(e) * p.eval_every, p.steps);
-      csv << c + 1 << ',' << format_double(lo[c]) << ',' << format_double(hi[c]) << ',' << count[c] << ','
-          << (eps.empty() ? std::string("nan") : format_double(privacy[c] / double(count[c]))) << ',' << step
-          << ',' << format_double(discrepancy[e * classes + c]) << '\n';
+      csv.row({c + 1, lo[c], hi[c], count[c], eps.empty() ? NAN : privacy[c] / double(count[c]), step,
+               discrepancy[e * classes + c]});
     }
-  return csv.str();
+  return csv.commit();
 }
 
 }  // namespace netdp

@@ -88,17 +88,15 @@ json run_walk_sgd_job(const WalkSgdJob& job) {
                              "lower step-size or sigma (the iterates diverge)");
 
   ResultsDir out(job.out_dir, graph);  // node_map.csv for a renumbered file graph
-  out.write_text("curves.csv", jobs::learning_curves_csv(r.step, r.objective, r.accuracy,
-                                                         "max_contributions_mean", r.max_contributions_mean));
-  json files = json::array({"curves.csv"});
+  json files = json::array({jobs::write_learning_curves(out, r.step, r.objective, r.accuracy,
+                                                        "max_contributions_mean", r.max_contributions_mean)});
   if (by_distance) {
     loss.sigma = p.sigma > 0 ? p.sigma / sensitivity : 0.0;
     ProgressLine discrepancy("walk-sgd by distance", "of the runs", job.progress);
-    out.write_text("by_distance.csv", walk_sgd_by_distance_csv(walk, split.train, p, positions, *symmetric,
-                                                               loss, job.distance_quantiles,
-                                                               [&](double f) { discrepancy.update(f); }));
+    files.push_back(write_walk_sgd_by_distance(out, walk, split.train, p, positions, *symmetric, loss,
+                                               job.distance_quantiles,
+                                               [&](double f) { discrepancy.update(f); }));
     discrepancy.finish();
-    files.push_back("by_distance.csv");
   }
   json summary = {
       {"model", "walk-sgd"},
@@ -176,12 +174,11 @@ namespace jobs {
 
 Model walk_sgd_model() {
   using namespace declare;
-  Model m;
-  m.name = "walk-sgd";
-  m.example = "--graph complete:n=20 --variant network --epsilon 1 --steps 400 --runs 2 --out out/walk-sgd";
-  m.help =
+  Model m = named_model(
+      "walk-sgd",
       "random-walk DP-SGD (Alg 7.2 / 7.3): one token carries the model along a walk, clipped noisy local "
-      "steps; centralized, local or network noise calibrated to (epsilon, delta)";
+      "steps; centralized, local or network noise calibrated to (epsilon, delta)",
+      "--graph complete:n=20 --variant network --epsilon 1 --steps 400 --runs 2 --out out/walk-sgd");
   Binding<WalkSgdJob> bind;
   using Job = WalkSgdJob;
   using P = WalkSgdParams;

@@ -3,13 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <sstream>
 
 #include "netdp/accounting/loss_report.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/core/graph_spec.hpp"
 #include "netdp/dp/concentration.hpp"
-#include "netdp/io/results_dir.hpp"
+#include "netdp/io/csv_table.hpp"
 #include "netdp/simulation/walk_sim_theory.hpp"
 
 #include "core/progress.hpp"
@@ -25,94 +24,109 @@ namespace {
 
 constexpr node_t kMaxNodesCsv = 100'000;
 
-std::string csv_number(double x) {
-  return std::isfinite(x) ? format_double(x) : std::string();
+constexpr CsvType kInt = CsvType::int64, kFloat = CsvType::float64;
+
+/// A mean over no sample is an empty cell (docs/outputs.md §8).
+CsvCell finite_or_empty(double x) {
+  return std::isfinite(x) ? CsvCell(x) : CsvCell(csv_empty);
 }
 
-std::string by_distance_csv(const WalkSimResult& r) {
-  std::ostringstream csv;
-  csv << "distance,pairs,mean,min,max\n";
+std::string write_by_distance(const ResultsDir& out, const WalkSimResult& r) {
+  CsvWriter csv(out, "by_distance.csv",
+                {{"distance", kInt}, {"pairs", kFloat}, {"mean", kFloat}, {"min", kFloat}, {"max", kFloat}});
   for (std::size_t d = 1; d < r.by_distance.size(); ++d) {
     const LossStats& s = r.by_distance[d];
     if (s.weight == 0) continue;
-    csv << d << ',' << format_double(s.weight) << ',' << format_double(s.mean()) << ','
-        << format_double(s.min) << ',' << format_double(s.max) << '\n';
+    csv.row({d, s.weight, s.mean(), s.min, s.max});
   }
-  return csv.str();
+  return csv.commit();
 }
 
 // statistics visits: the per-node visit totals, all that the stepping engine counts.
-std::string visits_csv(const WalkModel& m, const WalkSimResult& r) {
-  std::ostringstream csv;
-  csv << "node,degree,pi,visits,visits_mean,visits_expected\n";
+std::string write_visits(const ResultsDir& out, const WalkModel& m, const WalkSimResult& r) {
+  CsvWriter csv(out, "visits.csv",
+                {{"node", kInt},
+                 {"degree", kInt},
+                 {"pi", kFloat},
+                 {"visits", kInt},
+                 {"visits_mean", kFloat},
+                 {"visits_expected", kFloat}});
   for (node_t v = 0; v < r.n; ++v)
-    csv << v << ',' << m.degree(v) << ',' << format_double(m.pi(v)) << ',' << r.visits[v] << ','
-        << format_double(double(r.visits[v]) / double(r.runs)) << ','
-        << format_double(double(r.steps) * m.pi(v)) << '\n';
-  return csv.str();
+    csv.row({v, m.degree(v), m.pi(v), r.visits[v], double(r.visits[v]) / double(r.runs),
+             double(r.steps) * m.pi(v)});
+  return csv.commit();
 }
 
-std::string nodes_csv(const WalkModel& m, const WalkSimResult& r, bool accounting) {
-  std::ostringstream csv;
-  csv << "node,degree,pi,visits_mean,visits_expected,returns,mean_return_time,expected_return_time,hits,"
-         "mean_hitting_time";
-  if (accounting) csv << ",cycles,observer_loss,local_loss";
-  csv << '\n';
+std::string write_nodes(const ResultsDir& out, const WalkModel& m, const WalkSimResult& r, bool accounting) {
+  std::vector<CsvColumn> columns{{"node", kInt},
+                                 {"degree", kInt},
+                                 {"pi", kFloat},
+                                 {"visits_mean", kFloat},
+                                 {"visits_expected", kFloat},
+                                 {"returns", kInt},
+                                 {"mean_return_time", kFloat},
+                                 {"expected_return_time", kFloat},
+                                 {"hits", kInt},
+                                 {"mean_hitting_time", kFloat}};
+  if (accounting)
+    columns.insert(columns.end(), {{"cycles", kInt}, {"observer_loss", kFloat}, {"local_loss", kFloat}});
+  CsvWriter csv(out, "nodes.csv", columns);
   const double runs = double(r.runs);
   for (node_t v = 0; v < r.n; ++v) {
     const double pi = m.pi(v);
-    csv << v << ',' << m.degree(v) << ',' << format_double(pi) << ','
-        << format_double(double(r.visits[v]) / runs) << ',' << format_double(double(r.steps) * pi) << ','
-        << r.returns[v] << ','
-        << csv_number(r.returns[v] ? double(r.return_time_sum[v]) / double(r.returns[v]) : NAN) << ','
-        << format_double(1 / pi) << ',' << r.hits[v] << ','
-        << csv_number(r.hits[v] ? double(r.hitting_time_sum[v]) / double(r.hits[v]) : NAN);
-    if (accounting)
-      csv << ',' << r.cycles[v] << ',' << format_double(r.observer_loss[v]) << ','
-          << format_double(r.node_local[v]);
-    csv << '\n';
+    std::vector<CsvCell> row{
+        v,
+        m.degree(v),
+        pi,
+        double(r.visits[v]) / runs,
+        double(r.steps) * pi,
+        r.returns[v],
+        finite_or_empty(r.returns[v] ? double(r.return_time_sum[v]) / double(r.returns[v]) : NAN),
+        1 / pi,
+        r.hits[v],
+        finite_or_empty(r.hits[v] ? double(r.hitting_time_sum[v]) / double(r.hits[v]) : NAN)};
+    if (accounting) row.insert(row.end(), {r.cycles[v], r.observer_loss[v], r.node_local[v]});
+    csv.row(row);
   }
-  return csv.str();
+  return csv.commit();
 }
 
 // time,count,expected (expected: the complete-graph closed form times R, empty otherwise).
 template <class Expected>
-std::string times_csv(const char* name, const TimeHistogram& h, bool theory, Expected expected) {
-  std::ostringstream csv;
-  csv << name << ",count,expected\n";
+std::string write_times(const ResultsDir& out, const std::string& file, const char* name,
+                        const TimeHistogram& h, bool theory, Expected expected) {
+  CsvWriter csv(out, file, {{name, kInt}, {"count", kInt}, {"expected", kFloat}});
   for (std::size_t t = 1; t < h.counts.size(); ++t)
-    csv << t << ',' << h.counts[t] << ',' << (theory ? format_double(expected(std::int64_t(t))) : "") << '\n';
-  return csv.str();
+    csv.row({t, h.counts[t], theory ? CsvCell(expected(std::int64_t(t))) : CsvCell(csv_empty)});
+  return csv.commit();
 }
 
-std::string visit_counts_csv(const WalkModel& m, const WalkSimResult& r) {
-  std::ostringstream csv;
-  csv << "visits,count,expected\n";
+std::string write_visit_counts(const ResultsDir& out, const WalkModel& m, const WalkSimResult& r) {
+  CsvWriter csv(out, "visit_counts.csv", {{"visits", kInt}, {"count", kInt}, {"expected", kFloat}});
   const bool theory = m.kind == WalkKind::complete;
   for (const auto& [k, c] : r.visit_counts)
-    csv << k << ',' << c << ','
-        << (theory ? format_double(double(r.runs) * complete_expected_visit_counts(m.n, r.steps, k)) : "")
-        << '\n';
-  return csv.str();
+    csv.row({k, c,
+             theory ? CsvCell(double(r.runs) * complete_expected_visit_counts(m.n, r.steps, k))
+                    : CsvCell(csv_empty)});
+  return csv.commit();
 }
 
-std::string utility_csv(const WalkSimResult& r) {
-  std::ostringstream csv;
-  csv << "run,truth,estimate,error,noises\n";
+std::string write_utility(const ResultsDir& out, const WalkSimResult& r) {
+  CsvWriter csv(
+      out, "utility.csv",
+      {{"run", kInt}, {"truth", kFloat}, {"estimate", kFloat}, {"error", kFloat}, {"noises", kInt}});
   for (std::size_t i = 0; i < r.utility.size(); ++i) {
     const UtilityRun& u = r.utility[i];
-    csv << i << ',' << format_double(u.truth) << ',' << format_double(u.estimate) << ','
-        << format_double(u.estimate - u.truth) << ',' << u.noises << '\n';
+    csv.row({i, u.truth, u.estimate, u.estimate - u.truth, u.noises});
   }
-  return csv.str();
+  return csv.commit();
 }
 
-std::string paths_csv(const WalkSimResult& r) {
-  std::ostringstream csv;
-  csv << "run,t,node\n";
+std::string write_paths(const ResultsDir& out, const WalkSimResult& r) {
+  CsvWriter csv(out, "paths.csv", {{"run", kInt}, {"t", kInt}, {"node", kInt}});
   for (std::size_t i = 0; i < r.paths.size(); ++i)
-    for (std::size_t t = 0; t < r.paths[i].size(); ++t) csv << i << ',' << t << ',' << r.paths[i][t] << '\n';
-  return csv.str();
+    for (std::size_t t = 0; t < r.paths[i].size(); ++t) csv.row({i, t, r.paths[i][t]});
+  return csv.commit();
 }
 
 json loss_json(const LossStats& s) {
@@ -234,23 +248,19 @@ json run_walk_sim_job(const WalkSimJob& job) {
     return double(p.runs) * complete_expected_hits(model.n, p.steps, h);
   };
   json files = json::array();
-  auto write = [&](const std::string& name, const std::string& content) {
-    out.write_text(name, content);
-    files.push_back(name);
-  };
   const bool full = p.statistics == WalkStatistics::full;
   const bool node_table = model.n <= kMaxNodesCsv;
   if (full) {
-    write("visit_counts.csv", visit_counts_csv(model, r));
-    write("return_times.csv", times_csv("m", r.return_times, complete, returns));
-    write("hitting_times.csv", times_csv("h", r.hitting_times, complete, hits));
-    if (node_table) write("nodes.csv", nodes_csv(model, r, p.accounting));
+    files.push_back(write_visit_counts(out, model, r));
+    files.push_back(write_times(out, "return_times.csv", "m", r.return_times, complete, returns));
+    files.push_back(write_times(out, "hitting_times.csv", "h", r.hitting_times, complete, hits));
+    if (node_table) files.push_back(write_nodes(out, model, r, p.accounting));
   } else if (node_table) {
-    write("visits.csv", visits_csv(model, r));
+    files.push_back(write_visits(out, model, r));
   }
-  if (p.accounting && !r.by_distance.empty()) write("by_distance.csv", by_distance_csv(r));
-  if (!r.utility.empty()) write("utility.csv", utility_csv(r));
-  if (p.save_paths) write("paths.csv", paths_csv(r));
+  if (p.accounting && !r.by_distance.empty()) files.push_back(write_by_distance(out, r));
+  if (!r.utility.empty()) files.push_back(write_utility(out, r));
+  if (p.save_paths) files.push_back(write_paths(out, r));
 
   json quantiles = json::object();
   for (const auto& [q, value] : r.network_quantiles) quantiles[format_double(q)] = value;
@@ -430,13 +440,12 @@ WalkSimJob walk_sim_job(const Values& v, const RunContext& context) {
 
 Model walk_sim_model() {
   using namespace declare;
-  Model m;
-  m.name = "walk-sim";
-  m.example = "--graph complete:n=100 --steps 1000 --runs 100 --out out/walk-sim";
-  m.help =
+  Model m = named_model(
+      "walk-sim",
       "Monte Carlo token walks with the empirical pairwise privacy accounting of Fig. 7.1b (docs/math.md "
       "4.1.3), "
-      "visit / return-time statistics and the utility of private summation";
+      "visit / return-time statistics and the utility of private summation",
+      "--graph complete:n=100 --steps 1000 --runs 100 --out out/walk-sim");
   auto [parameters, bind] = walk_sim_parameters();
   m.parameters = std::move(parameters);
   m.validate = bind.check(check_walk_sim_job);

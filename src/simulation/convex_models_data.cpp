@@ -39,19 +39,34 @@ class NormalSource {
   bool has_second_ = false;
 };
 
-/// The numbers of one CSV line (commas or blanks between them); false when a field is not a number.
-bool parse_numbers(const std::string& line, std::vector<double>& out) {
+/// A field that is number text but beyond what a double holds (1e400, 1e-400): 1-based, 0 when none.
+struct OutOfRange {
+  std::size_t field = 0;
+  std::string text;
+};
+
+/// The numbers of one CSV line (commas or blanks between them); false when a field is not number text. A
+/// number out of range still counts as number text (so a first line of them is no header): its value is NaN
+/// and `beyond` names the first such field.
+bool parse_numbers(const std::string& line, std::vector<double>& out, OutOfRange& beyond) {
   out.clear();
+  beyond = {};
   const char* p = line.data();
   const char* end = p + line.size();
   while (p < end) {
     while (p < end && (*p == ',' || *p == ' ' || *p == '\t' || *p == '\r')) ++p;
     if (p == end) break;
+    const char* start = p;
     if (*p == '+') ++p;  // from_chars does not take a leading '+'
     double x = 0;
     auto [next, ec] = std::from_chars(p, end, x);
-    if (ec != std::errc() || (next < end && *next != ',' && *next != ' ' && *next != '\t' && *next != '\r'))
+    if (ec == std::errc::result_out_of_range) {  // `next` is past the number all the same
+      x = std::nan("");
+      if (beyond.field == 0) beyond = {out.size() + 1, std::string(start, next)};
+    } else if (ec != std::errc()) {
       return false;
+    }
+    if (next < end && *next != ',' && *next != ' ' && *next != '\t' && *next != '\r') return false;
     out.push_back(x);
     p = next;
   }
@@ -118,12 +133,13 @@ LocalData read_csv_data(const std::string& path, Objective o, node_t n, int dim)
   if (n < 1) throw InvalidParameter("data", "data: n must be >= 1");
   const int label_columns = o == Objective::quadratic ? 0 : 1;
   std::vector<double> rows, numbers;
+  OutOfRange beyond;
   int columns = dim > 0 ? dim + label_columns : 0;
   bool seen_data = false;
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
     if (auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);
-    const bool ok = parse_numbers(line, numbers);
+    const bool ok = parse_numbers(line, numbers, beyond);
     if (ok && numbers.empty()) continue;
     const std::string where = "data " + path + ", line " + std::to_string(number) + ": ";
     if (!ok) {
@@ -141,6 +157,9 @@ LocalData read_csv_data(const std::string& path, Objective o, node_t n, int dim)
                                  (columns > label_columns ? std::to_string(columns) : std::string("p + 1")) +
                                  " values (p features" + (label_columns ? " then a label" : "") + "), got " +
                                  std::to_string(numbers.size()));
+    if (beyond.field > 0)
+      throw InvalidParameter("data", where + "value " + std::to_string(beyond.field) + " (" + beyond.text +
+                                         ") is beyond the range of a double");
     for (std::size_t k = 0; k < numbers.size(); ++k)  // inf, nan: named here, not after the split
       if (!std::isfinite(numbers[k]))
         throw InvalidParameter("data", where + "value " + std::to_string(k + 1) + " is not finite (" +

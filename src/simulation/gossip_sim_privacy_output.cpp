@@ -3,11 +3,11 @@
 #include <cmath>
 #include <functional>
 #include <limits>
-#include <sstream>
 #include <string>
 #include <utility>
 
 #include "netdp/accounting/gossip_loss_sequence.hpp"
+#include "netdp/io/csv_table.hpp"
 #include "simulation/gossip_sim_privacy_internal.hpp"
 
 namespace netdp::gossip_sim_detail {
@@ -24,25 +24,33 @@ void write_matrix(const ResultsDir& out, const std::string& name, const GossipPr
   files.push_back(name);
 }
 
-/// distance,pairs_per_run,mean,min,max; the unreachable pairs last as "inf"; `runs` divides the counts.
-std::pair<std::string, json> distance_table(const std::vector<LossAggregate>& buckets, double runs) {
-  std::ostringstream csv;
-  csv << "distance,pairs_per_run,mean,min,max\n";
+/// `name`: distance,pairs_per_run,mean,min,max; the unreachable pairs last as "inf"; `runs` divides the
+/// counts. Returns summary.json's rows.
+json write_distance_table(const ResultsDir& out, const std::string& name,
+                          const std::vector<LossAggregate>& buckets, double runs,
+                          std::vector<std::string>& files) {
+  CsvWriter csv(out, name,
+                {{"distance", CsvType::int64},
+                 {"pairs_per_run", CsvType::float64},
+                 {"mean", CsvType::float64},
+                 {"min", CsvType::float64},
+                 {"max", CsvType::float64}});
   json rows = json::array();
   for (std::size_t b = 1; b <= buckets.size(); ++b) {
     const auto& a = buckets[b % buckets.size()];
     if (a.count == 0) continue;
-    const std::string distance = b == buckets.size() ? "inf" : std::to_string(b - 1);
+    const bool unreachable = b == buckets.size();
     const double pairs = double(a.count) / runs;
-    csv << distance << ',' << format_double(pairs) << ',' << format_double(a.mean()) << ','
-        << format_double(a.min) << ',' << format_double(a.max) << '\n';
-    rows.push_back({{"distance", b == buckets.size() ? json("inf") : json(b - 1)},
+    csv.row({unreachable ? CsvCell(std::numeric_limits<double>::infinity()) : CsvCell(b - 1), pairs, a.mean(),
+             a.min, a.max});
+    rows.push_back({{"distance", unreachable ? json("inf") : json(b - 1)},
                     {"pairs_per_run", pairs},
                     {"mean", a.mean()},
                     {"min", a.min},
                     {"max", a.max}});
   }
-  return {csv.str(), rows};
+  files.push_back(csv.commit());
+  return rows;
 }
 
 /// mean / min / max over the computed runs of one per-run number (null when it is undefined).
@@ -55,16 +63,20 @@ json over_runs(const std::vector<GossipPrivacyRun>& runs,
   return {{"mean", a.mean()}, {"min", a.min}, {"max", a.max}};
 }
 
-std::string runs_csv(const std::vector<GossipPrivacyRun>& runs) {
-  std::ostringstream csv;
-  csv << "run,mean_loss,max_loss,mean_eps_bar,max_eps_bar,eps_bar_bound\n";
+void write_runs(const ResultsDir& out, const std::vector<GossipPrivacyRun>& runs,
+                std::vector<std::string>& files) {
+  CsvWriter csv(out, "privacy_runs.csv",
+                {{"run", CsvType::int64},
+                 {"mean_loss", CsvType::float64},
+                 {"max_loss", CsvType::float64},
+                 {"mean_eps_bar", CsvType::float64},
+                 {"max_eps_bar", CsvType::float64},
+                 {"eps_bar_bound", CsvType::float64}});
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const auto& r = runs[i];
-    csv << i << ',' << format_double(r.mean_loss) << ',' << format_double(r.max_loss) << ','
-        << format_double(r.mean_eps_bar) << ',' << format_double(r.max_eps_bar) << ','
-        << format_double(r.eps_bar_bound) << '\n';
+    csv.row({i, r.mean_loss, r.max_loss, r.mean_eps_bar, r.max_eps_bar, r.eps_bar_bound});
   }
-  return csv.str();
+  files.push_back(csv.commit());
 }
 
 json er_case(const LossAggregate& loss, const LossAggregate& bound, std::int64_t samples) {
@@ -105,8 +117,7 @@ json write_privacy_outputs(const ResultsDir& out, const GossipSimParams& p, cons
     write_matrix(out, name, r, r.quantiles[k], files);
     levels.push_back({{"level", r.quantile_levels[k]}, {"file", name}});
   }
-  out.write_text("privacy_runs.csv", runs_csv(r.per_run));
-  files.push_back("privacy_runs.csv");
+  write_runs(out, r.per_run, files);
 
   const double computed = double(r.per_run.size());
   const GossipLossParams lp = gossip_privacy_loss_params(q, p);
@@ -158,16 +169,11 @@ json write_privacy_outputs(const ResultsDir& out, const GossipSimParams& p, cons
   if (r.er) warnings.push_back(built_on_theorem_warning("the Erdos-Renyi bound (Theorem 6.6, er_bound)"));
   if (!warnings.empty()) s["warnings"] = warnings;
   if (!r.by_base_distance.empty()) {
-    auto [csv, rows] = distance_table(r.by_base_distance, 1.0);
-    out.write_text("privacy_by_distance.csv", csv);
-    files.push_back("privacy_by_distance.csv");
-    s["by_distance"] = rows;
+    s["by_distance"] = write_distance_table(out, "privacy_by_distance.csv", r.by_base_distance, 1.0, files);
   }
   if (!r.by_union_distance.empty()) {
-    auto [csv, rows] = distance_table(r.by_union_distance, computed);
-    out.write_text("privacy_by_union_distance.csv", csv);
-    files.push_back("privacy_by_union_distance.csv");
-    s["by_union_distance"] = rows;
+    s["by_union_distance"] =
+        write_distance_table(out, "privacy_by_union_distance.csv", r.by_union_distance, computed, files);
   }
   if (r.er) {
     write_matrix(out, "privacy_er_bound_mean.npy", r, r.er_bound_mean, files);

@@ -1,10 +1,10 @@
 // privacy_stop.csv and summary.json's "stop" object of `netdp gossip-sim --privacy --stop-at` (formats:
 // docs/gossip_sim.md "Stopping at an accuracy rule", docs/outputs.md).
 #include <cmath>
-#include <sstream>
 #include <string>
 
 #include "netdp/core/format.hpp"
+#include "netdp/io/csv_table.hpp"
 #include "simulation/gossip_sim_privacy_internal.hpp"
 
 namespace netdp::gossip_sim_detail {
@@ -28,17 +28,22 @@ json statistics_json(const StopStatistics& s) {
 }  // namespace
 
 json write_stop_outputs(const ResultsDir& out, const GossipStopResult& r, std::vector<std::string>& files) {
-  std::ostringstream csv;
-  csv << "run,met,stop_t,rounds,error,threshold,bias,mean_loss,max_loss\n";
+  CsvWriter csv(out, "privacy_stop.csv",
+                {{"run", CsvType::int64},
+                 {"met", CsvType::int64},
+                 {"stop_t", CsvType::int64},  // empty when the rule was not met
+                 {"rounds", CsvType::int64},
+                 {"error", CsvType::float64},
+                 {"threshold", CsvType::float64},
+                 {"bias", CsvType::float64},
+                 {"mean_loss", CsvType::float64},
+                 {"max_loss", CsvType::float64}});
   for (std::size_t run = 0; run < r.runs.size(); ++run) {
     const GossipStopRun& s = r.runs[run];
-    csv << run << ',' << (s.point.stop ? 1 : 0) << ',' << (s.point.stop ? std::to_string(*s.point.stop) : "")
-        << ',' << s.rounds << ',' << format_double(s.point.error) << ',' << format_double(s.point.threshold)
-        << ',' << format_double(s.point.bias) << ',' << format_double(s.mean_loss) << ','
-        << format_double(s.max_loss) << '\n';
+    csv.row({run, s.point.stop.has_value(), s.point.stop ? CsvCell(*s.point.stop) : CsvCell(csv_empty),
+             s.rounds, s.point.error, s.point.threshold, s.point.bias, s.mean_loss, s.max_loss});
   }
-  out.write_text("privacy_stop.csv", csv.str());
-  files.push_back("privacy_stop.csv");
+  files.push_back(csv.commit());
   const bool thesis = r.rule.kind == StopRuleKind::thesis;
   json j = {
       {"rule", to_string(r.rule)},

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "netdp/accounting/admm_privacy.hpp"
+#include "support/cli_runs.hpp"
 #include "support/test_support.hpp"
 
 namespace netdp {
@@ -66,19 +67,17 @@ TEST(CliAdmm, SameSeedGivesIdenticalCurvesForOneAndTwoThreads) {
 TEST(CliAdmm, CsvDataWithoutNoiseReachesTheOptimum) {
   // Least squares on a CSV file, no noise: z_K reaches theta* (closed form), so phi(z_K) = phi* of the
   // summary; no Lipschitz constant given, so no privacy is reported.
-  ScratchDir dir;
+  const CliRun run;
   std::string rows = "a,b,y\n";
   for (int i = 0; i < 60; ++i)
     rows += std::to_string((i * 7) % 11 - 5) + "," + std::to_string((i * 3) % 7) + "," +
             std::to_string(0.5 * (i % 5) - 1) + "\n";
-  auto data = dir.write("d.csv", rows);
-  auto out = dir / "csv";
   ASSERT_TRUE(
-      run_cli_into("admm --objective least-squares --sigma 0 --users 6 --steps 400 --relaxation 1 "
-                   "--l2 0.1 --eval-every 100 --data " +
-                       data,
-                   out, {"curves.csv", "summary.json"}));
-  const auto s = read_json(out / "summary.json");
+      run("admm --objective least-squares --sigma 0 --users 6 --steps 400 --relaxation 1 --l2 0.1 "
+          "--eval-every 100 --data " +
+              run.dir.write("d.csv", rows),
+          {"curves.csv", "summary.json"}));
+  const auto s = run.summary();
   EXPECT_EQ(s["train_rows"], 48);  // 6 users x floor(48 / 6)
   EXPECT_TRUE(s["privacy"].is_null());
   EXPECT_TRUE(s["lipschitz"].is_null());

@@ -23,7 +23,7 @@ namespace fs = std::filesystem;
 /// The files the cases read: W files on ring:n=6, data CSVs, a disconnected graph.
 struct Inputs {
   std::string two_components, identity_w, reducible_w, heavy_w, one_sided_w, small_w, nan_csv, inf_csv,
-      short_row_csv, label_csv;
+      short_row_csv, label_csv, beyond_csv;
   explicit Inputs(const ScratchDir& dir) {
     two_components = dir.write("two_components.txt", "0 1\n1 2\n2 0\n3 4\n4 5\n5 3\n");
     std::string identity, heavy, one_sided;
@@ -52,6 +52,8 @@ struct Inputs {
     inf_csv = dir.write("inf.csv", "x1,x2,y\n1,2,1\n3,inf,-1\n" + rows.substr(8));
     short_row_csv = dir.write("short_row.csv", "x1,x2,y\n1,2,1\n3,-1\n" + rows.substr(8));
     label_csv = dir.write("label.csv", "x1,x2,y\n1,2,1\n3,4,0.5\n" + rows.substr(8));
+    // No header: 1e400 is a number beyond a double, not a header's text (it used to be skipped as one).
+    beyond_csv = dir.write("beyond.csv", "1e400,2,1\n" + rows.substr(8));
   }
 };
 
@@ -103,6 +105,8 @@ TEST(BadInputsLearning, MuffliatoGdRefusesBeforeWork) {
                {"missing data file", logistic + (dir / "missing.csv").string(), "cannot open"},
                {"nan in the data", logistic + in.nan_csv, "line 3: value 1 is not finite"},
                {"inf in the data", logistic + in.inf_csv, "line 3: value 2 is not finite"},
+               {"1e400 on the first line", logistic + in.beyond_csv,
+                "beyond.csv, line 1: value 1 (1e400) is beyond the range of a double"},
                {"a short data row", logistic + in.short_row_csv, "line 3"},
                {"a label neither -1 nor +1", logistic + in.label_csv, "label must be -1 or +1"},
                {"W file not symmetric", base + " --dim 2 --weights file:" + in.one_sided_w, "symmetric"},

@@ -9,6 +9,7 @@
 #include "netdp/core/device.hpp"
 #include "netdp/core/graph_generators.hpp"
 #include "netdp/core/weighting.hpp"
+#include "support/cli_runs.hpp"
 #include "support/test_support.hpp"
 
 namespace netdp {
@@ -18,12 +19,10 @@ using namespace testing;  // tests/support/test_support.hpp
 namespace fs = std::filesystem;
 
 TEST(Cli, GossipLossWritesEveryOutput) {
-  ScratchDir dir;
-  auto out = dir / "run";
-  auto r = run_cli("gossip-loss --graph hypercube:dim=6 --steps 5 --sigma 2 --alpha 3 --out " + out.string());
-  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const CliRun run("gossip-loss --graph hypercube:dim=6 --steps 5 --sigma 2 --alpha 3");
+  ASSERT_TRUE(run.ok);
 
-  auto loss = read_npy((out / "loss.npy").string());
+  auto loss = read_npy((run.out / "loss.npy").string());
   ASSERT_EQ(loss.shape, (std::vector<std::int64_t>{64, 64}));
   Graph g = hypercube_graph(6);
   GossipLossParams p;
@@ -32,7 +31,7 @@ TEST(Cli, GossipLossWritesEveryOutput) {
   p.alpha = 3;
   EXPECT_EQ(loss.values, gossip_loss_matrix(g, gossip_matrix(g, Weighting::metropolis), p));
 
-  auto summary = nlohmann::json::parse(read_text((out / "summary.json").string()));
+  auto summary = run.summary();
   EXPECT_EQ(summary["n"], 64);
   EXPECT_EQ(summary["edges"], 192);
   EXPECT_EQ(summary["steps"], 5);
@@ -41,18 +40,18 @@ TEST(Cli, GossipLossWritesEveryOutput) {
   for (const char* key : {"alpha", "sigma", "device", "propagation", "seconds", "tiles"})
     EXPECT_TRUE(summary.contains(key)) << key;
 
-  auto manifest = nlohmann::json::parse(read_text((out / "manifest.json").string()));
+  auto manifest = read_json(run.out / "manifest.json");
   EXPECT_EQ(manifest["command"], "gossip-loss");
   EXPECT_EQ(manifest["parameters"]["graph"], "hypercube:dim=6");
   EXPECT_TRUE(manifest.contains("git_commit"));
 
   // by_distance.csv: one row per hop distance 1..6 with C(6, d) * 64 ordered pairs.
-  auto csv = read_text((out / "by_distance.csv").string());
+  auto csv = read_text((run.out / "by_distance.csv").string());
   EXPECT_EQ(csv.substr(0, csv.find('\n')), "distance,pairs,mean,min,max");
   EXPECT_NE(csv.find("\n1,384,"), std::string::npos);
   EXPECT_NE(csv.find("\n6,64,"), std::string::npos);
   // per_observer.csv: eps_bar_v = (1/n) sum_{u != v} f(u, v) for each of the 64 observers.
-  auto per_observer = read_text((out / "per_observer.csv").string());
+  auto per_observer = read_text((run.out / "per_observer.csv").string());
   EXPECT_EQ(std::count(per_observer.begin(), per_observer.end(), '\n'), 65);
   double column = 0;
   for (int u = 1; u < 64; ++u) column += loss.values[u * 64 + 0];
@@ -61,18 +60,15 @@ TEST(Cli, GossipLossWritesEveryOutput) {
 }
 
 TEST(Cli, GossipLossSourceRowAndAutoSteps) {
-  ScratchDir dir;
-  auto out = dir / "row";
-  auto r = run_cli(
+  const CliRun run(
       "gossip-loss --graph hypercube:dim=11 --source 0 --steps auto --t-start 1 --accounting theorem "
-      "--cap none --out " +
-      out.string());
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  auto loss = read_npy((out / "loss.npy").string());
+      "--cap none");
+  ASSERT_TRUE(run.ok);
+  auto loss = read_npy((run.out / "loss.npy").string());
   EXPECT_EQ(loss.shape, (std::vector<std::int64_t>{1, 2048}));
-  auto summary = nlohmann::json::parse(read_text((out / "summary.json").string()));
+  auto summary = run.summary();
   EXPECT_EQ(summary["steps"], 19);  // docs/math.md §Z item 1
-  EXPECT_FALSE(fs::exists(out / "per_observer.csv"));
+  EXPECT_FALSE(fs::exists(run.out / "per_observer.csv"));
   // Appendix Z item 2, reference code sum (t = 1..19), distance 1: 1.26.
   EXPECT_NEAR(summary["by_distance"][0]["mean"].get<double>(), 1.26, 0.006);
 }

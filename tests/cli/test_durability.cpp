@@ -32,7 +32,8 @@ namespace fs = std::filesystem;
 
 /// Starts `netdp ARGS...` with stdout and stderr discarded; returns its process id.
 pid_t spawn_cli(const std::vector<std::string>& args) {
-  std::vector<char*> argv{const_cast<char*>(NETDP_CLI)};
+  const std::string cli = netdp_cli_path();
+  std::vector<char*> argv{const_cast<char*>(cli.c_str())};
   for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
   const pid_t pid = ::fork();
@@ -40,7 +41,7 @@ pid_t spawn_cli(const std::vector<std::string>& args) {
     if (std::freopen("/dev/null", "w", stdout) == nullptr ||
         std::freopen("/dev/null", "w", stderr) == nullptr)
       ::_exit(127);
-    ::execv(NETDP_CLI, argv.data());
+    ::execv(cli.c_str(), argv.data());
     ::_exit(127);
   }
   return pid;
@@ -186,6 +187,22 @@ bool wait_for_staged_temporary(const fs::path& out) {
   return false;
 }
 
+/// A scratch directory whose `out` holds an earlier result (a small gossip-loss run) that a case then tries
+/// to spoil; `before` is its files. A case asserts `written` first.
+struct EarlierResult {
+  ScratchDir dir;
+  fs::path out = dir / "out";
+  bool written =
+      run_cli("gossip-loss --graph ring:n=8 --steps 2 --quiet --out " + out.string()).exit_code == 0;
+  std::map<std::string, std::string> before = written ? files_of(out) : std::map<std::string, std::string>();
+
+  /// The earlier result is byte-identical and nothing of the spoiling run stands beside it.
+  void expect_whole(const std::string& what) const {
+    EXPECT_EQ(files_of(out), before) << what;
+    expect_nothing_beside(out, what);
+  }
+};
+
 // SIGINT and SIGTERM: the command removes the temporaries it is writing and its staging directory before it
 // dies of the signal; the earlier result under --out stays whole (issue 29). The run is far too long to
 // finish; the signal comes once its loss.npy is open.
@@ -210,41 +227,37 @@ TEST(Durability, SigtermRemovesTheTemporariesOfASingleCommand) {
 // Issue 29: a run that fails once started (exit 1: loss.npy cannot be written past the file size limit)
 // leaves the earlier result byte-identical; it used to have removed it at its first file.
 TEST(Durability, AFailedRunLeavesTheEarlierResultWhole) {
-  ScratchDir dir;
-  const fs::path out = dir / "out";
-  ASSERT_EQ(run_cli("gossip-loss --graph ring:n=8 --steps 2 --quiet --out " + out.string()).exit_code, 0);
-  const auto before = files_of(out);
+  const EarlierResult earlier;
+  ASSERT_TRUE(earlier.written);
   // 8 blocks hold every small file but not loss.npy (96 x 200 doubles); XFSZ ignored: write(2) fails instead.
-  const auto r = run_cli("gossip-loss --graph ring:n=96 --steps 200 --quiet --out " + out.string(),
+  const auto r = run_cli("gossip-loss --graph ring:n=96 --steps 200 --quiet --out " + earlier.out.string(),
                          "ulimit -f 8; trap '' XFSZ; ");
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.err.find("write failed"), std::string::npos) << r.err;
-  EXPECT_EQ(files_of(out), before);
-  expect_nothing_beside(out, "failed run");
+  earlier.expect_whole("failed run");
 }
 
 // Issue 29: a run refused once started (exit 2: a memory limit that holds W but no tile) leaves the earlier
 // result byte-identical, and a refusal into a new directory leaves no directory.
 TEST(Durability, ARefusedRunLeavesTheEarlierResultWhole) {
-  ScratchDir dir;
-  const fs::path out = dir / "out";
-  ASSERT_EQ(run_cli("gossip-loss --graph ring:n=8 --steps 2 --quiet --out " + out.string()).exit_code, 0);
-  const auto before = files_of(out);
+  const EarlierResult earlier;
+  ASSERT_TRUE(earlier.written);
   const std::string limited = "gossip-loss --graph ring:n=8 --steps 2 --source 0 --memory-limit 0.000001";
-  const auto r = run_cli(limited + " --out " + out.string());
+  const auto r = run_cli(limited + " --out " + earlier.out.string());
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_EQ(files_of(out), before);
-  expect_nothing_beside(out, "refused run");
-  EXPECT_EQ(run_cli(limited + " --out " + (dir / "new/a").string()).exit_code, 2);
-  EXPECT_FALSE(fs::exists(dir / "new")) << "the parents it created were left behind";
+  earlier.expect_whole("refused run");
+  EXPECT_EQ(run_cli(limited + " --out " + (earlier.dir / "new/a").string()).exit_code, 2);
+  EXPECT_FALSE(fs::exists(earlier.dir / "new")) << "the parents it created were left behind";
 }
 
 // Issue 29: a rerun replaces the directory: the files the earlier run wrote and this one does not are gone,
 // the user's own files (not in the manifest) stay, and a killed run's staging directory is removed.
 TEST(Durability, ARerunWithFewerOutputsLeavesOnlyItsOwnFiles) {
-  ScratchDir dir;
-  const fs::path out = dir / "out", fresh = dir / "fresh";
-  ASSERT_EQ(run_cli("gossip-loss --graph ring:n=8 --steps 2 --quiet --out " + out.string()).exit_code, 0);
+  const EarlierResult earlier;
+  ASSERT_TRUE(earlier.written);
+  const ScratchDir& dir = earlier.dir;
+  const fs::path& out = earlier.out;
+  const fs::path fresh = dir / "fresh";
   ASSERT_TRUE(fs::exists(out / "loss.npy"));
   dir.write("out/notes.txt", "the user's own file");
   fs::create_directory(dir / ".out.tmp-999999999");
@@ -269,10 +282,10 @@ TEST(Durability, ARerunWithFewerOutputsLeavesOnlyItsOwnFiles) {
 // Issue 29: a second writer to the same --out is refused (exit 2) naming the pid that holds the lock, and
 // the first run completes. The lock is an flock: held from here first, then by a real run.
 TEST(Durability, ASecondWriterIsRefusedNamingTheFirst) {
-  ScratchDir dir;
-  const fs::path out = dir / "out";
-  ASSERT_EQ(run_cli("gossip-loss --graph ring:n=8 --steps 2 --quiet --out " + out.string()).exit_code, 0);
-  const auto before = files_of(out);
+  const EarlierResult earlier;
+  ASSERT_TRUE(earlier.written);
+  const ScratchDir& dir = earlier.dir;
+  const fs::path& out = earlier.out;
   {
     const int fd = ::open((dir / ".out.lock").c_str(), O_RDWR | O_CREAT, 0644);
     ASSERT_GE(fd, 0);
@@ -281,7 +294,7 @@ TEST(Durability, ASecondWriterIsRefusedNamingTheFirst) {
     const auto r = run_cli("gossip-loss --graph ring:n=8 --steps 3 --quiet --out " + out.string());
     EXPECT_EQ(r.exit_code, 2) << r.err;
     EXPECT_NE(r.err.find("is being written by another netdp process (pid 4242)"), std::string::npos) << r.err;
-    EXPECT_EQ(files_of(out), before);
+    EXPECT_EQ(files_of(out), earlier.before);
     ::close(fd);
     fs::remove(dir / ".out.lock");
   }

@@ -16,6 +16,7 @@
 #include "netdp/simulation/gossip_sim.hpp"
 #include "netdp/simulation/gossip_sim_privacy.hpp"
 #include "netdp/simulation/gossip_sim_stop.hpp"
+#include "support/cli_runs.hpp"
 #include "support/test_support.hpp"
 
 namespace netdp {
@@ -38,14 +39,12 @@ std::vector<std::vector<double>> csv_rows(const fs::path& file, std::string* hea
 }
 
 TEST(CliGossipSim, WritesFilesThatMatchTheLibrary) {
-  ScratchDir dir;
-  auto out = dir / "sim";
-  ASSERT_TRUE(
-      run_cli_into("gossip-sim --graph ring:n=10 --protocol sync --steps 20 --runs 50 --dim 2 --sigma 0.5 "
-                   "--init normal --seed 3 --target 0.05 --threads 2",
-                   out, {"mse.csv", "summary.json", "manifest.json"}));
+  const CliRun run(
+      "gossip-sim --graph ring:n=10 --protocol sync --steps 20 --runs 50 --dim 2 --sigma 0.5 --init "
+      "normal --seed 3 --target 0.05 --threads 2");
+  ASSERT_TRUE(run.ok);
   std::string header;
-  auto rows = csv_rows(out / "mse.csv", &header);
+  auto rows = csv_rows(run.out / "mse.csv", &header);
   EXPECT_EQ(header, "t,mean,stderr,noisy_mean,noisy_stderr,bound");
   ASSERT_EQ(rows.size(), 21u);
 
@@ -71,7 +70,7 @@ TEST(CliGossipSim, WritesFilesThatMatchTheLibrary) {
     EXPECT_EQ(rows[i][5],
               gossip_sim_bound({GossipProtocol::sync, 10, 2, 0.5, lib.initial_spread, gap}, double(i)));
   }
-  auto s = read_json(out / "summary.json");
+  auto s = run.summary();
   EXPECT_EQ(s["protocol"], "sync");
   EXPECT_EQ(s["runs"], 50);
   EXPECT_DOUBLE_EQ(s["noise_floor"].get<double>(), 2 * 0.25 / 10);
@@ -80,7 +79,7 @@ TEST(CliGossipSim, WritesFilesThatMatchTheLibrary) {
     EXPECT_EQ(s["target_reached_t"], *reached);
   else
     EXPECT_TRUE(s["target_reached_t"].is_null());
-  auto m = read_json(out / "manifest.json");
+  auto m = read_json(run.out / "manifest.json");
   EXPECT_EQ(m["command"], "gossip-sim");
   EXPECT_EQ(m["parameters"]["protocol"], "sync");
 }
@@ -105,18 +104,15 @@ TEST(CliGossipSim, EveryProtocolRuns) {
 }
 
 TEST(CliGossipSim, AutoStepsIsTheStoppingTime) {
-  ScratchDir dir;
-  auto out = dir / "auto";
-  auto r = run_cli(
-      "gossip-sim --graph hypercube:dim=5 --protocol accelerated --steps auto --runs 10 "
-      "--sigma 0.2 --init uniform --out " +
-      out.string());
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  auto s = read_json(out / "summary.json");
+  const CliRun run(
+      "gossip-sim --graph hypercube:dim=5 --protocol accelerated --steps auto --runs 10 --sigma 0.2 "
+      "--init uniform");
+  ASSERT_TRUE(run.ok);
+  auto s = run.summary();
   GossipBoundInputs in{GossipProtocol::accelerated,    32, 1, 0.2, s["initial_spread"].get<double>(),
                        s["spectral_gap"].get<double>()};
   EXPECT_EQ(s["steps"], gossip_sim_stopping_time(in));
-  EXPECT_EQ(read_json(out / "manifest.json")["parameters"]["steps"], "auto");
+  EXPECT_EQ(read_json(run.out / "manifest.json")["parameters"]["steps"], "auto");
 }
 
 TEST(CliGossipSim, InitFromFile) {
@@ -333,7 +329,7 @@ TEST(CliGossipSim, StopAtWritesEveryRunsStopAndMatchesTheLibrary) {
       "--runs 4 --init uniform --clip-start --seed 5 --privacy --source 0 --accounting "
       "theorem --quiet";
   ASSERT_TRUE(run_cli_into(common + " --steps 200 --stop-at thesis:3", out,
-                           {"mse.csv", "privacy_stop.csv", "summary.json", "manifest.json"}));
+                           {"mse.csv", "privacy_stop.csv", "summary.json"}));
   const auto s = read_json(out / "summary.json");
   EXPECT_EQ(s["protocol"], "dropout-er");
   EXPECT_EQ(s["er_p"], 0.05);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "support/cli_runs.hpp"
 #include "support/test_support.hpp"
 
 namespace netdp {
@@ -15,19 +16,18 @@ using namespace testing;  // tests/support/test_support.hpp
 namespace fs = std::filesystem;
 
 TEST(CliMuffliatoSgd, CalibratesToTheMeanLoss) {
-  ScratchDir dir;
-  auto out = dir / "gossip";
-  ASSERT_TRUE(run_cli_into(
-      "muffliato-sgd --graph ring:n=20 --target-mean-loss 0.5 --steps 4 --gossip-steps 3 --runs 3 "
-      "--synthetic-rows 400 --threads 2",
-      out, {"curves.csv", "summary.json", "manifest.json"}));
-  const auto s = read_json(out / "summary.json");
   // Ring: d_v = 2. eps_bar(1) = P alpha K d / (2 n) = 4 * 2 * 3 * 2 / 40 = 1.2; sigma = 2 L sqrt(1.2 / 0.5).
-  EXPECT_NEAR(s["calibration"]["statistic_at_one"].get<double>(), 1.2, 1e-12);
-  EXPECT_NEAR(s["sigma"].get<double>(), 0.8 * std::sqrt(1.2 / 0.5), 1e-12);
+  const double at_one = 4 * 2 * 3 * 2 / 40.0;
+  const CliRun run(
+      "muffliato-sgd --graph ring:n=20 --target-mean-loss 0.5 --steps 4 --gossip-steps 3 "
+      "--runs 3 --synthetic-rows 400 --threads 2");
+  ASSERT_TRUE(run.ok);
+  const auto s = run.summary();
+  EXPECT_NEAR(s["calibration"]["statistic_at_one"].get<double>(), at_one, 1e-12);
+  EXPECT_NEAR(s["sigma"].get<double>(), 0.8 * std::sqrt(at_one / 0.5), 1e-12);
   EXPECT_NEAR(s["mean_loss"].get<double>(), 0.5, 1e-12);
   EXPECT_EQ(s["gossip_steps"], 3);
-  const auto curves = read_csv_cells(out / "curves.csv");
+  const auto curves = read_csv_cells(run.out / "curves.csv");
   ASSERT_EQ(curves.size(), 6u);  // header, participations 0..4
   for (const char* column :
        {"step", "objective_mean", "objective_std", "accuracy_mean", "accuracy_std", "consensus_mean"})

@@ -130,7 +130,7 @@ TEST(StudyCli, KilledSeveralTimesThenResumedGivesByteIdenticalResults) {
   int kills = 0;
   // Fixed, uneven delays: some land in a unit, some between units, some while validating.
   for (const char* delay : {"0.35", "0.2", "0.5", "0.12", "0.4", "0.27", "0.6"}) {
-    const std::string command = "bash -c '" + std::string(NETDP_CLI) + " " + netdp_run(study, out) +
+    const std::string command = "bash -c '" + netdp_cli_path() + " " + netdp_run(study, out) +
                                 " >/dev/null 2>&1 & p=$!; sleep " + delay +
                                 "; kill -9 $p 2>/dev/null && echo killed; wait $p' > " +
                                 (dir / "kill.log").string();
@@ -165,7 +165,7 @@ TEST(StudyCli, ARunKilledWhileWritingStudyTomlLeavesTheDirectoryFree) {
 TEST(StudyCli, ASecondRunOfTheSameShareIsRefusedWhileTheFirstWorks) {
   ScratchDir dir;
   const auto study = dir.write("slow.toml", kSlowStudy);
-  const std::string background = "bash -c '" + std::string(NETDP_CLI) + " " + netdp_run(study, dir / "out") +
+  const std::string background = "bash -c '" + netdp_cli_path() + " " + netdp_run(study, dir / "out") +
                                  " >/dev/null 2>&1 & echo $! > " + (dir / "pid").string() + "'";
   ASSERT_EQ(std::system(background.c_str()), 0);
   std::system("sleep 0.5");
@@ -227,7 +227,7 @@ TEST(StudyCli, MpirunTwoRanksEqualsOneProcess) {
   const auto study = dir.write("s.toml", kStudy);
   ASSERT_EQ(run_cli(netdp_run(study, dir / "one")).exit_code, 0);
   const std::string command = std::string("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ") +
-                              NETDP_TEST_MPIEXEC + " --oversubscribe -np 2 " + NETDP_CLI + " " +
+                              NETDP_TEST_MPIEXEC + " --oversubscribe -np 2 " + netdp_cli_path() + " " +
                               netdp_run(study, dir / "mpi") + " > " + (dir / "mpi.log").string() + " 2>&1";
   ASSERT_EQ(std::system(command.c_str()), 0) << read_text((dir / "mpi.log").string());
   EXPECT_TRUE(same_file(dir / "mpi/results.csv", dir / "one/results.csv"));
@@ -244,7 +244,7 @@ TEST(StudyCli, MpirunProgressComesFromRankZeroWithTheCombinedCount) {
   ScratchDir dir;
   const auto study = dir.write("s.toml", kStudy);
   const std::string command = std::string("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ") +
-                              NETDP_TEST_MPIEXEC + " --oversubscribe -np 2 " + NETDP_CLI + " run " + study +
+                              NETDP_TEST_MPIEXEC + " --oversubscribe -np 2 " + netdp_cli_path() + " run " + study +
                               " --out " + (dir / "mpi").string() + " 2> " + (dir / "err.log").string() +
                               " > /dev/null";
   ASSERT_EQ(std::system(command.c_str()), 0) << read_text((dir / "err.log").string());
@@ -272,7 +272,7 @@ TEST(StudyCli, ProgressIsABarOnATerminalPlainLinesOtherwiseAndNothingWhenQuiet) 
   EXPECT_EQ(quiet.err, "");
   if (std::system("command -v script >/dev/null 2>&1") != 0)
     GTEST_SKIP() << "no `script` to give netdp a terminal";
-  const std::string command = "script -qc '" + std::string(NETDP_CLI) + " run " + study + " --out " +
+  const std::string command = "script -qc '" + netdp_cli_path() + " run " + study + " --out " +
                               (dir / "tty").string() + "' /dev/null > " + (dir / "tty.log").string() +
                               " 2>&1";
   ASSERT_EQ(std::system(command.c_str()), 0);

@@ -1,6 +1,6 @@
 // results_long.csv of `netdp run` (docs/study.md "Outputs"): one row per experiment, grid point, statistic
-// and distance, checked by hand on a tiny study (a ring of 5 nodes: 10 ordered pairs at each distance 1 and
-// 2).
+// and distance, checked by hand on a tiny study (tests/data/studies/tiny_ring.toml: a ring of 5 nodes, 10
+// ordered pairs at each distance 1 and 2).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -14,26 +14,7 @@ namespace {
 using namespace testing;  // tests/support/test_support.hpp
 namespace fs = std::filesystem;
 
-const char* kTinyStudy = R"([study]
-seed = 3
-
-[[experiment]]
-name = "ring"
-model = "gossip-loss"
-replicates = 2
-[experiment.params]
-graph = "ring:n=5"
-no-matrix = true
-steps = 3
-[experiment.grid]
-sigma = [1.0, 2.0]
-
-[[experiment]]
-name = "theory"
-model = "bound complete-sum"
-[experiment.grid]
-n = [100]
-)";
+const std::string kTinyStudy = source_path("tests/data/studies/tiny_ring.toml");
 
 using Row = std::map<std::string, std::string>;
 
@@ -52,8 +33,7 @@ std::vector<Row> rows_of(const fs::path& path) {
 
 TEST(StudyLongCli, OneRowPerStatisticAndDistanceWithEachParameterAColumn) {
   ScratchDir dir;
-  const auto study = dir.write("tiny.toml", kTinyStudy);
-  auto r = run_cli("run " + study + " --out " + (dir / "out").string() + " --quiet");
+  auto r = run_cli("run " + kTinyStudy + " --out " + (dir / "out").string() + " --quiet");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto header = read_csv_cells(dir / "out/results_long.csv").at(0);
   EXPECT_EQ(header, (std::vector<std::string>{"experiment", "point", "model", "graph", "no-matrix", "steps",
@@ -104,16 +84,15 @@ TEST(StudyLongCli, OneRowPerStatisticAndDistanceWithEachParameterAColumn) {
 
 TEST(StudyLongCli, MergeWritesTheLongTableToo) {
   ScratchDir dir;
-  const auto study = dir.write("tiny.toml", kTinyStudy);
   for (const char* shard : {"0/2", "1/2"}) {
-    auto r = run_cli("run " + study + " --out " + (dir / ("s" + std::string(1, shard[0]))).string() +
+    auto r = run_cli("run " + kTinyStudy + " --out " + (dir / ("s" + std::string(1, shard[0]))).string() +
                      " --quiet --shard " + shard);
     ASSERT_EQ(r.exit_code, 0) << r.err;
   }
   auto merged = run_cli("merge " + (dir / "s0").string() + " " + (dir / "s1").string() + " --out " +
                         (dir / "merged").string());
   ASSERT_EQ(merged.exit_code, 0) << merged.err;
-  auto single = run_cli("run " + study + " --out " + (dir / "single").string() + " --quiet");
+  auto single = run_cli("run " + kTinyStudy + " --out " + (dir / "single").string() + " --quiet");
   ASSERT_EQ(single.exit_code, 0) << single.err;
   EXPECT_EQ(read_text((dir / "merged/results_long.csv").string()),
             read_text((dir / "single/results_long.csv").string()));

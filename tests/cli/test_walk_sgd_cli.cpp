@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "netdp/jobs/walk_sgd_job.hpp"
+#include "support/cli_runs.hpp"
 #include "support/test_support.hpp"
 
 namespace netdp {
@@ -17,19 +18,17 @@ using namespace testing;  // tests/support/test_support.hpp
 namespace fs = std::filesystem;
 
 TEST(CliWalkSgd, WritesCurvesAndTheCalibratedSigma) {
-  ScratchDir dir;
-  auto out = dir / "walk";
-  ASSERT_TRUE(
-      run_cli_into("walk-sgd --graph complete:n=50 --variant network --epsilon 1 --runs 3 --steps 400 "
-                   "--synthetic-rows 600 --eval-every 100 --seed 4 --threads 2",
-                   out, {"curves.csv", "summary.json", "manifest.json"}));
-  const auto s = read_json(out / "summary.json");
   const auto c = calibrate_walk_sgd(WalkSgdVariant::network, 50, code_sigma_search(1, 1e-6, 400, 0.4));
+  const CliRun run(
+      "walk-sgd --graph complete:n=50 --variant network --epsilon 1 --runs 3 --steps 400 "
+      "--synthetic-rows 600 --eval-every 100 --seed 4 --threads 2");
+  ASSERT_TRUE(run.ok);
+  const auto s = run.summary();
   EXPECT_DOUBLE_EQ(s["sigma"].get<double>(), c.sigma);
   EXPECT_EQ(s["cap"].get<std::int64_t>(), c.cap);
   EXPECT_EQ(s["dim"], 9);                // 8 features and the intercept
   EXPECT_EQ(s["examples_per_user"], 9);  // 480 training rows / 50 users
-  const auto curves = read_csv_cells(out / "curves.csv");
+  const auto curves = read_csv_cells(run.out / "curves.csv");
   ASSERT_EQ(curves.size(), 6u);  // header, steps 0, 100, 200, 300, 400
   for (const char* column :
        {"step", "objective_mean", "objective_std", "objective_min", "objective_max", "accuracy_mean",
@@ -41,18 +40,14 @@ TEST(CliWalkSgd, WritesCurvesAndTheCalibratedSigma) {
 }
 
 TEST(CliWalkSgd, ReadsCsvDataAndAGivenSigma) {
-  ScratchDir dir;
+  const CliRun run;
   std::string rows = "a,b,label\n";
   for (int i = 0; i < 40; ++i)
     rows += std::to_string(i % 7) + "," + std::to_string((i * 3) % 5) + "," + (i % 2 ? "1" : "-1") + "\n";
-  auto data = dir.write("d.csv", rows);
-  auto out = dir / "csv";
-  ASSERT_TRUE(
-      run_cli_into("walk-sgd --graph ring:n=8 --variant centralized --sigma 0 --runs 2 --steps 50 "
-                   "--data " +
-                       data,
-                   out, {"curves.csv", "summary.json"}));
-  const auto s = read_json(out / "summary.json");
+  ASSERT_TRUE(run("walk-sgd --graph ring:n=8 --variant centralized --sigma 0 --runs 2 --steps 50 --data " +
+                      run.dir.write("d.csv", rows),
+                  {"curves.csv", "summary.json"}));
+  const auto s = run.summary();
   EXPECT_EQ(s["sigma"], 0.0);
   EXPECT_EQ(s["sigma_source"], "given");
   EXPECT_EQ(s["dim"], 3);

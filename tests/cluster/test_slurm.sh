@@ -11,32 +11,8 @@ rm -rf "$work" && mkdir -p "$work/bin"
 cd "$work"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-cat > study.toml <<'TOML'
-[study]
-name = "slurm_template"
-seed = 7
-
-[[experiment]]
-name = "gossip"
-model = "gossip-loss"
-replicates = 2
-[experiment.params]
-steps = 5
-no-matrix = true
-[experiment.grid]
-graph = ["ring:n=10", "er:n=12,c=2"]
-sigma = [0.5, 1.0]
-
-[[experiment]]
-name = "walks"
-model = "walk-sim"
-[experiment.params]
-graph = "complete:n=10"
-steps = 200
-[experiment.grid]
-runs = [2, 3, 4]
-TOML
-units=11
+cp "$source/tests/data/studies/slurm_template.toml" study.toml
+units=11  # 2 graphs x 2 sigmas x 2 replicates + 3 walk-sim points
 "$netdp" run study.toml --out one --quiet > /dev/null
 
 # The array: N = 3 tasks run by hand, as Slurm would run them (the scripts never call sbatch or srun).

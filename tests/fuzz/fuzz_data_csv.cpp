@@ -4,14 +4,12 @@
 // muffliato-sgd, mf-sgd and admm apply to the rows. A file may be refused (InvalidParameter / InvalidInput),
 // never crash; rows that the reader accepts must give a split that passes validate, with finite features.
 // Built by scripts/fuzz.sh.
-#include <unistd.h>
-
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <cstdlib>
 #include <string>
 
+#include "fuzz_input.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/simulation/convex_models.hpp"
 
@@ -28,16 +26,9 @@ void require_usable(const netdp::LocalData& d, netdp::Objective o) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   // The first byte picks the objective, the node count, the dimension and the split; the rest is the file.
-  if (size == 0) return 0;
-  const std::uint8_t flags = data[0];
-  ++data;
-  --size;
-  static const std::string path = (access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp") +
-                                  std::string("/netdp-fuzz-") + std::to_string(getpid()) + ".csv";
-  if (std::FILE* f = std::fopen(path.c_str(), "wb")) {
-    std::fwrite(data, 1, size, f);
-    std::fclose(f);
-  }
+  std::uint8_t flags = 0;
+  if (!netdp::fuzzing::take_flags(data, size, flags)) return 0;
+  const std::string path = netdp::fuzzing::write_input(".csv", data, size);
   const auto o = static_cast<netdp::Objective>(flags % 3);
   const netdp::node_t n = 1 + ((flags >> 2) & 3);
   const int dim = (flags & 16) ? 2 : 0;  // 0: p from the first row

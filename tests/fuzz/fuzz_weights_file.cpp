@@ -5,8 +5,6 @@
 // from an accepted W: its spectrum, gap and stopping time, and W^t e_w (the accountants' rows). graph_file
 // already fuzzes load_weight_matrix alone; this target looks for a W that passes the checks and still breaks
 // a later assumption. Built by scripts/fuzz.sh.
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -15,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "fuzz_input.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/core/graph_generators.hpp"
 #include "netdp/core/sparse_matrix.hpp"
@@ -71,21 +70,13 @@ void check_spectrum(const netdp::CsrMatrix& w) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   // The first byte picks the graph, the check and the file format; the rest is the file.
-  if (size == 0) return 0;
-  const std::uint8_t flags = data[0];
-  ++data;
-  --size;
+  std::uint8_t flags = 0;
+  if (!netdp::fuzzing::take_flags(data, size, flags)) return 0;
   static const netdp::Graph graphs[] = {netdp::ring_graph(5), netdp::complete_graph(4), netdp::path_graph(4),
                                         netdp::star_graph(4)};
   const netdp::Graph& g = graphs[flags & 3];
   const bool gossip = !(flags & 4);
-  static const std::string base = (access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp") +
-                                  std::string("/netdp-fuzz-") + std::to_string(getpid());
-  const std::string path = base + ((flags & 8) ? ".mtx" : ".txt");  // the reader goes by the extension
-  if (std::FILE* f = std::fopen(path.c_str(), "wb")) {
-    std::fwrite(data, 1, size, f);
-    std::fclose(f);
-  }
+  const std::string path = netdp::fuzzing::write_input((flags & 8) ? ".mtx" : ".txt", data, size);
   netdp::CsrMatrix w;
   try {
     w = netdp::make_weights(g, netdp::parse_weights_spec("file:" + path));

@@ -39,7 +39,7 @@ def columns_of(table):
 
 
 def test_a_float_column_of_whole_numbers_stays_float(kind):
-    # A ring of 6 nodes after 3 steps: every pairwise loss is 1, written "1" by the model (by_distance.csv).
+    # A ring of 6 nodes after 3 steps: every pairwise loss is 1, written "1.0" by the model (by_distance.csv).
     r = netdp.gossip_loss("ring:n=6", alpha=2, sigma=1, steps=3, no_matrix=True, device="cpu")
     table = r.by_distance
     assert (pandas is not None and isinstance(table, pandas.DataFrame)) == (kind == "pandas")
@@ -51,6 +51,32 @@ def test_a_float_column_of_whole_numbers_stays_float(kind):
     assert r.by_distance["pairs"][2] == 6  # the old dict-of-columns access still works
 
 
+def test_the_manifests_tables_decide_the_types(tmp_path, kind):
+    netdp.gossip_loss("ring:n=6", alpha=2, sigma=1, steps=3, no_matrix=True, device="cpu", out=tmp_path / "run")
+    text = (tmp_path / "run" / "by_distance.csv").read_text()
+    assert text.splitlines()[1] == "1,12,1.0,1.0,1.0"  # counted above; whole floats spelt as floats
+    manifest = netdp.Result("gossip-loss", str(tmp_path / "run"), None, None, "").manifest
+    assert manifest["tables"]["by_distance.csv"] == {"distance": "int64", "pairs": "int64", "mean": "float64",
+                                                     "min": "float64", "max": "float64"}
+    # Declared types win over the look of the cells: a float64 column of "1", a text column of digits.
+    (tmp_path / "t").mkdir()
+    (tmp_path / "t" / "x.csv").write_text("a,b,c\n1,1,1\n2,2,2\n")
+    (tmp_path / "t" / "manifest.json").write_text('{"tables": {"x.csv": {"a": "float64", "b": "text"}}}')
+    table = netdp.read_csv(tmp_path / "t" / "x.csv")
+    assert column(table, "a").dtype == np.float64 and list(column(table, "b")) == ["1", "2"]
+    assert column(table, "c").dtype == np.int64  # not declared: by the look of its cells
+
+
+def test_without_a_manifest_the_cells_decide(tmp_path, kind):
+    path = tmp_path / "by_distance.csv"
+    path.write_text("distance,pairs,mean,tiny,worst\n1,12,1.0,1e-300,inf\ninf,2,0.5,2e-300,nan\n")
+    table = netdp.read_csv(path)
+    assert column(table, "pairs").dtype == np.int64 and column(table, "mean").dtype == np.float64
+    distance = column(table, "distance")  # integers and an unreachable "inf": float64
+    assert distance.dtype == np.float64 and distance[0] == 1 and np.isinf(distance[1])
+    assert column(table, "tiny").dtype == np.float64 and column(table, "worst").dtype == np.float64
+
+
 def test_empty_cells_are_nan_and_text_stays_text(tmp_path, kind):
     path = tmp_path / "privacy.csv"
     path.write_text("node,distance,mu,epsilon,role\n0,1,0.5,,attacker\n1,,1,,target\n")
@@ -58,7 +84,7 @@ def test_empty_cells_are_nan_and_text_stays_text(tmp_path, kind):
     assert column(table, "node").dtype == np.int64
     distance = column(table, "distance")  # an integer column with an empty cell: float64, NaN
     assert distance.dtype == np.float64 and distance[0] == 1 and np.isnan(distance[1])
-    assert column(table, "mu").dtype == np.float64  # not declared an integer: float even for "1"
+    assert column(table, "mu").dtype == np.float64  # "0.5" and "1": a float column
     assert np.isnan(column(table, "epsilon")).all()
     assert list(column(table, "role")) == ["attacker", "target"]
 
@@ -69,7 +95,7 @@ def test_a_label_column_beside_node_indices(tmp_path, kind):
     table = netdp.read_csv(path, labels=["alice", "bob"])
     assert columns_of(table) == ["node", "label", "reconstructed", "error"]
     assert list(column(table, "label")) == ["bob", "alice"]
-    assert column(table, "reconstructed").dtype == np.float64  # nodes.csv: a value, not a count
+    assert column(table, "reconstructed").dtype == np.float64  # "0.25" and "1": a float column
     two = tmp_path / "pairs.csv"
     two.write_text("u,v,loss\n0,1,0.5\n")
     assert columns_of(netdp.read_csv(two, labels=["a", "b"])) == ["u", "u_label", "v", "v_label", "loss"]

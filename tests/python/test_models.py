@@ -133,6 +133,9 @@ def test_check_and_estimate_run_nothing(tmp_path):
     netdp.gossip_loss.check("hypercube:dim=3", steps=4)
     with pytest.raises(netdp.InvalidParameter, match="steps must be >= 1, got 0"):
         netdp.gossip_loss.check("hypercube:dim=3", steps=0)
+    # What the run must hold at once (576 bytes here) is checked too, against a memory-limit of 107 bytes.
+    with pytest.raises(ValueError, match="needs about 576 bytes held at once, more than the 107 bytes"):
+        netdp.gossip_loss.check("ring:n=8", steps=2, source=0, memory_limit=1e-7)
     small, _ = netdp.gossip_loss.estimate("hypercube:dim=5", steps=4)
     large, seconds = netdp.gossip_loss.estimate("hypercube:dim=10", steps=4)
     assert 0 < small < large and seconds >= 0

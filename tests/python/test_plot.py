@@ -212,3 +212,83 @@ def test_cli_plot_refusals(tmp_path, results):
     done = cli_plot([results["bound"]], NETDP_PYTHON=str(tmp_path / "no-python"))
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "NETDP_PYTHON" in done.stderr
     assert not os.path.exists(os.path.join(results["bound"], "figure.png"))
+
+
+# The single panels of netdp.plot (curve, study_by_distance, by_distance, study_by_axis): what they draw is read back
+# from the files with the csv module, independently of the package's reader.
+def results_rows(study):
+    import csv
+    with open(os.path.join(study, "results.csv"), newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def test_curve_draws_the_column_with_its_band(results):
+    import csv
+    from matplotlib.figure import Figure
+    from netdp.plot import curve
+    ax = Figure().add_subplot()
+    line = curve(results["walk-sgd"], "objective", ax, label="walk", color="red")
+    with open(os.path.join(results["walk-sgd"], "curves.csv"), newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert list(line.get_xdata()) == [float(r["step"]) for r in rows]
+    assert np.allclose(line.get_ydata(), [float(r["objective_mean"]) for r in rows])
+    assert line.get_label() == "walk" and line.get_color() == "red"
+    band = ax.collections[0]  # min to max over the runs: every mean lies inside it
+    low, high = band.get_paths()[0].vertices[:, 1].min(), band.get_paths()[0].vertices[:, 1].max()
+    assert low == pytest.approx(min(float(r["objective_min"]) for r in rows))
+    assert high == pytest.approx(max(float(r["objective_max"]) for r in rows))
+    assert band.get_label() == "walk: min to max over runs"
+    curve(results["walk-sgd"], "accuracy", ax, band_label="")
+    assert sorted(ax.get_legend_handles_labels()[1]) == [  # no legend entry for the second band
+        "accuracy: mean over 2 run(s)", "walk", "walk: min to max over runs"]
+
+
+def test_study_by_distance_and_by_distance(results):
+    from matplotlib.figure import Figure
+    from netdp.plot import by_distance, study_by_distance
+    curves = study_by_distance(results["study"], key=lambda r: (r["graph"], r["sigma"]))
+    assert set(curves) == {(g, s) for g in ("er:n=12,c=2", "rgg:n=12,r=0.5") for s in ("0.5", "1.0")}
+    for row in results_rows(results["study"]):
+        if row["statistic"].startswith("by_distance[distance="):
+            d = int(row["statistic"].split("=")[1].split("]")[0])
+            what = row["statistic"].rsplit(".", 1)[1]
+            if what not in ("mean", "min", "max"):
+                continue
+            assert curves[(row["graph"], row["sigma"])][d][what] == float(row[what])
+    assert study_by_distance(results["study"], key=lambda r: None) == {}
+    ax = Figure().add_subplot()
+    points = curves[("er:n=12,c=2", "1.0")]
+    line = by_distance(ax, points, "er", skip_zero=True)
+    assert list(line.get_xdata()) == sorted(d for d in points if d > 0)
+    assert list(line.get_ydata()) == [points[d]["mean"] for d in sorted(points) if d > 0]
+    assert by_distance(ax, points, "no band", with_band=False) and len(ax.collections) == 1
+
+
+def test_study_by_axis_lines_and_spread(results):
+    from matplotlib.figure import Figure
+    from netdp.plot import study_by_axis
+    rows = results_rows(results["study"])
+    ax = Figure().add_subplot()
+    line, = study_by_axis(results["study"], ax, "last_row.eps", experiment="bounds")
+    expected = sorted((float(r["n"]), float(r["mean"])) for r in rows if r["statistic"] == "last_row.eps")
+    assert list(zip(line.get_xdata(), line.get_ydata())) == expected
+    # one line per sigma, against the graph (0: er, 1: rgg, a function of the row); band +- std over replicates
+    ax = Figure().add_subplot()
+    lines = study_by_axis(results["study"], ax, "mean_loss", experiment="gossip",
+                          x=lambda r: float(r["graph"].startswith("rgg")),
+                          lines=lambda r: f"sigma {r['sigma']}", spread="std")
+    assert sorted(x.get_label() for x in lines) == ["sigma 0.5", "sigma 1.0"]
+    for line, band in zip(lines, ax.collections):
+        sigma = line.get_label().split()[1]
+        picked = [r for r in rows if r["statistic"] == "mean_loss" and r["sigma"] == sigma]
+        half = [float(r["stderr"]) * np.sqrt(int(r["replicates"])) for r in picked]
+        top = max(float(r["mean"]) + h for r, h in zip(picked, half))
+        assert band.get_paths()[0].vertices[:, 1].max() == pytest.approx(top)
+        assert band.get_label().endswith("mean +- std over replicates")
+
+
+def test_attack_node_labels(results):
+    from matplotlib.figure import Figure
+    ax = Figure().add_subplot()
+    plot_result(results["attack-gossip"], ax=ax, node_labels=True)
+    assert sorted(int(t.get_text()) for t in ax.texts) == list(range(16))

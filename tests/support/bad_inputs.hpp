@@ -24,11 +24,7 @@ struct BadInput {
 // AddressSanitizer (scripts/sanitize.sh), which must reserve terabytes of shadow address space, the same 4
 // GiB is given as NETDP_MEMORY_MB instead of a process limit.
 inline CliResult run_limited(const std::string& args) {
-#if defined(__SANITIZE_ADDRESS__)
-  return run_cli(args, "NETDP_MEMORY_MB=4096 ");
-#else
-  return run_cli(args, "ulimit -d 4194304; ");
-#endif
+  return run_cli(args, under_address_sanitizer() ? "NETDP_MEMORY_MB=4096 " : "ulimit -d 4194304; ");
 }
 
 inline void expect_refused(const ScratchDir& dir, const std::vector<BadInput>& cases) {

@@ -74,13 +74,21 @@ std::vector<std::vector<std::string>> read_csv_cells(const fs::path& path) {
   return rows;
 }
 
+// Defined by AddressSanitizer's runtime only; a weak reference is null without it.
+extern "C" void __asan_init() __attribute__((weak));
+
+bool under_address_sanitizer() { return &__asan_init != nullptr; }
+
+std::string netdp_cli_path() {
+  if (const char* cli = std::getenv("NETDP_TEST_CLI"); cli && *cli) return cli;
+  // Test programs live in BUILD/tests, the program in BUILD (CMakeLists.txt: netdp_cli's output name).
+  return (std::filesystem::read_symlink("/proc/self/exe").parent_path().parent_path() / "netdp").string();
+}
+
 CliResult run_cli(const std::string& args, const std::string& shell_prefix) {
   ScratchDir scratch;
   auto out = scratch / "stdout", err = scratch / "stderr";
-  // NETDP_TEST_CLI names another netdp program: the GPU check's bundle runs the tests away from the build
-  // tree (scripts/gpu_check.sh).
-  const char* cli = std::getenv("NETDP_TEST_CLI");
-  std::string command = shell_prefix + std::string(cli && *cli ? cli : NETDP_CLI) + " " + args + " >" +
+  std::string command = shell_prefix + netdp_cli_path() + " " + args + " >" +
                         out.string() + " 2>" + err.string();
   int status = std::system(command.c_str());
   CliResult r;

@@ -89,6 +89,17 @@ struct CliResult {
   int exit_code = -1;
   std::string out, err;
 };
+/// The netdp program the CLI tests run: $NETDP_TEST_CLI when set (the GPU check's bundle runs the tests away
+/// from the build tree, scripts/gpu_check.sh), else `netdp` in the build directory above the test program's. No
+/// compile-time path: the sanitizer build's test objects are then the normal build's, from ccache
+/// (docs/reliability.md §5 "Compile time").
+std::string netdp_cli_path();
+
+/// Whether this test program runs with AddressSanitizer's runtime (the sanitizer build, scripts/sanitize.sh),
+/// and so the netdp program beside it too. A run-time question: the unit and CLI test programs' own code is
+/// compiled without the sanitizers, so __SANITIZE_ADDRESS__ does not tell.
+bool under_address_sanitizer();
+
 /// Runs the built netdp binary with `args` (a shell-quoted argument string), capturing stdout and stderr;
 /// `shell_prefix` runs first in the same shell (e.g. "ulimit -d 4194304; ").
 CliResult run_cli(const std::string& args, const std::string& shell_prefix = "");

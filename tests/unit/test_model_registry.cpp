@@ -370,31 +370,7 @@ TEST(ModelRegistry, TheStudyRunnerRunsTheRegistryInProcess) {
   const study::ModelCatalog& catalog = study::registry_catalog();
   EXPECT_FALSE(catalog.has_model("graph"));
   EXPECT_TRUE(catalog.has_model("bound sgd-sigma"));
-  const std::string text = R"([study]
-seed = 2
-[[experiment]]
-name = "gossip"
-model = "gossip-loss"
-[experiment.params]
-graph = "hypercube:dim=3"
-steps = 4
-sigma = 2
-[experiment.grid]
-alpha = [3, 5]
-[[experiment]]
-name = "walks"
-model = "walk-sim"
-replicates = 2
-[experiment.params]
-graph = "complete:n=20"
-steps = 200
-runs = 2
-[[experiment]]
-name = "theory"
-model = "bound complete-sum"
-[experiment.params]
-n = [100, 1000]
-)";
+  const std::string text = read_text(testing::source_path("tests/data/studies/registry_three_models.toml"));
   const auto spec = study::parse_study(text, "s.toml", catalog);
   study::RunOptions o;
   o.out = dir / "out";

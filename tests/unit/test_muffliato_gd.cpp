@@ -357,6 +357,25 @@ TEST(MuffliatoGd, ReadsCsvDataSplitInFileOrder) {
   EXPECT_TRUE(targets.labels.empty());
 }
 
+TEST(MuffliatoGd, CsvNumbersBeyondADoubleAreRefusedNotTakenForAHeader) {
+  // 1e400 overflows and 1e-400 underflows a double: number text all the same, so a first line of them is a
+  // data row (only a line that is not numbers is the header), refused naming its file, line and value.
+  testing::ScratchDir dir;
+  const auto first = dir.write("first.csv", "1e400,2,1\n3,4,-1\n5,6,1\n");
+  testing::expect_invalid([&] { read_csv_data(first, Objective::logistic, 1, 0); },
+                          first + ", line 1: value 1 (1e400) is beyond the range of a double");
+  const auto later = dir.write("later.csv", "x1,x2,y\n1,2,1\n3,-1e-400,-1\n");
+  testing::expect_invalid([&] { read_csv_data(later, Objective::logistic, 1, 0); },
+                          "line 3: value 2 (-1e-400) is beyond the range of a double");
+  const auto plus = dir.write("plus.csv", "1,+1e999\n");
+  testing::expect_invalid([&] { read_csv_data(plus, Objective::quadratic, 1, 0); },
+                          "line 1: value 2 (+1e999) is beyond the range of a double");
+  // A header is still one line that is not numbers; the largest and the smallest subnormal doubles are read.
+  const auto edge = dir.write("edge.csv", "a,b\n1.7976931348623157e308,4.9406564584124654e-324\n");
+  const LocalData d = read_csv_data(edge, Objective::quadratic, 1, 0);
+  EXPECT_EQ(d.features, (std::vector<double>{1.7976931348623157e308, 4.9406564584124654e-324}));
+}
+
 TEST(MuffliatoGd, RejectsBadInput) {
   const auto [g, w] = network("ring:n=6");
   const LocalData d = synthetic_data(Objective::least_squares, g.n, 2, 3, 1);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 #include <utility>
 
 #include "netdp/bounds/complete_graph_sgd.hpp"
@@ -45,6 +46,18 @@ WalkSgdParams small_params() {
   return p;
 }
 
+/// A walk on complete:n=N over n nodes with `samples` logistic examples of `dim` features each, and
+/// small_params(): the small cases below.
+struct SmallCase {
+  LocalData d;
+  WalkModel walk;
+  WalkSgdParams p;
+};
+SmallCase small_complete_case(node_t n, int dim, int samples, std::uint64_t seed) {
+  return {synthetic_data(Objective::logistic, n, dim, samples, seed),
+          make_walk_model("complete:n=" + std::to_string(n), "auto"), small_params()};
+}
+
 TEST(WalkSgd, WithoutNoiseIsPlainSgdAlongTheHolders) {
   const LocalData d = synthetic_data(Objective::logistic, 6, 3, 4, 3);
   for (const char* graph : {"complete:n=6", "ring:n=6"}) {
@@ -78,9 +91,7 @@ TEST(WalkSgd, WithoutNoiseIsPlainSgdAlongTheHolders) {
 TEST(WalkSgd, ClipAfterNoiseClipsTheNoisyGradient) {
   // The documented layout: step t's noise is the first ceil(p/2) normal pairs at offset (t + 1) << 20 of the
   // run's stream; after-noise clips gradient + sigma z as a whole.
-  const LocalData d = synthetic_data(Objective::logistic, 5, 3, 2, 8);
-  const WalkModel walk = make_walk_model("complete:n=5", "auto");
-  WalkSgdParams p = small_params();
+  auto [d, walk, p] = small_complete_case(5, 3, 2, 8);
   p.sigma = 0.7;
   p.clip = 0.4;
   p.clip_order = WalkSgdClipOrder::after_noise;
@@ -140,9 +151,7 @@ TEST(WalkSgd, NoiseHasTheCalibratedVariance) {
 }
 
 TEST(WalkSgd, CapStopsContributionsAsEachVariantSays) {
-  const LocalData d = synthetic_data(Objective::logistic, 2, 2, 3, 1);
-  const WalkModel walk = make_walk_model("complete:n=2", "auto");
-  WalkSgdParams p = small_params();
+  auto [d, walk, p] = small_complete_case(2, 2, 3, 1);
   p.steps = 40;
   p.cap = 3;
   p.sigma = 0.5;
@@ -274,9 +283,7 @@ TEST(WalkSgd, LearningSplitStandardisesColumnsNearTheLargestDouble) {
 }
 
 TEST(WalkSgd, BadInputNamesTheParameter) {
-  const LocalData d = synthetic_data(Objective::logistic, 4, 2, 3, 1);
-  const WalkModel walk = make_walk_model("complete:n=4", "auto");
-  WalkSgdParams p = small_params();
+  auto [d, walk, p] = small_complete_case(4, 2, 3, 1);
   p.batch = 4;
   testing::expect_invalid([&] { walk_sgd(walk, d, d, p); }, "batch");
   p.batch = 0;

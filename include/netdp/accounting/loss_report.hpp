@@ -38,9 +38,9 @@ class LossReport {
 /// {distance, pairs, mean, min, max}, unreachable pairs last as distance "inf" (docs/outputs.md).
 nlohmann::json distance_rows(const std::vector<LossAggregate>& buckets);
 
-/// by_distance.csv (docs/outputs.md): the header `distance,pairs,mean,min,max`, then one line per row of
-/// distance_rows.
-std::string by_distance_csv(const nlohmann::json& rows);
+/// by_distance.csv (docs/outputs.md) as `name` in `out`: the columns `distance,pairs,mean,min,max`, then one
+/// line per row of distance_rows.
+void write_by_distance_csv(const ResultsDir& out, const std::string& name, const nlohmann::json& rows);
 
 /// The provenance fields every manifest starts with: version, git commit, command, UTC time, command line.
 nlohmann::json manifest_header(const std::string& command, const nlohmann::json& invocation);

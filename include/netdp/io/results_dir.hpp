@@ -54,6 +54,10 @@ class NpyWriter : public LossRowSink {
   std::int64_t rows_, cols_, written_ = 0;
 };
 
+/// An int8 C-order .npy matrix of shape (rows, cols), written whole (attack gossip's reconstructible mask).
+void write_int8_npy(const std::filesystem::path& path, std::span<const std::int8_t> values, std::int64_t rows,
+                    std::int64_t cols);
+
 class ResultsDir {
  public:
   /// Creates the directory (and parents). An earlier run's outputs (the files its manifest.json lists under
@@ -75,13 +79,16 @@ class ResultsDir {
   /// written here) that exists: the next run into the directory removes them all, also those the writer
   /// forgot to list (docs/outputs.md §1.1).
   void commit_manifest(nlohmann::json manifest) const;
+  /// A CSV file's column types ({"distance": "int64", ...}) for manifest.json's "tables" (CsvWriter).
+  void record_table(const std::string& name, nlohmann::json types) const;
 
  private:
   void remove_previous_outputs() const;
   std::filesystem::path path_;
-  mutable bool cleaned_ = false;           // the earlier run's outputs were removed
-  mutable std::set<std::string> written_;  // names given to file(): this run's outputs
-  std::vector<std::int64_t> file_ids_;     // node_map.csv's, when the run's graph was renumbered
+  mutable bool cleaned_ = false;                              // the earlier run's outputs were removed
+  mutable std::set<std::string> written_;                     // names given to file(): this run's outputs
+  mutable nlohmann::json tables_ = nlohmann::json::object();  // CSV file -> its column types
+  std::vector<std::int64_t> file_ids_;  // node_map.csv's, when the run's graph was renumbered
 };
 
 }  // namespace netdp

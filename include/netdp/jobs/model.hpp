@@ -128,8 +128,8 @@ struct RunContext {
 struct Estimate {
   double bytes = 0;
   double seconds = 0;
-  /// Bytes that must be held at once whatever the tiling (an n x n output kept whole): Model::run refuses,
-  /// before anything is allocated or written, a run whose required bytes exceed memory-limit or the memory
+  /// Bytes that must be held at once whatever the tiling (an n x n output kept whole): Model::check (so run
+  /// and every dry run) refuses, before anything is allocated or written, a run whose required bytes exceed memory-limit or the memory
   /// available (docs/reliability.md). 0: the model plans its own memory.
   double required_bytes = 0;
 };
@@ -158,8 +158,9 @@ class Model {
   const Parameter& parameter(const std::string& parameter) const;  // std::out_of_range when absent
   const Parameter* with_role(ParameterRole role) const;
 
-  /// Ranges and exclusions of the parameters, then the model's own checks; throws InvalidInput
-  /// (InvalidParameter where one parameter is at fault). Runs nothing and writes nothing.
+  /// Ranges and exclusions of the parameters, the model's own checks, then its required memory
+  /// (Estimate::required_bytes); throws InvalidInput (InvalidParameter where one parameter is at fault).
+  /// Runs nothing and writes nothing.
   void check(const Values& values) const;
   /// Applies the context's defaults (device, threads), checks, runs; returns the summary.
   nlohmann::json run(Values values, const RunContext& context) const;
