@@ -27,7 +27,7 @@
 #include "cuda/base/stream.hpp"
 #include "device_kernels.hpp"
 #include "gossip_view_kernels.hpp"
-#include "netdp/core/error.hpp"
+#include "netdp/ground/errors.hpp"
 
 namespace netdp::kernels {
 namespace {

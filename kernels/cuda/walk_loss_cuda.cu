@@ -46,7 +46,7 @@
 #include "cuda/dense_solvers.hpp"
 #include "cuda/propagator.hpp"
 #include "device_kernels.hpp"
-#include "netdp/core/error.hpp"
+#include "netdp/ground/errors.hpp"
 #include "walk_loss_kernels.hpp"
 
 namespace netdp::kernels {
