@@ -44,8 +44,8 @@ NETDP_CUDA_ENGINES(NETDP_CUDA_CHECK_DECLARATION)
 const char* cuda_device_count_error_impl();
 
 /// The exported symbol of the module: extern "C" const CudaBackendTable* NAME(). The module calls nothing in
-/// netdp: what its engines share with the CPU backend is in the ground and kernels/common (docs/cuda_backend.md
-/// "The ground").
+/// netdp: what its engines share with the CPU backend is in the ground and kernels/common
+/// (docs/cuda_backend.md "The ground").
 inline constexpr const char* kCudaModuleEntry = "netdp_cuda_backend_open";
 using CudaModuleEntry = const CudaBackendTable* (*)();
 

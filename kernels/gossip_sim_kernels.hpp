@@ -16,7 +16,7 @@
 namespace netdp::kernels {
 
 struct GossipSimProblem {
-  CsrView w;            // doubly stochastic W (checked by the caller)
+  CsrView w;                     // doubly stochastic W (checked by the caller)
   bool accelerated;              // Chebyshev recursion with gamma (docs/math.md §2.4), else x^{t+1} = W x^t
   bool dense;                    // propagate with DGEMM on a dense copy of W instead of SpMM (principle 4)
   int steps;                     // T

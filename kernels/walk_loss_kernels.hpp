@@ -20,8 +20,8 @@ namespace netdp::kernels {
 
 struct WalkLossProblem {
   GraphView graph;  // N(v) for the sender-known view
-  CsrView w;  // symmetric gossip matrix of a connected graph
-  int method;          // 0 spectral (E3), 1 finite (E2), 2 series (E1): WalkLossMethod
+  CsrView w;        // symmetric gossip matrix of a connected graph
+  int method;       // 0 spectral (E3), 1 finite (E2), 2 series (E1): WalkLossMethod
   bool sender_known;
   int steps;        // T
   double constant;  // c_T / n: ln(T)/n (E3), H_T/n (E2), 0 (series)

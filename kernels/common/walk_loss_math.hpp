@@ -1,5 +1,6 @@
 #pragma once
-// Per-element maths of the random-walk accountant, shared by the CPU and CUDA backends (docs/math.md §5.2-5.4).
+// Per-element maths of the random-walk accountant, shared by the CPU and CUDA backends (docs/math.md
+// §5.2-5.4).
 #include <cmath>
 #include <cstddef>
 #include <span>
@@ -20,8 +21,8 @@ NETDP_HD inline double walk_pair_loss(double graph_term, double constant, double
   return f;
 }
 
-/// S_T(lambda) = sum_{t=1}^T lambda^t / t (docs/math.md §5.3, E2), summed in order; the weight of eigenpair i in
-/// the finite-T graph term.
+/// S_T(lambda) = sum_{t=1}^T lambda^t / t (docs/math.md §5.3, E2), summed in order; the weight of eigenpair i
+/// in the finite-T graph term.
 NETDP_HD inline double partial_log_series(double lambda, int steps) {
   double power = 1.0, sum = 0.0;
   for (int t = 1; t <= steps; ++t) {

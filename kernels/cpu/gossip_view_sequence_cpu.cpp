@@ -8,9 +8,9 @@
 #include <memory>
 #include <vector>
 
-#include "netdp/ground/serial_blas.hpp"
 #include "cpu/view_basis.hpp"
 #include "gossip_loss_sequence_kernels.hpp"
+#include "netdp/ground/serial_blas.hpp"
 
 namespace netdp::kernels {
 namespace {

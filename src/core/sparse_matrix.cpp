@@ -18,7 +18,9 @@ void csr_multiply(const CsrMatrix& w, const double* x, double* y, std::int64_t w
   kernels::csr_multiply(w, x, y, width, parallel);
 }
 
-std::vector<double> to_dense(const CsrMatrix& w) { return kernels::to_dense(w); }
+std::vector<double> to_dense(const CsrMatrix& w) {
+  return kernels::to_dense(w);
+}
 
 CsrMatrix csr_from_triplets(node_t n, std::vector<Triplet> triplets) {
   for (const auto& t : triplets)

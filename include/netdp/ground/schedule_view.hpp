@@ -18,7 +18,7 @@ struct ScheduleView {
   std::span<const std::pair<node_t, node_t>> activations;
 
   template <class S>
-    requires requires(const S& s) { s.round(0).w, s.round(0).graph, s.activations.data(), s.steps; }
+  requires requires(const S& s) { s.round(0).w, s.round(0).graph, s.activations.data(), s.steps; }
   ScheduleView(const S& s)
       : n(s.n), steps(s.steps), activations(s.activations), schedule_(&s), round_(&round_of<S>) {}
 

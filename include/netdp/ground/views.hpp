@@ -23,7 +23,7 @@ struct CsrView {
   CsrView(node_t size, std::span<const offset_t> o, std::span<const node_t> c, std::span<const double> v)
       : n(size), offsets(o), columns(c), values(v) {}
   template <class M>
-    requires requires(const M& m) { m.n, m.offsets.data(), m.columns.data(), m.values.data(); }
+  requires requires(const M& m) { m.n, m.offsets.data(), m.columns.data(), m.values.data(); }
   CsrView(const M& m) : n(m.n), offsets(m.offsets), columns(m.columns), values(m.values) {}
 
   std::int64_t nnz() const { return offsets.empty() ? 0 : offsets.back(); }
@@ -39,7 +39,7 @@ struct GraphView {
   GraphView(node_t size, std::span<const offset_t> o, std::span<const node_t> a)
       : n(size), offsets(o), adjacency(a) {}
   template <class G>
-    requires requires(const G& g) { g.n, g.offsets.data(), g.adjacency.data(); }
+  requires requires(const G& g) { g.n, g.offsets.data(), g.adjacency.data(); }
   GraphView(const G& g) : n(g.n), offsets(g.offsets), adjacency(g.adjacency) {}
 
   node_t num_nodes() const { return n; }

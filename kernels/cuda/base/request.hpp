@@ -13,8 +13,8 @@
 
 namespace netdp::kernels::cuda {
 
-inline void validate_request(const std::string& model, GraphView graph, CsrView w, node_t first,
-                             node_t count, int device) {
+inline void validate_request(const std::string& model, GraphView graph, CsrView w, node_t first, node_t count,
+                             int device) {
   if (graph.n != w.n)
     throw InvalidInput(model + ": W is " + std::to_string(w.n) + " x " + std::to_string(w.n) +
                        " but the graph has " + std::to_string(graph.n) + " nodes");
