@@ -274,9 +274,15 @@ inline ObserverBody observer_body(const GossipViewProblem& p, double floor, std:
           .steps = p.steps,
           .knows_noise = p.knows_noise,
           .floor = floor,
+          .observers = nullptr,
           .source = source,
+          .workspace = nullptr,
+          .slots = 0,
+          .interleaved = false,
           .rank_capacity = rank_capacity,
-          .width_capacity = width_capacity};
+          .width_capacity = width_capacity,
+          .projections = nullptr,
+          .reports = nullptr};
 }
 
 }  // namespace netdp::kernels::gossip_view
