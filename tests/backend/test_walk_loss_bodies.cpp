@@ -110,7 +110,7 @@ std::vector<double> body_spectral_rows(const WalkLossProblem& p, const Symmetric
 }
 
 /// y = W x on a column-major n x cols block: the CPU's own sparse product per column (cuSPARSE SpMM's place).
-void propagate(const CsrMatrix& w, const double* x, double* y, std::int64_t cols) {
+void propagate(CsrView w, const double* x, double* y, std::int64_t cols) {
   const std::int64_t n = w.n;
   for (std::int64_t j = 0; j < cols; ++j) kernels::propagate_sparse<1>(w, x + j * n, y + j * n);
 }
