@@ -29,11 +29,11 @@
 #include "common/walk_loss_bodies.hpp"
 #include "common/walk_loss_chebyshev.hpp"
 #include "cpu/power_panels.hpp"
-#include "netdp/ground/serial_blas.hpp"
 #include "netdp/accounting/walk_loss_chebyshev.hpp"
 #include "netdp/core/graph.hpp"
 #include "netdp/core/graph_generators.hpp"
 #include "netdp/core/sparse_matrix.hpp"
+#include "netdp/ground/serial_blas.hpp"
 #include "support/test_support.hpp"
 #include "walk_loss_kernels.hpp"
 
