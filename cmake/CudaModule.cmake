@@ -15,7 +15,7 @@ target_link_libraries(netdp_cuda PRIVATE CUDA::cudart CUDA::cusparse CUDA::cubla
 target_compile_options(netdp_cuda PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${NETDP_WARNINGS}>
   $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra --expt-relaxed-constexpr>)
 # Only the entry point is exported, so the module's copies of inline functions never interpose on netdp's;
-# every symbol must resolve at link time (a netdp function the engines need goes through CudaHostServices).
+# every symbol must resolve at link time (the module calls nothing in netdp: docs/cuda_backend.md "The ground").
 target_link_options(netdp_cuda PRIVATE "LINKER:--version-script=${CMAKE_CURRENT_SOURCE_DIR}/cuda/module.map"
                     "LINKER:--no-undefined")
 set_property(TARGET netdp_cuda APPEND PROPERTY LINK_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/cuda/module.map)

@@ -43,9 +43,9 @@
 // member once. The signature carries the size and alignment of each and the offset and size of each member,
 // so a module compiled against another layout is refused instead of misreading memory.
 #define NETDP_CUDA_LAYOUTS(S, M)                                                                           \
-  S(Graph, M(n) M(offsets) M(adjacency))                                                                   \
-  S(CsrMatrix, M(n) M(offsets) M(columns) M(values))                                                       \
-  S(GossipRound, M(w) M(graph))                                                                            \
+  S(GraphView, M(n) M(offsets) M(adjacency))                                                               \
+  S(CsrView, M(n) M(offsets) M(columns) M(values))                                                         \
+  S(RoundView, M(w) M(graph))                                                                              \
   S(GossipLossProblem, M(graph) M(w) M(t_start) M(steps) M(scale) M(cap_ldp) M(dense))                     \
   S(CudaGossipLossRun, M(norms_tile) M(tile_sources) M(tiles) M(device_bytes))                             \
   S(GossipSimProblem,                                                                                      \

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "cuda_module.hpp"
-#include "netdp/core/error.hpp"
+#include "netdp/ground/errors.hpp"
 
 namespace netdp::kernels {
 namespace {

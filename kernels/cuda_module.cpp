@@ -7,7 +7,7 @@
 #include <string>
 
 #include "cuda_signature.hpp"
-#include "netdp/core/error.hpp"
+#include "netdp/ground/errors.hpp"
 
 namespace netdp::kernels {
 namespace {
@@ -16,8 +16,6 @@ std::string last_dl_error() {
   const char* e = dlerror();
   return e ? e : "unknown dlopen error";
 }
-
-const CudaHostServices kHostServices{&walk_eigen_weights};
 
 // Item i of a ';'-separated signature, or "(none)".
 std::string item(const std::string& s, std::size_t begin) {
@@ -44,7 +42,7 @@ const CudaBackendTable& open_cuda_module(const std::string& path) {
   auto entry = reinterpret_cast<CudaModuleEntry>(dlsym(module, kCudaModuleEntry));
   if (!entry)
     throw DeviceUnavailable("'" + path + "' is not a netdp CUDA backend module: " + last_dl_error());
-  const CudaBackendTable* table = entry(&kHostServices);
+  const CudaBackendTable* table = entry();
   const std::string own = cuda_module_signature();
   if (!table || !table->signature || table->signature != own) {
     // Only a module of this table version has `build` where this one has it.

@@ -12,15 +12,9 @@
 
 #include "cuda_engines.hpp"
 #include "device_kernels.hpp"
-#include "netdp/core/version.hpp"
+#include "netdp/ground/version.hpp"
 
 namespace netdp::kernels {
-
-/// What the module calls back in netdp (host functions the engines share with the CPU backend); the module
-/// defines no netdp function of its own beyond its engines, so that no state is duplicated.
-struct CudaHostServices {
-  std::vector<double> (*walk_eigen_weights)(std::span<const double> eigenvalues, int method, int steps);
-};
 
 /// The module's entry points: the device queries, then one per engine of NETDP_CUDA_ENGINES.
 struct CudaBackendTable {
@@ -49,9 +43,11 @@ NETDP_CUDA_ENGINES(NETDP_CUDA_CHECK_DECLARATION)
 /// counted 0 devices); "" when a device answers. Kept for the process, like the device names.
 const char* cuda_device_count_error_impl();
 
-/// The exported symbol of the module: extern "C" const CudaBackendTable* NAME(const CudaHostServices*).
+/// The exported symbol of the module: extern "C" const CudaBackendTable* NAME(). The module calls nothing in
+/// netdp: what its engines share with the CPU backend is in the ground and kernels/common
+/// (docs/cuda_backend.md "The ground").
 inline constexpr const char* kCudaModuleEntry = "netdp_cuda_backend_open";
-using CudaModuleEntry = const CudaBackendTable* (*)(const CudaHostServices*);
+using CudaModuleEntry = const CudaBackendTable* (*)();
 
 /// The first item (';'-separated) where two signatures differ, as "module 'A', this netdp 'B'" ("(none)"
 /// for an item one of them lacks); "" when they are equal.

@@ -82,8 +82,8 @@ namespace signature_items {
 
 /// What a module must agree on with netdp, one item per ';': the layouts of NETDP_CUDA_LAYOUTS, the classes
 /// of NETDP_CUDA_INTERFACES and the enumerations of NETDP_CUDA_ENUMS, the mangled types of the table's
-/// functions and of the host services. The same string in netdp and in a module built from the same interface
-/// headers by the same compiler.
+/// functions. The same string in netdp and in a module built from the same interface headers by the same
+/// compiler.
 inline std::string cuda_module_signature() {
   std::string s = kCudaSignatureVersion;
 #pragma GCC diagnostic push
@@ -97,7 +97,6 @@ inline std::string cuda_module_signature() {
   const auto function = [&s](const char* name, const std::type_info& type) {
     s += std::string(name) + " " + type.name() + ";";
   };
-  function("walk_eigen_weights", typeid(decltype(CudaHostServices::walk_eigen_weights)));
   function("device_count", typeid(decltype(CudaBackendTable::device_count)));
   function("device_count_error", typeid(decltype(CudaBackendTable::device_count_error)));
   function("device_name", typeid(decltype(CudaBackendTable::device_name)));

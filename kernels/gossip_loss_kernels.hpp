@@ -14,20 +14,19 @@
 #include <span>
 #include <vector>
 
-#include "netdp/core/graph.hpp"
-#include "netdp/core/loss_rows.hpp"
-#include "netdp/core/sparse_matrix.hpp"
+#include "netdp/ground/row_sink.hpp"
+#include "netdp/ground/views.hpp"
 
 namespace netdp::kernels {
 
 struct GossipLossProblem {
-  const Graph& graph;  // N(v) of Theorem 6.1
-  const CsrMatrix& w;  // symmetric gossip matrix supported on graph
-  int t_start;         // first power of W
-  int steps;           // T
-  double scale;        // alpha Delta^2 / (2 sigma^2)
-  bool cap_ldp;        // min(f, scale)
-  bool dense;          // propagate with GEMM on a dense copy of W
+  GraphView graph;  // N(v) of Theorem 6.1
+  CsrView w;        // symmetric gossip matrix supported on graph
+  int t_start;      // first power of W
+  int steps;        // T
+  double scale;     // alpha Delta^2 / (2 sigma^2)
+  bool cap_ldp;     // min(f, scale)
+  bool dense;       // propagate with GEMM on a dense copy of W
 };
 
 // ---- CPU (kernels/cpu/gossip_loss_cpu.cpp) ----

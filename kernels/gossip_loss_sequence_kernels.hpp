@@ -12,9 +12,8 @@
 
 #include "gossip_view_kernels.hpp"
 
-#include "netdp/core/gossip_schedule.hpp"
-#include "netdp/core/graph.hpp"
-#include "netdp/core/sparse_matrix.hpp"
+#include "netdp/ground/schedule_view.hpp"
+#include "netdp/ground/views.hpp"
 
 namespace netdp::kernels {
 
@@ -37,37 +36,37 @@ double sequence_state_bytes(node_t n, node_t count, bool with_scratch);
 
 /// Theorem 6.1 on a synchronous schedule: for t = 0 .. T-1, the messages of P = W_{0:t} over E_t (when
 /// t >= t_start), then P <- W_t P. O(T (nnz(W_t) + #E_t) n).
-void sequence_shares_synchronous_cpu(const GossipSchedule& s, int t_start, SequenceState& st);
+void sequence_shares_synchronous_cpu(const ScheduleView& s, int t_start, SequenceState& st);
 
 /// P <- W P (W sparse): row i of the result is sum_k W_ik row k of P, in increasing k (uses the scratch).
-void left_multiply(const CsrMatrix& w, SequenceState& st);
+void left_multiply(CsrView w, SequenceState& st);
 
 /// Rows v and w of P become their average (W_t of randomized gossip), their norms recomputed.
 void average_rows(SequenceState& st, node_t v, node_t w);
 
 /// Corollary C.5 on a randomized schedule: at tick t with edge {v, w}, v receives row w of W_{0:t} and w
 /// receives row v (when t >= t_start), then both rows become their average. O(n) per tick.
-void sequence_shares_randomized_cpu(const GossipSchedule& s, int t_start, SequenceState& st);
+void sequence_shares_randomized_cpu(const ScheduleView& s, int t_start, SequenceState& st);
 
 /// Theorem C.9: for every gradient round t, P runs through Q_{t,j,k} = W_j^k W_{j-1}^K ... W_t^K (j >= t,
 /// k < K) and the messages of each Q over E_j are added. T (T + 1) K / 2 products.
-void muffliato_c9_shares_cpu(const GossipSchedule& s, int gossip_steps, SequenceState& st);
+void muffliato_c9_shares_cpu(const ScheduleView& s, int gossip_steps, SequenceState& st);
 
 // ---- The exact view on a schedule (docs/math.md §6.9, time-varying schedules) ----
 
 /// The messages observer v receives: the rows of W_{0:t} at w in N_t(v) (synchronous) or at its partner of
 /// tick t (randomized), t = t_start .. T-1. Counts them, per observer (T_v of eq. 6.4; `messages` below).
-std::vector<std::int64_t> sequence_messages(const GossipSchedule& s, int t_start);
+std::vector<std::int64_t> sequence_messages(const ScheduleView& s, int t_start);
 
 /// Most basis vectors observer v can need: min(n, T_v + knows_noise).
 std::int64_t sequence_view_max_rank(node_t n, std::int64_t messages, bool knows_noise);
 
 /// The observers v != u some of whose received rows have a structural non-zero in column u (W_t's pattern):
 /// the others' view has a zero at u in every row, so ||P_v e_u|| = 0 exactly. O(T (nnz(W_t) + #E_t)).
-std::vector<node_t> sequence_observers_reaching(const GossipSchedule& s, int t_start, node_t u);
+std::vector<node_t> sequence_observers_reaching(const ScheduleView& s, int t_start, node_t u);
 
 /// Bytes the basis of each of `observers` takes (basis, candidates, coefficients).
-std::vector<double> sequence_view_bytes(const GossipSchedule& s, int t_start,
+std::vector<double> sequence_view_bytes(const ScheduleView& s, int t_start,
                                         std::span<const std::int64_t> messages, bool knows_noise,
                                         std::span<const node_t> observers);
 
@@ -78,7 +77,7 @@ std::vector<double> sequence_view_bytes(const GossipSchedule& s, int t_start,
 /// gossip_view_floor_of(n, the largest max rank over all observers). st holds P (reset to I here); one pass
 /// over the schedule, the observers in parallel within each round (an observer's bits do not depend on
 /// threads).
-void sequence_view_cpu(const GossipSchedule& s, int t_start, std::span<const std::int64_t> messages,
+void sequence_view_cpu(const ScheduleView& s, int t_start, std::span<const std::int64_t> messages,
                        bool knows_noise, double floor, std::span<const node_t> batch, node_t source,
                        SequenceState& st, std::span<double> projections,
                        std::span<GossipViewObserver> observers);

@@ -10,14 +10,13 @@
 #include <span>
 #include <vector>
 
-#include "netdp/core/gossip_schedule.hpp"
-#include "netdp/core/graph.hpp"
-#include "netdp/core/sparse_matrix.hpp"
+#include "netdp/ground/schedule_view.hpp"
+#include "netdp/ground/views.hpp"
 
 namespace netdp::kernels {
 
 struct GossipSimProblem {
-  const CsrMatrix& w;            // doubly stochastic W (checked by the caller)
+  CsrView w;                     // doubly stochastic W (checked by the caller)
   bool accelerated;              // Chebyshev recursion with gamma (docs/math.md §2.4), else x^{t+1} = W x^t
   bool dense;                    // propagate with DGEMM on a dense copy of W instead of SpMM (principle 4)
   int steps;                     // T
@@ -73,9 +72,9 @@ struct GossipSimVaryingProblem {
   std::span<const double> xbar{};  // their average, D
   std::span<const int> times{};    // recorded t, increasing, first 0, last = T
   // sequence: W_0 .. W_{L-1} (checked by load_gossip_sequence), round t uses W_{t mod L}
-  const std::vector<GossipRound>* rounds = nullptr;
+  std::span<const RoundView> rounds{};
   // dropout: the base graph (sorted CSR adjacency) and the drop-out probability q (also dropout-er's q)
-  const Graph* graph = nullptr;
+  GraphView graph{};
   double dropout = 0;
   // randomized: cumulative p_0 + ... + p_e and endpoints (u_e, v_e) of the edges u < v in CSR order, as
   // gossip_sim_detail::ActivationSampler holds them (edge_nodes[2 e] = u_e, edge_nodes[2 e + 1] = v_e)

@@ -12,16 +12,16 @@
 #include <span>
 #include <vector>
 
-#include "netdp/core/graph.hpp"
-#include "netdp/core/loss_rows.hpp"
-#include "netdp/core/sparse_matrix.hpp"
+#include "common/walk_loss_math.hpp"
+#include "netdp/ground/row_sink.hpp"
+#include "netdp/ground/views.hpp"
 
 namespace netdp::kernels {
 
 struct WalkLossProblem {
-  const Graph& graph;  // N(v) for the sender-known view
-  const CsrMatrix& w;  // symmetric gossip matrix of a connected graph
-  int method;          // 0 spectral (E3), 1 finite (E2), 2 series (E1): WalkLossMethod
+  GraphView graph;  // N(v) for the sender-known view
+  CsrView w;        // symmetric gossip matrix of a connected graph
+  int method;       // 0 spectral (E3), 1 finite (E2), 2 series (E1): WalkLossMethod
   bool sender_known;
   int steps;        // T
   double constant;  // c_T / n: ln(T)/n (E3), H_T/n (E2), 0 (series)
@@ -30,8 +30,7 @@ struct WalkLossProblem {
   double clip_level;  // alpha / (2 sigma^2)
 };
 
-/// Eigenpair weights g_i of the graph term for ascending eigenvalues (0 for the largest). Shared by backends.
-std::vector<double> walk_eigen_weights(std::span<const double> eigenvalues, int method, int steps);
+// The eigenpair weights g_i: walk_eigen_weights (common/walk_loss_math.hpp), host code both backends run.
 
 // ---- CPU (kernels/cpu/walk_loss_cpu.cpp) ----
 
@@ -40,7 +39,7 @@ std::vector<double> walk_eigen_weights(std::span<const double> eigenvalues, int 
 struct SymmetricEigen {
   std::vector<double> values, vectors;
 };
-SymmetricEigen symmetric_eigen_cpu(const CsrMatrix& w);
+SymmetricEigen symmetric_eigen_cpu(CsrView w);
 
 /// Rows first .. first + count - 1 of the loss matrix, spectral methods (needs the eigendecomposition).
 void walk_spectral_rows_cpu(const WalkLossProblem& p, const SymmetricEigen& eigen, node_t first, node_t count,

@@ -12,7 +12,7 @@
 #include "common/walk_sim_layout.hpp"
 #include "common/walk_sim_math.hpp"
 #include "common/walk_sim_stepping.hpp"
-#include "netdp/core/graph.hpp"
+#include "netdp/ground/views.hpp"
 
 namespace netdp::kernels {
 

@@ -25,7 +25,7 @@ namespace spmm {
 
 /// Entry (row, c) of Y = W X for a node-major X with leading dimension ld: sum_k values[k] X[columns[k], c]
 /// over W's row in CSR order, from 0, each product and sum rounded once (csr_row_product's order for column
-/// c). Offsets are 64-bit from the host's CsrMatrix, 32-bit where a caller narrows them.
+/// c). Offsets are 64-bit from the host's CsrView, 32-bit where a caller narrows them.
 template <class Offset, class Column>
 NETDP_HD inline double row_entry(const Offset* offsets, const Column* columns, const double* values,
                                  std::int64_t row, const double* x, std::int64_t ld, std::int64_t c) {

@@ -258,4 +258,31 @@ struct ObserverBody {
   }
 };
 
+/// Host helper: the body's fields that come from the problem (W and the graph, host or device copies alike:
+/// the caller passes a problem whose pointers the body may read), the floor, the source (-1: every source)
+/// and the slot capacities. The caller sets the workspace layout (workspace, slots, interleaved), the
+/// observers and the outputs.
+inline ObserverBody observer_body(const GossipViewProblem& p, double floor, std::int64_t source,
+                                  std::int64_t rank_capacity, std::int64_t width_capacity) {
+  return {.n = p.n,
+          .w_offsets = p.w_offsets,
+          .w_columns = p.w_columns,
+          .w_values = p.w_values,
+          .g_offsets = p.g_offsets,
+          .g_adjacency = p.g_adjacency,
+          .t_start = p.t_start,
+          .steps = p.steps,
+          .knows_noise = p.knows_noise,
+          .floor = floor,
+          .observers = nullptr,
+          .source = source,
+          .workspace = nullptr,
+          .slots = 0,
+          .interleaved = false,
+          .rank_capacity = rank_capacity,
+          .width_capacity = width_capacity,
+          .projections = nullptr,
+          .reports = nullptr};
+}
+
 }  // namespace netdp::kernels::gossip_view

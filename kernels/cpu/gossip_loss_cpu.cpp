@@ -13,6 +13,7 @@
 
 #include <cblas.h>
 
+#include "common/csr_host.hpp"
 #include "common/gossip_loss_math.hpp"
 #include "cpu/power_panels.hpp"
 #include "gossip_loss_kernels.hpp"

@@ -4,9 +4,10 @@
 #include <algorithm>
 #include <cstddef>
 
+#include "common/csr_host.hpp"
 #include "common/gossip_loss_math.hpp"
 #include "gossip_loss_sequence_kernels.hpp"
-#include "netdp/core/sparse_matrix.hpp"
+#include "netdp/ground/views.hpp"
 
 namespace netdp::kernels {
 namespace {
@@ -24,7 +25,7 @@ double row_norm_sq(const double* row, node_t n) {
 
 /// The messages of round `g` from P: every w with a neighbour sends row w of P; F[v] += its shares for each
 /// w in N(v). The shares of w go to scratch first so that each is computed once.
-void add_round_shares(const Graph& g, SequenceState& st) {
+void add_round_shares(GraphView g, SequenceState& st) {
   const node_t n = st.n, count = st.count;
   const double* p = st.product.data();
   double* share = st.scratch.data();
@@ -49,7 +50,7 @@ void add_round_shares(const Graph& g, SequenceState& st) {
 
 }  // namespace
 
-void left_multiply(const CsrMatrix& w, SequenceState& st) {
+void left_multiply(CsrView w, SequenceState& st) {
   csr_multiply(w, st.product.data(), st.scratch.data(), st.n, true);
   st.product.swap(st.scratch);
 }
@@ -82,15 +83,15 @@ double sequence_state_bytes(node_t n, node_t count, bool with_scratch) {
   return 8.0 * ((with_scratch ? 2.0 : 1.0) * nn + double(n) * double(count) + double(n));
 }
 
-void sequence_shares_synchronous_cpu(const GossipSchedule& s, int t_start, SequenceState& st) {
+void sequence_shares_synchronous_cpu(const ScheduleView& s, int t_start, SequenceState& st) {
   for (int t = 0; t < s.steps; ++t) {
-    const GossipRound& round = s.round(t);
+    const RoundView& round = s.round(t);
     if (t >= t_start && round.graph.num_edges() > 0) add_round_shares(round.graph, st);
     if (t + 1 < s.steps) left_multiply(round.w, st);  // W_{0:T} itself is never sent
   }
 }
 
-void sequence_shares_randomized_cpu(const GossipSchedule& s, int t_start, SequenceState& st) {
+void sequence_shares_randomized_cpu(const ScheduleView& s, int t_start, SequenceState& st) {
   const node_t n = st.n, count = st.count;
   double* f = st.shares.data();
   for (int t = 0; t < s.steps; ++t) {
@@ -111,12 +112,12 @@ void sequence_shares_randomized_cpu(const GossipSchedule& s, int t_start, Sequen
   }
 }
 
-void muffliato_c9_shares_cpu(const GossipSchedule& s, int gossip_steps, SequenceState& st) {
+void muffliato_c9_shares_cpu(const ScheduleView& s, int gossip_steps, SequenceState& st) {
   const int T = s.steps, K = gossip_steps;
   for (int t = 0; t < T; ++t) {
     st.reset_identity();  // the gradient injected at round t starts from its own noise
     for (int j = t; j < T; ++j) {
-      const GossipRound& round = s.round(j);
+      const RoundView& round = s.round(j);
       for (int k = 0; k < K; ++k) {
         if (round.graph.num_edges() > 0) add_round_shares(round.graph, st);
         if (j + 1 < T || k + 1 < K) left_multiply(round.w, st);

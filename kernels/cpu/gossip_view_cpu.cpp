@@ -229,22 +229,10 @@ void gossip_view_twin_cpu(const GossipViewProblem& p, std::span<const std::int32
     rank_capacity = std::max(rank_capacity, gossip_view_max_rank(p, v));
     width_capacity = std::max(width_capacity, p.g_offsets[v + 1] - p.g_offsets[v]);
   }
-  gossip_view::ObserverBody body{};
-  body.n = n;
-  body.w_offsets = p.w_offsets;
-  body.w_columns = p.w_columns;
-  body.w_values = p.w_values;
-  body.g_offsets = p.g_offsets;
-  body.g_adjacency = p.g_adjacency;
-  body.t_start = p.t_start;
-  body.steps = p.steps;
-  body.knows_noise = p.knows_noise;
-  body.floor = gossip_view_floor(p);
-  body.source = source;
+  gossip_view::ObserverBody body =
+      gossip_view::observer_body(p, gossip_view_floor(p), source, rank_capacity, width_capacity);
   body.slots = 1;
   body.interleaved = false;
-  body.rank_capacity = rank_capacity;
-  body.width_capacity = width_capacity;
   const std::size_t slot =
       static_cast<std::size_t>(gossip_view::slot_doubles(n, rank_capacity, width_capacity));
   std::atomic<bool> stop{false};

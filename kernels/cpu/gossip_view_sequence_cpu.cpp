@@ -8,9 +8,9 @@
 #include <memory>
 #include <vector>
 
-#include "netdp/ground/serial_blas.hpp"
 #include "cpu/view_basis.hpp"
 #include "gossip_loss_sequence_kernels.hpp"
+#include "netdp/ground/serial_blas.hpp"
 
 namespace netdp::kernels {
 namespace {
@@ -20,7 +20,7 @@ std::size_t row_offset(node_t row, node_t n) {
 }
 
 /// The largest number of rows v receives in one round (the candidate block of its basis).
-std::int64_t block_width(const GossipSchedule& s, int t_start, node_t v) {
+std::int64_t block_width(const ScheduleView& s, int t_start, node_t v) {
   std::int64_t width = 1;
   if (!s.randomized())
     for (int t = std::max(t_start, 0); t < s.steps; ++t)
@@ -36,14 +36,14 @@ void stage_row(const SequenceState& st, node_t w, ViewBasis& basis, std::int64_t
 
 }  // namespace
 
-std::vector<std::int64_t> sequence_messages(const GossipSchedule& s, int t_start) {
+std::vector<std::int64_t> sequence_messages(const ScheduleView& s, int t_start) {
   std::vector<std::int64_t> count(static_cast<std::size_t>(s.n), 0);
   for (int t = std::max(t_start, 0); t < s.steps; ++t) {
     if (s.randomized()) {
       const auto [v, w] = s.activations[static_cast<std::size_t>(t)];
       if (v != w) ++count[v], ++count[w];
     } else {
-      const Graph& g = s.round(t).graph;
+      GraphView g = s.round(t).graph;
       for (node_t v = 0; v < s.n; ++v) count[v] += g.degree(v);
     }
   }
@@ -54,7 +54,7 @@ std::int64_t sequence_view_max_rank(node_t n, std::int64_t messages, bool knows_
   return std::min<std::int64_t>(n, messages + (knows_noise ? 1 : 0));
 }
 
-std::vector<node_t> sequence_observers_reaching(const GossipSchedule& s, int t_start, node_t u) {
+std::vector<node_t> sequence_observers_reaching(const ScheduleView& s, int t_start, node_t u) {
   // reach[w]: row w of W_{0:t} has a structural non-zero at u (W_t's pattern, its diagonal included).
   std::vector<char> reach(static_cast<std::size_t>(s.n), 0), next(reach.size()), seen(reach.size(), 0);
   reach[u] = 1;
@@ -66,7 +66,7 @@ std::vector<node_t> sequence_observers_reaching(const GossipSchedule& s, int t_s
       reach[v] = reach[w] = reach[v] | reach[w];
       continue;
     }
-    const GossipRound& round = s.round(t);
+    const RoundView& round = s.round(t);
     if (t >= t_start)
       for (node_t v = 0; v < s.n; ++v)
         for (node_t w : round.graph.neighbors(v)) seen[v] |= reach[w];
@@ -83,7 +83,7 @@ std::vector<node_t> sequence_observers_reaching(const GossipSchedule& s, int t_s
   return observers;
 }
 
-std::vector<double> sequence_view_bytes(const GossipSchedule& s, int t_start,
+std::vector<double> sequence_view_bytes(const ScheduleView& s, int t_start,
                                         std::span<const std::int64_t> messages, bool knows_noise,
                                         std::span<const node_t> observers) {
   std::vector<double> bytes;
@@ -96,7 +96,7 @@ std::vector<double> sequence_view_bytes(const GossipSchedule& s, int t_start,
   return bytes;
 }
 
-void sequence_view_cpu(const GossipSchedule& s, int t_start, std::span<const std::int64_t> messages,
+void sequence_view_cpu(const ScheduleView& s, int t_start, std::span<const std::int64_t> messages,
                        bool knows_noise, double floor, std::span<const node_t> batch, node_t source,
                        SequenceState& st, std::span<double> projections,
                        std::span<GossipViewObserver> observers) {
@@ -126,7 +126,7 @@ void sequence_view_cpu(const GossipSchedule& s, int t_start, std::span<const std
       average_rows(st, v, w);
       continue;
     }
-    const GossipRound& round = s.round(t);
+    const RoundView& round = s.round(t);
     if (t >= t_start && round.graph.num_edges() > 0) {
 #pragma omp parallel for schedule(dynamic, 1)
       for (node_t i = 0; i < count; ++i) {

@@ -13,17 +13,15 @@
 #include <vector>
 
 #include "common/csr_product.hpp"
+#include "common/panel_lanes.hpp"
 #include "netdp/ground/serial_blas.hpp"
-#include "netdp/core/sparse_matrix.hpp"
+#include "netdp/ground/views.hpp"
 
 namespace netdp::kernels {
 
-constexpr int kSparseLanes = 8;  // one 64-byte cache line of doubles per row of the panel
-constexpr int kDenseLanes = 64;  // wide enough for GEMM to run near peak
-
 /// y = W x on a panel, W sparse (CSR).
 template <int L>
-void propagate_sparse(const CsrMatrix& w, const double* x, double* y) {
+void propagate_sparse(CsrView w, const double* x, double* y) {
   for (node_t i = 0; i < w.n; ++i)
     csr_row_product<L>(w.offsets.data(), w.columns.data(), w.values.data(), i, x, L, y);
 }
@@ -47,7 +45,7 @@ std::array<node_t, L> panel_sources(node_t first, node_t valid) {
 /// power (y is scratch). w_dense (row-major n x n) selects GEMM, nullptr the sparse product.
 template <int L>
 struct PanelPowers {
-  const CsrMatrix& w;
+  CsrView w;
   const double* w_dense;
   std::vector<double>& x;
   std::vector<double>& y;
@@ -67,7 +65,7 @@ struct PanelPowers {
 
 /// Computes x = W^t e_{source[j]} in lane j for t = 0 .. t_end - 1 and calls visit(t, x) after each power.
 template <int L, typename Visit>
-void walk_powers(const CsrMatrix& w, int t_end, const double* w_dense, const std::array<node_t, L>& source,
+void walk_powers(CsrView w, int t_end, const double* w_dense, const std::array<node_t, L>& source,
                  std::vector<double>& x, std::vector<double>& y, Visit&& visit) {
   PanelPowers<L> powers{w, w_dense, x, y};
   powers.start(source);

@@ -12,6 +12,7 @@
 
 #include <cblas.h>
 
+#include "common/csr_host.hpp"
 #include "common/rounding.hpp"
 #include "common/walk_loss_chebyshev.hpp"
 #include "common/walk_loss_math.hpp"
@@ -21,15 +22,7 @@
 
 namespace netdp::kernels {
 
-std::vector<double> walk_eigen_weights(std::span<const double> eigenvalues, int method, int steps) {
-  std::vector<double> g(eigenvalues.size(), 0.0);
-  // The largest eigenvalue is the 1 of phi_1 = 1/sqrt(n): its part of the sum is the constant term c_T / n.
-  for (std::size_t i = 0; i + 1 < eigenvalues.size(); ++i)
-    g[i] = method == 0 ? -std::log1p(-eigenvalues[i]) : partial_log_series(eigenvalues[i], steps);
-  return g;
-}
-
-SymmetricEigen symmetric_eigen_cpu(const CsrMatrix& w) {
+SymmetricEigen symmetric_eigen_cpu(CsrView w) {
   SymmetricEigen e;
   e.vectors = to_dense(w);  // symmetric: row- and column-major copies are the same
   e.values.resize(static_cast<std::size_t>(w.n));
@@ -113,7 +106,7 @@ namespace {
 /// recurrence into the product's row loop mixes the random gathers with four panel streams and ran 1.5-2x
 /// slower on ER n = 16,384 (benchmarks/RESULTS.md, issue 16); the bits are the same either way.
 template <int L, bool First>
-void chebyshev_step(const CsrMatrix& w, const double* __restrict__ t, double* __restrict__ y,
+void chebyshev_step(CsrView w, const double* __restrict__ t, double* __restrict__ y,
                     double* __restrict__ t_prev, double* __restrict__ s, const double* mean,
                     const double* mean_prev, double a, double b, double c, double* sum) {
   const auto* offsets = w.offsets.data();

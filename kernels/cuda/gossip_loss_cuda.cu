@@ -38,7 +38,7 @@
 #include "cuda/node_major_matrix.hpp"
 #include "cuda/propagator.hpp"
 #include "gossip_loss_kernels.hpp"
-#include "netdp/core/error.hpp"
+#include "netdp/ground/errors.hpp"
 
 namespace netdp::kernels {
 namespace {

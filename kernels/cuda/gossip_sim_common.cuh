@@ -25,7 +25,7 @@
 #include "cuda/base/runtime_check.hpp"
 #include "cuda/column_reductions.cuh"
 #include "gossip_sim_kernels.hpp"
-#include "netdp/core/error.hpp"
+#include "netdp/ground/errors.hpp"
 
 namespace netdp::kernels {
 namespace {

@@ -47,7 +47,7 @@
 #include "cuda/propagator.hpp"
 #include "device_kernels.hpp"
 #include "gossip_sim_kernels.hpp"
-#include "netdp/core/error.hpp"
+#include "netdp/ground/errors.hpp"
 
 namespace netdp::kernels {
 namespace {

@@ -35,7 +35,7 @@
 #include "cuda/gossip_sim_common.cuh"
 #include "device_kernels.hpp"
 #include "gossip_sim_kernels.hpp"
-#include "netdp/core/error.hpp"
+#include "netdp/ground/errors.hpp"
 
 namespace netdp::kernels {
 namespace {
@@ -55,15 +55,15 @@ struct HostTables {
 HostTables host_tables(const GossipSimVaryingProblem& p) {
   HostTables h;
   if (p.protocol == VaryingProtocol::sequence) {
-    for (const GossipRound& r : *p.rounds) {
+    for (const RoundView& r : p.rounds) {
       const offset_t base = static_cast<offset_t>(h.columns.size());
       for (node_t i = 0; i <= p.n; ++i) h.offsets.push_back(base + r.w.offsets[i]);
       h.columns.insert(h.columns.end(), r.w.columns.begin(), r.w.columns.end());
       h.values.insert(h.values.end(), r.w.values.begin(), r.w.values.end());
     }
   } else if (p.protocol == VaryingProtocol::dropout) {
-    h.offsets = p.graph->offsets;
-    h.columns = p.graph->adjacency;
+    h.offsets.assign(p.graph.offsets.begin(), p.graph.offsets.end());
+    h.columns.assign(p.graph.adjacency.begin(), p.graph.adjacency.end());
   } else {
     h.columns.assign(p.edge_nodes.begin(), p.edge_nodes.end());
     h.values.assign(p.cumulative.begin(), p.cumulative.end());
@@ -119,13 +119,13 @@ void check_problem(const GossipSimVaryingProblem& p, std::int64_t runs) {
             static_cast<std::int64_t>(p.xbar.size()) == dim;
   switch (p.protocol) {
     case VaryingProtocol::sequence:
-      ok = ok && p.rounds != nullptr && !p.rounds->empty();
+      ok = ok && !p.rounds.empty();
       if (ok)
-        for (const GossipRound& r : *p.rounds)
+        for (const RoundView& r : p.rounds)
           ok = ok && r.w.n == p.n && r.w.offsets.size() == static_cast<std::size_t>(n) + 1;
       break;
     case VaryingProtocol::dropout:
-      ok = ok && p.graph != nullptr && p.graph->n == p.n && p.dropout >= 0.0 && p.dropout <= 1.0;
+      ok = ok && p.graph.n == p.n && p.dropout >= 0.0 && p.dropout <= 1.0;
       break;
     case VaryingProtocol::randomized:
       ok = ok && p.edge_nodes.size() == 2 * p.cumulative.size();
@@ -214,7 +214,7 @@ class VaryingEngine final : public GossipSimCudaEngine {
                                     er_offsets_.data(),
                                     cap_};
     const std::uint64_t noise_stream = gossip_subsequence(GossipStream::noise, 0, 0);
-    const std::int64_t length = p.rounds ? static_cast<std::int64_t>(p.rounds->size()) : 1;
+    const std::int64_t length = p.rounds.empty() ? 1 : static_cast<std::int64_t>(p.rounds.size());
     const double log_absent = std::log1p(-p.edge_probability);  // the CPU's ln(1 - q)
     noisy_start(x_.data(), n, p.dim, p.sigma, p.seed, noise_stream, first, count, cur_.data(), s);
     column_averages(cur_.data(), n, cols, noisy_average_.data(), s);

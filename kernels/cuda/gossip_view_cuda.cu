@@ -27,7 +27,7 @@
 #include "cuda/base/stream.hpp"
 #include "device_kernels.hpp"
 #include "gossip_view_kernels.hpp"
-#include "netdp/core/error.hpp"
+#include "netdp/ground/errors.hpp"
 
 namespace netdp::kernels {
 namespace {
@@ -75,23 +75,16 @@ class ViewEngine final : public GossipViewCudaEngine {
     g_offsets_.upload({p.g_offsets, g_offsets_.size()}, stream);
     g_adjacency_.upload({p.g_adjacency, g_adjacency_.size()}, stream);
     observers_.upload({observers, observers_.size()}, stream);
-    body_ = gossip_view::ObserverBody{};
-    body_.n = p.n;
-    body_.w_offsets = w_offsets_.data();
-    body_.w_columns = w_columns_.data();
-    body_.w_values = w_values_.data();
-    body_.g_offsets = g_offsets_.data();
-    body_.g_adjacency = g_adjacency_.data();
-    body_.t_start = p.t_start;
-    body_.steps = p.steps;
-    body_.knows_noise = p.knows_noise;
-    body_.floor = floor;
-    body_.source = source;
+    GossipViewProblem on_device = p;  // the same problem over the device's copies of W and the graph
+    on_device.w_offsets = w_offsets_.data();
+    on_device.w_columns = w_columns_.data();
+    on_device.w_values = w_values_.data();
+    on_device.g_offsets = g_offsets_.data();
+    on_device.g_adjacency = g_adjacency_.data();
+    body_ = gossip_view::observer_body(on_device, floor, source, rank_capacity, width_capacity);
     body_.workspace = workspace_.data();
     body_.slots = batch;
     body_.interleaved = true;
-    body_.rank_capacity = rank_capacity;
-    body_.width_capacity = width_capacity;
     body_.projections = projections_.data();
     body_.reports = reports_.data();
     run_.batch_observers = batch;

@@ -3,22 +3,8 @@
 // else.
 #include "cuda_signature.hpp"
 
-namespace netdp::kernels {
-namespace {
-const CudaHostServices* host = nullptr;
-}
-
-// The eigen weights are the CPU backend's (kernels/cpu/walk_loss_cpu.cpp), reached through netdp.
-std::vector<double> walk_eigen_weights(std::span<const double> eigenvalues, int method, int steps) {
-  return host->walk_eigen_weights(eigenvalues, method, steps);
-}
-
-}  // namespace netdp::kernels
-
-extern "C" const netdp::kernels::CudaBackendTable* netdp_cuda_backend_open(
-    const netdp::kernels::CudaHostServices* services) {
+extern "C" const netdp::kernels::CudaBackendTable* netdp_cuda_backend_open() {
   using namespace netdp::kernels;
-  host = services;
   static const std::string signature = cuda_module_signature();
   static const std::string build = cuda_build_id();
 #define NETDP_CUDA_ENTRY(name, ...) &name,

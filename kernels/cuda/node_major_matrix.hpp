@@ -11,13 +11,13 @@
 
 #include "cuda/base/device_buffer.hpp"
 #include "cuda/propagator.hpp"
-#include "netdp/core/sparse_matrix.hpp"
+#include "netdp/ground/views.hpp"
 
 namespace netdp::kernels::cuda {
 
 struct NodeMajorMatrix {
   /// Uploads W on `stream`: its dense copy when `dense_path`, else its CSR arrays.
-  NodeMajorMatrix(const CsrMatrix& w, bool dense_path, cudaStream_t stream) {
+  NodeMajorMatrix(CsrView w, bool dense_path, cudaStream_t stream) {
     if (dense_path) {
       dense.emplace(w, true, stream);
       return;

@@ -14,11 +14,11 @@
 #include "cuda/base/launch.cuh"
 #include "cuda/base/propagation_launch.cuh"
 #include "cuda/propagator.hpp"
-#include "netdp/core/error.hpp"
+#include "netdp/ground/errors.hpp"
 
 namespace netdp::kernels::cuda {
 
-Propagator::Propagator(const CsrMatrix& w, bool dense, cudaStream_t stream)
+Propagator::Propagator(CsrView w, bool dense, cudaStream_t stream)
     : n_(w.n),
       nnz_(w.nnz()),
       dense_(dense),

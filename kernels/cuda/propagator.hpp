@@ -12,14 +12,14 @@
 
 #include "cuda/base/device_buffer.hpp"
 #include "cuda/base/handles.hpp"
-#include "netdp/core/sparse_matrix.hpp"
+#include "netdp/ground/views.hpp"
 
 namespace netdp::kernels::cuda {
 
 /// Device-resident W (and its dense copy when asked) and Y = W X for column-major n x cols blocks.
 class Propagator {
  public:
-  Propagator(const CsrMatrix& w, bool dense, cudaStream_t stream);
+  Propagator(CsrView w, bool dense, cudaStream_t stream);
 
   /// Bytes held on the device: CSR arrays, dense copy and SpMM workspace.
   std::int64_t device_bytes() const {

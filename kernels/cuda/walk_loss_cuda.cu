@@ -37,8 +37,8 @@
 #include "common/walk_loss_chebyshev.hpp"
 #include "cuda/base/device_buffer.hpp"
 #include "cuda/base/launch.cuh"
-#include "cuda/base/propagation_launch.cuh"
 #include "cuda/base/memory_budget.hpp"
+#include "cuda/base/propagation_launch.cuh"
 #include "cuda/base/request.hpp"
 #include "cuda/base/row_staging.hpp"
 #include "cuda/base/runtime_check.hpp"
@@ -46,7 +46,7 @@
 #include "cuda/dense_solvers.hpp"
 #include "cuda/propagator.hpp"
 #include "device_kernels.hpp"
-#include "netdp/core/error.hpp"
+#include "netdp/ground/errors.hpp"
 #include "walk_loss_kernels.hpp"
 
 namespace netdp::kernels {

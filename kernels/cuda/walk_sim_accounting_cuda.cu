@@ -29,7 +29,7 @@
 #include "cuda/base/radix_sort.cuh"
 #include "cuda/base/stream.hpp"
 #include "cuda/walk_sim_device.cuh"
-#include "netdp/core/error.hpp"
+#include "netdp/ground/errors.hpp"
 
 namespace netdp::kernels {
 namespace {

@@ -24,7 +24,7 @@
 #include "cuda/base/stream.hpp"
 #include "cuda/walk_sim_device.cuh"
 #include "cuda/walk_sim_launch.cuh"
-#include "netdp/core/error.hpp"
+#include "netdp/ground/errors.hpp"
 
 namespace netdp::kernels {
 namespace {

@@ -14,7 +14,7 @@
 #include "common/walk_sim_bodies.hpp"
 #include "cuda/base/device_buffer.hpp"
 #include "cuda/base/runtime_check.hpp"
-#include "netdp/core/error.hpp"
+#include "netdp/ground/errors.hpp"
 #include "walk_sim_kernels.hpp"
 
 namespace netdp::kernels::walk_device {

@@ -9,7 +9,7 @@
 
 namespace netdp::kernels::cuda {
 
-Propagator::Propagator(const CsrMatrix& w, bool, cudaStream_t) : w_(w) {}
+Propagator::Propagator(CsrView w, bool, cudaStream_t) : w_(w) {}
 
 std::int64_t Propagator::device_bytes() const {
   return static_cast<std::int64_t>(w_.offsets.size() * sizeof(w_.offsets[0]) +

@@ -3,7 +3,7 @@
 // (kernels/device.cpp) never resolves to CUDA in such a build, so reaching a stub is a caller's error.
 #include <string>
 
-#include "netdp/core/error.hpp"
+#include "netdp/ground/errors.hpp"
 
 namespace netdp::kernels {
 

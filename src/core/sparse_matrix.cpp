@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "common/csr_product.hpp"
+#include "common/csr_host.hpp"
 #include "netdp/core/error.hpp"
 
 namespace netdp {
@@ -15,17 +15,11 @@ double CsrMatrix::at(node_t i, node_t j) const {
 }
 
 void csr_multiply(const CsrMatrix& w, const double* x, double* y, std::int64_t width, bool parallel) {
-#pragma omp parallel for schedule(static) if (parallel)
-  for (node_t i = 0; i < w.n; ++i)
-    kernels::csr_row_product(w.offsets.data(), w.columns.data(), w.values.data(), i, x, width, y);
+  kernels::csr_multiply(w, x, y, width, parallel);
 }
 
 std::vector<double> to_dense(const CsrMatrix& w) {
-  std::vector<double> dense(static_cast<std::size_t>(w.n) * w.n, 0.0);
-  for (node_t i = 0; i < w.n; ++i)
-    for (offset_t k = w.offsets[i]; k < w.offsets[i + 1]; ++k)
-      dense[static_cast<std::size_t>(i) * w.n + w.columns[k]] = w.values[k];
-  return dense;
+  return kernels::to_dense(w);
 }
 
 CsrMatrix csr_from_triplets(node_t n, std::vector<Triplet> triplets) {

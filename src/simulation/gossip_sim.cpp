@@ -13,8 +13,8 @@
 #include <optional>
 #include <string>
 
+#include "common/panel_lanes.hpp"
 #include "core/memory_info.hpp"
-#include "cpu/power_panels.hpp"
 #include "gossip_sim_kernels.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/core/format.hpp"
@@ -205,14 +205,16 @@ kernels::CudaGossipSimRun simulate_cuda(const Graph& g, const CsrMatrix& w, std:
                                            .xbar = s.xbar,
                                            .times = s.times};
   std::vector<node_t> edge_nodes;
+  std::vector<RoundView> rounds;  // the backend's views of the sequence's rounds
   std::optional<ActivationSampler> sampler;
   switch (p.protocol) {
     case GossipProtocol::sequence:
-      problem.rounds = p.sequence.get();
+      for (const GossipRound& r : *p.sequence) rounds.push_back({r.w, r.graph});
+      problem.rounds = rounds;
       break;
     case GossipProtocol::dropout:
       problem.protocol = kernels::VaryingProtocol::dropout;
-      problem.graph = &g;
+      problem.graph = g;
       problem.dropout = p.dropout;
       break;
     case GossipProtocol::er_per_round:

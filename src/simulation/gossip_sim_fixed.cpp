@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "common/csr_product.hpp"
+#include "common/panel_lanes.hpp"
 #include "core/progress.hpp"
-#include "cpu/power_panels.hpp"
 #include "simulation/gossip_sim_internal.hpp"
 
 namespace netdp::gossip_sim_detail {

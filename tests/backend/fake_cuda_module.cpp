@@ -59,8 +59,7 @@ const std::string kBuild = "netdp fake module (commit 0000000)";
 }  // namespace
 }  // namespace netdp::kernels
 
-extern "C" const netdp::kernels::CudaBackendTable* netdp_cuda_backend_open(
-    const netdp::kernels::CudaHostServices*) {
+extern "C" const netdp::kernels::CudaBackendTable* netdp_cuda_backend_open() {
   using namespace netdp::kernels;
 #define NETDP_CUDA_NO_ENGINE(name, ...) nullptr,
   static const CudaBackendTable table{kSignature.c_str(),

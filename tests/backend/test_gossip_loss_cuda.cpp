@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "netdp/accounting/gossip_loss.hpp"
@@ -21,6 +22,7 @@
 #include "netdp/core/sparse_matrix.hpp"
 #include "netdp/core/weighting.hpp"
 #include "support/cuda_required.hpp"
+#include "support/loss_matrix_compare.hpp"
 #include "support/stop_support.hpp"
 
 namespace {
@@ -44,10 +46,7 @@ double max_relative_error(const std::vector<double>& gpu, const std::vector<doub
   return worst;
 }
 
-GossipLossParams on(DeviceKind kind, GossipLossParams p) {
-  p.device = netdp::DeviceSpec{kind, 0};
-  return p;
-}
+using netdp::testing::on;
 
 std::string describe(const GossipLossParams& p) {
   return "t_start=" + std::to_string(p.t_start) + " steps=" + std::to_string(p.steps) +
@@ -60,16 +59,10 @@ std::string describe(const GossipLossParams& p) {
 /// that it does not depend on the tiling under test.
 std::vector<double> expect_matches_cpu(const Graph& g, const CsrMatrix& w, const GossipLossParams& p,
                                        GossipLossRun* run = nullptr) {
-  GossipLossParams oracle = on(DeviceKind::cpu, p);
-  oracle.tile_sources = 0;
-  oracle.memory_limit = 0;
-  const std::vector<double> cpu = netdp::gossip_loss_matrix(g, w, oracle);
-  std::vector<double> gpu = netdp::gossip_loss_matrix(g, w, on(DeviceKind::cuda, p), run);
-  EXPECT_EQ(gpu.size(), cpu.size()) << describe(p);
-  if (gpu.size() != cpu.size()) return gpu;
-  EXPECT_GT(*std::max_element(cpu.begin(), cpu.end()), 0.0) << "vacuous comparison: " << describe(p);
-  EXPECT_LE(max_relative_error(gpu, cpu), kTolerance) << describe(p);
-  return gpu;
+  return netdp::testing::expect_cuda_matches_cpu(
+      p, run, describe(p), kTolerance,
+      [&](const GossipLossParams& q, GossipLossRun* r) { return netdp::gossip_loss_matrix(g, w, q, r); },
+      max_relative_error);
 }
 
 GossipLossParams base_params() {
@@ -80,6 +73,25 @@ GossipLossParams base_params() {
   p.sensitivity = 1.0;
   p.propagation = Propagation::sparse;
   return p;
+}
+
+/// base_params() with T = steps and no LDP cap.
+GossipLossParams uncapped(int steps) {
+  GossipLossParams p = base_params();
+  p.steps = steps;
+  p.cap_ldp = false;
+  return p;
+}
+
+/// G(200, 0.05) drawn with `seed`, and its W-MH.
+struct Er200 {
+  Graph g;
+  CsrMatrix w;
+};
+Er200 er200(std::uint64_t seed) {
+  Graph g = netdp::erdos_renyi_graph(200, 0.05, seed);
+  CsrMatrix w = netdp::gossip_matrix(g, netdp::Weighting::metropolis);
+  return {std::move(g), std::move(w)};
 }
 
 TEST(GossipLossCuda, MatchesCpuOnRandomGraphs) {
@@ -104,11 +116,8 @@ TEST(GossipLossCuda, MatchesCpuOnRandomGraphs) {
 
 TEST(GossipLossCuda, SmallTilesMatchCpuAndOneTile) {
   NETDP_NEEDS_CUDA_DEVICE();
-  const Graph g = netdp::erdos_renyi_graph(200, 0.05, 7);
-  const CsrMatrix w = netdp::gossip_matrix(g, netdp::Weighting::metropolis);
-  GossipLossParams p = base_params();
-  p.steps = 6;
-  p.cap_ldp = false;
+  const auto [g, w] = er200(7);
+  GossipLossParams p = uncapped(6);
 
   p.tile_sources = 7;
   GossipLossRun tiled_run;
@@ -167,23 +176,17 @@ TEST(GossipLossCuda, DensePropagationMatchesCpu) {
     }
   }
   // The dense path on a sparse graph, tiled.
-  const Graph g = netdp::erdos_renyi_graph(200, 0.05, 11);
-  const CsrMatrix w = netdp::gossip_matrix(g, netdp::Weighting::metropolis);
-  GossipLossParams p = base_params();
+  const auto [g, w] = er200(11);
+  GossipLossParams p = uncapped(5);
   p.propagation = Propagation::dense;
-  p.steps = 5;
-  p.cap_ldp = false;
   p.tile_sources = 7;
   expect_matches_cpu(g, w, p);
 }
 
 TEST(GossipLossCuda, SingleSourceMatchesCpuAndFullMatrix) {
   NETDP_NEEDS_CUDA_DEVICE();
-  const Graph g = netdp::erdos_renyi_graph(200, 0.05, 3);
-  const CsrMatrix w = netdp::gossip_matrix(g, netdp::Weighting::metropolis);
-  GossipLossParams p = base_params();
-  p.steps = 5;
-  p.cap_ldp = false;
+  const auto [g, w] = er200(3);
+  GossipLossParams p = uncapped(5);
   const std::vector<double> full = netdp::gossip_loss_matrix(g, w, on(DeviceKind::cuda, p));
   ASSERT_EQ(full.size(), std::size_t{200} * 200);
   for (netdp::node_t source : {0, 17, 199}) {

@@ -29,6 +29,7 @@
 #include "netdp/core/graph_spec.hpp"
 #include "netdp/core/weighting.hpp"
 #include "support/test_support.hpp"
+#include "support/view_cases.hpp"
 
 namespace netdp {
 namespace {
@@ -36,18 +37,9 @@ namespace {
 using kernels::GossipViewObserver;
 using kernels::GossipViewProblem;
 
-struct Case {
-  std::string name;
-  testing::MetropolisGraph graph;
-};
-
-std::vector<Case> cases() {
-  std::vector<Case> c;
-  c.push_back({"ring:n=12", testing::with_metropolis(ring_graph(12))});
-  c.push_back({"grid:4x5", testing::with_metropolis(grid_graph(4, 5))});
-  c.push_back({"er:n=60,p=0.1", testing::with_metropolis(erdos_renyi_graph(60, 0.1, 5))});
-  c.push_back({"path:n=10", testing::with_metropolis(path_graph(10))});
-  return c;
+std::vector<testing::ViewCase> cases() {
+  return testing::view_cases(
+      {.ring = 12, .grid_rows = 4, .grid_cols = 5, .er_n = 60, .er_p = 0.1, .er_seed = 5, .path = 10});
 }
 
 std::vector<std::int32_t> everyone(node_t n) {
@@ -61,22 +53,23 @@ struct Views {
   std::vector<GossipViewObserver> reports;
 };
 
-Views twin(const GossipViewProblem& p, std::int64_t source = -1) {
+/// Every observer's view by `engine` (gossip_view_twin_cpu or gossip_view_listed_cpu, same signature).
+template <class Engine>
+Views every_view(Engine&& engine, const GossipViewProblem& p, std::int64_t source) {
   Views out;
   const auto observers = everyone(static_cast<node_t>(p.n));
   out.projections.assign(static_cast<std::size_t>(source >= 0 ? p.n : p.n * p.n), -1.0);
   out.reports.resize(static_cast<std::size_t>(p.n));
-  kernels::gossip_view_twin_cpu(p, observers, source, out.projections, out.reports);
+  engine(p, observers, source, out.projections, out.reports, {});
   return out;
 }
 
+Views twin(const GossipViewProblem& p, std::int64_t source = -1) {
+  return every_view(kernels::gossip_view_twin_cpu, p, source);
+}
+
 Views production(const GossipViewProblem& p, std::int64_t source = -1) {
-  Views out;
-  const auto observers = everyone(static_cast<node_t>(p.n));
-  out.projections.assign(static_cast<std::size_t>(source >= 0 ? p.n : p.n * p.n), -1.0);
-  out.reports.resize(static_cast<std::size_t>(p.n));
-  kernels::gossip_view_listed_cpu(p, observers, source, out.projections, out.reports);
-  return out;
+  return every_view(kernels::gossip_view_listed_cpu, p, source);
 }
 
 std::string describe(const std::string& name, const GossipViewProblem& p) {
@@ -185,24 +178,12 @@ TEST(GossipViewBodies, InterleavedSlotsMoveNoBit) {
                                     0.0);
       std::vector<double> projections(static_cast<std::size_t>(p.n * p.n), -1.0);
       std::vector<GossipViewObserver> reports(static_cast<std::size_t>(p.n));
-      kernels::gossip_view::ObserverBody body{};
-      body.n = p.n;
-      body.w_offsets = p.w_offsets;
-      body.w_columns = p.w_columns;
-      body.w_values = p.w_values;
-      body.g_offsets = p.g_offsets;
-      body.g_adjacency = p.g_adjacency;
-      body.t_start = p.t_start;
-      body.steps = p.steps;
-      body.knows_noise = p.knows_noise;
-      body.floor = kernels::gossip_view_floor(p);
+      kernels::gossip_view::ObserverBody body = kernels::gossip_view::observer_body(
+          p, kernels::gossip_view_floor(p), -1, rank_capacity, width_capacity);
       body.observers = observers.data();
-      body.source = -1;
       body.workspace = workspace.data();
       body.slots = p.n;
       body.interleaved = true;
-      body.rank_capacity = rank_capacity;
-      body.width_capacity = width_capacity;
       body.projections = projections.data();
       body.reports = reports.data();
       kernels::host_for_each(p.n, body);

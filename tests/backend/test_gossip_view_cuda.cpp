@@ -22,6 +22,7 @@
 #include "netdp/core/graph_generators.hpp"
 #include "support/cuda_required.hpp"
 #include "support/test_support.hpp"
+#include "support/view_cases.hpp"
 
 namespace netdp {
 namespace {
@@ -29,18 +30,9 @@ namespace {
 using kernels::GossipViewObserver;
 using kernels::GossipViewProblem;
 
-struct Case {
-  std::string name;
-  testing::MetropolisGraph graph;
-};
-
-std::vector<Case> cases() {
-  std::vector<Case> c;
-  c.push_back({"ring:n=16", testing::with_metropolis(ring_graph(16))});
-  c.push_back({"grid:5x6", testing::with_metropolis(grid_graph(5, 6))});
-  c.push_back({"er:n=70,p=0.08", testing::with_metropolis(erdos_renyi_graph(70, 0.08, 11))});
-  c.push_back({"path:n=12", testing::with_metropolis(path_graph(12))});
-  return c;
+std::vector<testing::ViewCase> cases() {
+  return testing::view_cases(
+      {.ring = 16, .grid_rows = 5, .grid_cols = 6, .er_n = 70, .er_p = 0.08, .er_seed = 11, .path = 12});
 }
 
 std::vector<std::int32_t> everyone(std::int64_t n) {

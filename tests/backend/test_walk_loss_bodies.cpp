@@ -29,11 +29,11 @@
 #include "common/walk_loss_bodies.hpp"
 #include "common/walk_loss_chebyshev.hpp"
 #include "cpu/power_panels.hpp"
-#include "netdp/ground/serial_blas.hpp"
 #include "netdp/accounting/walk_loss_chebyshev.hpp"
 #include "netdp/core/graph.hpp"
 #include "netdp/core/graph_generators.hpp"
 #include "netdp/core/sparse_matrix.hpp"
+#include "netdp/ground/serial_blas.hpp"
 #include "support/test_support.hpp"
 #include "walk_loss_kernels.hpp"
 
@@ -110,7 +110,7 @@ std::vector<double> body_spectral_rows(const WalkLossProblem& p, const Symmetric
 }
 
 /// y = W x on a column-major n x cols block: the CPU's own sparse product per column (cuSPARSE SpMM's place).
-void propagate(const CsrMatrix& w, const double* x, double* y, std::int64_t cols) {
+void propagate(CsrView w, const double* x, double* y, std::int64_t cols) {
   const std::int64_t n = w.n;
   for (std::int64_t j = 0; j < cols; ++j) kernels::propagate_sparse<1>(w, x + j * n, y + j * n);
 }

@@ -24,6 +24,7 @@
 #include "netdp/core/sparse_matrix.hpp"
 #include "netdp/core/weighting.hpp"
 #include "support/cuda_required.hpp"
+#include "support/loss_matrix_compare.hpp"
 #include "support/stop_support.hpp"
 
 namespace {
@@ -50,10 +51,7 @@ double max_scaled_error(const std::vector<double>& gpu, const std::vector<double
   return worst;
 }
 
-WalkLossParams on(DeviceKind kind, WalkLossParams p) {
-  p.device = netdp::DeviceSpec{kind, 0};
-  return p;
-}
+using netdp::testing::on;
 
 std::string describe(const WalkLossParams& p) {
   return "method=" + netdp::to_string(p.method) + " sender=" + netdp::to_string(p.sender) +
@@ -66,16 +64,10 @@ std::string describe(const WalkLossParams& p) {
 /// that it does not depend on the tiling under test.
 std::vector<double> expect_matches_cpu(const Graph& g, const CsrMatrix& w, const WalkLossParams& p,
                                        WalkLossRun* run = nullptr) {
-  WalkLossParams oracle = on(DeviceKind::cpu, p);
-  oracle.tile_sources = 0;
-  oracle.memory_limit = 0;
-  const std::vector<double> cpu = netdp::walk_loss_matrix(g, w, oracle);
-  std::vector<double> gpu = netdp::walk_loss_matrix(g, w, on(DeviceKind::cuda, p), run);
-  EXPECT_EQ(gpu.size(), cpu.size()) << describe(p);
-  if (gpu.size() != cpu.size()) return gpu;
-  EXPECT_GT(*std::max_element(cpu.begin(), cpu.end()), 0.0) << "vacuous comparison: " << describe(p);
-  EXPECT_LE(max_scaled_error(gpu, cpu), kTolerance) << describe(p);
-  return gpu;
+  return netdp::testing::expect_cuda_matches_cpu(
+      p, run, describe(p), kTolerance,
+      [&](const WalkLossParams& q, WalkLossRun* r) { return netdp::walk_loss_matrix(g, w, q, r); },
+      max_scaled_error);
 }
 
 WalkLossParams base_params() {

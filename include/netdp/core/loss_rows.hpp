@@ -4,17 +4,9 @@
 #include <vector>
 
 #include "netdp/core/graph.hpp"
+#include "netdp/ground/row_sink.hpp"  // LossRowSink, which the backends fill
 
 namespace netdp {
-
-/// Receives consecutive rows of a loss matrix in increasing source order, a tile at a time, so that matrices
-/// larger than memory can be written and summarised without being held whole.
-class LossRowSink {
- public:
-  virtual ~LossRowSink() = default;
-  /// rows holds count x n values, row i being the losses of source first_source + i.
-  virtual void consume(node_t first_source, node_t count, std::span<const double> rows) = 0;
-};
 
 /// Keeps every row (for tests, small problems and the library's convenience calls).
 class LossMatrixCollector : public LossRowSink {

@@ -10,7 +10,7 @@
 #include <utility>
 
 #include "cuda/base/runtime_check.hpp"
-#include "netdp/core/error.hpp"
+#include "netdp/ground/errors.hpp"
 
 namespace netdp::kernels::cuda {
 

@@ -8,14 +8,13 @@
 
 #include "cuda/base/stream.hpp"
 #include "device_kernels.hpp"
-#include "netdp/core/error.hpp"
-#include "netdp/core/graph.hpp"
-#include "netdp/core/sparse_matrix.hpp"
+#include "netdp/ground/errors.hpp"
+#include "netdp/ground/views.hpp"
 
 namespace netdp::kernels::cuda {
 
-inline void validate_request(const std::string& model, const Graph& graph, const CsrMatrix& w, node_t first,
-                             node_t count, int device) {
+inline void validate_request(const std::string& model, GraphView graph, CsrView w, node_t first, node_t count,
+                             int device) {
   if (graph.n != w.n)
     throw InvalidInput(model + ": W is " + std::to_string(w.n) + " x " + std::to_string(w.n) +
                        " but the graph has " + std::to_string(graph.n) + " nodes");
@@ -38,7 +37,7 @@ inline void validate_request(const std::string& model, const Graph& graph, const
 /// backends answer with an empty run.
 class CheckedRequest {
  public:
-  CheckedRequest(const std::string& model, const Graph& graph, const CsrMatrix& w, node_t first, node_t count,
+  CheckedRequest(const std::string& model, GraphView graph, CsrView w, node_t first, node_t count,
                  int device) {
     validate_request(model, graph, w, first, count, device);
     if (count > 0) guard_.emplace(device);

@@ -17,7 +17,7 @@
 #include "cuda/base/device_buffer.hpp"
 #include "cuda/base/runtime_check.hpp"
 #include "cuda/base/stream.hpp"
-#include "netdp/core/loss_rows.hpp"
+#include "netdp/ground/row_sink.hpp"
 
 namespace netdp::kernels::cuda {
 

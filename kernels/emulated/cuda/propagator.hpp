@@ -7,13 +7,13 @@
 
 #include <cstdint>
 
-#include "netdp/core/sparse_matrix.hpp"
+#include "netdp/ground/views.hpp"
 
 namespace netdp::kernels::cuda {
 
 class Propagator {
  public:
-  Propagator(const CsrMatrix& w, bool dense, cudaStream_t stream);
+  Propagator(CsrView w, bool dense, cudaStream_t stream);
 
   std::int64_t device_bytes() const;
   void reserve(const double* x, double* y, std::int64_t cols);
@@ -22,7 +22,7 @@ class Propagator {
   void apply_rows(const double* x, double* y, std::int64_t cols);
 
  private:
-  CsrMatrix w_;
+  CsrView w_;
 };
 
 }  // namespace netdp::kernels::cuda

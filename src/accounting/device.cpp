@@ -1,5 +1,7 @@
 // Device selection (netdp/core/device.hpp): the one place that decides which backend answers. It lives in the
-// backend layer because it asks the CUDA backend (or its stubs) which devices exist.
+// lowest library layer above the backends (accounting) because it asks the CUDA backend (or its stubs) which
+// devices exist, through the interface of kernels/device_kernels.hpp; the backends include no library header
+// (docs/cuda_backend.md "The ground").
 #include "netdp/core/device.hpp"
 
 #include <omp.h>
