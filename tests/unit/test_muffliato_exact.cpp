@@ -27,13 +27,13 @@ GossipSchedule constant_schedule(const testing::MetropolisGraph& m, int steps) {
 }
 
 MuffliatoExactParams params(int rounds, int k, double a, bool knows = true, bool same = true) {
-  MuffliatoExactParams p;
-  p.rounds = rounds;
-  p.gossip_steps = k;
-  p.state_factor = a;
-  p.knows_noise = knows;
-  p.same_shift = same;
-  return p;
+  return {.rounds = rounds,
+          .gossip_steps = k,
+          .state_factor = a,
+          .knows_noise = knows,
+          .same_shift = same,
+          .source = {},
+          .memory_limit = 0};
 }
 
 using Dense = std::vector<double>;  // row-major

@@ -1,0 +1,170 @@
+// CPU engine of the exact accountant of linear Muffliato-GD runs (docs/math.md §6.5 "Exact accounting of
+// linear runs"): the noise coefficients of every node's state (n x nT) are propagated through the T rounds
+// once per batch of observers, and each observer's basis (view_basis.hpp, the §6.9 Gram-Schmidt and floor) is
+// fed the rows of the messages it receives.
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+#include "common/csr_host.hpp"
+#include "cpu/view_basis.hpp"
+#include "muffliato_view_kernels.hpp"
+
+namespace netdp::kernels {
+namespace {
+
+using Index = std::int64_t;
+
+/// ||P c_u||^2 = ||sum_t q_{u,t}||^2 (same shift), or min(T, sum_{s,t} |q_{u,s} . q_{u,t}|), for every u
+/// (source < 0) or the source only; q_{u,t} = row t n + u of the basis (column-major, N rows).
+void write_shares(const ViewBasis& basis, node_t n, int rounds, bool same_shift, node_t source,
+                  node_t observer, double* out) {
+  const Index r = basis.rank();
+  std::vector<double> q(static_cast<std::size_t>(rounds * r));
+  for (node_t u = source < 0 ? 0 : source; u < (source < 0 ? n : source + 1); ++u) {
+    double* target = out + (source < 0 ? u : 0);
+    if (u == observer) {
+      *target = 0;
+      continue;
+    }
+    for (int t = 0; t < rounds; ++t)
+      for (Index j = 0; j < r; ++j) q[std::size_t(t * r + j)] = basis.column(j)[Index(t) * n + u];
+    double share = 0;
+    if (same_shift) {
+      for (Index j = 0; j < r; ++j) {
+        double sum = 0;
+        for (int t = 0; t < rounds; ++t) sum += q[std::size_t(t * r + j)];
+        share += sum * sum;
+      }
+    } else {
+      for (int s = 0; s < rounds; ++s)
+        for (int t = 0; t < rounds; ++t) {
+          double dot = 0;
+          for (Index j = 0; j < r; ++j) dot += q[std::size_t(s * r + j)] * q[std::size_t(t * r + j)];
+          share += std::abs(dot);
+        }
+    }
+    *target = std::clamp(share, 0.0, double(rounds));  // Q is orthonormal to rounding: ||P c||^2 <= ||c||^2
+  }
+}
+
+}  // namespace
+
+MuffliatoViewPlan muffliato_view_plan(const MuffliatoViewProblem& p) {
+  const node_t n = p.schedule.n;
+  const int T = p.rounds, K = p.gossip_steps;
+  const Index N = Index(n) * T;  // noise entries: column t n + w is node w's noise at round t
+  MuffliatoViewPlan plan;
+  plan.max_rank.assign(static_cast<std::size_t>(n), 0);
+  plan.width.assign(static_cast<std::size_t>(n), 1);
+  for (int t = 0; t < T; ++t) {
+    const GraphView graph = p.schedule.round(t).graph;
+    for (node_t v = 0; v < n; ++v) {
+      const Index d = graph.degree(v);
+      plan.max_rank[v] += Index(K) * d;
+      plan.width[v] = std::max(plan.width[v], d);
+    }
+  }
+  Index r_max = 1;
+  for (auto& r : plan.max_rank) r_max = std::max(r_max, r = std::min(r, N));
+  plan.floor = gossip_view_floor_of(N, r_max);
+  plan.observer_bytes.resize(static_cast<std::size_t>(n));
+  for (node_t v = 0; v < n; ++v) {
+    const double r = double(std::max<Index>(plan.max_rank[v], 1)), b = double(plan.width[v]);
+    plan.observer_bytes[v] = 8.0 * (double(N) * (r + b) + r * b + 2 * b);
+  }
+  plan.fixed = 8.0 * 3 * double(n) * double(N) + 8.0 * (p.source >= 0 ? double(n) : double(n) * double(n));
+  return plan;
+}
+
+MuffliatoViewRun muffliato_view_cpu(const MuffliatoViewProblem& p, const MuffliatoViewPlan& plan,
+                                    double budget, std::span<double> share,
+                                    std::span<GossipViewObserver> reports,
+                                    const std::function<bool(std::int64_t)>& done) {
+  use_single_threaded_blas();
+  const node_t n = p.schedule.n;
+  const int T = p.rounds, K = p.gossip_steps;
+  const Index N = Index(n) * T;
+  std::vector<node_t> observers;
+  for (node_t v = 0; v < n; ++v)
+    if (v != p.source) observers.push_back(v);
+  std::vector<double> buffers(static_cast<std::size_t>(3 * Index(n) * N));
+  MuffliatoViewRun run;
+  for (std::size_t first = 0; first < observers.size(); ++run.batches) {
+    // The next batch: as many observers as the budget holds (at least one).
+    std::size_t last = first;
+    double held = 0;
+    while (last < observers.size() &&
+           (last == first || plan.fixed + held + plan.observer_bytes[observers[last]] <= budget))
+      held += plan.observer_bytes[observers[last++]];
+    run.bytes = std::max(run.bytes, plan.fixed + held);
+    const Index count = Index(last - first);
+    std::vector<std::unique_ptr<ViewBasis>> bases(static_cast<std::size_t>(count));
+    for (Index i = 0; i < count; ++i) {
+      const node_t v = observers[first + std::size_t(i)];
+      bases[std::size_t(i)] =
+          std::make_unique<ViewBasis>(N, plan.floor, std::max<Index>(plan.max_rank[v], 1), plan.width[v]);
+    }
+    double* state = buffers.data();  // theta^t's coefficients; theta^0 = 0
+    std::fill(buffers.begin(), buffers.end(), 0.0);
+    for (int t = 0; t < T; ++t) {
+      const RoundView round = p.schedule.round(t);
+      const double gamma = p.gammas[p.gammas.size() == 1 ? 0 : std::size_t(t)];
+      const Index cols = Index(t + 1) * n;  // later rounds' noise has not entered yet (zero columns)
+      // theta_hat = a theta + z_t (in units of nu s; the data shift nu d enters where z_u does).
+      for (node_t w = 0; w < n; ++w) {
+        double* row = state + Index(w) * N;
+        for (Index c = 0; c < cols; ++c) row[c] *= p.state_factor;
+        row[Index(t) * n + w] += 1.0;
+      }
+      double *prev = nullptr, *cur = state, *next = nullptr;
+      for (double* b : {buffers.data(), buffers.data() + n * N, buffers.data() + 2 * n * N})
+        if (b != state) (next ? prev : next) = b;
+      for (int k = 0; k < K; ++k) {
+        // Messages x^k_w of the neighbours (increasing ids), v's own noise removed when it knows it.
+#pragma omp parallel for schedule(dynamic, 1)
+        for (Index i = 0; i < count; ++i) {
+          const node_t v = observers[first + std::size_t(i)];
+          ViewBasis& basis = *bases[std::size_t(i)];
+          Index j = 0;
+          for (node_t w : round.graph.neighbors(v)) {
+            double* c = basis.candidate(j++);
+            std::copy(cur + Index(w) * N, cur + Index(w) * N + N, c);
+            if (p.knows_noise)
+              for (int r = 0; r < T; ++r) c[Index(r) * n + v] = 0.0;
+          }
+          if (j > 0) basis.accept(j);
+        }
+        // x^1 = W x^0, x^{k+1} = gamma W x^k + (1 - gamma) x^{k-1} (docs/math.md §2.4); the zero columns
+        // of the rounds to come stay zero.
+        csr_multiply(round.w, cur, next, N, true);
+        if (k > 0)
+          for (Index e = 0; e < Index(n); ++e) {
+            double* nx = next + e * N;
+            const double* pv = prev + e * N;
+            for (Index c = 0; c < cols; ++c) nx[c] = gamma * nx[c] + (1.0 - gamma) * pv[c];
+          }
+        double* free = prev;
+        prev = cur, cur = next, next = free;
+      }
+      state = cur;
+    }
+#pragma omp parallel for schedule(dynamic, 1)
+    for (Index i = 0; i < count; ++i) {
+      const node_t v = observers[first + std::size_t(i)];
+      if (p.source >= 0) {
+        write_shares(*bases[std::size_t(i)], n, T, p.same_shift, node_t(p.source), v, share.data() + v);
+      } else {  // column v of the n x n matrix share[u * n + v]
+        std::vector<double> column(static_cast<std::size_t>(n));
+        write_shares(*bases[std::size_t(i)], n, T, p.same_shift, -1, v, column.data());
+        for (node_t u = 0; u < n; ++u) share[std::size_t(u) * n + v] = column[u];
+      }
+      reports[std::size_t(v)] = bases[std::size_t(i)]->report();
+    }
+    first = last;
+    if (done && !done(Index(first))) break;
+  }
+  return run;
+}
+
+}  // namespace netdp::kernels
