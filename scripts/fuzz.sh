@@ -21,7 +21,7 @@ flags=(-std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recov
 # Each target with the sources it reads through and what they call (no OpenMP: the pragmas are ignored).
 graph=(src/core/graph_io.cpp src/core/graph.cpp src/core/graph_spec.cpp src/core/graph_generators.cpp
        src/core/sparse_matrix.cpp src/core/memory_info.cpp src/core/named_graphs.cpp src/core/memory_graphs.cpp)
-io=(src/io/results_dir.cpp src/core/format.cpp)
+io=(src/io/results_dir.cpp src/io/csv_table.cpp src/core/format.cpp)
 study=(src/study/study_file.cpp src/study/study_plan.cpp src/study/sha256.cpp "${io[@]}")
 sources_of() {
   case $1 in
