@@ -129,8 +129,8 @@ struct Estimate {
   double bytes = 0;
   double seconds = 0;
   /// Bytes that must be held at once whatever the tiling (an n x n output kept whole): Model::check (so run
-  /// and every dry run) refuses, before anything is allocated or written, a run whose required bytes exceed memory-limit or the memory
-  /// available (docs/reliability.md). 0: the model plans its own memory.
+  /// and every dry run) refuses, before anything is allocated or written, a run whose required bytes exceed
+  /// memory-limit or the memory available (docs/reliability.md). 0: the model plans its own memory.
   double required_bytes = 0;
 };
 
