@@ -130,10 +130,9 @@ TEST(StudyCli, KilledSeveralTimesThenResumedGivesByteIdenticalResults) {
   int kills = 0;
   // Fixed, uneven delays: some land in a unit, some between units, some while validating.
   for (const char* delay : {"0.35", "0.2", "0.5", "0.12", "0.4", "0.27", "0.6"}) {
-    const std::string command = "bash -c '" + netdp_cli_path() + " " + netdp_run(study, out) +
-                                " >/dev/null 2>&1 & p=$!; sleep " + delay +
-                                "; kill -9 $p 2>/dev/null && echo killed; wait $p' > " +
-                                (dir / "kill.log").string();
+    const std::string command =
+        "bash -c '" + netdp_cli_path() + " " + netdp_run(study, out) + " >/dev/null 2>&1 & p=$!; sleep " +
+        delay + "; kill -9 $p 2>/dev/null && echo killed; wait $p' > " + (dir / "kill.log").string();
     ASSERT_EQ(std::system(command.c_str()) == -1, false);
     if (read_text((dir / "kill.log").string()).find("killed") != std::string::npos) ++kills;
   }
@@ -244,9 +243,9 @@ TEST(StudyCli, MpirunProgressComesFromRankZeroWithTheCombinedCount) {
   ScratchDir dir;
   const auto study = dir.write("s.toml", kStudy);
   const std::string command = std::string("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ") +
-                              NETDP_TEST_MPIEXEC + " --oversubscribe -np 2 " + netdp_cli_path() + " run " + study +
-                              " --out " + (dir / "mpi").string() + " 2> " + (dir / "err.log").string() +
-                              " > /dev/null";
+                              NETDP_TEST_MPIEXEC + " --oversubscribe -np 2 " + netdp_cli_path() + " run " +
+                              study + " --out " + (dir / "mpi").string() + " 2> " +
+                              (dir / "err.log").string() + " > /dev/null";
   ASSERT_EQ(std::system(command.c_str()), 0) << read_text((dir / "err.log").string());
   std::istringstream err(read_text((dir / "err.log").string()));
   int progress_lines = 0, closing_lines = 0;

@@ -77,7 +77,9 @@ std::vector<std::vector<std::string>> read_csv_cells(const fs::path& path) {
 // Defined by AddressSanitizer's runtime only; a weak reference is null without it.
 extern "C" void __asan_init() __attribute__((weak));
 
-bool under_address_sanitizer() { return &__asan_init != nullptr; }
+bool under_address_sanitizer() {
+  return &__asan_init != nullptr;
+}
 
 std::string netdp_cli_path() {
   if (const char* cli = std::getenv("NETDP_TEST_CLI"); cli && *cli) return cli;
@@ -88,8 +90,8 @@ std::string netdp_cli_path() {
 CliResult run_cli(const std::string& args, const std::string& shell_prefix) {
   ScratchDir scratch;
   auto out = scratch / "stdout", err = scratch / "stderr";
-  std::string command = shell_prefix + netdp_cli_path() + " " + args + " >" +
-                        out.string() + " 2>" + err.string();
+  std::string command =
+      shell_prefix + netdp_cli_path() + " " + args + " >" + out.string() + " 2>" + err.string();
   int status = std::system(command.c_str());
   CliResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

@@ -90,8 +90,8 @@ struct CliResult {
   std::string out, err;
 };
 /// The netdp program the CLI tests run: $NETDP_TEST_CLI when set (the GPU check's bundle runs the tests away
-/// from the build tree, scripts/gpu_check.sh), else `netdp` in the build directory above the test program's. No
-/// compile-time path: the sanitizer build's test objects are then the normal build's, from ccache
+/// from the build tree, scripts/gpu_check.sh), else `netdp` in the build directory above the test program's.
+/// No compile-time path: the sanitizer build's test objects are then the normal build's, from ccache
 /// (docs/reliability.md §5 "Compile time").
 std::string netdp_cli_path();
 
