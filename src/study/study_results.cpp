@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "netdp/core/format.hpp"
+#include "netdp/io/csv_table.hpp"
 
 namespace netdp::study {
 
@@ -72,17 +73,13 @@ void flatten(const json& value, const SummaryLeaf& at, std::vector<SummaryLeaf>&
 
 }  // namespace
 
+// The model tables' spelling (io/csv_table.hpp): one CSV for the study and the models.
 std::string float_cell(double x) {
-  std::string text = format_double(x);
-  if (text.find_first_of(".ein") == std::string::npos) text += ".0";  // no point, exponent, inf or nan
-  return text;
+  return csv_double(x);
 }
 
 std::string csv_cell(const std::string& text) {
-  if (text.find_first_of(",\"\n") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
+  return csv_text(text);
 }
 
 std::string parameter_cell(const json& value) {
