@@ -45,7 +45,7 @@ class DiagonalFill : public LossRowSink {
 struct LossReport::State {
   State(const Graph& g, const ResultsDir& out, std::int64_t rows, const std::string& label, bool progress,
         bool write_matrix, double diagonal)
-      : out(out), all_pairs(rows == g.n), stats(g), reporter(label, rows, progress) {
+      : all_pairs(rows == g.n), stats(g), reporter(label, rows, progress) {
     if (write_matrix) {
       loss_file.emplace(out.file("loss.npy"), rows, g.n);
       loss_matrix.emplace(*loss_file, g.n, diagonal);
@@ -54,7 +54,6 @@ struct LossReport::State {
     if (loss_matrix) sinks.insert(sinks.begin(), &*loss_matrix);
     tee.emplace(sinks);
   }
-  const ResultsDir& out;
   bool all_pairs;
   std::optional<NpyWriter> loss_file;
   std::optional<loss_report_detail::DiagonalFill> loss_matrix;
@@ -89,22 +88,24 @@ json distance_rows(const std::vector<LossAggregate>& buckets) {
 
 namespace {
 
-void write_per_observer_csv(const ResultsDir& out, const LossStatistics& stats) {
-  CsvWriter csv(out, "per_observer.csv",
-                {{"v", CsvType::int64}, {"mean", CsvType::float64}, {"max", CsvType::float64}});
+CsvTable per_observer_table(const LossStatistics& stats) {
+  CsvTable csv("per_observer.csv", {{"v", CsvType::int64}, {"mean", CsvType::float64}, {"max", CsvType::float64}});
   auto mean = stats.observer_mean(), max = stats.observer_max();
   for (std::size_t v = 0; v < mean.size(); ++v) csv.row({v, mean[v], max[v]});
-  csv.commit();
+  return csv;
 }
 
 }  // namespace
 
-json LossReport::finish() {
+json LossReport::finish(RunResult& run) {
   auto& s = *state_;
   s.reporter.finish();
-  if (s.loss_file) s.loss_file->commit();
+  if (s.loss_file) {
+    s.loss_file->commit();
+    run.streamed("loss.npy");
+  }
   const json distance_rows = netdp::distance_rows(s.stats.by_distance());
-  write_by_distance_csv(s.out, "by_distance.csv", distance_rows);
+  run.add(by_distance_table("by_distance.csv", distance_rows));
   const LossAggregate all = s.stats.overall();
   json result = {{"pairs", all.count},
                  {"mean_loss", all.mean()},
@@ -112,15 +113,15 @@ json LossReport::finish() {
                  {"max_loss", all.count ? all.max : 0.0},
                  {"by_distance", distance_rows}};
   if (s.all_pairs) {
-    write_per_observer_csv(s.out, s.stats);
+    run.add(per_observer_table(s.stats));
     auto mean = s.stats.observer_mean();
     result["max_mean_observer_loss"] = mean.empty() ? 0.0 : *std::max_element(mean.begin(), mean.end());
   }
   return result;
 }
 
-void write_by_distance_csv(const ResultsDir& out, const std::string& name, const json& rows) {
-  CsvWriter csv(out, name,
+CsvTable by_distance_table(const std::string& name, const json& rows) {
+  CsvTable csv(name,
                 {{"distance", CsvType::int64},
                  {"pairs", CsvType::int64},
                  {"mean", CsvType::float64},
@@ -131,7 +132,20 @@ void write_by_distance_csv(const ResultsDir& out, const std::string& name, const
                                        : CsvCell(r["distance"].get<std::int64_t>()),
              r["pairs"].get<std::int64_t>(), r["mean"].get<double>(), r["min"].get<double>(),
              r["max"].get<double>()});
-  csv.commit();
+  return csv;
+}
+
+void write_by_distance_csv(const ResultsDir& out, const std::string& name, const json& rows) {
+  write_table(out, by_distance_table(name, rows));
+}
+
+json publish_results(const ResultsDir& out, const json& summary, json manifest, json files, double seconds) {
+  out.write_json("summary.json", summary);
+  files.push_back("summary.json");
+  manifest["files"] = std::move(files);
+  manifest["seconds"] = seconds;
+  out.commit_manifest(manifest);
+  return summary;
 }
 
 json manifest_header(const std::string& command, const json& invocation) {
@@ -145,13 +159,5 @@ json manifest_header(const std::string& command, const json& invocation) {
           {"invocation", invocation}};
 }
 
-json publish_results(const ResultsDir& out, const json& summary, json manifest, json files, double seconds) {
-  out.write_json("summary.json", summary);
-  files.push_back("summary.json");
-  manifest["files"] = std::move(files);
-  manifest["seconds"] = seconds;
-  out.commit_manifest(manifest);
-  return summary;
-}
 
 }  // namespace netdp

@@ -53,41 +53,71 @@ std::string CsvCell::spell(const CsvColumn& column) const {
   throw refuse();
 }
 
-CsvWriter::CsvWriter(const ResultsDir& dir, std::string name, std::vector<CsvColumn> columns)
-    : dir_(dir), name_(std::move(name)), columns_(std::move(columns)), file_(dir.file(name_)) {
-  for (std::size_t i = 0; i < columns_.size(); ++i)
-    line_.append(i ? "," : "").append(csv_text(columns_[i].name));
-  file_.stream() << line_ << '\n';
+CsvTable::CsvTable(std::string name, std::vector<CsvColumn> columns)
+    : name_(std::move(name)), columns_(std::move(columns)) {
+  for (std::size_t i = 0; i < columns_.size(); ++i) text_.append(i ? "," : "").append(csv_text(columns_[i].name));
+  text_ += '\n';
 }
 
 template <typename Cells>
-void CsvWriter::append(const Cells& cells) {
+void CsvTable::append(const Cells& cells) {
   if (cells.size() != columns_.size())
     throw std::logic_error(name_ + ": a row of " + std::to_string(cells.size()) + " cells for " +
                            std::to_string(columns_.size()) + " columns");
-  line_.clear();
   std::size_t i = 0;
   for (const CsvCell& cell : cells) {
-    line_.append(i ? "," : "").append(cell.spell(columns_[i]));
+    text_.append(i ? "," : "").append(cell.spell(columns_[i]));
     ++i;
   }
-  file_.stream() << line_ << '\n';
+  text_ += '\n';
+  ++rows_;
+}
+
+void CsvTable::row(std::initializer_list<CsvCell> cells) {
+  append(cells);
+}
+
+void CsvTable::row(const std::vector<CsvCell>& cells) {
+  append(cells);
+}
+
+nlohmann::json CsvTable::types() const {
+  nlohmann::json types = nlohmann::json::object();
+  for (const auto& c : columns_) types[c.name] = csv_type_name(c.type);
+  return types;
+}
+
+std::string write_table(const ResultsDir& dir, const CsvTable& table) {
+  AtomicFile file(dir.file(table.name()));
+  file.stream() << table.text();
+  file.commit();
+  dir.record_table(table.name(), table.types());
+  return table.name();
+}
+
+CsvWriter::CsvWriter(const ResultsDir& dir, std::string name, std::vector<CsvColumn> columns)
+    : dir_(dir), table_(name, std::move(columns)), file_(dir.file(name)) {}
+
+// The spelled rows go to the file every 1 MiB or so: the writer holds a bounded text, whatever the row count.
+void CsvWriter::flush_rows() {
+  file_.stream() << table_.take_text();
 }
 
 void CsvWriter::row(std::initializer_list<CsvCell> cells) {
-  append(cells);
+  table_.row(cells);
+  if (table_.text().size() > (1u << 20)) flush_rows();
 }
 
 void CsvWriter::row(const std::vector<CsvCell>& cells) {
-  append(cells);
+  table_.row(cells);
+  if (table_.text().size() > (1u << 20)) flush_rows();
 }
 
 std::string CsvWriter::commit() {
+  flush_rows();
   file_.commit();
-  nlohmann::json types = nlohmann::json::object();
-  for (const auto& c : columns_) types[c.name] = csv_type_name(c.type);
-  dir_.record_table(name_, std::move(types));
-  return name_;
+  dir_.record_table(table_.name(), table_.types());
+  return table_.name();
 }
 
 }  // namespace netdp

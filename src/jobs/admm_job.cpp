@@ -10,7 +10,7 @@
 #include "jobs/model_list.hpp"
 #include "netdp/accounting/loss_report.hpp"
 #include "netdp/core/error.hpp"
-#include "netdp/io/results_dir.hpp"
+#include "netdp/io/run_result.hpp"
 #include "netdp/simulation/admm_prox.hpp"
 
 namespace netdp {
@@ -41,16 +41,15 @@ double activation(const AdmmParams& p, std::int64_t users) {
   return (p.setting == AdmmSetting::federated ? double(p.sampled) : 1.0) / double(users);
 }
 
-std::string write_curves(const ResultsDir& out, const AdmmResult& r, const std::vector<double>& bound) {
-  CsvWriter csv(out, "curves.csv",
-                jobs::learning_curve_columns(
-                    {"distance_mean", "distance_std", "utility_bound", "max_participations_mean"}));
+CsvTable curves_table(const AdmmResult& r, const std::vector<double>& bound) {
+  CsvTable csv("curves.csv", jobs::learning_curve_columns(
+                                 {"distance_mean", "distance_std", "utility_bound", "max_participations_mean"}));
   for (std::size_t e = 0; e < r.step.size(); ++e) {
     auto row = jobs::learning_curve_cells(r.step[e], r.objective, r.accuracy, e);
     row.insert(row.end(), {r.distance.mean[e], r.distance.std[e], bound[e], r.max_participations_mean[e]});
     csv.row(row);
   }
-  return csv.commit();
+  return csv;
 }
 
 json guarantee_json(const AdmmPrivacyParams& p, AdmmGuarantee g, double sigma) {
@@ -97,8 +96,7 @@ void check_admm_job(const AdmmJob& job) {
   validate(admm_privacy_params(resolved, job.users, job.lipschitz > 0 ? job.lipschitz : 1.0));
 }
 
-json run_admm_job(const AdmmJob& job) {
-  const Stopwatch clock;
+RunResult run_admm_job(const AdmmJob& job) {
   AdmmParams p = job.params;
   check_admm_job(job);
   const LearningDataSpec& d = job.data;
@@ -143,15 +141,15 @@ json run_admm_job(const AdmmJob& job) {
   std::vector<double> bound;
   for (std::int64_t k : r.step) bound.push_back(admm_utility_bound(k, q, tau, d0, dim, p.sigma));
 
-  ResultsDir out(job.out_dir);
-  write_curves(out, r, bound);
+  RunResult result;
+  result.add(curves_table(r, bound));
   json privacy_json = lipschitz > 0 ? json::object() : json(nullptr);
   const AdmmGuarantee main = calibrated_guarantee(p.setting);
   if (lipschitz > 0) privacy_json[to_string(main)] = guarantee_json(privacy, main, p.sigma);
   if (lipschitz > 0 && p.setting == AdmmSetting::federated)
     privacy_json[to_string(AdmmGuarantee::federated_local)] =
         guarantee_json(privacy, AdmmGuarantee::federated_local, p.sigma);
-  json summary = {
+  result.summary = {
       {"model", "admm"},
       {"setting", to_string(p.setting)},
       {"objective", to_string(p.objective)},
@@ -195,8 +193,8 @@ json run_admm_job(const AdmmJob& job) {
       {"seconds_runs", r.seconds},
       {"threads", r.threads},
   };
-  json manifest = manifest_header("admm", job.invocation);
-  manifest["parameters"] = {{"data", d.csv},
+  result.manifest = manifest_header("admm", job.invocation);
+  result.manifest["parameters"] = {{"data", d.csv},
                             {"synthetic_rows", d.csv.empty() ? json(d.synthetic_rows) : json(nullptr)},
                             {"synthetic_dim", d.csv.empty() ? json(d.synthetic_dim) : json(nullptr)},
                             {"test_fraction", d.test_fraction},
@@ -205,7 +203,7 @@ json run_admm_job(const AdmmJob& job) {
                             {"seed", p.seed},
                             {"data_seed", d.seed},
                             {"eval_every", p.eval_every}};
-  return publish_results(out, summary, std::move(manifest), json::array({"curves.csv"}), clock.seconds());
+  return result;
 }
 
 namespace jobs {

@@ -95,7 +95,7 @@ void check_attack_dgd_job(const AttackDgdJob& job) {
         n, 0);
 }
 
-json run_attack_dgd_job(const AttackDgdJob& job) {
+RunResult run_attack_dgd_job(const AttackDgdJob& job) {
   const Stopwatch clock;
   check_attack_dgd_job(job);
   const Graph g = make_graph(job.graph);
@@ -164,7 +164,8 @@ json run_attack_dgd_job(const AttackDgdJob& job) {
   }
   progress.finish();
 
-  ResultsDir out(job.out_dir, g);  // node_map.csv for a renumbered file graph
+  RunResult result;
+  result.node_ids = g.file_ids;  // node_map.csv for a renumbered file graph
   // nodes.csv: one line per node; errors at T for the identifiable targets.
   std::vector<node_t> distance(n, std::numeric_limits<node_t>::max());
   for (node_t a : attackers) {
@@ -174,7 +175,7 @@ json run_attack_dgd_job(const AttackDgdJob& job) {
   }
   const attack::DgdEstimator& last = estimators.back();
   constexpr CsvType kInt = CsvType::int64, kFloat = CsvType::float64;
-  CsvWriter nodes(out, "nodes.csv",
+  CsvTable& nodes = result.table("nodes.csv",
                   {{"node", kInt},
                    {"role", CsvType::text},
                    {"distance", kInt},  // empty: no attacker reaches the node
@@ -224,8 +225,7 @@ json run_attack_dgd_job(const AttackDgdJob& job) {
       if (ols_data[j].count) final_ols_data.add(ols_data[j].mean), final_gls_data.add(gls_data[j].mean);
     }
   }
-  nodes.commit();
-  CsvWriter iterations(out, "iterations.csv",
+  CsvTable& iterations = result.table("iterations.csv",
                        {{"steps", kInt},
                         {"rows", kInt},
                         {"identifiable", kInt},
@@ -240,12 +240,9 @@ json run_attack_dgd_job(const AttackDgdJob& job) {
     iterations.row({t, k.rows_after(t), known, cell(step_ols[i]), cell(step_gls[i]), cell(step_ols_data[i]),
                     cell(step_gls_data[i])});
   }
-  iterations.commit();
-  CsvWriter estimates_csv(
-      out, "estimates.csv",
+  CsvTable& estimates_csv = result.table("estimates.csv",
       {{"node", kInt}, {"coordinate", kInt}, {"reference", kFloat}, {"ols", kFloat}, {"gls", kFloat}});
   for (const EstimateRow& e : estimates) estimates_csv.row({e.node, e.coordinate, e.reference, e.ols, e.gls});
-  estimates_csv.commit();
 
   json primes = json::array();
   for (const auto& p : k.primes)
@@ -302,8 +299,9 @@ json run_attack_dgd_job(const AttackDgdJob& job) {
                             {"init", to_string(job.init)},
                             {"runs", job.runs},
                             {"seed", job.params.seed}};
-  return publish_results(out, summary, std::move(manifest),
-                         json::array({"nodes.csv", "iterations.csv", "estimates.csv"}), clock.seconds());
+  result.summary = std::move(summary);
+  result.manifest = std::move(manifest);
+  return result;
 }
 
 namespace jobs {

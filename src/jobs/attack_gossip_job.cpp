@@ -14,7 +14,7 @@
 #include "netdp/accounting/loss_report.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/core/graph_spec.hpp"
-#include "netdp/io/results_dir.hpp"
+#include "netdp/io/run_result.hpp"
 
 namespace netdp {
 
@@ -54,7 +54,7 @@ bool with_privacy(const AttackGossipJob& job) {
 // summary.json's "privacy" object (docs/attack.md "Privacy beside reconstruction").
 json privacy_summary(const AttackGossipJob& job, const Graph& g, const std::vector<std::vector<node_t>>& sets,
                      const std::vector<std::int8_t>& mask, const std::vector<int>& exact_rank,
-                     const attack::AttackPrivacy& p, const ResultsDir& out, json& files) {
+                     const attack::AttackPrivacy& p, RunResult& result) {
   const bool epsilon = job.privacy.delta > 0;
   // Sets whose floating-point basis is larger / smaller than the exact rank.
   std::int64_t above = 0, below = 0;
@@ -85,20 +85,17 @@ json privacy_summary(const AttackGossipJob& job, const Graph& g, const std::vect
     s["delta"] = job.privacy.delta;
     s["ldp_epsilon"] = p.ldp_epsilon;
   }
-  s["by_distance"] = write_privacy_by_distance(out, attack::privacy_by_distance(g, sets, mask, p), epsilon);
-  files.push_back("privacy_by_distance.csv");
+  s["by_distance"] = add_privacy_by_distance(result, attack::privacy_by_distance(g, sets, mask, p), epsilon);
   return s;
 }
 
 json one_set(const AttackGossipJob& job, const Graph& g, const attack::GossipRounds& rounds,
-             const std::vector<node_t>& attackers, const ResultsDir& out, json& files) {
+             const std::vector<node_t>& attackers, RunResult& result) {
   const attack::GossipAttackResult r =
       attack::attack_gossip(rounds, attackers, job.params, true, job.float_check);
   const bool exact = job.params.method == attack::Method::exact;
-  write_attack_nodes_csv(out, r, g.n);
-  write_attack_relations_csv(out, r);
-  files.push_back("nodes.csv");
-  files.push_back("relations.csv");
+  add_attack_nodes_csv(result, r, g.n);
+  add_attack_relations_csv(result, r);
   json s = {{"attackers", r.attackers},
             {"observed", r.observed},
             {"rows", r.rows_total},
@@ -120,9 +117,8 @@ json one_set(const AttackGossipJob& job, const Graph& g, const attack::GossipRou
     const std::vector<std::vector<node_t>> sets{r.attackers};
     const attack::AttackPrivacy p =
         attack::attack_privacy(rounds, sets, mask, job.params.secagg, job.privacy);
-    write_attack_privacy_csv(out, g, r, p);
-    files.push_back("privacy.csv");
-    s["privacy"] = privacy_summary(job, g, sets, mask, {r.rank}, p, out, files);
+    add_attack_privacy_csv(result, g, r, p);
+    s["privacy"] = privacy_summary(job, g, sets, mask, {r.rank}, p, result);
   }
   if (r.float_checked)
     s["float"] = {{"rank", r.float_rank},
@@ -135,12 +131,10 @@ json one_set(const AttackGossipJob& job, const Graph& g, const attack::GossipRou
 }
 
 json every_attacker(const AttackGossipJob& job, const Graph& g, const attack::GossipRounds& rounds,
-                    const ResultsDir& out, json& files) {
+                    RunResult& result) {
   const attack::AllAttackersResult r = attack::attack_gossip_all(rounds, job.params, job.float_check);
-  write_attackers_csv(out, r, job.float_check);
-  write_int8_npy(out.file("reconstructible.npy"), r.reconstructible, g.n, g.n);
-  files.push_back("attackers.csv");
-  files.push_back("reconstructible.npy");
+  add_attackers_csv(result, r, job.float_check);
+  result.matrix("reconstructible.npy", g.n, g.n, r.reconstructible);
   double mean = 0;
   for (int x : r.reconstructed) mean += x;
   json s = {{"attackers", "all"},
@@ -158,28 +152,19 @@ json every_attacker(const AttackGossipJob& job, const Graph& g, const attack::Go
     for (node_t a = 0; a < g.n; ++a) sets.push_back({a});
     const attack::AttackPrivacy p =
         attack::attack_privacy(rounds, sets, r.reconstructible, job.params.secagg, job.privacy);
-    NpyWriter mu(out.file("mu.npy"), g.n, g.n);
-    mu.consume(0, g.n, p.mu);
-    mu.commit();
-    files.push_back("mu.npy");
-    if (!p.epsilon.empty()) {
-      NpyWriter epsilon(out.file("epsilon.npy"), g.n, g.n);
-      epsilon.consume(0, g.n, p.epsilon);
-      epsilon.commit();
-      files.push_back("epsilon.npy");
-    }
-    s["privacy"] = privacy_summary(job, g, sets, r.reconstructible, r.rank, p, out, files);
+    result.matrix("mu.npy", g.n, g.n, p.mu);
+    if (!p.epsilon.empty()) result.matrix("epsilon.npy", g.n, g.n, p.epsilon);
+    s["privacy"] = privacy_summary(job, g, sets, r.reconstructible, r.rank, p, result);
   }
   if (job.centralities) {
-    s["centralities"] = write_attack_centralities(out, g, r);
-    files.push_back("centralities.csv");
+    s["centralities"] = add_attack_centralities(result, g, r);
   }
   return s;
 }
 
 }  // namespace
 
-json run_attack_gossip_job(const AttackGossipJob& job) {
+RunResult run_attack_gossip_job(const AttackGossipJob& job) {
   const Stopwatch clock;
   check_attack_gossip_job(job);
   const Graph g = make_graph(job.graph);
@@ -196,8 +181,8 @@ json run_attack_gossip_job(const AttackGossipJob& job) {
                            "a file are doubles: use method float");
   if (with_privacy(job)) attack::check_attack_privacy(rounds, job.privacy);
 
-  ResultsDir out(job.out_dir, g);  // node_map.csv for a renumbered file graph
-  json files = json::array();
+  RunResult result;
+  result.node_ids = g.file_ids;  // node_map.csv for a renumbered file graph
   json summary = {{"model", "attack gossip"},
                   {"n", g.n},
                   {"edges", g.num_edges()},
@@ -207,8 +192,8 @@ json run_attack_gossip_job(const AttackGossipJob& job) {
                   {"secagg", job.params.secagg},
                   {"dynamic", job.params.dynamic},
                   {"seed", job.params.seed}};
-  summary.update(every ? every_attacker(job, g, rounds, out, files)
-                       : one_set(job, g, rounds, attackers, out, files));
+  summary.update(every ? every_attacker(job, g, rounds, result)
+                       : one_set(job, g, rounds, attackers, result));
   summary["seconds"] = clock.seconds();
 
   json manifest = manifest_header("attack gossip", job.invocation);
@@ -227,7 +212,9 @@ json run_attack_gossip_job(const AttackGossipJob& job) {
     manifest["parameters"]["sensitivity"] = job.privacy.sensitivity;
     if (job.privacy.delta > 0) manifest["parameters"]["delta"] = job.privacy.delta;
   }
-  return publish_results(out, summary, std::move(manifest), files, clock.seconds());
+  result.summary = std::move(summary);
+  result.manifest = std::move(manifest);
+  return result;
 }
 
 void check_attack_gossip_job(const AttackGossipJob& job) {

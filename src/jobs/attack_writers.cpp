@@ -15,8 +15,8 @@ namespace {
 constexpr CsvType kInt = CsvType::int64, kFloat = CsvType::float64;
 }
 
-void write_attack_nodes_csv(const ResultsDir& out, const attack::GossipAttackResult& r, node_t n) {
-  CsvWriter csv(out, "nodes.csv",
+void add_attack_nodes_csv(RunResult& result, const attack::GossipAttackResult& r, node_t n) {
+  CsvTable& csv = result.table("nodes.csv",
                 {{"node", kInt},
                  {"attacker", kInt},
                  {"observed", kInt},
@@ -37,31 +37,28 @@ void write_attack_nodes_csv(const ResultsDir& out, const attack::GossipAttackRes
          r.reconstructed_values[i],
          known ? CsvCell(std::abs(r.reconstructed_values[i] - r.private_values[i])) : CsvCell(csv_empty)});
   }
-  csv.commit();
 }
 
-void write_attack_relations_csv(const ResultsDir& out, const attack::GossipAttackResult& r) {
-  CsvWriter csv(out, "relations.csv", {{"relation", kInt}, {"node", kInt}});
+void add_attack_relations_csv(RunResult& result, const attack::GossipAttackResult& r) {
+  CsvTable& csv = result.table("relations.csv", {{"relation", kInt}, {"node", kInt}});
   for (std::size_t i = 0; i < r.relations.size(); ++i)
     for (node_t v : r.relations[i]) csv.row({i, v});
-  csv.commit();
 }
 
-void write_attackers_csv(const ResultsDir& out, const attack::AllAttackersResult& r, bool with_float) {
+void add_attackers_csv(RunResult& result, const attack::AllAttackersResult& r, bool with_float) {
   std::vector<CsvColumn> columns{{"attacker", kInt}, {"rank", kInt}, {"reconstructed", kInt}};
   if (with_float) columns.push_back({"float_reconstructed", kInt});
-  CsvWriter csv(out, "attackers.csv", columns);
+  CsvTable& csv = result.table("attackers.csv", columns);
   for (std::size_t a = 0; a < r.rank.size(); ++a) {
     std::vector<CsvCell> row{a, r.rank[a], r.reconstructed[a]};
     if (with_float) row.push_back(r.float_reconstructed[a]);
     csv.row(row);
   }
-  csv.commit();
 }
 
-void write_attack_privacy_csv(const ResultsDir& out, const Graph& g, const attack::GossipAttackResult& r,
+void add_attack_privacy_csv(RunResult& result, const Graph& g, const attack::GossipAttackResult& r,
                               const attack::AttackPrivacy& p) {
-  CsvWriter csv(out, "privacy.csv",
+  CsvTable& csv = result.table("privacy.csv",
                 {{"node", kInt},
                  {"distance", kInt},  // empty: no attacker reaches the node
                  {"reconstructible", kInt},
@@ -75,12 +72,11 @@ void write_attack_privacy_csv(const ResultsDir& out, const Graph& g, const attac
              std::binary_search(r.reconstructible.begin(), r.reconstructible.end(), v), p.projection[i],
              p.mu[i], p.epsilon.empty() ? CsvCell(csv_empty) : CsvCell(p.epsilon[i])});
   }
-  csv.commit();
 }
 
-json write_privacy_by_distance(const ResultsDir& out, const std::vector<attack::PrivacyByDistance>& rows,
+json add_privacy_by_distance(RunResult& result, const std::vector<attack::PrivacyByDistance>& rows,
                                bool epsilon) {
-  CsvWriter csv(out, "privacy_by_distance.csv",
+  CsvTable& csv = result.table("privacy_by_distance.csv",
                 {{"distance", kInt},
                  {"pairs", kInt},
                  {"reconstructible", kInt},
@@ -106,7 +102,6 @@ json write_privacy_by_distance(const ResultsDir& out, const std::vector<attack::
     }
     list.push_back(row);
   }
-  csv.commit();
   return list;
 }
 
@@ -129,7 +124,7 @@ json number_or_null(double x) {
 
 }  // namespace
 
-json write_attack_centralities(const ResultsDir& out, const Graph& g, const attack::AllAttackersResult& r) {
+json add_attack_centralities(RunResult& result, const Graph& g, const attack::AllAttackersResult& r) {
   const auto n = static_cast<std::size_t>(g.n);
   const std::vector<double> degree = attack::degree_centrality(g), eigen = attack::eigenvector_centrality(g),
                             between = attack::betweenness_centrality(g), katz = attack::katz_centrality(g),
@@ -145,7 +140,7 @@ json write_attack_centralities(const ResultsDir& out, const Graph& g, const atta
     tau_distance[a] = attack::kendall_tau_b(known, distance);
     tau_comm[a] = attack::kendall_tau_b(known, row);
   }
-  CsvWriter csv(out, "centralities.csv",
+  CsvTable& csv = result.table("centralities.csv",
                 {{"attacker", kInt},
                  {"degree", kFloat},
                  {"eigenvector", kFloat},
@@ -156,7 +151,6 @@ json write_attack_centralities(const ResultsDir& out, const Graph& g, const atta
                  {"kendall_communicability", kFloat}});
   for (std::size_t a = 0; a < n; ++a)
     csv.row({a, degree[a], eigen[a], between[a], katz[a], fraction[a], tau_distance[a], tau_comm[a]});
-  csv.commit();
   return {{"spearman_degree", number_or_null(attack::spearman(degree, fraction))},
           {"spearman_eigenvector", number_or_null(attack::spearman(eigen, fraction))},
           {"spearman_betweenness", number_or_null(attack::spearman(between, fraction))},

@@ -26,7 +26,9 @@
 #include <utility>
 #include <vector>
 
+#include "core/progress.hpp"  // Stopwatch
 #include "jobs/model_parts.hpp"
+#include "netdp/io/run_result.hpp"
 
 namespace netdp::jobs {
 
@@ -161,9 +163,25 @@ class Binding {
   std::function<void(const Values&)> check(Check check) const {
     return [self = *this, check](const Values& v) { check(self.make(v)); };
   }
+  /// A run returns its typed result and the writer stage writes it (docs/outputs.md "The writer stage"): `run`
+  /// is `RunResult(const Job&)`, or `RunResult(const Job&, const ResultsDir&)` for a run that streams a matrix
+  /// too large to hold into the directory while it goes.
   template <class Run>
   std::function<nlohmann::json(const Values&, const RunContext&)> run(Run run) const {
-    return [self = *this, run](const Values& v, const RunContext& c) { return run(self.make(v, c)); };
+    return [self = *this, run](const Values& v, const RunContext& c) {
+      const Job job = self.make(v, c);
+      const Stopwatch clock;
+      if constexpr (std::is_invocable_v<Run, const Job&, const ResultsDir&>) {
+        ResultsDir out(c.out_dir);
+        const RunResult result = run(job, std::as_const(out));
+        return write_results(out, result, clock.seconds());
+      } else if constexpr (std::is_same_v<std::invoke_result_t<Run, const Job&>, RunResult>) {
+        const RunResult result = run(job);
+        return write_results(c.out_dir, result, clock.seconds());
+      } else {  // TRANSITION: the jobs that still write their own files
+        return nlohmann::json(run(job));
+      }
+    };
   }
   template <class Resources>
   std::function<Estimate(const Values&)> estimate(Resources resources) const {

@@ -112,7 +112,7 @@ void check_bound(const BoundRun& run, const BoundJob& job) {
   (void)evaluate_grid(run, job.grid);
 }
 
-json run_bound(const BoundRun& run, const BoundJob& job) {
+RunResult run_bound(const BoundRun& run, const BoundJob& job) {
   const auto started = std::chrono::steady_clock::now();
   const Evaluated e = evaluate_grid(run, job.grid);
   const auto& [ns, rows, names] = e;
@@ -120,8 +120,8 @@ json run_bound(const BoundRun& run, const BoundJob& job) {
   // Every column float64 (docs/outputs.md §6): n may be non-integer, a skipped row is nan throughout.
   std::vector<CsvColumn> columns{{"n", CsvType::float64}};
   for (const auto& name : names) columns.push_back({name, CsvType::float64});
-  ResultsDir out(job.out_dir);
-  CsvWriter csv(out, "bound.csv", columns);
+  RunResult result;
+  CsvTable& csv = result.table("bound.csv", columns);
   json skipped = json::array(), crossover = nullptr, unproven = json::array();
   for (const Row& r : rows) {
     std::vector<CsvCell> cells{r.n};
@@ -137,7 +137,6 @@ json run_bound(const BoundRun& run, const BoundJob& job) {
     csv.row(cells);
     if (crossover.is_null() && eps < eps_ldp) crossover = r.n;
   }
-  csv.commit();
   json summary = {{"bound", run.name}, {"rows", rows.size()}, {"columns", names}, {"skipped", skipped}};
   summary["n"] = ns;
   const Row* last = nullptr;
@@ -153,7 +152,6 @@ json run_bound(const BoundRun& run, const BoundJob& job) {
                            " (T < 3 n ln(1/delta_hat), or nv-formula code)"};
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   summary["seconds"] = seconds;
-  out.write_json("summary.json", summary);
 
   json manifest = manifest_header("bound " + run.name, job.invocation);
   manifest["parameters"] = run.parameters;
@@ -163,9 +161,9 @@ json run_bound(const BoundRun& run, const BoundJob& job) {
                       {"values", ns},
                       {"skip_invalid", job.grid.skip_invalid}};
   manifest["outputs"] = {"bound.csv", "summary.json"};
-  manifest["seconds"] = seconds;
-  out.commit_manifest(manifest);
-  return summary;
+  result.summary = std::move(summary);
+  result.manifest = std::move(manifest);
+  return result;
 }
 
 Model bound_model_base(const std::string& name, const std::string& help, std::vector<Parameter> parameters) {

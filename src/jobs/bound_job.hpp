@@ -142,8 +142,8 @@ BoundRun walk_bound_run(std::string name, const WalkValues& walk, const std::str
 
 /// The check phase of a bound: every n of the grid evaluated (milliseconds), nothing written.
 void check_bound(const BoundRun& run, const BoundJob& job);
-/// The run: bound.csv, summary.json and manifest.json (last); returns the summary.
-nlohmann::json run_bound(const BoundRun& run, const BoundJob& job);
+/// The run as a typed result: bound.csv and the summary (the writer stage writes them, docs/outputs.md).
+RunResult run_bound(const BoundRun& run, const BoundJob& job);
 /// A bound model's name, help, parameters, report and estimate.
 Model bound_model_base(const std::string& name, const std::string& help, std::vector<Parameter> parameters);
 

@@ -77,18 +77,26 @@ std::vector<CsvColumn> learning_curve_columns(const std::vector<std::string>& ex
 std::vector<CsvCell> learning_curve_cells(std::int64_t step, const RunStatistics& objective,
                                           const RunStatistics& accuracy, std::size_t e);
 /// curves.csv of those columns and one of the model's own, `last_name` (walk-sgd's max_contributions_mean,
-/// muffliato-sgd's consensus_mean). Returns the file's name.
+/// muffliato-sgd's consensus_mean).
 template <class Step>
-std::string write_learning_curves(const ResultsDir& out, const std::vector<Step>& step,
-                                  const RunStatistics& objective, const RunStatistics& accuracy,
-                                  const std::string& last_name, const std::vector<double>& last) {
-  CsvWriter csv(out, "curves.csv", learning_curve_columns({last_name}));
+CsvTable learning_curves_table(const std::vector<Step>& step, const RunStatistics& objective,
+                               const RunStatistics& accuracy, const std::string& last_name,
+                               const std::vector<double>& last) {
+  CsvTable csv("curves.csv", learning_curve_columns({last_name}));
   for (std::size_t e = 0; e < step.size(); ++e) {
     auto row = learning_curve_cells(step[e], objective, accuracy, e);
     row.push_back(last[e]);
     csv.row(row);
   }
-  return csv.commit();
+  return csv;
+}
+
+// TRANSITION: muffliato-sgd until it returns a RunResult.
+template <class Step>
+std::string write_learning_curves(const ResultsDir& out, const std::vector<Step>& step,
+                                  const RunStatistics& objective, const RunStatistics& accuracy,
+                                  const std::string& last_name, const std::vector<double>& last) {
+  return write_table(out, learning_curves_table(step, objective, accuracy, last_name, last));
 }
 
 /// The end of a learning model's report line: "final objective O, accuracy A, S s -> OUT\n" from the summary

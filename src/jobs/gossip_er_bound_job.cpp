@@ -60,7 +60,7 @@ std::pair<double, std::string> edge_probability(const ErBoundJob& job, const Gra
   return {n > 1 ? 2.0 * double(g.num_edges()) / (n * (n - 1)) : 1.0, "graph density 2m / (n (n - 1))"};
 }
 
-json run_er_bound_job(const ErBoundJob& job) {
+RunResult run_er_bound_job(const ErBoundJob& job, const ResultsDir& out) {
   const Stopwatch clock;
   check_er_bound_job(job);
   const Graph g = make_graph(job.graph);
@@ -83,7 +83,8 @@ json run_er_bound_job(const ErBoundJob& job) {
   ldp.sigma = job.sigma;
   ldp.sensitivity = job.sensitivity;
 
-  ResultsDir out(job.out_dir, g);  // node_map.csv for a renumbered file graph
+  RunResult result;
+  result.node_ids = g.file_ids;  // node_map.csv for a renumbered file graph
   LossReport report(g, out, job.source ? 1 : g.n, "gossip-er-bound", job.progress, job.write_matrix,
                     job.diagonal_local ? gossip_ldp_loss(ldp) : 0.0);
   // The bound of observer v depends only on d_v and on whether {u, v} is an edge: one value per observer,
@@ -111,7 +112,7 @@ json run_er_bound_job(const ErBoundJob& job) {
     }
     report.sink().consume(start, count, rows);
   }
-  const json losses = report.finish();
+  const json losses = report.finish(result);
 
   const auto degrees = degree_stats(g);
   json summary = {
@@ -135,10 +136,6 @@ json run_er_bound_job(const ErBoundJob& job) {
   const std::string warning = built_on_theorem_warning("the Erdos-Renyi bound (Theorem 6.6)");
   if (job.progress) std::fprintf(stderr, "netdp: warning: %s\n", warning.c_str());  // --quiet: summary.json
   summary["warnings"] = json::array({warning});
-  json files = json::array();
-  if (job.write_matrix) files.push_back("loss.npy");
-  files.push_back("by_distance.csv");
-  if (!job.source) files.push_back("per_observer.csv");
   json manifest = manifest_header("gossip-er-bound", job.invocation);
   manifest["parameters"] = {{"graph", job.graph},
                             {"steps", job.steps},
@@ -150,7 +147,9 @@ json run_er_bound_job(const ErBoundJob& job) {
                             {"variant", summary["variant"]},
                             {"diagonal", job.diagonal_local ? "local" : "zero"},
                             {"source", job.source ? json(*job.source) : json(nullptr)}};
-  return publish_results(out, summary, std::move(manifest), files, clock.seconds());
+  result.summary = std::move(summary);
+  result.manifest = std::move(manifest);
+  return result;
 }
 
 }  // namespace

@@ -59,7 +59,7 @@ void check_gossip_loss_job(const GossipLossJob& job) {
   require_device(early.device);
 }
 
-json run_gossip_loss_job(const GossipLossJob& job) {
+RunResult run_gossip_loss_job(const GossipLossJob& job, const ResultsDir& out) {
   const Stopwatch clock;
 
   GossipLossParams params = job.params;
@@ -82,7 +82,8 @@ json run_gossip_loss_job(const GossipLossJob& job) {
   const bool exact = params.accounting == GossipAccounting::exact;
   if (!exact && job.progress)  // --quiet runs find it in summary.json's warnings
     std::fprintf(stderr, "netdp: warning: %s\n", gossip_theorem_warning().c_str());
-  ResultsDir out(job.out_dir, g);  // node_map.csv for a renumbered file graph
+  RunResult result;
+  result.node_ids = g.file_ids;  // node_map.csv for a renumbered file graph
   LossReport report(g, out, params.source ? 1 : g.n, "gossip-loss", job.progress, job.write_matrix,
                     job.diagonal_local ? gossip_ldp_loss(params) : 0.0);
   const std::int64_t rows = params.source ? 1 : g.n;
@@ -103,9 +104,15 @@ json run_gossip_loss_job(const GossipLossJob& job) {
       g, w, params, report.sink(), [&](double done) { powers.update(done); },
       mu_targets.empty() ? nullptr : &mu_sink);
   powers.finish();
-  if (mu_file) mu_file->commit();
-  if (epsilon_file) epsilon_file->commit();
-  const json losses = report.finish();
+  const json losses = report.finish(result);
+  if (mu_file) {
+    mu_file->commit();
+    result.streamed("mu.npy");
+  }
+  if (epsilon_file) {
+    epsilon_file->commit();
+    result.streamed("epsilon.npy");
+  }
 
   const auto degrees = degree_stats(g);
   json summary = {
@@ -153,12 +160,6 @@ json run_gossip_loss_job(const GossipLossJob& job) {
     summary["warnings"] = json::array({gossip_theorem_warning()});
   }
   if (params.source) summary["source"] = *params.source;
-  json files = json::array();
-  if (job.write_matrix) files.push_back("loss.npy");
-  if (mu_file) files.push_back("mu.npy");
-  if (epsilon_file) files.push_back("epsilon.npy");
-  files.push_back("by_distance.csv");
-  if (!params.source) files.push_back("per_observer.csv");
 
   json manifest = manifest_header("gossip-loss", job.invocation);
   manifest.update({
@@ -188,7 +189,9 @@ json run_gossip_loss_job(const GossipLossJob& job) {
         {"tiles", run.tiles},
         {"tile_sources", run.tile_sources}}},
   });
-  return publish_results(out, summary, std::move(manifest), files, clock.seconds());
+  result.summary = std::move(summary);
+  result.manifest = std::move(manifest);
+  return result;
 }
 
 namespace jobs {

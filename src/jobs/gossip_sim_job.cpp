@@ -27,8 +27,8 @@ using json = nlohmann::json;
 namespace {
 
 /// mse.csv: t, mean, stderr, noisy_mean, noisy_stderr, bound (docs/gossip_sim.md).
-std::string write_mse(const ResultsDir& out, const GossipSimResult& r, const GossipBoundInputs& theory) {
-  CsvWriter csv(out, "mse.csv",
+CsvTable mse_table(const GossipSimResult& r, const GossipBoundInputs& theory) {
+  CsvTable csv("mse.csv",
                 {{"t", CsvType::int64},
                  {"mean", CsvType::float64},
                  {"stderr", CsvType::float64},
@@ -38,7 +38,7 @@ std::string write_mse(const ResultsDir& out, const GossipSimResult& r, const Gos
   for (std::size_t i = 0; i < r.t.size(); ++i)
     csv.row({r.t[i], r.mean[i], r.std_error[i], r.noisy_mean[i], r.noisy_std_error[i],
              gossip_sim_bound(theory, r.t[i])});
-  return csv.commit();
+  return csv;
 }
 
 const char* bound_rule(GossipProtocol p) {
@@ -110,7 +110,7 @@ void check_gossip_sim_job(const GossipSimJob& job) {
   require_device(early.device);  // after the checks that name a better reason (privacy on cuda)
 }
 
-json run_gossip_sim_job(const GossipSimJob& job) {
+RunResult run_gossip_sim_job(const GossipSimJob& job) {
   const Stopwatch clock;
 
   GossipSimParams params = job.params;
@@ -149,14 +149,15 @@ json run_gossip_sim_job(const GossipSimJob& job) {
   privacy.memory_limit = params.memory_limit;
   if (job.privacy) gossip_sim_privacy_memory(g, jg.w, params, privacy);  // fail before the simulation
 
-  ResultsDir out(job.out_dir, g);  // node_map.csv for a renumbered file graph
+  RunResult result;
+  result.node_ids = g.file_ids;  // node_map.csv for a renumbered file graph
   ProgressLine progress("gossip-sim", "of the run-steps", job.progress);
   const GossipSimResult r = gossip_sim(g, jg.w, x, params, [&](double f) { progress.update(f); });
   progress.finish();
   jobs::require_finite_curve(r.t, r.noisy_mean, "the mean error of the noisy values",
                              "lower sigma (the squares overflow)");
   jobs::require_finite_curve(r.t, r.mean, "the mean error", "lower sigma (the squares overflow)");
-  std::vector<std::string> files{write_mse(out, r, theory)};
+  result.add(mse_table(r, theory));
   json privacy_summary;
   if (job.privacy) {
     ProgressLine privacy_progress("gossip-sim privacy", "of the runs", job.progress);
@@ -169,7 +170,7 @@ json run_gossip_sim_job(const GossipSimJob& job) {
       require_finite(pr.overall.mean(), "the mean pairwise loss",
                      "lower alpha or sensitivity, or raise sigma");
     }
-    privacy_summary = gossip_sim_detail::write_privacy_outputs(out, params, privacy, pr, files);
+    privacy_summary = gossip_sim_detail::add_privacy_outputs(result, params, privacy, pr);
   }
   json stop_summary;
   if (job.stop_at) {  // privacy at equal accuracy (docs/gossip_sim.md "Stopping at an accuracy rule")
@@ -177,7 +178,7 @@ json run_gossip_sim_job(const GossipSimJob& job) {
     const GossipStopResult sr = gossip_sim_stop(g, jg.w, x, params, privacy, *job.stop_at,
                                                 [&](double f) { stop_progress.update(f); });
     stop_progress.finish();
-    stop_summary = gossip_sim_detail::write_stop_outputs(out, sr, files);
+    stop_summary = gossip_sim_detail::add_stop_outputs(result, sr);
   }
 
   const std::size_t last = r.t.size() - 1;
@@ -276,7 +277,9 @@ json run_gossip_sim_job(const GossipSimJob& job) {
         {"privacy", job.privacy ? privacy_parameters(privacy) : json(nullptr)}}},
       {"backend", backend},
   });
-  return publish_results(out, summary, std::move(manifest), files, clock.seconds());
+  result.summary = std::move(summary);
+  result.manifest = std::move(manifest);
+  return result;
 }
 
 namespace jobs {

@@ -10,7 +10,7 @@
 #include "netdp/core/graph_spec.hpp"
 #include "netdp/core/spectral.hpp"
 #include "netdp/core/weighting.hpp"
-#include "netdp/io/csv_table.hpp"
+#include "netdp/io/run_result.hpp"
 
 namespace netdp::jobs {
 
@@ -35,22 +35,23 @@ void check_graph_job(const GraphJob& job) {
   if (weights.scheme == Weighting::file) (void)make_weights(make_graph(job.graph), weights);
 }
 
-json run_graph(const GraphJob& job) {
+RunResult run_graph(const GraphJob& job, const ResultsDir& out) {
   check_graph_job(job);
   const std::string& spec = job.graph;
   const std::string& weights = job.weights;
   const double sigma = job.sigma;
   Graph g = make_graph(spec);
   CsrMatrix w = make_weights(g, parse_weights_spec(weights));
-  ResultsDir out(job.out_dir, g);  // node_map.csv for a renumbered file graph
+  RunResult result;
+  result.node_ids = g.file_ids;  // node_map.csv for a renumbered file graph
+  result.summary_name = "stats.json";  // not a study model: no summary.json
   write_edge_list(g, out.file("edges.txt").string());
+  result.streamed("edges.txt");
   // Families drawn from positions (rgg) also write them: plots by Euclidean distance (thesis Fig. C.3).
   if (const auto positions = graph_positions(parse_graph_spec(spec)); !positions.empty()) {
-    CsvWriter csv(out, "positions.csv",
-                  {{"node", CsvType::int64}, {"x", CsvType::float64}, {"y", CsvType::float64}});
-    for (std::size_t v = 0; v < positions.size() / 2; ++v)
-      csv.row({v, positions[2 * v], positions[2 * v + 1]});
-    csv.commit();
+    CsvTable& csv = result.table("positions.csv",
+                                 {{"node", CsvType::int64}, {"x", CsvType::float64}, {"y", CsvType::float64}});
+    for (std::size_t v = 0; v < positions.size() / 2; ++v) csv.row({v, positions[2 * v], positions[2 * v + 1]});
   }
 
   node_t components = 0;
@@ -89,17 +90,15 @@ json run_graph(const GraphJob& job) {
       stats["t_stop_sigma"] = sigma;
     }
     if (job.eigenvalues) {
-      CsvWriter csv(out, "eigenvalues.csv", {{"index", CsvType::int64}, {"eigenvalue", CsvType::float64}});
+      CsvTable& csv = result.table("eigenvalues.csv", {{"index", CsvType::int64}, {"eigenvalue", CsvType::float64}});
       auto values = eigenvalues(w);
       for (std::size_t i = 0; i < values.size(); ++i) csv.row({i, values[i]});
-      csv.commit();
     }
   }
-  out.write_json("stats.json", stats);
-  auto manifest = manifest_header("graph", job.invocation);
-  manifest["parameters"] = {{"graph", spec}, {"weights", weights}, {"sigma", sigma}};
-  out.commit_manifest(manifest);
-  return stats;
+  result.summary = std::move(stats);
+  result.manifest = manifest_header("graph", job.invocation);
+  result.manifest["parameters"] = {{"graph", spec}, {"weights", weights}, {"sigma", sigma}};
+  return result;
 }
 
 }  // namespace

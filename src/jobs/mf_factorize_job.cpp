@@ -17,19 +17,22 @@ void check_mf_factorize_job(const MfFactorizeJob& job) {
   check_mf_spec(job.spec, false);
 }
 
-json run_mf_factorize_job(const MfFactorizeJob& job) {
+RunResult run_mf_factorize_job(const MfFactorizeJob& job) {
   const Stopwatch clock;
   check_mf_factorize_job(job);
   const MfSetup setup = mf_setup(job.spec);
-  ResultsDir out(job.out_dir);
-  mf::write_npy_matrix(out.file("C.npy").string(), mf::stack_rows(setup.c));
+  RunResult result;
+  const mf::Matrix c = mf::stack_rows(setup.c);
+  result.matrix("C.npy", c.rows, c.cols, c.a);
   json summary = {{"model", "mf-factorize"}};
   summary.update(mf_description(job.spec, setup));
   summary.update(mf_workload_losses(setup));
   summary["seconds"] = clock.seconds();
   json manifest = manifest_header("mf-factorize", job.invocation);
   manifest["parameters"] = mf_spec_manifest(job.spec);
-  return publish_results(out, summary, std::move(manifest), json::array({"C.npy"}), clock.seconds());
+  result.summary = std::move(summary);
+  result.manifest = std::move(manifest);
+  return result;
 }
 
 namespace jobs {

@@ -66,21 +66,20 @@ void require_finite_mf_curves(const mf::MfSgdResult& r) {
 
 namespace {
 
-std::string write_curves(const ResultsDir& out, const mf::MfSgdResult& r) {
-  CsvWriter csv(out, "curves.csv",
-                jobs::statistics_columns({"objective", "test_loss", "accuracy", "consensus"}));
+CsvTable curves_table(const mf::MfSgdResult& r) {
+  CsvTable csv("curves.csv", jobs::statistics_columns({"objective", "test_loss", "accuracy", "consensus"}));
   for (std::size_t e = 0; e < r.step.size(); ++e) {
     std::vector<CsvCell> row{r.step[e]};
     for (const RunStatistics* s : {&r.objective, &r.test_loss, &r.accuracy, &r.consensus})
       jobs::append_statistics(row, *s, e);
     csv.row(row);
   }
-  return csv.commit();
+  return csv;
 }
 
 }  // namespace
 
-json run_mf_sgd_job(const MfSgdJob& job) {
+RunResult run_mf_sgd_job(const MfSgdJob& job) {
   const Stopwatch clock;
   check_mf_sgd_job(job);
   const MfSetup setup = mf_setup(job.spec);
@@ -95,9 +94,11 @@ json run_mf_sgd_job(const MfSgdJob& job) {
   progress.finish();
   require_finite_mf_curves(r);
 
-  ResultsDir out(job.out_dir, setup.g);  // node_map.csv for a renumbered file graph
-  write_curves(out, r);
-  mf::write_npy_matrix(out.file("C.npy").string(), mf::stack_rows(setup.c));
+  RunResult result;
+  result.node_ids = setup.g.file_ids;  // node_map.csv for a renumbered file graph
+  result.add(curves_table(r));
+  const mf::Matrix c = mf::stack_rows(setup.c);
+  result.matrix("C.npy", c.rows, c.cols, c.a);
   json summary = {{"model", "mf-sgd"}};
   summary.update(mf_description(job.spec, setup));
   summary.update(mf_workload_losses(setup));
@@ -138,8 +139,9 @@ json run_mf_sgd_job(const MfSgdJob& job) {
   manifest["parameters"] = mf_spec_manifest(job.spec);
   manifest["parameters"].update(jobs::learning_data_json(job.data));
   manifest["parameters"].update({{"seed", p.seed}, {"eval_every", p.eval_every}});
-  return publish_results(out, summary, std::move(manifest), json::array({"curves.csv", "C.npy"}),
-                         clock.seconds());
+  result.summary = std::move(summary);
+  result.manifest = std::move(manifest);
+  return result;
 }
 
 namespace jobs {

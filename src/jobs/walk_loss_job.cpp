@@ -39,10 +39,10 @@ double calibrate_sigma(const Graph& g, const CsrMatrix& w, WalkLossParams p, con
   return std::sqrt(value / job.target_mean_loss);
 }
 
-void write_coalition(const ResultsDir& out, const WorstCoalition& coalition) {
-  CsvWriter csv(out, "collusion.csv", {{"u", CsvType::int64}, {"worst_coalition_loss", CsvType::float64}});
+CsvTable coalition_table(const WorstCoalition& coalition) {
+  CsvTable csv("collusion.csv", {{"u", CsvType::int64}, {"worst_coalition_loss", CsvType::float64}});
   for (auto [u, loss] : coalition.worst()) csv.row({u, loss});
-  csv.commit();
+  return csv;
 }
 
 }  // namespace
@@ -67,7 +67,7 @@ void check_walk_loss_job(const WalkLossJob& job) {
                                             ", got " + std::to_string(job.colluders));
 }
 
-json run_walk_loss_job(const WalkLossJob& job) {
+RunResult run_walk_loss_job(const WalkLossJob& job, const ResultsDir& out) {
   const auto started = std::chrono::steady_clock::now();
   auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -101,7 +101,8 @@ json run_walk_loss_job(const WalkLossJob& job) {
                        " is below the weak-convexity condition of Thm 7.7 (" +
                        (job.stated_condition ? "stated" : "exact") +
                        " form); the losses are reported but the theorem does not cover them");
-  ResultsDir out(job.out_dir, g);  // node_map.csv for a renumbered file graph
+  RunResult result;
+  result.node_ids = g.file_ids;  // node_map.csv for a renumbered file graph
   LossReport report(g, out, params.source ? 1 : g.n, "walk-loss", job.progress, job.write_matrix,
                     job.diagonal_local ? walk_local_loss(params) : 0.0);
   std::optional<WorstCoalition> coalition;
@@ -109,7 +110,7 @@ json run_walk_loss_job(const WalkLossJob& job) {
   if (job.colluders > 0) sinks.push_back(&coalition.emplace(g.n, job.colluders));
   LossRowTee sink(sinks);
   WalkLossRun run = walk_loss(g, w, params, sink);
-  const json losses = report.finish();
+  const json losses = report.finish(result);
   // Every time, the defaults too, once the run succeeded (a refused run prints only its error); --quiet runs
   // find them in summary.json.
   if (job.progress)
@@ -163,7 +164,7 @@ json run_walk_loss_job(const WalkLossJob& job) {
         {"noise_multiplier", params.sigma},
         {"sigma", params.sigma}};
   if (coalition) {
-    write_coalition(out, *coalition);
+    result.add(coalition_table(*coalition));
     double worst = 0, sum = 0;
     for (auto [u, loss] : coalition->worst()) {
       worst = std::max(worst, loss);
@@ -174,7 +175,6 @@ json run_walk_loss_job(const WalkLossJob& job) {
                             {"mean_worst_coalition_loss", sum / double(coalition->worst().size())}};
   }
   summary["seconds_total"] = elapsed();
-  out.write_json("summary.json", summary);
 
   json manifest = manifest_header("walk-loss", job.invocation);
   manifest.update(
@@ -201,10 +201,10 @@ json run_walk_loss_job(const WalkLossJob& job) {
          {"gap_definition", to_string(job.gap)},
          {"tile_sources", params.tile_sources},
          {"memory_limit", params.memory_limit}}},
-       {"backend", {{"device", run.device}, {"tiles", run.tiles}, {"tile_sources", run.tile_sources}}},
-       {"seconds", elapsed()}});
-  out.commit_manifest(manifest);
-  return summary;
+       {"backend", {{"device", run.device}, {"tiles", run.tiles}, {"tile_sources", run.tile_sources}}}});
+  result.summary = std::move(summary);
+  result.manifest = std::move(manifest);
+  return result;
 }
 
 namespace jobs {

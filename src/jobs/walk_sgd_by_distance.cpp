@@ -27,10 +27,10 @@ std::vector<double> walk_sgd_rgg_positions(const std::string& graph) {
   return positions;
 }
 
-std::string write_walk_sgd_by_distance(const ResultsDir& out, const WalkModel& walk, const LocalData& data,
-                                       const WalkSgdParams& p, const std::vector<double>& positions,
-                                       const WalkSgdGraph& symmetric, const WalkLossParams& loss,
-                                       int quantiles, const std::function<void(double)>& progress) {
+CsvTable walk_sgd_by_distance_table(const WalkModel& walk, const LocalData& data, const WalkSgdParams& p,
+                                    const std::vector<double>& positions, const WalkSgdGraph& symmetric,
+                                    const WalkLossParams& loss, int quantiles,
+                                    const std::function<void(double)>& progress) {
   const auto n = static_cast<std::size_t>(data.n);
   struct Pair {
     double distance;
@@ -60,7 +60,7 @@ std::string write_walk_sgd_by_distance(const ResultsDir& out, const WalkModel& w
     if (!eps.empty()) privacy[c] += (eps[u * n + v] + eps[v * n + u]) / 2;
   }
   const std::vector<double> discrepancy = walk_sgd_discrepancy(walk, data, p, pair_class, classes, progress);
-  CsvWriter csv(out, "by_distance.csv",
+  CsvTable csv("by_distance.csv",
                 {{"quantile", CsvType::int64},
                  {"distance_min", CsvType::float64},
                  {"distance_max", CsvType::float64},
@@ -75,7 +75,7 @@ std::string write_walk_sgd_by_distance(const ResultsDir& out, const WalkModel& w
       csv.row({c + 1, lo[c], hi[c], count[c], eps.empty() ? NAN : privacy[c] / double(count[c]), step,
                discrepancy[e * classes + c]});
     }
-  return csv.commit();
+  return csv;
 }
 
 }  // namespace netdp

@@ -39,7 +39,7 @@ void check_walk_sgd_job(const WalkSgdJob& job) {
     (void)make_walk_model(job.graph, job.weights, nullptr, "walk-sgd");
 }
 
-json run_walk_sgd_job(const WalkSgdJob& job) {
+RunResult run_walk_sgd_job(const WalkSgdJob& job) {
   const Stopwatch clock;
   WalkSgdParams p = job.params;
   const WalkSgdMeanLoss& ml = job.mean_loss;
@@ -87,15 +87,15 @@ json run_walk_sgd_job(const WalkSgdJob& job) {
   jobs::require_finite_curve(r.step, r.objective.mean, "the mean objective",
                              "lower step-size or sigma (the iterates diverge)");
 
-  ResultsDir out(job.out_dir, graph);  // node_map.csv for a renumbered file graph
-  json files = json::array({jobs::write_learning_curves(out, r.step, r.objective, r.accuracy,
-                                                        "max_contributions_mean", r.max_contributions_mean)});
+  RunResult result;
+  result.node_ids = graph.file_ids;  // node_map.csv for a renumbered file graph
+  result.add(jobs::learning_curves_table(r.step, r.objective, r.accuracy, "max_contributions_mean",
+                                         r.max_contributions_mean));
   if (by_distance) {
     loss.sigma = p.sigma > 0 ? p.sigma / sensitivity : 0.0;
     ProgressLine discrepancy("walk-sgd by distance", "of the runs", job.progress);
-    files.push_back(write_walk_sgd_by_distance(out, walk, split.train, p, positions, *symmetric, loss,
-                                               job.distance_quantiles,
-                                               [&](double f) { discrepancy.update(f); }));
+    result.add(walk_sgd_by_distance_table(walk, split.train, p, positions, *symmetric, loss,
+                                          job.distance_quantiles, [&](double f) { discrepancy.update(f); }));
     discrepancy.finish();
   }
   json summary = {
@@ -167,7 +167,9 @@ json run_walk_sgd_job(const WalkSgdJob& job) {
                             {"slope_factor", job.search.slope_factor},
                             {"distance_quantiles", job.distance_quantiles}};
   manifest["parameters"].update(jobs::learning_data_json(job.data));
-  return publish_results(out, summary, std::move(manifest), files, clock.seconds());
+  result.summary = std::move(summary);
+  result.manifest = std::move(manifest);
+  return result;
 }
 
 namespace jobs {

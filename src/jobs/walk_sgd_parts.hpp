@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "netdp/io/results_dir.hpp"
+#include "netdp/io/csv_table.hpp"
 #include "netdp/jobs/walk_sgd_job.hpp"
 #include "netdp/simulation/walk_sim_model.hpp"
 
@@ -18,9 +18,9 @@ std::vector<double> walk_sgd_rgg_positions(const std::string& graph);
 /// equal size by Euclidean distance; per class its distance range, the mean pairwise loss (eps_{u->v} +
 /// eps_{v->u}) / 2 of walk_loss at loss.sigma (nan when 0), and at every evaluated step the estimate
 /// discrepancy of walk_sgd_discrepancy (its runs reported to `progress`).
-std::string write_walk_sgd_by_distance(const ResultsDir& out, const WalkModel& walk, const LocalData& data,
-                                       const WalkSgdParams& p, const std::vector<double>& positions,
-                                       const WalkSgdGraph& symmetric, const WalkLossParams& loss,
-                                       int quantiles, const std::function<void(double)>& progress);
+CsvTable walk_sgd_by_distance_table(const WalkModel& walk, const LocalData& data, const WalkSgdParams& p,
+                                    const std::vector<double>& positions, const WalkSgdGraph& symmetric,
+                                    const WalkLossParams& loss, int quantiles,
+                                    const std::function<void(double)>& progress);
 
 }  // namespace netdp

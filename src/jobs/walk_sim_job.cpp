@@ -31,20 +31,20 @@ CsvCell finite_or_empty(double x) {
   return std::isfinite(x) ? CsvCell(x) : CsvCell(csv_empty);
 }
 
-std::string write_by_distance(const ResultsDir& out, const WalkSimResult& r) {
-  CsvWriter csv(out, "by_distance.csv",
+CsvTable by_distance_table(const WalkSimResult& r) {
+  CsvTable csv("by_distance.csv",
                 {{"distance", kInt}, {"pairs", kFloat}, {"mean", kFloat}, {"min", kFloat}, {"max", kFloat}});
   for (std::size_t d = 1; d < r.by_distance.size(); ++d) {
     const LossStats& s = r.by_distance[d];
     if (s.weight == 0) continue;
     csv.row({d, s.weight, s.mean(), s.min, s.max});
   }
-  return csv.commit();
+  return csv;
 }
 
 // statistics visits: the per-node visit totals, all that the stepping engine counts.
-std::string write_visits(const ResultsDir& out, const WalkModel& m, const WalkSimResult& r) {
-  CsvWriter csv(out, "visits.csv",
+CsvTable visits_table(const WalkModel& m, const WalkSimResult& r) {
+  CsvTable csv("visits.csv",
                 {{"node", kInt},
                  {"degree", kInt},
                  {"pi", kFloat},
@@ -54,10 +54,10 @@ std::string write_visits(const ResultsDir& out, const WalkModel& m, const WalkSi
   for (node_t v = 0; v < r.n; ++v)
     csv.row({v, m.degree(v), m.pi(v), r.visits[v], double(r.visits[v]) / double(r.runs),
              double(r.steps) * m.pi(v)});
-  return csv.commit();
+  return csv;
 }
 
-std::string write_nodes(const ResultsDir& out, const WalkModel& m, const WalkSimResult& r, bool accounting) {
+CsvTable nodes_table(const WalkModel& m, const WalkSimResult& r, bool accounting) {
   std::vector<CsvColumn> columns{{"node", kInt},
                                  {"degree", kInt},
                                  {"pi", kFloat},
@@ -70,7 +70,7 @@ std::string write_nodes(const ResultsDir& out, const WalkModel& m, const WalkSim
                                  {"mean_hitting_time", kFloat}};
   if (accounting)
     columns.insert(columns.end(), {{"cycles", kInt}, {"observer_loss", kFloat}, {"local_loss", kFloat}});
-  CsvWriter csv(out, "nodes.csv", columns);
+  CsvTable csv("nodes.csv", columns);
   const double runs = double(r.runs);
   for (node_t v = 0; v < r.n; ++v) {
     const double pi = m.pi(v);
@@ -88,45 +88,44 @@ std::string write_nodes(const ResultsDir& out, const WalkModel& m, const WalkSim
     if (accounting) row.insert(row.end(), {r.cycles[v], r.observer_loss[v], r.node_local[v]});
     csv.row(row);
   }
-  return csv.commit();
+  return csv;
 }
 
 // time,count,expected (expected: the complete-graph closed form times R, empty otherwise).
 template <class Expected>
-std::string write_times(const ResultsDir& out, const std::string& file, const char* name,
+CsvTable times_table(const std::string& file, const char* name,
                         const TimeHistogram& h, bool theory, Expected expected) {
-  CsvWriter csv(out, file, {{name, kInt}, {"count", kInt}, {"expected", kFloat}});
+  CsvTable csv(file, {{name, kInt}, {"count", kInt}, {"expected", kFloat}});
   for (std::size_t t = 1; t < h.counts.size(); ++t)
     csv.row({t, h.counts[t], theory ? CsvCell(expected(std::int64_t(t))) : CsvCell(csv_empty)});
-  return csv.commit();
+  return csv;
 }
 
-std::string write_visit_counts(const ResultsDir& out, const WalkModel& m, const WalkSimResult& r) {
-  CsvWriter csv(out, "visit_counts.csv", {{"visits", kInt}, {"count", kInt}, {"expected", kFloat}});
+CsvTable visit_counts_table(const WalkModel& m, const WalkSimResult& r) {
+  CsvTable csv("visit_counts.csv", {{"visits", kInt}, {"count", kInt}, {"expected", kFloat}});
   const bool theory = m.kind == WalkKind::complete;
   for (const auto& [k, c] : r.visit_counts)
     csv.row({k, c,
              theory ? CsvCell(double(r.runs) * complete_expected_visit_counts(m.n, r.steps, k))
                     : CsvCell(csv_empty)});
-  return csv.commit();
+  return csv;
 }
 
-std::string write_utility(const ResultsDir& out, const WalkSimResult& r) {
-  CsvWriter csv(
-      out, "utility.csv",
+CsvTable utility_table(const WalkSimResult& r) {
+  CsvTable csv("utility.csv",
       {{"run", kInt}, {"truth", kFloat}, {"estimate", kFloat}, {"error", kFloat}, {"noises", kInt}});
   for (std::size_t i = 0; i < r.utility.size(); ++i) {
     const UtilityRun& u = r.utility[i];
     csv.row({i, u.truth, u.estimate, u.estimate - u.truth, u.noises});
   }
-  return csv.commit();
+  return csv;
 }
 
-std::string write_paths(const ResultsDir& out, const WalkSimResult& r) {
-  CsvWriter csv(out, "paths.csv", {{"run", kInt}, {"t", kInt}, {"node", kInt}});
+CsvTable paths_table(const WalkSimResult& r) {
+  CsvTable csv("paths.csv", {{"run", kInt}, {"t", kInt}, {"node", kInt}});
   for (std::size_t i = 0; i < r.paths.size(); ++i)
     for (std::size_t t = 0; t < r.paths[i].size(); ++t) csv.row({i, t, r.paths[i][t]});
-  return csv.commit();
+  return csv;
 }
 
 json loss_json(const LossStats& s) {
@@ -209,7 +208,7 @@ void check_walk_sim_job(const WalkSimJob& job) {
   if (!closed_form && jobs::graph_size(job.graph).m <= 2e6) (void)make_walk_model(job.graph, job.weights);
 }
 
-json run_walk_sim_job(const WalkSimJob& job) {
+RunResult run_walk_sim_job(const WalkSimJob& job) {
   const Stopwatch clock;
   const WalkSimParams& p = job.params;
   check_walk_sim_job(job);  // bad numbers fail before a large graph is built
@@ -229,7 +228,8 @@ json run_walk_sim_job(const WalkSimJob& job) {
   }
   const double graph_seconds = clock.seconds();
 
-  ResultsDir out(job.out_dir, g);  // node_map.csv for a renumbered file graph
+  RunResult result;
+  result.node_ids = g.file_ids;  // node_map.csv for a renumbered file graph
   ProgressLine progress("walk-sim", "of the run-steps", job.progress);
   const WalkSimResult r =
       walk_sim(model, p, have_distances ? &distances : nullptr, [&](double f) { progress.update(f); });
@@ -247,20 +247,19 @@ json run_walk_sim_job(const WalkSimJob& job) {
   const auto hits = [&](std::int64_t h) {
     return double(p.runs) * complete_expected_hits(model.n, p.steps, h);
   };
-  json files = json::array();
   const bool full = p.statistics == WalkStatistics::full;
   const bool node_table = model.n <= kMaxNodesCsv;
   if (full) {
-    files.push_back(write_visit_counts(out, model, r));
-    files.push_back(write_times(out, "return_times.csv", "m", r.return_times, complete, returns));
-    files.push_back(write_times(out, "hitting_times.csv", "h", r.hitting_times, complete, hits));
-    if (node_table) files.push_back(write_nodes(out, model, r, p.accounting));
+    result.add(visit_counts_table(model, r));
+    result.add(times_table("return_times.csv", "m", r.return_times, complete, returns));
+    result.add(times_table("hitting_times.csv", "h", r.hitting_times, complete, hits));
+    if (node_table) result.add(nodes_table(model, r, p.accounting));
   } else if (node_table) {
-    files.push_back(write_visits(out, model, r));
+    result.add(visits_table(model, r));
   }
-  if (p.accounting && !r.by_distance.empty()) files.push_back(write_by_distance(out, r));
-  if (!r.utility.empty()) files.push_back(write_utility(out, r));
-  if (p.save_paths) files.push_back(write_paths(out, r));
+  if (p.accounting && !r.by_distance.empty()) result.add(by_distance_table(r));
+  if (!r.utility.empty()) result.add(utility_table(r));
+  if (p.save_paths) result.add(paths_table(r));
 
   json quantiles = json::object();
   for (const auto& [q, value] : r.network_quantiles) quantiles[format_double(q)] = value;
@@ -337,7 +336,9 @@ json run_walk_sim_job(const WalkSimJob& job) {
         {"batch_runs", p.batch_runs}}},
       {"backend", backend},
   });
-  return publish_results(out, summary, std::move(manifest), files, clock.seconds());
+  result.summary = std::move(summary);
+  result.manifest = std::move(manifest);
+  return result;
 }
 
 namespace jobs {

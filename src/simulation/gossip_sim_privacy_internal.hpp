@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "netdp/io/results_dir.hpp"
+#include "netdp/io/run_result.hpp"
 #include "netdp/simulation/gossip_sim_privacy.hpp"
 #include "netdp/simulation/gossip_sim_stop.hpp"
 
@@ -59,15 +59,13 @@ class PrivacyRunSink : public LossRowSink {
   std::int64_t rows_received_ = 0;
 };
 
-/// Writes privacy_mean/min/max.npy, the quantile and ER-bound matrices, privacy_runs.csv and the by-distance
-/// CSVs (docs/gossip_sim.md); appends their names to `files`; returns summary.json's "privacy" object.
-nlohmann::json write_privacy_outputs(const ResultsDir& out, const GossipSimParams& p,
-                                     const GossipPrivacyParams& q, const GossipPrivacyResult& r,
-                                     std::vector<std::string>& files);
+/// Adds privacy_mean/min/max.npy, the quantile and ER-bound matrices, privacy_runs.csv and the by-distance
+/// tables (docs/gossip_sim.md) to the run's typed result; returns summary.json's "privacy" object.
+nlohmann::json add_privacy_outputs(RunResult& result, const GossipSimParams& p, const GossipPrivacyParams& q,
+                                   const GossipPrivacyResult& r);
 
-/// Writes privacy_stop.csv (docs/gossip_sim.md "Stopping at an accuracy rule"); appends its name to `files`;
+/// Adds privacy_stop.csv (docs/gossip_sim.md "Stopping at an accuracy rule") to the run's typed result;
 /// returns summary.json's "stop" object.
-nlohmann::json write_stop_outputs(const ResultsDir& out, const GossipStopResult& r,
-                                  std::vector<std::string>& files);
+nlohmann::json add_stop_outputs(RunResult& result, const GossipStopResult& r);
 
 }  // namespace netdp::gossip_sim_detail

@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "netdp/accounting/gossip_loss_sequence.hpp"
-#include "netdp/io/csv_table.hpp"
+#include "netdp/io/run_result.hpp"
 #include "simulation/gossip_sim_privacy_internal.hpp"
 
 namespace netdp::gossip_sim_detail {
@@ -16,20 +16,16 @@ using json = nlohmann::json;
 
 namespace {
 
-void write_matrix(const ResultsDir& out, const std::string& name, const GossipPrivacyResult& r,
-                  const std::vector<double>& values, std::vector<std::string>& files) {
-  NpyWriter file(out.file(name), r.rows, r.n);
-  file.consume(r.first_source, r.rows, values);
-  file.commit();
-  files.push_back(name);
+void add_matrix(RunResult& result, const std::string& name, const GossipPrivacyResult& r,
+                const std::vector<double>& values) {
+  result.matrix(name, r.rows, r.n, values);
 }
 
 /// `name`: distance,pairs_per_run,mean,min,max; the unreachable pairs last as "inf"; `runs` divides the
 /// counts. Returns summary.json's rows.
-json write_distance_table(const ResultsDir& out, const std::string& name,
-                          const std::vector<LossAggregate>& buckets, double runs,
-                          std::vector<std::string>& files) {
-  CsvWriter csv(out, name,
+json add_distance_table(RunResult& result, const std::string& name, const std::vector<LossAggregate>& buckets,
+                        double runs) {
+  CsvTable& csv = result.table(name,
                 {{"distance", CsvType::int64},
                  {"pairs_per_run", CsvType::float64},
                  {"mean", CsvType::float64},
@@ -49,7 +45,6 @@ json write_distance_table(const ResultsDir& out, const std::string& name,
                     {"min", a.min},
                     {"max", a.max}});
   }
-  files.push_back(csv.commit());
   return rows;
 }
 
@@ -63,20 +58,17 @@ json over_runs(const std::vector<GossipPrivacyRun>& runs,
   return {{"mean", a.mean()}, {"min", a.min}, {"max", a.max}};
 }
 
-void write_runs(const ResultsDir& out, const std::vector<GossipPrivacyRun>& runs,
-                std::vector<std::string>& files) {
-  CsvWriter csv(out, "privacy_runs.csv",
-                {{"run", CsvType::int64},
-                 {"mean_loss", CsvType::float64},
-                 {"max_loss", CsvType::float64},
-                 {"mean_eps_bar", CsvType::float64},
-                 {"max_eps_bar", CsvType::float64},
-                 {"eps_bar_bound", CsvType::float64}});
+void add_runs(RunResult& result, const std::vector<GossipPrivacyRun>& runs) {
+  CsvTable& csv = result.table("privacy_runs.csv", {{"run", CsvType::int64},
+                                                    {"mean_loss", CsvType::float64},
+                                                    {"max_loss", CsvType::float64},
+                                                    {"mean_eps_bar", CsvType::float64},
+                                                    {"max_eps_bar", CsvType::float64},
+                                                    {"eps_bar_bound", CsvType::float64}});
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const auto& r = runs[i];
     csv.row({i, r.mean_loss, r.max_loss, r.mean_eps_bar, r.max_eps_bar, r.eps_bar_bound});
   }
-  files.push_back(csv.commit());
 }
 
 json er_case(const LossAggregate& loss, const LossAggregate& bound, std::int64_t samples) {
@@ -106,18 +98,18 @@ json er_json(const ErBoundComparison& e) {
 
 }  // namespace
 
-json write_privacy_outputs(const ResultsDir& out, const GossipSimParams& p, const GossipPrivacyParams& q,
-                           const GossipPrivacyResult& r, std::vector<std::string>& files) {
-  write_matrix(out, "privacy_mean.npy", r, r.mean, files);
-  write_matrix(out, "privacy_min.npy", r, r.min, files);
-  write_matrix(out, "privacy_max.npy", r, r.max, files);
+json add_privacy_outputs(RunResult& result, const GossipSimParams& p, const GossipPrivacyParams& q,
+                         const GossipPrivacyResult& r) {
+  add_matrix(result, "privacy_mean.npy", r, r.mean);
+  add_matrix(result, "privacy_min.npy", r, r.min);
+  add_matrix(result, "privacy_max.npy", r, r.max);
   json levels = json::array();
   for (std::size_t k = 0; k < r.quantile_levels.size(); ++k) {
     const std::string name = "privacy_quantile_" + format_double(r.quantile_levels[k]) + ".npy";
-    write_matrix(out, name, r, r.quantiles[k], files);
+    add_matrix(result, name, r, r.quantiles[k]);
     levels.push_back({{"level", r.quantile_levels[k]}, {"file", name}});
   }
-  write_runs(out, r.per_run, files);
+  add_runs(result, r.per_run);
 
   const double computed = double(r.per_run.size());
   const GossipLossParams lp = gossip_privacy_loss_params(q, p);
@@ -169,14 +161,14 @@ json write_privacy_outputs(const ResultsDir& out, const GossipSimParams& p, cons
   if (r.er) warnings.push_back(built_on_theorem_warning("the Erdos-Renyi bound (Theorem 6.6, er_bound)"));
   if (!warnings.empty()) s["warnings"] = warnings;
   if (!r.by_base_distance.empty()) {
-    s["by_distance"] = write_distance_table(out, "privacy_by_distance.csv", r.by_base_distance, 1.0, files);
+    s["by_distance"] = add_distance_table(result, "privacy_by_distance.csv", r.by_base_distance, 1.0);
   }
   if (!r.by_union_distance.empty()) {
     s["by_union_distance"] =
-        write_distance_table(out, "privacy_by_union_distance.csv", r.by_union_distance, computed, files);
+        add_distance_table(result, "privacy_by_union_distance.csv", r.by_union_distance, computed);
   }
   if (r.er) {
-    write_matrix(out, "privacy_er_bound_mean.npy", r, r.er_bound_mean, files);
+    add_matrix(result, "privacy_er_bound_mean.npy", r, r.er_bound_mean);
     s["er_bound"] = er_json(*r.er);
   }
   return s;

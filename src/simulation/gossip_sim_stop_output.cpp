@@ -4,7 +4,7 @@
 #include <string>
 
 #include "netdp/core/format.hpp"
-#include "netdp/io/csv_table.hpp"
+#include "netdp/io/run_result.hpp"
 #include "simulation/gossip_sim_privacy_internal.hpp"
 
 namespace netdp::gossip_sim_detail {
@@ -27,8 +27,8 @@ json statistics_json(const StopStatistics& s) {
 
 }  // namespace
 
-json write_stop_outputs(const ResultsDir& out, const GossipStopResult& r, std::vector<std::string>& files) {
-  CsvWriter csv(out, "privacy_stop.csv",
+json add_stop_outputs(RunResult& result, const GossipStopResult& r) {
+  CsvTable& csv = result.table("privacy_stop.csv",
                 {{"run", CsvType::int64},
                  {"met", CsvType::int64},
                  {"stop_t", CsvType::int64},  // empty when the rule was not met
@@ -43,7 +43,6 @@ json write_stop_outputs(const ResultsDir& out, const GossipStopResult& r, std::v
     csv.row({run, s.point.stop.has_value(), s.point.stop ? CsvCell(*s.point.stop) : CsvCell(csv_empty),
              s.rounds, s.point.error, s.point.threshold, s.point.bias, s.mean_loss, s.max_loss});
   }
-  files.push_back(csv.commit());
   const bool thesis = r.rule.kind == StopRuleKind::thesis;
   json j = {
       {"rule", to_string(r.rule)},

@@ -242,8 +242,8 @@ TEST(GossipView, ThePairwiseAccountantGivesTheJobsEpsilonFromItsMu) {
   job.params.sigma = 1.7;
   job.delta = 1e-7;
   job.progress = false;
-  job.out_dir = (dir.path() / "run").string();
-  const auto summary = run_gossip_loss_job(job);
+  ResultsDir out(dir.path() / "run");
+  const auto summary = write_results(out, run_gossip_loss_job(job, out), 0.0);
   const auto mu = testing::read_npy((dir.path() / "run/mu.npy").string());
   const auto epsilon = testing::read_npy((dir.path() / "run/epsilon.npy").string());
   const std::size_t n = 30;

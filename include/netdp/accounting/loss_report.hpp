@@ -1,7 +1,8 @@
 #pragma once
 // The output side shared by every pairwise-loss model (gossip-loss, walk-loss, ...): rows stream into
-// loss.npy, the statistics and the progress reporter; finish() writes by_distance.csv and per_observer.csv
-// and returns the statistics as JSON for summary.json. Formats: README "Output files".
+// loss.npy, the statistics and the progress reporter; finish() adds loss.npy, by_distance.csv and
+// per_observer.csv to the run's typed result and returns the statistics as JSON for summary.json.
+// Formats: docs/outputs.md.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -13,6 +14,7 @@
 #include "netdp/core/graph.hpp"
 #include "netdp/core/loss_rows.hpp"
 #include "netdp/io/results_dir.hpp"
+#include "netdp/io/run_result.hpp"
 
 namespace netdp {
 
@@ -25,9 +27,9 @@ class LossReport {
              bool progress, bool write_matrix = true, double diagonal = 0.0);
   ~LossReport();
   LossRowSink& sink();
-  /// Commits loss.npy, writes the CSVs; returns {"pairs", "mean_loss", "min_loss", "max_loss", "by_distance",
+  /// Commits loss.npy, adds it and the tables to `run`; returns {"pairs", "mean_loss", "min_loss", "max_loss", "by_distance",
   /// and "max_mean_observer_loss" for all pairs}.
-  nlohmann::json finish();
+  nlohmann::json finish(RunResult& run);
 
  private:
   struct State;
@@ -38,16 +40,16 @@ class LossReport {
 /// {distance, pairs, mean, min, max}, unreachable pairs last as distance "inf" (docs/outputs.md).
 nlohmann::json distance_rows(const std::vector<LossAggregate>& buckets);
 
-/// by_distance.csv (docs/outputs.md) as `name` in `out`: the columns `distance,pairs,mean,min,max`, then one
+/// by_distance.csv (docs/outputs.md) as the table `name`: the columns `distance,pairs,mean,min,max`, then one
 /// line per row of distance_rows.
+CsvTable by_distance_table(const std::string& name, const nlohmann::json& rows);
+// TRANSITION: the three jobs still writing their own files (muffliato-gd, muffliato-sgd, mf-loss) until they
+// return a RunResult.
 void write_by_distance_csv(const ResultsDir& out, const std::string& name, const nlohmann::json& rows);
+nlohmann::json publish_results(const ResultsDir& out, const nlohmann::json& summary, nlohmann::json manifest,
+                               nlohmann::json files, double seconds);
 
 /// The provenance fields every manifest starts with: version, git commit, command, UTC time, command line.
 nlohmann::json manifest_header(const std::string& command, const nlohmann::json& invocation);
-
-/// The end of every model run (docs/outputs.md): writes summary.json, then manifest.json last (a directory
-/// without it is incomplete) with `files` (summary.json added) and the run's `seconds`. Returns the summary.
-nlohmann::json publish_results(const ResultsDir& out, const nlohmann::json& summary, nlohmann::json manifest,
-                               nlohmann::json files, double seconds);
 
 }  // namespace netdp

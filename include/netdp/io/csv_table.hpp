@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -55,8 +56,40 @@ std::string csv_text(const std::string& x);
 /// "int64", "float64" or "text": the names of manifest.json's "tables" entry.
 const char* csv_type_name(CsvType type);
 
-/// A CSV file of a results directory, streamed through an AtomicFile: nothing exists under its name before
-/// commit(), which also records its column types for manifest.json.
+/// A CSV table held in memory (a run's typed result, docs/outputs.md "The writer stage"): declared by its
+/// columns, rows appended typed, each row checked and spelled as it is added, so the table holds exactly the
+/// text write_table will publish.
+class CsvTable {
+ public:
+  CsvTable(std::string name, std::vector<CsvColumn> columns);
+  /// One row, a cell per column in order; std::logic_error on a wrong count or type.
+  void row(std::initializer_list<CsvCell> cells);
+  void row(const std::vector<CsvCell>& cells);
+  const std::string& name() const { return name_; }
+  const std::vector<CsvColumn>& columns() const { return columns_; }
+  std::int64_t rows() const { return rows_; }
+  /// The header line and every row, each ending in a newline (what take_text has not taken).
+  const std::string& text() const { return text_; }
+  /// Hands over the text spelled so far and starts empty (no header again): a streamed writer's flush.
+  std::string take_text() { return std::exchange(text_, {}); }
+  /// The column types as manifest.json's "tables" entry records them.
+  nlohmann::json types() const;
+
+ private:
+  template <typename Cells>
+  void append(const Cells& cells);
+  std::string name_;
+  std::vector<CsvColumn> columns_;
+  std::string text_;
+  std::int64_t rows_ = 0;
+};
+
+/// Publishes `table` in `dir` (an AtomicFile) and records its column types for manifest.json; returns its name.
+std::string write_table(const ResultsDir& dir, const CsvTable& table);
+
+/// A CSV file of a results directory streamed row by row through an AtomicFile (for tables too long to hold:
+/// the same spelling as CsvTable): nothing exists under its name before commit(), which also records its
+/// column types for manifest.json.
 class CsvWriter {
  public:
   CsvWriter(const ResultsDir& dir, std::string name, std::vector<CsvColumn> columns);
@@ -67,13 +100,10 @@ class CsvWriter {
   std::string commit();
 
  private:
-  template <typename Cells>
-  void append(const Cells& cells);
+  void flush_rows();
   const ResultsDir& dir_;
-  std::string name_;
-  std::vector<CsvColumn> columns_;
+  CsvTable table_;
   AtomicFile file_;
-  std::string line_;
 };
 
 }  // namespace netdp

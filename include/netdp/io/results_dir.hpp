@@ -70,6 +70,8 @@ class ResultsDir {
   ResultsDir(std::filesystem::path path, const Graph& g) : ResultsDir(std::move(path)) {
     file_ids_ = g.file_ids;
   }
+  /// node_map.csv's content for a run whose graph was renumbered from a file (written with the manifest).
+  void set_file_ids(std::vector<std::int64_t> file_ids) { file_ids_ = std::move(file_ids); }
   const std::filesystem::path& path() const { return path_; }
   /// The path of an output file; the name is remembered, so that the manifest lists it (commit_manifest).
   std::filesystem::path file(const std::string& name) const;

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "netdp/accounting/admm_privacy.hpp"
+#include "netdp/io/run_result.hpp"
 #include "netdp/simulation/admm.hpp"
 #include "netdp/simulation/convex_models.hpp"  // LearningDataSpec
 
@@ -38,7 +39,7 @@ std::int64_t admm_default_sampled(std::int64_t users);
 /// calibration's parameters (docs/admm.md).
 void check_admm_job(const AdmmJob& job);
 
-/// curves.csv, summary.json, manifest.json; returns the summary.
-nlohmann::json run_admm_job(const AdmmJob& job);
+/// The runs as a typed result: curves.csv and the summary (written by the writer stage, docs/outputs.md).
+RunResult run_admm_job(const AdmmJob& job);
 
 }  // namespace netdp

@@ -7,6 +7,7 @@
 
 #include "netdp/attack/attack_dgd.hpp"
 #include "netdp/core/weighting.hpp"
+#include "netdp/io/run_result.hpp"
 
 namespace netdp {
 
@@ -37,8 +38,8 @@ struct AttackDgdJob {
 /// The check phase (Model::check, netdp run --dry-run, Python's check()): the combinations of attackers,
 /// weights, objective and data, the attackers against the graph's nodes and the data file read whole.
 void check_attack_dgd_job(const AttackDgdJob& job);
-/// Runs the attack (runs replicates with independent noise, same data) and writes summary.json, nodes.csv,
-/// iterations.csv, estimates.csv and manifest.json last. Returns the summary.
-nlohmann::json run_attack_dgd_job(const AttackDgdJob& job);
+/// Runs the attack (runs replicates with independent noise, same data): nodes.csv, iterations.csv,
+/// estimates.csv and the summary as a typed result (the writer stage writes them, docs/outputs.md).
+RunResult run_attack_dgd_job(const AttackDgdJob& job);
 
 }  // namespace netdp

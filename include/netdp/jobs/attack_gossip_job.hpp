@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "netdp/io/run_result.hpp"
+
 #include "netdp/attack/attack_gossip.hpp"
 #include "netdp/attack/attack_privacy.hpp"
 #include "netdp/core/weighting.hpp"
@@ -28,9 +30,9 @@ struct AttackGossipJob {
 /// The check phase (Model::check, netdp run --dry-run, Python's check()): attackers against the graph's
 /// nodes, the combinations of method, weights, dynamic and sigma, and a W file read whole and checked.
 void check_attack_gossip_job(const AttackGossipJob& job);
-/// Runs the attack and writes summary.json, then nodes.csv and relations.csv (a set of attackers) or
-/// attackers.csv and reconstructible.npy (attackers all), with a sigma privacy.csv or mu.npy (and
-/// epsilon.npy) and privacy_by_distance.csv, and manifest.json last. Returns the summary.
-nlohmann::json run_attack_gossip_job(const AttackGossipJob& job);
+/// Runs the attack: nodes.csv and relations.csv (a set of attackers) or attackers.csv and reconstructible.npy
+/// (attackers all), with a sigma privacy.csv or mu.npy (and epsilon.npy) and privacy_by_distance.csv, and the
+/// summary, as a typed result (the writer stage writes them, docs/outputs.md).
+RunResult run_attack_gossip_job(const AttackGossipJob& job);
 
 }  // namespace netdp

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "netdp/io/run_result.hpp"
+
 #include "netdp/accounting/gossip_loss.hpp"
 #include "netdp/core/spectral.hpp"
 #include "netdp/core/weighting.hpp"
@@ -30,8 +32,9 @@ struct GossipLossJob {
 /// run starts with them, and `netdp run` calls them for every grid point before any unit runs.
 void check_gossip_loss_job(const GossipLossJob& job);
 
-/// Runs the job and writes loss.npy, by_distance.csv, per_observer.csv (all pairs only), summary.json and,
-/// last, manifest.json. Returns summary.json's content.
-nlohmann::json run_gossip_loss_job(const GossipLossJob& job);
+/// Runs the job: loss.npy (and mu.npy, epsilon.npy) streamed into `out` as the rows come, by_distance.csv,
+/// per_observer.csv (all pairs only) and the summary in the typed result the writer stage then writes into
+/// `out` (docs/outputs.md).
+RunResult run_gossip_loss_job(const GossipLossJob& job, const ResultsDir& out);
 
 }  // namespace netdp

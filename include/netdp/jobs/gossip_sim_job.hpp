@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "netdp/io/run_result.hpp"
+
 #include "netdp/core/spectral.hpp"
 #include "netdp/simulation/gossip_sim.hpp"
 #include "netdp/simulation/gossip_sim_privacy.hpp"
@@ -35,8 +37,8 @@ struct GossipSimJob {
 /// run starts with them, and `netdp run` calls them for every grid point before any unit runs.
 void check_gossip_sim_job(const GossipSimJob& job);
 
-/// Runs the job and writes mse.csv, with privacy the privacy_* files, summary.json and, last, manifest.json.
-/// Returns summary.json's content.
-nlohmann::json run_gossip_sim_job(const GossipSimJob& job);
+/// Runs the job: mse.csv, with privacy the privacy_* files, and the summary as a typed result (the writer
+/// stage writes them, docs/outputs.md).
+RunResult run_gossip_sim_job(const GossipSimJob& job);
 
 }  // namespace netdp

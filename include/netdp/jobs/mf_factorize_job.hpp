@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "netdp/io/run_result.hpp"
+
 #include "netdp/jobs/mf_loss_job.hpp"
 
 namespace netdp {
@@ -17,7 +19,7 @@ struct MfFactorizeJob {
 };
 
 void check_mf_factorize_job(const MfFactorizeJob& job);
-/// Writes C.npy, summary.json and manifest.json; returns the summary.
-nlohmann::json run_mf_factorize_job(const MfFactorizeJob& job);
+/// C.npy and the summary as a typed result (the writer stage writes them, docs/outputs.md).
+RunResult run_mf_factorize_job(const MfFactorizeJob& job);
 
 }  // namespace netdp

@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "netdp/io/run_result.hpp"
+
 #include "netdp/jobs/mf_loss_job.hpp"
 #include "netdp/mf/mf_sgd.hpp"
 #include "netdp/simulation/convex_models.hpp"
@@ -34,7 +36,7 @@ struct MfSgdJob {
 
 /// Checks that need no data: the MF spec, the learning parameters, alpha and delta.
 void check_mf_sgd_job(const MfSgdJob& job);
-/// Writes curves.csv, C.npy, summary.json and manifest.json; returns the summary.
-nlohmann::json run_mf_sgd_job(const MfSgdJob& job);
+/// curves.csv, C.npy and the summary as a typed result (the writer stage writes them, docs/outputs.md).
+RunResult run_mf_sgd_job(const MfSgdJob& job);
 
 }  // namespace netdp

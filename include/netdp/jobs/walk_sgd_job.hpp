@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "netdp/io/run_result.hpp"
+
 #include "netdp/accounting/walk_loss.hpp"
 #include "netdp/bounds/complete_graph_sgd_sigma.hpp"
 #include "netdp/core/graph.hpp"
@@ -84,7 +86,7 @@ struct WalkSgdJob {
 /// run starts with them; `netdp run --dry-run`, the study's validation and Python's check() call them.
 void check_walk_sgd_job(const WalkSgdJob& job);
 
-/// curves.csv, summary.json, manifest.json (and by_distance.csv); returns the summary.
-nlohmann::json run_walk_sgd_job(const WalkSgdJob& job);
+/// curves.csv (and by_distance.csv) and the summary as a typed result (the writer stage writes them).
+RunResult run_walk_sgd_job(const WalkSgdJob& job);
 
 }  // namespace netdp

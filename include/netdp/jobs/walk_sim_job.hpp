@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "netdp/io/run_result.hpp"
+
 #include "netdp/simulation/walk_sim.hpp"
 
 namespace netdp {
@@ -24,8 +26,8 @@ struct WalkSimJob {
 /// run starts with them, and `netdp run` calls them for every grid point before any unit runs.
 void check_walk_sim_job(const WalkSimJob& job);
 
-/// Runs the job and writes the CSVs, summary.json and, last, manifest.json. Returns summary.json's content.
-nlohmann::json run_walk_sim_job(const WalkSimJob& job);
+/// Runs the job: the CSVs and the summary as a typed result (the writer stage writes them, docs/outputs.md).
+RunResult run_walk_sim_job(const WalkSimJob& job);
 
 namespace jobs {
 class Values;
