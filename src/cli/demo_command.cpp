@@ -4,11 +4,11 @@
 // papers plot and which is not an upper bound.
 #include <cstdio>
 #include <memory>
-#include <sstream>
+#include <limits>
 
 #include "cli/options.hpp"
 #include "netdp/accounting/loss_report.hpp"
-#include "netdp/io/results_dir.hpp"
+#include "netdp/io/csv_table.hpp"
 #include "netdp/jobs/model.hpp"
 
 namespace netdp::cli {
@@ -46,8 +46,13 @@ nlohmann::json run_one(const Topology& t, const std::string& accounting, const s
 
 int run_demo(const std::string& out_dir, const std::string& device, const nlohmann::json& invocation) {
   ResultsDir out(out_dir);
-  std::ostringstream table;
-  table << "topology,accounting,distance,pairs,mean,min,max\n";
+  CsvTable table("by_distance.csv", {{"topology", CsvType::text},
+                                     {"accounting", CsvType::text},
+                                     {"distance", CsvType::int64},  // "inf": unreachable pairs
+                                     {"pairs", CsvType::int64},
+                                     {"mean", CsvType::float64},
+                                     {"min", CsvType::float64},
+                                     {"max", CsvType::float64}});
   std::printf(
       "Pairwise Renyi loss of private gossip (alpha = 2, sigma = 1: the LDP level is 1), exact: each pair's\n"
       "Gaussian view (docs/math.md §6.9). Theorem 6.1's per-message sum, which the papers plot, is shown\n"
@@ -65,10 +70,11 @@ int run_demo(const std::string& out_dir, const std::string& device, const nlohma
     int shown = 0;
     for (const auto& [accounting, summary] : {std::pair{"exact", &exact}, std::pair{"theorem", &theorem}})
       for (const auto& r : (*summary)["by_distance"]) {
-        const std::string d = r["distance"].is_string() ? "inf" : std::to_string(r["distance"].get<int>());
-        table << t.name << ',' << accounting << ',' << d << ',' << r["pairs"].get<std::int64_t>() << ','
-              << format_double(r["mean"]) << ',' << format_double(r["min"]) << ',' << format_double(r["max"])
-              << '\n';
+        table.row({t.name, accounting,
+                   r["distance"].is_string() ? CsvCell(std::numeric_limits<double>::infinity())
+                                             : CsvCell(r["distance"].get<std::int64_t>()),
+                   r["pairs"].get<std::int64_t>(), r["mean"].get<double>(), r["min"].get<double>(),
+                   r["max"].get<double>()});
         if (summary == &exact && shown++ < kShownDistances)
           means += format_double(r["mean"]).substr(0, 6) + " ";
       }
@@ -76,7 +82,7 @@ int run_demo(const std::string& out_dir, const std::string& device, const nlohma
     std::printf("%-12s %5d %4d %8.4f %8.4f  %s\n", t.name, exact["n"].get<int>(), exact["steps"].get<int>(),
                 exact["mean_loss"].get<double>(), theorem["mean_loss"].get<double>(), means.c_str());
   }
-  out.write_text("by_distance.csv", table.str());
+  write_table(out, table);
   auto manifest = manifest_header("demo", invocation);
   manifest["runs"] = runs;
   out.commit_manifest(manifest);
