@@ -25,6 +25,11 @@ void check_muffliato_sgd_job(const MuffliatoSgdJob& job) {
     throw InvalidParameter("target-mean-loss", "target-mean-loss and sigma exclude each other");
   if (!job.sigma && !(job.mean_loss.target > 0))
     throw InvalidParameter("target-mean-loss", "give target-mean-loss > 0 or sigma");
+  // Delta = 2 L needs a clip: without one nothing bounds the gradients, and Delta = 0 would report a loss of
+  // 0.
+  if (!(job.params.clip > 0) && !(job.mean_loss.sensitivity > 0))
+    throw InvalidParameter("sensitivity",
+                           "clip 0 leaves the gradients unbounded: give sensitivity, or clip > 0");
   check_job_weights(job.graph, parse_weights_spec(job.weights));  // a W file, read whole
   jobs::check_learning_data(job.data, job.params.objective);
 }

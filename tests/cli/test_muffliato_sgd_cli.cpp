@@ -111,6 +111,7 @@ TEST(CliMuffliatoSgd, BadInputExitsWithCode2AndNoManifest) {
       "--graph ring:n=10 --target-mean-loss -1",
       "--graph ring:n=10 --sigma 1 --accounting exact",  // no exact view: logistic with clipping
       "--graph ring:n=10 --sigma 1 --delta 1",
+      "--graph ring:n=10 --sigma 1 --clip 0",  // Delta = 2 L = 0 would claim no loss
   };
   int i = 0;
   for (const auto& args : cases) {
