@@ -26,10 +26,14 @@ struct MuffliatoViewProblem {
 
 /// What the engine holds: `fixed` bytes always (the three n x nT coefficient buffers and the output), and per
 /// observer v observer_bytes[v] for its basis; the largest rank v's view can reach and its widest block.
+/// observers: those whose basis is built, in increasing order: every v != source, or with a source only those
+/// that receive a message with a nonzero coefficient on the source's entries (the others' share is exactly
+/// 0).
 struct MuffliatoViewPlan {
   double fixed = 0;
   std::vector<double> observer_bytes;
   std::vector<std::int64_t> max_rank, width;
+  std::vector<node_t> observers;
   double floor = 0;  // the §6.9 floor on vectors of length nT
 };
 MuffliatoViewPlan muffliato_view_plan(const MuffliatoViewProblem& p);

@@ -48,6 +48,35 @@ void write_shares(const ViewBasis& basis, node_t n, int rounds, bool same_shift,
   }
 }
 
+/// The observers a single source reaches (docs/math.md §6.5 "Computation"): `holds` marks the nodes whose
+/// state has a nonzero coefficient on one of u's entries, following the nonzero pattern: u's entry enters its
+/// own state every round, and each gossip step spreads `holds` over W_t's pattern (x^{k+1} combines W_t x^k
+/// and x^{k-1}, whose supports grow). v is reached when a neighbour that holds sends it a message. The
+/// others' rows have zeros in u's columns, so ||P_v c_u||^2 = 0 (and the SGD bound, from Q's rows (t, u), is
+/// 0 too).
+std::vector<node_t> reached_observers(const MuffliatoViewProblem& p, node_t u) {
+  const node_t n = p.schedule.n;
+  std::vector<char> holds(static_cast<std::size_t>(n), 0), seen(static_cast<std::size_t>(n), 0), next;
+  for (int t = 0; t < p.rounds; ++t) {
+    const RoundView round = p.schedule.round(t);
+    holds[std::size_t(u)] = 1;
+    for (int k = 0; k < p.gossip_steps; ++k) {
+      for (node_t v = 0; v < n; ++v)
+        for (node_t w : round.graph.neighbors(v))
+          if (holds[std::size_t(w)]) seen[std::size_t(v)] = 1;
+      next = holds;
+      for (node_t i = 0; i < n; ++i)
+        for (offset_t e = round.w.offsets[i]; e < round.w.offsets[i + 1]; ++e)
+          if (holds[std::size_t(round.w.columns[e])] && round.w.values[e] != 0) next[std::size_t(i)] = 1;
+      holds.swap(next);
+    }
+  }
+  std::vector<node_t> observers;
+  for (node_t v = 0; v < n; ++v)
+    if (v != u && seen[std::size_t(v)]) observers.push_back(v);
+  return observers;
+}
+
 }  // namespace
 
 MuffliatoViewPlan muffliato_view_plan(const MuffliatoViewProblem& p) {
@@ -74,6 +103,12 @@ MuffliatoViewPlan muffliato_view_plan(const MuffliatoViewProblem& p) {
     plan.observer_bytes[v] = 8.0 * (double(N) * (r + b) + r * b + 2 * b);
   }
   plan.fixed = 8.0 * 3 * double(n) * double(N) + 8.0 * (p.source >= 0 ? double(n) : double(n) * double(n));
+  if (p.source >= 0) {
+    plan.observers = reached_observers(p, node_t(p.source));
+  } else {
+    plan.observers.resize(static_cast<std::size_t>(n));
+    for (node_t v = 0; v < n; ++v) plan.observers[std::size_t(v)] = v;
+  }
   return plan;
 }
 
@@ -85,9 +120,7 @@ MuffliatoViewRun muffliato_view_cpu(const MuffliatoViewProblem& p, const Mufflia
   const node_t n = p.schedule.n;
   const int T = p.rounds, K = p.gossip_steps;
   const Index N = Index(n) * T;
-  std::vector<node_t> observers;
-  for (node_t v = 0; v < n; ++v)
-    if (v != p.source) observers.push_back(v);
+  const std::vector<node_t>& observers = plan.observers;  // the others' shares stay 0
   std::vector<double> buffers(static_cast<std::size_t>(3 * Index(n) * N));
   MuffliatoViewRun run;
   for (std::size_t first = 0; first < observers.size(); ++run.batches) {

@@ -46,9 +46,8 @@ MuffliatoExactResult muffliato_exact_shares(const GossipSchedule& s, std::span<c
   const kernels::MuffliatoViewPlan plan = kernels::muffliato_view_plan(problem);
   const double budget =
       p.memory_limit > 0 ? double(p.memory_limit) : double(available_memory_bytes()) * 4.0 / 5.0;
-  double one = 0;
-  for (node_t v = 0; v < n; ++v)
-    if (!p.source || v != *p.source) one = std::max(one, plan.observer_bytes[v]);
+  double one = 0;  // the observers whose basis is built (with a source, those it reaches)
+  for (node_t v : plan.observers) one = std::max(one, plan.observer_bytes[v]);
   if (plan.fixed + one > budget)
     throw InsufficientMemory("muffliato-gd exact accounting: n = " + std::to_string(n) +
                              ", T = " + std::to_string(p.rounds) + " needs " +
@@ -64,7 +63,11 @@ MuffliatoExactResult muffliato_exact_shares(const GossipSchedule& s, std::span<c
   const kernels::MuffliatoViewRun engine = kernels::muffliato_view_cpu(
       problem, plan, budget, result.share, reports, [](std::int64_t) { return !stop_requested(); });
   throw_if_stopped();  // a watched run was asked to stop (core/progress.hpp)
-  if (p.source) reports.erase(reports.begin() + *p.source);  // the source observes nothing of itself
+  if (p.source) {  // the bases built: the observers the source reaches (the others' shares are exact zeros)
+    std::vector<kernels::GossipViewObserver> built;
+    for (node_t v : plan.observers) built.push_back(reports[std::size_t(v)]);
+    reports.swap(built);
+  }
 
   GossipLossRun& run = result.run;
   run.accounting = p.same_shift ? "exact" : "bound";

@@ -167,6 +167,10 @@ Parameter gap_parameter(const std::string& help) {
   return choice("gap", help, {"second", "abs"}).fallback("second");
 }
 
+Parameter observer_knows_parameter(const std::string& help) {
+  return choice("observer-knows", help, {"input", "input-and-noise"}).fallback("input-and-noise");
+}
+
 nlohmann::json finite_or_null(double x) {
   return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);
 }

@@ -81,6 +81,9 @@ Parameter device_parameter(const std::string& help);
 Parameter threads_parameter();
 Parameter memory_limit_parameter();
 Parameter gap_parameter(const std::string& help);
+/// observer-knows: input | input-and-noise (default), what observer v knows besides its view in the exact
+/// accounting of Gaussian gossip views (docs/math.md §6.9).
+Parameter observer_knows_parameter(const std::string& help);
 
 /// The backend fields of every simulation's result (device, device_note, batch_runs, batches), for the
 /// manifests.

@@ -88,6 +88,7 @@ GossipLossRun account_privacy(const MuffliatoGdJob& job, const Graph& g, const C
     e.gossip_steps = p.gossip_steps;
     e.state_factor = 1 - p.step_size * (1 + p.l2);  // theta - nu ((1 + mu) theta - ybar)
     e.same_shift = p.batch == 0;
+    e.knows_noise = job.observer_knows == ObserverKnowledge::input_and_noise;
     e.source = job.source;
     e.memory_limit = job.memory_limit;
     const MuffliatoExactResult r = muffliato_exact_shares(s, gammas, e);
@@ -177,6 +178,11 @@ void check_muffliato_gd_job(const MuffliatoGdJob& job) {
   if (!job.er_c) check_job_weights(job.graph, job.weights);  // a W file, read whole
   if (job.delta && accounting_of(job) == "theorem")
     throw InvalidParameter("delta", "delta needs accounting exact or ldp: Theorem 6.9 / C.9 give no mu");
+  if (job.observer_knows_given && accounting_of(job) != "exact")
+    throw InvalidParameter("observer-knows",
+                           "observer-knows is only used by accounting exact (docs/math.md "
+                           "§6.9); accounting " +
+                               accounting_of(job) + " would ignore it");
   if (job.accounting == "exact" && !nonlinear_reason(job).empty())
     throw InvalidParameter("accounting",
                            "accounting exact needs a linear run (quadratic objective, no clip, "
@@ -246,6 +252,8 @@ json run_muffliato_gd_job(const MuffliatoGdJob& job) {
     privacy = {{"accountant", label},
                {"accounting", accounting_of(job)},
                {"delta", job.delta ? json(*job.delta) : json(nullptr)},
+               {"observer_knows",
+                accounting_of(job) == "exact" ? json(to_string(job.observer_knows)) : json(nullptr)},
                {"alpha", loss.alpha},
                {"sigma", loss.sigma},
                {"sensitivity", loss.sensitivity},
@@ -404,6 +412,8 @@ json run_muffliato_gd_job(const MuffliatoGdJob& job) {
         {"cap", job.cap_ldp ? "ldp" : "none"},
         {"accounting", accounting_of(job)},
         {"delta", job.delta ? json(*job.delta) : json(nullptr)},
+        {"observer_knows",
+         accounting_of(job) == "exact" ? json(to_string(job.observer_knows)) : json(nullptr)},
         {"source", job.source ? json(*job.source) : json(nullptr)}}},
       {"backend", {{"device", r.device}, {"propagation", "sparse, one run per thread"}}},
       {"seconds_setup", setup_seconds},
@@ -514,6 +524,19 @@ Model muffliato_gd_model() {
                 .range(Range{.min = 0.0, .max = 1.0, .min_exclusive = true, .max_exclusive = true})
                 .needs("averaging", {"gossip"}, "the trusted aggregator sees every update"),
             &Job::delta),
+       // Declared as gossip-loss's; needs accounting exact, which may be the default: checked by
+       // check_muffliato_gd_job.
+       bind.mark_given(
+           bind(
+               [] {
+                 Parameter knows = observer_knows_parameter(
+                     "exact accounting: what v knows besides its view, its input or also its own "
+                     "noise (docs/math.md §6.9)");
+                 knows.needs.push_back({"averaging", {"gossip"}, "the trusted aggregator sees every update"});
+                 return knows;
+               }(),
+               [](Job& j, const std::string& knows) { j.observer_knows = parse_observer_knowledge(knows); }),
+           &Job::observer_knows_given),
        bind(flag("no-cap", "the older spelling of cap none").replaced_by("cap none"),
             [](Job& j, bool no_cap) {
               if (no_cap) j.cap_ldp = false;

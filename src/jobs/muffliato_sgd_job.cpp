@@ -1,5 +1,6 @@
 // `netdp muffliato-sgd` (docs/muffliato_sgd.md): Muffliato-SGD on the learning data of walk-sgd with its
-// noise calibrated to a target mean privacy loss (docs/math.md §6.1), the gossip side of Table 7.1.
+// noise calibrated to a target mean privacy loss, by the LDP composition (a valid bound) or eq. 6.4
+// (docs/math.md §6.1, not an upper bound), the gossip side of Table 7.1.
 #include "netdp/jobs/muffliato_sgd_job.hpp"
 
 #include <cmath>
@@ -12,6 +13,7 @@
 #include "netdp/accounting/gossip_loss_sequence.hpp"
 #include "netdp/accounting/loss_report.hpp"
 #include "netdp/core/error.hpp"
+#include "netdp/dp/gaussian.hpp"
 #include "netdp/io/results_dir.hpp"
 
 namespace netdp {
@@ -23,6 +25,11 @@ void check_muffliato_sgd_job(const MuffliatoSgdJob& job) {
     throw InvalidParameter("target-mean-loss", "target-mean-loss and sigma exclude each other");
   if (!job.sigma && !(job.mean_loss.target > 0))
     throw InvalidParameter("target-mean-loss", "give target-mean-loss > 0 or sigma");
+  // Delta = 2 L needs a clip: without one nothing bounds the gradients, and Delta = 0 would report a loss of
+  // 0.
+  if (!(job.params.clip > 0) && !(job.mean_loss.sensitivity > 0))
+    throw InvalidParameter("sensitivity",
+                           "clip 0 leaves the gradients unbounded: give sensitivity, or clip > 0");
   check_job_weights(job.graph, parse_weights_spec(job.weights));  // a W file, read whole
   jobs::check_learning_data(job.data, job.params.objective);
 }
@@ -38,8 +45,13 @@ json run_muffliato_sgd_job(const MuffliatoSgdJob& job) {
   const LearningSplit split = load_learning_split(job.data, p.objective, jg.g.n);
   const double sensitivity = job.mean_loss.sensitivity > 0 ? job.mean_loss.sensitivity : 2 * p.clip;
   const bool all_pairs = job.mean_loss.statistic == TargetStatistic::all_pairs;
-  const double at_one =
+  // Both statistics at noise multiplier 1; the accounting chosen calibrates (docs/muffliato_sgd.md
+  // "Accounting").
+  const double theorem_one =
       muffliato_sgd_mean_loss(jg.g, p.gossip_steps, p.steps, job.mean_loss.alpha, job.composition, all_pairs);
+  const double ldp_one = muffliato_sgd_ldp_mean_loss(jg.g.n, p.steps, job.mean_loss.alpha, all_pairs);
+  const bool theorem = job.accounting == "theorem";
+  const double at_one = theorem ? theorem_one : ldp_one;
   double sigma = 0, multiplier = 0;
   if (job.sigma) {
     sigma = *job.sigma;
@@ -60,7 +72,34 @@ json run_muffliato_sgd_job(const MuffliatoSgdJob& job) {
   progress.finish();
   jobs::require_finite_curve(r.step, r.objective.mean, "the mean objective",
                              "lower step-size or sigma (the iterates diverge)");
-  const double spent = sigma > 0 ? at_one * sensitivity * sensitivity / (sigma * sigma) : INFINITY;
+  // Every term scales as (Delta / sigma)^2; sigma = 0 spends an infinite loss (null in summary.json).
+  const auto spent_at = [&](double one) {
+    return sigma > 0 ? one * sensitivity * sensitivity / (sigma * sigma) : INFINITY;
+  };
+  const double spent = spent_at(at_one);
+  const double mu = sigma > 0 ? std::sqrt(double(p.steps)) * sensitivity / sigma : INFINITY;
+  json ldp = {{"bound", "valid: P Gaussian releases of u's clipped mean gradient, composed"},
+              {"statistic_at_one", ldp_one},
+              {"mean_loss", jobs::finite_or_null(spent_at(ldp_one))},
+              {"pair_loss",
+               jobs::finite_or_null(spent_at(ldp_one > 0 ? double(p.steps) * job.mean_loss.alpha / 2 : 0.0))},
+              {"mu", jobs::finite_or_null(mu)}};
+  if (job.delta)  // the analytic Gaussian curve of mu (docs/math.md §1.2 G4), as muffliato-gd --delta
+    ldp["epsilon_at_delta"] = {
+        {"delta", *job.delta},
+        {"epsilon", jobs::finite_or_null(sigma > 0 ? dp::gdp_epsilon(mu, *job.delta) : INFINITY)}};
+  const json privacy = {
+      {"accounting", job.accounting},
+      {"statistic", jobs::to_string(job.mean_loss.statistic)},
+      {"alpha", job.mean_loss.alpha},
+      {"sensitivity", sensitivity},
+      {"sigma", sigma},
+      {"ldp", ldp},
+      {"theorem",
+       {{"bound", "not an upper bound: eq. 6.4 sums per-message losses (docs/math.md §6.9)"},
+        {"composition", job.composition == MuffliatoSgdComposition::squared ? "squared" : "participations"},
+        {"statistic_at_one", theorem_one},
+        {"mean_loss", jobs::finite_or_null(spent_at(theorem_one))}}}};
 
   ResultsDir out(job.out_dir, jg.g);  // node_map.csv for a renumbered file graph
   jobs::write_learning_curves(out, r.step, r.objective, r.accuracy, "consensus_mean", r.consensus.mean);
@@ -82,7 +121,9 @@ json run_muffliato_sgd_job(const MuffliatoSgdJob& job) {
       {"l2", p.l2},
       {"sigma", sigma},
       {"sigma_source", job.sigma ? "given" : "mean-loss"},
+      {"accounting", job.accounting},
       {"mean_loss", jobs::finite_or_null(spent)},
+      {"privacy", privacy},
       {"calibration",
        {{"target_mean_loss", job.mean_loss.target},
         {"statistic", jobs::to_string(job.mean_loss.statistic)},
@@ -99,11 +140,24 @@ json run_muffliato_sgd_job(const MuffliatoSgdJob& job) {
       {"threads", r.threads},
   };
   summary.update(jobs::learning_split_json(split));
-  const std::string warning = built_on_theorem_warning("the mean loss of eq. 6.4 (calibration)");
-  if (job.progress) std::fprintf(stderr, "netdp: warning: %s\n", warning.c_str());  // --quiet: summary.json
-  summary["warnings"] = json::array({warning});
+  json warnings = json::array();
+  if (theorem) warnings.push_back(built_on_theorem_warning("the mean loss of eq. 6.4 (calibration)"));
+  // After-noise clipping clips the noisy gradient: the release is the unclipped gradient plus noise, whose
+  // change 2 L does not bound (docs/muffliato_sgd.md "Accounting").
+  if (!theorem && p.noise_order == NoiseOrder::reference_code && !(job.mean_loss.sensitivity > 0))
+    warnings.push_back(
+        "clip-order after-noise adds the noise before the clip: the LDP composition holds only with a "
+        "sensitivity that bounds the change of u's unclipped mean gradient, which 2 L does not; give "
+        "sensitivity");
+  for (const auto& w : warnings)  // --quiet: summary.json only
+    if (job.progress) std::fprintf(stderr, "netdp: warning: %s\n", w.get<std::string>().c_str());
+  if (!warnings.empty()) summary["warnings"] = warnings;
   json manifest = manifest_header("muffliato-sgd", job.invocation);
-  manifest["parameters"] = {{"graph", job.graph}, {"weights", job.weights}, {"seed", p.seed}};
+  manifest["parameters"] = {{"graph", job.graph},
+                            {"weights", job.weights},
+                            {"seed", p.seed},
+                            {"accounting", job.accounting},
+                            {"delta", job.delta ? json(*job.delta) : json(nullptr)}};
   manifest["parameters"].update(jobs::learning_data_json(job.data));
   return publish_results(out, summary, std::move(manifest), json::array({"curves.csv"}), clock.seconds());
 }
@@ -115,7 +169,7 @@ Model muffliato_sgd_model() {
   Model m = named_model(
       "muffliato-sgd",
       "Muffliato-SGD (Alg 6.3) on the learning data of walk-sgd, noise calibrated to a target mean privacy "
-      "loss (eq. 6.4): the gossip side of Table 7.1",
+      "loss (the LDP composition; eq. 6.4 on request): the gossip side of Table 7.1",
       "--graph ring:n=20 --target-mean-loss 0.5 --steps 4 --gossip-steps 3 --runs 3 --synthetic-rows 400 "
       "--out out/muffliato-sgd");
   Binding<MuffliatoSgdJob> bind;
@@ -159,7 +213,21 @@ Model muffliato_sgd_model() {
                .range(at_least(0))
                .unit(units::absolute_std),
            &Job::sigma),
-      bind(choice("composition", "participations: P x eq. 6.4 | squared: P^2 x eq. 6.4 (the T^2 of Thm 6.9)",
+      bind(
+          choice("accounting",
+                 "ldp: calibrate to the LDP composition of the P noisy gradients, a valid bound; theorem: "
+                 "to eq. 6.4 (Theorem 6.1's mean), not an upper bound (docs/math.md §6.9); both are reported",
+                 {"ldp", "theorem"})
+              .fallback("ldp"),
+          &Job::accounting),
+      bind(real("delta",
+                "also epsilon at this delta of the LDP composition (mu = sqrt(P) Delta / sigma, analytic "
+                "Gaussian curve; summary.json privacy.ldp.epsilon_at_delta)")
+               .range(Range{.min = 0.0, .max = 1.0, .min_exclusive = true, .max_exclusive = true}),
+           &Job::delta),
+      bind(choice("composition",
+                  "accounting theorem: participations: P x eq. 6.4 | squared: P^2 x eq. 6.4 (the T^2 of Thm "
+                  "6.9); with ldp only the reported theorem value uses it",
                   {"participations", "squared"})
                .fallback("participations"),
            [](Job& j, const std::string& composition) {

@@ -45,6 +45,12 @@ double muffliato_sgd_mean_loss(const Graph& g, int gossip_steps, int participati
   return all_pairs ? (g.n > 1 ? sum / double(g.n - 1) : 0.0) : worst;
 }
 
+double muffliato_sgd_ldp_mean_loss(node_t n, int participations, double alpha, bool all_pairs) {
+  if (n < 2) return 0.0;  // no pair
+  const double pair = double(participations) * alpha / 2;
+  return all_pairs ? pair : pair * double(n - 1) / double(n);
+}
+
 MuffliatoSgdResult muffliato_sgd(const Graph& g, const CsrMatrix& w, const LocalData& train,
                                  const LocalData& test, MuffliatoGdParams p,
                                  const std::function<void(double)>& progress) {

@@ -222,6 +222,51 @@ TEST(CliMuffliatoGd, ExactAccountingForLinearRunsLdpOtherwise) {
   EXPECT_NE(r.err.find("clip"), std::string::npos) << r.err;
 }
 
+// observer-knows (docs/math.md §6.9 "What v knows") on the path u - w - v (0 - 1 - 2), W-MH (W_01 = W_12 =
+// 1/3), K = 1, T = 2, nu = 0.1, mu = 0 (a = 0.9), s = Delta = 1, alpha = 2 (loss = ||P_v c_u||^2). By hand,
+// in units of nu s: v receives z_w^0, then a/3 (z_u^0 + z_w^0 + z_v^0) + z_w^1. Knowing z_v, Gram-Schmidt
+// leaves
+// ((a/3) e_{u,0} + e_{w,1}) / sqrt(1 + a^2/9): ||P c_u||^2 = 0.09 / 1.09. Not knowing it, the residual keeps
+// (a/3) e_{v,0}: 0.09 / 1.18. privacy.csv's distance-2 row is the pair (0 -> 2) alone.
+TEST(CliMuffliatoGd, ObserverKnowsGivesTheTwoTrustModelsByHand) {
+  ScratchDir dir;
+  const std::string common =
+      "muffliato-gd --graph path:n=3 --dim 1 --steps 2 --gossip-rounds 1 --step-size "
+      "0.1 "
+      "--gradient-noise 1 --sensitivity 1 --alpha 2 --source 0 --quiet";
+  auto distance_two = [](const fs::path& out) {
+    for (const auto& row : read_csv_cells(out / "privacy.csv"))
+      if (row[1] == "2") return number(row[3]);
+    return -1.0;
+  };
+  auto knows = dir / "knows";
+  auto r = run_cli(common + " --observer-knows input-and-noise --out " + knows.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NEAR(distance_two(knows), 0.09 / 1.09, 1e-14);
+  EXPECT_EQ(read_json(knows / "summary.json")["privacy"]["observer_knows"], "input-and-noise");
+  auto input = dir / "input";
+  r = run_cli(common + " --observer-knows input --out " + input.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NEAR(distance_two(input), 0.09 / 1.18, 1e-14);
+  EXPECT_EQ(read_json(input / "summary.json")["privacy"]["observer_knows"], "input");
+  EXPECT_EQ(read_json(input / "manifest.json")["parameters"]["observer_knows"], "input");
+  auto fallback = dir / "default";  // the default is gossip-loss's: v knows its noise
+  r = run_cli(common + " --out " + fallback.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(distance_two(fallback), distance_two(knows));
+
+  // ldp and theorem ignore it: refused (exit 2, one line naming the option), also where ldp is the default.
+  for (const std::string extra : {" --objective quadratic --accounting ldp",
+                                  " --objective quadratic --accounting theorem", " --objective logistic"}) {
+    auto refused = dir / ("refused" + std::to_string(extra.size()));
+    r = run_cli(common + extra + " --observer-knows input --out " + refused.string());
+    EXPECT_EQ(r.exit_code, 2) << extra << ": " << r.err;
+    EXPECT_NE(r.err.find("observer-knows"), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_FALSE(fs::exists(refused / "manifest.json")) << extra;
+  }
+}
+
 TEST(CliMuffliatoGd, NoiselessRunHasNoPrivacyFile) {
   ScratchDir dir;
   auto out = dir / "clean";

@@ -267,6 +267,55 @@ TEST(MuffliatoExact, Invariants) {
   EXPECT_GT(previous[1], 0.0);  // five rounds on a connected graph: u = 0 is seen by v = 1
 }
 
+// (e) A source builds only the bases of the observers it reaches (docs/math.md §6.5 "Computation"). Ring of
+// 30, K = 2, T = 2: u's entries spread K = 2 hops per round and a message travels one more, so v sees them
+// iff d(u, v) <= K T = 4: 8 observers. The all-pairs run builds every basis; its entries beyond 4 hops are
+// exact zeros and the source's row equals its row. A time-varying schedule (ring, then path: the edge 15 - 0
+// is gone) the same, every source.
+TEST(MuffliatoExact, SourceBuildsOnlyTheObserversItReaches) {
+  const auto m = testing::with_metropolis(make_graph("ring:n=30"));
+  const double gammas[] = {chebyshev_gamma(spectral_summary(m.w).gap(GapDefinition::second))};
+  const auto all = muffliato_exact_shares(constant_schedule(m, 2), gammas, params(2, 2, 0.8));
+  auto p = params(2, 2, 0.8);
+  p.source = 0;
+  const auto row = muffliato_exact_shares(constant_schedule(m, 2), gammas, p);
+  EXPECT_EQ(row.run.view_observers, 8);
+  EXPECT_EQ(all.run.view_observers, 30);
+  for (node_t v = 0; v < 30; ++v) {
+    const int hops = std::min(v, 30 - v);
+    EXPECT_EQ(row.share[v], all.share[v]) << v;  // share[u * n + v], u = 0
+    if (hops > 4) {
+      EXPECT_EQ(all.share[v], 0.0) << v;
+    } else if (hops >= 1) {
+      EXPECT_GT(all.share[v], 0.0) << v;
+    }
+  }
+
+  const testing::MetropolisGraph graphs[] = {testing::with_metropolis(make_graph("ring:n=16")),
+                                             testing::with_metropolis(make_graph("path:n=16"))};
+  GossipSchedule s;
+  s.n = 16, s.steps = 3;
+  std::vector<double> varying;
+  for (const auto& g : graphs) {
+    s.rounds.push_back(GossipRound{g.w, g.g});
+    varying.push_back(chebyshev_gamma(spectral_summary(g.w).gap(GapDefinition::second)));
+  }
+  s.rounds.push_back(s.rounds[0]);
+  varying.push_back(varying[0]);
+  for (bool same : {true, false}) {
+    const auto matrix = muffliato_exact_shares(s, varying, params(3, 1, 0.9, true, same));
+    int built = 0;
+    for (node_t u = 0; u < 16; ++u) {
+      auto q = params(3, 1, 0.9, true, same);
+      q.source = u;
+      const auto r = muffliato_exact_shares(s, varying, q);
+      built += int(r.run.view_observers);
+      for (node_t v = 0; v < 16; ++v) EXPECT_EQ(r.share[v], matrix.share[std::size_t(u) * 16 + v]) << u << v;
+    }
+    EXPECT_LT(built, 16 * 15);  // T K = 3 hops at most: some bases are skipped
+  }
+}
+
 TEST(MuffliatoExact, BadInput) {
   const auto m = testing::with_metropolis(make_graph("ring:n=5"));
   const double gammas[] = {1.0};

@@ -31,6 +31,24 @@ TEST(MuffliatoSgd, MeanLossByHand) {
   EXPECT_DOUBLE_EQ(muffliato_sgd_mean_loss(g, 3, 4, 2, MuffliatoSgdComposition::squared, false), 4 * centre);
 }
 
+// The LDP composition (docs/muffliato_sgd.md "Accounting"): every pair loses P alpha / 2 at multiplier 1; the
+// worst observer's mean (1/n) sum_{u != v} is (n - 1)/n of it. On the complete graph (K = 1, d_v = n - 1)
+// eq. 6.4 gives the same number, P alpha (n - 1) / (2 n); on a ring K d_v = 6 < n - 1 gives less, on a small
+// ring with K d_v > n - 1 more (eq. 6.4 is uncapped).
+TEST(MuffliatoSgd, LdpMeanLossByHand) {
+  EXPECT_DOUBLE_EQ(muffliato_sgd_ldp_mean_loss(5, 4, 2, true), 4.0);
+  EXPECT_DOUBLE_EQ(muffliato_sgd_ldp_mean_loss(5, 4, 2, false), 4.0 * 4 / 5);
+  EXPECT_DOUBLE_EQ(muffliato_sgd_ldp_mean_loss(20, 10, 3, false), 15.0 * 19 / 20);
+  EXPECT_EQ(muffliato_sgd_ldp_mean_loss(1, 4, 2, false), 0.0);  // no pair
+  const auto composed = MuffliatoSgdComposition::participations;
+  EXPECT_DOUBLE_EQ(muffliato_sgd_mean_loss(complete_graph(9), 1, 4, 2, composed, false),
+                   muffliato_sgd_ldp_mean_loss(9, 4, 2, false));
+  EXPECT_LT(muffliato_sgd_mean_loss(ring_graph(20), 3, 4, 2, composed, false),
+            muffliato_sgd_ldp_mean_loss(20, 4, 2, false));
+  EXPECT_GT(muffliato_sgd_mean_loss(ring_graph(6), 3, 4, 2, composed, false),
+            muffliato_sgd_ldp_mean_loss(6, 4, 2, false));
+}
+
 TEST(MuffliatoSgd, CompleteGraphWithoutNoiseIsCentralizedGd) {
   const LocalData rows = synthetic_data(Objective::logistic, 1, 3, 300, 5);
   const LearningSplit split = learning_split(rows, Objective::logistic, 12, 0.2, true, 5);

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "netdp/accounting/gossip_loss.hpp"  // ObserverKnowledge
 #include "netdp/core/weighting.hpp"
 #include "netdp/simulation/muffliato_gd.hpp"
 
@@ -34,6 +35,10 @@ struct MuffliatoGdJob {
   // "exact" | "ldp" | "theorem"; empty: exact for linear runs, else ldp (docs/muffliato_gd.md "Privacy")
   std::string accounting;
   std::optional<double> delta;  // exact or ldp: also epsilon at this delta (analytic Gaussian curve)
+  // exact accounting: whether v's own noise is known to it (docs/math.md §6.9 "What v knows"); given with
+  // another accounting it is refused, since that accounting ignores it.
+  ObserverKnowledge observer_knows = ObserverKnowledge::input_and_noise;
+  bool observer_knows_given = false;
 };
 
 /// Runs the job and writes curves.csv, privacy.csv (sigma > 0), summary.json and, last, manifest.json.

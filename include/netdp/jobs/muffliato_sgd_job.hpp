@@ -26,7 +26,12 @@ struct MuffliatoSgdJob {
   std::optional<int> gossip_steps;  // K; unset: muffliato_sgd_gossip_steps
   std::optional<double> sigma;      // absolute gradient noise std; given: no calibration
   MuffliatoSgdMeanLoss mean_loss;   // target > 0: sigma from the mean loss (the default when sigma is unset)
-  MuffliatoSgdComposition composition = MuffliatoSgdComposition::participations;
+  MuffliatoSgdComposition composition = MuffliatoSgdComposition::participations;  // theorem's
+  // "ldp": calibrate to the LDP composition, a valid bound; "theorem": eq. 6.4 (Theorem 6.1), not an upper
+  // bound (docs/muffliato_sgd.md "Accounting"). Both values are reported.
+  std::string accounting = "ldp";
+  std::optional<double>
+      delta;  // also epsilon at this delta of the LDP composition's mu = sqrt(P) Delta / sigma
   LearningDataSpec data;
   std::string out_dir;
   bool progress = true;  // progress lines on stderr for runs longer than a few seconds

@@ -33,6 +33,13 @@ enum class MuffliatoSgdComposition {
 double muffliato_sgd_mean_loss(const Graph& g, int gossip_steps, int participations, double alpha,
                                MuffliatoSgdComposition composition, bool all_pairs);
 
+/// The same statistic under the LDP composition, a valid bound (docs/muffliato_sgd.md "Accounting"), at noise
+/// multiplier 1: each of the P participations releases u's clipped mean gradient plus N(0, Delta^2), a
+/// Gaussian mechanism of sensitivity Delta given the past, so every pair (u -> v) loses at most P alpha / 2
+/// (Renyi, order alpha; mu = sqrt(P) GDP). The worst observer's mean (1/n) sum_{u != v} (eq. 6.4's divisor n)
+/// is (n - 1)/n of it; the mean over ordered pairs (all_pairs) all of it.
+double muffliato_sgd_ldp_mean_loss(node_t n, int participations, double alpha, bool all_pairs);
+
 struct MuffliatoSgdResult {
   std::vector<int> step;  // participations 0..P
   RunStatistics objective, accuracy, consensus;
