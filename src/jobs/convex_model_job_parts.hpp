@@ -91,14 +91,6 @@ CsvTable learning_curves_table(const std::vector<Step>& step, const RunStatistic
   return csv;
 }
 
-// TRANSITION: muffliato-sgd until it returns a RunResult.
-template <class Step>
-std::string write_learning_curves(const ResultsDir& out, const std::vector<Step>& step,
-                                  const RunStatistics& objective, const RunStatistics& accuracy,
-                                  const std::string& last_name, const std::vector<double>& last) {
-  return write_table(out, learning_curves_table(step, objective, accuracy, last_name, last));
-}
-
 /// The end of a learning model's report line: "final objective O, accuracy A, S s -> OUT\n" from the summary
 /// (accuracy nan when the objective has none).
 std::string final_learning_report(const nlohmann::json& summary, const RunContext& context);

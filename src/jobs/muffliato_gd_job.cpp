@@ -17,7 +17,7 @@
 #include "netdp/core/error.hpp"
 #include "netdp/core/graph_spec.hpp"
 #include "netdp/dp/gaussian.hpp"
-#include "netdp/io/csv_table.hpp"
+#include "netdp/io/run_result.hpp"
 
 namespace netdp {
 
@@ -112,7 +112,7 @@ json aggregate_json(const LossAggregate& a) {
 }
 
 /// privacy.csv's rows of one accountant: "all", then by distance ("inf" last); the distance column is text.
-void privacy_csv_rows(CsvWriter& csv, const std::string& name, const json& all, const json& rows) {
+void privacy_csv_rows(CsvTable& csv, const std::string& name, const json& all, const json& rows) {
   auto line = [&](const std::string& distance, const json& r) {
     csv.row({name, distance, r["pairs"].get<std::int64_t>(), r["mean"].get<double>(), r["min"].get<double>(),
              r["max"].get<double>()});
@@ -125,7 +125,7 @@ void privacy_csv_rows(CsvWriter& csv, const std::string& name, const json& all, 
 }
 
 /// curves.csv (docs/muffliato_gd.md "Outputs").
-std::string write_curves(const ResultsDir& out, const MuffliatoGdResult& r) {
+CsvTable curves_table(const MuffliatoGdResult& r) {
   const bool logistic = !r.accuracy.mean.empty();
   std::vector<CsvColumn> columns{{"t", CsvType::int64}};
   for (const char* c : {"objective", "gap", "node_objective", "consensus", "accuracy"}) {
@@ -133,14 +133,14 @@ std::string write_curves(const ResultsDir& out, const MuffliatoGdResult& r) {
     columns.push_back({std::string(c) + "_mean", CsvType::float64});
     columns.push_back({std::string(c) + "_stderr", CsvType::float64});
   }
-  CsvWriter csv(out, "curves.csv", columns);
+  CsvTable csv("curves.csv", columns);
   for (std::size_t i = 0; i < r.t.size(); ++i) {
     std::vector<CsvCell> row{r.t[i]};
     for (const MeanCurve* c : {&r.objective, &r.gap, &r.node_objective, &r.consensus, &r.accuracy})
       if (!c->mean.empty()) row.insert(row.end(), {c->mean[i], c->std_error[i]});
     csv.row(row);
   }
-  return csv.commit();
+  return csv;
 }
 
 json final_json(const MuffliatoGdResult& r) {
@@ -195,7 +195,7 @@ void check_muffliato_gd_job(const MuffliatoGdJob& job) {
 
 }  // namespace
 
-json run_muffliato_gd_job(const MuffliatoGdJob& job) {
+RunResult run_muffliato_gd_job(const MuffliatoGdJob& job) {
   const Stopwatch clock;
   MuffliatoGdParams p = job.params;
   p.er_per_round = job.er_c.has_value();
@@ -224,13 +224,14 @@ json run_muffliato_gd_job(const MuffliatoGdJob& job) {
   if (p.er_per_round) muffliato_gd_schedule(g, jg.w, p, 0);  // a q too small for connected graphs fails here
   const double setup_seconds = clock.seconds();
 
-  ResultsDir out(job.out_dir, jg.g);  // node_map.csv for a renumbered file graph
+  RunResult result;
+  result.node_ids = jg.g.file_ids;  // node_map.csv for a renumbered file graph
   ProgressLine progress("muffliato-gd", "of the runs", job.progress);
   const MuffliatoGdResult r = muffliato_gd(g, jg.w, data, p, [&](double f) { progress.update(f); });
   progress.finish();
   jobs::require_finite_curve(r.t, r.objective.mean, "the mean objective",
                              "lower step-size or gradient-noise (the iterates diverge)");
-  json files = {write_curves(out, r)};
+  result.add(curves_table(r));
   json privacy = nullptr;
   double privacy_seconds = 0;
   if (private_run) {
@@ -293,7 +294,7 @@ json run_muffliato_gd_job(const MuffliatoGdJob& job) {
       const auto mean = stats.observer_mean();
       privacy["max_mean_observer"] = *std::max_element(mean.begin(), mean.end());
     }
-    CsvWriter csv(out, "privacy.csv",
+    CsvTable& csv = result.table("privacy.csv",
                   {{"accountant", CsvType::text},
                    {"distance", CsvType::text},  // "all", 1, 2, ..., "inf"
                    {"pairs", CsvType::int64},
@@ -330,7 +331,6 @@ json run_muffliato_gd_job(const MuffliatoGdJob& job) {
       privacy["er_round_sum"] = er;
       privacy_csv_rows(csv, "er-round-sum", aggregate_json(total), er_rows);
     }
-    files.push_back(csv.commit());
     privacy_seconds = privacy_clock.seconds();
   }
 
@@ -418,7 +418,9 @@ json run_muffliato_gd_job(const MuffliatoGdJob& job) {
       {"backend", {{"device", r.device}, {"propagation", "sparse, one run per thread"}}},
       {"seconds_setup", setup_seconds},
   });
-  return publish_results(out, summary, std::move(manifest), files, clock.seconds());
+  result.summary = std::move(summary);
+  result.manifest = std::move(manifest);
+  return result;
 }
 
 namespace jobs {

@@ -14,7 +14,7 @@
 #include "netdp/accounting/loss_report.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/dp/gaussian.hpp"
-#include "netdp/io/results_dir.hpp"
+#include "netdp/io/run_result.hpp"
 
 namespace netdp {
 
@@ -34,7 +34,7 @@ void check_muffliato_sgd_job(const MuffliatoSgdJob& job) {
   jobs::check_learning_data(job.data, job.params.objective);
 }
 
-json run_muffliato_sgd_job(const MuffliatoSgdJob& job) {
+RunResult run_muffliato_sgd_job(const MuffliatoSgdJob& job) {
   const Stopwatch clock;
   MuffliatoGdParams p = job.params;
   check_muffliato_sgd_job(job);
@@ -101,8 +101,10 @@ json run_muffliato_sgd_job(const MuffliatoSgdJob& job) {
         {"statistic_at_one", theorem_one},
         {"mean_loss", jobs::finite_or_null(spent_at(theorem_one))}}}};
 
-  ResultsDir out(job.out_dir, jg.g);  // node_map.csv for a renumbered file graph
-  jobs::write_learning_curves(out, r.step, r.objective, r.accuracy, "consensus_mean", r.consensus.mean);
+  RunResult result;
+  result.node_ids = jg.g.file_ids;  // node_map.csv for a renumbered file graph
+  result.add(
+      jobs::learning_curves_table(r.step, r.objective, r.accuracy, "consensus_mean", r.consensus.mean));
   json summary = {
       {"model", "muffliato-sgd"},
       {"graph", job.graph},
@@ -159,7 +161,9 @@ json run_muffliato_sgd_job(const MuffliatoSgdJob& job) {
                             {"accounting", job.accounting},
                             {"delta", job.delta ? json(*job.delta) : json(nullptr)}};
   manifest["parameters"].update(jobs::learning_data_json(job.data));
-  return publish_results(out, summary, std::move(manifest), json::array({"curves.csv"}), clock.seconds());
+  result.summary = std::move(summary);
+  result.manifest = std::move(manifest);
+  return result;
 }
 
 namespace jobs {

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "netdp/io/run_result.hpp"
+
 #include "netdp/accounting/gossip_loss.hpp"  // ObserverKnowledge
 #include "netdp/core/weighting.hpp"
 #include "netdp/simulation/muffliato_gd.hpp"
@@ -41,8 +43,8 @@ struct MuffliatoGdJob {
   bool observer_knows_given = false;
 };
 
-/// Runs the job and writes curves.csv, privacy.csv (sigma > 0), summary.json and, last, manifest.json.
-/// Returns summary.json's content. Bad input throws InvalidInput before anything is written.
-nlohmann::json run_muffliato_gd_job(const MuffliatoGdJob& job);
+/// Runs the job: curves.csv, privacy.csv (sigma > 0) and the summary as a typed result (the writer stage
+/// writes them, docs/outputs.md). Bad input throws InvalidInput before any work.
+RunResult run_muffliato_gd_job(const MuffliatoGdJob& job);
 
 }  // namespace netdp

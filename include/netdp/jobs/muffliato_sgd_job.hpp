@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "netdp/io/run_result.hpp"
+
 #include "netdp/jobs/walk_loss_job.hpp"  // TargetStatistic
 #include "netdp/simulation/muffliato_sgd.hpp"
 
@@ -41,7 +43,7 @@ struct MuffliatoSgdJob {
 /// The checks that need no work: sigma or a target, the data CSV read whole (docs/muffliato_sgd.md).
 void check_muffliato_sgd_job(const MuffliatoSgdJob& job);
 
-/// curves.csv, summary.json, manifest.json; returns the summary.
-nlohmann::json run_muffliato_sgd_job(const MuffliatoSgdJob& job);
+/// curves.csv and the summary as a typed result (the writer stage writes them, docs/outputs.md).
+RunResult run_muffliato_sgd_job(const MuffliatoSgdJob& job);
 
 }  // namespace netdp
