@@ -89,7 +89,8 @@ json distance_rows(const std::vector<LossAggregate>& buckets) {
 namespace {
 
 CsvTable per_observer_table(const LossStatistics& stats) {
-  CsvTable csv("per_observer.csv", {{"v", CsvType::int64}, {"mean", CsvType::float64}, {"max", CsvType::float64}});
+  CsvTable csv("per_observer.csv",
+               {{"v", CsvType::int64}, {"mean", CsvType::float64}, {"max", CsvType::float64}});
   auto mean = stats.observer_mean(), max = stats.observer_max();
   for (std::size_t v = 0; v < mean.size(); ++v) csv.row({v, mean[v], max[v]});
   return csv;
@@ -121,12 +122,11 @@ json LossReport::finish(RunResult& run) {
 }
 
 CsvTable by_distance_table(const std::string& name, const json& rows) {
-  CsvTable csv(name,
-                {{"distance", CsvType::int64},
-                 {"pairs", CsvType::int64},
-                 {"mean", CsvType::float64},
-                 {"min", CsvType::float64},
-                 {"max", CsvType::float64}});
+  CsvTable csv(name, {{"distance", CsvType::int64},
+                      {"pairs", CsvType::int64},
+                      {"mean", CsvType::float64},
+                      {"min", CsvType::float64},
+                      {"max", CsvType::float64}});
   for (const auto& r : rows)
     csv.row({r["distance"].is_string() ? CsvCell(std::numeric_limits<double>::infinity())  // unreachable
                                        : CsvCell(r["distance"].get<std::int64_t>()),
@@ -158,6 +158,5 @@ json manifest_header(const std::string& command, const json& invocation) {
           {"created_utc", created},
           {"invocation", invocation}};
 }
-
 
 }  // namespace netdp

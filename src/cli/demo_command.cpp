@@ -3,8 +3,8 @@
 // (each pair's Gaussian view, docs/math.md §6.9), with Theorem 6.1's per-message sum beside it, which the
 // papers plot and which is not an upper bound.
 #include <cstdio>
-#include <memory>
 #include <limits>
+#include <memory>
 
 #include "cli/options.hpp"
 #include "netdp/accounting/loss_report.hpp"

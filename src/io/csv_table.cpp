@@ -55,7 +55,8 @@ std::string CsvCell::spell(const CsvColumn& column) const {
 
 CsvTable::CsvTable(std::string name, std::vector<CsvColumn> columns)
     : name_(std::move(name)), columns_(std::move(columns)) {
-  for (std::size_t i = 0; i < columns_.size(); ++i) text_.append(i ? "," : "").append(csv_text(columns_[i].name));
+  for (std::size_t i = 0; i < columns_.size(); ++i)
+    text_.append(i ? "," : "").append(csv_text(columns_[i].name));
   text_ += '\n';
 }
 

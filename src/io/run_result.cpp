@@ -19,7 +19,8 @@ void RunResult::matrix(std::string name, std::int64_t rows, std::int64_t cols, s
   outputs_.emplace_back(ResultMatrix{std::move(name), rows, cols, std::move(values)});
 }
 
-void RunResult::matrix(std::string name, std::int64_t rows, std::int64_t cols, std::vector<std::int8_t> values) {
+void RunResult::matrix(std::string name, std::int64_t rows, std::int64_t cols,
+                       std::vector<std::int8_t> values) {
   outputs_.emplace_back(ResultMatrix{std::move(name), rows, cols, std::move(values)});
 }
 
@@ -34,12 +35,14 @@ void RunResult::streamed(std::string name) {
 std::vector<std::string> RunResult::files() const {
   std::vector<std::string> names;
   for (const Output& output : outputs_)
-    names.push_back(std::visit([](const auto& o) -> std::string {
-      if constexpr (std::is_same_v<std::decay_t<decltype(o)>, CsvTable>)
-        return o.name();
-      else
-        return o.name;
-    }, output));
+    names.push_back(std::visit(
+        [](const auto& o) -> std::string {
+          if constexpr (std::is_same_v<std::decay_t<decltype(o)>, CsvTable>)
+            return o.name();
+          else
+            return o.name;
+        },
+        output));
   return names;
 }
 

@@ -42,8 +42,8 @@ double activation(const AdmmParams& p, std::int64_t users) {
 }
 
 CsvTable curves_table(const AdmmResult& r, const std::vector<double>& bound) {
-  CsvTable csv("curves.csv", jobs::learning_curve_columns(
-                                 {"distance_mean", "distance_std", "utility_bound", "max_participations_mean"}));
+  CsvTable csv("curves.csv", jobs::learning_curve_columns({"distance_mean", "distance_std", "utility_bound",
+                                                           "max_participations_mean"}));
   for (std::size_t e = 0; e < r.step.size(); ++e) {
     auto row = jobs::learning_curve_cells(r.step[e], r.objective, r.accuracy, e);
     row.insert(row.end(), {r.distance.mean[e], r.distance.std[e], bound[e], r.max_participations_mean[e]});
@@ -195,14 +195,14 @@ RunResult run_admm_job(const AdmmJob& job) {
   };
   result.manifest = manifest_header("admm", job.invocation);
   result.manifest["parameters"] = {{"data", d.csv},
-                            {"synthetic_rows", d.csv.empty() ? json(d.synthetic_rows) : json(nullptr)},
-                            {"synthetic_dim", d.csv.empty() ? json(d.synthetic_dim) : json(nullptr)},
-                            {"test_fraction", d.test_fraction},
-                            {"intercept", d.intercept},
-                            {"newton_steps", p.newton_steps},
-                            {"seed", p.seed},
-                            {"data_seed", d.seed},
-                            {"eval_every", p.eval_every}};
+                                   {"synthetic_rows", d.csv.empty() ? json(d.synthetic_rows) : json(nullptr)},
+                                   {"synthetic_dim", d.csv.empty() ? json(d.synthetic_dim) : json(nullptr)},
+                                   {"test_fraction", d.test_fraction},
+                                   {"intercept", d.intercept},
+                                   {"newton_steps", p.newton_steps},
+                                   {"seed", p.seed},
+                                   {"data_seed", d.seed},
+                                   {"eval_every", p.eval_every}};
   return result;
 }
 

@@ -175,19 +175,18 @@ RunResult run_attack_dgd_job(const AttackDgdJob& job) {
   }
   const attack::DgdEstimator& last = estimators.back();
   constexpr CsvType kInt = CsvType::int64, kFloat = CsvType::float64;
-  CsvTable& nodes = result.table("nodes.csv",
-                  {{"node", kInt},
-                   {"role", CsvType::text},
-                   {"distance", kInt},  // empty: no attacker reaches the node
-                   {"identifiable_after", kInt},
-                   {"ols_error", kFloat},
-                   {"gls_error", kFloat},
-                   {"ols_error_sd", kFloat},
-                   {"gls_error_sd", kFloat},
-                   {"ols_data_error", kFloat},
-                   {"gls_data_error", kFloat},
-                   {"ols_sd", kFloat},
-                   {"gls_sd", kFloat}});
+  CsvTable& nodes = result.table("nodes.csv", {{"node", kInt},
+                                               {"role", CsvType::text},
+                                               {"distance", kInt},  // empty: no attacker reaches the node
+                                               {"identifiable_after", kInt},
+                                               {"ols_error", kFloat},
+                                               {"gls_error", kFloat},
+                                               {"ols_error_sd", kFloat},
+                                               {"gls_error_sd", kFloat},
+                                               {"ols_data_error", kFloat},
+                                               {"gls_data_error", kFloat},
+                                               {"ols_sd", kFloat},
+                                               {"gls_sd", kFloat}});
   std::vector<node_t> identifiable;
   Moments final_ols, final_gls, final_ols_data, final_gls_data;
   for (node_t v = 0; v < g.n; ++v) {
@@ -225,14 +224,13 @@ RunResult run_attack_dgd_job(const AttackDgdJob& job) {
       if (ols_data[j].count) final_ols_data.add(ols_data[j].mean), final_gls_data.add(gls_data[j].mean);
     }
   }
-  CsvTable& iterations = result.table("iterations.csv",
-                       {{"steps", kInt},
-                        {"rows", kInt},
-                        {"identifiable", kInt},
-                        {"ols_error", kFloat},
-                        {"gls_error", kFloat},
-                        {"ols_data_error", kFloat},
-                        {"gls_data_error", kFloat}});
+  CsvTable& iterations = result.table("iterations.csv", {{"steps", kInt},
+                                                         {"rows", kInt},
+                                                         {"identifiable", kInt},
+                                                         {"ols_error", kFloat},
+                                                         {"gls_error", kFloat},
+                                                         {"ols_data_error", kFloat},
+                                                         {"gls_data_error", kFloat}});
   for (int t = 1; t <= T; ++t) {
     const auto i = idx(t - 1);
     const auto known = std::count_if(k.identifiable_after.begin(), k.identifiable_after.end(),
@@ -240,7 +238,8 @@ RunResult run_attack_dgd_job(const AttackDgdJob& job) {
     iterations.row({t, k.rows_after(t), known, cell(step_ols[i]), cell(step_gls[i]), cell(step_ols_data[i]),
                     cell(step_gls_data[i])});
   }
-  CsvTable& estimates_csv = result.table("estimates.csv",
+  CsvTable& estimates_csv = result.table(
+      "estimates.csv",
       {{"node", kInt}, {"coordinate", kInt}, {"reference", kFloat}, {"ols", kFloat}, {"gls", kFloat}});
   for (const EstimateRow& e : estimates) estimates_csv.row({e.node, e.coordinate, e.reference, e.ols, e.gls});
 

@@ -192,8 +192,7 @@ RunResult run_attack_gossip_job(const AttackGossipJob& job) {
                   {"secagg", job.params.secagg},
                   {"dynamic", job.params.dynamic},
                   {"seed", job.params.seed}};
-  summary.update(every ? every_attacker(job, g, rounds, result)
-                       : one_set(job, g, rounds, attackers, result));
+  summary.update(every ? every_attacker(job, g, rounds, result) : one_set(job, g, rounds, attackers, result));
   summary["seconds"] = clock.seconds();
 
   json manifest = manifest_header("attack gossip", job.invocation);

@@ -16,15 +16,15 @@ constexpr CsvType kInt = CsvType::int64, kFloat = CsvType::float64;
 }
 
 void add_attack_nodes_csv(RunResult& result, const attack::GossipAttackResult& r, node_t n) {
-  CsvTable& csv = result.table("nodes.csv",
-                {{"node", kInt},
-                 {"attacker", kInt},
-                 {"observed", kInt},
-                 {"reconstructible", kInt},
-                 {"float_reconstructible", kInt},  // empty without the float check
-                 {"private", kFloat},
-                 {"reconstructed", kFloat},
-                 {"error", kFloat}});  // empty where not reconstructible
+  CsvTable& csv =
+      result.table("nodes.csv", {{"node", kInt},
+                                 {"attacker", kInt},
+                                 {"observed", kInt},
+                                 {"reconstructible", kInt},
+                                 {"float_reconstructible", kInt},  // empty without the float check
+                                 {"private", kFloat},
+                                 {"reconstructed", kFloat},
+                                 {"error", kFloat}});  // empty where not reconstructible
   auto in = [](const std::vector<node_t>& set, node_t v) {
     return std::binary_search(set.begin(), set.end(), v);
   };
@@ -57,14 +57,13 @@ void add_attackers_csv(RunResult& result, const attack::AllAttackersResult& r, b
 }
 
 void add_attack_privacy_csv(RunResult& result, const Graph& g, const attack::GossipAttackResult& r,
-                              const attack::AttackPrivacy& p) {
-  CsvTable& csv = result.table("privacy.csv",
-                {{"node", kInt},
-                 {"distance", kInt},  // empty: no attacker reaches the node
-                 {"reconstructible", kInt},
-                 {"projection", kFloat},
-                 {"mu", kFloat},
-                 {"epsilon", kFloat}});  // empty without delta
+                            const attack::AttackPrivacy& p) {
+  CsvTable& csv = result.table("privacy.csv", {{"node", kInt},
+                                               {"distance", kInt},  // empty: no attacker reaches the node
+                                               {"reconstructible", kInt},
+                                               {"projection", kFloat},
+                                               {"mu", kFloat},
+                                               {"epsilon", kFloat}});  // empty without delta
   const std::vector<node_t> distance = attack::attacker_distances(g, r.attackers);
   for (node_t v = 0; v < g.n; ++v) {
     const auto i = static_cast<std::size_t>(v);
@@ -75,16 +74,15 @@ void add_attack_privacy_csv(RunResult& result, const Graph& g, const attack::Gos
 }
 
 json add_privacy_by_distance(RunResult& result, const std::vector<attack::PrivacyByDistance>& rows,
-                               bool epsilon) {
-  CsvTable& csv = result.table("privacy_by_distance.csv",
-                {{"distance", kInt},
-                 {"pairs", kInt},
-                 {"reconstructible", kInt},
-                 {"mu_mean", kFloat},
-                 {"mu_min", kFloat},
-                 {"mu_max", kFloat},
-                 {"epsilon_mean", kFloat},
-                 {"epsilon_max", kFloat}});
+                             bool epsilon) {
+  CsvTable& csv = result.table("privacy_by_distance.csv", {{"distance", kInt},
+                                                           {"pairs", kInt},
+                                                           {"reconstructible", kInt},
+                                                           {"mu_mean", kFloat},
+                                                           {"mu_min", kFloat},
+                                                           {"mu_max", kFloat},
+                                                           {"epsilon_mean", kFloat},
+                                                           {"epsilon_max", kFloat}});
   json list = json::array();
   for (const auto& r : rows) {
     const CsvCell none = csv_empty;
@@ -140,15 +138,14 @@ json add_attack_centralities(RunResult& result, const Graph& g, const attack::Al
     tau_distance[a] = attack::kendall_tau_b(known, distance);
     tau_comm[a] = attack::kendall_tau_b(known, row);
   }
-  CsvTable& csv = result.table("centralities.csv",
-                {{"attacker", kInt},
-                 {"degree", kFloat},
-                 {"eigenvector", kFloat},
-                 {"betweenness", kFloat},
-                 {"katz", kFloat},
-                 {"reconstructed_fraction", kFloat},
-                 {"kendall_distance", kFloat},
-                 {"kendall_communicability", kFloat}});
+  CsvTable& csv = result.table("centralities.csv", {{"attacker", kInt},
+                                                    {"degree", kFloat},
+                                                    {"eigenvector", kFloat},
+                                                    {"betweenness", kFloat},
+                                                    {"katz", kFloat},
+                                                    {"reconstructed_fraction", kFloat},
+                                                    {"kendall_distance", kFloat},
+                                                    {"kendall_communicability", kFloat}});
   for (std::size_t a = 0; a < n; ++a)
     csv.row({a, degree[a], eigen[a], between[a], katz[a], fraction[a], tau_distance[a], tau_comm[a]});
   return {{"spearman_degree", number_or_null(attack::spearman(degree, fraction))},

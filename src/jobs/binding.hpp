@@ -163,9 +163,9 @@ class Binding {
   std::function<void(const Values&)> check(Check check) const {
     return [self = *this, check](const Values& v) { check(self.make(v)); };
   }
-  /// A run returns its typed result and the writer stage writes it (docs/outputs.md "The writer stage"): `run`
-  /// is `RunResult(const Job&)`, or `RunResult(const Job&, const ResultsDir&)` for a run that streams a matrix
-  /// too large to hold into the directory while it goes.
+  /// A run returns its typed result and the writer stage writes it (docs/outputs.md "The writer stage"):
+  /// `run` is `RunResult(const Job&)`, or `RunResult(const Job&, const ResultsDir&)` for a run that streams a
+  /// matrix too large to hold into the directory while it goes.
   template <class Run>
   std::function<nlohmann::json(const Values&, const RunContext&)> run(Run run) const {
     return [self = *this, run](const Values& v, const RunContext& c) {

@@ -227,11 +227,8 @@ Model gossip_loss_model() {
              j.params.accounting =
                  accounting == "theorem" ? GossipAccounting::theorem : GossipAccounting::exact;
            }),
-       bind(choice("observer-knows",
-                   "exact accounting: what v knows besides its view, its input or also its own noise "
-                   "(docs/math.md §6.9)",
-                   {"input", "input-and-noise"})
-                .fallback("input-and-noise")
+       bind(observer_knows_parameter("exact accounting: what v knows besides its view, its input or also its "
+                                     "own noise (docs/math.md §6.9)")
                 .needs("accounting", {"exact"}),
             [](Job& j, const std::string& knows) {
               j.params.observer_knows = parse_observer_knowledge(knows);

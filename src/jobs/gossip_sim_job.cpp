@@ -28,13 +28,12 @@ namespace {
 
 /// mse.csv: t, mean, stderr, noisy_mean, noisy_stderr, bound (docs/gossip_sim.md).
 CsvTable mse_table(const GossipSimResult& r, const GossipBoundInputs& theory) {
-  CsvTable csv("mse.csv",
-                {{"t", CsvType::int64},
-                 {"mean", CsvType::float64},
-                 {"stderr", CsvType::float64},
-                 {"noisy_mean", CsvType::float64},
-                 {"noisy_stderr", CsvType::float64},
-                 {"bound", CsvType::float64}});
+  CsvTable csv("mse.csv", {{"t", CsvType::int64},
+                           {"mean", CsvType::float64},
+                           {"stderr", CsvType::float64},
+                           {"noisy_mean", CsvType::float64},
+                           {"noisy_stderr", CsvType::float64},
+                           {"bound", CsvType::float64}});
   for (std::size_t i = 0; i < r.t.size(); ++i)
     csv.row({r.t[i], r.mean[i], r.std_error[i], r.noisy_mean[i], r.noisy_std_error[i],
              gossip_sim_bound(theory, r.t[i])});
@@ -396,17 +395,13 @@ Model gossip_sim_model() {
               j.privacy_params.accounting =
                   a == "theorem" ? GossipAccounting::theorem : GossipAccounting::exact;
             }),
-       bind(
-           choice("observer-knows",
-                  "privacy, exact accounting: what v knows besides its view, its input or also its own noise "
-                  "(docs/math.md §6.9)",
-                  {"input", "input-and-noise"})
-               .fallback("input-and-noise")
-               .needs("privacy")
-               .needs("accounting", {"exact"}),
-           [](Job& j, const std::string& knows) {
-             j.privacy_params.observer_knows = parse_observer_knowledge(knows);
-           }),
+       bind(observer_knows_parameter("privacy, exact accounting: what v knows besides its view, its input or "
+                                     "also its own noise (docs/math.md §6.9)")
+                .needs("privacy")
+                .needs("accounting", {"exact"}),
+            [](Job& j, const std::string& knows) {
+              j.privacy_params.observer_knows = parse_observer_knowledge(knows);
+            }),
        bind(real("alpha", "privacy: Renyi order alpha > 1").fallback("2").needs("privacy"),
             &Job::privacy_params, &Q::alpha),
        bind(real("sensitivity", "privacy: l2 sensitivity Delta of a node's value")

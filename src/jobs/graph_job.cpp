@@ -43,15 +43,16 @@ RunResult run_graph(const GraphJob& job, const ResultsDir& out) {
   Graph g = make_graph(spec);
   CsrMatrix w = make_weights(g, parse_weights_spec(weights));
   RunResult result;
-  result.node_ids = g.file_ids;  // node_map.csv for a renumbered file graph
+  result.node_ids = g.file_ids;        // node_map.csv for a renumbered file graph
   result.summary_name = "stats.json";  // not a study model: no summary.json
   write_edge_list(g, out.file("edges.txt").string());
   result.streamed("edges.txt");
   // Families drawn from positions (rgg) also write them: plots by Euclidean distance (thesis Fig. C.3).
   if (const auto positions = graph_positions(parse_graph_spec(spec)); !positions.empty()) {
-    CsvTable& csv = result.table("positions.csv",
-                                 {{"node", CsvType::int64}, {"x", CsvType::float64}, {"y", CsvType::float64}});
-    for (std::size_t v = 0; v < positions.size() / 2; ++v) csv.row({v, positions[2 * v], positions[2 * v + 1]});
+    CsvTable& csv = result.table(
+        "positions.csv", {{"node", CsvType::int64}, {"x", CsvType::float64}, {"y", CsvType::float64}});
+    for (std::size_t v = 0; v < positions.size() / 2; ++v)
+      csv.row({v, positions[2 * v], positions[2 * v + 1]});
   }
 
   node_t components = 0;
@@ -90,7 +91,8 @@ RunResult run_graph(const GraphJob& job, const ResultsDir& out) {
       stats["t_stop_sigma"] = sigma;
     }
     if (job.eigenvalues) {
-      CsvTable& csv = result.table("eigenvalues.csv", {{"index", CsvType::int64}, {"eigenvalue", CsvType::float64}});
+      CsvTable& csv =
+          result.table("eigenvalues.csv", {{"index", CsvType::int64}, {"eigenvalue", CsvType::float64}});
       auto values = eigenvalues(w);
       for (std::size_t i = 0; i < values.size(); ++i) csv.row({i, values[i]});
     }

@@ -167,7 +167,7 @@ Parameter gap_parameter(const std::string& help) {
   return choice("gap", help, {"second", "abs"}).fallback("second");
 }
 
-Parameter observer_knows_parameter(const std::string& help) {
+declare::Declare observer_knows_parameter(const std::string& help) {
   return choice("observer-knows", help, {"input", "input-and-noise"}).fallback("input-and-noise");
 }
 

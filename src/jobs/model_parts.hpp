@@ -83,7 +83,7 @@ Parameter memory_limit_parameter();
 Parameter gap_parameter(const std::string& help);
 /// observer-knows: input | input-and-noise (default), what observer v knows besides its view in the exact
 /// accounting of Gaussian gossip views (docs/math.md §6.9).
-Parameter observer_knows_parameter(const std::string& help);
+declare::Declare observer_knows_parameter(const std::string& help);
 
 /// The backend fields of every simulation's result (device, device_note, batch_runs, batches), for the
 /// manifests.

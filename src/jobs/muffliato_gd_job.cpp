@@ -294,13 +294,12 @@ RunResult run_muffliato_gd_job(const MuffliatoGdJob& job) {
       const auto mean = stats.observer_mean();
       privacy["max_mean_observer"] = *std::max_element(mean.begin(), mean.end());
     }
-    CsvTable& csv = result.table("privacy.csv",
-                  {{"accountant", CsvType::text},
-                   {"distance", CsvType::text},  // "all", 1, 2, ..., "inf"
-                   {"pairs", CsvType::int64},
-                   {"mean", CsvType::float64},
-                   {"min", CsvType::float64},
-                   {"max", CsvType::float64}});
+    CsvTable& csv = result.table("privacy.csv", {{"accountant", CsvType::text},
+                                                 {"distance", CsvType::text},  // "all", 1, 2, ..., "inf"
+                                                 {"pairs", CsvType::int64},
+                                                 {"mean", CsvType::float64},
+                                                 {"min", CsvType::float64},
+                                                 {"max", CsvType::float64}});
     privacy_csv_rows(csv, name, aggregate_json(all), rows);
 
     if (p.er_per_round) {  // Fig. 6.1c: the per-round bound of Thm 6.6, summed over the T iterations

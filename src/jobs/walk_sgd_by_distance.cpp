@@ -60,14 +60,13 @@ CsvTable walk_sgd_by_distance_table(const WalkModel& walk, const LocalData& data
     if (!eps.empty()) privacy[c] += (eps[u * n + v] + eps[v * n + u]) / 2;
   }
   const std::vector<double> discrepancy = walk_sgd_discrepancy(walk, data, p, pair_class, classes, progress);
-  CsvTable csv("by_distance.csv",
-                {{"quantile", CsvType::int64},
-                 {"distance_min", CsvType::float64},
-                 {"distance_max", CsvType::float64},
-                 {"pairs", CsvType::int64},
-                 {"privacy_mean", CsvType::float64},
-                 {"step", CsvType::int64},
-                 {"discrepancy_mean", CsvType::float64}});
+  CsvTable csv("by_distance.csv", {{"quantile", CsvType::int64},
+                                   {"distance_min", CsvType::float64},
+                                   {"distance_max", CsvType::float64},
+                                   {"pairs", CsvType::int64},
+                                   {"privacy_mean", CsvType::float64},
+                                   {"step", CsvType::int64},
+                                   {"discrepancy_mean", CsvType::float64}});
   const std::size_t points = discrepancy.size() / static_cast<std::size_t>(classes);
   for (int c = 0; c < classes; ++c)
     for (std::size_t e = 0; e < points; ++e) {

@@ -33,7 +33,7 @@ CsvCell finite_or_empty(double x) {
 
 CsvTable by_distance_table(const WalkSimResult& r) {
   CsvTable csv("by_distance.csv",
-                {{"distance", kInt}, {"pairs", kFloat}, {"mean", kFloat}, {"min", kFloat}, {"max", kFloat}});
+               {{"distance", kInt}, {"pairs", kFloat}, {"mean", kFloat}, {"min", kFloat}, {"max", kFloat}});
   for (std::size_t d = 1; d < r.by_distance.size(); ++d) {
     const LossStats& s = r.by_distance[d];
     if (s.weight == 0) continue;
@@ -44,13 +44,12 @@ CsvTable by_distance_table(const WalkSimResult& r) {
 
 // statistics visits: the per-node visit totals, all that the stepping engine counts.
 CsvTable visits_table(const WalkModel& m, const WalkSimResult& r) {
-  CsvTable csv("visits.csv",
-                {{"node", kInt},
-                 {"degree", kInt},
-                 {"pi", kFloat},
-                 {"visits", kInt},
-                 {"visits_mean", kFloat},
-                 {"visits_expected", kFloat}});
+  CsvTable csv("visits.csv", {{"node", kInt},
+                              {"degree", kInt},
+                              {"pi", kFloat},
+                              {"visits", kInt},
+                              {"visits_mean", kFloat},
+                              {"visits_expected", kFloat}});
   for (node_t v = 0; v < r.n; ++v)
     csv.row({v, m.degree(v), m.pi(v), r.visits[v], double(r.visits[v]) / double(r.runs),
              double(r.steps) * m.pi(v)});
@@ -93,8 +92,8 @@ CsvTable nodes_table(const WalkModel& m, const WalkSimResult& r, bool accounting
 
 // time,count,expected (expected: the complete-graph closed form times R, empty otherwise).
 template <class Expected>
-CsvTable times_table(const std::string& file, const char* name,
-                        const TimeHistogram& h, bool theory, Expected expected) {
+CsvTable times_table(const std::string& file, const char* name, const TimeHistogram& h, bool theory,
+                     Expected expected) {
   CsvTable csv(file, {{name, kInt}, {"count", kInt}, {"expected", kFloat}});
   for (std::size_t t = 1; t < h.counts.size(); ++t)
     csv.row({t, h.counts[t], theory ? CsvCell(expected(std::int64_t(t))) : CsvCell(csv_empty)});
@@ -113,7 +112,7 @@ CsvTable visit_counts_table(const WalkModel& m, const WalkSimResult& r) {
 
 CsvTable utility_table(const WalkSimResult& r) {
   CsvTable csv("utility.csv",
-      {{"run", kInt}, {"truth", kFloat}, {"estimate", kFloat}, {"error", kFloat}, {"noises", kInt}});
+               {{"run", kInt}, {"truth", kFloat}, {"estimate", kFloat}, {"error", kFloat}, {"noises", kInt}});
   for (std::size_t i = 0; i < r.utility.size(); ++i) {
     const UtilityRun& u = r.utility[i];
     csv.row({i, u.truth, u.estimate, u.estimate - u.truth, u.noises});

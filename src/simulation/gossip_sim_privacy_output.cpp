@@ -25,12 +25,11 @@ void add_matrix(RunResult& result, const std::string& name, const GossipPrivacyR
 /// counts. Returns summary.json's rows.
 json add_distance_table(RunResult& result, const std::string& name, const std::vector<LossAggregate>& buckets,
                         double runs) {
-  CsvTable& csv = result.table(name,
-                {{"distance", CsvType::int64},
-                 {"pairs_per_run", CsvType::float64},
-                 {"mean", CsvType::float64},
-                 {"min", CsvType::float64},
-                 {"max", CsvType::float64}});
+  CsvTable& csv = result.table(name, {{"distance", CsvType::int64},
+                                      {"pairs_per_run", CsvType::float64},
+                                      {"mean", CsvType::float64},
+                                      {"min", CsvType::float64},
+                                      {"max", CsvType::float64}});
   json rows = json::array();
   for (std::size_t b = 1; b <= buckets.size(); ++b) {
     const auto& a = buckets[b % buckets.size()];

@@ -28,16 +28,16 @@ json statistics_json(const StopStatistics& s) {
 }  // namespace
 
 json add_stop_outputs(RunResult& result, const GossipStopResult& r) {
-  CsvTable& csv = result.table("privacy_stop.csv",
-                {{"run", CsvType::int64},
-                 {"met", CsvType::int64},
-                 {"stop_t", CsvType::int64},  // empty when the rule was not met
-                 {"rounds", CsvType::int64},
-                 {"error", CsvType::float64},
-                 {"threshold", CsvType::float64},
-                 {"bias", CsvType::float64},
-                 {"mean_loss", CsvType::float64},
-                 {"max_loss", CsvType::float64}});
+  CsvTable& csv =
+      result.table("privacy_stop.csv", {{"run", CsvType::int64},
+                                        {"met", CsvType::int64},
+                                        {"stop_t", CsvType::int64},  // empty when the rule was not met
+                                        {"rounds", CsvType::int64},
+                                        {"error", CsvType::float64},
+                                        {"threshold", CsvType::float64},
+                                        {"bias", CsvType::float64},
+                                        {"mean_loss", CsvType::float64},
+                                        {"max_loss", CsvType::float64}});
   for (std::size_t run = 0; run < r.runs.size(); ++run) {
     const GossipStopRun& s = r.runs[run];
     csv.row({run, s.point.stop.has_value(), s.point.stop ? CsvCell(*s.point.stop) : CsvCell(csv_empty),

@@ -33,7 +33,7 @@ TEST(RunResult, ATableHoldsTheTextWrittenByHand) {
   table.row({-3, 0.25, csv_empty});
   EXPECT_EQ(table.text(), "i,x,s\n1,2.0,\"a,b\"\n-3,0.25,\n");
   EXPECT_EQ(table.rows(), 2);
-  EXPECT_THROW(table.row({1, 2.0}), std::logic_error);        // a cell short
+  EXPECT_THROW(table.row({1, 2.0}), std::logic_error);         // a cell short
   EXPECT_THROW(table.row({1.5, 2.0, "s"}), std::logic_error);  // a float in an int64 column
   EXPECT_EQ(table.rows(), 2);
 }
@@ -85,8 +85,8 @@ TEST(RunResult, OutputsAreWrittenInOrderThenTheSummaryThenTheManifest) {
   EXPECT_EQ(manifest["command"], "test");
   EXPECT_EQ(manifest["parameters"]["a"], 1);
   EXPECT_EQ(manifest["seconds"], 1.25);
-  EXPECT_EQ(manifest["files"], json({"curves.csv", "m.npy", "mask.npy", "extra.json", "summary.json",
-                                     "node_map.csv"}));
+  EXPECT_EQ(manifest["files"],
+            json({"curves.csv", "m.npy", "mask.npy", "extra.json", "summary.json", "node_map.csv"}));
   EXPECT_EQ(manifest["tables"]["curves.csv"], json({{"t", "int64"}, {"y", "float64"}}));
 }
 

@@ -27,8 +27,8 @@ class LossReport {
              bool progress, bool write_matrix = true, double diagonal = 0.0);
   ~LossReport();
   LossRowSink& sink();
-  /// Commits loss.npy, adds it and the tables to `run`; returns {"pairs", "mean_loss", "min_loss", "max_loss", "by_distance",
-  /// and "max_mean_observer_loss" for all pairs}.
+  /// Commits loss.npy, adds it and the tables to `run`; returns {"pairs", "mean_loss", "min_loss",
+  /// "max_loss", "by_distance", and "max_mean_observer_loss" for all pairs}.
   nlohmann::json finish(RunResult& run);
 
  private:

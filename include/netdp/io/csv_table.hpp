@@ -84,7 +84,8 @@ class CsvTable {
   std::int64_t rows_ = 0;
 };
 
-/// Publishes `table` in `dir` (an AtomicFile) and records its column types for manifest.json; returns its name.
+/// Publishes `table` in `dir` (an AtomicFile) and records its column types for manifest.json; returns its
+/// name.
 std::string write_table(const ResultsDir& dir, const CsvTable& table);
 
 /// A CSV file of a results directory streamed row by row through an AtomicFile (for tables too long to hold:

@@ -62,9 +62,10 @@ class RunResult {
   std::deque<Output> outputs_;  // a deque: table() hands out references that later additions keep valid
 };
 
-/// The writer stage: every output of `result` into `out` in order, then the summary (summary.json), then manifest.json with
-/// "files" and "seconds" (and node_map.csv when result.node_ids is not empty; docs/outputs.md). Returns the
-/// summary. std::logic_error when a streamed file is missing or a matrix's values do not fill its shape.
+/// The writer stage: every output of `result` into `out` in order, then the summary (summary.json), then
+/// manifest.json with "files" and "seconds" (and node_map.csv when result.node_ids is not empty;
+/// docs/outputs.md). Returns the summary. std::logic_error when a streamed file is missing or a matrix's
+/// values do not fill its shape.
 nlohmann::json write_results(ResultsDir& out, const RunResult& result, double seconds);
 /// The same into a new ResultsDir at `out_dir`: a run that streamed nothing.
 nlohmann::json write_results(const std::filesystem::path& out_dir, const RunResult& result, double seconds);

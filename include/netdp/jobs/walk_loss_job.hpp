@@ -42,8 +42,8 @@ struct WalkLossJob {
 /// run starts with them, and `netdp run` calls them for every grid point before any unit runs.
 void check_walk_loss_job(const WalkLossJob& job);
 
-/// Runs the job: loss.npy streamed into `out` as the rows come, the tables and the summary in the typed result
-/// the writer stage then writes into `out` (docs/outputs.md).
+/// Runs the job: loss.npy streamed into `out` as the rows come, the tables and the summary in the typed
+/// result the writer stage then writes into `out` (docs/outputs.md).
 RunResult run_walk_loss_job(const WalkLossJob& job, const ResultsDir& out);
 
 }  // namespace netdp
