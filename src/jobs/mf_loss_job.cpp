@@ -502,10 +502,11 @@ Model mf_loss_model() {
     const double attackers = job.attackers == "all" ? n : 1;
     if (job.trust == "secldp") {
       // Per attacker: one step's B, (n - 1) x (n + m) dense, its SVD (three copies, two threads), about
-      // 4 n^2 (n + m) flop at 5e9 flop/s; T does not enter (docs/math.md §9.4).
+      // 4 n^2 (n + m) flop at 1.5e9 flop/s (ego 414, all 148 attackers: 14 s of CPU, 2026-11-29); T does not
+      // enter (docs/math.md §9.4).
       const double bytes = 2 * 3 * 8 * n * (n + g.m) + 16 * attackers * n +
                            mf_required_bytes(job.spec, node_t(std::min(n, 1e9)));
-      return Estimate{bytes, attackers * 4 * n * n * (n + g.m) / 5e9, bytes};
+      return Estimate{bytes, attackers * 4 * n * n * (n + g.m) / 1.5e9, bytes};
     }
     // Per attacker: the observed rows (deg + 1) T over n T columns, three copies (rows, SVD, basis), for two
     // threads; about 5e9 flop/s (benchmarks/RESULTS.md).

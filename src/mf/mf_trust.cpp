@@ -231,9 +231,10 @@ void secldp_rows(const CsrMatrix& w, const std::vector<Matrix>& c, const Partici
       const node_t v = attackers[static_cast<std::size_t>(a)];
       // sqrt(kappa_u) for every u (0 for v, whose column is empty).
       const std::vector<double> root_kappa = observation_sensitivity(secldp_step_model(w, v, secret_ratio));
+      // kappa is a projector's diagonal entry, at most 1: the clamp removes rounding above LDP's value.
       for (node_t u = 0; u < n; ++u)
         out(a, u) = u == v ? inf
-                           : root_kappa[static_cast<std::size_t>(u)] *
+                           : std::min(1.0, root_kappa[static_cast<std::size_t>(u)]) *
                                  ldp[c.size() == 1 ? 0 : static_cast<std::size_t>(u)];
     } catch (...) {
 #pragma omp critical(netdp_secldp_failure)
