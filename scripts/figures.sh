@@ -3,6 +3,7 @@
 # figure folder, found by this convention (no list to keep up to date):
 #   study.toml   run with `netdp run` into OUT/<folder> (a folder without one computes inside its plot.py)
 #   quick.toml   the same study at small sizes, used by --quick instead of study.toml when present
+#   paper.toml   (some folders) the papers' full scale, hours on 2 cores: never run here, see the folder's README
 #   plot.py      `python3 plot.py OUT/<folder>` draws one or more PNGs into OUT/<folder>; it finds netdp in $NETDP,
 #                and imports the Python package netdp (netdp.plot) from the same build: PYTHONPATH starts with
 #                the python/ directory beside the binary when there is one (build/python, docs/python.md)

@@ -18,24 +18,39 @@ from plot_common import command_line, netdp_plot, plt, rows, save  # noqa: E402
 
 
 def main(out):
-    unit = f"{out}/er/p0000/rep-0"
-    privacy = rows(f"{unit}/privacy.csv")
-    summary = json.load(open(f"{unit}/summary.json"))
-    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
-    for accountant, label in (("er-round-sum", "Thm 6.6 per round, summed"), ("thm-C.9", "Thm C.9 on the graphs")):
-        points = {int(r["distance"]): {k: float(r[k]) for k in ("mean", "min", "max")} for r in privacy
-                  if r["accountant"] == accountant and r["distance"] not in ("all", "inf")}
-        netdp_plot.by_distance(left, points, label, band_label="")
-    left.axhline(summary["privacy"]["ldp_total"], color="black", ls="--", lw=1, label="T x LDP level")
+    # One grid point per graph size (study.toml: n = 500; paper.toml: n = 2000, 4000, 8000): one colour per n,
+    # the line style tells the accountant (left) or the averaging (right).
+    units = sorted(Path(out, "er").glob("p*/rep-0"))
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.6))
+    sizes = []
+    for i, unit in enumerate(units):
+        privacy = rows(f"{unit}/privacy.csv")
+        summary = json.load(open(f"{unit}/summary.json"))
+        n = summary.get("n", "?")
+        sizes.append(str(n))
+        colour = colours[i % len(colours)] if len(units) > 1 else None
+        tag = f", n = {n}" if len(units) > 1 else ""
+        for accountant, label, ls in (("er-round-sum", "Thm 6.6 per round, summed", "-"),
+                                      ("thm-C.9", "Thm C.9 on the graphs", ":")):
+            points = {int(r["distance"]): {k: float(r[k]) for k in ("mean", "min", "max")} for r in privacy
+                      if r["accountant"] == accountant and r["distance"] not in ("all", "inf")}
+            style = {"ls": ls, **({"color": colour} if colour else {})}
+            netdp_plot.by_distance(left, points, label + tag, band_label="", **style)
+        style = {"color": colour} if colour else {}
+        netdp_plot.curve(unit, "accuracy", right, label="Muffliato-GD (K gossip steps)" + tag, band_label="",
+                         **style)
+        federated = Path(out, "federated", unit.parent.name, "rep-0")
+        if federated.exists():  # the trusted aggregator: the noisy updates averaged exactly
+            netdp_plot.curve(federated, "accuracy", right, label="trusted aggregator (exact average)" + tag,
+                             band_label="", ls="--", **({"color": colour} if colour else {"color": "black"}))
+    left.axhline(summary["privacy"]["ldp_total"], color="black", ls="--", lw=1,
+                 label="T x LDP level (LDP composition)")
     netdp_plot.finish(left, "hop distance from node 0 (first graph)", "Renyi loss of node 0 towards v (alpha = 2)",
-                      "privacy of node 0 (bands: min to max over v)")
-    netdp_plot.curve(unit, "accuracy", right, label="Muffliato-GD (K gossip steps)")
-    federated = Path(f"{out}/federated/p0000/rep-0")
-    if federated.exists():  # the trusted aggregator: the noisy updates averaged exactly
-        netdp_plot.curve(federated, "accuracy", right, label="trusted aggregator (exact average)", ls="--",
-                         color="black")
-    netdp_plot.finish(right, "gradient step t", "accuracy of the averaged model (fraction)", "utility")
-    fig.suptitle(f"Fig. 6.1c: Muffliato-GD on a fresh G(n, ln n / n) per step, n = {summary.get('n', '?')}")
+                      "privacy of node 0 by distance (bands: min to max over v)")
+    netdp_plot.finish(right, "gradient step t", "test accuracy of the averaged model (fraction)",
+                      "utility: Muffliato-GD against a trusted aggregator (bands: mean +- standard error over runs)")
+    fig.suptitle(f"Fig. 6.1c: Muffliato-GD on a fresh G(n, ln n / n) per step, n = {', '.join(sizes)}")
     save(fig, out, "fig6_1c.png")
 
 

@@ -146,6 +146,9 @@ void check_mf_loss_job(const MfLossJob& job) {
   if (job.delta && !(*job.delta > 0 && *job.delta < 1))
     throw InvalidParameter("delta", "delta must be in (0, 1), got " + format_double(*job.delta));
   mf::parse_conversion(job.conversion);
+  if (!(job.secret_ratio >= 0) || !std::isfinite(job.secret_ratio))
+    throw InvalidParameter("secret-ratio",
+                           "secret-ratio must be finite and >= 0, got " + format_double(job.secret_ratio));
   if (job.baseline != "none" && job.baseline != "muffliato")
     throw InvalidParameter("baseline", "baseline: expected none or muffliato, got '" + job.baseline + "'");
   if (job.baseline == "muffliato" && trust != mf::TrustModel::pndp)
@@ -206,7 +209,8 @@ json run_mf_loss_job(const MfLossJob& job) {
     sens.a = row;
   } else {
     attackers = parse_attackers(job.attackers, setup.g.n);
-    sens = mf::pairwise_sensitivity(trust, setup.w, setup.c, setup.participation, attackers, true);
+    sens = mf::pairwise_sensitivity(trust, setup.w, setup.c, setup.participation, attackers, true,
+                                    job.secret_ratio);
     // +inf is a pair without noise (C = 0) or the attacker itself; with noise, an infinite sensitivity is an
     // overflow of an ill-conditioned C (C = [[1e200, 0], [1e300, 1e-200]] wrote a NaN mean with exit 0).
     const bool noise = std::any_of(setup.c.begin(), setup.c.end(), [](const mf::Matrix& c) {
@@ -334,7 +338,10 @@ json run_mf_loss_job(const MfLossJob& job) {
       "LDP: the attacker sees every message (B = I)",
       "PNDP: attacker v sees the messages of every w with W_vw > 0, itself included, and its own noise",
       "observation: the user's O = A G + B Z, sens^2 = max over each victim's sets of sum |(C^T B^+ B "
-      "C)_st|"};
+      "C)_st|",
+      "SecLDP (netdp's reading, docs/math.md §9.4): attacker v sees every message; each edge adds a "
+      "pairwise-cancelling secret, hidden unless the edge is v's; sens^2 = ((I + r^2 L_{G-v})^-1)_uu "
+      "sens_Pi(C_u)^2"};
   summary.update({
       {"workload",
        observation ? "user-supplied A = B C" : "message W_T (blocks W^{t-s}, t >= s; docs/math.md §9.2)"},
@@ -357,6 +364,7 @@ json run_mf_loss_job(const MfLossJob& job) {
       {"seconds_total", clock.seconds()},
   });
   if (!observation) summary["by_distance"] = rows;
+  if (trust == mf::TrustModel::secldp) summary["secret_ratio"] = job.secret_ratio;
   if (baseline) summary["baseline"] = baseline_summary;
   if (observation) {
     summary["n"] = sens.cols;
@@ -378,6 +386,7 @@ json run_mf_loss_job(const MfLossJob& job) {
                                  {"sigma", job.sigma},  // the old name, for one release
                                  {"delta", job.delta ? json(*job.delta) : json(nullptr)},
                                  {"conversion", job.conversion},
+                                 {"secret_ratio", job.secret_ratio},
                                  {"baseline", job.baseline},
                                  {"observation_b", job.observation_b},
                                  {"observation_c", job.observation_c},
@@ -404,10 +413,18 @@ Model mf_loss_model() {
       m.parameters,
       {bind(choice("trust",
                    "ldp: the attacker sees every message; pndp: attacker v sees its neighbours and itself; "
-                   "observation: B, C, A, Pi from .npy files",
-                   {"ldp", "pndp", "observation"})
+                   "observation: B, C, A, Pi from .npy files; secldp: every message seen, edge secrets "
+                   "hidden except the attacker's own (docs/math.md §9.4)",
+                   {"ldp", "pndp", "observation", "secldp"})
                 .fallback("pndp"),
             &Job::trust),
+       bind(real("secret-ratio",
+                 "trust secldp: std of each pairwise edge secret over the std of the local noise (0 = LDP)")
+                .fallback("1")
+                .range(at_least(0))
+                .unit("secret std / local noise std")
+                .needs("trust", {"secldp"}),
+            &Job::secret_ratio),
        bind(text("attackers", "all | comma list of attacker nodes (rows of the outputs)").fallback("all"),
             &Job::attackers),
        bind(real("alpha", "Renyi order alpha > 1").fallback("2").range(above(1)), &Job::alpha),
@@ -483,6 +500,14 @@ Model mf_loss_model() {
     const GraphSize g = graph_size(job.spec.graph);
     const double n = g.n, rows = (2 * g.m / std::max(n, 1.0) + 1) * T;
     const double attackers = job.attackers == "all" ? n : 1;
+    if (job.trust == "secldp") {
+      // Per attacker: one step's B, (n - 1) x (n + m) dense, its SVD (three copies, two threads), about
+      // 4 n^2 (n + m) flop at 1.5e9 flop/s (ego 414, all 148 attackers: 14 s of CPU, 2026-11-29); T does not
+      // enter (docs/math.md §9.4).
+      const double bytes = 2 * 3 * 8 * n * (n + g.m) + 16 * attackers * n +
+                           mf_required_bytes(job.spec, node_t(std::min(n, 1e9)));
+      return Estimate{bytes, attackers * 4 * n * n * (n + g.m) / 1.5e9, bytes};
+    }
     // Per attacker: the observed rows (deg + 1) T over n T columns, three copies (rows, SVD, basis), for two
     // threads; about 5e9 flop/s (benchmarks/RESULTS.md).
     const double bytes =

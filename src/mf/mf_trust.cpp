@@ -8,8 +8,10 @@
 #include <exception>
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 #include "netdp/core/error.hpp"
+#include "netdp/core/format.hpp"
 #include "netdp/dp/conversion.hpp"
 #include "netdp/dp/gaussian.hpp"
 #include "netdp/ground/serial_blas.hpp"
@@ -20,8 +22,9 @@ TrustModel parse_trust(std::string_view text) {
   if (text == "ldp") return TrustModel::ldp;
   if (text == "pndp") return TrustModel::pndp;
   if (text == "observation") return TrustModel::observation;
+  if (text == "secldp") return TrustModel::secldp;
   throw InvalidParameter("trust",
-                         "trust: expected ldp, pndp or observation, got '" + std::string(text) + "'");
+                         "trust: expected ldp, pndp, observation or secldp, got '" + std::string(text) + "'");
 }
 
 std::string to_string(TrustModel trust) {
@@ -32,6 +35,8 @@ std::string to_string(TrustModel trust) {
       return "pndp";
     case TrustModel::observation:
       return "observation";
+    case TrustModel::secldp:
+      return "secldp";
   }
   return "?";
 }
@@ -163,12 +168,87 @@ std::vector<double> pndp_row(const CsrMatrix& w, const CsrMatrix& w_transpose, s
 }
 
 Matrix pairwise_sensitivity(TrustModel trust, const CsrMatrix& w, const Matrix& c, const Participation& p,
-                            const std::vector<node_t>& attackers, bool parallel) {
-  return pairwise_sensitivity(trust, w, std::vector<Matrix>{c}, p, attackers, parallel);
+                            const std::vector<node_t>& attackers, bool parallel, double secret_ratio) {
+  return pairwise_sensitivity(trust, w, std::vector<Matrix>{c}, p, attackers, parallel, secret_ratio);
 }
 
+ObservationModel secldp_step_model(const CsrMatrix& w, node_t attacker, double secret_ratio) {
+  const std::int64_t n = w.n;
+  if (!(secret_ratio >= 0) || !std::isfinite(secret_ratio))
+    throw InvalidParameter("secret-ratio",
+                           "secret-ratio must be finite and >= 0, got " + format_double(secret_ratio));
+  if (n < 2) throw InvalidParameter("graph", "trust secldp needs at least two nodes");
+  if (attacker < 0 || attacker >= n)
+    throw InvalidParameter("attackers", "attackers: node " + std::to_string(attacker) + " is not in 0.." +
+                                            std::to_string(n - 1));
+  // One secret per undirected edge {i, j}, i != j, that the attacker does not hold (docs/math.md §9.4).
+  std::vector<std::pair<node_t, node_t>> edges;
+  for (node_t i = 0; i < n; ++i)
+    for (offset_t k = w.offsets[i]; k < w.offsets[i + 1]; ++k) {
+      const node_t j = w.columns[static_cast<std::size_t>(k)];
+      if (j != i && w.values[static_cast<std::size_t>(k)] != 0.0 && i != attacker && j != attacker)
+        edges.emplace_back(std::min(i, j), std::max(i, j));
+    }
+  std::sort(edges.begin(), edges.end());
+  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+  const auto m = static_cast<std::int64_t>(edges.size());
+  // Row of node u: u's message less what the attacker knows (its own noise and secrets are public terms,
+  // so v has no row and its column stays zero).
+  const auto row = [attacker](node_t u) { return u < attacker ? u : u - 1; };
+  ObservationModel out;
+  out.b = Matrix(n - 1, n + m);
+  for (node_t u = 0; u < n; ++u)
+    if (u != attacker) out.b(row(u), u) = 1.0;
+  for (std::int64_t e = 0; e < m; ++e) {  // s_ij = -s_ji: +r in i's message, -r in j's
+    out.b(row(edges[static_cast<std::size_t>(e)].first), n + e) = secret_ratio;
+    out.b(row(edges[static_cast<std::size_t>(e)].second), n + e) = -secret_ratio;
+  }
+  out.c = Matrix::identity(n + m);
+  out.victims.resize(static_cast<std::size_t>(n));
+  for (node_t u = 0; u < n; ++u) out.victims[static_cast<std::size_t>(u)] = {{u}};
+  return out;
+}
+
+namespace {
+
+/// SecLDP's rows: sqrt(kappa_u) from the generic observation model of one step, times sens_Pi(C_u)
+/// (docs/math.md §9.4: the T steps are independent copies, and C_u enters as in LDP).
+void secldp_rows(const CsrMatrix& w, const std::vector<Matrix>& c, const Participation& p,
+                 const std::vector<node_t>& attackers, bool parallel, double secret_ratio, Matrix& out) {
+  const std::int64_t n = w.n, na = static_cast<std::int64_t>(attackers.size());
+  std::vector<double> ldp(c.size());
+  for (std::size_t u = 0; u < c.size(); ++u) ldp[u] = sensitivity(c[u], p);
+  const double inf = std::numeric_limits<double>::infinity();
+  if (n == 1) {  // the attacker alone
+    std::fill(out.a.begin(), out.a.end(), inf);
+    return;
+  }
+  secldp_step_model(w, attackers.empty() ? 0 : attackers[0], secret_ratio);  // checks before the threads
+  std::exception_ptr failure;  // as in the PNDP loop: no exception may leave the OpenMP region
+#pragma omp parallel for schedule(dynamic, 1) if (parallel)
+  for (std::int64_t a = 0; a < na; ++a) {
+    try {
+      const node_t v = attackers[static_cast<std::size_t>(a)];
+      // sqrt(kappa_u) for every u (0 for v, whose column is empty).
+      const std::vector<double> root_kappa = observation_sensitivity(secldp_step_model(w, v, secret_ratio));
+      // kappa is a projector's diagonal entry, at most 1: the clamp removes rounding above LDP's value.
+      for (node_t u = 0; u < n; ++u)
+        out(a, u) = u == v ? inf
+                           : std::min(1.0, root_kappa[static_cast<std::size_t>(u)]) *
+                                 ldp[c.size() == 1 ? 0 : static_cast<std::size_t>(u)];
+    } catch (...) {
+#pragma omp critical(netdp_secldp_failure)
+      if (!failure) failure = std::current_exception();
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
+}
+
+}  // namespace
+
 Matrix pairwise_sensitivity(TrustModel trust, const CsrMatrix& w, const std::vector<Matrix>& c,
-                            const Participation& p, const std::vector<node_t>& attackers, bool parallel) {
+                            const Participation& p, const std::vector<node_t>& attackers, bool parallel,
+                            double secret_ratio) {
   const std::int64_t n = w.n, T = p.steps();
   if (trust == TrustModel::observation)
     throw InvalidParameter("trust", "trust observation takes its matrices from files, not from a graph");
@@ -204,6 +284,10 @@ Matrix pairwise_sensitivity(TrustModel trust, const CsrMatrix& w, const std::vec
     for (std::int64_t a = 0; a < na; ++a)
       for (std::int64_t u = 0; u < n; ++u) out(a, u) = s[c.size() == 1 ? 0 : static_cast<std::size_t>(u)];
     for (std::int64_t a = 0; a < na; ++a) out(a, attackers[static_cast<std::size_t>(a)]) = inf;
+    return out;
+  }
+  if (trust == TrustModel::secldp) {
+    secldp_rows(w, c, p, attackers, parallel, secret_ratio, out);
     return out;
   }
   const Matrix id = Matrix::identity(T);

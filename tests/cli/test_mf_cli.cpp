@@ -51,6 +51,27 @@ TEST(MfCli, LossWritesTheContract) {
   EXPECT_DOUBLE_EQ(summary["ldp_sensitivity"].get<double>(), std::sqrt(10.0));
 }
 
+TEST(MfCli, LossSecldpOnAPathByHand) {
+  // Path 0 - 1 - 2, T = 2, C = tri(2) (antipgd), every step, attacker 0 (docs/math.md §9.4): sens^2 = kappa *
+  // 5 with kappa = (1 + r^2) / (1 + 2 r^2) = 5/9 at r = 2 (derivation in
+  // tests/unit/test_mf_trust_secldp.cpp).
+  ScratchDir dir;
+  const auto out = dir / "secldp";
+  ASSERT_TRUE(
+      run_cli_into("mf-loss --graph path:n=3 --steps 2 --correlation antipgd --participation every "
+                   "--trust secldp --secret-ratio 2 --attackers 0 --alpha 2 --quiet",
+                   out, {"sensitivity.npy", "loss.npy", "by_distance.csv", "summary.json"}));
+  const NpyArray sens = read_npy((out / "sensitivity.npy").string());
+  ASSERT_EQ(sens.shape, (std::vector<std::int64_t>{1, 3}));
+  EXPECT_TRUE(std::isinf(sens.values[0]));
+  EXPECT_NEAR(sens.values[1], std::sqrt(25.0 / 9), 1e-12);
+  EXPECT_NEAR(sens.values[2], std::sqrt(25.0 / 9), 1e-12);
+  const auto summary = read_json(out / "summary.json");
+  EXPECT_EQ(summary["trust"], "secldp");
+  EXPECT_EQ(summary["secret_ratio"].get<double>(), 2.0);
+  EXPECT_NEAR(summary["max_loss"].get<double>(), 25.0 / 9, 1e-12);
+}
+
 TEST(MfCli, FactorizeWritesCAndWorkloadLosses) {
   ScratchDir dir;
   const auto out = dir / "fact";
@@ -151,7 +172,9 @@ TEST(MfCli, BadInputExitsTwoWithOneLine) {
   const std::pair<std::string, std::string> cases[] = {
       {"mf-loss --graph florentine --participation cyclic:b=3,k=2", "participation"},
       {"mf-loss --graph florentine --correlation best", "correlation"},
-      {"mf-loss --graph florentine --trust secldp", "trust"},
+      {"mf-loss --graph florentine --trust secret", "trust"},
+      {"mf-loss --graph florentine --trust pndp --secret-ratio 2", "secret-ratio"},
+      {"mf-loss --graph florentine --trust secldp --secret-ratio -1", "secret-ratio"},
       {"mf-loss --graph florentine --attackers 99", "attackers"},
       {"mf-loss --graph florentine --attackers x", "attackers"},
       {"mf-loss --graph florentine --alpha 1", "alpha"},

@@ -95,7 +95,7 @@ TEST(MfTrust, ZeroCorrelationIsInfiniteAndSingularIsRejected) {
                              false);
       },
       "attackers");
-  expect_invalid([] { parse_trust("secldp"); }, "trust");
+  expect_invalid([] { parse_trust("secret"); }, "trust");
 }
 
 // --- The dense construction of docs/math.md §9.4, time-major, written independently. ---

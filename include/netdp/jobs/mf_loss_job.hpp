@@ -25,6 +25,7 @@ struct MfLossJob {
   std::string trust = "pndp";
   std::string attackers = "all";  // "all" or a comma list of nodes
   double alpha = 2, sigma = 1;
+  double secret_ratio = 1;  // trust secldp: each edge secret's std over the local noise's (docs/math.md §9.4)
   // trust observation (docs/mf.md "User-supplied observation models"): .npy paths; b required, the others
   // optional (c: the global N x N C, default the node-major diag of C_local; a: checked A = B C; pi: the
   // victims' participation sets, default node-major from the participation).
