@@ -135,19 +135,6 @@ CsvTable by_distance_table(const std::string& name, const json& rows) {
   return csv;
 }
 
-void write_by_distance_csv(const ResultsDir& out, const std::string& name, const json& rows) {
-  write_table(out, by_distance_table(name, rows));
-}
-
-json publish_results(const ResultsDir& out, const json& summary, json manifest, json files, double seconds) {
-  out.write_json("summary.json", summary);
-  files.push_back("summary.json");
-  manifest["files"] = std::move(files);
-  manifest["seconds"] = seconds;
-  out.commit_manifest(manifest);
-  return summary;
-}
-
 json manifest_header(const std::string& command, const json& invocation) {
   std::time_t now = std::time(nullptr);
   char created[32];

@@ -175,11 +175,9 @@ class Binding {
         ResultsDir out(c.out_dir);
         const RunResult result = run(job, std::as_const(out));
         return write_results(out, result, clock.seconds());
-      } else if constexpr (std::is_same_v<std::invoke_result_t<Run, const Job&>, RunResult>) {
+      } else {
         const RunResult result = run(job);
         return write_results(c.out_dir, result, clock.seconds());
-      } else {  // TRANSITION: the jobs that still write their own files
-        return nlohmann::json(run(job));
       }
     };
   }

@@ -191,7 +191,7 @@ mf::ObservationModel observation_model(const MfLossJob& job, const MfSetup& setu
 
 }  // namespace
 
-json run_mf_loss_job(const MfLossJob& job) {
+RunResult run_mf_loss_job(const MfLossJob& job) {
   const Stopwatch clock;
   check_mf_loss_job(job);
   const mf::TrustModel trust = mf::parse_trust(job.trust);
@@ -291,27 +291,21 @@ json run_mf_loss_job(const MfLossJob& job) {
     by_hops(baseline_loss, baseline_buckets, baseline_all);
   }
 
-  ResultsDir out(job.out_dir, setup.g);  // node_map.csv for a renumbered file graph
-  mf::write_npy_matrix(out.file("sensitivity.npy").string(), sens);
-  mf::write_npy_matrix(out.file("loss.npy").string(), loss);
-  json files = json::array({"sensitivity.npy", "loss.npy"});
-  if (job.delta) {
-    mf::write_npy_matrix(out.file("epsilon.npy").string(), epsilon);
-    files.push_back("epsilon.npy");
-  }
-  mf::write_npy_matrix(out.file("C.npy").string(), observation ? model.c : mf::stack_rows(setup.c));
-  files.push_back("C.npy");
-  if (!observation) {
-    write_by_distance_csv(out, "by_distance.csv", rows);
-    files.push_back("by_distance.csv");
-  }
+  RunResult result;
+  result.node_ids = setup.g.file_ids;  // node_map.csv for a renumbered file graph
+  const auto add_matrix = [&](const std::string& name, const mf::Matrix& m) {
+    result.matrix(name, m.rows, m.cols, m.a);
+  };
+  add_matrix("sensitivity.npy", sens);
+  add_matrix("loss.npy", loss);
+  if (job.delta) add_matrix("epsilon.npy", epsilon);
+  add_matrix("C.npy", observation ? model.c : mf::stack_rows(setup.c));
+  if (!observation) result.add(by_distance_table("by_distance.csv", rows));
   json baseline_summary;
   if (baseline) {
     const json baseline_rows = distance_rows(baseline_buckets);
-    mf::write_npy_matrix(out.file("baseline_loss.npy").string(), baseline_loss);
-    write_by_distance_csv(out, "baseline_by_distance.csv", baseline_rows);
-    files.push_back("baseline_loss.npy");
-    files.push_back("baseline_by_distance.csv");
+    add_matrix("baseline_loss.npy", baseline_loss);
+    result.add(by_distance_table("baseline_by_distance.csv", baseline_rows));
     // The same rounding as muffliato_baseline_loss's factor * T, so that capped pairs compare equal.
     const double cap =
         job.alpha / (2 * job.sigma * job.sigma) * static_cast<double>(setup.participation.steps());
@@ -392,7 +386,9 @@ json run_mf_loss_job(const MfLossJob& job) {
                                  {"observation_c", job.observation_c},
                                  {"observation_a", job.observation_a},
                                  {"observation_pi", job.observation_pi}});
-  return publish_results(out, summary, std::move(manifest), files, clock.seconds());
+  result.summary = std::move(summary);
+  result.manifest = std::move(manifest);
+  return result;
 }
 
 namespace jobs {

@@ -43,11 +43,6 @@ nlohmann::json distance_rows(const std::vector<LossAggregate>& buckets);
 /// by_distance.csv (docs/outputs.md) as the table `name`: the columns `distance,pairs,mean,min,max`, then one
 /// line per row of distance_rows.
 CsvTable by_distance_table(const std::string& name, const nlohmann::json& rows);
-// TRANSITION: the three jobs still writing their own files (muffliato-gd, muffliato-sgd, mf-loss) until they
-// return a RunResult.
-void write_by_distance_csv(const ResultsDir& out, const std::string& name, const nlohmann::json& rows);
-nlohmann::json publish_results(const ResultsDir& out, const nlohmann::json& summary, nlohmann::json manifest,
-                               nlohmann::json files, double seconds);
 
 /// The provenance fields every manifest starts with: version, git commit, command, UTC time, command line.
 nlohmann::json manifest_header(const std::string& command, const nlohmann::json& invocation);

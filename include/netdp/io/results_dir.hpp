@@ -12,7 +12,6 @@
 #include <nlohmann/json.hpp>
 
 #include "netdp/core/format.hpp"  // writers format numbers with format_double
-#include "netdp/core/graph.hpp"
 #include "netdp/core/loss_rows.hpp"
 
 namespace netdp {
@@ -65,12 +64,8 @@ class ResultsDir {
   /// names its first file: a run refused before it writes anything (out of memory in the simulation) leaves
   /// an existing directory untouched (docs/outputs.md §1.1).
   explicit ResultsDir(std::filesystem::path path);
-  /// The results of a run on `g`: also node_map.csv, written with the manifest, when g's nodes were
-  /// renumbered from a file (Graph::file_ids).
-  ResultsDir(std::filesystem::path path, const Graph& g) : ResultsDir(std::move(path)) {
-    file_ids_ = g.file_ids;
-  }
-  /// node_map.csv's content for a run whose graph was renumbered from a file (written with the manifest).
+  /// node_map.csv's content (Graph::file_ids) for a run whose graph was renumbered from a file: written with
+  /// the manifest.
   void set_file_ids(std::vector<std::int64_t> file_ids) { file_ids_ = std::move(file_ids); }
   const std::filesystem::path& path() const { return path_; }
   /// The path of an output file; the name is remembered, so that the manifest lists it (commit_manifest).

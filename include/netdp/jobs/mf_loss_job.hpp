@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "netdp/io/run_result.hpp"
+
 #include "netdp/mf/mf_correlation.hpp"
 
 namespace netdp {
@@ -42,9 +44,9 @@ struct MfLossJob {
 
 /// Checks that need no graph (participation, correlation, trust, alpha, sigma).
 void check_mf_loss_job(const MfLossJob& job);
-/// Writes sensitivity.npy, loss.npy, epsilon.npy (with delta), C.npy, by_distance.csv (not for trust
-/// observation), baseline_loss.npy and baseline_by_distance.csv (baseline muffliato), summary.json and
-/// manifest.json; returns the summary.
-nlohmann::json run_mf_loss_job(const MfLossJob& job);
+/// sensitivity.npy, loss.npy, epsilon.npy (with delta), C.npy, by_distance.csv (not for trust observation),
+/// baseline_loss.npy and baseline_by_distance.csv (baseline muffliato) and the summary as a typed result (the
+/// writer stage writes them, docs/outputs.md).
+RunResult run_mf_loss_job(const MfLossJob& job);
 
 }  // namespace netdp
