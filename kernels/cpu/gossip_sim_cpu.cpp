@@ -69,6 +69,13 @@ void start_batch(const GossipSimProblem& p, bool clip_start, std::int64_t first,
   }
 }
 
+using StepBody = gossip::NodeMajorStepBody<offset_t, node_t>;
+
+/// Rows [begin, end) of one panel step.
+void step_rows(const StepBody& step, std::int64_t begin, std::int64_t end) {
+  for (std::int64_t v = begin; v < end; ++v) step.row<L, L>(v, 0);
+}
+
 /// All T steps of one panel, its rows split over the threads when `parallel_rows` (called then from outside
 /// any parallel region). After each recorded time the error sums of its columns, then `on_record(point, x)`.
 template <typename OnRecord>
@@ -85,16 +92,15 @@ void run_panel(const GossipSimProblem& p, Batch& b, std::int64_t panel, bool par
     if (t > 0) {
       // x^1 = W x^0; then x^t = gamma W x^{t-1} + (1 - gamma) x^{t-2} (docs/math.md §2.4) when accelerated.
       const double* before = p.accelerated && t >= 2 ? prev : nullptr;
-      const gossip::NodeMajorStepBody<offset_t, node_t> step{
+      const StepBody step{
           {p.w.offsets.data(), p.w.columns.data(), p.w.values.data(), cur}, before, p.gamma, one_minus_gamma,
           L, next};
       if (parallel_rows) {
         const std::int64_t chunks = (n + kRowChunk - 1) / kRowChunk;
 #pragma omp parallel for schedule(static)
-        for (std::int64_t k = 0; k < chunks; ++k)
-          for (std::int64_t v = k * kRowChunk; v < std::min(n, (k + 1) * kRowChunk); ++v) step.row<L>(v, 0);
+        for (std::int64_t k = 0; k < chunks; ++k) step_rows(step, k * kRowChunk, std::min(n, (k + 1) * kRowChunk));
       } else {
-        for (std::int64_t v = 0; v < n; ++v) step.row<L>(v, 0);
+        step_rows(step, 0, n);
       }
       if (p.accelerated) {
         std::swap(prev, cur);  // prev <- x^{t-1}
