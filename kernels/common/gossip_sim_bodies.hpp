@@ -39,18 +39,46 @@ struct NoisyStartBody {
   NETDP_HD std::int64_t pairs() const { return (n * dim + 1) / 2; }
   NETDP_HD void operator()(std::int64_t idx) const {
     const std::int64_t values = n * dim, b = idx / pairs(), pair = idx % pairs();
+    const philox::NormalPair z = draw(b, pair);
+    for (int m = 0; m < 2; ++m) {
+      const std::int64_t i = 2 * pair + m;  // row-major index v D + k of the CPU state
+      if (i >= values) break;
+      const std::int64_t v = i / dim, column = b * dim + i % dim;
+      out[v + column * n] = value(i, m, z);
+    }
+  }
+
+  /// Every pair of run b in order (the CPU twin's loop, one run per thread): the values of operator() over
+  /// b's pairs, the indices counted instead of divided.
+  NETDP_HD void run(std::int64_t b) const {
+    const std::int64_t values = n * dim;
+    std::int64_t v = 0;
+    int k = 0;
+    for (std::int64_t pair = 0; pair < pairs(); ++pair) {
+      const philox::NormalPair z = draw(b, pair);
+      for (int m = 0; m < 2 && 2 * pair + m < values; ++m) {
+        out[v + (b * dim + k) * n] = value(2 * pair + m, m, z);
+        if (++k == dim) {
+          k = 0;
+          ++v;
+        }
+      }
+    }
+  }
+
+  /// Box-Muller pair `pair` of run first + b (no draw without noise).
+  NETDP_HD philox::NormalPair draw(std::int64_t b, std::int64_t pair) const {
     philox::NormalPair z;
     if (sigma > 0.0) {
       const auto run = static_cast<std::uint64_t>(first + b);
       philox::Stream s(seed, noise_stream | (run << 24), 4 * static_cast<std::uint64_t>(pair));
       z = s.next_normal_pair();
     }
-    for (int m = 0; m < 2; ++m) {
-      const std::int64_t i = 2 * pair + m;  // row-major index v D + k of the CPU state
-      if (i >= values) break;
-      const std::int64_t v = i / dim, column = b * dim + i % dim;
-      out[v + column * n] = sigma > 0.0 ? rn_add(x[i], rn_mul(sigma, m == 0 ? z.first : z.second)) : x[i];
-    }
+    return z;
+  }
+  /// x_i + sigma z, member m of the pair, rounded as the CPU rounds it.
+  NETDP_HD double value(std::int64_t i, int m, const philox::NormalPair& z) const {
+    return sigma > 0.0 ? rn_add(x[i], rn_mul(sigma, m == 0 ? z.first : z.second)) : x[i];
   }
 };
 

@@ -55,15 +55,18 @@ void start_batch(const GossipSimProblem& p, bool clip_start, std::int64_t first,
     for (std::int64_t r = 0; r < count; ++r) {
       const gossip::NoisyStartBody noise{p.x.data(), n, dim, p.sigma, p.seed, noise_stream, first + r,
                                          start.data()};
-      for (std::int64_t i = 0; i < noise.pairs(); ++i) noise(i);
+      noise.run(0);
       if (clip_start)
         for (std::int64_t i = 0; i < n * dim; ++i) gossip::ClipStartBody{start.data()}(i);
       for (int k = 0; k < dim; ++k) {
         const std::int64_t col = r * dim + k;
         double* lane = b.buffers[0].data() + static_cast<std::size_t>(col / L) * panel_size(n) + col % L;
-        const gossip::ToNodeMajorBody move{start.data() + static_cast<std::size_t>(k) * n, n, L, lane};
+        const double* column = start.data() + static_cast<std::size_t>(k) * n;
+        const gossip::ToNodeMajorBody move{column, n, L, lane};
         for (std::int64_t v = 0; v < n; ++v) move(v);
-        b.noisy_average[col] = gossip::NodeOrderAveragesBody{lane, n, L, nullptr}.column(lane, L);
+        // The same node-order sum as the CUDA twin's over its node-major block, read here from the
+        // contiguous column (a strided pass over the panel cost 10% of a short run).
+        b.noisy_average[col] = gossip::NodeOrderAveragesBody{column, n, 1, nullptr}.column(column, 1);
       }
     }
   }

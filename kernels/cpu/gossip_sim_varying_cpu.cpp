@@ -67,7 +67,7 @@ void simulate_run(const GossipSimVaryingProblem& p, bool clip_start, std::int64_
   const gossip::NoisyStartBody noise{p.x.data(), n,   static_cast<int>(dim),
                                      p.sigma,    p.seed, gossip_subsequence(GossipStream::noise, 0, 0),
                                      run,        s.cur.data()};
-  for (std::int64_t i = 0; i < noise.pairs(); ++i) noise(i);
+  noise.run(0);
   if (clip_start)
     for (std::int64_t i = 0; i < elements; ++i) gossip::ClipStartBody{s.cur.data()}(i);
   const gossip::ColumnMajorAveragesBody averages{{s.cur.data(), n, dim, s.average.data()}};
