@@ -26,7 +26,8 @@ namespace netdp::kernels {
 namespace {
 
 constexpr int L = kSparseLanes;
-constexpr std::int64_t kRowChunk = 1024;  // rows per task when the panels are too few to keep the threads busy
+constexpr std::int64_t kRowChunk =
+    1024;  // rows per task when the panels are too few to keep the threads busy
 
 /// The batch: up to three state buffers (x^{t-1}, x^t, x^{t+1}) of `panels` panels each, and the per-column
 /// noisy averages and error sums (padded to whole panels).
@@ -53,8 +54,8 @@ void start_batch(const GossipSimProblem& p, bool clip_start, std::int64_t first,
     std::vector<double> start(static_cast<std::size_t>(n) * dim);  // column-major n x D
 #pragma omp for schedule(dynamic, 1)
     for (std::int64_t r = 0; r < count; ++r) {
-      const gossip::NoisyStartBody noise{p.x.data(), n, dim, p.sigma, p.seed, noise_stream, first + r,
-                                         start.data()};
+      const gossip::NoisyStartBody noise{p.x.data(),   n,         dim,         p.sigma, p.seed,
+                                         noise_stream, first + r, start.data()};
       noise.run(0);
       if (clip_start)
         for (std::int64_t i = 0; i < n * dim; ++i) gossip::ClipStartBody{start.data()}(i);
@@ -95,13 +96,17 @@ void run_panel(const GossipSimProblem& p, Batch& b, std::int64_t panel, bool par
     if (t > 0) {
       // x^1 = W x^0; then x^t = gamma W x^{t-1} + (1 - gamma) x^{t-2} (docs/math.md §2.4) when accelerated.
       const double* before = p.accelerated && t >= 2 ? prev : nullptr;
-      const StepBody step{
-          {p.w.offsets.data(), p.w.columns.data(), p.w.values.data(), cur}, before, p.gamma, one_minus_gamma,
-          L, next};
+      const StepBody step{{p.w.offsets.data(), p.w.columns.data(), p.w.values.data(), cur},
+                          before,
+                          p.gamma,
+                          one_minus_gamma,
+                          L,
+                          next};
       if (parallel_rows) {
         const std::int64_t chunks = (n + kRowChunk - 1) / kRowChunk;
 #pragma omp parallel for schedule(static)
-        for (std::int64_t k = 0; k < chunks; ++k) step_rows(step, k * kRowChunk, std::min(n, (k + 1) * kRowChunk));
+        for (std::int64_t k = 0; k < chunks; ++k)
+          step_rows(step, k * kRowChunk, std::min(n, (k + 1) * kRowChunk));
       } else {
         step_rows(step, 0, n);
       }
@@ -163,10 +168,11 @@ void gossip_sim_cpu(const GossipSimProblem& p, bool clip_start, std::int64_t fir
       run_panel(p, b, panel, true, [&](std::size_t point, const double* x) {
         if (!states) return;
         for (std::int64_t col = panel * L; col < std::min<std::int64_t>(b.columns, (panel + 1) * L); ++col) {
-          double* state = out.states.data() +
-                          (static_cast<std::size_t>(col / dim) * points + point) * static_cast<std::size_t>(n) * dim;
+          double* state = out.states.data() + (static_cast<std::size_t>(col / dim) * points + point) *
+                                                  static_cast<std::size_t>(n) * dim;
           for (std::int64_t v = 0; v < n; ++v)
-            state[static_cast<std::size_t>(v) * dim + col % dim] = x[static_cast<std::size_t>(v) * L + col % L];
+            state[static_cast<std::size_t>(v) * dim + col % dim] =
+                x[static_cast<std::size_t>(v) * L + col % L];
         }
       });
       panels_done.finished_one();

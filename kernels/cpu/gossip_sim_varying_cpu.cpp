@@ -42,7 +42,8 @@ struct RunScratch {
   std::int64_t cap = 0;
 
   gossip::ErScratch er() {
-    return {pairs.data(), adjacency.data(), er_degree.data(), parent.data(), status.data(), offsets.data(), cap};
+    return {pairs.data(), adjacency.data(), er_degree.data(), parent.data(), status.data(), offsets.data(),
+            cap};
   }
   void grow_er(std::int64_t edges) {
     cap = edges;
@@ -64,8 +65,8 @@ void simulate_run(const GossipSimVaryingProblem& p, bool clip_start, std::int64_
   double* truth = out.truth.data() + static_cast<std::size_t>(b) * points;
   double* noisy = out.noisy.data() + static_cast<std::size_t>(b) * points;
 
-  const gossip::NoisyStartBody noise{p.x.data(), n,   static_cast<int>(dim),
-                                     p.sigma,    p.seed, gossip_subsequence(GossipStream::noise, 0, 0),
+  const gossip::NoisyStartBody noise{p.x.data(), n,           static_cast<int>(dim),
+                                     p.sigma,    p.seed,      gossip_subsequence(GossipStream::noise, 0, 0),
                                      run,        s.cur.data()};
   noise.run(0);
   if (clip_start)
@@ -77,12 +78,17 @@ void simulate_run(const GossipSimVaryingProblem& p, bool clip_start, std::int64_
   std::size_t point = 0;
   // The errors of the whole state at times[point] (ColumnMajorErrorsBody, RunErrorsBody) and the state.
   auto record = [&](const double* state) {
-    const gossip::ColumnMajorErrorsBody errors{
-        {state, n, dim, static_cast<int>(dim), p.xbar.data(), s.average.data(), s.col_true.data(),
-         s.col_noisy.data()}};
+    const gossip::ColumnMajorErrorsBody errors{{state, n, dim, static_cast<int>(dim), p.xbar.data(),
+                                                s.average.data(), s.col_true.data(), s.col_noisy.data()}};
     for (std::int64_t c = 0; c < dim; ++c) errors(c);
-    gossip::RunErrorsBody{s.col_true.data(), s.col_noisy.data(), static_cast<int>(dim), n,
-                          static_cast<std::int64_t>(point), 0, truth, noisy}(0);
+    gossip::RunErrorsBody{s.col_true.data(),
+                          s.col_noisy.data(),
+                          static_cast<int>(dim),
+                          n,
+                          static_cast<std::int64_t>(point),
+                          0,
+                          truth,
+                          noisy}(0);
   };
   // The state at times[point] into out.states, row-major n x D.
   auto keep_state = [&](const double* state) {
@@ -99,8 +105,10 @@ void simulate_run(const GossipSimVaryingProblem& p, bool clip_start, std::int64_
     s.err_true.resize(static_cast<std::size_t>(n));
     s.err_noisy.resize(s.err_true.size());
     s.totals.resize(2);
-    gossip::TicksStartBody{s.cur.data(),      n, static_cast<int>(dim), p.xbar.data(), s.average.data(),
-                           s.err_true.data(), s.err_noisy.data(),       s.totals.data()}(0);
+    gossip::TicksStartBody{s.cur.data(),          n,
+                           static_cast<int>(dim), p.xbar.data(),
+                           s.average.data(),      s.err_true.data(),
+                           s.err_noisy.data(),    s.totals.data()}(0);
     const gossip::TickArgs args{n,
                                 run,
                                 1,
@@ -119,8 +127,16 @@ void simulate_run(const GossipSimVaryingProblem& p, bool clip_start, std::int64_
       if (runs_done.stopped()) return;
       std::int64_t t1 = std::min<std::int64_t>(t0 + kTickChunk, p.steps);
       if (!out.states.empty()) t1 = std::min<std::int64_t>(t1, p.times[point]);
-      gossip::TicksRunBody{args, t0, t1, static_cast<std::int64_t>(point), s.cur.data(), s.err_true.data(),
-                           s.err_noisy.data(), s.totals.data(), truth, noisy}(0);
+      gossip::TicksRunBody{args,
+                           t0,
+                           t1,
+                           static_cast<std::int64_t>(point),
+                           s.cur.data(),
+                           s.err_true.data(),
+                           s.err_noisy.data(),
+                           s.totals.data(),
+                           truth,
+                           noisy}(0);
       while (point < points && p.times[point] <= t1) {
         if (p.times[point] == t1) keep_state(s.cur.data());
         ++point;
@@ -151,8 +167,8 @@ void simulate_run(const GossipSimVaryingProblem& p, bool clip_start, std::int64_
     if (runs_done.stopped()) return;
     const auto round = static_cast<std::uint64_t>(t - 1);
     if (masked) {
-      const gossip::DropoutMaskBody mask{p.seed, gossip_subsequence(GossipStream::dropout, 0, round), run, n,
-                                         p.dropout, s.active.data()};
+      const gossip::DropoutMaskBody mask{
+          p.seed, gossip_subsequence(GossipStream::dropout, 0, round), run, n, p.dropout, s.active.data()};
       for (std::int64_t v = 0; v < n; ++v) mask(v);
     }
     if (er) {
@@ -180,14 +196,9 @@ void simulate_run(const GossipSimVaryingProblem& p, bool clip_start, std::int64_
       const gossip::ActiveDegreesBody degrees{p.graph.offsets.data(), p.graph.adjacency.data(), n,
                                               s.active.data(), s.degree.data()};
       for (std::int64_t v = 0; v < n; ++v) degrees(v);
-      const gossip::DropoutStepBody step{p.graph.offsets.data(),
-                                         p.graph.adjacency.data(),
-                                         n,
-                                         static_cast<int>(dim),
-                                         s.active.data(),
-                                         s.degree.data(),
-                                         from,
-                                         to};
+      const gossip::DropoutStepBody step{
+          p.graph.offsets.data(), p.graph.adjacency.data(), n,    static_cast<int>(dim),
+          s.active.data(),        s.degree.data(),          from, to};
       for (std::int64_t i = 0; i < elements; ++i) step(i);
     } else {  // sequence: W_{(t - 1) mod L}
       const CsrView& w = p.rounds[static_cast<std::size_t>(t - 1) % p.rounds.size()].w;
@@ -210,7 +221,8 @@ void gossip_sim_varying_cpu(const GossipSimVaryingProblem& p, bool clip_start, s
                             const std::function<bool(double)>& progress) {
   if (!out.status.empty()) std::fill(out.status.begin(), out.status.end(), 0);
   ground::WorkCounter runs_done(count, progress);
-  // An exception (std::bad_alloc) may not leave an OpenMP region: the first one is kept and rethrown after it.
+  // An exception (std::bad_alloc) may not leave an OpenMP region: the first one is kept and rethrown after
+  // it.
   std::exception_ptr error;
 #pragma omp parallel
   {

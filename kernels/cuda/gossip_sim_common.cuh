@@ -48,7 +48,8 @@ inline void record_errors(const double* x, std::int64_t n, int dim, std::int64_t
                           cudaStream_t stream) {
   cuda::for_each(
       count * dim,
-      gossip::ColumnMajorErrorsBody{{x, n, count * dim, dim, xbar, noisy_average, col_true, col_noisy}}, stream);
+      gossip::ColumnMajorErrorsBody{{x, n, count * dim, dim, xbar, noisy_average, col_true, col_noisy}},
+      stream);
   cuda::for_each(count, gossip::RunErrorsBody{col_true, col_noisy, dim, n, point, points, truth, noisy},
                  stream);
 }

@@ -278,10 +278,10 @@ void simulate_cpu(const Graph& g, const GossipSimParams& p, const Problems& prob
   for (std::size_t r = 0; r < b.status.size(); ++r)
     if (b.status[r] != 0)
       throw InvalidParameter("er-c", "er-c: er-per-round: G(n = " + std::to_string(g.n) +
-                                         ", q = " + format_double(p.edge_probability) + ") was disconnected in " +
-                                         std::to_string(kErMaxAttempts) + " draws (run " +
-                                         std::to_string(first + std::int64_t(r)) + ", round " +
-                                         std::to_string(b.status[r] / 4 - 1) + "); raise er-c");
+                                         ", q = " + format_double(p.edge_probability) +
+                                         ") was disconnected in " + std::to_string(kErMaxAttempts) +
+                                         " draws (run " + std::to_string(first + std::int64_t(r)) +
+                                         ", round " + std::to_string(b.status[r] / 4 - 1) + "); raise er-c");
 }
 
 }  // namespace

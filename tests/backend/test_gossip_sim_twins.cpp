@@ -1,10 +1,10 @@
 // The gossip simulator's twins byte for byte (docs/cuda_backend.md "Gossip-sim twins"): the CPU twin
-// (kernels/cpu/gossip_sim_cpu.cpp, gossip_sim_varying_cpu.cpp) and the CUDA twin (kernels/cuda/gossip_sim*.cu)
-// built for the emulated device run the same bodies of kernels/common, so for the same seed and inputs their
-// per-run error buffers must be equal to the last bit (memcmp), for every protocol, several graphs, seeds,
-// dimensions and batch sizes; and the library's curves through either device too. Built only against the
-// emulated device (tests/CMakeLists.txt, labels device-bodies and twins): on a GPU the noise differs by the
-// device's log / sin / cos, which the CUDA suites bound instead.
+// (kernels/cpu/gossip_sim_cpu.cpp, gossip_sim_varying_cpu.cpp) and the CUDA twin
+// (kernels/cuda/gossip_sim*.cu) built for the emulated device run the same bodies of kernels/common, so for
+// the same seed and inputs their per-run error buffers must be equal to the last bit (memcmp), for every
+// protocol, several graphs, seeds, dimensions and batch sizes; and the library's curves through either device
+// too. Built only against the emulated device (tests/CMakeLists.txt, labels device-bodies and twins): on a
+// GPU the noise differs by the device's log / sin / cos, which the CUDA suites bound instead.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -28,7 +28,8 @@ namespace {
 using kernels::VaryingProtocol;
 
 /// Equal bytes, and on failure the first differing index.
-void expect_same_bytes(const std::vector<double>& cpu, const std::vector<double>& cuda, const std::string& what) {
+void expect_same_bytes(const std::vector<double>& cpu, const std::vector<double>& cuda,
+                       const std::string& what) {
   ASSERT_EQ(cpu.size(), cuda.size()) << what;
   if (std::memcmp(cpu.data(), cuda.data(), cpu.size() * sizeof(double)) == 0) return;
   for (std::size_t i = 0; i < cpu.size(); ++i)
@@ -67,9 +68,13 @@ Errors cpu_errors(const Problem& p, std::int64_t runs, std::int64_t batch, Twin 
     const std::int64_t count = std::min(batch, runs - first);
     std::vector<double> average(static_cast<std::size_t>(count * p.dim));
     std::vector<std::int32_t> status(static_cast<std::size_t>(count));
-    const std::size_t at = static_cast<std::size_t>(first) * points, size = static_cast<std::size_t>(count) * points;
+    const std::size_t at = static_cast<std::size_t>(first) * points,
+                      size = static_cast<std::size_t>(count) * points;
     const kernels::GossipSimCpuOutput out{std::span<double>(e.truth).subspan(at, size),
-                                          std::span<double>(e.noisy).subspan(at, size), average, {}, status};
+                                          std::span<double>(e.noisy).subspan(at, size),
+                                          average,
+                                          {},
+                                          status};
     twin(p, false, first, count, out, std::function<bool(double)>{});
     for (std::int32_t s : status) EXPECT_EQ(s, 0);
   }
@@ -98,8 +103,8 @@ TEST(GossipSimTwins, FixedWBuffersAreTheSameBytes) {
         for (int dim : {1, 3}) {
           const int steps = 25, every = accelerated ? 1 : 4;
           const Inputs in(g.n, dim, steps, every, seed);
-          const kernels::GossipSimProblem p{w,     accelerated, false, steps, dim, 0.5, 1.2, seed,
-                                            in.x, in.xbar,     in.times};
+          const kernels::GossipSimProblem p{w,   accelerated, false, steps,   dim,     0.5,
+                                            1.2, seed,        in.x,  in.xbar, in.times};
           const std::int64_t runs = 11;
           for (std::int64_t batch : {std::int64_t{1}, std::int64_t{4}, runs}) {
             const Errors cpu = cpu_errors(p, runs, batch, kernels::gossip_sim_cpu);
@@ -138,9 +143,9 @@ TEST(GossipSimTwins, TimeVaryingBuffersAreTheSameBytes) {
     for (const GossipRound& r : sequence) rounds.push_back({r.w, r.graph});
     const gossip_sim_detail::ActivationSampler sampler(base, w);
     const std::vector<node_t> edge_nodes = sampler.edge_nodes();
-    for (VaryingProtocol protocol : {VaryingProtocol::sequence, VaryingProtocol::dropout,
-                                     VaryingProtocol::er_per_round, VaryingProtocol::dropout_er,
-                                     VaryingProtocol::randomized}) {
+    for (VaryingProtocol protocol :
+         {VaryingProtocol::sequence, VaryingProtocol::dropout, VaryingProtocol::er_per_round,
+          VaryingProtocol::dropout_er, VaryingProtocol::randomized}) {
       for (int dim : {1, 2}) {
         const bool ticks = protocol == VaryingProtocol::randomized;
         const int steps = ticks ? 700 : 20, every = ticks ? 9 : 1;
@@ -159,7 +164,8 @@ TEST(GossipSimTwins, TimeVaryingBuffersAreTheSameBytes) {
         p.dropout = protocol == VaryingProtocol::dropout_er ? 0.2 : 0.3;
         p.cumulative = sampler.cumulative();
         p.edge_nodes = edge_nodes;
-        // er-per-round: c = 1.5 (some draws disconnected, redrawn); dropout-er: p = 0.08 (disconnected rounds)
+        // er-per-round: c = 1.5 (some draws disconnected, redrawn); dropout-er: p = 0.08 (disconnected
+        // rounds)
         p.edge_probability = protocol == VaryingProtocol::er_per_round ? 1.5 * std::log(36.0) / 36 : 0.08;
         const std::int64_t runs = 7;
         for (std::int64_t batch : {std::int64_t{1}, std::int64_t{3}, runs}) {
@@ -182,9 +188,9 @@ TEST(GossipSimTwins, TimeVaryingBuffersAreTheSameBytes) {
 TEST(GossipSimTwins, LibraryCurvesAreTheSameBytesOnEitherDevice) {
   const Graph g = erdos_renyi_graph(30, 0.2, 8);
   const CsrMatrix w = gossip_matrix(g, Weighting::metropolis);
-  for (GossipProtocol protocol : {GossipProtocol::sync, GossipProtocol::accelerated, GossipProtocol::dropout,
-                                  GossipProtocol::er_per_round, GossipProtocol::dropout_er,
-                                  GossipProtocol::randomized}) {
+  for (GossipProtocol protocol :
+       {GossipProtocol::sync, GossipProtocol::accelerated, GossipProtocol::dropout,
+        GossipProtocol::er_per_round, GossipProtocol::dropout_er, GossipProtocol::randomized}) {
     GossipSimParams p;
     p.protocol = protocol;
     p.dim = 2;
