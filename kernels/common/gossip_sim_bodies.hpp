@@ -216,6 +216,39 @@ struct AllNeighbours {
   NETDP_HD bool operator()(node_t) const { return true; }
 };
 
+/// wmh_row for `count` <= L columns at once (column j at x + j ld), into out[j]: the diagonal and every
+/// weight computed once for the columns, each column summed exactly as wmh_row sums it (the CPU twin's loop:
+/// D > 1 without D times the divisions).
+template <int L, class Present>
+NETDP_HD void wmh_rows(const node_t* adjacency, offset_t begin, offset_t end, std::int64_t v,
+                       const std::int32_t* degree, Present present, const double* x, std::int64_t ld,
+                       int count, double* out) {
+  const std::int32_t dv = degree[v];
+  if (dv == 0) {  // the CPU's 0 + 1 * x_v
+    for (int j = 0; j < count; ++j) out[j] = rn_add(0.0, x[v + j * ld]);
+    return;
+  }
+  double diagonal = 1.0 / (1.0 + dv);
+  for (offset_t k = begin; k < end; ++k)
+    if (present(adjacency[k]))
+      diagonal = rn_add(diagonal, metropolis_diagonal_term(dv, degree[adjacency[k]]));
+  bool diagonal_done = diagonal == 0.0;
+  double sum[L] = {};
+  for (offset_t k = begin; k < end; ++k) {
+    const node_t u = adjacency[k];
+    if (!present(u)) continue;
+    if (!diagonal_done && u > v) {
+      for (int j = 0; j < count; ++j) sum[j] = rn_add(sum[j], rn_mul(diagonal, x[v + j * ld]));
+      diagonal_done = true;
+    }
+    const double weight = metropolis_weight(dv, degree[u]);
+    for (int j = 0; j < count; ++j) sum[j] = rn_add(sum[j], rn_mul(weight, x[u + j * ld]));
+  }
+  if (!diagonal_done)
+    for (int j = 0; j < count; ++j) sum[j] = rn_add(sum[j], rn_mul(diagonal, x[v + j * ld]));
+  for (int j = 0; j < count; ++j) out[j] = sum[j];
+}
+
 /// Row v of W x for W the W-MH matrix of a graph (docs/math.md §2.2), built on the fly in the order of
 /// gossip_matrix: the neighbours u of v in adjacency[begin, end) with present(u), the diagonal
 /// W_vv = cap + sum_u (cap - W_vu) inserted before the first neighbour u > v (skipped when exactly 0), an
@@ -224,26 +257,9 @@ struct AllNeighbours {
 template <class Present>
 NETDP_HD double wmh_row(const node_t* adjacency, offset_t begin, offset_t end, std::int64_t v,
                         const std::int32_t* degree, Present present, const double* column) {
-  const double xv = column[v];
-  const std::int32_t dv = degree[v];
-  if (dv == 0) return rn_add(0.0, xv);  // the CPU's 0 + 1 * x_v
-  double diagonal = 1.0 / (1.0 + dv);
-  for (offset_t k = begin; k < end; ++k)
-    if (present(adjacency[k]))
-      diagonal = rn_add(diagonal, metropolis_diagonal_term(dv, degree[adjacency[k]]));
-  bool diagonal_done = diagonal == 0.0;
-  double sum = 0.0;
-  for (offset_t k = begin; k < end; ++k) {
-    const node_t u = adjacency[k];
-    if (!present(u)) continue;
-    if (!diagonal_done && u > v) {
-      sum = rn_add(sum, rn_mul(diagonal, xv));
-      diagonal_done = true;
-    }
-    sum = rn_add(sum, rn_mul(metropolis_weight(dv, degree[u]), column[u]));
-  }
-  if (!diagonal_done) sum = rn_add(sum, rn_mul(diagonal, xv));
-  return sum;
+  double out;
+  wmh_rows<1>(adjacency, begin, end, v, degree, present, column, 0, 1, &out);
+  return out;
 }
 
 /// Dropout round, element (node v, column c) at idx = c n + v: y = W_t x with W_t the W-MH matrix of the
@@ -262,6 +278,18 @@ struct DropoutStepBody {
     const std::int64_t v = idx % n, c = idx / n, b = c / dim;
     y[idx] = wmh_row(adjacency, offsets[v], offsets[v + 1], v, degree + b * n,
                      ActiveNeighbours{active + b * n}, x + c * n);
+  }
+
+  /// Every column of node v of run b (the CPU twin's loop, wmh_rows): the elements operator() writes.
+  NETDP_HD void node(std::int64_t b, std::int64_t v) const {
+    for (int c0 = 0; c0 < dim; c0 += 8) {
+      const int count = dim - c0 < 8 ? dim - c0 : 8;
+      double out[8];
+      const std::int64_t first = (b * dim + c0) * n;
+      wmh_rows<8>(adjacency, offsets[v], offsets[v + 1], v, degree + b * n, ActiveNeighbours{active + b * n},
+                  x + first, n, count, out);
+      for (int j = 0; j < count; ++j) y[first + j * n + v] = out[j];
+    }
   }
 };
 
@@ -388,6 +416,19 @@ struct ErStepBody {
     const offset_t* offsets = s.offsets + b * (n + 1);
     y[idx] = wmh_row(s.adjacency + 2 * b * s.cap, offsets[v], offsets[v + 1], v, s.degree + b * n,
                      AllNeighbours{}, x + c * n);
+  }
+
+  /// Every column of node v of run b (the CPU twin's loop, wmh_rows): the elements operator() writes.
+  NETDP_HD void node(std::int64_t b, std::int64_t v) const {
+    const offset_t* offsets = s.offsets + b * (n + 1);
+    for (int c0 = 0; c0 < dim; c0 += 8) {
+      const int count = dim - c0 < 8 ? dim - c0 : 8;
+      double out[8];
+      const std::int64_t first = (b * dim + c0) * n;
+      wmh_rows<8>(s.adjacency + 2 * b * s.cap, offsets[v], offsets[v + 1], v, s.degree + b * n,
+                  AllNeighbours{}, x + first, n, count, out);
+      for (int j = 0; j < count; ++j) y[first + j * n + v] = out[j];
+    }
   }
 };
 

@@ -33,6 +33,16 @@ std::int64_t er_capacity(const GossipSimVaryingProblem& p) {
   return static_cast<std::int64_t>(std::min(pairs, std::ceil(mean + 6 * std::sqrt(mean) + 16)));
 }
 
+/// A W-MH step body (DropoutStepBody, ErStepBody) over one run: element by element for D = 1, else node by
+/// node with the row's weights computed once for the D columns (node(), the same elements' arithmetic).
+template <class Step>
+void apply_wmh(const Step& step, std::int64_t n, std::int64_t dim) {
+  if (dim == 1)
+    for (std::int64_t v = 0; v < n; ++v) step(v);
+  else
+    for (std::int64_t v = 0; v < n; ++v) step.node(0, v);
+}
+
 /// One thread's buffers: the state pair, a round's mask and degrees, the G(n, q) scratch of ErSampleBody.
 struct RunScratch {
   std::vector<double> cur, next, average, col_true, col_noisy, err_true, err_noisy, totals;
@@ -191,7 +201,7 @@ void simulate_run(const GossipSimVaryingProblem& p, bool clip_start, std::int64_
         return;
       }
       const gossip::ErStepBody step{s.er(), n, static_cast<int>(dim), from, to};
-      for (std::int64_t i = 0; i < elements; ++i) step(i);
+      apply_wmh(step, n, dim);
     } else if (dropout) {
       const gossip::ActiveDegreesBody degrees{p.graph.offsets.data(), p.graph.adjacency.data(), n,
                                               s.active.data(), s.degree.data()};
@@ -199,7 +209,7 @@ void simulate_run(const GossipSimVaryingProblem& p, bool clip_start, std::int64_
       const gossip::DropoutStepBody step{
           p.graph.offsets.data(), p.graph.adjacency.data(), n,    static_cast<int>(dim),
           s.active.data(),        s.degree.data(),          from, to};
-      for (std::int64_t i = 0; i < elements; ++i) step(i);
+      apply_wmh(step, n, dim);
     } else {  // sequence: W_{(t - 1) mod L}
       const CsrView& w = p.rounds[static_cast<std::size_t>(t - 1) % p.rounds.size()].w;
       const gossip::CsrMultiplyBody step{w.offsets.data(), w.columns.data(), w.values.data(), n, from, to};
