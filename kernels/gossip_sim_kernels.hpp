@@ -1,11 +1,13 @@
 #pragma once
-// Backend entry points of the gossip simulator on CUDA: the fixed-W protocols (sync, accelerated:
-// docs/math.md 6.1-6.2, 2.4) and the time-varying ones without privacy (sequence, dropout, randomized,
-// er-per-round, dropout-er: 6.1, 6.8, 6.3, 6.4). Internal: called by src/simulation/gossip_sim.cpp and the
-// backend tests only. The CPU implementations (the oracles) are src/simulation/gossip_sim_fixed.cpp and
-// src/simulation/gossip_sim_varying.cpp; the randomness layout is that of
-// include/netdp/simulation/gossip_sim.hpp.
+// Backend entry points of the gossip simulator, its CPU twin and its CUDA twin: the fixed-W protocols (sync,
+// accelerated: docs/math.md 6.1-6.2, 2.4) and the time-varying ones without privacy (sequence, dropout,
+// randomized, er-per-round, dropout-er: 6.1, 6.8, 6.3, 6.4). Both twins run the bodies of
+// kernels/common/gossip_sim_bodies.hpp and gossip_spmm_bodies.hpp and give the same bytes on the emulated
+// device (tests/backend/test_gossip_sim_twins.cpp, docs/cuda_backend.md "Gossip-sim twins"). Internal: called
+// by src/simulation/gossip_sim.cpp (checks, batches, statistics, writers) and the backend tests only. The
+// randomness layout is that of include/netdp/simulation/gossip_sim.hpp.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <vector>
@@ -33,6 +35,25 @@ struct GossipSimProblem {
 struct GossipSimBatchErrors {
   std::span<const double> truth, noisy;
 };
+
+// ---- CPU (kernels/cpu/gossip_sim_cpu.cpp, gossip_sim_varying_cpu.cpp) ----
+
+/// Where the CPU twin writes runs first .. first + count - 1: buffers the driver owns and sizes.
+struct GossipSimCpuOutput {
+  std::span<double> truth, noisy;    // count x points, [b points + i] for run first + b at times[i]
+  std::span<double> noisy_average;   // count x D: the node average of each run's x^0 (after the clip)
+  std::span<double> states{};        // empty, or count x points x (n x D row-major): the states at times[i]
+  std::span<std::int32_t> status{};  // time-varying: count; 4 (round + 1) + 2 where a G(n, q) of
+                                     // er-per-round was disconnected in every draw (the run stops there)
+};
+
+/// Sync and accelerated on the CPU (p.dense is ignored: the CPU's product is sparse): the batch's columns
+/// in panels of kSparseLanes, one panel per thread through all T steps, or the rows of one panel over the
+/// threads when the panels are few or the states are wanted. clip_start: x^0 clipped to [0, 1]. progress
+/// (share of the batch's panels done) answers false to skip the panels not started (ground::WorkCounter);
+/// the caller checks for the stop request that made it so.
+void gossip_sim_cpu(const GossipSimProblem& p, bool clip_start, std::int64_t first, std::int64_t count,
+                    const GossipSimCpuOutput& out, const std::function<bool(double)>& progress = {});
 
 // ---- CUDA (kernels/cuda/gossip_sim_cuda.cu, gossip_sim_varying_cuda.cu; kernels/stubs/ without CUDA) ----
 
@@ -84,6 +105,12 @@ struct GossipSimVaryingProblem {
   // dropout-er: p of the fresh G(n, p) per round, not forced connected (docs/math.md §6.8)
   double edge_probability = 0;
 };
+
+/// A time-varying protocol on the CPU: one run per thread, its state column-major n x D as one run of the
+/// CUDA twin's block. progress and clip_start as gossip_sim_cpu (the share of the batch's runs done).
+void gossip_sim_varying_cpu(const GossipSimVaryingProblem& p, bool clip_start, std::int64_t first,
+                            std::int64_t count, const GossipSimCpuOutput& out,
+                            const std::function<bool(double)>& progress = {});
 
 /// A time-varying protocol on CUDA device `device` for `runs` runs; batch size and errors as
 /// gossip_sim_cuda.

@@ -39,18 +39,46 @@ struct NoisyStartBody {
   NETDP_HD std::int64_t pairs() const { return (n * dim + 1) / 2; }
   NETDP_HD void operator()(std::int64_t idx) const {
     const std::int64_t values = n * dim, b = idx / pairs(), pair = idx % pairs();
+    const philox::NormalPair z = draw(b, pair);
+    for (int m = 0; m < 2; ++m) {
+      const std::int64_t i = 2 * pair + m;  // row-major index v D + k of the CPU state
+      if (i >= values) break;
+      const std::int64_t v = i / dim, column = b * dim + i % dim;
+      out[v + column * n] = value(i, m, z);
+    }
+  }
+
+  /// Every pair of run b in order (the CPU twin's loop, one run per thread): the values of operator() over
+  /// b's pairs, the indices counted instead of divided.
+  NETDP_HD void run(std::int64_t b) const {
+    const std::int64_t values = n * dim;
+    std::int64_t v = 0;
+    int k = 0;
+    for (std::int64_t pair = 0; pair < pairs(); ++pair) {
+      const philox::NormalPair z = draw(b, pair);
+      for (int m = 0; m < 2 && 2 * pair + m < values; ++m) {
+        out[v + (b * dim + k) * n] = value(2 * pair + m, m, z);
+        if (++k == dim) {
+          k = 0;
+          ++v;
+        }
+      }
+    }
+  }
+
+  /// Box-Muller pair `pair` of run first + b (no draw without noise).
+  NETDP_HD philox::NormalPair draw(std::int64_t b, std::int64_t pair) const {
     philox::NormalPair z;
     if (sigma > 0.0) {
       const auto run = static_cast<std::uint64_t>(first + b);
       philox::Stream s(seed, noise_stream | (run << 24), 4 * static_cast<std::uint64_t>(pair));
       z = s.next_normal_pair();
     }
-    for (int m = 0; m < 2; ++m) {
-      const std::int64_t i = 2 * pair + m;  // row-major index v D + k of the CPU state
-      if (i >= values) break;
-      const std::int64_t v = i / dim, column = b * dim + i % dim;
-      out[v + column * n] = sigma > 0.0 ? rn_add(x[i], rn_mul(sigma, m == 0 ? z.first : z.second)) : x[i];
-    }
+    return z;
+  }
+  /// x_i + sigma z, member m of the pair, rounded as the CPU rounds it.
+  NETDP_HD double value(std::int64_t i, int m, const philox::NormalPair& z) const {
+    return sigma > 0.0 ? rn_add(x[i], rn_mul(sigma, m == 0 ? z.first : z.second)) : x[i];
   }
 };
 
@@ -188,6 +216,39 @@ struct AllNeighbours {
   NETDP_HD bool operator()(node_t) const { return true; }
 };
 
+/// wmh_row for `count` <= L columns at once (column j at x + j ld), into out[j]: the diagonal and every
+/// weight computed once for the columns, each column summed exactly as wmh_row sums it (the CPU twin's loop:
+/// D > 1 without D times the divisions).
+template <int L, class Present>
+NETDP_HD void wmh_rows(const node_t* adjacency, offset_t begin, offset_t end, std::int64_t v,
+                       const std::int32_t* degree, Present present, const double* x, std::int64_t ld,
+                       int count, double* out) {
+  const std::int32_t dv = degree[v];
+  if (dv == 0) {  // the CPU's 0 + 1 * x_v
+    for (int j = 0; j < count; ++j) out[j] = rn_add(0.0, x[v + j * ld]);
+    return;
+  }
+  double diagonal = 1.0 / (1.0 + dv);
+  for (offset_t k = begin; k < end; ++k)
+    if (present(adjacency[k]))
+      diagonal = rn_add(diagonal, metropolis_diagonal_term(dv, degree[adjacency[k]]));
+  bool diagonal_done = diagonal == 0.0;
+  double sum[L] = {};
+  for (offset_t k = begin; k < end; ++k) {
+    const node_t u = adjacency[k];
+    if (!present(u)) continue;
+    if (!diagonal_done && u > v) {
+      for (int j = 0; j < count; ++j) sum[j] = rn_add(sum[j], rn_mul(diagonal, x[v + j * ld]));
+      diagonal_done = true;
+    }
+    const double weight = metropolis_weight(dv, degree[u]);
+    for (int j = 0; j < count; ++j) sum[j] = rn_add(sum[j], rn_mul(weight, x[u + j * ld]));
+  }
+  if (!diagonal_done)
+    for (int j = 0; j < count; ++j) sum[j] = rn_add(sum[j], rn_mul(diagonal, x[v + j * ld]));
+  for (int j = 0; j < count; ++j) out[j] = sum[j];
+}
+
 /// Row v of W x for W the W-MH matrix of a graph (docs/math.md §2.2), built on the fly in the order of
 /// gossip_matrix: the neighbours u of v in adjacency[begin, end) with present(u), the diagonal
 /// W_vv = cap + sum_u (cap - W_vu) inserted before the first neighbour u > v (skipped when exactly 0), an
@@ -196,26 +257,9 @@ struct AllNeighbours {
 template <class Present>
 NETDP_HD double wmh_row(const node_t* adjacency, offset_t begin, offset_t end, std::int64_t v,
                         const std::int32_t* degree, Present present, const double* column) {
-  const double xv = column[v];
-  const std::int32_t dv = degree[v];
-  if (dv == 0) return rn_add(0.0, xv);  // the CPU's 0 + 1 * x_v
-  double diagonal = 1.0 / (1.0 + dv);
-  for (offset_t k = begin; k < end; ++k)
-    if (present(adjacency[k]))
-      diagonal = rn_add(diagonal, metropolis_diagonal_term(dv, degree[adjacency[k]]));
-  bool diagonal_done = diagonal == 0.0;
-  double sum = 0.0;
-  for (offset_t k = begin; k < end; ++k) {
-    const node_t u = adjacency[k];
-    if (!present(u)) continue;
-    if (!diagonal_done && u > v) {
-      sum = rn_add(sum, rn_mul(diagonal, xv));
-      diagonal_done = true;
-    }
-    sum = rn_add(sum, rn_mul(metropolis_weight(dv, degree[u]), column[u]));
-  }
-  if (!diagonal_done) sum = rn_add(sum, rn_mul(diagonal, xv));
-  return sum;
+  double out;
+  wmh_rows<1>(adjacency, begin, end, v, degree, present, column, 0, 1, &out);
+  return out;
 }
 
 /// Dropout round, element (node v, column c) at idx = c n + v: y = W_t x with W_t the W-MH matrix of the
@@ -234,6 +278,18 @@ struct DropoutStepBody {
     const std::int64_t v = idx % n, c = idx / n, b = c / dim;
     y[idx] = wmh_row(adjacency, offsets[v], offsets[v + 1], v, degree + b * n,
                      ActiveNeighbours{active + b * n}, x + c * n);
+  }
+
+  /// Every column of node v of run b (the CPU twin's loop, wmh_rows): the elements operator() writes.
+  NETDP_HD void node(std::int64_t b, std::int64_t v) const {
+    for (int c0 = 0; c0 < dim; c0 += 8) {
+      const int count = dim - c0 < 8 ? dim - c0 : 8;
+      double out[8];
+      const std::int64_t first = (b * dim + c0) * n;
+      wmh_rows<8>(adjacency, offsets[v], offsets[v + 1], v, degree + b * n, ActiveNeighbours{active + b * n},
+                  x + first, n, count, out);
+      for (int j = 0; j < count; ++j) y[first + j * n + v] = out[j];
+    }
   }
 };
 
@@ -360,6 +416,19 @@ struct ErStepBody {
     const offset_t* offsets = s.offsets + b * (n + 1);
     y[idx] = wmh_row(s.adjacency + 2 * b * s.cap, offsets[v], offsets[v + 1], v, s.degree + b * n,
                      AllNeighbours{}, x + c * n);
+  }
+
+  /// Every column of node v of run b (the CPU twin's loop, wmh_rows): the elements operator() writes.
+  NETDP_HD void node(std::int64_t b, std::int64_t v) const {
+    const offset_t* offsets = s.offsets + b * (n + 1);
+    for (int c0 = 0; c0 < dim; c0 += 8) {
+      const int count = dim - c0 < 8 ? dim - c0 : 8;
+      double out[8];
+      const std::int64_t first = (b * dim + c0) * n;
+      wmh_rows<8>(s.adjacency + 2 * b * s.cap, offsets[v], offsets[v + 1], v, s.degree + b * n,
+                  AllNeighbours{}, x + first, n, count, out);
+      for (int j = 0; j < count; ++j) y[first + j * n + v] = out[j];
+    }
   }
 };
 

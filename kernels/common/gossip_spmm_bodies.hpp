@@ -97,8 +97,10 @@ namespace gossip {
 
 /// The fixed-W step of gossip-sim, fused (row body over n x cols, node-major): y = W x (sync, and the first
 /// accelerated step: prev = nullptr), or the Chebyshev recursion y = gamma (W x) + (1 - gamma) prev
-/// (docs/math.md §2.4) with one_minus_gamma = the CPU's (1.0 - gamma): the CPU's step_rows, element for
-/// element, in one pass over x and prev instead of an SpMM and an element-wise pass.
+/// (docs/math.md §2.4) with one_minus_gamma = the CPU's (1.0 - gamma), in one pass over x and prev instead of
+/// an SpMM and an element-wise pass. The GPU runs one entry per lane (operator(), row<1>); the CPU twin
+/// (kernels/cpu/gossip_sim_cpu.cpp) runs row<kSparseLanes> on its panels of 8 columns, W's row read once for
+/// the 8: every entry the same products and sums in the same order (row_entry's), so the same bits.
 template <class Offset, class Column>
 struct NodeMajorStepBody {
   spmm::RowProduct<Offset, Column> product;  // W and x
@@ -107,10 +109,31 @@ struct NodeMajorStepBody {
   std::int64_t cols;
   double* y;
 
-  NETDP_HD void operator()(std::int64_t v, std::int64_t c) const {
-    const double sum = product.entry(v, cols, c);
-    const std::int64_t at = v * cols + c;
-    y[at] = prev ? rn_add(rn_mul(gamma, sum), rn_mul(one_minus_gamma, prev[at])) : sum;
+  NETDP_HD void operator()(std::int64_t v, std::int64_t c) const { row<1>(v, c); }
+
+  /// Entries (v, c0) .. (v, c0 + L - 1). Ld > 0: cols is known to be Ld at compile time (the CPU's panels:
+  /// the gathers' addresses without a multiplication by a runtime width).
+  template <int L, int Ld = 0>
+  NETDP_HD void row(std::int64_t v, std::int64_t c0) const {
+    const std::int64_t ld = Ld > 0 ? Ld : cols;
+    const Offset begin = product.offsets[v], end = product.offsets[v + 1];
+    double sum[L] = {};
+    for (Offset k = begin; k < end; ++k) {
+      const double a = product.values[k];
+      const double* xr = product.x + static_cast<std::int64_t>(product.columns[k]) * ld + c0;
+      for (int j = 0; j < L; ++j) sum[j] = rn_add(sum[j], rn_mul(a, xr[j]));
+    }
+    const std::int64_t at = v * ld + c0;
+    if constexpr (L == 1) {
+      y[at] = prev ? rn_add(rn_mul(gamma, sum[0]), rn_mul(one_minus_gamma, prev[at])) : sum[0];
+    } else {
+      // The sums stored first, then combined: with the Chebyshev step read from sum[] instead, GCC 12 kept
+      // only six of the eight accumulators of the loop above in vector registers (1.6x the time).
+      for (int j = 0; j < L; ++j) y[at + j] = sum[j];
+      if (prev)
+        for (int j = 0; j < L; ++j)
+          y[at + j] = rn_add(rn_mul(gamma, y[at + j]), rn_mul(one_minus_gamma, prev[at + j]));
+    }
   }
 };
 
@@ -135,16 +158,20 @@ struct NodeOrderAveragesBody {
   std::int64_t n, cols;
   double* average;
 
-  NETDP_HD void operator()(std::int64_t c) const {
+  NETDP_HD void operator()(std::int64_t c) const { average[c] = column(x + c, cols); }
+
+  /// The average of the column whose node v is xc[v ld] (ld = cols node-major, 1 column-major).
+  NETDP_HD double column(const double* xc, std::int64_t ld) const {
     double sum = 0.0;
-    for (std::int64_t v = 0; v < n; ++v) sum = rn_add(sum, x[v * cols + c]);
-    average[c] = sum / static_cast<double>(n);
+    for (std::int64_t v = 0; v < n; ++v) sum = rn_add(sum, xc[v * ld]);
+    return sum / static_cast<double>(n);
   }
 };
 
 /// The error step of a recorded time, column c (coordinate c % dim of a run): sum_v (x[v, c] - xbar)^2 and
 /// sum_v (x[v, c] - noisy average)^2 in node order from 0, both in one pass over the column (the CPU's
-/// record_panel, bit for bit); gossip::RunErrorsBody then folds the D columns of each run.
+/// record_panel, bit for bit); gossip::RunErrorsBody then folds the D columns of each run. The GPU runs one
+/// column per thread (operator(), columns<1>); the CPU twin runs columns<kSparseLanes> over its panels.
 struct NodeOrderErrorsBody {
   const double* x;
   std::int64_t n, cols;
@@ -152,17 +179,52 @@ struct NodeOrderErrorsBody {
   const double *xbar, *noisy_average;
   double *col_true, *col_noisy;
 
-  NETDP_HD void operator()(std::int64_t c) const {
-    const double ref_true = xbar[c % dim], ref_noisy = noisy_average[c];
-    double sum_true = 0.0, sum_noisy = 0.0;
-    for (std::int64_t v = 0; v < n; ++v) {
-      const double value = x[v * cols + c];
-      const double dt = rn_sub(value, ref_true), dn = rn_sub(value, ref_noisy);
-      sum_true = rn_add(sum_true, rn_mul(dt, dt));
-      sum_noisy = rn_add(sum_noisy, rn_mul(dn, dn));
+  NETDP_HD void operator()(std::int64_t c) const { columns<1>(x + c, cols, c); }
+
+  /// Columns c0 .. c0 + L - 1, node v of column c0 + j at xp[v ld + j] (ld = cols node-major, 1 with L = 1
+  /// column-major, 8 on the CPU twin's panels).
+  template <int L>
+  NETDP_HD void columns(const double* xp, std::int64_t ld, std::int64_t c0) const {
+    double ref_true[L], ref_noisy[L], sum_true[L], sum_noisy[L];
+    for (int j = 0; j < L; ++j) {
+      ref_true[j] = xbar[(c0 + j) % dim];
+      ref_noisy[j] = noisy_average[c0 + j];
+      sum_true[j] = sum_noisy[j] = 0.0;
     }
-    col_true[c] = sum_true;
-    col_noisy[c] = sum_noisy;
+    for (std::int64_t v = 0; v < n; ++v)
+      for (int j = 0; j < L; ++j) {
+        const double value = xp[v * ld + j];
+        const double dt = rn_sub(value, ref_true[j]), dn = rn_sub(value, ref_noisy[j]);
+        sum_true[j] = rn_add(sum_true[j], rn_mul(dt, dt));
+        sum_noisy[j] = rn_add(sum_noisy[j], rn_mul(dn, dn));
+      }
+    for (int j = 0; j < L; ++j) {
+      col_true[c0 + j] = sum_true[j];
+      col_noisy[c0 + j] = sum_noisy[j];
+    }
+  }
+};
+
+/// NodeOrderAveragesBody on a column-major n x cols block (ld = n: the time-varying engines' layout), column
+/// c = idx: the same node-order sums, so the CPU twin's bits.
+struct ColumnMajorAveragesBody {
+  NodeOrderAveragesBody body;  // x column-major, cols unused
+  NETDP_HD void operator()(std::int64_t c) const { body.average[c] = body.column(body.x + c * body.n, 1); }
+};
+
+/// NodeOrderErrorsBody on a column-major n x cols block (ld = n), column c = idx.
+struct ColumnMajorErrorsBody {
+  NodeOrderErrorsBody body;  // x column-major, cols unused
+  NETDP_HD void operator()(std::int64_t c) const { body.columns<1>(body.x + c * body.n, 1, c); }
+};
+
+/// --clip-start (docs/gossip_sim.md; docs/math.md §12 item 58), element i: x^0 clipped to [0, 1] as
+/// std::clamp(value, 0.0, 1.0) does (NaN and -0 kept). CPU only for now (device cuda refuses it).
+struct ClipStartBody {
+  double* x;
+  NETDP_HD void operator()(std::int64_t i) const {
+    const double value = x[i];
+    x[i] = value < 0.0 ? 0.0 : (1.0 < value ? 1.0 : value);
   }
 };
 

@@ -1,6 +1,6 @@
 #pragma once
 // Widths of the panels of source columns the CPU engines propagate (cpu/power_panels.hpp); the library's
-// gossip simulator (src/simulation/gossip_sim_fixed.cpp) lays its runs out in the same sparse panels.
+// gossip simulator (kernels/cpu/gossip_sim_cpu.cpp) lays its runs out in the same sparse panels.
 
 namespace netdp::kernels {
 

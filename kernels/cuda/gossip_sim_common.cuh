@@ -18,12 +18,12 @@
 
 #include "common/for_each.hpp"
 #include "common/gossip_sim_bodies.hpp"
+#include "common/gossip_spmm_bodies.hpp"
 #include "common/memory_plan.hpp"
 #include "cuda/base/device_buffer.hpp"
 #include "cuda/base/launch.cuh"
 #include "cuda/base/memory_budget.hpp"
 #include "cuda/base/runtime_check.hpp"
-#include "cuda/column_reductions.cuh"
 #include "gossip_sim_kernels.hpp"
 #include "netdp/ground/errors.hpp"
 
@@ -39,13 +39,17 @@ inline void noisy_start(const double* x, std::int64_t n, int dim, double sigma, 
   cuda::for_each(total, body, stream);
 }
 
-/// The errors of every run of a batch at recorded point `point`, from the states `x` (cols = count D).
-/// col_true / col_noisy are scratch of cols doubles.
+/// The errors of every run of a batch at recorded point `point`, from the column-major states `x` (cols =
+/// count D): one thread per column summing it in node order (gossip::ColumnMajorErrorsBody, the CPU twin's
+/// order and bits), then the D columns of each run. col_true / col_noisy are scratch of cols doubles.
 inline void record_errors(const double* x, std::int64_t n, int dim, std::int64_t count, const double* xbar,
                           const double* noisy_average, double* col_true, double* col_noisy,
                           std::int64_t point, std::int64_t points, double* truth, double* noisy,
                           cudaStream_t stream) {
-  column_errors(x, n, dim, count * dim, xbar, noisy_average, col_true, col_noisy, stream);
+  cuda::for_each(
+      count * dim,
+      gossip::ColumnMajorErrorsBody{{x, n, count * dim, dim, xbar, noisy_average, col_true, col_noisy}},
+      stream);
   cuda::for_each(count, gossip::RunErrorsBody{col_true, col_noisy, dim, n, point, points, truth, noisy},
                  stream);
 }

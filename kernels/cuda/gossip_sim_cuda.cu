@@ -1,5 +1,5 @@
 // CUDA backend of the gossip simulator's fixed-W protocols (sync, accelerated: docs/math.md §6.1-6.2, 2.4),
-// the same computation as the CPU oracle src/simulation/gossip_sim_fixed.cpp (interface:
+// the same computation as the CPU twin kernels/cpu/gossip_sim_cpu.cpp (interface:
 // gossip_sim_kernels.hpp). Design and bandwidth model: docs/cuda_backend.md "Node-major gossip engines".
 //
 // Layout: node-major. The states of a batch of `count` runs form one row-major n x cols block X (cols = D

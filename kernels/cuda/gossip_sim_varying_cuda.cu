@@ -1,6 +1,6 @@
 // CUDA backend of the gossip simulator's time-varying protocols without privacy: sequence (docs/math.md
 // §6.1), dropout (6.8), er-per-round (6.4) and randomized gossip (6.3), the same computation as the CPU
-// oracle src/simulation/gossip_sim_varying.cpp (interface: gossip_sim_kernels.hpp). Every per-thread body is
+// twin kernels/cpu/gossip_sim_varying_cpu.cpp (interface: gossip_sim_kernels.hpp). Every per-thread body is
 // in common/gossip_sim_bodies.hpp (run on the host by tests/backend/test_gossip_sim_bodies.cpp) and launched
 // here by device_for_each. Batch after batch of runs:
 //   * the noisy start, its averages and the errors at t = 0 as for sync (gossip_sim_common.cuh);
@@ -13,7 +13,10 @@
 //     attempt 0 of its G(n, p) without the dropped nodes' edges (ErSampleBody with the masks), then
 //     ErStepBody;
 //   * randomized: one thread per run over the ticks (TicksRunBody), in launches of kTickChunk ticks.
-// Errors at the recorded times come back per run and are folded on the host in run order.
+// The noisy averages and the errors at the recorded times are one thread per column summing it in node order
+// (ColumnMajorAveragesBody, ColumnMajorErrorsBody of common/gossip_spmm_bodies.hpp): the CPU twin's sums, so
+// the emulated device gives the CPU twin's bytes (kernels/cpu/gossip_sim_varying_cpu.cpp). Errors come back
+// per run and are folded on the host in run order.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -217,7 +220,7 @@ class VaryingEngine final : public GossipSimCudaEngine {
     const std::int64_t length = p.rounds.empty() ? 1 : static_cast<std::int64_t>(p.rounds.size());
     const double log_absent = std::log1p(-p.edge_probability);  // the CPU's ln(1 - q)
     noisy_start(x_.data(), n, p.dim, p.sigma, p.seed, noise_stream, first, count, cur_.data(), s);
-    column_averages(cur_.data(), n, cols, noisy_average_.data(), s);
+    cuda::for_each(cols, gossip::ColumnMajorAveragesBody{{cur_.data(), n, cols, noisy_average_.data()}}, s);
     auto record = [&](const double* state, std::int64_t point) {
       record_errors(state, n, p.dim, count, xbar_.data(), noisy_average_.data(), col_true_.data(),
                     col_noisy_.data(), point, points, truth_.data(), noisy_.data(), s);

@@ -15,6 +15,7 @@
 
 #include "common/panel_lanes.hpp"
 #include "core/memory_info.hpp"
+#include "core/progress.hpp"
 #include "gossip_sim_kernels.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/core/format.hpp"
@@ -125,14 +126,6 @@ BatchPlan plan_batches(const Graph& g, const CsrMatrix& w, const GossipSimParams
   return plan;
 }
 
-void simulate(const SimContext& c, std::int64_t first, std::int64_t count, BatchErrors& out,
-              const StateVisitor* visit, WorkMeter& meter) {
-  if (fixed_matrix(c.p.protocol))
-    simulate_fixed(c, first, count, out, visit, meter);
-  else
-    simulate_varying(c, first, count, out, visit, meter);
-}
-
 /// Running mean and sum of squared deviations (Welford), fed in run order.
 struct Welford {
   std::vector<double> mean, m2;
@@ -166,51 +159,47 @@ ResolvedDevice choose_device(const GossipSimParams& p) {
   return resolve_device(p.device);
 }
 
-/// All runs on CUDA device `device` (kernels/cuda/gossip_sim*.cu), batch after batch in run order; `fold`
-/// gets each batch's errors.
-template <class Fold>
-kernels::CudaGossipSimRun simulate_cuda(const Graph& g, const CsrMatrix& w, std::span<const double> x,
-                                        const GossipSimParams& p, const Prepared& s, int device,
-                                        const Fold& fold) {
-  const auto run_batches = [&](kernels::GossipSimCudaEngine& engine) {
-    const kernels::CudaGossipSimRun plan = engine.plan();
-    for (std::int64_t first = 0; first < p.runs; first += plan.batch_runs) {
-      const std::int64_t count = std::min(plan.batch_runs, p.runs - first);
-      const kernels::GossipSimBatchErrors errors = engine.run_batch(first, count);
-      fold(first, count, errors.truth.data(), errors.noisy.data());
-    }
-    return plan;
-  };
-  if (fixed_matrix(p.protocol)) {
-    const kernels::GossipSimProblem problem{w,
-                                            p.protocol == GossipProtocol::accelerated,
-                                            w.density() > 0.25,  // docs/design.md principle 4, as gossip-loss
-                                            p.steps,
-                                            p.dim,
-                                            p.sigma,
-                                            s.gamma,
-                                            p.seed,
-                                            x,
-                                            s.xbar,
-                                            s.times};
-    return run_batches(*kernels::gossip_sim_cuda(problem, device, p.runs, p.batch_runs, p.memory_limit));
-  }
-  kernels::GossipSimVaryingProblem problem{.protocol = kernels::VaryingProtocol::sequence,
-                                           .n = g.n,
-                                           .steps = p.steps,
-                                           .dim = p.dim,
-                                           .sigma = p.sigma,
-                                           .seed = p.seed,
-                                           .x = x,
-                                           .xbar = s.xbar,
-                                           .times = s.times};
+/// The backends' view of a simulation (kernels/gossip_sim_kernels.hpp): the fixed-W problem, or the
+/// time-varying one with the storage its spans point into.
+struct Problems {
+  kernels::GossipSimProblem fixed{};
+  kernels::GossipSimVaryingProblem varying{};
   std::vector<node_t> edge_nodes;
   std::vector<RoundView> rounds;  // the backend's views of the sequence's rounds
   std::optional<ActivationSampler> sampler;
+};
+
+/// Fills `out` (not movable once built: the varying problem points into it).
+void make_problems(const Graph& g, const CsrMatrix& w, std::span<const double> x, const GossipSimParams& p,
+                   const Prepared& s, Problems& out) {
+  if (fixed_matrix(p.protocol)) {
+    out.fixed = kernels::GossipSimProblem{w,
+                                          p.protocol == GossipProtocol::accelerated,
+                                          w.density() > 0.25,  // docs/design.md principle 4, as gossip-loss
+                                          p.steps,
+                                          p.dim,
+                                          p.sigma,
+                                          s.gamma,
+                                          p.seed,
+                                          x,
+                                          s.xbar,
+                                          s.times};
+    return;
+  }
+  kernels::GossipSimVaryingProblem& problem = out.varying;
+  problem = kernels::GossipSimVaryingProblem{.protocol = kernels::VaryingProtocol::sequence,
+                                             .n = g.n,
+                                             .steps = p.steps,
+                                             .dim = p.dim,
+                                             .sigma = p.sigma,
+                                             .seed = p.seed,
+                                             .x = x,
+                                             .xbar = s.xbar,
+                                             .times = s.times};
   switch (p.protocol) {
     case GossipProtocol::sequence:
-      for (const GossipRound& r : *p.sequence) rounds.push_back({r.w, r.graph});
-      problem.rounds = rounds;
+      for (const GossipRound& r : *p.sequence) out.rounds.push_back({r.w, r.graph});
+      problem.rounds = out.rounds;
       break;
     case GossipProtocol::dropout:
       problem.protocol = kernels::VaryingProtocol::dropout;
@@ -226,16 +215,73 @@ kernels::CudaGossipSimRun simulate_cuda(const Graph& g, const CsrMatrix& w, std:
       problem.edge_probability = p.edge_probability;
       problem.dropout = p.dropout;
       break;
-    default:  // randomized: the CPU's activation table, looked up by the same activated_edge
+    default:  // randomized: the activation table of ActivationSampler, looked up by activated_edge
       problem.protocol = kernels::VaryingProtocol::randomized;
-      sampler.emplace(g, w);
-      edge_nodes = sampler->edge_nodes();
-      problem.cumulative = sampler->cumulative();
-      problem.edge_nodes = edge_nodes;
+      out.sampler.emplace(g, w);
+      out.edge_nodes = out.sampler->edge_nodes();
+      problem.cumulative = out.sampler->cumulative();
+      problem.edge_nodes = out.edge_nodes;
       break;
   }
+}
+
+/// All runs on CUDA device `device` (kernels/cuda/gossip_sim*.cu), batch after batch in run order; `fold`
+/// gets each batch's errors.
+template <class Fold>
+kernels::CudaGossipSimRun simulate_cuda(const GossipSimParams& p, const Problems& problems, int device,
+                                        const Fold& fold) {
+  const auto run_batches = [&](kernels::GossipSimCudaEngine& engine) {
+    const kernels::CudaGossipSimRun plan = engine.plan();
+    for (std::int64_t first = 0; first < p.runs; first += plan.batch_runs) {
+      const std::int64_t count = std::min(plan.batch_runs, p.runs - first);
+      const kernels::GossipSimBatchErrors errors = engine.run_batch(first, count);
+      fold(first, count, errors.truth.data(), errors.noisy.data());
+    }
+    return plan;
+  };
+  if (fixed_matrix(p.protocol))
+    return run_batches(
+        *kernels::gossip_sim_cuda(problems.fixed, device, p.runs, p.batch_runs, p.memory_limit));
   return run_batches(
-      *kernels::gossip_sim_varying_cuda(problem, device, p.runs, p.batch_runs, p.memory_limit));
+      *kernels::gossip_sim_varying_cuda(problems.varying, device, p.runs, p.batch_runs, p.memory_limit));
+}
+
+constexpr int kErMaxAttempts = 1000;  // sample_er_round's and the twins' draws of a disconnected G(n, q)
+
+/// Driver-owned outputs of one CPU batch (kernels::GossipSimCpuOutput).
+struct CpuBatch {
+  std::vector<double> truth, noisy, noisy_average, states;
+  std::vector<std::int32_t> status;
+};
+
+/// Runs first .. first + count - 1 on the CPU twin (kernels/cpu/gossip_sim*_cpu.cpp); with `states` the
+/// state of every run at every recorded time too. `progress` gets the share of all runs done. A stop request
+/// ends the run with RunStopped; an er-per-round G(n, q) disconnected in every draw with the CPU's message.
+void simulate_cpu(const Graph& g, const GossipSimParams& p, const Problems& problems, std::size_t points,
+                  std::int64_t first, std::int64_t count, bool states, CpuBatch& b,
+                  const GossipSimProgress& progress) {
+  const std::size_t runs = static_cast<std::size_t>(count);
+  b.truth.assign(runs * points, 0.0);
+  b.noisy.assign(b.truth.size(), 0.0);
+  b.noisy_average.assign(runs * static_cast<std::size_t>(p.dim), 0.0);
+  b.states.assign(states ? b.truth.size() * static_cast<std::size_t>(g.n) * p.dim : 0, 0.0);
+  b.status.assign(fixed_matrix(p.protocol) ? 0 : runs, 0);
+  const kernels::GossipSimCpuOutput out{b.truth, b.noisy, b.noisy_average, b.states, b.status};
+  const auto share = keep_going([&](double done) {
+    if (progress) progress((double(first) + done * double(count)) / double(p.runs));
+  });
+  if (fixed_matrix(p.protocol))
+    kernels::gossip_sim_cpu(problems.fixed, p.clip_start, first, count, out, share);
+  else
+    kernels::gossip_sim_varying_cpu(problems.varying, p.clip_start, first, count, out, share);
+  throw_if_stopped();  // skipped work holds no result
+  for (std::size_t r = 0; r < b.status.size(); ++r)
+    if (b.status[r] != 0)
+      throw InvalidParameter("er-c", "er-c: er-per-round: G(n = " + std::to_string(g.n) +
+                                         ", q = " + format_double(p.edge_probability) +
+                                         ") was disconnected in " + std::to_string(kErMaxAttempts) +
+                                         " draws (run " + std::to_string(first + std::int64_t(r)) +
+                                         ", round " + std::to_string(b.status[r] / 4 - 1) + "); raise er-c");
 }
 
 }  // namespace
@@ -259,9 +305,11 @@ GossipSimResult gossip_sim(const Graph& g, const CsrMatrix& w, std::span<const d
   GossipSimResult r;
   r.device = device.name;
   r.device_note = device.note;
+  Problems problems;
+  make_problems(g, w, x, p, s, problems);
   if (device.kind == DeviceKind::cuda) {
     const auto cuda =
-        simulate_cuda(g, w, x, p, s, device.index,
+        simulate_cuda(p, problems, device.index,
                       [&](std::int64_t first, std::int64_t count, const double* t, const double* e) {
                         fold(count, t, e);
                         if (progress) progress(double(first + count) / double(p.runs));
@@ -271,13 +319,11 @@ GossipSimResult gossip_sim(const Graph& g, const CsrMatrix& w, std::span<const d
     r.memory_estimate = cuda.device_bytes;
   } else {
     const BatchPlan plan = plan_batches(g, w, p, points);
-    const SimContext c{g, w, p, x, s.xbar, s.times, s.gamma};
-    WorkMeter meter(double(p.runs) * p.steps, progress);
-    BatchErrors errors;
+    CpuBatch batch;
     for (std::int64_t first = 0; first < p.runs; first += plan.batch) {
       const std::int64_t count = std::min(plan.batch, p.runs - first);
-      simulate(c, first, count, errors, nullptr, meter);
-      fold(count, errors.truth.data(), errors.noisy.data());
+      simulate_cpu(g, p, problems, points, first, count, false, batch, progress);
+      fold(count, batch.truth.data(), batch.noisy.data());
     }
     r.batch_runs = plan.batch;
     r.batches = plan.batches;
@@ -303,15 +349,14 @@ std::vector<std::vector<double>> gossip_sim_trajectory(const Graph& g, const Csr
   if (run < 0 || run >= p.runs)
     throw InvalidInput("gossip-sim: run " + std::to_string(run) + " outside [0, " + std::to_string(p.runs) +
                        ")");
-  const SimContext c{g, w, p, x, s.xbar, s.times, s.gamma};
+  Problems problems;
+  make_problems(g, w, x, p, s, problems);
+  CpuBatch batch;
+  simulate_cpu(g, p, problems, s.times.size(), run, 1, true, batch, {});
+  const std::size_t size = static_cast<std::size_t>(g.n) * static_cast<std::size_t>(p.dim);
   std::vector<std::vector<double>> states(s.times.size());
-  const StateVisitor visit = [&](std::int64_t, std::size_t point, std::span<const double> state) {
-    states[point].assign(state.begin(), state.end());
-  };
-  const GossipSimProgress none;
-  WorkMeter meter(1, none);
-  BatchErrors errors;
-  simulate(c, run, 1, errors, &visit, meter);
+  for (std::size_t i = 0; i < states.size(); ++i)
+    states[i].assign(batch.states.begin() + i * size, batch.states.begin() + (i + 1) * size);
   return states;
 }
 
@@ -321,31 +366,22 @@ std::vector<GossipStopPoint> gossip_sim_stop_points(const Graph& g, const CsrMat
   GossipSimParams every = p;
   every.record_every = 1;  // the rule looks at every round
   const Prepared s = prepare(g, w, x, every);
-  const SimContext c{g, w, every, x, s.xbar, s.times, s.gamma};
+  Problems problems;
+  make_problems(g, w, x, every, s, problems);
   const std::size_t points = s.times.size(), dim = static_cast<std::size_t>(p.dim);
-  // The fixed-W path hands a visitor whole runs only, one run per batch (gossip_sim_fixed.cpp).
-  const std::int64_t batch = fixed_matrix(p.protocol) ? 1 : plan_batches(g, w, every, points).batch;
+  const std::int64_t batch = plan_batches(g, w, every, points).batch;
   std::vector<GossipStopPoint> out(static_cast<std::size_t>(p.runs));
-  std::vector<double> bias(out.size(), 0.0);
-  // The state at t = 0 is x^0 after the noise (and the clip): its node average is xbar_noisy, summed in node
-  // order as the simulator's own reference (node_average), so the rule's sides use the same numbers.
-  const StateVisitor start = [&](std::int64_t run, std::size_t point, std::span<const double> state) {
-    if (point != 0) return;
-    std::vector<double> average(dim);
-    node_average(state, g.n, p.dim, average);
-    double b = 0;
-    for (std::size_t k = 0; k < dim; ++k) b += (average[k] - s.xbar[k]) * (average[k] - s.xbar[k]);
-    bias[static_cast<std::size_t>(run)] = b;
-  };
-  const GossipSimProgress none;
-  WorkMeter meter(1, none);
-  BatchErrors errors;
+  CpuBatch errors;
   for (std::int64_t first = 0; first < p.runs; first += batch) {
     const std::int64_t count = std::min(batch, p.runs - first);
-    simulate(c, first, count, errors, &start, meter);
+    simulate_cpu(g, every, problems, points, first, count, false, errors, {});
     for (std::int64_t b = 0; b < count; ++b) {
       GossipStopPoint& o = out[static_cast<std::size_t>(first + b)];
-      o.bias = bias[static_cast<std::size_t>(first + b)];
+      // xbar_noisy is the node average of x^0 after the noise (and the clip), summed in node order: the
+      // simulator's own reference, so the rule's sides use the same numbers.
+      const double* average = errors.noisy_average.data() + static_cast<std::size_t>(b) * dim;
+      o.bias = 0;
+      for (std::size_t k = 0; k < dim; ++k) o.bias += (average[k] - s.xbar[k]) * (average[k] - s.xbar[k]);
       o.threshold = rule.kind == StopRuleKind::thesis ? rule.value * o.bias : rule.value;
       const double* e = errors.noisy.data() + static_cast<std::size_t>(b) * points;
       for (std::size_t i = 0; i < points && !o.stop; ++i)

@@ -112,18 +112,6 @@ double initial_spread(std::span<const double> x, int dim) {
 
 namespace gossip_sim_detail {
 
-void noisy_start(const SimContext& c, std::int64_t run, std::span<double> out, std::span<double> average) {
-  if (c.p.sigma > 0) {
-    PhiloxStream s(c.p.seed, gossip_subsequence(GossipStream::noise, static_cast<std::uint64_t>(run), 0));
-    add_normals(s, c.x, c.p.sigma, out);
-  } else {
-    std::copy(c.x.begin(), c.x.end(), out.begin());
-  }
-  if (c.p.clip_start)  // docs/math.md §12 item 58: the reference dropout code's clip to [0, 1]
-    for (double& value : out) value = std::clamp(value, 0.0, 1.0);
-  node_average(out, c.g.n, c.p.dim, average);
-}
-
 void node_average(std::span<const double> x, node_t n, int dim, std::span<double> out) {
   for (int k = 0; k < dim; ++k) {
     double sum = 0;

@@ -14,52 +14,11 @@ namespace netdp::gossip_sim_detail {
 /// The reported times: 0, K, 2K, ... and T.
 std::vector<int> recorded_times(int steps, int every);
 
-/// Everything the runs of a batch share.
-struct SimContext {
-  const Graph& g;
-  const CsrMatrix& w;  // W (sync, accelerated, randomized)
-  const GossipSimParams& p;
-  std::span<const double> x;     // initial values, n x D
-  std::span<const double> xbar;  // their average, D
-  std::span<const int> times;    // recorded t, increasing
-  double gamma = 0;              // Chebyshev gamma (accelerated)
-};
-
-/// x^0 = x + sigma eta of run `run` (noise stream of the layout in gossip_sim.hpp) into out (n x D), and its
-/// node average into average (D).
-void noisy_start(const SimContext& c, std::int64_t run, std::span<double> out, std::span<double> average);
-
 /// The node average (1/n) sum_v x_v of an n x D row-major state into out (D), summed in node order.
 void node_average(std::span<const double> x, node_t n, int dim, std::span<double> out);
 
 /// (1/n) sum_k sum_v (state_vk - ref_k)^2 of an n x D row-major state; sums over v first, in order, per k.
 double squared_error(std::span<const double> state, node_t n, int dim, std::span<const double> ref);
-
-/// Per-run errors of a batch: truth[b * points + i], noisy[b * points + i] for run first + b, time times[i].
-struct BatchErrors {
-  std::vector<double> truth, noisy;
-};
-
-/// Optional observer of the states (n x D) at the recorded times; may be called from worker threads.
-using StateVisitor = std::function<void(std::int64_t run, std::size_t point, std::span<const double> state)>;
-
-/// Thread-safe progress counter in run-steps.
-class WorkMeter {
- public:
-  WorkMeter(double total, const GossipSimProgress& progress) : total_(total), progress_(progress) {}
-  void add(double units);
-
- private:
-  double total_, done_ = 0;
-  const GossipSimProgress& progress_;
-};
-
-/// Sync and accelerated gossip: the batch's columns propagated together (gossip_sim_fixed.cpp).
-void simulate_fixed(const SimContext& c, std::int64_t first, std::int64_t count, BatchErrors& out,
-                    const StateVisitor* visit, WorkMeter& meter);
-/// Er-per-round, dropout and randomized gossip: every run with its own schedule (gossip_sim_varying.cpp).
-void simulate_varying(const SimContext& c, std::int64_t first, std::int64_t count, BatchErrors& out,
-                      const StateVisitor* visit, WorkMeter& meter);
 
 /// Round `round` of run `run` (docs/math.md §6.4): a connected G(n, q) and its W-MH.
 GossipRound sample_er_round(node_t n, double q, std::uint64_t seed, std::int64_t run, int round);

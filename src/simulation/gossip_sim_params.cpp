@@ -123,15 +123,6 @@ std::vector<int> recorded_times(int steps, int every) {
   return t;
 }
 
-void WorkMeter::add(double units) {
-  if (!progress_) return;
-#pragma omp critical(netdp_gossip_sim_meter)
-  {
-    done_ += units;
-    progress_(done_ / total_);
-  }
-}
-
 }  // namespace gossip_sim_detail
 
 }  // namespace netdp
