@@ -1,9 +1,12 @@
 #pragma once
-// Backend entry point of the Monte Carlo walk engine for plain walks (docs/walk_sim.md "CUDA"). Internal:
-// called by src/simulation/walk_sim.cpp and the backend tests only. The walks are the CPU's (same Philox
-// words, same per-step maths of common/walk_sim_math.hpp, docs/design.md principle 2); only integer tallies
-// leave the device, so the statistics are exactly the CPU's.
+// Backend entry points of the Monte Carlo walk engine (docs/walk_sim.md "CPU and CUDA twins", "CUDA"):
+// the CPU twin (kernels/cpu/walk_sim_cpu.cpp) and the CUDA twin (kernels/cuda/walk_sim_*.cu) of each engine
+// run the same bodies of kernels/common/walk_sim_*.hpp on plain views, so for the same seed they give the
+// same bytes (tests/backend/test_walk_sim_twins.cpp). Internal: called by src/simulation/walk_sim*.cpp and
+// the backend tests only. The walks are the same everywhere (same Philox words, same per-step maths of
+// common/walk_sim_math.hpp, docs/design.md principle 2); only integer tallies leave a backend.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <span>
@@ -45,7 +48,37 @@ struct WalkVisitTallies {
   std::int64_t above_nv = 0;                                // (node, run) pairs with visits >= nv
 };
 
-// ---- CUDA (kernels/cuda/walk_sim_cuda.cu; kernels/stubs/ in builds without CUDA) ----
+// ---- CPU twin (kernels/cpu/walk_sim_cpu.cpp) ----
+
+/// Plain walks on the CPU with their visit statistics: the CUDA twin's bodies run on OpenMP threads, one
+/// walk per thread at a time: walk::VisitStatsBody (compact visit table, common/walk_sim_visit_stats.hpp),
+/// or for walks of T >= 2^32 positions walk::PlainWalkBody (24 n bytes of dense scratch), exactly as
+/// walk_sim_cuda chooses. Each thread owns its visit table, block bins and tallies (plain additions,
+/// TallyView::exclusive); finish sums them. The tallies are the CUDA twin's, byte for byte, for any thread
+/// count and batch size. The tables' views must outlive the engine.
+class WalkPlainCpuEngine {
+ public:
+  /// `dense`: walk::PlainWalkBody whatever T (what T >= 2^32 takes; lets the tests compare both bodies).
+  WalkPlainCpuEngine(const WalkTables& tables, const WalkRunSpec& spec, int threads, std::int64_t time_cap,
+                     std::int64_t visit_cap, double nv, bool dense = false);
+  ~WalkPlainCpuEngine();
+  WalkPlainCpuEngine(const WalkPlainCpuEngine&) = delete;
+  WalkPlainCpuEngine& operator=(const WalkPlainCpuEngine&) = delete;
+
+  /// Walks runs first .. first + count - 1 from `starts` (count nodes when spec.per_walk_start, else empty).
+  /// `progress(positions)` after every walk, one call at a time, from any thread; when it answers false the
+  /// walks not started are skipped (the driver then checks for the stop it was asked).
+  void run_batch(std::int64_t first, std::int64_t count, std::span<const node_t> starts,
+                 const std::function<bool(std::int64_t)>& progress = {});
+  /// After the last batch: every thread's tallies summed into `tallies` (sized here when empty).
+  void finish(WalkVisitTallies& tallies) const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+// ---- CUDA twin (kernels/cuda/walk_sim_cuda.cu; kernels/stubs/ in builds without CUDA) ----
 
 struct WalkSimCudaRun {
   std::int64_t batch_runs = 0, batches = 0, device_bytes = 0;

@@ -153,9 +153,10 @@ void simulate(const Context& ctx, std::int64_t run, ThreadState& ts, RunStats& o
   }
 }
 
+// Accounted runs, one walk at a time (plain runs go to the CPU twin, kernels/cpu/walk_sim_cpu.cpp, or to the
+// interleaved walks).
 template <class Tick>
 void simulate_run(const Context& ctx, std::int64_t run, ThreadState& ts, RunStats& out, Tick&& tick) {
-  if (!ctx.p.accounting) return simulate<false, false>(ctx, run, ts, out, tick);
   if (ctx.p.view == WalkView::known) return simulate<true, true>(ctx, run, ts, out, tick);
   simulate<true, false>(ctx, run, ts, out, tick);
 }
@@ -387,11 +388,38 @@ WalkSimResult walk_sim(const WalkModel& model, const WalkSimParams& p, const Dis
   if (device.kind == DeviceKind::cpu && walk_detail::walks_in_flight(ctx, r.batch_runs, threads) > 1 &&
       row_bytes <= double(available_memory_bytes()) / 4)
     ctx.rows = &huge_rows.emplace(model);
+  // Plain walks one at a time run on the CPU twin (kernels/cpu/walk_sim_cpu.cpp: the CUDA twin's bodies),
+  // made at its first batch.
+  std::unique_ptr<kernels::WalkPlainCpuEngine> plain_cpu;
+  const kernels::WalkTables tables = walk_detail::walk_tables(model);
+  std::vector<node_t> starts;
   for (std::int64_t first = 0; device.kind == DeviceKind::cpu && first < p.runs; first += r.batch_runs) {
     const std::int64_t count = std::min(r.batch_runs, p.runs - first);
     std::vector<RunStats> batch(static_cast<std::size_t>(count));
     const std::int64_t lanes = walk_detail::walks_in_flight(ctx, count, threads);
     r.walks_in_flight = std::max(r.walks_in_flight, lanes);
+    if (!p.accounting && lanes == 1) {
+      if (!plain_cpu)
+        plain_cpu = std::make_unique<kernels::WalkPlainCpuEngine>(tables, walk_detail::run_spec(p), threads,
+                                                                  ctx.time_cap, ctx.visit_cap, ctx.nv);
+      plain_cpu->run_batch(first, count, walk_detail::batch_starts(ctx, first, count, starts),
+                           [&](std::int64_t positions) {
+                             tick(positions);
+                             return !stop_requested();
+                           });
+      throw_if_stopped();  // a watched run was asked to stop (core/progress.hpp)
+      // --save-paths (R T <= 1e6): the same walks again, recorded position by position.
+      for (std::int64_t k = 0; p.save_paths && k < count; ++k) {
+        std::vector<node_t>& path = batch[static_cast<std::size_t>(k)].path;
+        path.reserve(static_cast<std::size_t>(p.steps));
+        PathRecorder recorder{path};
+        walk_detail::dispatch_walk(model, p.seed, first + k, p.steps, walk_start(model, p, first + k),
+                                   recorder, [](std::int64_t) {});
+      }
+      for (RunStats& s : batch) merge(s);
+      ++r.batches;
+      continue;
+    }
     std::exception_ptr error;
     std::mutex error_mutex;
 #pragma omp parallel num_threads(threads)
@@ -426,10 +454,13 @@ WalkSimResult walk_sim(const WalkModel& model, const WalkSimParams& p, const Dis
   // Integer tallies: order-free (the CUDA path filled `tallies` itself).
   QuantileSketch sketch;
   if (device.kind == DeviceKind::cpu) {
-    tallies.visits.assign(static_cast<std::size_t>(n), 0);
-    tallies.returns = tallies.return_time_sum = tallies.hits = tallies.hitting_time_sum = tallies.visits;
-    tallies.return_counts.assign(static_cast<std::size_t>(ctx.time_cap) + 2, 0);
-    tallies.hitting_counts = tallies.return_counts;
+    if (plain_cpu) plain_cpu->finish(tallies);  // sizes the tallies
+    if (tallies.visits.empty()) {
+      tallies.visits.assign(static_cast<std::size_t>(n), 0);
+      tallies.returns = tallies.return_time_sum = tallies.hits = tallies.hitting_time_sum = tallies.visits;
+      tallies.return_counts.assign(static_cast<std::size_t>(ctx.time_cap) + 2, 0);
+      tallies.hitting_counts = tallies.return_counts;
+    }
     for (const ThreadState& ts : states) {
       if (ts.nodes.empty()) continue;
       for (node_t v = 0; v < n; ++v) {

@@ -47,9 +47,6 @@ void account_observer(const Context& ctx, RunStats& out, node_t v, double k, dou
   out.local.add(ldp, others);
 }
 
-namespace {
-
-/// The walk model and parameters as the CUDA engines take them (plain views, kernels/walk_sim_kernels.hpp).
 kernels::WalkTables walk_tables(const WalkModel& m) {
   return {m.kind, m.n, m.offsets, m.targets, m.thresholds};
 }
@@ -59,8 +56,6 @@ kernels::WalkRunSpec run_spec(const WalkSimParams& p) {
           p.start.node, p.eps0,  p.delta};
 }
 
-/// The start nodes of runs first .. first + count - 1 when they differ by run (the CPU's walk_start), else
-/// none.
 std::span<const node_t> batch_starts(const Context& ctx, std::int64_t first, std::int64_t count,
                                      std::vector<node_t>& starts) {
   starts.clear();
@@ -68,8 +63,6 @@ std::span<const node_t> batch_starts(const Context& ctx, std::int64_t first, std
   for (std::int64_t k = 0; k < count; ++k) starts.push_back(walk_start(ctx.model, ctx.p, first + k));
   return starts;
 }
-
-}  // namespace
 
 kernels::WalkSimCudaRun plain_cuda_runs(const Context& ctx, int device, kernels::WalkVisitTallies& tallies,
                                         const WalkSimProgress& progress) {

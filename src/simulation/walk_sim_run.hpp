@@ -173,6 +173,15 @@ struct DistantPair {
 void account_observer(const Context& ctx, RunStats& out, node_t v, double k, double shared,
                       const kernels::walk::PairLosses& pairs, const DistantPair& distant = {});
 
+/// The walk model and parameters as both twins take them (plain views, kernels/walk_sim_kernels.hpp).
+kernels::WalkTables walk_tables(const WalkModel& m);
+kernels::WalkRunSpec run_spec(const WalkSimParams& p);
+
+/// The start nodes of runs first .. first + count - 1 in `starts` when they differ by run (walk_start), else
+/// none.
+std::span<const node_t> batch_starts(const Context& ctx, std::int64_t first, std::int64_t count,
+                                     std::vector<node_t>& starts);
+
 /// The plain runs on CUDA device `device` (kernels/cuda/walk_sim_cuda.cu), batch after batch: the visit
 /// tallies are filled.
 kernels::WalkSimCudaRun plain_cuda_runs(const Context& ctx, int device, kernels::WalkVisitTallies& tallies,
