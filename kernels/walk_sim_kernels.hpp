@@ -66,8 +66,9 @@ class WalkPlainCpuEngine {
   WalkPlainCpuEngine& operator=(const WalkPlainCpuEngine&) = delete;
 
   /// Walks runs first .. first + count - 1 from `starts` (count nodes when spec.per_walk_start, else empty).
-  /// `progress(positions)` after every walk, one call at a time, from any thread; when it answers false the
-  /// walks not started are skipped (the driver then checks for the stop it was asked).
+  /// `progress(positions)` every 2^20 or so positions of a thread and at its end, one call at a time, from
+  /// any thread; once it answers false the walks not started are skipped (the driver then checks for the
+  /// stop it was asked).
   void run_batch(std::int64_t first, std::int64_t count, std::span<const node_t> starts,
                  const std::function<bool(std::int64_t)>& progress = {});
   /// After the last batch: every thread's tallies summed into `tallies` (sized here when empty).

@@ -57,6 +57,8 @@ struct ThreadTallies {
 }  // namespace walk_cpu
 
 using walk::Counter;
+using walk_cpu::kBlockBytes;
+using walk_cpu::kMaxCompactSteps;
 using walk_cpu::ThreadTallies;
 
 struct WalkPlainCpuEngine::State {
