@@ -79,6 +79,42 @@ class WalkPlainCpuEngine {
   std::unique_ptr<State> state_;
 };
 
+struct WalkAccountingInputs;
+struct WalkAccountedBatch;
+struct WalkSketchBins;
+
+/// Accounted walks on the CPU: the CUDA twin's bodies (walk::AccountedWalkBody, after walk::CycleLengthBody
+/// for the histogram mechanism; a stable sort of the walk's records by key; walk::PairLossBody;
+/// walk::ObserverLossBody) run per walk on OpenMP threads, each walk a batch of one on its thread's own node
+/// state and records, the quantile sketch's bins in a map per thread. Its interface is the CUDA twin's
+/// (WalkAccountedCudaEngine) but for the progress callback; the outputs are the same bytes
+/// (tests/backend/test_walk_sim_twins.cpp). The definition bookkeeping only, as the CUDA twin. The views of
+/// `tables` and `in` must outlive the engine.
+class WalkAccountedCpuEngine {
+ public:
+  WalkAccountedCpuEngine(const WalkTables& tables, const WalkRunSpec& spec, int threads,
+                         std::int64_t time_cap, std::int64_t visit_cap, double nv,
+                         const WalkAccountingInputs& in);
+  ~WalkAccountedCpuEngine();
+  WalkAccountedCpuEngine(const WalkAccountedCpuEngine&) = delete;
+  WalkAccountedCpuEngine& operator=(const WalkAccountedCpuEngine&) = delete;
+
+  /// As WalkAccountedCudaEngine::missing_cycle_lengths (a first pass over the walks; histogram only).
+  std::vector<std::int64_t> missing_cycle_lengths(std::int64_t first, std::int64_t count,
+                                                  std::span<const node_t> starts);
+  void set_cycle_terms(std::span<const std::int64_t> lengths, std::span<const walk::CycleTerms> terms);
+  /// Runs first .. first + count - 1 (any count); the outputs stay valid until the next call. Progress as
+  /// WalkPlainCpuEngine::run_batch.
+  WalkAccountedBatch run_batch(std::int64_t first, std::int64_t count, std::span<const node_t> starts,
+                               const std::function<bool(std::int64_t)>& progress = {});
+  /// After the last batch: the visit tallies (sized here when empty) and the sketch's bins.
+  void finish(WalkVisitTallies& tallies, WalkSketchBins& bins) const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
 // ---- CUDA twin (kernels/cuda/walk_sim_cuda.cu; kernels/stubs/ in builds without CUDA) ----
 
 struct WalkSimCudaRun {

@@ -474,16 +474,36 @@ NETDP_HD inline std::int64_t lower_bound(const std::uint64_t* keys, std::int64_t
   return lo;
 }
 
+/// Where a host thread of the CPU twin collects its sketch bins (kernels/cpu/walk_sim_cpu.cpp): sparse, since
+/// the device's dense array over every positive double would take 58 MB per thread. Host only.
+struct HostBinSink {
+  virtual void add(std::int64_t bin, Counter weight) = 0;
+  virtual void add_zero(Counter weight) = 0;
+
+ protected:
+  ~HostBinSink() = default;
+};
+
 /// The quantile sketch's bins as integer weights: bins first_bin .. first_bin + size - 1 (clamped) and x <=
-/// 0.
+/// 0; on the host, into `host` instead when it is set (the same bins, unclamped).
 struct SketchBins {
   Counter* counts = nullptr;
   Counter* zero = nullptr;
   std::int64_t first_bin = 0, size = 0;
   double log_base = 0;
+  HostBinSink* host = nullptr;
 
   NETDP_HD void add(double x, Counter weight) const {
     if (weight == 0) return;
+#if !defined(__CUDA_ARCH__)
+    if (host != nullptr) {
+      if (x <= 0)
+        host->add_zero(weight);
+      else
+        host->add(quantile_bin(x, log_base), weight);
+      return;
+    }
+#endif
     if (x <= 0) {
       atomic_add(zero, weight);
       return;

@@ -393,6 +393,35 @@ WalkSimResult walk_sim(const WalkModel& model, const WalkSimParams& p, const Dis
   std::unique_ptr<kernels::WalkPlainCpuEngine> plain_cpu;
   const kernels::WalkTables tables = walk_detail::walk_tables(model);
   std::vector<node_t> starts;
+  // Accounted walks run on the CPU twin too (the CUDA twin's bodies) where the CUDA twin could run them: the
+  // definition bookkeeping, and the histogram mechanism's cycles within the host's table. The reference
+  // bookkeeping and longer histogram cycles, which have no CUDA twin, keep the one-walk engine below.
+  std::unique_ptr<kernels::WalkAccountedCpuEngine> accounted_cpu;
+  walk_detail::AccountingInputs accounting;
+  if (device.kind == DeviceKind::cpu && p.accounting && !reference &&
+      (p.mechanism == WalkMechanism::gaussian || p.steps - 1 <= walk_detail::kDeviceCycleTable)) {
+    walk_detail::accounting_inputs(ctx, accounting);
+    accounted_cpu = std::make_unique<kernels::WalkAccountedCpuEngine>(
+        tables, walk_detail::run_spec(p), threads, ctx.time_cap, ctx.visit_cap, ctx.nv, accounting.in);
+  }
+  // Per call of the accounted twin: the runs whose per-observer outputs (56 n bytes each) fit 64 MiB.
+  const std::int64_t accounted_chunk =
+      std::max<std::int64_t>(threads, (std::int64_t{1} << 26) / (56 * std::int64_t{n}));
+  const auto keep_going = [&](std::int64_t positions) {
+    tick(positions);
+    return !stop_requested();
+  };
+  const auto record_paths = [&](std::int64_t first, std::vector<RunStats>& batch) {
+    // --save-paths (R T <= 1e6): the same walks again, recorded position by position.
+    for (std::size_t k = 0; p.save_paths && k < batch.size(); ++k) {
+      const std::int64_t run = first + std::int64_t(k);
+      std::vector<node_t>& path = batch[k].path;
+      path.reserve(static_cast<std::size_t>(p.steps));
+      PathRecorder recorder{path};
+      walk_detail::dispatch_walk(model, p.seed, run, p.steps, walk_start(model, p, run), recorder,
+                                 [](std::int64_t) {});
+    }
+  };
   for (std::int64_t first = 0; device.kind == DeviceKind::cpu && first < p.runs; first += r.batch_runs) {
     const std::int64_t count = std::min(r.batch_runs, p.runs - first);
     std::vector<RunStats> batch(static_cast<std::size_t>(count));
@@ -402,20 +431,27 @@ WalkSimResult walk_sim(const WalkModel& model, const WalkSimParams& p, const Dis
       if (!plain_cpu)
         plain_cpu = std::make_unique<kernels::WalkPlainCpuEngine>(tables, walk_detail::run_spec(p), threads,
                                                                   ctx.time_cap, ctx.visit_cap, ctx.nv);
-      plain_cpu->run_batch(first, count, walk_detail::batch_starts(ctx, first, count, starts),
-                           [&](std::int64_t positions) {
-                             tick(positions);
-                             return !stop_requested();
-                           });
+      plain_cpu->run_batch(first, count, walk_detail::batch_starts(ctx, first, count, starts), keep_going);
       throw_if_stopped();  // a watched run was asked to stop (core/progress.hpp)
-      // --save-paths (R T <= 1e6): the same walks again, recorded position by position.
-      for (std::int64_t k = 0; p.save_paths && k < count; ++k) {
-        std::vector<node_t>& path = batch[static_cast<std::size_t>(k)].path;
-        path.reserve(static_cast<std::size_t>(p.steps));
-        PathRecorder recorder{path};
-        walk_detail::dispatch_walk(model, p.seed, first + k, p.steps, walk_start(model, p, first + k),
-                                   recorder, [](std::int64_t) {});
+      record_paths(first, batch);
+      for (RunStats& s : batch) merge(s);
+      ++r.batches;
+      continue;
+    }
+    if (accounted_cpu) {
+      std::vector<RunStats> part;
+      for (std::int64_t sub = 0; sub < count; sub += accounted_chunk) {
+        const std::int64_t c = std::min(accounted_chunk, count - sub);
+        const std::span<const node_t> chunk_starts = walk_detail::batch_starts(ctx, first + sub, c, starts);
+        const std::vector<std::int64_t> missing =
+            accounted_cpu->missing_cycle_lengths(first + sub, c, chunk_starts);
+        if (!missing.empty()) accounted_cpu->set_cycle_terms(missing, walk_detail::cycle_terms(ctx, missing));
+        walk_detail::fold_accounted_batch(
+            ctx, accounted_cpu->run_batch(first + sub, c, chunk_starts, keep_going), part);
+        throw_if_stopped();
+        std::move(part.begin(), part.end(), batch.begin() + static_cast<std::ptrdiff_t>(sub));
       }
+      record_paths(first, batch);
       for (RunStats& s : batch) merge(s);
       ++r.batches;
       continue;
@@ -455,6 +491,7 @@ WalkSimResult walk_sim(const WalkModel& model, const WalkSimParams& p, const Dis
   QuantileSketch sketch;
   if (device.kind == DeviceKind::cpu) {
     if (plain_cpu) plain_cpu->finish(tallies);  // sizes the tallies
+    if (accounted_cpu) accounted_cpu->finish(tallies, device_bins);
     if (tallies.visits.empty()) {
       tallies.visits.assign(static_cast<std::size_t>(n), 0);
       tallies.returns = tallies.return_time_sum = tallies.hits = tallies.hitting_time_sum = tallies.visits;
@@ -517,7 +554,7 @@ WalkSimResult walk_sim(const WalkModel& model, const WalkSimParams& p, const Dis
       r.observer_loss[v] = observer_sum[v] / double(p.runs);
       r.node_local[v] = local_sum[v] / double(p.runs);
     }
-    if (device.kind == DeviceKind::cuda)
+    if (device.kind == DeviceKind::cuda || accounted_cpu)
       sketch.add_counts(device_bins.first_bin, device_bins.counts, double(device_bins.zero), r.network.min,
                         r.network.max);
     for (double q : p.quantiles) r.network_quantiles.emplace_back(q, sketch.quantile(q));

@@ -182,6 +182,20 @@ kernels::WalkRunSpec run_spec(const WalkSimParams& p);
 std::span<const node_t> batch_starts(const Context& ctx, std::int64_t first, std::int64_t count,
                                      std::vector<node_t>& starts);
 
+/// What both accounting twins take (kernels::WalkAccountingInputs) with the Gaussian table it views.
+struct AccountingInputs {
+  kernels::WalkAccountingInputs in;
+  std::vector<kernels::walk::CycleTerms> gaussian_table;
+};
+void accounting_inputs(const Context& ctx, AccountingInputs& out);
+
+/// The C4 terms of the cycle lengths `lengths` (CycleEpsilons, the CPU's memo), for a twin's table.
+std::vector<kernels::walk::CycleTerms> cycle_terms(const Context& ctx, std::span<const std::int64_t> lengths);
+
+/// An accounted batch of a twin folded into one RunStats per run (account_observer, the utility).
+void fold_accounted_batch(const Context& ctx, const kernels::WalkAccountedBatch& b,
+                          std::vector<RunStats>& stats);
+
 /// The plain runs on CUDA device `device` (kernels/cuda/walk_sim_cuda.cu), batch after batch: the visit
 /// tallies are filled.
 kernels::WalkSimCudaRun plain_cuda_runs(const Context& ctx, int device, kernels::WalkVisitTallies& tallies,
