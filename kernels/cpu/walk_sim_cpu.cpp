@@ -258,7 +258,7 @@ struct WalkAccountedCpuEngine::State {
   std::vector<walk::PairLosses> pairs;
 
   walk::CycleTable cycle_table() const {
-    return {in.gaussian ? in.table.data() : histogram_table.data(), in.table_lengths, in.eps0, tables.n};
+    return {in.gaussian ? in.table.data() : histogram_table.data(), in.table_lengths, spec.eps0, tables.n};
   }
   /// Walk k of runs first ..: a batch of one walk on thread state `s`.
   walk::AccountedBatch batch_of_one(std::int64_t run, node_t start, walk_cpu::AccountingScratch& s) const {
@@ -299,7 +299,7 @@ WalkAccountedCpuEngine::WalkAccountedCpuEngine(const WalkTables& tables, const W
   int bits = 1;
   while (bits < 31 && (std::int64_t{1} << bits) < tables.n) ++bits;  // bit width of n - 1
   s.node_bits = bits;
-  s.capacity = std::max<std::int64_t>(1, 2 * (spec.steps - 1));
+  s.capacity = in.known ? 2 * (spec.steps - 1) : 0;  // the hidden view keeps no records
   if (!in.gaussian) {
     s.histogram_table.assign(static_cast<std::size_t>(in.table_lengths), walk::CycleTerms{});
     s.named.assign(static_cast<std::size_t>(in.table_lengths) + 1, 0);
@@ -428,15 +428,15 @@ WalkAccountedBatch WalkAccountedCpuEngine::run_batch(std::int64_t first, std::in
         mine.values[i] = mine.sorted[i].second;
       }
       const auto records = static_cast<std::int64_t>(used);
-      const walk::PairLossBody pair_loss{b,       table,      mine.keys.data(), mine.values.data(),
-                                         records, s.in.delta, mine.loss.data()};
+      const walk::PairLossBody pair_loss{b,       table,        mine.keys.data(), mine.values.data(),
+                                         records, s.spec.delta, mine.loss.data()};
       for (std::int64_t i = 0; i < records; ++i) pair_loss(i);
       // 3. Every observer: its shared loss, its corrected pairs, the sketch's bins.
       const walk::ObserverOutputs outputs{&s.cycles[at * static_cast<std::size_t>(n)],
                                           &s.shared[at * static_cast<std::size_t>(n)],
                                           &s.pairs[at * static_cast<std::size_t>(n)]};
-      const walk::ObserverLossBody observers{b,          n,    mine.keys.data(), mine.loss.data(), records,
-                                             s.in.delta, bins, outputs};
+      const walk::ObserverLossBody observers{
+          b, n, mine.keys.data(), mine.loss.data(), records, s.spec.delta, bins, outputs};
       for (node_t v = 0; v < n; ++v) observers(v);
       mine.clear_nodes();
       pending += s.spec.steps;

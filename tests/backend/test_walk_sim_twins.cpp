@@ -7,12 +7,19 @@
 // without a GPU. Label twins.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "netdp/core/philox.hpp"
+#include "netdp/dp/gaussian.hpp"
 #include "netdp/simulation/walk_sim.hpp"
+#include "simulation/walk_sim_accounting.hpp"
+#include "simulation/walk_sim_statistics.hpp"
 #include "support/cuda_required.hpp"
 #include "walk_sim_kernels.hpp"
 
@@ -66,7 +73,7 @@ WalkSimParams params_of(const TwinCase& c, std::uint64_t seed) {
 }
 
 kernels::WalkRunSpec spec_of(const WalkSimParams& p, std::int64_t batch) {
-  return {p.seed, p.steps, p.runs, batch, p.start.kind != StartKind::node, p.start.node, 0, 0};
+  return {p.seed, p.steps, p.runs, batch, p.start.kind != StartKind::node, p.start.node, p.eps0, p.delta};
 }
 
 double nv_of(const TwinCase& c, const WalkSimParams& p) {
@@ -211,6 +218,236 @@ TEST(WalkSimTwins, CpuTwinStopsWhenProgressSaysSo) {
   for (std::int64_t v : t.visits) visits += v;
   EXPECT_EQ(visits, 3 * p.steps);
   EXPECT_EQ(reported, 3 * p.steps);
+}
+
+// ---- accounted walks ----
+
+/// What a twin's accounted runs give, concatenated over its batches (run-major), and its final tallies.
+struct AccountedRuns {
+  std::vector<std::int64_t> cycles, noises;
+  std::vector<double> shared, truth, noise;
+  std::vector<kernels::walk::PairLosses> pairs;
+  kernels::WalkVisitTallies tallies;
+  std::map<std::int64_t, std::uint64_t> bins;  // the sketch's nonzero bins
+  std::uint64_t zero = 0;
+};
+
+/// The driver's inputs (src/simulation/walk_sim_observers.cpp accounting_inputs), made here from the
+/// library's CycleEpsilons: the table of every length up front for the Gaussian mechanism, on demand for the
+/// histogram.
+struct AccountingSetup {
+  WalkSimParams p;
+  std::unique_ptr<walk_detail::CycleEpsilons> eps;
+  std::vector<kernels::walk::CycleTerms> table;
+  std::vector<double> values;
+  kernels::WalkAccountingInputs in;
+
+  AccountingSetup(const WalkModel& m, const WalkSimParams& params) : p(params) {
+    eps = std::make_unique<walk_detail::CycleEpsilons>(m.n, p);
+    in.table_lengths = std::min<std::int64_t>(p.steps - 1, std::int64_t{1} << 20);
+    in.gaussian = p.mechanism == WalkMechanism::gaussian;
+    if (in.gaussian) {
+      for (std::int64_t len = 1; len <= in.table_lengths; ++len) table.push_back(terms(len));
+      in.table = table;
+      for (node_t v = 0; v < m.n; ++v)
+        values.push_back(
+            PhiloxStream(p.seed, walk_subsequence(WalkStream::values, 0), 2 * static_cast<std::uint64_t>(v))
+                .next_uniform_double());
+      in.utility = true;
+      in.sigma_loc = dp::gaussian_sigma_classic(p.eps0, p.delta, 1.0);
+      in.values = values;
+    }
+    in.known = p.view == WalkView::known;
+    in.eps0 = p.eps0;
+    in.delta = p.delta;
+    in.log_base = walk_detail::kLogBase;
+  }
+  kernels::walk::CycleTerms terms(std::int64_t len) const {
+    return {eps->at(len).zero, eps->terms(len, 1), eps->terms(len, 2)};
+  }
+  std::vector<kernels::walk::CycleTerms> terms(const std::vector<std::int64_t>& lengths) const {
+    std::vector<kernels::walk::CycleTerms> t;
+    for (std::int64_t len : lengths) t.push_back(terms(len));
+    return t;
+  }
+};
+
+template <class T>
+void append(std::vector<T>& to, std::span<const T> from) {
+  to.insert(to.end(), from.begin(), from.end());
+}
+
+void append(AccountedRuns& r, const kernels::WalkAccountedBatch& b) {
+  append(r.cycles, b.cycles);
+  append(r.shared, b.shared);
+  append(r.pairs, b.pairs);
+  append(r.truth, b.truth);
+  append(r.noise, b.noise);
+  append(r.noises, b.noises);
+}
+
+void take_bins(AccountedRuns& r, const kernels::WalkSketchBins& bins) {
+  for (std::size_t i = 0; i < bins.counts.size(); ++i)
+    if (bins.counts[i] > 0) r.bins[bins.first_bin + std::int64_t(i)] = bins.counts[i];
+  r.zero = bins.zero;
+}
+
+AccountedRuns cpu_accounted(const TwinCase& c, const AccountingSetup& a, std::int64_t batch, int threads) {
+  const WalkSimParams& p = a.p;
+  kernels::WalkAccountedCpuEngine engine(tables_of(c.model), spec_of(p, batch), threads,
+                                         std::min(p.steps, kTimeCap), std::min(p.steps, kVisitCap),
+                                         nv_of(c, p), a.in);
+  AccountedRuns r;
+  for (std::int64_t first = 0; first < p.runs; first += batch) {
+    const std::int64_t count = std::min(batch, p.runs - first);
+    const std::vector<node_t> starts = starts_of(c, p, first, count);
+    const std::vector<std::int64_t> missing = engine.missing_cycle_lengths(first, count, starts);
+    if (!missing.empty()) engine.set_cycle_terms(missing, a.terms(missing));
+    append(r, engine.run_batch(first, count, starts));
+  }
+  kernels::WalkSketchBins bins;
+  engine.finish(r.tallies, bins);
+  take_bins(r, bins);
+  return r;
+}
+
+AccountedRuns cuda_accounted(const TwinCase& c, const AccountingSetup& a, std::int64_t batch) {
+  const WalkSimParams& p = a.p;
+  const auto engine =
+      kernels::walk_sim_accounted_cuda(tables_of(c.model), spec_of(p, batch), 0, std::min(p.steps, kTimeCap),
+                                       std::min(p.steps, kVisitCap), nv_of(c, p), a.in);
+  const std::int64_t size = engine->plan().batch_runs;
+  AccountedRuns r;
+  for (std::int64_t first = 0; first < p.runs; first += size) {
+    const std::int64_t count = std::min(size, p.runs - first);
+    const std::vector<node_t> starts = starts_of(c, p, first, count);
+    const std::vector<std::int64_t> missing = engine->missing_cycle_lengths(first, count, starts);
+    if (!missing.empty()) engine->set_cycle_terms(missing, a.terms(missing));
+    append(r, engine->run_batch(first, count, starts, r.tallies));
+  }
+  kernels::WalkSketchBins bins;
+  engine->finish(r.tallies, bins);
+  take_bins(r, bins);
+  return r;
+}
+
+template <class T>
+void expect_same_memory(const std::vector<T>& x, const std::vector<T>& y, const std::string& what) {
+  ASSERT_EQ(x.size(), y.size()) << what;
+  EXPECT_EQ(std::memcmp(x.data(), y.data(), x.size() * sizeof(T)), 0) << what;
+}
+
+/// On the emulated device every double is the CPU twin's bit for bit; a real GPU's libm (C4's log and sqrt,
+/// the noise's log and sin) moves them by a few ulps (docs/walk_sim.md "CUDA (accounted walks)"), so there
+/// the doubles are compared to 1e-10 relative and only the integers byte for byte.
+void expect_same_accounting(const AccountedRuns& cpu, const AccountedRuns& gpu, const std::string& what) {
+  expect_same_bytes(cpu.tallies, gpu.tallies, what);
+  expect_same_memory(cpu.cycles, gpu.cycles, what + ": cycles");
+  expect_same_memory(cpu.noises, gpu.noises, what + ": noises");
+#if defined(NETDP_EMULATED_DEVICE)
+  expect_same_memory(cpu.shared, gpu.shared, what + ": shared losses");
+  expect_same_memory(cpu.pairs, gpu.pairs, what + ": corrected pairs");
+  expect_same_memory(cpu.truth, gpu.truth, what + ": utility truth");
+  expect_same_memory(cpu.noise, gpu.noise, what + ": utility noise");
+  EXPECT_EQ(cpu.bins, gpu.bins) << what << ": sketch bins";
+  EXPECT_EQ(cpu.zero, gpu.zero) << what << ": sketch zero bin";
+#else
+  const auto near = [&](const std::vector<double>& x, const std::vector<double>& y, const char* name) {
+    ASSERT_EQ(x.size(), y.size()) << what << ": " << name;
+    for (std::size_t i = 0; i < x.size(); ++i)
+      ASSERT_NEAR(x[i], y[i], 1e-10 * std::max(1.0, std::abs(x[i]))) << what << ": " << name << " " << i;
+  };
+  near(cpu.shared, gpu.shared, "shared losses");
+  near(cpu.truth, gpu.truth, "utility truth");
+  near(cpu.noise, gpu.noise, "utility noise");
+  for (std::size_t i = 0; i < cpu.pairs.size(); ++i)
+    ASSERT_EQ(cpu.pairs[i].count, gpu.pairs[i].count) << what;
+#endif
+}
+
+struct AccountedCase {
+  TwinCase walk;
+  WalkMechanism mechanism;
+  WalkView view;
+};
+
+std::vector<AccountedCase> accounted_cases() {
+  using M = WalkMechanism;
+  using V = WalkView;
+  std::vector<AccountedCase> c;
+  c.push_back({{"complete n = 30", complete_walk(30), {StartKind::node, 0}, 3000, 9}, M::gaussian, V::known});
+  c.push_back({{"complete n = 20, histogram", complete_walk(20), {StartKind::uniform}, 1500, 6},
+               M::histogram,
+               V::known});
+  c.push_back(
+      {{"directed ring, utility every n - 1 hops", directed_ring_walk(13), {StartKind::uniform}, 800, 5},
+       M::gaussian,
+       V::known});
+  c.push_back({{"star, lazy", make_walk_model("star:n=9", "lazy-uniform"), {StartKind::stationary}, 2000, 7},
+               M::gaussian,
+               V::known});
+  c.push_back({{"ER metropolis",
+                make_walk_model("er:n=60,p=0.1,seed=3", "metropolis"),
+                {StartKind::node, 7},
+                2500,
+                8},
+               M::gaussian,
+               V::known});
+  c.push_back({{"ER uniform, hidden view",
+                make_walk_model("er:n=60,p=0.1,seed=3", "uniform"),
+                {StartKind::stationary},
+                2500,
+                8},
+               M::gaussian,
+               V::hidden});
+  c.push_back({{"ER uniform, histogram, hidden",
+                make_walk_model("er:n=40,p=0.15,seed=2", "uniform"),
+                {StartKind::uniform},
+                1200,
+                5},
+               M::histogram,
+               V::hidden});
+  return c;
+}
+
+TEST(WalkSimTwins, AccountedWalksCpuTwinEqualsCudaTwin) {
+  NETDP_NEEDS_CUDA_DEVICE();
+  for (const AccountedCase& c : accounted_cases()) {
+    for (std::uint64_t seed : {std::uint64_t{3}, std::uint64_t{77}}) {
+      WalkSimParams p = params_of(c.walk, seed);
+      p.accounting = true;
+      p.mechanism = c.mechanism;
+      p.view = c.view;
+      const AccountingSetup a(c.walk.model, p);
+      for (std::int64_t batch : {std::int64_t{1}, std::int64_t{3}, p.runs}) {
+        const std::string what =
+            c.walk.what + ", seed " + std::to_string(seed) + ", batch " + std::to_string(batch);
+        const AccountedRuns cpu = cpu_accounted(c.walk, a, batch, 2);
+        expect_consistent(cpu.tallies, p, c.walk.model.n, what + ", CPU twin");
+        ASSERT_EQ(cpu.cycles.size(), static_cast<std::size_t>(p.runs * c.walk.model.n)) << what;
+        EXPECT_FALSE(cpu.bins.empty()) << what;
+        expect_same_accounting(cpu, cuda_accounted(c.walk, a, batch), what);
+      }
+    }
+  }
+}
+
+TEST(WalkSimTwins, AccountedCpuTwinIsTheSameForAnyThreadCountAndBatch) {
+  for (const AccountedCase& c : accounted_cases()) {
+    WalkSimParams p = params_of(c.walk, 5);
+    p.accounting = true;
+    p.mechanism = c.mechanism;
+    p.view = c.view;
+    const AccountingSetup a(c.walk.model, p);
+    const AccountedRuns one = cpu_accounted(c.walk, a, p.runs, 1);
+    const AccountedRuns three = cpu_accounted(c.walk, a, 2, 3);
+    expect_same_bytes(one.tallies, three.tallies, c.walk.what);
+    expect_same_memory(one.cycles, three.cycles, c.walk.what + ": cycles");
+    expect_same_memory(one.shared, three.shared, c.walk.what + ": shared");
+    expect_same_memory(one.pairs, three.pairs, c.walk.what + ": pairs");
+    expect_same_memory(one.noise, three.noise, c.walk.what + ": noise");
+    EXPECT_EQ(one.bins, three.bins) << c.walk.what;
+  }
 }
 
 }  // namespace
