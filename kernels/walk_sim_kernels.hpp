@@ -79,6 +79,37 @@ class WalkPlainCpuEngine {
   std::unique_ptr<State> state_;
 };
 
+/// Bytes per node of one walk in flight of WalkInterleavedCpuEngine (its lanes' cells), for the driver's
+/// plan.
+inline constexpr std::int64_t kWalkLaneBytesPerNode = 16;
+
+/// The CPU twin's fast path for plain CSR walks (uniform, lazy-uniform, weighted; T < 2^31): each thread
+/// advances `lanes` walks together, position by position, with prefetches so that their cache misses overlap
+/// (docs/walk_sim.md "Interleaved CPU walks"). Its loop is the CPU's own (a one-walk-per-thread body cannot
+/// be split into its passes), made of the common per-step maths (walk::draw, lazy_moves, weighted_pick), so
+/// its paths and tallies are WalkPlainCpuEngine's and the CUDA twin's, byte for byte. The tables' views must
+/// outlive the engine.
+class WalkInterleavedCpuEngine {
+ public:
+  /// `huge_page_rows`: copy the rows into memory advised for 2 MiB pages (the random gathers are then TLB
+  /// hits), with the thresholds' high words.
+  WalkInterleavedCpuEngine(const WalkTables& tables, const WalkRunSpec& spec, int threads,
+                           std::int64_t time_cap, std::int64_t visit_cap, double nv, bool huge_page_rows);
+  ~WalkInterleavedCpuEngine();
+  WalkInterleavedCpuEngine(const WalkInterleavedCpuEngine&) = delete;
+  WalkInterleavedCpuEngine& operator=(const WalkInterleavedCpuEngine&) = delete;
+
+  /// Runs first .. first + count - 1 in groups of `lanes` consecutive runs, one group per thread at a time
+  /// (kWalkLaneBytesPerNode n bytes per lane); starts and progress as WalkPlainCpuEngine::run_batch.
+  void run_batch(std::int64_t first, std::int64_t count, std::int64_t lanes, std::span<const node_t> starts,
+                 const std::function<bool(std::int64_t)>& progress = {});
+  void finish(WalkVisitTallies& tallies) const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
 struct WalkAccountingInputs;
 struct WalkAccountedBatch;
 struct WalkSketchBins;

@@ -16,63 +16,16 @@
 
 #include "common/walk_sim_bodies.hpp"
 #include "common/walk_sim_visit_stats.hpp"
+#include "cpu/walk_sim_cpu_tallies.hpp"
 #include "walk_sim_kernels.hpp"
 
 namespace netdp::kernels {
 
-namespace walk_cpu {  // named: WalkPlainCpuEngine::State holds these
-
-using walk::Counter;
+namespace walk_cpu {
 
 constexpr std::int64_t kMaxCompactSteps = (std::int64_t{1} << 32) - 1;  // 32-bit times in a visit slot
 // A thread's "block memory" (its bins and, when they fit, its visit table): about the size of an L2 cache.
 constexpr std::int64_t kBlockBytes = std::int64_t{1} << 18;
-
-/// One thread's tallies (the arrays walk::tally_view reads), its visit table and dense scratch.
-struct ThreadTallies {
-  std::vector<Counter> visits, returns, return_sum, hits, hit_sum, return_counts, hitting_counts, visit_dense;
-  std::vector<std::int64_t> overflow;  // visit counts above visit_cap of the current walk
-  std::vector<Counter> above_nv = {0}, overflow_used = {0};
-  std::map<std::int64_t, std::int64_t> sparse;  // the drained overflow: visit count -> (node, run) pairs
-  std::int64_t time_cap = 0, visit_cap = 0;
-  double nv = 0;
-  std::vector<walk::VisitSlot> table;                // compact: the visit table outside the block memory
-  std::vector<std::uint32_t> keys;                   // hashed tables
-  std::vector<std::int64_t> first, last, count_run;  // dense: per node, zero between walks
-
-  walk::TallyView view() {
-    walk::TallyView v = walk::tally_view(*this);
-    v.exclusive = true;
-    return v;
-  }
-  /// The walk's visit counts above visit_cap into `sparse`, the list emptied (the device's drain_overflow).
-  void drain() {
-    if (overflow_used[0] > overflow.size())
-      throw std::logic_error("walk_sim_cpu: overflow list exceeded its bound");
-    for (Counter i = 0; i < overflow_used[0]; ++i) ++sparse[overflow[i]];
-    overflow_used[0] = 0;
-  }
-};
-
-/// One thread's tallies added into `tallies` (sized when empty).
-inline void add_thread_tallies(const ThreadTallies& t, WalkVisitTallies& tallies) {
-  const auto add = [](std::vector<std::int64_t>& to, const std::vector<Counter>& from) {
-    if (to.empty()) to.assign(from.size(), 0);
-    for (std::size_t i = 0; i < from.size(); ++i) to[i] += static_cast<std::int64_t>(from[i]);
-  };
-  add(tallies.visits, t.visits);
-  add(tallies.returns, t.returns);
-  add(tallies.return_time_sum, t.return_sum);
-  add(tallies.hits, t.hits);
-  add(tallies.hitting_time_sum, t.hit_sum);
-  add(tallies.return_counts, t.return_counts);
-  add(tallies.hitting_counts, t.hitting_counts);
-  for (std::size_t c = 0; c < t.visit_dense.size(); ++c)
-    if (t.visit_dense[c] > 0)
-      tallies.visit_counts[static_cast<std::int64_t>(c)] += static_cast<std::int64_t>(t.visit_dense[c]);
-  for (const auto& [c, pairs] : t.sparse) tallies.visit_counts[c] += pairs;
-  tallies.above_nv += static_cast<std::int64_t>(t.above_nv[0]);
-}
 
 }  // namespace walk_cpu
 
@@ -100,20 +53,8 @@ WalkPlainCpuEngine::WalkPlainCpuEngine(const WalkTables& tables, const WalkRunSp
   s.threads = std::max(1, threads);
   s.compact = !dense && spec.steps <= kMaxCompactSteps;
   s.layout = walk::plan_visit_stats(tables.n, spec.steps, 1, kBlockBytes, time_cap, visit_cap);
-  const auto n = static_cast<std::size_t>(tables.n);
-  const std::int64_t overflow_per_walk = std::min<std::int64_t>(tables.n, spec.steps / (visit_cap + 1));
   s.mine.resize(static_cast<std::size_t>(s.threads));
-  for (ThreadTallies& t : s.mine) {
-    t.visits.assign(n, 0);
-    t.returns = t.return_sum = t.hits = t.hit_sum = t.visits;
-    t.return_counts.assign(static_cast<std::size_t>(time_cap) + 2, 0);
-    t.hitting_counts = t.return_counts;
-    t.visit_dense.assign(static_cast<std::size_t>(visit_cap) + 1, 0);
-    t.overflow.assign(static_cast<std::size_t>(overflow_per_walk), 0);
-    t.time_cap = time_cap;
-    t.visit_cap = visit_cap;
-    t.nv = nv;
-  }
+  for (ThreadTallies& t : s.mine) t.size_for(tables.n, spec.steps, time_cap, visit_cap, nv);
 }
 
 WalkPlainCpuEngine::~WalkPlainCpuEngine() = default;
@@ -304,21 +245,9 @@ WalkAccountedCpuEngine::WalkAccountedCpuEngine(const WalkTables& tables, const W
     s.histogram_table.assign(static_cast<std::size_t>(in.table_lengths), walk::CycleTerms{});
     s.named.assign(static_cast<std::size_t>(in.table_lengths) + 1, 0);
   }
-  const auto n = static_cast<std::size_t>(tables.n);
-  const std::int64_t overflow_per_walk = std::min<std::int64_t>(tables.n, spec.steps / (visit_cap + 1));
   s.tallies.resize(static_cast<std::size_t>(s.threads));
   s.scratch.resize(static_cast<std::size_t>(s.threads));
-  for (ThreadTallies& t : s.tallies) {
-    t.visits.assign(n, 0);
-    t.returns = t.return_sum = t.hits = t.hit_sum = t.visits;
-    t.return_counts.assign(static_cast<std::size_t>(time_cap) + 2, 0);
-    t.hitting_counts = t.return_counts;
-    t.visit_dense.assign(static_cast<std::size_t>(visit_cap) + 1, 0);
-    t.overflow.assign(static_cast<std::size_t>(overflow_per_walk), 0);
-    t.time_cap = time_cap;
-    t.visit_cap = visit_cap;
-    t.nv = nv;
-  }
+  for (ThreadTallies& t : s.tallies) t.size_for(tables.n, spec.steps, time_cap, visit_cap, nv);
 }
 
 WalkAccountedCpuEngine::~WalkAccountedCpuEngine() = default;

@@ -194,6 +194,18 @@ void fill_histogram(TimeHistogram& h, const std::vector<std::int64_t>& counts, s
 
 }  // namespace
 
+std::int64_t walk_detail::walks_in_flight(const Context& ctx, std::int64_t batch, int threads) {
+  const WalkSimParams& p = ctx.p;
+  const WalkKind kind = ctx.model.kind;
+  const bool csr = kind == WalkKind::uniform || kind == WalkKind::lazy_uniform || kind == WalkKind::weighted;
+  if (p.accounting || !csr || p.steps > std::numeric_limits<std::int32_t>::max()) return 1;
+  const std::int64_t wanted = p.walks_in_flight > 0 ? p.walks_in_flight : kMaxWalksInFlight;
+  const std::int64_t per_thread = (batch + threads - 1) / std::max(threads, 1);
+  const auto fit =
+      static_cast<std::int64_t>(kLaneBytes / (double(kernels::kWalkLaneBytesPerNode) * double(ctx.model.n)));
+  return std::max<std::int64_t>(1, std::min({wanted, per_thread, fit}));
+}
+
 node_t walk_start(const WalkModel& m, const WalkSimParams& p, std::int64_t run) {
   if (p.start.kind == StartKind::node) return p.start.node;
   PhiloxStream s(p.seed, walk_subsequence(WalkStream::start, static_cast<std::uint64_t>(run)));
@@ -379,18 +391,16 @@ WalkSimResult walk_sim(const WalkModel& model, const WalkSimParams& p, const Dis
     r.batch_runs = cuda.batch_runs;
     r.batches = cuda.batches;
   }
-  // Interleaved walks gather from random rows: the rows in huge pages make those gathers TLB hits. The copy
-  // is made only while it takes at most a quarter of the memory available (else the rows are read in place).
-  std::optional<walk_detail::HugePageRows> huge_rows;
-  const double row_bytes =
-      double(model.offsets.size() * sizeof(offset_t) + model.targets.size() * sizeof(node_t) +
-             model.thresholds.size() * (sizeof(std::uint64_t) + sizeof(std::uint32_t)));  // + high words
-  if (device.kind == DeviceKind::cpu && walk_detail::walks_in_flight(ctx, r.batch_runs, threads) > 1 &&
-      row_bytes <= double(available_memory_bytes()) / 4)
-    ctx.rows = &huge_rows.emplace(model);
   // Plain walks one at a time run on the CPU twin (kernels/cpu/walk_sim_cpu.cpp: the CUDA twin's bodies),
   // made at its first batch.
   std::unique_ptr<kernels::WalkPlainCpuEngine> plain_cpu;
+  // Plain CSR walks, several per thread: the CPU twin's fast path (kernels/cpu/walk_sim_cpu_interleaved.cpp),
+  // made at its first batch. Its rows are copied into huge pages (the random gathers are then TLB hits) only
+  // while the copy takes at most a quarter of the memory available, else read in place.
+  std::unique_ptr<kernels::WalkInterleavedCpuEngine> interleaved_cpu;
+  const double row_bytes =
+      double(model.offsets.size() * sizeof(offset_t) + model.targets.size() * sizeof(node_t) +
+             model.thresholds.size() * (sizeof(std::uint64_t) + sizeof(std::uint32_t)));  // + high words
   const kernels::WalkTables tables = walk_detail::walk_tables(model);
   std::vector<node_t> starts;
   // Accounted walks run on the CPU twin too (the CUDA twin's bodies) where the CUDA twin could run them: the
@@ -438,6 +448,19 @@ WalkSimResult walk_sim(const WalkModel& model, const WalkSimParams& p, const Dis
       ++r.batches;
       continue;
     }
+    if (!p.accounting) {  // lanes > 1
+      if (!interleaved_cpu)
+        interleaved_cpu = std::make_unique<kernels::WalkInterleavedCpuEngine>(
+            tables, walk_detail::run_spec(p), threads, ctx.time_cap, ctx.visit_cap, ctx.nv,
+            row_bytes <= double(available_memory_bytes()) / 4);
+      interleaved_cpu->run_batch(first, count, lanes, walk_detail::batch_starts(ctx, first, count, starts),
+                                 keep_going);
+      throw_if_stopped();
+      record_paths(first, batch);
+      for (RunStats& s : batch) merge(s);
+      ++r.batches;
+      continue;
+    }
     if (accounted_cpu) {
       std::vector<RunStats> part;
       for (std::int64_t sub = 0; sub < count; sub += accounted_chunk) {
@@ -462,19 +485,13 @@ WalkSimResult walk_sim(const WalkModel& model, const WalkSimParams& p, const Dis
     {
       ThreadState& ts = states[static_cast<std::size_t>(omp_get_thread_num())];
       ts.prepare(n, ctx.time_cap, ctx.visit_cap);
-      // Groups of `lanes` runs; one run at a time unless plain CSR walks are interleaved.
+      // The accounted runs the twins do not take (the reference bookkeeping, histogram cycles beyond the
+      // table), one walk at a time.
 #pragma omp for schedule(dynamic, 1)
-      for (std::int64_t k = 0; k < count; k += lanes) {
+      for (std::int64_t k = 0; k < count; ++k) {
         try {
           throw_if_stopped();  // a watched run was asked to stop (core/progress.hpp): rethrown below
-          if (lanes == 1)
-            simulate_run(ctx, first + k, ts, batch[static_cast<std::size_t>(k)], tick);
-          else
-            walk_detail::interleaved_plain_runs(
-                ctx, first + k,
-                std::span<RunStats>(batch).subspan(static_cast<std::size_t>(k),
-                                                   static_cast<std::size_t>(std::min(lanes, count - k))),
-                ts, tick);
+          simulate_run(ctx, first + k, ts, batch[static_cast<std::size_t>(k)], tick);
         } catch (...) {
           std::lock_guard<std::mutex> lock(error_mutex);
           if (!error) error = std::current_exception();
@@ -491,6 +508,7 @@ WalkSimResult walk_sim(const WalkModel& model, const WalkSimParams& p, const Dis
   QuantileSketch sketch;
   if (device.kind == DeviceKind::cpu) {
     if (plain_cpu) plain_cpu->finish(tallies);  // sizes the tallies
+    if (interleaved_cpu) interleaved_cpu->finish(tallies);
     if (accounted_cpu) accounted_cpu->finish(tallies, device_bins);
     if (tallies.visits.empty()) {
       tallies.visits.assign(static_cast<std::size_t>(n), 0);

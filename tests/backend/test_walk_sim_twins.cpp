@@ -1,10 +1,12 @@
 // The walk engine's twins byte for byte (docs/walk_sim.md "CPU and CUDA twins"): the CPU twin
-// (kernels/cpu/walk_sim_cpu.cpp, WalkPlainCpuEngine) against the CUDA twin (kernels/cuda/walk_sim_cuda.cu,
-// walk_sim_cuda) on the same plain views, for several graphs, seeds, batch sizes and thread counts: every
-// tally vector and the visit-count map must be equal. Built twice: against the backend of the build (the
-// CUDA cases skip where no device answers) and as test_walk_sim_twins_emulated against the emulated device
-// (the .cu source built for the host, docs/cuda_backend.md "The emulated device"), so CI compares the twins
-// without a GPU. Label twins.
+// (kernels/cpu/walk_sim_cpu*.cpp: WalkPlainCpuEngine, its fast path WalkInterleavedCpuEngine and
+// WalkAccountedCpuEngine) against the CUDA twin (kernels/cuda/walk_sim_cuda.cu, walk_sim_accounting_cuda.cu)
+// on the same plain views, for several graphs, seeds, batch sizes and thread counts: every tally vector, the
+// visit-count map, every per-observer output (memcmp of the doubles) and the sketch's bins must be equal.
+// Built twice: against the backend of the build (the CUDA cases skip where no device answers; a real GPU's
+// libm moves the accounted doubles by ulps, compared there to 1e-10) and as test_walk_sim_twins_emulated
+// against the emulated device (the .cu source built for the host, docs/cuda_backend.md "The emulated
+// device"), so CI compares the twins byte for byte without a GPU. Label twins.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -13,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "netdp/core/philox.hpp"
@@ -189,6 +192,43 @@ TEST(WalkSimTwins, DenseBodyOfTheCpuTwinEqualsCudaTwin) {
     const kernels::WalkVisitTallies cpu = cpu_twin(c, p, 4, 2, true);
     expect_consistent(cpu, p, c.model.n, what);
     expect_same_bytes(cpu, cuda_twin(c, p, p.runs), what);
+  }
+}
+
+kernels::WalkVisitTallies interleaved_twin(const TwinCase& c, const WalkSimParams& p, std::int64_t batch,
+                                           std::int64_t lanes, int threads, bool huge_page_rows) {
+  kernels::WalkInterleavedCpuEngine engine(tables_of(c.model), spec_of(p, batch), threads,
+                                           std::min(p.steps, kTimeCap), std::min(p.steps, kVisitCap),
+                                           nv_of(c, p), huge_page_rows);
+  for (std::int64_t first = 0; first < p.runs; first += batch) {
+    const std::int64_t count = std::min(batch, p.runs - first);
+    const std::vector<node_t> starts = starts_of(c, p, first, count);
+    engine.run_batch(first, count, lanes, starts);
+  }
+  kernels::WalkVisitTallies t;
+  engine.finish(t);
+  return t;
+}
+
+TEST(WalkSimTwins, InterleavedFastPathEqualsCudaTwin) {
+  // The CPU twin's fast path for CSR walks (its own loop on the common per-step maths) against the CUDA
+  // twin's bodies.
+  NETDP_NEEDS_CUDA_DEVICE();
+  for (const TwinCase& c : cases()) {
+    if (c.model.kind == WalkKind::complete || c.model.kind == WalkKind::directed_ring) continue;
+    for (std::uint64_t seed : {std::uint64_t{2}, std::uint64_t{31}}) {
+      const WalkSimParams p = params_of(c, seed);
+      const kernels::WalkVisitTallies gpu = cuda_twin(c, p, p.runs);
+      for (auto [batch, lanes, threads, huge] : {std::tuple{p.runs, std::int64_t{4}, 2, true},
+                                                 {std::int64_t{5}, std::int64_t{2}, 1, false},
+                                                 {std::int64_t{7}, std::int64_t{32}, 2, false}}) {
+        const std::string what = c.what + ", seed " + std::to_string(seed) + ", batch " +
+                                 std::to_string(batch) + ", " + std::to_string(lanes) + " lanes";
+        const kernels::WalkVisitTallies cpu = interleaved_twin(c, p, batch, lanes, threads, huge);
+        expect_consistent(cpu, p, c.model.n, what);
+        expect_same_bytes(cpu, gpu, what);
+      }
+    }
   }
 }
 
