@@ -1,5 +1,5 @@
-// One run's losses folded into the privacy totals (docs/math.md §6.1, eq. 6.4; 6.4 for the ER comparison),
-// the union graph of a schedule and the quantile rule.
+// One run's losses folded into the privacy totals (docs/math.md §6.1, eq. 6.4; 6.4 for the ER comparison), the
+// union graph of a schedule and the quantile rule.
 #include <algorithm>
 #include <cmath>
 #include <limits>
