@@ -1,10 +1,11 @@
 #pragma once
-// Single-source bodies of the CUDA walk engine (docs/walk_sim.md "CUDA", docs/cuda_backend.md "Single-source
-// bodies and the device-bodies tests"): every per-thread body of kernels/cuda/walk_sim_cuda.cu and
-// walk_sim_accounting_cuda.cu, written once over plain pointers. The CUDA files launch them with
-// device_for_each (common/for_each.hpp); tests/backend/test_walk_sim_bodies.cpp runs the same functors on
-// the host and compares them with the CPU engine (src/simulation/walk_sim*.cpp), which takes its next-node
-// rules from here too (src/simulation/walk_sim_samplers.hpp).
+// Single-source bodies of the walk engine's twins (docs/walk_sim.md "CPU and CUDA twins",
+// docs/cuda_backend.md "Single-source bodies and the device-bodies tests"): every per-thread body of
+// kernels/cuda/walk_sim_cuda.cu and walk_sim_accounting_cuda.cu, written once over plain pointers. The CUDA
+// files launch them with device_for_each (common/for_each.hpp); the CPU twin (kernels/cpu/walk_sim_cpu.cpp)
+// runs them per walk on OpenMP threads; tests/backend/test_walk_sim_bodies.cpp runs the same functors on the
+// host against the library's one-walk engine and sample_walk (src/simulation/walk_sim*.cpp, whose next-node
+// rules are these).
 //
 // Per-walk node state: walk k of a batch keeps node v's entries at index v * stride + k.
 #include <cstddef>

@@ -1,7 +1,8 @@
 #pragma once
 // Visit statistics of plain walks with compact per-walk state (docs/cuda_backend.md "Walk engine for
-// throughput"): the single-source body of kernels/cuda/walk_sim_cuda.cu's statistics mode, run on the host
-// by tests/backend/test_walk_sim_visit_stats_bodies.cpp and the emulated device.
+// throughput"): the single-source body of kernels/cuda/walk_sim_cuda.cu's statistics mode and of the CPU
+// twin's plain walks (kernels/cpu/walk_sim_cpu.cpp), run on the host by
+// tests/backend/test_walk_sim_visit_stats_bodies.cpp and the emulated device.
 //
 // Per walk a visit table of `capacity` 8-byte slots (last visit, visit count): slot v when capacity >= n
 // (direct), else an open-addressing table of 2^bits >= 2 T slots keyed by node + 1 (hashed; a walk of T
