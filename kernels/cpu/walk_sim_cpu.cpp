@@ -54,7 +54,19 @@ WalkPlainCpuEngine::WalkPlainCpuEngine(const WalkTables& tables, const WalkRunSp
   s.compact = !dense && spec.steps <= kMaxCompactSteps;
   s.layout = walk::plan_visit_stats(tables.n, spec.steps, 1, kBlockBytes, time_cap, visit_cap);
   s.mine.resize(static_cast<std::size_t>(s.threads));
-  for (ThreadTallies& t : s.mine) t.size_for(tables.n, spec.steps, time_cap, visit_cap, nv);
+  for (ThreadTallies& t : s.mine) {
+    t.size_for(tables.n, spec.steps, time_cap, visit_cap, nv);
+    // Each thread's visit table (outside its block memory unless that holds it) or dense node state.
+    const walk::VisitStatsLayout& g = s.layout;
+    if (s.compact) {
+      t.block.assign(static_cast<std::size_t>(g.block_words(1, tables.n)), 0);
+      if (!g.shared_tables) t.table.assign(static_cast<std::size_t>(g.capacity), walk::VisitSlot{});
+      if (!g.shared_tables && g.bits > 0) t.keys.assign(static_cast<std::size_t>(g.capacity), 0);
+    } else {
+      t.first.assign(static_cast<std::size_t>(tables.n), 0);
+      t.last = t.count_run = t.first;
+    }
+  }
 }
 
 WalkPlainCpuEngine::~WalkPlainCpuEngine() = default;
@@ -76,45 +88,38 @@ void WalkPlainCpuEngine::run_batch(std::int64_t first, std::int64_t count, std::
     if (!progress(pending)) stopped.store(true, std::memory_order_relaxed);
     pending = 0;
   };
+  walk_cpu::LoopErrors errors;
 #pragma omp parallel num_threads(s.threads)
   {
     ThreadTallies& mine = s.mine[static_cast<std::size_t>(omp_get_thread_num())];
     const walk::TallyView out = mine.view();
     std::int64_t pending = 0;  // positions walked and not reported yet
+    const auto skip = [&] { return stopped.load(std::memory_order_relaxed) || errors.failed(); };
     if (s.compact) {
       // walk::VisitStatsBody as a block of one resident thread: walk(k, resident 0, tid 0, 1 thread).
-      const walk::VisitStatsLayout& g = s.layout;
-      if (!g.shared_tables && mine.table.empty()) {
-        mine.table.assign(static_cast<std::size_t>(g.capacity), walk::VisitSlot{});
-        if (g.bits > 0) mine.keys.assign(static_cast<std::size_t>(g.capacity), 0);
-      }
       const walk::VisitStatsBatch b{s.spec.seed,       first,           count,
                                     s.spec.steps,      start_nodes,     s.spec.start_node,
                                     mine.table.data(), mine.keys.data()};
       walk::for_kind(tb.kind, [&](auto kind) {
-        const walk::VisitStatsBody<kind.value> body{m, b, g, out};
-        std::vector<Counter> block(static_cast<std::size_t>(body.block_words(1)));
-        body.clear(block.data(), 0, 1);
+        const walk::VisitStatsBody<kind.value> body{m, b, s.layout, out};
+        body.clear(mine.block.data(), 0, 1);
 #pragma omp for schedule(dynamic, 1)
         for (std::int64_t k = 0; k < count; ++k) {
-          if (stopped.load(std::memory_order_relaxed)) continue;
-          body.walk(k, 0, 0, 1, block.data());
-          mine.drain();
-          pending += s.spec.steps;
-          report(pending, false);
+          if (skip()) continue;
+          errors.run([&] {
+            body.walk(k, 0, 0, 1, mine.block.data());
+            mine.drain();
+            pending += s.spec.steps;
+            report(pending, false);
+          });
         }
-        body.flush(block.data(), 0, 1);
+        body.flush(mine.block.data(), 0, 1);
       });
     } else {
       // walk::PlainWalkBody on a batch of one walk (run first + k) whose node state is this thread's.
-      if (mine.count_run.empty()) {
-        mine.first.assign(static_cast<std::size_t>(tb.n), 0);
-        mine.last = mine.first;
-        mine.count_run = mine.first;
-      }
 #pragma omp for schedule(dynamic, 1)
       for (std::int64_t k = 0; k < count; ++k) {
-        if (stopped.load(std::memory_order_relaxed)) continue;
+        if (skip()) continue;
         const node_t start = start_nodes != nullptr ? start_nodes[k] : s.spec.start_node;
         const walk::PlainWalkBatch b{s.spec.seed,
                                      first + k,
@@ -126,14 +131,17 @@ void WalkPlainCpuEngine::run_batch(std::int64_t first, std::int64_t count, std::
                                      mine.first.data(),
                                      mine.last.data(),
                                      mine.count_run.data()};
-        walk::for_kind(tb.kind, [&](auto kind) { walk::PlainWalkBody<kind.value>{m, b, out}(0); });
-        mine.drain();
-        pending += s.spec.steps;
-        report(pending, false);
+        errors.run([&] {
+          walk::for_kind(tb.kind, [&](auto kind) { walk::PlainWalkBody<kind.value>{m, b, out}(0); });
+          mine.drain();
+          pending += s.spec.steps;
+          report(pending, false);
+        });
       }
     }
-    report(pending, true);
+    errors.run([&] { report(pending, true); });
   }
+  errors.rethrow();
 }
 
 void WalkPlainCpuEngine::finish(WalkVisitTallies& tallies) const {
@@ -169,6 +177,7 @@ struct AccountingScratch final : walk::HostBinSink {
     keys.assign(static_cast<std::size_t>(capacity), 0);
     values = keys;
     loss.assign(static_cast<std::size_t>(capacity), 0.0);
+    sorted.reserve(static_cast<std::size_t>(capacity));
   }
   /// The node state as a walk expects it on entry (what the bodies leave for the next ones, cleared).
   void clear_nodes() {
@@ -248,6 +257,7 @@ WalkAccountedCpuEngine::WalkAccountedCpuEngine(const WalkTables& tables, const W
   s.tallies.resize(static_cast<std::size_t>(s.threads));
   s.scratch.resize(static_cast<std::size_t>(s.threads));
   for (ThreadTallies& t : s.tallies) t.size_for(tables.n, spec.steps, time_cap, visit_cap, nv);
+  for (walk_cpu::AccountingScratch& mine : s.scratch) mine.prepare(tables.n, s.capacity);
 }
 
 WalkAccountedCpuEngine::~WalkAccountedCpuEngine() = default;
@@ -260,20 +270,24 @@ std::vector<std::int64_t> WalkAccountedCpuEngine::missing_cycle_lengths(std::int
   const WalkTables& tb = s.tables;
   const walk::ModelView m{tb.n, tb.offsets.data(), tb.targets.data(), tb.thresholds.data()};
   std::vector<std::uint8_t> used(static_cast<std::size_t>(s.in.table_lengths) + 1, 0);
+  walk_cpu::LoopErrors errors;
 #pragma omp parallel num_threads(s.threads)
   {
     walk_cpu::AccountingScratch& mine = s.scratch[static_cast<std::size_t>(omp_get_thread_num())];
-    mine.prepare(tb.n, s.capacity);
 #pragma omp for schedule(dynamic, 1)
     for (std::int64_t k = 0; k < count; ++k) {
-      const node_t start = s.spec.per_walk_start ? starts[static_cast<std::size_t>(k)] : s.spec.start_node;
-      const walk::AccountedBatch b = s.batch_of_one(first + k, start, mine);
-      walk::for_kind(tb.kind, [&](auto kind) {
-        walk::CycleLengthBody<kind.value>{m, b, s.in.table_lengths, used.data()}(0);
+      if (errors.failed()) continue;
+      errors.run([&] {
+        const node_t start = s.spec.per_walk_start ? starts[static_cast<std::size_t>(k)] : s.spec.start_node;
+        const walk::AccountedBatch b = s.batch_of_one(first + k, start, mine);
+        walk::for_kind(tb.kind, [&](auto kind) {
+          walk::CycleLengthBody<kind.value>{m, b, s.in.table_lengths, used.data()}(0);
+        });
+        std::fill(mine.count_run.begin(), mine.count_run.end(), 0);
       });
-      std::fill(mine.count_run.begin(), mine.count_run.end(), 0);
     }
   }
+  errors.rethrow();
   std::vector<std::int64_t> missing;
   for (std::int64_t length = 1; length <= s.in.table_lengths; ++length)
     if (used[static_cast<std::size_t>(length)] && !s.named[static_cast<std::size_t>(length)]) {
@@ -305,6 +319,7 @@ WalkAccountedBatch WalkAccountedCpuEngine::run_batch(std::int64_t first, std::in
   s.noise.assign(runs, 0.0);
   s.noises.assign(runs, 0);
   const walk::CycleTable table = s.cycle_table();
+  walk_cpu::LoopErrors errors;
   constexpr std::int64_t kChunk = std::int64_t{1} << 20;
   std::mutex reporting;
   std::atomic<bool> stopped{false};
@@ -319,60 +334,62 @@ WalkAccountedBatch WalkAccountedCpuEngine::run_batch(std::int64_t first, std::in
     const auto thread = static_cast<std::size_t>(omp_get_thread_num());
     ThreadTallies& tallies = s.tallies[thread];
     walk_cpu::AccountingScratch& mine = s.scratch[thread];
-    mine.prepare(n, s.capacity);
     const walk::TallyView out = tallies.view();
     const walk::SketchBins bins{nullptr, nullptr, 0, 0, s.in.log_base, &mine};
     std::int64_t pending = 0;
 #pragma omp for schedule(dynamic, 1)
     for (std::int64_t k = 0; k < count; ++k) {
-      if (stopped.load(std::memory_order_relaxed)) continue;
-      const node_t start = s.spec.per_walk_start ? starts[static_cast<std::size_t>(k)] : s.spec.start_node;
-      walk::AccountedBatch b = s.batch_of_one(first + k, start, mine);
-      const auto at = static_cast<std::size_t>(k);
-      if (b.values_x != nullptr) {
-        b.truth = &s.truth[at];
-        b.noise = &s.noise[at];
-        b.noises = &s.noises[at];
-      }
-      // 1. The walk, its visit tallies, v's c = 0 sums and (known view) its records.
-      walk::for_kind(tb.kind, [&](auto kind) {
-        if (s.in.known)
-          walk::AccountedWalkBody<kind.value, true>{m, b, table, out}(0);
-        else
-          walk::AccountedWalkBody<kind.value, false>{m, b, table, out}(0);
+      if (stopped.load(std::memory_order_relaxed) || errors.failed()) continue;
+      errors.run([&] {
+        const node_t start = s.spec.per_walk_start ? starts[static_cast<std::size_t>(k)] : s.spec.start_node;
+        walk::AccountedBatch b = s.batch_of_one(first + k, start, mine);
+        const auto at = static_cast<std::size_t>(k);
+        if (b.values_x != nullptr) {
+          b.truth = &s.truth[at];
+          b.noise = &s.noise[at];
+          b.noises = &s.noises[at];
+        }
+        // 1. The walk, its visit tallies, v's c = 0 sums and (known view) its records.
+        walk::for_kind(tb.kind, [&](auto kind) {
+          if (s.in.known)
+            walk::AccountedWalkBody<kind.value, true>{m, b, table, out}(0);
+          else
+            walk::AccountedWalkBody<kind.value, false>{m, b, table, out}(0);
+        });
+        tallies.drain();
+        // 2. The records sorted by key, stable (a pair's records in time order, as the device's radix sort),
+        // then every pair's loss. The body wrote the real records first, then the sentinel.
+        const auto used = static_cast<std::size_t>(
+            std::partition_point(mine.keys.begin(), mine.keys.end(),
+                                 [&](std::uint64_t key) { return key < b.sentinel; }) -
+            mine.keys.begin());
+        mine.sorted.resize(used);
+        for (std::size_t i = 0; i < used; ++i) mine.sorted[i] = {mine.keys[i], mine.values[i]};
+        std::stable_sort(mine.sorted.begin(), mine.sorted.end(),
+                         [](const auto& x, const auto& y) { return x.first < y.first; });
+        for (std::size_t i = 0; i < used; ++i) {
+          mine.keys[i] = mine.sorted[i].first;
+          mine.values[i] = mine.sorted[i].second;
+        }
+        const auto records = static_cast<std::int64_t>(used);
+        const walk::PairLossBody pair_loss{b,       table,        mine.keys.data(), mine.values.data(),
+                                           records, s.spec.delta, mine.loss.data()};
+        for (std::int64_t i = 0; i < records; ++i) pair_loss(i);
+        // 3. Every observer: its shared loss, its corrected pairs, the sketch's bins.
+        const walk::ObserverOutputs outputs{&s.cycles[at * static_cast<std::size_t>(n)],
+                                            &s.shared[at * static_cast<std::size_t>(n)],
+                                            &s.pairs[at * static_cast<std::size_t>(n)]};
+        const walk::ObserverLossBody observers{
+            b, n, mine.keys.data(), mine.loss.data(), records, s.spec.delta, bins, outputs};
+        for (node_t v = 0; v < n; ++v) observers(v);
+        mine.clear_nodes();
+        pending += s.spec.steps;
+        report(pending, false);
       });
-      tallies.drain();
-      // 2. The records sorted by key, stable (a pair's records in time order, as the device's radix sort),
-      // then every pair's loss. The body wrote the real records first, then the sentinel.
-      const auto used =
-          static_cast<std::size_t>(std::partition_point(mine.keys.begin(), mine.keys.end(),
-                                                        [&](std::uint64_t key) { return key < b.sentinel; }) -
-                                   mine.keys.begin());
-      mine.sorted.resize(used);
-      for (std::size_t i = 0; i < used; ++i) mine.sorted[i] = {mine.keys[i], mine.values[i]};
-      std::stable_sort(mine.sorted.begin(), mine.sorted.end(),
-                       [](const auto& x, const auto& y) { return x.first < y.first; });
-      for (std::size_t i = 0; i < used; ++i) {
-        mine.keys[i] = mine.sorted[i].first;
-        mine.values[i] = mine.sorted[i].second;
-      }
-      const auto records = static_cast<std::int64_t>(used);
-      const walk::PairLossBody pair_loss{b,       table,        mine.keys.data(), mine.values.data(),
-                                         records, s.spec.delta, mine.loss.data()};
-      for (std::int64_t i = 0; i < records; ++i) pair_loss(i);
-      // 3. Every observer: its shared loss, its corrected pairs, the sketch's bins.
-      const walk::ObserverOutputs outputs{&s.cycles[at * static_cast<std::size_t>(n)],
-                                          &s.shared[at * static_cast<std::size_t>(n)],
-                                          &s.pairs[at * static_cast<std::size_t>(n)]};
-      const walk::ObserverLossBody observers{
-          b, n, mine.keys.data(), mine.loss.data(), records, s.spec.delta, bins, outputs};
-      for (node_t v = 0; v < n; ++v) observers(v);
-      mine.clear_nodes();
-      pending += s.spec.steps;
-      report(pending, false);
     }
-    report(pending, true);
+    errors.run([&] { report(pending, true); });
   }
+  errors.rethrow();
   WalkAccountedBatch r;
   r.first = first;
   r.count = count;

@@ -283,38 +283,44 @@ void WalkInterleavedCpuEngine::run_batch(std::int64_t first, std::int64_t count,
     }
     return !stopped.load(std::memory_order_relaxed);
   };
+  for (LaneThread& t : s.mine) t.cells.reserve(static_cast<std::size_t>(lanes) * static_cast<std::size_t>(n));
+  walk_cpu::LoopErrors errors;
 #pragma omp parallel num_threads(s.threads)
   {
     LaneThread& mine = s.mine[static_cast<std::size_t>(omp_get_thread_num())];
-    mine.cells.reserve(static_cast<std::size_t>(lanes) * static_cast<std::size_t>(n));
     std::vector<Lane> group;
+    group.reserve(static_cast<std::size_t>(lanes));
     // Groups of `lanes` consecutive runs, one group per thread at a time.
 #pragma omp for schedule(dynamic, 1)
     for (std::int64_t k0 = 0; k0 < count; k0 += lanes) {
-      if (stopped.load(std::memory_order_relaxed)) continue;
-      group.clear();
-      for (std::int64_t k = k0; k < std::min(count, k0 + lanes); ++k) {
-        const node_t start = s.spec.per_walk_start ? starts[static_cast<std::size_t>(k)] : s.spec.start_node;
-        Lane l(s.spec.seed, first + k, start,
-               mine.cells.data() + static_cast<std::size_t>(k - k0) * static_cast<std::size_t>(n));
-        l.cells[start] = RunCell{0, 1, 0};  // position 0
-        group.push_back(l);
-      }
-      bool finished = true;
-      walk::for_kind(s.tables.kind, [&](auto kind) {
-        if constexpr (kind.value == WalkKind::uniform || kind.value == WalkKind::lazy_uniform ||
-                      kind.value == WalkKind::weighted)
-          finished =
-              walk_cpu::advance<kind.value>(s.rows, s.spec.steps, mine.tallies, std::span<Lane>(group), tick);
+      if (stopped.load(std::memory_order_relaxed) || errors.failed()) continue;
+      errors.run([&] {
+        group.clear();
+        for (std::int64_t k = k0; k < std::min(count, k0 + lanes); ++k) {
+          const node_t start =
+              s.spec.per_walk_start ? starts[static_cast<std::size_t>(k)] : s.spec.start_node;
+          Lane l(s.spec.seed, first + k, start,
+                 mine.cells.data() + static_cast<std::size_t>(k - k0) * static_cast<std::size_t>(n));
+          l.cells[start] = RunCell{0, 1, 0};  // position 0
+          group.push_back(l);
+        }
+        bool finished = true;
+        walk::for_kind(s.tables.kind, [&](auto kind) {
+          if constexpr (kind.value == WalkKind::uniform || kind.value == WalkKind::lazy_uniform ||
+                        kind.value == WalkKind::weighted)
+            finished = walk_cpu::advance<kind.value>(s.rows, s.spec.steps, mine.tallies,
+                                                     std::span<Lane>(group), tick);
+        });
+        for (const Lane& l : group) {
+          if (finished)
+            walk_cpu::fold(mine.tallies, l.cells, n);
+          else
+            std::fill(l.cells, l.cells + n, RunCell{});  // a stopped run: its cells zeroed for nothing
+        }
       });
-      for (const Lane& l : group) {
-        if (finished)
-          walk_cpu::fold(mine.tallies, l.cells, n);
-        else
-          std::fill(l.cells, l.cells + n, RunCell{});  // a stopped run: its cells zeroed for nothing
-      }
     }
   }
+  errors.rethrow();
 }
 
 void WalkInterleavedCpuEngine::finish(WalkVisitTallies& tallies) const {

@@ -1,9 +1,12 @@
 #pragma once
 // Private to the CPU twin of the walk engine (kernels/cpu/walk_sim_cpu*.cpp): one OpenMP thread's tallies,
 // the arrays walk::tally_view reads, owned by that thread alone (plain additions, TallyView::exclusive).
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <map>
+#include <mutex>
 #include <stdexcept>
 #include <vector>
 
@@ -25,8 +28,9 @@ struct ThreadTallies {
   std::map<std::int64_t, std::int64_t> sparse;  // the drained overflow: visit count -> (node, run) pairs
   std::int64_t time_cap = 0, visit_cap = 0;
   double nv = 0;
-  std::vector<walk::VisitSlot> table;                // compact: the visit table outside the block memory
-  std::vector<std::uint32_t> keys;                   // hashed tables
+  std::vector<Counter> block;          // compact: the thread's block memory (bins, maybe its table)
+  std::vector<walk::VisitSlot> table;  // compact: the visit table outside the block memory
+  std::vector<std::uint32_t> keys;     // hashed tables
   std::vector<std::int64_t> first, last, count_run;  // dense: per node, zero between walks
 
   /// Zeroed tallies for n nodes, the caps and the bound, and room for the visit counts above visit_cap
@@ -75,6 +79,31 @@ inline void add_thread_tallies(const ThreadTallies& t, WalkVisitTallies& tallies
   for (const auto& [c, pairs] : t.sparse) tallies.visit_counts[c] += pairs;
   tallies.above_nv += static_cast<std::int64_t>(t.above_nv[0]);
 }
+
+/// The first exception of the threads of a parallel loop, rethrown after the loop (an exception must not
+/// leave an OpenMP region); once one came, the iterations not started are skipped.
+class LoopErrors {
+ public:
+  template <class F>
+  void run(F&& f) {
+    try {
+      f();
+    } catch (...) {
+      const std::lock_guard lock(mutex_);
+      if (!error_) error_ = std::current_exception();
+      failed_.store(true, std::memory_order_relaxed);
+    }
+  }
+  bool failed() const { return failed_.load(std::memory_order_relaxed); }
+  void rethrow() const {
+    if (error_) std::rethrow_exception(error_);
+  }
+
+ private:
+  std::mutex mutex_;
+  std::exception_ptr error_;
+  std::atomic<bool> failed_{false};
+};
 
 }  // namespace walk_cpu
 
