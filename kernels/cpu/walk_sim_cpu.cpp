@@ -12,6 +12,7 @@
 #include <map>
 #include <mutex>
 #include <stdexcept>
+#include <unordered_map>
 #include <vector>
 
 #include "common/walk_sim_bodies.hpp"
@@ -160,7 +161,7 @@ struct AccountingScratch final : walk::HostBinSink {
   std::vector<std::uint64_t> keys, values;
   std::vector<std::pair<std::uint64_t, std::uint64_t>> sorted;
   std::vector<double> loss;
-  std::map<std::int64_t, Counter> bins;
+  std::unordered_map<std::int64_t, Counter> bins;  // hashed, as the library's QuantileSketch
   Counter zero = 0;
 
   void add(std::int64_t bin, Counter weight) override { bins[bin] += weight; }
