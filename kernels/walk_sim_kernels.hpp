@@ -1,9 +1,12 @@
 #pragma once
-// Backend entry point of the Monte Carlo walk engine for plain walks (docs/walk_sim.md "CUDA"). Internal:
-// called by src/simulation/walk_sim.cpp and the backend tests only. The walks are the CPU's (same Philox
-// words, same per-step maths of common/walk_sim_math.hpp, docs/design.md principle 2); only integer tallies
-// leave the device, so the statistics are exactly the CPU's.
+// Backend entry points of the Monte Carlo walk engine (docs/walk_sim.md "CPU and CUDA twins", "CUDA"):
+// the CPU twin (kernels/cpu/walk_sim_cpu.cpp) and the CUDA twin (kernels/cuda/walk_sim_*.cu) of each engine
+// run the same bodies of kernels/common/walk_sim_*.hpp on plain views, so for the same seed they give the
+// same bytes (tests/backend/test_walk_sim_twins.cpp). Internal: called by src/simulation/walk_sim*.cpp and
+// the backend tests only. The walks are the same everywhere (same Philox words, same per-step maths of
+// common/walk_sim_math.hpp, docs/design.md principle 2); only integer tallies leave a backend.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <span>
@@ -45,7 +48,105 @@ struct WalkVisitTallies {
   std::int64_t above_nv = 0;                                // (node, run) pairs with visits >= nv
 };
 
-// ---- CUDA (kernels/cuda/walk_sim_cuda.cu; kernels/stubs/ in builds without CUDA) ----
+// ---- CPU twin (kernels/cpu/walk_sim_cpu.cpp) ----
+
+/// Plain walks on the CPU with their visit statistics: the CUDA twin's bodies run on OpenMP threads, one
+/// walk per thread at a time: walk::VisitStatsBody (compact visit table, common/walk_sim_visit_stats.hpp),
+/// or for walks of T >= 2^32 positions walk::PlainWalkBody (24 n bytes of dense scratch), exactly as
+/// walk_sim_cuda chooses. Each thread owns its visit table, block bins and tallies (plain additions,
+/// TallyView::exclusive); finish sums them. The tallies are the CUDA twin's, byte for byte, for any thread
+/// count and batch size. The tables' views must outlive the engine.
+class WalkPlainCpuEngine {
+ public:
+  /// `dense`: walk::PlainWalkBody whatever T (what T >= 2^32 takes; lets the tests compare both bodies).
+  WalkPlainCpuEngine(const WalkTables& tables, const WalkRunSpec& spec, int threads, std::int64_t time_cap,
+                     std::int64_t visit_cap, double nv, bool dense = false);
+  ~WalkPlainCpuEngine();
+  WalkPlainCpuEngine(const WalkPlainCpuEngine&) = delete;
+  WalkPlainCpuEngine& operator=(const WalkPlainCpuEngine&) = delete;
+
+  /// Walks runs first .. first + count - 1 from `starts` (count nodes when spec.per_walk_start, else empty).
+  /// `progress(positions)` every 2^20 or so positions of a thread and at its end, one call at a time, from
+  /// any thread; once it answers false the walks not started are skipped (the driver then checks for the
+  /// stop it was asked).
+  void run_batch(std::int64_t first, std::int64_t count, std::span<const node_t> starts,
+                 const std::function<bool(std::int64_t)>& progress = {});
+  /// After the last batch: every thread's tallies summed into `tallies` (sized here when empty).
+  void finish(WalkVisitTallies& tallies) const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+/// Bytes per node of one walk in flight of WalkInterleavedCpuEngine (its lanes' cells), for the driver's
+/// plan.
+inline constexpr std::int64_t kWalkLaneBytesPerNode = 16;
+
+/// The CPU twin's fast path for plain CSR walks (uniform, lazy-uniform, weighted; T < 2^31): each thread
+/// advances `lanes` walks together, position by position, with prefetches so that their cache misses overlap
+/// (docs/walk_sim.md "Interleaved CPU walks"). Its loop is the CPU's own (a one-walk-per-thread body cannot
+/// be split into its passes), made of the common per-step maths (walk::draw, lazy_moves, weighted_pick), so
+/// its paths and tallies are WalkPlainCpuEngine's and the CUDA twin's, byte for byte. The tables' views must
+/// outlive the engine.
+class WalkInterleavedCpuEngine {
+ public:
+  /// `huge_page_rows`: copy the rows into memory advised for 2 MiB pages (the random gathers are then TLB
+  /// hits), with the thresholds' high words.
+  WalkInterleavedCpuEngine(const WalkTables& tables, const WalkRunSpec& spec, int threads,
+                           std::int64_t time_cap, std::int64_t visit_cap, double nv, bool huge_page_rows);
+  ~WalkInterleavedCpuEngine();
+  WalkInterleavedCpuEngine(const WalkInterleavedCpuEngine&) = delete;
+  WalkInterleavedCpuEngine& operator=(const WalkInterleavedCpuEngine&) = delete;
+
+  /// Runs first .. first + count - 1 in groups of `lanes` consecutive runs, one group per thread at a time
+  /// (kWalkLaneBytesPerNode n bytes per lane); starts and progress as WalkPlainCpuEngine::run_batch.
+  void run_batch(std::int64_t first, std::int64_t count, std::int64_t lanes, std::span<const node_t> starts,
+                 const std::function<bool(std::int64_t)>& progress = {});
+  void finish(WalkVisitTallies& tallies) const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+struct WalkAccountingInputs;
+struct WalkAccountedBatch;
+struct WalkSketchBins;
+
+/// Accounted walks on the CPU: the CUDA twin's bodies (walk::AccountedWalkBody, after walk::CycleLengthBody
+/// for the histogram mechanism; a stable sort of the walk's records by key; walk::PairLossBody;
+/// walk::ObserverLossBody) run per walk on OpenMP threads, each walk a batch of one on its thread's own node
+/// state and records, the quantile sketch's bins in a map per thread. Its interface is the CUDA twin's
+/// (WalkAccountedCudaEngine) but for the progress callback; the outputs are the same bytes
+/// (tests/backend/test_walk_sim_twins.cpp). The definition bookkeeping only, as the CUDA twin. The views of
+/// `tables` and `in` must outlive the engine.
+class WalkAccountedCpuEngine {
+ public:
+  WalkAccountedCpuEngine(const WalkTables& tables, const WalkRunSpec& spec, int threads,
+                         std::int64_t time_cap, std::int64_t visit_cap, double nv,
+                         const WalkAccountingInputs& in);
+  ~WalkAccountedCpuEngine();
+  WalkAccountedCpuEngine(const WalkAccountedCpuEngine&) = delete;
+  WalkAccountedCpuEngine& operator=(const WalkAccountedCpuEngine&) = delete;
+
+  /// As WalkAccountedCudaEngine::missing_cycle_lengths (a first pass over the walks; histogram only).
+  std::vector<std::int64_t> missing_cycle_lengths(std::int64_t first, std::int64_t count,
+                                                  std::span<const node_t> starts);
+  void set_cycle_terms(std::span<const std::int64_t> lengths, std::span<const walk::CycleTerms> terms);
+  /// Runs first .. first + count - 1 (any count); the outputs stay valid until the next call. Progress as
+  /// WalkPlainCpuEngine::run_batch.
+  WalkAccountedBatch run_batch(std::int64_t first, std::int64_t count, std::span<const node_t> starts,
+                               const std::function<bool(std::int64_t)>& progress = {});
+  /// After the last batch: the visit tallies (sized here when empty) and the sketch's bins.
+  void finish(WalkVisitTallies& tallies, WalkSketchBins& bins) const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+// ---- CUDA twin (kernels/cuda/walk_sim_cuda.cu; kernels/stubs/ in builds without CUDA) ----
 
 struct WalkSimCudaRun {
   std::int64_t batch_runs = 0, batches = 0, device_bytes = 0;

@@ -1,10 +1,11 @@
 #pragma once
-// Single-source bodies of the CUDA walk engine (docs/walk_sim.md "CUDA", docs/cuda_backend.md "Single-source
-// bodies and the device-bodies tests"): every per-thread body of kernels/cuda/walk_sim_cuda.cu and
-// walk_sim_accounting_cuda.cu, written once over plain pointers. The CUDA files launch them with
-// device_for_each (common/for_each.hpp); tests/backend/test_walk_sim_bodies.cpp runs the same functors on
-// the host and compares them with the CPU engine (src/simulation/walk_sim*.cpp), which takes its next-node
-// rules from here too (src/simulation/walk_sim_samplers.hpp).
+// Single-source bodies of the walk engine's twins (docs/walk_sim.md "CPU and CUDA twins",
+// docs/cuda_backend.md "Single-source bodies and the device-bodies tests"): every per-thread body of
+// kernels/cuda/walk_sim_cuda.cu and walk_sim_accounting_cuda.cu, written once over plain pointers. The CUDA
+// files launch them with device_for_each (common/for_each.hpp); the CPU twin (kernels/cpu/walk_sim_cpu.cpp)
+// runs them per walk on OpenMP threads; tests/backend/test_walk_sim_bodies.cpp runs the same functors on the
+// host against the library's one-walk engine and sample_walk (src/simulation/walk_sim*.cpp, whose next-node
+// rules are these).
 //
 // Per-walk node state: walk k of a batch keeps node v's entries at index v * stride + k.
 #include <cstddef>
@@ -120,7 +121,22 @@ struct TallyView {
   Counter* overflow_used = nullptr;
   std::int64_t overflow_capacity = 0, time_cap = 0, visit_cap = 0;
   double nv = 0;
+  bool exclusive = false;  // one host thread owns these tallies (the CPU twin's): plain additions
 };
+
+/// A 64-bit tally addition; returns the previous value. An atomic on the device and wherever threads share
+/// the tallies; a plain addition where one host thread owns them (kernels/cpu/walk_sim_cpu.cpp keeps one set
+/// per thread and sums them at the end), the same integers either way.
+NETDP_HD inline Counter tally_add(const TallyView& out, Counter* target, Counter value) {
+#if !defined(__CUDA_ARCH__)
+  if (out.exclusive) {
+    const Counter old = *target;
+    *target = old + value;
+    return old;
+  }
+#endif
+  return atomic_add(target, value);
+}
 
 /// The view of an owner of the tally arrays (TallyBuffers on the device, HostTallies in
 /// tests/backend/test_walk_sim_bodies.cpp): members visits .. overflow_used with data() (above_nv and
@@ -149,9 +165,9 @@ TallyView tally_view(Arrays& a) {
 NETDP_HD inline void tally_visit(const TallyView& out, std::int64_t seen, std::int64_t last, std::int64_t t) {
   if (seen > 0) {
     const std::int64_t gap = t - last;
-    atomic_add(&out.return_counts[gap <= out.time_cap ? gap : out.time_cap + 1], Counter{1});
+    tally_add(out, &out.return_counts[gap <= out.time_cap ? gap : out.time_cap + 1], Counter{1});
   } else {
-    atomic_add(&out.hitting_counts[t <= out.time_cap ? t : out.time_cap + 1], Counter{1});
+    tally_add(out, &out.hitting_counts[t <= out.time_cap ? t : out.time_cap + 1], Counter{1});
   }
 }
 
@@ -160,17 +176,17 @@ NETDP_HD inline void tally_visit(const TallyView& out, std::int64_t seen, std::i
 /// the start (first = 0). Returns 1 when c >= nv (CB1), else 0.
 NETDP_HD inline Counter fold_node(const TallyView& out, node_t v, std::int64_t c, std::int64_t first,
                                   std::int64_t last) {
-  atomic_add(&out.visits[v], static_cast<Counter>(c));
-  atomic_add(&out.returns[v], static_cast<Counter>(c - 1));
-  atomic_add(&out.return_sum[v], static_cast<Counter>(last - first));
+  tally_add(out, &out.visits[v], static_cast<Counter>(c));
+  tally_add(out, &out.returns[v], static_cast<Counter>(c - 1));
+  tally_add(out, &out.return_sum[v], static_cast<Counter>(last - first));
   if (first > 0) {
-    atomic_add(&out.hits[v], Counter{1});
-    atomic_add(&out.hit_sum[v], static_cast<Counter>(first));
+    tally_add(out, &out.hits[v], Counter{1});
+    tally_add(out, &out.hit_sum[v], static_cast<Counter>(first));
   }
   if (c <= out.visit_cap) {
-    atomic_add(&out.visit_dense[c], Counter{1});
+    tally_add(out, &out.visit_dense[c], Counter{1});
   } else {
-    const Counter slot = atomic_add(out.overflow_used, Counter{1});
+    const Counter slot = tally_add(out, out.overflow_used, Counter{1});
     if (slot < static_cast<Counter>(out.overflow_capacity)) out.overflow[slot] = c;
   }
   return static_cast<double>(c) >= out.nv ? 1 : 0;
@@ -179,7 +195,7 @@ NETDP_HD inline Counter fold_node(const TallyView& out, node_t v, std::int64_t c
 /// The nodes a run never visited: visit count 0 (and >= nv only when nv <= 0).
 NETDP_HD inline Counter fold_unvisited(const TallyView& out, std::int64_t unvisited) {
   if (unvisited == 0) return 0;
-  atomic_add(&out.visit_dense[0], static_cast<Counter>(unvisited));
+  tally_add(out, &out.visit_dense[0], static_cast<Counter>(unvisited));
   return 0.0 >= out.nv ? static_cast<Counter>(unvisited) : 0;
 }
 
@@ -234,7 +250,7 @@ struct PlainWalkBody {
       b.count_run[at] = 0;
     }
     above += fold_unvisited(out, unvisited);
-    if (above > 0) atomic_add(out.above_nv, above);
+    if (above > 0) tally_add(out, out.above_nv, above);
   }
 };
 
@@ -385,7 +401,7 @@ struct AccountedWalkBody {
         above += fold_node(out, v, c, b.first[at], b.last[at]);
     }
     above += fold_unvisited(out, unvisited);
-    if (above > 0) atomic_add(out.above_nv, above);
+    if (above > 0) tally_add(out, out.above_nv, above);
   }
 };
 
@@ -459,16 +475,36 @@ NETDP_HD inline std::int64_t lower_bound(const std::uint64_t* keys, std::int64_t
   return lo;
 }
 
+/// Where a host thread of the CPU twin collects its sketch bins (kernels/cpu/walk_sim_cpu.cpp): sparse, since
+/// the device's dense array over every positive double would take 58 MB per thread. Host only.
+struct HostBinSink {
+  virtual void add(std::int64_t bin, Counter weight) = 0;
+  virtual void add_zero(Counter weight) = 0;
+
+ protected:
+  ~HostBinSink() = default;
+};
+
 /// The quantile sketch's bins as integer weights: bins first_bin .. first_bin + size - 1 (clamped) and x <=
-/// 0.
+/// 0; on the host, into `host` instead when it is set (the same bins, unclamped).
 struct SketchBins {
   Counter* counts = nullptr;
   Counter* zero = nullptr;
   std::int64_t first_bin = 0, size = 0;
   double log_base = 0;
+  HostBinSink* host = nullptr;
 
   NETDP_HD void add(double x, Counter weight) const {
     if (weight == 0) return;
+#if !defined(__CUDA_ARCH__)
+    if (host != nullptr) {
+      if (x <= 0)
+        host->add_zero(weight);
+      else
+        host->add(quantile_bin(x, log_base), weight);
+      return;
+    }
+#endif
     if (x <= 0) {
       atomic_add(zero, weight);
       return;

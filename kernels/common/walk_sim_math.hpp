@@ -22,7 +22,7 @@ using philox::bounded_draw;
 /// to 2^-64 per entry, for a uniform 64-bit u. Binary search: O(log d).
 /// weighted_pick's search with the test u < C_k made by below(k) (true from some k on): the first k in
 /// [begin, end - 1) with below(k), else end - 1. The CPU's interleaved walks pass a test that reads C_k's
-/// high word first (src/simulation/walk_sim_interleaved.cpp).
+/// high word first (weighted_pick_by_high_words).
 template <class Below>
 NETDP_HD inline std::int64_t first_below(std::int64_t begin, std::int64_t end, const Below& below) {
   std::int64_t lo = begin, hi = end - 1;
@@ -45,6 +45,26 @@ struct BelowThreshold {
 NETDP_HD inline std::int64_t weighted_pick(const std::uint64_t* thresholds, std::int64_t begin,
                                            std::int64_t end, std::uint64_t u) {
   return first_below(begin, end, BelowThreshold{thresholds, u});
+}
+
+/// weighted_pick(thresholds, begin, end, u), the same search and the same entry, with each comparison u < C_k
+/// made on the high words (highs[k] = C_k >> 32) and, only when those are equal, on C_k: the CPU's
+/// interleaved walks (kernels/cpu/walk_sim_cpu_interleaved.cpp) read half the lines of a row's thresholds.
+struct BelowByHighWords {
+  const std::uint32_t* highs;
+  const std::uint64_t* thresholds;
+  std::uint64_t u;
+  // u < C_k <=> u's high word is below C_k's, or equal and u < C_k.
+  NETDP_HD bool operator()(std::int64_t k) const {
+    const auto u_high = static_cast<std::uint32_t>(u >> 32);
+    return u_high != highs[k] ? u_high < highs[k] : u < thresholds[k];
+  }
+};
+
+NETDP_HD inline std::int64_t weighted_pick_by_high_words(const std::uint32_t* highs,
+                                                         const std::uint64_t* thresholds, std::int64_t begin,
+                                                         std::int64_t end, std::uint64_t u) {
+  return first_below(begin, end, BelowByHighWords{highs, thresholds, u});
 }
 
 /// The directed ring of docs/math.md §3.1: v -> v + 1 mod n.

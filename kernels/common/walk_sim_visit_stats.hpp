@@ -1,7 +1,8 @@
 #pragma once
 // Visit statistics of plain walks with compact per-walk state (docs/cuda_backend.md "Walk engine for
-// throughput"): the single-source body of kernels/cuda/walk_sim_cuda.cu's statistics mode, run on the host
-// by tests/backend/test_walk_sim_visit_stats_bodies.cpp and the emulated device.
+// throughput"): the single-source body of kernels/cuda/walk_sim_cuda.cu's statistics mode and of the CPU
+// twin's plain walks (kernels/cpu/walk_sim_cpu.cpp), run on the host by
+// tests/backend/test_walk_sim_visit_stats_bodies.cpp and the emulated device.
 //
 // Per walk a visit table of `capacity` 8-byte slots (last visit, visit count): slot v when capacity >= n
 // (direct), else an open-addressing table of 2^bits >= 2 T slots keyed by node + 1 (hashed; a walk of T
@@ -171,7 +172,8 @@ struct VisitStatsBody {
       tally.visit_count(0, static_cast<Counter>(unvisited));
       if (0.0 >= out.nv) above += static_cast<Counter>(unvisited);
     }
-    if (above > 0) atomic_add(&bins[2 * g.time_window + g.visit_window + (g.node_bins ? 5 * m.n : 0)], above);
+    if (above > 0)
+      tally_add(out, &bins[2 * g.time_window + g.visit_window + (g.node_bins ? 5 * m.n : 0)], above);
   }
 
   /// Adds the block's bins to the global tallies, thread tid of `threads`.
@@ -184,15 +186,15 @@ struct VisitStatsBody {
       if (c == 0) continue;
       std::int64_t j = i;
       if (j < g.time_window) {
-        atomic_add(&out.return_counts[j], c);
+        tally_add(out, &out.return_counts[j], c);
       } else if ((j -= g.time_window) < g.time_window) {
-        atomic_add(&out.hitting_counts[j], c);
+        tally_add(out, &out.hitting_counts[j], c);
       } else if ((j -= g.time_window) < g.visit_window) {
-        atomic_add(&out.visit_dense[g.visit_lo + j], c);
+        tally_add(out, &out.visit_dense[g.visit_lo + j], c);
       } else if ((j -= g.visit_window) < nodes) {
-        atomic_add(&node_total(static_cast<int>(j / m.n))[j % m.n], c);
+        tally_add(out, &node_total(static_cast<int>(j / m.n))[j % m.n], c);
       } else {
-        atomic_add(out.above_nv, c);
+        tally_add(out, out.above_nv, c);
       }
     }
   }
@@ -224,13 +226,14 @@ struct VisitStatsBody {
     /// Time `time` >= 1 into histogram bin min(time, time_cap + 1): block bins [base, base + time_window).
     NETDP_HD void time(std::int64_t base, Counter* global, std::int64_t time) const {
       const std::int64_t bin = time <= body.out.time_cap ? time : body.out.time_cap + 1;
-      atomic_add(bin < body.g.time_window ? &bins[base + bin] : &global[bin], Counter{1});
+      tally_add(body.out, bin < body.g.time_window ? &bins[base + bin] : &global[bin], Counter{1});
     }
     /// Per-node total `which` (0 visits, 1 returns, 2 return-time sum, 3 hits, 4 hitting-time sum) of v.
     NETDP_HD void node(int which, node_t v, Counter value) const {
-      atomic_add(body.g.node_bins ? &bins[2 * body.g.time_window + body.g.visit_window + which * body.m.n + v]
-                                  : &body.node_total(which)[v],
-                 value);
+      tally_add(body.out,
+                body.g.node_bins ? &bins[2 * body.g.time_window + body.g.visit_window + which * body.m.n + v]
+                                 : &body.node_total(which)[v],
+                value);
     }
     NETDP_HD void first_visit(node_t v, std::int64_t t) const {
       node(3, v, 1);
@@ -240,12 +243,13 @@ struct VisitStatsBody {
     /// `weight` (node, run) pairs with c visits: a dense bin (block window or global) or the overflow list.
     NETDP_HD void visit_count(std::int64_t c, Counter weight) const {
       if (c > body.out.visit_cap) {
-        const Counter slot = atomic_add(body.out.overflow_used, Counter{1});
+        const Counter slot = tally_add(body.out, body.out.overflow_used, Counter{1});
         if (slot < static_cast<Counter>(body.out.overflow_capacity)) body.out.overflow[slot] = c;
         return;
       }
       const std::int64_t j = c - body.g.visit_lo;
-      atomic_add(
+      tally_add(
+          body.out,
           j >= 0 && j < body.g.visit_window ? &bins[2 * body.g.time_window + j] : &body.out.visit_dense[c],
           weight);
     }

@@ -153,9 +153,10 @@ void simulate(const Context& ctx, std::int64_t run, ThreadState& ts, RunStats& o
   }
 }
 
+// Accounted runs, one walk at a time (plain runs go to the CPU twin, kernels/cpu/walk_sim_cpu.cpp, or to the
+// interleaved walks).
 template <class Tick>
 void simulate_run(const Context& ctx, std::int64_t run, ThreadState& ts, RunStats& out, Tick&& tick) {
-  if (!ctx.p.accounting) return simulate<false, false>(ctx, run, ts, out, tick);
   if (ctx.p.view == WalkView::known) return simulate<true, true>(ctx, run, ts, out, tick);
   simulate<true, false>(ctx, run, ts, out, tick);
 }
@@ -192,6 +193,18 @@ void fill_histogram(TimeHistogram& h, const std::vector<std::int64_t>& counts, s
 }
 
 }  // namespace
+
+std::int64_t walk_detail::walks_in_flight(const Context& ctx, std::int64_t batch, int threads) {
+  const WalkSimParams& p = ctx.p;
+  const WalkKind kind = ctx.model.kind;
+  const bool csr = kind == WalkKind::uniform || kind == WalkKind::lazy_uniform || kind == WalkKind::weighted;
+  if (p.accounting || !csr || p.steps > std::numeric_limits<std::int32_t>::max()) return 1;
+  const std::int64_t wanted = p.walks_in_flight > 0 ? p.walks_in_flight : kMaxWalksInFlight;
+  const std::int64_t per_thread = (batch + threads - 1) / std::max(threads, 1);
+  const auto fit =
+      static_cast<std::int64_t>(kLaneBytes / (double(kernels::kWalkLaneBytesPerNode) * double(ctx.model.n)));
+  return std::max<std::int64_t>(1, std::min({wanted, per_thread, fit}));
+}
 
 node_t walk_start(const WalkModel& m, const WalkSimParams& p, std::int64_t run) {
   if (p.start.kind == StartKind::node) return p.start.node;
@@ -378,39 +391,107 @@ WalkSimResult walk_sim(const WalkModel& model, const WalkSimParams& p, const Dis
     r.batch_runs = cuda.batch_runs;
     r.batches = cuda.batches;
   }
-  // Interleaved walks gather from random rows: the rows in huge pages make those gathers TLB hits. The copy
-  // is made only while it takes at most a quarter of the memory available (else the rows are read in place).
-  std::optional<walk_detail::HugePageRows> huge_rows;
+  // Plain walks one at a time run on the CPU twin (kernels/cpu/walk_sim_cpu.cpp: the CUDA twin's bodies),
+  // made at its first batch.
+  std::unique_ptr<kernels::WalkPlainCpuEngine> plain_cpu;
+  // Plain CSR walks, several per thread: the CPU twin's fast path (kernels/cpu/walk_sim_cpu_interleaved.cpp),
+  // made at its first batch. Its rows are copied into huge pages (the random gathers are then TLB hits) only
+  // while the copy takes at most a quarter of the memory available, else read in place.
+  std::unique_ptr<kernels::WalkInterleavedCpuEngine> interleaved_cpu;
   const double row_bytes =
       double(model.offsets.size() * sizeof(offset_t) + model.targets.size() * sizeof(node_t) +
              model.thresholds.size() * (sizeof(std::uint64_t) + sizeof(std::uint32_t)));  // + high words
-  if (device.kind == DeviceKind::cpu && walk_detail::walks_in_flight(ctx, r.batch_runs, threads) > 1 &&
-      row_bytes <= double(available_memory_bytes()) / 4)
-    ctx.rows = &huge_rows.emplace(model);
+  const kernels::WalkTables tables = walk_detail::walk_tables(model);
+  std::vector<node_t> starts;
+  // Accounted walks run on the CPU twin too (the CUDA twin's bodies) where the CUDA twin could run them: the
+  // definition bookkeeping, and the histogram mechanism's cycles within the host's table. The reference
+  // bookkeeping and longer histogram cycles, which have no CUDA twin, keep the one-walk engine below.
+  std::unique_ptr<kernels::WalkAccountedCpuEngine> accounted_cpu;
+  walk_detail::AccountingInputs accounting;
+  if (device.kind == DeviceKind::cpu && p.accounting && !reference &&
+      (p.mechanism == WalkMechanism::gaussian || p.steps - 1 <= walk_detail::kDeviceCycleTable)) {
+    walk_detail::accounting_inputs(ctx, accounting);
+    accounted_cpu = std::make_unique<kernels::WalkAccountedCpuEngine>(
+        tables, walk_detail::run_spec(p), threads, ctx.time_cap, ctx.visit_cap, ctx.nv, accounting.in);
+  }
+  // Per call of the accounted twin: the runs whose per-observer outputs (56 n bytes each) fit 64 MiB.
+  const std::int64_t accounted_chunk =
+      std::max<std::int64_t>(threads, (std::int64_t{1} << 26) / (56 * std::int64_t{n}));
+  const auto keep_going = [&](std::int64_t positions) {
+    tick(positions);
+    return !stop_requested();
+  };
+  const auto record_paths = [&](std::int64_t first, std::vector<RunStats>& batch) {
+    // --save-paths (R T <= 1e6): the same walks again, recorded position by position.
+    for (std::size_t k = 0; p.save_paths && k < batch.size(); ++k) {
+      const std::int64_t run = first + std::int64_t(k);
+      std::vector<node_t>& path = batch[k].path;
+      path.reserve(static_cast<std::size_t>(p.steps));
+      PathRecorder recorder{path};
+      walk_detail::dispatch_walk(model, p.seed, run, p.steps, walk_start(model, p, run), recorder,
+                                 [](std::int64_t) {});
+    }
+  };
   for (std::int64_t first = 0; device.kind == DeviceKind::cpu && first < p.runs; first += r.batch_runs) {
     const std::int64_t count = std::min(r.batch_runs, p.runs - first);
     std::vector<RunStats> batch(static_cast<std::size_t>(count));
     const std::int64_t lanes = walk_detail::walks_in_flight(ctx, count, threads);
     r.walks_in_flight = std::max(r.walks_in_flight, lanes);
+    if (!p.accounting && lanes == 1) {
+      if (!plain_cpu)
+        plain_cpu = std::make_unique<kernels::WalkPlainCpuEngine>(tables, walk_detail::run_spec(p), threads,
+                                                                  ctx.time_cap, ctx.visit_cap, ctx.nv);
+      plain_cpu->run_batch(first, count, walk_detail::batch_starts(ctx, first, count, starts), keep_going);
+      throw_if_stopped();  // a watched run was asked to stop (core/progress.hpp)
+      record_paths(first, batch);
+      for (RunStats& s : batch) merge(s);
+      ++r.batches;
+      continue;
+    }
+    if (!p.accounting) {  // lanes > 1
+      if (!interleaved_cpu)
+        interleaved_cpu = std::make_unique<kernels::WalkInterleavedCpuEngine>(
+            tables, walk_detail::run_spec(p), threads, ctx.time_cap, ctx.visit_cap, ctx.nv,
+            row_bytes <= double(available_memory_bytes()) / 4);
+      interleaved_cpu->run_batch(first, count, lanes, walk_detail::batch_starts(ctx, first, count, starts),
+                                 keep_going);
+      throw_if_stopped();
+      record_paths(first, batch);
+      for (RunStats& s : batch) merge(s);
+      ++r.batches;
+      continue;
+    }
+    if (accounted_cpu) {
+      std::vector<RunStats> part;
+      for (std::int64_t sub = 0; sub < count; sub += accounted_chunk) {
+        const std::int64_t c = std::min(accounted_chunk, count - sub);
+        const std::span<const node_t> chunk_starts = walk_detail::batch_starts(ctx, first + sub, c, starts);
+        const std::vector<std::int64_t> missing =
+            accounted_cpu->missing_cycle_lengths(first + sub, c, chunk_starts);
+        if (!missing.empty()) accounted_cpu->set_cycle_terms(missing, walk_detail::cycle_terms(ctx, missing));
+        walk_detail::fold_accounted_batch(
+            ctx, accounted_cpu->run_batch(first + sub, c, chunk_starts, keep_going), part);
+        throw_if_stopped();
+        std::move(part.begin(), part.end(), batch.begin() + static_cast<std::ptrdiff_t>(sub));
+      }
+      record_paths(first, batch);
+      for (RunStats& s : batch) merge(s);
+      ++r.batches;
+      continue;
+    }
     std::exception_ptr error;
     std::mutex error_mutex;
 #pragma omp parallel num_threads(threads)
     {
       ThreadState& ts = states[static_cast<std::size_t>(omp_get_thread_num())];
       ts.prepare(n, ctx.time_cap, ctx.visit_cap);
-      // Groups of `lanes` runs; one run at a time unless plain CSR walks are interleaved.
+      // The accounted runs the twins do not take (the reference bookkeeping, histogram cycles beyond the
+      // table), one walk at a time.
 #pragma omp for schedule(dynamic, 1)
-      for (std::int64_t k = 0; k < count; k += lanes) {
+      for (std::int64_t k = 0; k < count; ++k) {
         try {
           throw_if_stopped();  // a watched run was asked to stop (core/progress.hpp): rethrown below
-          if (lanes == 1)
-            simulate_run(ctx, first + k, ts, batch[static_cast<std::size_t>(k)], tick);
-          else
-            walk_detail::interleaved_plain_runs(
-                ctx, first + k,
-                std::span<RunStats>(batch).subspan(static_cast<std::size_t>(k),
-                                                   static_cast<std::size_t>(std::min(lanes, count - k))),
-                ts, tick);
+          simulate_run(ctx, first + k, ts, batch[static_cast<std::size_t>(k)], tick);
         } catch (...) {
           std::lock_guard<std::mutex> lock(error_mutex);
           if (!error) error = std::current_exception();
@@ -426,10 +507,15 @@ WalkSimResult walk_sim(const WalkModel& model, const WalkSimParams& p, const Dis
   // Integer tallies: order-free (the CUDA path filled `tallies` itself).
   QuantileSketch sketch;
   if (device.kind == DeviceKind::cpu) {
-    tallies.visits.assign(static_cast<std::size_t>(n), 0);
-    tallies.returns = tallies.return_time_sum = tallies.hits = tallies.hitting_time_sum = tallies.visits;
-    tallies.return_counts.assign(static_cast<std::size_t>(ctx.time_cap) + 2, 0);
-    tallies.hitting_counts = tallies.return_counts;
+    if (plain_cpu) plain_cpu->finish(tallies);  // sizes the tallies
+    if (interleaved_cpu) interleaved_cpu->finish(tallies);
+    if (accounted_cpu) accounted_cpu->finish(tallies, device_bins);
+    if (tallies.visits.empty()) {
+      tallies.visits.assign(static_cast<std::size_t>(n), 0);
+      tallies.returns = tallies.return_time_sum = tallies.hits = tallies.hitting_time_sum = tallies.visits;
+      tallies.return_counts.assign(static_cast<std::size_t>(ctx.time_cap) + 2, 0);
+      tallies.hitting_counts = tallies.return_counts;
+    }
     for (const ThreadState& ts : states) {
       if (ts.nodes.empty()) continue;
       for (node_t v = 0; v < n; ++v) {
@@ -486,7 +572,7 @@ WalkSimResult walk_sim(const WalkModel& model, const WalkSimParams& p, const Dis
       r.observer_loss[v] = observer_sum[v] / double(p.runs);
       r.node_local[v] = local_sum[v] / double(p.runs);
     }
-    if (device.kind == DeviceKind::cuda)
+    if (device.kind == DeviceKind::cuda || accounted_cpu)
       sketch.add_counts(device_bins.first_bin, device_bins.counts, double(device_bins.zero), r.network.min,
                         r.network.max);
     for (double q : p.quantiles) r.network_quantiles.emplace_back(q, sketch.quantile(q));

@@ -47,9 +47,6 @@ void account_observer(const Context& ctx, RunStats& out, node_t v, double k, dou
   out.local.add(ldp, others);
 }
 
-namespace {
-
-/// The walk model and parameters as the CUDA engines take them (plain views, kernels/walk_sim_kernels.hpp).
 kernels::WalkTables walk_tables(const WalkModel& m) {
   return {m.kind, m.n, m.offsets, m.targets, m.thresholds};
 }
@@ -59,8 +56,6 @@ kernels::WalkRunSpec run_spec(const WalkSimParams& p) {
           p.start.node, p.eps0,  p.delta};
 }
 
-/// The start nodes of runs first .. first + count - 1 when they differ by run (the CPU's walk_start), else
-/// none.
 std::span<const node_t> batch_starts(const Context& ctx, std::int64_t first, std::int64_t count,
                                      std::vector<node_t>& starts) {
   starts.clear();
@@ -68,8 +63,6 @@ std::span<const node_t> batch_starts(const Context& ctx, std::int64_t first, std
   for (std::int64_t k = 0; k < count; ++k) starts.push_back(walk_start(ctx.model, ctx.p, first + k));
   return starts;
 }
-
-}  // namespace
 
 kernels::WalkSimCudaRun plain_cuda_runs(const Context& ctx, int device, kernels::WalkVisitTallies& tallies,
                                         const WalkSimProgress& progress) {
@@ -109,30 +102,27 @@ kernels::WalkSimCudaRun stepping_cuda_runs(const Context& ctx, int device, kerne
   return run;
 }
 
-kernels::WalkSimCudaRun accounted_cuda_runs(const Context& ctx, int device,
-                                            kernels::WalkVisitTallies& tallies, kernels::WalkSketchBins& bins,
-                                            const std::function<void(RunStats&)>& merge,
-                                            const WalkSimProgress& progress) {
+std::vector<kernels::walk::CycleTerms> cycle_terms(const Context& ctx,
+                                                   std::span<const std::int64_t> lengths) {
+  std::vector<kernels::walk::CycleTerms> terms(lengths.size());
+#pragma omp parallel for schedule(dynamic, 16)
+  for (std::size_t i = 0; i < lengths.size(); ++i)
+    terms[i] = {ctx.eps->at(lengths[i]).zero, ctx.eps->terms(lengths[i], 1), ctx.eps->terms(lengths[i], 2)};
+  return terms;
+}
+
+void accounting_inputs(const Context& ctx, AccountingInputs& out) {
   const WalkSimParams& p = ctx.p;
-  const node_t n = ctx.model.n;
-  kernels::WalkAccountingInputs in;
+  kernels::WalkAccountingInputs& in = out.in;
   // The CPU's per-cycle values: every length up front for the Gaussian mechanism, else those each batch
   // needs.
   in.table_lengths = std::min<std::int64_t>(p.steps - 1, kDeviceCycleTable);
-  const auto cycle_terms = [&](std::span<const std::int64_t> lengths) {
-    std::vector<kernels::walk::CycleTerms> terms(lengths.size());
-#pragma omp parallel for schedule(dynamic, 16)
-    for (std::size_t i = 0; i < lengths.size(); ++i)
-      terms[i] = {ctx.eps->at(lengths[i]).zero, ctx.eps->terms(lengths[i], 1), ctx.eps->terms(lengths[i], 2)};
-    return terms;
-  };
   in.gaussian = p.mechanism == WalkMechanism::gaussian;
-  std::vector<kernels::walk::CycleTerms> gaussian_table;
   if (in.gaussian) {
     std::vector<std::int64_t> every(static_cast<std::size_t>(in.table_lengths));
     for (std::size_t i = 0; i < every.size(); ++i) every[i] = static_cast<std::int64_t>(i) + 1;
-    gaussian_table = cycle_terms(every);
-    in.table = gaussian_table;
+    out.gaussian_table = cycle_terms(ctx, every);
+    in.table = out.gaussian_table;
   }
   in.known = p.view == WalkView::known;
   in.eps0 = p.eps0;
@@ -141,10 +131,40 @@ kernels::WalkSimCudaRun accounted_cuda_runs(const Context& ctx, int device,
   in.sigma_loc = ctx.sigma_loc;
   in.values = ctx.values;
   in.log_base = kLogBase;
+}
 
+void fold_accounted_batch(const Context& ctx, const kernels::WalkAccountedBatch& b,
+                          std::vector<RunStats>& stats) {
+  const node_t n = ctx.model.n;
+  stats.assign(static_cast<std::size_t>(b.count), RunStats{});
+#pragma omp parallel for schedule(dynamic, 1)
+  for (std::int64_t k = 0; k < b.count; ++k) {
+    RunStats& s = stats[static_cast<std::size_t>(k)];
+    start_accounting(ctx, s);
+    for (node_t v = 0; v < n; ++v) {
+      const auto i = static_cast<std::size_t>(k * n + v);
+      account_observer(ctx, s, v, double(b.cycles[i]), b.shared[i], b.pairs[i]);
+    }
+    if (ctx.utility) {
+      const auto r = static_cast<std::size_t>(k);
+      s.utility.truth = b.truth[r];
+      s.utility.noises = b.noises[r];
+      s.noise = b.noise[r];
+      s.utility.estimate = s.utility.truth + s.noise;
+    }
+  }
+}
+
+kernels::WalkSimCudaRun accounted_cuda_runs(const Context& ctx, int device,
+                                            kernels::WalkVisitTallies& tallies, kernels::WalkSketchBins& bins,
+                                            const std::function<void(RunStats&)>& merge,
+                                            const WalkSimProgress& progress) {
+  const WalkSimParams& p = ctx.p;
+  AccountingInputs inputs;
+  accounting_inputs(ctx, inputs);
   const kernels::WalkTables tables = walk_tables(ctx.model);
-  const auto engine =
-      kernels::walk_sim_accounted_cuda(tables, run_spec(p), device, ctx.time_cap, ctx.visit_cap, ctx.nv, in);
+  const auto engine = kernels::walk_sim_accounted_cuda(tables, run_spec(p), device, ctx.time_cap,
+                                                       ctx.visit_cap, ctx.nv, inputs.in);
   const kernels::WalkSimCudaRun plan = engine->plan();
   std::vector<RunStats> stats;
   std::vector<node_t> starts;
@@ -152,25 +172,8 @@ kernels::WalkSimCudaRun accounted_cuda_runs(const Context& ctx, int device,
     const std::int64_t count = std::min(plan.batch_runs, p.runs - first);
     const std::span<const node_t> batch = batch_starts(ctx, first, count, starts);
     const std::vector<std::int64_t> missing = engine->missing_cycle_lengths(first, count, batch);
-    if (!missing.empty()) engine->set_cycle_terms(missing, cycle_terms(missing));
-    const kernels::WalkAccountedBatch b = engine->run_batch(first, count, batch, tallies);
-    stats.assign(static_cast<std::size_t>(b.count), RunStats{});
-#pragma omp parallel for schedule(dynamic, 1)
-    for (std::int64_t k = 0; k < b.count; ++k) {
-      RunStats& s = stats[static_cast<std::size_t>(k)];
-      start_accounting(ctx, s);
-      for (node_t v = 0; v < n; ++v) {
-        const auto i = static_cast<std::size_t>(k * n + v);
-        account_observer(ctx, s, v, double(b.cycles[i]), b.shared[i], b.pairs[i]);
-      }
-      if (ctx.utility) {
-        const auto r = static_cast<std::size_t>(k);
-        s.utility.truth = b.truth[r];
-        s.utility.noises = b.noises[r];
-        s.noise = b.noise[r];
-        s.utility.estimate = s.utility.truth + s.noise;
-      }
-    }
+    if (!missing.empty()) engine->set_cycle_terms(missing, cycle_terms(ctx, missing));
+    fold_accounted_batch(ctx, engine->run_batch(first, count, batch, tallies), stats);
     for (RunStats& s : stats) merge(s);  // run order
     if (progress) progress(double(first + count) / double(p.runs));
     throw_if_stopped();

@@ -23,8 +23,6 @@ namespace netdp::walk_detail {
 inline constexpr std::int64_t kDeviceCycleTable = std::int64_t{1} << 20;
 
 // Everything a run reads.
-struct HugePageRows;
-
 struct Context {
   Context(const WalkModel& m, const WalkSimParams& params, const DistanceCounts* d = nullptr)
       : model(m), p(params), distances(d) {}
@@ -38,7 +36,6 @@ struct Context {
   double sigma_loc = 0;
   std::vector<double> values;  // synthetic x_v in (0, 1)
   std::size_t distance_rows = 0;
-  const HugePageRows* rows = nullptr;  // interleaved CSR walks: the model's rows in huge pages
 };
 
 struct RunStats {
@@ -58,64 +55,6 @@ struct alignas(64) NodeState {
   std::int64_t visits = 0, returns = 0, return_sum = 0, hits = 0, hit_sum = 0;
 };
 
-/// A node's state in one of the walks a thread advances together (docs/walk_sim.md "Interleaved CPU walks"):
-/// 16 bytes (a quarter of a cache line, never across two), so the per-walk arrays stay small and a visit
-/// touches no other per-node line: the first visit's time waits here for the fold. count = 0 means not
-/// visited yet (T < 2^31); first = 0 for the start, which is no hit.
-struct alignas(16) RunCell {
-  std::uint32_t last = 0, count = 0, first = 0;
-};
-
-/// Memory advised for transparent huge pages: 2 MiB pages make the random accesses of interleaved walks
-/// (node cells, CSR rows) TLB hits; without the advice the pages are 4 KiB and the results the same.
-void* huge_page_alloc(std::size_t bytes);  // zeroed, whole 2 MiB pages; bytes rounded up
-void huge_page_free(void* p);
-
-template <class T>
-class HugePageArray {
- public:
-  T* data() { return items_.get(); }
-  const T* data() const { return items_.get(); }
-  std::size_t size() const { return size_; }
-  /// At least `count` zeroed items (keeps the old ones, which the engine leaves zeroed, when enough).
-  void reserve(std::size_t count) {
-    if (count <= size_) return;
-    items_.reset();
-    size_ = 0;
-    items_.reset(static_cast<T*>(huge_page_alloc(count * sizeof(T))));
-    size_ = count;
-  }
-  /// A copy of `items`.
-  void assign(std::span<const T> items) {
-    reserve(items.size());
-    std::copy(items.begin(), items.end(), data());
-  }
-
- private:
-  struct Free {
-    void operator()(T* p) const { huge_page_free(p); }
-  };
-  std::unique_ptr<T, Free> items_;
-  std::size_t size_ = 0;
-};
-using RunCells = HugePageArray<RunCell>;
-
-/// The walk's CSR rows (WalkModel's offsets, targets, thresholds) copied into huge pages for interleaved
-/// walks: shared by the threads of one walk_sim call. Weighted rows also get the thresholds' high 32-bit
-/// words, which decide almost every comparison of a pick in half the lines (weighted_pick_by_high_words).
-struct HugePageRows {
-  HugePageArray<offset_t> offsets;
-  HugePageArray<node_t> targets;
-  HugePageArray<std::uint64_t> thresholds;
-  HugePageArray<std::uint32_t> threshold_highs;
-  explicit HugePageRows(const WalkModel& model);
-};
-
-/// kernels::walk::weighted_pick(thresholds, begin, end, u), the same search and the same entry, with each
-/// comparison u < C_k made on the high words (highs[k] = C_k >> 32) and, only when those are equal, on C_k.
-std::int64_t weighted_pick_by_high_words(const std::uint32_t* highs, const std::uint64_t* thresholds,
-                                         std::int64_t begin, std::int64_t end, std::uint64_t u);
-
 struct ThreadState {
   std::vector<NodeState> nodes;
   std::vector<std::int64_t> return_counts, hitting_counts;  // index min(time, cap + 1)
@@ -124,7 +63,6 @@ struct ThreadState {
   std::int64_t above_nv = 0;
   RunAccountant accountant;
   QuantileSketch sketch;
-  RunCells lanes;  // the interleaved walks' node states, walk k at [k n, (k + 1) n)
 
   void prepare(node_t n, std::int64_t time_cap, std::int64_t visit_cap) {
     if (!nodes.empty()) return;
@@ -143,18 +81,13 @@ struct ThreadState {
   }
 };
 
-/// How many plain walks each thread advances together for a batch of `batch` runs on `threads` threads:
-/// 1 (one walk at a time) unless the walk is a CSR walk without accounting and T < 2^31; else
-/// p.walks_in_flight (0: kMaxWalksInFlight), at most ceil(batch / threads) and what fits kLaneBytes.
+/// How many plain walks each thread advances together for a batch of `batch` runs on `threads` threads
+/// (kernels::WalkInterleavedCpuEngine): 1 (one walk at a time) unless the walk is a CSR walk without
+/// accounting and T < 2^31; else p.walks_in_flight (0: kMaxWalksInFlight), at most ceil(batch / threads) and
+/// what fits kLaneBytes.
 std::int64_t walks_in_flight(const Context& ctx, std::int64_t batch, int threads);
 inline constexpr std::int64_t kMaxWalksInFlight = 32;
 inline constexpr double kLaneBytes = double(std::int64_t{1} << 28);  // per thread
-
-/// Plain runs first_run .. first_run + out.size() - 1 advanced together by one thread, interleaved position
-/// by position with prefetches so that their cache misses overlap (docs/walk_sim.md "Interleaved CPU
-/// walks"); the same paths and tallies as one walk at a time. tick(k) after every chunk of k positions.
-void interleaved_plain_runs(const Context& ctx, std::int64_t first_run, std::span<RunStats> out,
-                            ThreadState& ts, const std::function<void(std::int64_t)>& tick);
 
 /// Sizes a finished run's per-observer arrays and distance rows.
 void start_accounting(const Context& ctx, RunStats& out);
@@ -172,6 +105,29 @@ struct DistantPair {
 /// the distant one, if any. Both backends end here, so the statistics come from one piece of code.
 void account_observer(const Context& ctx, RunStats& out, node_t v, double k, double shared,
                       const kernels::walk::PairLosses& pairs, const DistantPair& distant = {});
+
+/// The walk model and parameters as both twins take them (plain views, kernels/walk_sim_kernels.hpp).
+kernels::WalkTables walk_tables(const WalkModel& m);
+kernels::WalkRunSpec run_spec(const WalkSimParams& p);
+
+/// The start nodes of runs first .. first + count - 1 in `starts` when they differ by run (walk_start), else
+/// none.
+std::span<const node_t> batch_starts(const Context& ctx, std::int64_t first, std::int64_t count,
+                                     std::vector<node_t>& starts);
+
+/// What both accounting twins take (kernels::WalkAccountingInputs) with the Gaussian table it views.
+struct AccountingInputs {
+  kernels::WalkAccountingInputs in;
+  std::vector<kernels::walk::CycleTerms> gaussian_table;
+};
+void accounting_inputs(const Context& ctx, AccountingInputs& out);
+
+/// The C4 terms of the cycle lengths `lengths` (CycleEpsilons, the CPU's memo), for a twin's table.
+std::vector<kernels::walk::CycleTerms> cycle_terms(const Context& ctx, std::span<const std::int64_t> lengths);
+
+/// An accounted batch of a twin folded into one RunStats per run (account_observer, the utility).
+void fold_accounted_batch(const Context& ctx, const kernels::WalkAccountedBatch& b,
+                          std::vector<RunStats>& stats);
 
 /// The plain runs on CUDA device `device` (kernels/cuda/walk_sim_cuda.cu), batch after batch: the visit
 /// tallies are filled.

@@ -1,8 +1,9 @@
 #pragma once
 // The walk loop and its next-node rules (docs/walk_sim.md "Samplers" and "Randomness"): one rule per walk
 // kind, each reading a fixed number of Philox words per position: kernels::walk::next_node of
-// kernels/common/walk_sim_bodies.hpp, the rules the CUDA bodies run. A visitor sees every position; the loop
-// is the same for the simulator, the path sampler and the tests.
+// kernels/common/walk_sim_bodies.hpp, the rules both twins run. A visitor sees every position; the loop
+// serves the path sampler (sample_walk, --save-paths), the one-walk accounted engine the twins do not replace
+// (the reference bookkeeping, docs/walk_sim.md "CPU and CUDA twins") and the tests.
 #include <cmath>
 #include <cstdint>
 #include <limits>

@@ -156,7 +156,7 @@ TEST(WalkSimInterleaved, PicksByHighWordsAreTheRowPicks) {
       tie_decided += e > begin && highs[e] == highs[e - 1] && c[e] != c[e - 1];
     }
     for (std::uint64_t u : draws) {
-      ASSERT_EQ(walk_detail::weighted_pick_by_high_words(highs.data(), c.data(), begin, end, u),
+      ASSERT_EQ(kernels::walk::weighted_pick_by_high_words(highs.data(), c.data(), begin, end, u),
                 kernels::walk::weighted_pick(c.data(), begin, end, u))
           << "row " << begin << " .. " << end - 1 << ", u " << u;
     }
