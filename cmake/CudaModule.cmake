@@ -9,8 +9,7 @@ add_library(netdp_cuda MODULE ${cuda_engines} ${CMAKE_CURRENT_SOURCE_DIR}/cuda/m
 add_dependencies(netdp_cuda netdp_version_info)
 set_target_properties(netdp_cuda PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR} PREFIX lib
                                             CUDA_RUNTIME_LIBRARY Shared)
-target_include_directories(netdp_cuda PRIVATE ${PROJECT_SOURCE_DIR}/include ${CMAKE_CURRENT_SOURCE_DIR}
-                                              ${PROJECT_SOURCE_DIR}/src)
+target_include_directories(netdp_cuda PRIVATE ${PROJECT_SOURCE_DIR}/include ${CMAKE_CURRENT_SOURCE_DIR})
 target_link_libraries(netdp_cuda PRIVATE CUDA::cudart CUDA::cusparse CUDA::cublas CUDA::cusolver)
 target_compile_options(netdp_cuda PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${NETDP_WARNINGS}>
   $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra --expt-relaxed-constexpr>)
