@@ -6,11 +6,9 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <map>
-#include <mutex>
 #include <stdexcept>
 #include <unordered_map>
 #include <vector>
@@ -78,24 +76,15 @@ void WalkPlainCpuEngine::run_batch(std::int64_t first, std::int64_t count, std::
   const WalkTables& tb = s.tables;
   const walk::ModelView m{tb.n, tb.offsets.data(), tb.targets.data(), tb.thresholds.data()};
   const node_t* start_nodes = s.spec.per_walk_start ? starts.data() : nullptr;
-  // Progress in chunks of about 2^20 positions per thread, one call at a time; a false answer stops the
-  // walks not started.
-  constexpr std::int64_t kChunk = std::int64_t{1} << 20;
-  std::mutex reporting;
-  std::atomic<bool> stopped{false};
-  const auto report = [&](std::int64_t& pending, bool last) {
-    if (!progress || pending == 0 || (!last && pending < kChunk)) return;
-    const std::lock_guard lock(reporting);
-    if (!progress(pending)) stopped.store(true, std::memory_order_relaxed);
-    pending = 0;
-  };
+  walk_cpu::ChunkedProgress chunks(progress);
+  const auto report = [&](std::int64_t& pending, bool last) { chunks.report(pending, last); };
   walk_cpu::LoopErrors errors;
 #pragma omp parallel num_threads(s.threads)
   {
     ThreadTallies& mine = s.mine[static_cast<std::size_t>(omp_get_thread_num())];
     const walk::TallyView out = mine.view();
     std::int64_t pending = 0;  // positions walked and not reported yet
-    const auto skip = [&] { return stopped.load(std::memory_order_relaxed) || errors.failed(); };
+    const auto skip = [&] { return chunks.stopped() || errors.failed(); };
     if (s.compact) {
       // walk::VisitStatsBody as a block of one resident thread: walk(k, resident 0, tid 0, 1 thread).
       const walk::VisitStatsBatch b{s.spec.seed,       first,           count,
@@ -321,15 +310,8 @@ WalkAccountedBatch WalkAccountedCpuEngine::run_batch(std::int64_t first, std::in
   s.noises.assign(runs, 0);
   const walk::CycleTable table = s.cycle_table();
   walk_cpu::LoopErrors errors;
-  constexpr std::int64_t kChunk = std::int64_t{1} << 20;
-  std::mutex reporting;
-  std::atomic<bool> stopped{false};
-  const auto report = [&](std::int64_t& pending, bool last) {
-    if (!progress || pending == 0 || (!last && pending < kChunk)) return;
-    const std::lock_guard lock(reporting);
-    if (!progress(pending)) stopped.store(true, std::memory_order_relaxed);
-    pending = 0;
-  };
+  walk_cpu::ChunkedProgress chunks(progress);
+  const auto report = [&](std::int64_t& pending, bool last) { chunks.report(pending, last); };
 #pragma omp parallel num_threads(s.threads)
   {
     const auto thread = static_cast<std::size_t>(omp_get_thread_num());
@@ -340,7 +322,7 @@ WalkAccountedBatch WalkAccountedCpuEngine::run_batch(std::int64_t first, std::in
     std::int64_t pending = 0;
 #pragma omp for schedule(dynamic, 1)
     for (std::int64_t k = 0; k < count; ++k) {
-      if (stopped.load(std::memory_order_relaxed) || errors.failed()) continue;
+      if (chunks.stopped() || errors.failed()) continue;
       errors.run([&] {
         const node_t start = s.spec.per_walk_start ? starts[static_cast<std::size_t>(k)] : s.spec.start_node;
         walk::AccountedBatch b = s.batch_of_one(first + k, start, mine);

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -103,6 +104,27 @@ class LoopErrors {
   std::mutex mutex_;
   std::exception_ptr error_;
   std::atomic<bool> failed_{false};
+};
+
+/// The progress of a parallel loop of walks, in chunks of about 2^20 positions per thread and one callback at
+/// a time; a false answer stops the walks not started.
+class ChunkedProgress {
+ public:
+  explicit ChunkedProgress(const std::function<bool(std::int64_t)>& progress) : progress_(progress) {}
+  /// Reports `pending` positions (and zeroes it) once a chunk is full, or at the thread's `last` call.
+  void report(std::int64_t& pending, bool last) {
+    if (!progress_ || pending == 0 || (!last && pending < kChunk)) return;
+    const std::lock_guard lock(mutex_);
+    if (!progress_(pending)) stopped_.store(true, std::memory_order_relaxed);
+    pending = 0;
+  }
+  bool stopped() const { return stopped_.load(std::memory_order_relaxed); }
+
+ private:
+  static constexpr std::int64_t kChunk = std::int64_t{1} << 20;
+  const std::function<bool(std::int64_t)>& progress_;
+  std::mutex mutex_;
+  std::atomic<bool> stopped_{false};
 };
 
 }  // namespace walk_cpu
