@@ -129,6 +129,7 @@ void expect_same_bytes(const kernels::WalkVisitTallies& a, const kernels::WalkVi
   const auto same = [&](const std::vector<std::int64_t>& x, const std::vector<std::int64_t>& y,
                         const char* name) {
     ASSERT_EQ(x.size(), y.size()) << what << ": " << name;
+    if (x.empty()) return;  // memcmp takes no null pointer, even for 0 bytes (UBSan)
     EXPECT_EQ(std::memcmp(x.data(), y.data(), x.size() * sizeof(std::int64_t)), 0) << what << ": " << name;
     EXPECT_EQ(x, y) << what << ": " << name;  // names the first differing entry
   };
@@ -374,6 +375,7 @@ AccountedRuns cuda_accounted(const TwinCase& c, const AccountingSetup& a, std::i
 template <class T>
 void expect_same_memory(const std::vector<T>& x, const std::vector<T>& y, const std::string& what) {
   ASSERT_EQ(x.size(), y.size()) << what;
+  if (x.empty()) return;  // memcmp takes no null pointer, even for 0 bytes (UBSan)
   EXPECT_EQ(std::memcmp(x.data(), y.data(), x.size() * sizeof(T)), 0) << what;
 }
 
