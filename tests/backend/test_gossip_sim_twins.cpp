@@ -7,6 +7,7 @@
 // GPU the noise differs by the device's log / sin / cos, which the CUDA suites bound instead.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <memory>
