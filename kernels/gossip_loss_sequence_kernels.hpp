@@ -8,6 +8,7 @@
 // time, then v's neighbours in increasing id), so results do not depend on the thread count.
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "gossip_view_kernels.hpp"
@@ -51,6 +52,37 @@ void sequence_shares_randomized_cpu(const ScheduleView& s, int t_start, Sequence
 /// Theorem C.9: for every gradient round t, P runs through Q_{t,j,k} = W_j^k W_{j-1}^K ... W_t^K (j >= t,
 /// k < K) and the messages of each Q over E_j are added. T (T + 1) K / 2 products.
 void muffliato_c9_shares_cpu(const ScheduleView& s, int gossip_steps, SequenceState& st);
+
+// ---- The CUDA twin (kernels/cuda/gossip_loss_sequence_cuda.cu; docs/cuda_backend.md "Gossip-loss-sequence
+// twins") ----
+
+enum class SequenceKind : int {
+  synchronous = 0,  // sequence_shares_synchronous_cpu
+  randomized = 1,   // sequence_shares_randomized_cpu
+  muffliato_c9 = 2  // muffliato_c9_shares_cpu
+};
+
+/// A schedule as plain arrays: what the CUDA twin needs of a ScheduleView (whose rounds it cannot call for).
+struct SequenceProblem {
+  SequenceKind kind = SequenceKind::synchronous;
+  node_t n = 0;
+  int steps = 0;                                           // T: rounds or ticks
+  const RoundView* rounds = nullptr;                       // round t (synchronous kinds), `steps` of them
+  const std::pair<node_t, node_t>* activations = nullptr;  // tick t (randomized), `steps` of them
+  int t_start = 0;                                         // synchronous and randomized
+  int gossip_steps = 1;                                    // K (muffliato_c9)
+  node_t first = 0, count = 0;                             // the sources
+};
+
+struct CudaSequenceRun {
+  std::int64_t device_bytes = 0;
+};
+
+/// The shares F (n x count, observer-major, as SequenceState::shares) of `p` on CUDA device `device`,
+/// written to `shares`: the bits of the CPU twin. memory_limit > 0 caps the device bytes; refuses
+/// (InsufficientMemory) when the dense products do not fit.
+CudaSequenceRun gossip_loss_sequence_cuda(const SequenceProblem& p, int device, std::int64_t memory_limit,
+                                          double* shares);
 
 // ---- The exact view on a schedule (docs/math.md §6.9, time-varying schedules) ----
 
