@@ -37,6 +37,8 @@
   X(walk_steps_cuda, std::unique_ptr<WalkStepCudaEngine>, const WalkTables&, const WalkRunSpec&, int, bool) \
   X(walk_sim_accounted_cuda, std::unique_ptr<WalkAccountedCudaEngine>, const WalkTables&,                   \
     const WalkRunSpec&, int, std::int64_t, std::int64_t, double, const WalkAccountingInputs&)               \
+  X(gossip_view_sequence_cuda, CudaSequenceViewRun, const SequenceViewProblem&, int, std::int64_t, double*, \
+    GossipViewObserver*)                                                                                    \
   X(gossip_view_cuda, std::unique_ptr<GossipViewCudaEngine>, const GossipViewProblem&, int,                 \
     const std::int32_t*, std::int64_t, std::int64_t, std::int64_t)
 
@@ -53,6 +55,9 @@
   S(SequenceProblem,                                                                                       \
     M(kind) M(n) M(steps) M(rounds) M(activations) M(t_start) M(gossip_steps) M(first) M(count))           \
   S(CudaSequenceRun, M(device_bytes))                                                                      \
+  S(SequenceViewProblem,                                                                                   \
+    M(schedule) M(knows_noise) M(floor) M(source) M(observers) M(count) M(capacities) M(width_capacity))   \
+  S(CudaSequenceViewRun, M(device_bytes) M(batches))                                                       \
   S(GossipSimProblem,                                                                                      \
     M(w) M(accelerated) M(dense) M(steps) M(dim) M(sigma) M(gamma) M(seed) M(x) M(xbar) M(times))          \
   S(GossipSimBatchErrors, M(truth) M(noisy))                                                               \

@@ -83,23 +83,12 @@ std::vector<double> shares_on_device(const GossipSchedule& s, kernels::SequenceK
                                      int gossip_steps, const Plan& plan, const GossipLossParams& p,
                                      GossipLossRun& run) {
   const bool randomized = kind == kernels::SequenceKind::randomized;
-  ResolvedDevice device = resolve_device(p.device);
-  if (randomized && p.device.kind == DeviceKind::automatic && device.kind == DeviceKind::cuda) {
-    device = resolve_device(DeviceSpec{DeviceKind::cpu});
-    device.note = "auto: randomized gossip runs on the CPU (one edge per tick: docs/cuda_backend.md)";
-  }
+  const ResolvedDevice device = sequence_device(s, p.device);
   run.device = device.name;
   run.device_note = device.note;
   if (device.kind == DeviceKind::cuda) {
     std::vector<RoundView> rounds;
-    if (!randomized)
-      for (int t = 0; t < s.steps; ++t) rounds.push_back({s.round(t).w, s.round(t).graph});
-    kernels::SequenceProblem problem;
-    problem.kind = kind;
-    problem.n = s.n;
-    problem.steps = s.steps;
-    problem.rounds = rounds.data();
-    problem.activations = s.activations.data();
+    kernels::SequenceProblem problem = sequence_problem(s, kind, rounds);
     problem.t_start = t_start;
     problem.gossip_steps = gossip_steps;
     problem.first = plan.first;

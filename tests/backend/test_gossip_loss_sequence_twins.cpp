@@ -6,6 +6,8 @@
 // device. Built only against the emulated device (tests/CMakeLists.txt, labels device-bodies and twins).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -162,10 +164,125 @@ TEST(GossipLossSequenceTwins, TheLibraryGivesTheSameRowsOnEitherDevice) {
     EXPECT_EQ(run.device.rfind("cuda:0", 0), 0U) << run.device;
     expect_same_bytes(cpu, cuda, s->randomized() ? "library, randomized" : "library, synchronous");
   }
+  // The exact accountant: the CPU's production engine sums its blocks with BLAS, so the library's two devices
+  // agree to rounding (the twins above agree to the bit).
+  p.accounting = GossipAccounting::exact;
+  for (const GossipSchedule* s : {&sync, &ticks}) {
+    p.device = {DeviceKind::cpu, 0};
+    const std::vector<double> cpu = gossip_loss_sequence_matrix(*s, p);
+    p.device = {DeviceKind::cuda, 0};
+    GossipLossRun run;
+    const std::vector<double> cuda = gossip_loss_sequence_matrix(*s, p, &run);
+    EXPECT_EQ(run.device.rfind("cuda:0", 0), 0U) << run.device;
+    ASSERT_EQ(cpu.size(), cuda.size());
+    double largest = 0;
+    for (std::size_t i = 0; i < cpu.size(); ++i) largest = std::max(largest, std::abs(cpu[i] - cuda[i]));
+    EXPECT_LT(largest, 1e-12) << (s->randomized() ? "randomized" : "synchronous");
+    EXPECT_GT(*std::max_element(cuda.begin(), cuda.end()), 0.1);
+  }
+  p.accounting = GossipAccounting::theorem;
   p.device = {DeviceKind::cpu, 0};
   const std::vector<double> cpu = muffliato_sgd_loss_sequence_matrix(sync, 2, p);
   p.device = {DeviceKind::cuda, 0};
   expect_same_bytes(cpu, muffliato_sgd_loss_sequence_matrix(sync, 2, p), "library, Muffliato C.9");
+}
+
+/// The exact views of `observers` by both twins (projections and reports), at a memory limit that forces
+/// `limit` bytes on the CUDA twin (0: none).
+struct Views {
+  std::vector<double> projections;
+  std::vector<kernels::GossipViewObserver> reports;
+};
+std::pair<Views, Views> both_view_twins(const GossipSchedule& s, int t_start, bool knows, node_t source,
+                                        const std::vector<node_t>& observers, std::int64_t limit,
+                                        std::int64_t* batches) {
+  const ScheduleView view(s);
+  const std::vector<std::int64_t> messages = kernels::sequence_messages(view, t_start);
+  std::int64_t max_rank = 1;
+  for (node_t v = 0; v < s.n; ++v)
+    max_rank = std::max(max_rank, kernels::sequence_view_max_rank(s.n, messages[v], knows));
+  const kernels::SequenceViewShape shape =
+      kernels::sequence_view_shape(view, t_start, messages, knows, observers);
+  std::vector<RoundView> rounds;
+  if (!s.randomized())
+    for (int t = 0; t < s.steps; ++t) rounds.push_back({s.round(t).w, s.round(t).graph});
+  kernels::SequenceViewProblem p;
+  p.schedule.kind = s.randomized() ? SequenceKind::randomized : SequenceKind::synchronous;
+  p.schedule.n = s.n;
+  p.schedule.steps = s.steps;
+  p.schedule.rounds = rounds.data();
+  p.schedule.activations = s.activations.data();
+  p.schedule.t_start = t_start;
+  p.knows_noise = knows;
+  p.floor = kernels::gossip_view_floor_of(s.n, max_rank);
+  p.source = source;
+  p.observers = observers.data();
+  p.count = static_cast<std::int64_t>(observers.size());
+  p.capacities = shape.capacities.data();
+  p.width_capacity = shape.width_capacity;
+  const std::size_t row = source >= 0 ? 1 : static_cast<std::size_t>(s.n);
+  Views cpu{std::vector<double>(observers.size() * row, -1.0),
+            std::vector<kernels::GossipViewObserver>(observers.size())};
+  Views cuda = cpu;
+  kernels::sequence_view_twin_cpu(p, cpu.projections.data(), cpu.reports.data());
+  *batches =
+      kernels::gossip_view_sequence_cuda(p, 0, limit, cuda.projections.data(), cuda.reports.data()).batches;
+  return {cpu, cuda};
+}
+
+void expect_same_views(const Views& cpu, const Views& cuda, const std::string& what) {
+  expect_same_bytes(cpu.projections, cuda.projections, what + ", entries");
+  ASSERT_EQ(cpu.reports.size(), cuda.reports.size());
+  for (std::size_t i = 0; i < cpu.reports.size(); ++i) {
+    EXPECT_EQ(cpu.reports[i].rank, cuda.reports[i].rank) << what << " observer " << i;
+    EXPECT_EQ(cpu.reports[i].dropped, cuda.reports[i].dropped) << what << " observer " << i;
+    EXPECT_EQ(std::memcmp(&cpu.reports[i].smallest_kept, &cuda.reports[i].smallest_kept, sizeof(double)), 0)
+        << what << " observer " << i;
+  }
+}
+
+TEST(GossipLossSequenceTwins, ExactViewsGiveTheSameBytes) {
+  const GossipSchedule varying = er_rounds(26, 3.0, 5, 9),
+                       ring = testing::constant_schedule(ring_graph(13), 6), ticks = random_ticks(11, 60, 3);
+  std::vector<node_t> everyone_26(26), everyone_13(13), everyone_11(11), some = {0, 4, 7, 9};
+  for (node_t v = 0; v < 26; ++v) everyone_26[v] = v;
+  for (node_t v = 0; v < 13; ++v) everyone_13[v] = v;
+  for (node_t v = 0; v < 11; ++v) everyone_11[v] = v;
+  struct Case {
+    const GossipSchedule* s;
+    const std::vector<node_t>* observers;
+    std::string name;
+  };
+  const std::vector<Case> cases = {{&varying, &everyone_26, "er rounds"},
+                                   {&varying, &some, "er rounds, four observers"},
+                                   {&ring, &everyone_13, "constant ring"},
+                                   {&ticks, &everyone_11, "randomized"},
+                                   {&ticks, &some, "randomized, four observers"}};
+  for (const Case& c : cases)
+    for (bool knows : {false, true})
+      for (int t_start : {0, 1})
+        for (node_t source : {node_t{-1}, node_t{2}}) {
+          std::int64_t batches = 0;
+          const auto [cpu, cuda] = both_view_twins(*c.s, t_start, knows, source, *c.observers, 0, &batches);
+          EXPECT_EQ(batches, 1);
+          expect_same_views(cpu, cuda,
+                            c.name + (knows ? " knows noise" : "") + " t_start " + std::to_string(t_start) +
+                                " source " + std::to_string(source));
+        }
+}
+
+TEST(GossipLossSequenceTwins, ExactViewBatchesMoveNoBit) {
+  const GossipSchedule varying = er_rounds(24, 3.0, 4, 1);
+  std::vector<node_t> everyone(24);
+  for (node_t v = 0; v < 24; ++v) everyone[v] = v;
+  std::int64_t one = 0, several = 0;
+  const auto [cpu, whole] = both_view_twins(varying, 0, true, -1, everyone, 0, &one);
+  // Two 24 x 24 products, the rounds and the ids take about 12 KB; each basis about 6 KB more.
+  const auto [cpu2, batched] = both_view_twins(varying, 0, true, -1, everyone, 40000, &several);
+  EXPECT_EQ(one, 1);
+  EXPECT_GT(several, 2);
+  expect_same_views(cpu, batched, "batches of the memory limit");
+  expect_same_views(whole, batched, "one batch against several");
 }
 
 TEST(GossipLossSequenceTwins, TheCudaTwinRefusesWhatDoesNotFit) {
