@@ -18,6 +18,7 @@
 #include "gossip_loss_sequence_kernels.hpp"
 #include "gossip_sim_kernels.hpp"
 #include "gossip_view_kernels.hpp"
+#include "muffliato_view_kernels.hpp"
 #include "walk_loss_kernels.hpp"
 #include "walk_sim_kernels.hpp"
 
@@ -30,6 +31,8 @@
     std::int64_t, std::int64_t)                                                                             \
   X(gossip_sim_varying_cuda, std::unique_ptr<GossipSimCudaEngine>, const GossipSimVaryingProblem&, int,     \
     std::int64_t, std::int64_t, std::int64_t)                                                               \
+  X(muffliato_view_cuda, CudaMuffliatoViewRun, const MuffliatoViewArrays&, int, std::int64_t, double*,      \
+    GossipViewObserver*)                                                                                    \
   X(walk_loss_cuda, std::unique_ptr<WalkLossCudaEngine>, const WalkLossProblem&,                            \
     const WalkChebyshevExpansion*, int, node_t, node_t, std::int64_t, std::int64_t, LossRowSink&)           \
   X(walk_sim_cuda, std::unique_ptr<WalkPlainCudaEngine>, const WalkTables&, const WalkRunSpec&, int,        \
@@ -58,6 +61,10 @@
   S(SequenceViewProblem,                                                                                   \
     M(schedule) M(knows_noise) M(floor) M(source) M(observers) M(count) M(capacities) M(width_capacity))   \
   S(CudaSequenceViewRun, M(device_bytes) M(batches))                                                       \
+  S(MuffliatoViewArrays,                                                                                   \
+    M(schedule) M(gammas) M(gamma_count) M(gossip_steps) M(state_factor) M(knows_noise) M(same_shift)      \
+        M(source) M(observers) M(count) M(capacities) M(width_capacity) M(floor))                          \
+  S(CudaMuffliatoViewRun, M(device_bytes) M(batches))                                                      \
   S(GossipSimProblem,                                                                                      \
     M(w) M(accelerated) M(dense) M(steps) M(dim) M(sigma) M(gamma) M(seed) M(x) M(xbar) M(times))          \
   S(GossipSimBatchErrors, M(truth) M(noisy))                                                               \

@@ -8,6 +8,7 @@
 #include <span>
 #include <vector>
 
+#include "gossip_loss_sequence_kernels.hpp"
 #include "gossip_view_kernels.hpp"
 #include "netdp/ground/schedule_view.hpp"
 
@@ -50,5 +51,46 @@ MuffliatoViewRun muffliato_view_cpu(const MuffliatoViewProblem& p, const Mufflia
                                     double budget, std::span<double> share,
                                     std::span<GossipViewObserver> observers,
                                     const std::function<bool(std::int64_t)>& done = {});
+
+// ---- The twins on single-source bodies (common/muffliato_view_bodies.hpp; docs/cuda_backend.md "Muffliato
+// exact twins") ----
+
+/// The problem as plain arrays, for the twins: the schedule's T rounds, and the observers with their bases'
+/// capacities (muffliato_view_plan's max_rank, at least 1, and the widest block).
+struct MuffliatoViewArrays {
+  SequenceProblem schedule;  // n, steps = T, rounds (T views); kind, first and count not used
+  const double* gammas = nullptr;
+  int gamma_count = 1;  // one gamma, or one per round
+  int gossip_steps = 1;
+  double state_factor = 1;
+  bool knows_noise = true, same_shift = true;
+  std::int64_t source = -1;
+  const std::int32_t* observers = nullptr;
+  std::int64_t count = 0;
+  const std::int64_t* capacities = nullptr;
+  std::int64_t width_capacity = 1;
+  double floor = 0;
+};
+
+/// The arrays of `p` and `plan`; `rounds` and `capacities` receive what they point to.
+MuffliatoViewArrays muffliato_view_arrays(const MuffliatoViewProblem& p, const MuffliatoViewPlan& plan,
+                                          std::vector<RoundView>& rounds,
+                                          std::vector<std::int64_t>& capacities);
+
+/// share and reports as muffliato_view_cpu's (the entries of the observers not listed untouched), all
+/// observers in one batch; rounded as the CUDA twin rounds (muffliato_view_cpu's BLAS blocks agree to
+/// rounding only).
+void muffliato_view_twin_cpu(const MuffliatoViewArrays& p, double* share, GossipViewObserver* reports);
+
+struct CudaMuffliatoViewRun {
+  std::int64_t device_bytes = 0;
+  std::int64_t batches = 0;
+};
+
+/// muffliato_view_twin_cpu on CUDA device `device`: the same bytes. Observers in batches whose bases fit
+/// beside the coefficients in 85% of the free memory (or memory_limit > 0); InsufficientMemory when one does
+/// not.
+CudaMuffliatoViewRun muffliato_view_cuda(const MuffliatoViewArrays& p, int device, std::int64_t memory_limit,
+                                         double* share, GossipViewObserver* reports);
 
 }  // namespace netdp::kernels

@@ -58,14 +58,16 @@ struct IdentityBody {
   }
 };
 
-/// Y = W X (X, Y row-major n x n): entry (i, c) = sum over W's row i in CSR order of W_ik X_kc, from 0.
-/// Index: piece of a row (RowPiece with `blocks` pieces per row).
+/// Y = W X (X, Y row-major, rows of `width`: n x n for P, n x nT for Muffliato's noise coefficients): entry
+/// (i, c) = sum over W's row i in CSR order of W_ik X_kc, from 0. Index: piece of a row (RowPiece with
+/// `blocks` pieces per row; rows * blocks indices).
 struct ProductBody {
   CsrArrays w;
   const double* x;
   double* y;
-  std::int64_t n, blocks;
+  std::int64_t width, blocks;
   NETDP_HD void operator()(std::int64_t i) const {
+    const std::int64_t n = width;
     const RowPiece piece = RowPiece::of(i, blocks, n);
     const offset_t begin = w.offsets[piece.row], end = w.offsets[piece.row + 1];
     double* yr = y + piece.row * n;

@@ -7,6 +7,8 @@
 #include <memory>
 
 #include "common/csr_host.hpp"
+#include "common/for_each.hpp"
+#include "common/muffliato_view_bodies.hpp"
 #include "cpu/view_basis.hpp"
 #include "muffliato_view_kernels.hpp"
 
@@ -198,6 +200,69 @@ MuffliatoViewRun muffliato_view_cpu(const MuffliatoViewProblem& p, const Mufflia
     if (done && !done(Index(first))) break;
   }
   return run;
+}
+
+MuffliatoViewArrays muffliato_view_arrays(const MuffliatoViewProblem& p, const MuffliatoViewPlan& plan,
+                                          std::vector<RoundView>& rounds,
+                                          std::vector<std::int64_t>& capacities) {
+  MuffliatoViewArrays a;
+  rounds.clear();
+  for (int t = 0; t < p.rounds; ++t) rounds.push_back(p.schedule.round(t));
+  a.schedule.n = p.schedule.n;
+  a.schedule.steps = p.rounds;
+  a.schedule.rounds = rounds.data();
+  a.gammas = p.gammas.data();
+  a.gamma_count = static_cast<int>(p.gammas.size());
+  a.gossip_steps = p.gossip_steps;
+  a.state_factor = p.state_factor;
+  a.knows_noise = p.knows_noise;
+  a.same_shift = p.same_shift;
+  a.source = p.source;
+  capacities.clear();
+  for (node_t v : plan.observers) {
+    capacities.push_back(std::max<Index>(plan.max_rank[v], 1));
+    a.width_capacity = std::max(a.width_capacity, plan.width[v]);
+  }
+  a.observers = plan.observers.data();
+  a.count = static_cast<std::int64_t>(plan.observers.size());
+  a.capacities = capacities.data();
+  a.floor = plan.floor;
+  return a;
+}
+
+void muffliato_view_twin_cpu(const MuffliatoViewArrays& p, double* share, GossipViewObserver* reports) {
+  const Index n = p.schedule.n, N = n * p.schedule.steps, count = p.count;
+  const int T = p.schedule.steps, K = p.gossip_steps;
+  Index rank_capacity = 1;
+  for (Index i = 0; i < count; ++i) rank_capacity = std::max(rank_capacity, p.capacities[i]);
+  std::vector<double> workspace(
+      static_cast<std::size_t>(count * gossip_view::slot_doubles(N, rank_capacity, p.width_capacity)));
+  std::vector<gossip_view::BasisState> states(static_cast<std::size_t>(count));
+  const gossip_view::SequenceBases bases{
+      N,     p.observers, p.capacities,  p.floor,          workspace.data(),
+      count, false,       rank_capacity, p.width_capacity, states.data()};
+  std::vector<double> buffers(static_cast<std::size_t>(3 * n * N), 0.0);
+  double* state = buffers.data();  // theta^t's coefficients; theta^0 = 0
+  for (int t = 0; t < T; ++t) {
+    const RoundView& round = p.schedule.rounds[t];
+    const double gamma = p.gammas[p.gamma_count == 1 ? 0 : t];
+    const Index cols = Index(t + 1) * n;  // later rounds' noise has not entered yet (zero columns)
+    host_for_each(n * cols, muffliato_view::InjectNoiseBody{state, n, N, cols, t, p.state_factor});
+    double *prev = nullptr, *cur = state, *next = nullptr;
+    for (double* b : {buffers.data(), buffers.data() + n * N, buffers.data() + 2 * n * N})
+      if (b != state) (next ? prev : next) = b;
+    const sequence::CsrArrays graph{round.graph.offsets.data(), round.graph.adjacency.data(), nullptr};
+    const sequence::CsrArrays w{round.w.offsets.data(), round.w.columns.data(), round.w.values.data()};
+    for (int k = 0; k < K; ++k) {
+      host_for_each(count, muffliato_view::MessagesBody{bases, graph, cur, n, T, p.knows_noise});
+      host_for_each(n, sequence::ProductBody{w, cur, next, N, 1});
+      if (k > 0) host_for_each(n * cols, muffliato_view::ChebyshevBody{next, prev, N, cols, gamma});
+      double* free = prev;
+      prev = cur, cur = next, next = free;
+    }
+    state = cur;
+  }
+  host_for_each(count, muffliato_view::SharesBody{bases, n, p.source, T, p.same_shift, share, reports});
 }
 
 }  // namespace netdp::kernels

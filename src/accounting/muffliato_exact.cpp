@@ -1,9 +1,7 @@
 // Exact accountant of linear Muffliato-GD runs (docs/math.md §6.5 "Exact accounting of linear runs"): the
-// checks, the memory budget and the report; the CPU backend's engine (kernels/cpu/muffliato_view_cpu.cpp)
-// propagates the noise coefficients and builds each observer's basis.
+// checks, the memory budget and the report; the CPU backend's engine (kernels/cpu/muffliato_view_cpu.cpp), or
+// its CUDA twin on a device, propagates the noise coefficients and builds each observer's basis.
 #include "netdp/accounting/muffliato_exact.hpp"
-
-#include <omp.h>
 
 #include <algorithm>
 #include <chrono>
@@ -60,8 +58,23 @@ MuffliatoExactResult muffliato_exact_shares(const GossipSchedule& s, std::span<c
   result.bound = !p.same_shift;
   result.share.assign(p.source ? std::size_t(n) : std::size_t(n) * std::size_t(n), 0.0);
   std::vector<kernels::GossipViewObserver> reports(static_cast<std::size_t>(n));
-  const kernels::MuffliatoViewRun engine = kernels::muffliato_view_cpu(
-      problem, plan, budget, result.share, reports, [](std::int64_t) { return !stop_requested(); });
+  const ResolvedDevice device = resolve_device(p.device);
+  std::int64_t passes = 0, bytes = 0;
+  if (device.kind == DeviceKind::cuda) {  // the CUDA twin sizes its own batches from the device's memory
+    std::vector<RoundView> rounds;
+    std::vector<std::int64_t> capacities;
+    const kernels::MuffliatoViewArrays arrays =
+        kernels::muffliato_view_arrays(problem, plan, rounds, capacities);
+    const kernels::CudaMuffliatoViewRun cuda = kernels::muffliato_view_cuda(
+        arrays, device.index, p.memory_limit, result.share.data(), reports.data());
+    passes = cuda.batches;
+    bytes = cuda.device_bytes;
+  } else {
+    const kernels::MuffliatoViewRun engine = kernels::muffliato_view_cpu(
+        problem, plan, budget, result.share, reports, [](std::int64_t) { return !stop_requested(); });
+    passes = engine.batches;
+    bytes = static_cast<std::int64_t>(engine.bytes);
+  }
   throw_if_stopped();  // a watched run was asked to stop (core/progress.hpp)
   if (p.source) {  // the bases built: the observers the source reaches (the others' shares are exact zeros)
     std::vector<kernels::GossipViewObserver> built;
@@ -71,10 +84,11 @@ MuffliatoExactResult muffliato_exact_shares(const GossipSchedule& s, std::span<c
 
   GossipLossRun& run = result.run;
   run.accounting = p.same_shift ? "exact" : "bound";
-  run.device = "cpu (" + std::to_string(omp_get_max_threads()) + " threads)";
+  run.device = device.name;
+  run.device_note = device.note;
   run.propagation = "explicit-rows";
-  run.passes = engine.batches;
-  run.memory_estimate = static_cast<std::int64_t>(engine.bytes);
+  run.passes = static_cast<int>(passes);
+  run.memory_estimate = bytes;
   run.view_floor = plan.floor;
   add_view_report(run, reports);
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

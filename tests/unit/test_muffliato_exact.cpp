@@ -33,7 +33,8 @@ MuffliatoExactParams params(int rounds, int k, double a, bool knows = true, bool
           .knows_noise = knows,
           .same_shift = same,
           .source = {},
-          .memory_limit = 0};
+          .memory_limit = 0,
+          .device = {DeviceKind::cpu, 0}};
 }
 
 using Dense = std::vector<double>;  // row-major

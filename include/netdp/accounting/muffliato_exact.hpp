@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "netdp/accounting/gossip_loss.hpp"
+#include "netdp/core/device.hpp"
 #include "netdp/core/gossip_schedule.hpp"
 
 namespace netdp {
@@ -25,6 +26,9 @@ struct MuffliatoExactParams {
   bool same_shift = true;   // GD: u's shift is the same every round (exact); false (SGD): the sum-|M| bound
   std::optional<node_t> source;   // only the pairs (source -> v)
   std::int64_t memory_limit = 0;  // bytes for the bases held at once; 0: 4/5 of the memory available
+  /// cpu: the production engine; cuda (or auto finding a device): its CUDA twin (docs/cuda_backend.md
+  /// "Muffliato exact twins"), which agrees to rounding.
+  DeviceSpec device{DeviceKind::cpu, 0};
 };
 
 struct MuffliatoExactResult {

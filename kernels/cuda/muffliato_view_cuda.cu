@@ -1,0 +1,198 @@
+// CUDA twin of the exact accountant of linear Muffliato-GD runs (docs/math.md §6.5; docs/cuda_backend.md
+// "Muffliato exact twins"; interface: muffliato_view_kernels.hpp). The noise coefficients (three n x nT
+// buffers) stay on the device and go through the rounds with the bodies of common/muffliato_view_bodies.hpp
+// and the product of common/gossip_loss_sequence_bodies.hpp, one entry per thread; every observer of a batch
+// grows its basis on one device thread (interleaved slots). muffliato_view_twin_cpu runs the same bodies: the
+// same bytes.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/memory_plan.hpp"
+#include "common/muffliato_view_bodies.hpp"
+#include "cuda/base/device_buffer.hpp"
+#include "cuda/base/launch.cuh"
+#include "cuda/base/memory_budget.hpp"
+#include "cuda/base/runtime_check.hpp"
+#include "cuda/base/stream.hpp"
+#include "cuda/sequence_rounds.cuh"
+#include "device_kernels.hpp"
+#include "muffliato_view_kernels.hpp"
+#include "netdp/ground/errors.hpp"
+
+namespace netdp::kernels {
+namespace {
+
+std::int64_t rank_capacity_of(const MuffliatoViewArrays& p) {
+  std::int64_t r = 1;
+  for (std::int64_t i = 0; i < p.count; ++i) r = std::max(r, p.capacities[i]);
+  return r;
+}
+
+class MuffliatoViewEngine {
+ public:
+  MuffliatoViewEngine(const MuffliatoViewArrays& p, const DistinctRounds& distinct, int device,
+                      std::int64_t rank_capacity, std::int64_t batch)
+      : p_(p),
+        n_(p.schedule.n),
+        width_(n_ * p.schedule.steps),
+        guard_(device),
+        buffers_(static_cast<std::size_t>(3 * n_ * width_)),
+        observers_(static_cast<std::size_t>(p.count)),
+        capacities_(static_cast<std::size_t>(p.count)),
+        workspace_(static_cast<std::size_t>(
+            batch * gossip_view::slot_doubles(width_, rank_capacity, p.width_capacity))),
+        states_(static_cast<std::size_t>(batch)),
+        share_(static_cast<std::size_t>(p.source >= 0 ? n_ : n_ * n_)),
+        reports_(static_cast<std::size_t>(n_)) {
+    const cudaStream_t stream = stream_.get();
+    rounds_.reserve(distinct.first_of.size());
+    for (std::size_t t : distinct.first_of) rounds_.emplace_back(p.schedule.rounds[t], stream);
+    round_of_ = distinct.index;
+    observers_.upload({p.observers, observers_.size()}, stream);
+    capacities_.upload({p.capacities, capacities_.size()}, stream);
+    bases_ = {width_, nullptr, nullptr,       p.floor,          workspace_.data(),
+              batch,  true,    rank_capacity, p.width_capacity, states_.data()};
+    stream_.synchronize();
+  }
+
+  /// Observers first .. first + count - 1 of the list: their shares and reports in the device's n x n (or n)
+  /// share and n reports.
+  void run_batch(std::int64_t first, std::int64_t count) {
+    const cudaStream_t stream = stream_.get();
+    const int T = p_.schedule.steps, K = p_.gossip_steps;
+    const std::int64_t n = n_, N = width_;
+    gossip_view::SequenceBases bases = bases_;
+    bases.observers = observers_.data() + first;
+    bases.capacities = capacities_.data() + first;
+    NETDP_CUDA_TRY(cudaMemsetAsync(states_.data(), 0, states_.bytes(), stream));
+    NETDP_CUDA_TRY(cudaMemsetAsync(buffers_.data(), 0, buffers_.bytes(), stream));
+    double* const base = buffers_.data();
+    double* state = base;  // theta^t's coefficients; theta^0 = 0
+    for (int t = 0; t < T; ++t) {
+      const DeviceRound& round = rounds_[round_of_[static_cast<std::size_t>(t)]];
+      const double gamma = p_.gammas[p_.gamma_count == 1 ? 0 : t];
+      const std::int64_t cols = std::int64_t(t + 1) * n;
+      cuda::for_each(n * cols, muffliato_view::InjectNoiseBody{state, n, N, cols, t, p_.state_factor},
+                     stream);
+      double *prev = nullptr, *cur = state, *next = nullptr;
+      for (double* b : {base, base + n * N, base + 2 * n * N})
+        if (b != state) (next ? prev : next) = b;
+      for (int k = 0; k < K; ++k) {
+        cuda::for_each(count, muffliato_view::MessagesBody{bases, round.graph(), cur, n, T, p_.knows_noise},
+                       stream);
+        cuda::for_each(n * N, sequence::ProductBody{round.w(), cur, next, N, N}, stream);
+        if (k > 0)
+          cuda::for_each(n * cols, muffliato_view::ChebyshevBody{next, prev, N, cols, gamma}, stream);
+        double* free = prev;
+        prev = cur, cur = next, next = free;
+      }
+      state = cur;
+    }
+    cuda::for_each(
+        count,
+        muffliato_view::SharesBody{bases, n, p_.source, T, p_.same_shift, share_.data(), reports_.data()},
+        stream);
+  }
+
+  /// The device's shares and reports into the caller's, for the listed observers only (the others' stay).
+  void download(double* share, GossipViewObserver* reports) {
+    std::vector<double> all(share_.size());
+    std::vector<GossipViewObserver> all_reports(reports_.size());
+    NETDP_CUDA_TRY(
+        cudaMemcpyAsync(all.data(), share_.data(), share_.bytes(), cudaMemcpyDeviceToHost, stream_.get()));
+    NETDP_CUDA_TRY(cudaMemcpyAsync(all_reports.data(), reports_.data(), reports_.bytes(),
+                                   cudaMemcpyDeviceToHost, stream_.get()));
+    stream_.synchronize();
+    for (std::int64_t i = 0; i < p_.count; ++i) {
+      const std::int64_t v = p_.observers[i];
+      reports[v] = all_reports[static_cast<std::size_t>(v)];
+      if (p_.source >= 0) {
+        share[v] = all[static_cast<std::size_t>(v)];
+      } else {
+        for (std::int64_t u = 0; u < n_; ++u) share[u * n_ + v] = all[static_cast<std::size_t>(u * n_ + v)];
+      }
+    }
+  }
+
+  std::int64_t device_bytes() const {
+    std::int64_t bytes =
+        static_cast<std::int64_t>(buffers_.bytes() + observers_.bytes() + capacities_.bytes() +
+                                  workspace_.bytes() + states_.bytes() + share_.bytes() + reports_.bytes());
+    for (const DeviceRound& r : rounds_) bytes += r.bytes();
+    return bytes;
+  }
+
+ private:
+  MuffliatoViewArrays p_;
+  std::int64_t n_, width_;
+  cuda::DeviceGuard guard_;  // the device current while the engine lives
+  cuda::Stream stream_;
+  DeviceBuffer<double> buffers_;
+  DeviceBuffer<std::int32_t> observers_;
+  DeviceBuffer<std::int64_t> capacities_;
+  DeviceBuffer<double> workspace_;
+  DeviceBuffer<gossip_view::BasisState> states_;
+  DeviceBuffer<double> share_;
+  DeviceBuffer<GossipViewObserver> reports_;
+  std::vector<DeviceRound> rounds_;
+  std::vector<std::size_t> round_of_;
+  gossip_view::SequenceBases bases_;
+};
+
+}  // namespace
+
+CudaMuffliatoViewRun muffliato_view_cuda(const MuffliatoViewArrays& p, int device, std::int64_t memory_limit,
+                                         double* share, GossipViewObserver* reports) {
+  const SequenceProblem& s = p.schedule;
+  if (s.n < 1 || s.steps < 1 || s.rounds == nullptr || p.gossip_steps < 1 || p.gammas == nullptr ||
+      (p.gamma_count != 1 && p.gamma_count != s.steps) || p.count < 0 || p.source >= s.n ||
+      p.width_capacity < 1 || share == nullptr || reports == nullptr ||
+      (p.count > 0 && (p.observers == nullptr || p.capacities == nullptr)))
+    throw InvalidInput(
+        "Muffliato exact accountant on CUDA: inconsistent problem (n = " + std::to_string(s.n) +
+        ", T = " + std::to_string(s.steps) + ", " + std::to_string(p.count) + " observers)");
+  for (std::int64_t i = 0; i < p.count; ++i)
+    if (p.observers[i] < 0 || p.observers[i] >= s.n)
+      throw InvalidInput("Muffliato exact accountant on CUDA: observer " + std::to_string(p.observers[i]) +
+                         " outside 0 .. " + std::to_string(s.n - 1));
+  const int devices = cuda_device_count_impl();
+  if (device < 0 || device >= devices)
+    throw DeviceUnavailable("CUDA device " + std::to_string(device) + " is not available (" +
+                            std::to_string(devices) + " CUDA devices answer)");
+  // ---- The batch: the most observers whose slots fit beside the coefficients, estimated before allocating.
+  const std::int64_t n = s.n, N = n * s.steps, d = memory_plan::kDoubleBytes;
+  const std::int64_t rank_capacity = rank_capacity_of(p);
+  std::int64_t fixed = 3 * n * N * d + (p.source >= 0 ? n : n * n) * d +
+                       n * static_cast<std::int64_t>(sizeof(GossipViewObserver)) +
+                       p.count * (memory_plan::kInt32Bytes + memory_plan::kInt64Bytes);
+  const DistinctRounds distinct(s);
+  for (std::size_t t : distinct.first_of) fixed += round_bytes(s.rounds[t]);
+  const std::int64_t per_observer = gossip_view::slot_doubles(N, rank_capacity, p.width_capacity) * d +
+                                    static_cast<std::int64_t>(sizeof(gossip_view::BasisState));
+  std::int64_t batch = 0;
+  {
+    const cuda::DeviceGuard guard(device);
+    const cuda::MemoryBudget budget =
+        cuda::device_memory_budget(device, memory_plan::kDeviceMemoryShare, memory_limit);
+    batch = budget.bytes > fixed ? (budget.bytes - fixed) / per_observer : 0;
+    if (batch < 1)
+      throw InsufficientMemory("Muffliato exact accountant on CUDA: one observer's basis needs " +
+                               std::to_string(per_observer) + " bytes beside " + std::to_string(fixed) +
+                               " bytes of the noise coefficients (n = " + std::to_string(n) +
+                               ", T = " + std::to_string(s.steps) + "), more than " + budget.source + " (" +
+                               std::to_string(budget.bytes) + " bytes); use device cpu");
+  }
+  batch = std::min(batch, std::max<std::int64_t>(1, p.count));
+  MuffliatoViewEngine engine(p, distinct, device, rank_capacity, batch);
+  for (std::int64_t first = 0; first < p.count; first += batch)
+    engine.run_batch(first, std::min(batch, p.count - first));
+  engine.download(share, reports);
+  return {engine.device_bytes(), (p.count + batch - 1) / batch};
+}
+
+}  // namespace netdp::kernels
