@@ -13,7 +13,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 tests=(test_gossip_loss_cuda test_walk_loss_cuda test_walk_sim_cuda test_gossip_sim_cuda
-       test_gossip_sim_varying_cuda test_gossip_view_cuda test_cuda_loader)
+       test_gossip_sim_varying_cuda test_gossip_view_cuda test_gossip_loss_sequence_twins
+       test_muffliato_view_twins test_cuda_loader)
 binaries=("${tests[@]}" bench_gpu_targets)
 common=(-DCMAKE_BUILD_TYPE=Release -DNETDP_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DNETDP_MPI=OFF
         -DNETDP_PYTHON=OFF)

@@ -159,7 +159,8 @@ rm -rf "$probe_dir"
 files+=(tests.log)
 : > "$out/tests.log"
 suites=(test_cuda_loader test_walk_sim_cuda test_gossip_loss_cuda test_walk_loss_cuda test_gossip_sim_cuda
-        test_gossip_sim_varying_cuda test_gossip_view_cuda)
+        test_gossip_sim_varying_cuda test_gossip_view_cuda test_gossip_loss_sequence_twins
+        test_muffliato_view_twins)
 # A dry run of a build without CUDA has no module for the loader's suite to open.
 ((dry)) && [ ! -e "$build/libnetdp_cuda.so" ] && suites=("${suites[@]:1}") && tests_json+='"test_cuda_loader": {"skipped": "no CUDA in this build"},'
 
@@ -171,7 +172,9 @@ declare -A small=(
   [test_walk_loss_cuda]='WalkLossCuda.SmallTilesMatchCpuAndOneTile:WalkLossCuda.ChebyshevSolverMatchesCpu'
   [test_gossip_sim_cuda]='GossipSimCuda.SyncMatchesCpuOnRandomGraphs'
   [test_gossip_sim_varying_cuda]='GossipSimVaryingCuda.DropoutMatchesCpu'
-  [test_gossip_view_cuda]='GossipViewCuda.BatchesAndListedObserversMoveNoBit')
+  [test_gossip_view_cuda]='GossipViewCuda.BatchesAndListedObserversMoveNoBit'
+  [test_gossip_loss_sequence_twins]='GossipLossSequenceTwins.MuffliatoC9GivesTheSameBytes:GossipLossSequenceTwins.ExactViewBatchesMoveNoBit'
+  [test_muffliato_view_twins]='MuffliatoViewTwins.BatchesMoveNoBit')
 count() { grep -cE "^\[ *$1 *\] [A-Za-z0-9_]+\.[A-Za-z0-9_]+ \([0-9]+ ms\)" "$2"; }
 for i in "${!suites[@]}"; do
   t=${suites[$i]}

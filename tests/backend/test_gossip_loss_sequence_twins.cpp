@@ -1,9 +1,12 @@
 // The time-varying gossip accountant's twins byte for byte (docs/cuda_backend.md "Gossip-loss-sequence
 // twins"): the CPU twin (kernels/cpu/gossip_loss_sequence_cpu.cpp, whole rows per index) and the CUDA twin
-// (kernels/cuda/gossip_loss_sequence_cuda.cu, one entry per thread) built for the emulated device run the
-// bodies of common/gossip_loss_sequence_bodies.hpp, so their shares must be equal to the last bit (memcmp) on
-// every schedule kind, several graphs, starts and source ranges; and the library's loss rows through either
-// device. Built only against the emulated device (tests/CMakeLists.txt, labels device-bodies and twins).
+// (kernels/cuda/gossip_loss_sequence_cuda.cu, one entry per thread) run the bodies of
+// common/gossip_loss_sequence_bodies.hpp, so their shares must be equal to the last bit (memcmp) on every
+// schedule kind, several graphs, starts and source ranges; and the library's loss rows through either device.
+// Built twice (tests/CMakeLists.txt, label twins): against the backend of the build (skipped where no CUDA
+// device answers; on a GPU the bytes must agree too, the bodies rounding every operation on their own and
+// using no libm function but the correctly rounded sqrt) and as *_emulated against the emulated device (label
+// device-bodies), so CI compares the twins without a GPU.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -20,6 +23,7 @@
 #include "netdp/core/error.hpp"
 #include "netdp/core/graph_generators.hpp"
 #include "netdp/ground/schedule_view.hpp"
+#include "support/cuda_required.hpp"
 #include "support/gossip_schedules.hpp"
 
 namespace netdp {
@@ -96,6 +100,7 @@ std::pair<std::vector<double>, std::vector<double>> both_twins(const GossipSched
 }
 
 TEST(GossipLossSequenceTwins, SynchronousSchedulesGiveTheSameBytes) {
+  NETDP_NEEDS_CUDA_DEVICE();
   struct Case {
     GossipSchedule s;
     std::string name;
@@ -122,6 +127,7 @@ TEST(GossipLossSequenceTwins, SynchronousSchedulesGiveTheSameBytes) {
 }
 
 TEST(GossipLossSequenceTwins, RandomizedTicksGiveTheSameBytes) {
+  NETDP_NEEDS_CUDA_DEVICE();
   for (const auto& [n, steps, seed] : {std::tuple<node_t, int, std::uint64_t>{6, 40, 1}, {23, 300, 7}}) {
     const GossipSchedule s = random_ticks(n, steps, seed);
     for (int t_start : {0, 5})
@@ -134,6 +140,7 @@ TEST(GossipLossSequenceTwins, RandomizedTicksGiveTheSameBytes) {
 }
 
 TEST(GossipLossSequenceTwins, MuffliatoC9GivesTheSameBytes) {
+  NETDP_NEEDS_CUDA_DEVICE();
   const GossipSchedule varying = er_rounds(29, 3.0, 4, 5);
   const GossipSchedule fixed = testing::constant_schedule(ring_graph(14), 3);
   for (int K : {1, 3}) {
@@ -148,6 +155,7 @@ TEST(GossipLossSequenceTwins, MuffliatoC9GivesTheSameBytes) {
 
 /// The library's rows through --device cpu and --device cuda (the emulated device answers as device 0).
 TEST(GossipLossSequenceTwins, TheLibraryGivesTheSameRowsOnEitherDevice) {
+  NETDP_NEEDS_CUDA_DEVICE();
   GossipLossParams p;
   p.accounting = GossipAccounting::theorem;
   p.alpha = 3;
@@ -242,6 +250,7 @@ void expect_same_views(const Views& cpu, const Views& cuda, const std::string& w
 }
 
 TEST(GossipLossSequenceTwins, ExactViewsGiveTheSameBytes) {
+  NETDP_NEEDS_CUDA_DEVICE();
   const GossipSchedule varying = er_rounds(26, 3.0, 5, 9),
                        ring = testing::constant_schedule(ring_graph(13), 6), ticks = random_ticks(11, 60, 3);
   std::vector<node_t> everyone_26(26), everyone_13(13), everyone_11(11), some = {0, 4, 7, 9};
@@ -272,6 +281,7 @@ TEST(GossipLossSequenceTwins, ExactViewsGiveTheSameBytes) {
 }
 
 TEST(GossipLossSequenceTwins, ExactViewBatchesMoveNoBit) {
+  NETDP_NEEDS_CUDA_DEVICE();
   const GossipSchedule varying = er_rounds(24, 3.0, 4, 1);
   std::vector<node_t> everyone(24);
   for (node_t v = 0; v < 24; ++v) everyone[v] = v;
@@ -286,6 +296,7 @@ TEST(GossipLossSequenceTwins, ExactViewBatchesMoveNoBit) {
 }
 
 TEST(GossipLossSequenceTwins, TheCudaTwinRefusesWhatDoesNotFit) {
+  NETDP_NEEDS_CUDA_DEVICE();
   const GossipSchedule s = testing::constant_schedule(ring_graph(40), 3);
   std::vector<RoundView> rounds;
   for (int t = 0; t < s.steps; ++t) rounds.push_back({s.round(t).w, s.round(t).graph});

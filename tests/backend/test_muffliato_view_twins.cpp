@@ -1,10 +1,11 @@
 // The exact accountant of linear Muffliato-GD runs, its twins byte for byte (docs/cuda_backend.md "Muffliato
 // exact twins"): the CPU twin (muffliato_view_twin_cpu, whole rows and contiguous slots) and the CUDA twin
-// (kernels/cuda/muffliato_view_cuda.cu, one entry or one observer per thread, interleaved slots) built for
-// the emulated device run the bodies of common/muffliato_view_bodies.hpp, so their shares and reports must be
-// equal to the last bit; and the library's shares through either device agree with the CPU's production
-// engine to rounding. Built only against the emulated device (tests/CMakeLists.txt, labels device-bodies and
-// twins).
+// (kernels/cuda/muffliato_view_cuda.cu, one entry or one observer per thread, interleaved slots) run the
+// bodies of common/muffliato_view_bodies.hpp, so their shares and reports must be equal to the last bit; and
+// the library's shares through either device agree with the CPU's production engine to rounding. Built twice
+// (tests/CMakeLists.txt, label twins): against the backend of the build (skipped where no CUDA device
+// answers; on a GPU the bytes must agree too) and as *_emulated against the emulated device (label
+// device-bodies).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,6 +19,7 @@
 #include "netdp/accounting/muffliato_exact.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/core/graph_generators.hpp"
+#include "support/cuda_required.hpp"
 #include "support/gossip_schedules.hpp"
 
 namespace netdp {
@@ -79,6 +81,7 @@ GossipSchedule er_rounds(node_t n, double c, int steps, std::uint64_t seed) {
 }
 
 TEST(MuffliatoViewTwins, SharesAndReportsAreTheSameBytes) {
+  NETDP_NEEDS_CUDA_DEVICE();
   const GossipSchedule varying = er_rounds(14, 3.0, 3, 21),
                        ring = testing::constant_schedule(ring_graph(9), 3),
                        star = testing::constant_schedule(star_graph(8), 4);
@@ -108,6 +111,7 @@ TEST(MuffliatoViewTwins, SharesAndReportsAreTheSameBytes) {
 }
 
 TEST(MuffliatoViewTwins, BatchesMoveNoBit) {
+  NETDP_NEEDS_CUDA_DEVICE();
   const GossipSchedule s = er_rounds(12, 3.0, 2, 4);
   Setting c;
   c.rounds = 2;
@@ -124,6 +128,7 @@ TEST(MuffliatoViewTwins, BatchesMoveNoBit) {
 /// The library on either device: the CUDA twin against the CPU's production engine (BLAS blocks), to
 /// rounding.
 TEST(MuffliatoViewTwins, TheLibraryAgreesOnEitherDevice) {
+  NETDP_NEEDS_CUDA_DEVICE();
   const GossipSchedule s = er_rounds(13, 3.0, 3, 8);
   const std::vector<double> gammas = {1.2};
   MuffliatoExactParams p;
@@ -144,6 +149,7 @@ TEST(MuffliatoViewTwins, TheLibraryAgreesOnEitherDevice) {
 }
 
 TEST(MuffliatoViewTwins, TheCudaTwinRefusesBadInput) {
+  NETDP_NEEDS_CUDA_DEVICE();
   const GossipSchedule s = er_rounds(10, 3.0, 2, 2);
   Setting c;
   c.rounds = 2;
