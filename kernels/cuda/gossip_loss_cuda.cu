@@ -8,12 +8,12 @@
 // L2. Each power is one warp-per-row pass (cuda/gossip_spmm.cuh): pass 1 makes the power, then the norms
 // r_t(u) = ||W^t e_u||^2 of the tile's sources in the one order of the CPU twin (gossip_loss::
 // ChunkSquaresBody, ColumnNormsBody: chunks of nodes, then the chunks in order), pass 2 adds the shares
-// S[w, j] in the same pass as the power (gossip_loss::SharesStepBody). The final loss block is column-major (column j = row
-// s + j of the loss matrix) and goes to the sink through two small pinned chunks (RowStaging). A dense W
-// (Propagation::dense) is propagated by one DGEMM per power (Propagator::apply_rows) and the same bodies
-// record the power in place. Tiles and bytes: memory_plan::plan_gossip_loss (pure, tested without a GPU),
-// capped at kSourceTile. The engine holds the device state; the driver (src/accounting/gossip_loss.cpp) runs
-// the tile loops, one call per tile.
+// S[w, j] in the same pass as the power (gossip_loss::SharesStepBody). The final loss block is column-major
+// (column j = row s + j of the loss matrix) and goes to the sink through two small pinned chunks
+// (RowStaging). A dense W (Propagation::dense) is propagated by one DGEMM per power (Propagator::apply_rows)
+// and the same bodies record the power in place. Tiles and bytes: memory_plan::plan_gossip_loss (pure, tested
+// without a GPU), capped at kSourceTile. The engine holds the device state; the driver
+// (src/accounting/gossip_loss.cpp) runs the tile loops, one call per tile.
 #include <cuda_runtime.h>
 
 #include <algorithm>
