@@ -13,7 +13,9 @@
 #include <cblas.h>
 
 #include "common/csr_host.hpp"
+#include "common/propagation_bodies.hpp"
 #include "common/rounding.hpp"
+#include "common/walk_loss_bodies.hpp"
 #include "common/walk_loss_chebyshev.hpp"
 #include "common/walk_loss_math.hpp"
 #include "cpu/power_panels.hpp"
@@ -23,11 +25,19 @@
 namespace netdp::kernels {
 
 SymmetricEigen symmetric_eigen_cpu(CsrView w) {
+  // The CUDA twin's call (walk_loss_cuda.cu, cuda/dense_solvers.hpp): the column-major dense W built by
+  // propagation::CsrToDenseBody, its lower triangle to dsyevd, BLAS on one thread. The emulated device runs
+  // the same LAPACK call on the same bytes, so the twins get the same eigenpairs there; on a GPU cuSOLVER is
+  // the one routine that differs (docs/cuda_backend.md "Walk-loss twins").
+  const std::int64_t n = w.n;
   SymmetricEigen e;
-  e.vectors = to_dense(w);  // symmetric: row- and column-major copies are the same
-  e.values.resize(static_cast<std::size_t>(w.n));
+  e.vectors.assign(static_cast<std::size_t>(n * n), 0.0);
+  const propagation::CsrToDenseBody<offset_t, node_t> dense{w.offsets.data(), w.columns.data(),
+                                                            w.values.data(), n, e.vectors.data()};
+  for (std::int64_t row = 0; row < n; ++row) dense(row);
+  e.values.resize(static_cast<std::size_t>(n));
   use_single_threaded_blas();
-  lapack_int info = LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'V', 'U', w.n, e.vectors.data(), w.n, e.values.data());
+  lapack_int info = LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'V', 'L', w.n, e.vectors.data(), w.n, e.values.data());
   if (info != 0) throw std::runtime_error("LAPACK dsyevd failed with info = " + std::to_string(info));
   return e;
 }
@@ -82,8 +92,8 @@ void walk_series_rows_cpu(const WalkLossProblem& p, node_t first, node_t count, 
     // s_u(v) = sum_{t=1}^T (W^t e_u)_v / t, lane j holding source[j] (Lemma D.17, E1).
     walk_powers<L>(p.w, p.steps + 1, nullptr, source, x, y, [&](int t, const std::vector<double>& xt) {
       if (t == 0) return;
-      const double inverse_t = 1.0 / t;
-      for (std::size_t i = 0; i < n * L; ++i) s[i] += xt[i] * inverse_t;
+      const walk_loss::AccumulateSeriesBody accumulate{xt.data(), 1.0 / t, s.data()};  // the CUDA twin's
+      for (std::size_t i = 0; i < n * L; ++i) accumulate(static_cast<std::int64_t>(i));
     });
     for (int j = 0; j < valid; ++j) {
       for (std::size_t v = 0; v < n; ++v) graph_row[v] = s[v * L + j];
