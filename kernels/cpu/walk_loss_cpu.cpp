@@ -13,7 +13,6 @@
 #include <cblas.h>
 
 #include "common/csr_host.hpp"
-#include "common/propagation_bodies.hpp"
 #include "common/rounding.hpp"
 #include "common/walk_loss_bodies.hpp"
 #include "common/walk_loss_chebyshev.hpp"
@@ -25,19 +24,13 @@
 namespace netdp::kernels {
 
 SymmetricEigen symmetric_eigen_cpu(CsrView w) {
-  // The CUDA twin's call (walk_loss_cuda.cu, cuda/dense_solvers.hpp): the column-major dense W built by
-  // propagation::CsrToDenseBody, its lower triangle to dsyevd, BLAS on one thread. The emulated device runs
-  // the same LAPACK call on the same bytes, so the twins get the same eigenpairs there; on a GPU cuSOLVER is
-  // the one routine that differs (docs/cuda_backend.md "Walk-loss twins").
-  const std::int64_t n = w.n;
+  // The CUDA twin's eigensolver reads the same triangle (cuda/dense_solvers.hpp; on the emulated device the
+  // same LAPACK call on the same bytes: docs/cuda_backend.md "Walk-loss twins").
   SymmetricEigen e;
-  e.vectors.assign(static_cast<std::size_t>(n * n), 0.0);
-  const propagation::CsrToDenseBody<offset_t, node_t> dense{w.offsets.data(), w.columns.data(),
-                                                            w.values.data(), n, e.vectors.data()};
-  for (std::int64_t row = 0; row < n; ++row) dense(row);
-  e.values.resize(static_cast<std::size_t>(n));
+  e.vectors = to_dense(w);  // symmetric: row- and column-major copies are the same
+  e.values.resize(static_cast<std::size_t>(w.n));
   use_single_threaded_blas();
-  lapack_int info = LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'V', 'L', w.n, e.vectors.data(), w.n, e.values.data());
+  lapack_int info = LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'V', 'U', w.n, e.vectors.data(), w.n, e.values.data());
   if (info != 0) throw std::runtime_error("LAPACK dsyevd failed with info = " + std::to_string(info));
   return e;
 }

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "netdp/ground/serial_blas.hpp"
@@ -33,9 +34,16 @@ std::int64_t SymmetricEigensolver::workspace_bytes() const {
 
 void SymmetricEigensolver::solve() {
   const State& s = *state_;
-  use_single_threaded_blas();  // the CPU twin's symmetric_eigen_cpu: the same call on the same bytes
-  const auto n = static_cast<lapack_int>(s.n);
-  const lapack_int info = LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'V', 'L', n, s.matrix, n, s.values);
+  // cuSOLVER reads the lower triangle of the column-major W (FILL_MODE_LOWER). Transposed in place, those
+  // values are the upper triangle of the CPU twin's buffer, byte for byte (symmetric_eigen_cpu: row-major W,
+  // 'U'), so the CPU's call gives the CPU's eigenpairs here, whatever W's last bits above the diagonal.
+  const std::int64_t n = s.n;
+  for (std::int64_t col = 0; col < n; ++col)
+    for (std::int64_t row = col + 1; row < n; ++row)
+      std::swap(s.matrix[row + col * n], s.matrix[col + row * n]);
+  use_single_threaded_blas();
+  const auto ln = static_cast<lapack_int>(n);
+  const lapack_int info = LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'V', 'U', ln, s.matrix, ln, s.values);
   if (info != 0) throw std::runtime_error("LAPACKE_dsyevd returned info = " + std::to_string(info));
 }
 
