@@ -48,21 +48,72 @@ struct PowerStep {
   }
 };
 
-/// Pass 1, fused into the product (a row-sum body: cuda::row_sums / host_row_sums): the power, then
-/// r_t(w) += sum_j (W^t)_{w, s + j}^2, the tile's part of r_t(w) = ||row w of W^t||^2 (docs/math.md §6.2),
-/// each square rounded, the tile's columns summed by lanes and the fixed halving tree, the tiles added in
-/// order (norms_t zeroed first). The CPU sums the squares of column u of W^t in node order instead (equal by
-/// symmetry): the two agree to the bound of the device-bodies test, not bit for bit.
+/// The one summation order of the row norms r_t(u) = ||W^t e_u||^2 (docs/math.md §6.2; docs/cuda_backend.md
+/// "Gossip-loss: the norms' one order"), both twins: the squares of column u of W^t summed in node order from
+/// 0 within chunks of kNormChunk nodes, then the chunks' sums added in chunk order from 0, every square and
+/// sum rounded once. The CPU twin runs it over its 8-lane panels (kernels/cpu/gossip_loss_cpu.cpp), the CUDA
+/// twin with one thread per (chunk, source) then one per source (ChunkSquaresBody, ColumnNormsBody): the
+/// same bits, whatever the tile or panel width. Chunks keep the GPU parallel (a plain node-order sum would be
+/// one thread per source, 32 threads per tile, each n dependent additions long) at one extra addition per
+/// chunk on the CPU; 256 nodes give 8,192 threads per 32-source tile at n = 65,536 and a final fold of 256
+/// additions.
+inline constexpr std::int64_t kNormChunk = 256;
+
+/// out[j] = sum of x[w ld + j]^2 over nodes w0 <= w < w1 in node order from 0, for the L columns j < L of a
+/// node-major block (ld = cols; the CPU's panels: L = ld = 8): one chunk of the one order.
+template <int L>
+NETDP_HD inline void chunk_square_sums(const double* x, std::int64_t ld, std::int64_t w0, std::int64_t w1,
+                                       double* out) {
+  double sum[L];
+  for (int j = 0; j < L; ++j) sum[j] = 0.0;
+  for (std::int64_t w = w0; w < w1; ++w)
+    for (int j = 0; j < L; ++j) {
+      const double value = x[w * ld + j];
+      sum[j] = rn_add(sum[j], rn_mul(value, value));
+    }
+  for (int j = 0; j < L; ++j) out[j] = sum[j];
+}
+
+/// Chunks of the one order for n nodes.
+NETDP_HD constexpr std::int64_t norm_chunks(std::int64_t n) {
+  return (n + kNormChunk - 1) / kNormChunk;
+}
+
+/// Pass 1 on the GPU, after the power: the power alone (row body over n x cols), y[w, j] = (W x)[w, j] in CSR
+/// order (PowerStep with y set).
 template <class Offset, class Column>
-struct NormsStepBody {
+struct PowerRowsBody {
   PowerStep<Offset, Column> power;
+  NETDP_HD void operator()(std::int64_t w, std::int64_t j) const { power.entry(w, j); }
+};
+
+/// Pass 1, element idx = c cols + j (1-D body over norm_chunks(n) x cols): partial[idx] = chunk c of column j
+/// of the tile's power x (node-major n x cols). The threads of a warp take consecutive columns of the same
+/// nodes: coalesced reads.
+struct ChunkSquaresBody {
+  const double* x;
+  std::int64_t n, cols;
+  double* partial;
+
+  NETDP_HD void operator()(std::int64_t idx) const {
+    const std::int64_t c = idx / cols, j = idx - c * cols;
+    const std::int64_t w0 = c * kNormChunk, w1 = w0 + kNormChunk < n ? w0 + kNormChunk : n;
+    chunk_square_sums<1>(x + j, cols, w0, w1, partial + idx);
+  }
+};
+
+/// Pass 1, source j of the tile (1-D body over cols): norms_t[first + j] = r_t(first + j), the chunks of
+/// ChunkSquaresBody added in chunk order from 0. Each source's norm is written once: no tile adds to another.
+struct ColumnNormsBody {
+  const double* partial;
+  std::int64_t chunks, cols, first;
   double* norms_t;
 
-  NETDP_HD double part(std::int64_t w, std::int64_t j) const {
-    const double value = power.entry(w, j);
-    return rn_mul(value, value);
+  NETDP_HD void operator()(std::int64_t j) const {
+    double sum = 0.0;
+    for (std::int64_t c = 0; c < chunks; ++c) sum = rn_add(sum, partial[c * cols + j]);
+    norms_t[first + j] = sum;
   }
-  NETDP_HD void done(std::int64_t w, double sum) const { norms_t[w] = rn_add(norms_t[w], sum); }
 };
 
 /// Pass 2, fused into the product (row body): the power, then S[w, j] += (W^t)_{w, s + j}^2 / r_t(w), the

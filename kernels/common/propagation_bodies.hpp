@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "common/hd.hpp"
+#include "common/rounding.hpp"
 
 namespace netdp::kernels {
 
@@ -51,6 +52,29 @@ struct CsrToDenseBody {
   NETDP_HD void operator()(std::int64_t row) const {
     for (Offset e = offsets[row]; e < offsets[row + 1]; ++e)
       dense[row + static_cast<std::int64_t>(columns[e]) * n] += values[e];
+  }
+};
+
+/// Element (r, j) of Y = W X for column-major n x cols blocks X, Y (2-D body): sum over W's row r in CSR
+/// order from 0 of values[k] x[columns[k] + j n], each product and sum rounded once, which is the CPU twins'
+/// product (common/csr_product.hpp, csr_row_product, any panel width) on column j. The walk accountant's
+/// Propagator::apply on a GPU and on the emulated device (the series and the Chebyshev solver; in place of
+/// cuSPARSE's SpMM, whose summation order is its own: docs/cuda_backend.md "Walk-loss twins").
+template <class Offset, class Column>
+struct CsrColumnsProductBody {
+  const Offset* offsets;
+  const Column* columns;
+  const double* values;
+  const double* x;
+  std::int64_t n;
+  double* y;
+
+  NETDP_HD void operator()(std::int64_t r, std::int64_t j) const {
+    const double* xj = x + j * n;
+    double sum = 0.0;
+    for (Offset k = offsets[r]; k < offsets[r + 1]; ++k)
+      sum = rn_add(sum, rn_mul(values[k], xj[static_cast<std::int64_t>(columns[k])]));
+    y[r + j * n] = sum;
   }
 };
 

@@ -8,13 +8,16 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <vector>
 
 #include <cblas.h>
 
 #include "common/csr_host.hpp"
+#include "common/gossip_loss_bodies.hpp"
 #include "common/gossip_loss_math.hpp"
+#include "common/rounding.hpp"
 #include "cpu/power_panels.hpp"
 #include "gossip_loss_kernels.hpp"
 #include "netdp/ground/work_counter.hpp"
@@ -22,14 +25,17 @@
 namespace netdp::kernels {
 namespace {
 
-/// r[u] = r_t(u) = ||W^t e_u||^2 for the panel's real sources, from their columns xt, summed over w in
-/// increasing order.
+/// r[u] = r_t(u) = ||W^t e_u||^2 for the panel's real sources, from their columns xt, in the one order of
+/// the CUDA twin (gossip_loss::chunk_square_sums over chunks of kNormChunk nodes, then the chunks in order;
+/// common/gossip_loss_bodies.hpp, docs/cuda_backend.md "Gossip-loss: the norms' one order").
 template <int L>
 void own_norms(node_t n, const double* xt, const std::array<node_t, L>& source, node_t valid, double* r) {
-  std::array<double, L> acc{};
-  for (node_t w = 0; w < n; ++w)
-    for (int j = 0; j < L; ++j)
-      acc[j] += xt[static_cast<std::size_t>(w) * L + j] * xt[static_cast<std::size_t>(w) * L + j];
+  std::array<double, L> acc{}, chunk{};
+  for (std::int64_t w0 = 0; w0 < n; w0 += gossip_loss::kNormChunk) {
+    gossip_loss::chunk_square_sums<L>(xt, L, w0, std::min<std::int64_t>(n, w0 + gossip_loss::kNormChunk),
+                                      chunk.data());
+    for (int j = 0; j < L; ++j) acc[j] = rn_add(acc[j], chunk[j]);
+  }
   for (int j = 0; j < valid; ++j) r[source[j]] = acc[j];
 }
 
@@ -58,7 +64,7 @@ void rows_from_shares(const GossipLossProblem& p, const double* s, const std::ar
   }
 }
 
-/// r_t(u) = ||W^t e_u||^2 for the panel's sources, summed over w in increasing order.
+/// r_t(u) = ||W^t e_u||^2 for the panel's sources (own_norms: the one order).
 template <int L>
 void panel_row_norms(const GossipLossProblem& p, const double* w_dense, node_t first, node_t valid,
                      std::span<double> norms) {

@@ -14,6 +14,7 @@
 
 #include "common/csr_host.hpp"
 #include "common/rounding.hpp"
+#include "common/walk_loss_bodies.hpp"
 #include "common/walk_loss_chebyshev.hpp"
 #include "common/walk_loss_math.hpp"
 #include "cpu/power_panels.hpp"
@@ -23,6 +24,8 @@
 namespace netdp::kernels {
 
 SymmetricEigen symmetric_eigen_cpu(CsrView w) {
+  // The CUDA twin's eigensolver reads the same triangle (cuda/dense_solvers.hpp; on the emulated device the
+  // same LAPACK call on the same bytes: docs/cuda_backend.md "Walk-loss twins").
   SymmetricEigen e;
   e.vectors = to_dense(w);  // symmetric: row- and column-major copies are the same
   e.values.resize(static_cast<std::size_t>(w.n));
@@ -82,8 +85,8 @@ void walk_series_rows_cpu(const WalkLossProblem& p, node_t first, node_t count, 
     // s_u(v) = sum_{t=1}^T (W^t e_u)_v / t, lane j holding source[j] (Lemma D.17, E1).
     walk_powers<L>(p.w, p.steps + 1, nullptr, source, x, y, [&](int t, const std::vector<double>& xt) {
       if (t == 0) return;
-      const double inverse_t = 1.0 / t;
-      for (std::size_t i = 0; i < n * L; ++i) s[i] += xt[i] * inverse_t;
+      const walk_loss::AccumulateSeriesBody accumulate{xt.data(), 1.0 / t, s.data()};  // the CUDA twin's
+      for (std::size_t i = 0; i < n * L; ++i) accumulate(static_cast<std::int64_t>(i));
     });
     for (int j = 0; j < valid; ++j) {
       for (std::size_t v = 0; v < n; ++v) graph_row[v] = s[v * L + j];

@@ -5,14 +5,15 @@
 //
 // Layout: node-major source tiles of at most kSourceTile sources. A tile of b sources is a row-major n x b
 // block X (ld = b), X[w b + j] = (W^t)_{w, s + j}: n b doubles that the gathers of the next product find in
-// L2. Each power is one warp-per-row pass (cuda/gossip_spmm.cuh) with its epilogue fused: pass 1 adds the
-// tile's part of r_t(w) = ||row w of W^t||^2 (cuda::row_sums over gossip_loss::NormsStepBody), pass 2 adds
-// the shares S[w, j] (gossip_loss::SharesStepBody). The final loss block is column-major (column j = row
-// s + j of the loss matrix) and goes to the sink through two small pinned chunks (RowStaging). A dense W
-// (Propagation::dense) is propagated by one DGEMM per power (Propagator::apply_rows) and the same bodies
-// record the power in place. Tiles and bytes: memory_plan::plan_gossip_loss (pure, tested without a GPU),
-// capped at kSourceTile. The engine holds the device state; the driver (src/accounting/gossip_loss.cpp) runs
-// the tile loops, one call per tile.
+// L2. Each power is one warp-per-row pass (cuda/gossip_spmm.cuh): pass 1 makes the power, then the norms
+// r_t(u) = ||W^t e_u||^2 of the tile's sources in the one order of the CPU twin (gossip_loss::
+// ChunkSquaresBody, ColumnNormsBody: chunks of nodes, then the chunks in order), pass 2 adds the shares
+// S[w, j] in the same pass as the power (gossip_loss::SharesStepBody). The final loss block is column-major
+// (column j = row s + j of the loss matrix) and goes to the sink through two small pinned chunks
+// (RowStaging). A dense W (Propagation::dense) is propagated by one DGEMM per power (Propagator::apply_rows)
+// and the same bodies record the power in place. Tiles and bytes: memory_plan::plan_gossip_loss (pure, tested
+// without a GPU), capped at kSourceTile. The engine holds the device state; the driver
+// (src/accounting/gossip_loss.cpp) runs the tile loops, one call per tile.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -96,7 +97,7 @@ class Engine final : public GossipLossCudaEngine {
     adjacency_ = DeviceBuffer<std::int32_t>(p.graph.adjacency.size());
     adj_offsets_.upload(std::span<const std::int64_t>(p.graph.offsets), stream);
     adjacency_.upload(std::span<const std::int32_t>(p.graph.adjacency), stream);
-    // Pass 1 adds every tile's part of r_t(w); never hand DGEMM uninitialised memory (0 * NaN = NaN).
+    // Pass 1 writes each r_t(u) once (zeroed anyway); never hand DGEMM uninitialised memory (0 * NaN = NaN).
     for (const DeviceBuffer<double>* buffer : {&norms_, &block_a_, &block_b_})
       NETDP_CUDA_TRY(cudaMemsetAsync(buffer->data(), 0, buffer->bytes(), stream));
     run_.device_bytes =
@@ -107,16 +108,25 @@ class Engine final : public GossipLossCudaEngine {
 
   CudaGossipLossRun plan() const override { return run_; }
 
-  // ---- Pass 1: r_t(w) = ||row w of W^t||^2 for every w and t (docs/math.md §6.2), a tile's part. ----
+  // ---- Pass 1: r_t(u) = ||W^t e_u||^2 for the tile's sources u and every t (docs/math.md §6.2). ----
   void add_norms(node_t s, node_t cols) override {
     const cuda::DeviceGuard guard(context_.device);
-    const std::int64_t n = p_.w.n;
+    const std::int64_t n = p_.w.n, chunks = gossip_loss::norm_chunks(n);
     propagate_tile(s, cols, [&](std::int64_t k, const double* x, double* y) {
-      cuda::row_sums(
-          n, cols,
-          gossip_loss::NormsStepBody<offset_t, node_t>{w_.offsets.data(), w_.columns.data(), w_.values.data(),
-                                                       x, cols, y, norms_.data() + k * n},
-          stream());
+      if (y) {
+        cuda::for_each_row(n, cols,
+                           gossip_loss::PowerRowsBody<offset_t, node_t>{
+                               {{w_.offsets.data(), w_.columns.data(), w_.values.data(), x}, cols, y}},
+                           stream());
+      }
+      // The power's column norms in the one order the CPU twin sums too (gossip_loss::kNormChunk; docs/
+      // cuda_backend.md "Gossip-loss: the norms' one order"). The chunk sums go to the other block, which
+      // holds the spent power (chunks x cols <= n x cols) until the next product overwrites it.
+      const double* power = y ? y : x;
+      double* partial = power == block_a_.data() ? block_b_.data() : block_a_.data();
+      cuda::for_each(chunks * cols, gossip_loss::ChunkSquaresBody{power, n, cols, partial}, stream());
+      cuda::for_each(cols, gossip_loss::ColumnNormsBody{partial, chunks, cols, s, norms_.data() + k * n},
+                     stream());
     });
     context_.stream.synchronize();  // the tile is done when the call returns: the driver's progress is true
   }

@@ -1,8 +1,7 @@
-// Device-resident W and Y = W X (see propagator.hpp). Moved out of gossip_loss_cuda.cu unchanged so that the
-// random-walk backend propagates with the same code.
+// Device-resident W and Y = W X (see propagator.hpp): the walk accountant's sparse product by the CPU
+// twins' CSR order (propagation::CsrColumnsProductBody), the dense path by cuBLAS.
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
-#include <cusparse.h>
 
 #include <algorithm>
 #include <span>
@@ -35,37 +34,29 @@ Propagator::Propagator(CsrView w, bool dense, cudaStream_t stream)
     dense_w_ = DeviceBuffer<double>(static_cast<std::size_t>(n_) * static_cast<std::size_t>(n_));
     csr_to_dense_async(offsets_.data(), columns_.data(), values_.data(), n_, dense_w_.data(), stream_);
     cublas_.emplace(stream_);
-  } else {
-    cusparse_.emplace(stream_);
-    csr_.emplace(n_, nnz_, offsets_.data(), columns_.data(), values_.data());
   }
   // The pageable uploads above are staged before cudaMemcpyAsync returns, but keep the order explicit.
   NETDP_CUDA_TRY(cudaStreamSynchronize(stream_));
 }
 
-void Propagator::reserve(const double* x, double* y, std::int64_t cols) {
-  if (dense_) return;
-  const ConstDenseDescriptor in(n_, cols, n_, x);
-  const DenseDescriptor out(n_, cols, n_, y);
-  ensure_workspace(in, out);
-}
+void Propagator::reserve(const double*, double*, std::int64_t) {}  // the CSR body needs no workspace
 
 void Propagator::apply(const double* x, double* y, std::int64_t cols) {
-  const double one = 1.0, zero = 0.0;
   if (dense_) {
+    const double one = 1.0, zero = 0.0;
     NETDP_CUDA_TRY(cublasDgemm(cublas_->get(), CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(n_),
                                static_cast<int>(cols), static_cast<int>(n_), &one, dense_w_.data(),
                                static_cast<int>(n_), x, static_cast<int>(n_), &zero, y,
                                static_cast<int>(n_)));
     return;
   }
-  const ConstDenseDescriptor in(n_, cols, n_, x);
-  const DenseDescriptor out(n_, cols, n_, y);
-  ensure_workspace(in, out);
-  // Non-transposed CSR SpMM: deterministic run to run (only the transposed variants are not).
-  NETDP_CUDA_TRY(cusparseSpMM(cusparse_->get(), CUSPARSE_OPERATION_NON_TRANSPOSE,
-                              CUSPARSE_OPERATION_NON_TRANSPOSE, &one, csr_->get(), in.get(), &zero, out.get(),
-                              CUDA_R_64F, kAlgorithm, workspace_.data()));
+  // One thread per entry, W's row summed in CSR order from 0 with products and sums rounded on their own:
+  // the CPU twins' bits (propagation::CsrColumnsProductBody; docs/cuda_backend.md "Walk-loss twins"), where
+  // cuSPARSE's SpMM sums in an order of its own.
+  for_each_2d(n_, cols,
+              propagation::CsrColumnsProductBody<std::int32_t, std::int32_t>{offsets_.data(), columns_.data(),
+                                                                             values_.data(), x, n_, y},
+              stream_);
 }
 
 void Propagator::apply_rows(const double* x, double* y, std::int64_t cols) {
@@ -75,18 +66,6 @@ void Propagator::apply_rows(const double* x, double* y, std::int64_t cols) {
   NETDP_CUDA_TRY(cublasDgemm(cublas_->get(), CUBLAS_OP_N, CUBLAS_OP_T, static_cast<int>(cols),
                              static_cast<int>(n_), static_cast<int>(n_), &one, x, static_cast<int>(cols),
                              dense_w_.data(), static_cast<int>(n_), &zero, y, static_cast<int>(cols)));
-}
-
-void Propagator::ensure_workspace(const ConstDenseDescriptor& in, const DenseDescriptor& out) {
-  const double one = 1.0, zero = 0.0;
-  std::size_t bytes = 0;
-  NETDP_CUDA_TRY(cusparseSpMM_bufferSize(cusparse_->get(), CUSPARSE_OPERATION_NON_TRANSPOSE,
-                                         CUSPARSE_OPERATION_NON_TRANSPOSE, &one, csr_->get(), in.get(), &zero,
-                                         out.get(), CUDA_R_64F, kAlgorithm, &bytes));
-  if (bytes <= workspace_.bytes()) return;
-  // Work queued on the stream may still use the old workspace.
-  NETDP_CUDA_TRY(cudaStreamSynchronize(stream_));
-  workspace_ = DeviceBuffer<std::byte>(bytes);
 }
 
 }  // namespace netdp::kernels::cuda

@@ -1,10 +1,11 @@
 #pragma once
 // Device-resident gossip matrix W and the product Y = W X on column-major n x cols blocks, shared by the CUDA
-// backends that propagate W^t e_u (gossip: docs/math.md §6.1; random walk, series method: docs/math.md §5.2
-// E1). Sparse W goes through cuSPARSE SpMM (32-bit indices: the caller checks nnz < 2^31), dense W through
-// cuBLAS DGEMM on a column-major copy built on the device.
+// backends that propagate W^t e_u (gossip: docs/math.md §6.1; random walk, series and Chebyshev: docs/math.md
+// §5.2, docs/walk_loss.md). Sparse W goes through propagation::CsrColumnsProductBody (32-bit indices: the
+// caller checks nnz < 2^31), one thread per entry summing W's row in CSR order, the CPU twins' bits
+// (docs/cuda_backend.md "Walk-loss twins"); dense W through cuBLAS DGEMM on a column-major copy built on the
+// device.
 #include <cuda_runtime_api.h>
-#include <cusparse.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -21,13 +22,13 @@ class Propagator {
  public:
   Propagator(CsrView w, bool dense, cudaStream_t stream);
 
-  /// Bytes held on the device: CSR arrays, dense copy and SpMM workspace.
+  /// Bytes held on the device: CSR arrays and dense copy.
   std::int64_t device_bytes() const {
     return static_cast<std::int64_t>(offsets_.bytes() + columns_.bytes() + values_.bytes() +
-                                     dense_w_.bytes() + workspace_.bytes());
+                                     dense_w_.bytes());
   }
 
-  /// Sizes the SpMM workspace for blocks of `cols` columns (x and y: device blocks of at least n x cols).
+  /// Nothing since the CSR body replaced cuSPARSE's SpMM (which needed a workspace); kept for the engines.
   void reserve(const double* x, double* y, std::int64_t cols);
 
   /// y = W x for column-major n x cols blocks with leading dimension n.
@@ -39,19 +40,12 @@ class Propagator {
   void apply_rows(const double* x, double* y, std::int64_t cols);
 
  private:
-  static constexpr cusparseSpMMAlg_t kAlgorithm = CUSPARSE_SPMM_CSR_ALG1;
-
-  void ensure_workspace(const ConstDenseDescriptor& in, const DenseDescriptor& out);
-
   std::int64_t n_, nnz_;
   bool dense_;
   cudaStream_t stream_;
   DeviceBuffer<std::int32_t> offsets_, columns_;
   DeviceBuffer<double> values_, dense_w_;
-  DeviceBuffer<std::byte> workspace_;
-  // Declared after the buffers they point into, so they are destroyed first.
-  std::optional<CusparseHandle> cusparse_;
-  std::optional<CsrDescriptor> csr_;
+  // Declared after the buffers it works on, so it is destroyed first.
   std::optional<CublasHandle> cublas_;
 };
 

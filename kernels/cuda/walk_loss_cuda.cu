@@ -11,8 +11,12 @@
 //    G.
 //  - series (E1), docs/math.md §5.2: X = W^t e_u by propagation (Propagator), S += X / t for t = 1 .. T.
 //  - spectral / finite by the Chebyshev solver (docs/walk_loss.md "Solvers"): per tile, the bodies of
-//    common/walk_loss_chebyshev.hpp around one Propagator SpMM per degree, the CPU's recurrence step by step
-//    (only cuSPARSE's summation inside W t_k can round differently from the CPU's CSR product).
+//    common/walk_loss_chebyshev.hpp around one Propagator product per degree, the CPU's recurrence step by
+//    step.
+// Twins (docs/cuda_backend.md "Walk-loss twins"): the products W X are propagation::CsrColumnsProductBody,
+// the CPU's CSR order, so the series and the Chebyshev solver give the CPU twin's bytes; the spectral methods
+// given the same eigenpairs and GEMM too, and those two (cuSOLVER, cuBLAS in cuda/dense_solvers.hpp) are the
+// vendor routines that differ on a GPU (the emulated device runs the CPU twin's LAPACK and BLAS calls there).
 // Tiles, staging and bytes: memory_plan::plan_walk_series / plan_walk_spectral (pure, tested without a GPU);
 // rows reach the sink through two small pinned chunks (RowStaging). Each method is an engine that holds the
 // device state; the driver (src/accounting/walk_loss.cpp) runs the tile loop, one call per tile.

@@ -1,11 +1,13 @@
 // The emulated device's Propagator (emulated/cuda/propagator.hpp): y[:, j] = W x[:, j] for each column of a
-// column-major n x cols block, with the CPU engines' CSR product.
+// column-major n x cols block by the device's body (propagation::CsrColumnsProductBody, the CPU engines' CSR
+// order), and the node-major product with the CPU engines' CSR product.
 #include "cuda/propagator.hpp"
 
 #include <cstdint>
 
 #include "common/csr_product.hpp"
 #include "common/for_each.hpp"
+#include "common/propagation_bodies.hpp"
 
 namespace netdp::kernels::cuda {
 
@@ -20,12 +22,10 @@ std::int64_t Propagator::device_bytes() const {
 void Propagator::reserve(const double*, double*, std::int64_t) {}
 
 void Propagator::apply(const double* x, double* y, std::int64_t cols) {
-  const std::int64_t n = w_.n;
-  host_for_each(cols, [&](std::int64_t j) {
-    for (std::int64_t row = 0; row < n; ++row)
-      csr_row_product<1>(w_.offsets.data(), w_.columns.data(), w_.values.data(), row, x + j * n, 1,
-                         y + j * n);
-  });
+  // The device's body (cuda/propagator.cu): the CPU twins' CSR order, column by column.
+  host_for_each_2d(w_.n, cols,
+                   propagation::CsrColumnsProductBody<offset_t, node_t>{w_.offsets.data(), w_.columns.data(),
+                                                                        w_.values.data(), x, w_.n, y});
 }
 
 void Propagator::apply_rows(const double* x, double* y, std::int64_t cols) {

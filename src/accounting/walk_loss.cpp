@@ -173,7 +173,8 @@ WalkLossRun walk_loss(const Graph& g, const CsrMatrix& w, const WalkLossParams& 
   run.device = device.name;
   run.device_note = device.note;
   if (device.kind == DeviceKind::cuda) {
-    // The same solver choice as on the CPU; the Chebyshev solver runs the same bodies around cuSPARSE's SpMM.
+    // The same solver choice as on the CPU; the Chebyshev solver runs the same bodies and the same CSR
+    // product.
     WalkSolverChoice choice;
     if (p.method != WalkLossMethod::series) choice = choose_walk_loss_solver(w, p);
     const bool chebyshev = choice.solver == WalkLossSolver::chebyshev;

@@ -3,13 +3,14 @@
 // in the order kernels/cuda/walk_loss_cuda.cu launches them, with the vendor-library steps replaced by the
 // CPU backend's own (kernels/cpu/): cuSOLVER's syevd by symmetric_eigen_cpu (LAPACK dsyevd) and
 // walk_eigen_weights, cuBLAS's GEMM by the CPU's own row-major DGEMM call on blocks of 32 rows (the bodies'
-// column-major B transposed into the CPU's `scaled`, an exact copy), cuSPARSE's SpMM by the CPU's sparse
-// product (cpu/power_panels.hpp propagate_sparse, one lane per column: every lane of the CPU's panels runs
-// the same arithmetic). Compared with walk_spectral_rows_cpu / walk_series_rows_cpu: 0 ulps everywhere, since
-// every body performs the CPU's operations in the CPU's order (V g products, S + X (1/t) rounded twice, the
-// sender max, walk_pair_loss). What only a GPU sees (cuSOLVER's eigenvectors, cuBLAS's summation order) is
-// bounded by test_walk_loss_cuda. Graphs: a path, a star, hypercube:dim=3, G(200, 0.05), and for the series
-// (the only method defined there) a path with an isolated node. The Chebyshev solver's bodies
+// column-major B transposed into the CPU's `scaled`, an exact copy); the sparse product is the device's own
+// body (propagation::CsrColumnsProductBody, shown equal to the CPU's panels by
+// CsrColumnsProductIsTheCpuPanelProduct). Compared with walk_spectral_rows_cpu / walk_series_rows_cpu: 0 ulps
+// everywhere, since every body performs the CPU's operations in the CPU's order (V g products, S + X (1/t)
+// rounded twice, the sender max, walk_pair_loss). What only a GPU sees (cuSOLVER's eigenvectors, cuBLAS's
+// summation order) is bounded by test_walk_loss_cuda (tests/backend/test_walk_loss_twins.cpp compares the
+// twins' rows by memcmp). Graphs: a path, a star, hypercube:dim=3, G(200, 0.05), and for the series (the only
+// method defined there) a path with an isolated node. The Chebyshev solver's bodies
 // (common/walk_loss_chebyshev.hpp) run in ChebyshevEngine::loss_rows's order against walk_chebyshev_rows_cpu,
 // 0 ulps too. Label device-bodies: no GPU needed.
 #include <gtest/gtest.h>
@@ -109,10 +110,11 @@ std::vector<double> body_spectral_rows(const WalkLossProblem& p, const Symmetric
   return rows;
 }
 
-/// y = W x on a column-major n x cols block: the CPU's own sparse product per column (cuSPARSE SpMM's place).
+/// y = W x on a column-major n x cols block: Propagator::apply's body.
 void propagate(CsrView w, const double* x, double* y, std::int64_t cols) {
-  const std::int64_t n = w.n;
-  for (std::int64_t j = 0; j < cols; ++j) kernels::propagate_sparse<1>(w, x + j * n, y + j * n);
+  host_for_each_2d(w.n, cols,
+                   prop::CsrColumnsProductBody<offset_t, node_t>{w.offsets.data(), w.columns.data(),
+                                                                 w.values.data(), x, w.n, y});
 }
 
 /// Series for sources first .. first + count - 1 in tiles of b: row-major loss rows, and the sums S of the
@@ -212,6 +214,32 @@ void expect_rows_equal(const std::vector<double>& rows, const std::vector<double
 }
 
 // ---- the bodies ----
+
+TEST(WalkLossBodies, CsrColumnsProductIsTheCpuPanelProduct) {
+  // The device's W X on column-major blocks (propagation::CsrColumnsProductBody, Propagator::apply) against
+  // the CPU twins' 8-lane panels (propagate_sparse<kSparseLanes>, csr_row_product): 0 ulps, every column.
+  constexpr int L = kernels::kSparseLanes;
+  for (const GraphCase& c : cases()) {
+    const std::int64_t n = c.w.n;
+    std::vector<double> panel(static_cast<std::size_t>(n * L)), column_major(panel.size());
+    for (std::int64_t v = 0; v < n; ++v)
+      for (int j = 0; j < L; ++j) {
+        const double value = std::sin(1.0 + v * 0.37 + j * 1.9) / (1.0 + j);
+        panel[v * L + j] = value;
+        column_major[v + j * n] = value;
+      }
+    std::vector<double> cpu(panel.size()), body(panel.size());
+    kernels::propagate_sparse<L>(c.w, panel.data(), cpu.data());
+    host_for_each_2d(
+        n, L,
+        prop::CsrColumnsProductBody<offset_t, node_t>{
+            c.w.offsets.data(), c.w.columns.data(), c.w.values.data(), column_major.data(), n, body.data()});
+    for (std::int64_t v = 0; v < n; ++v)
+      for (int j = 0; j < L; ++j)
+        ASSERT_EQ(body[v + j * n], cpu[v * L + j])
+            << c.name << ": (W x)[" << v << ", " << j << "] " << versus(body[v + j * n], cpu[v * L + j]);
+  }
+}
 
 TEST(WalkLossBodies, ScaleEigenvectorRowsGiveTheCpuGraphRows) {
   // Spectral (E3) and finite (E2), anonymous view, no clip: eps = scale (c_T / n + G[u, v]), so the rows

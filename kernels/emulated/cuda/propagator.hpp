@@ -1,8 +1,8 @@
 #pragma once
-// The emulated device's Propagator (the CUDA one, kernels/cuda/propagator.hpp, calls cuSPARSE SpMM or cuBLAS
-// DGEMM: vendor libraries, GPU-only). Same interface, Y = W X on column-major n x cols blocks computed by
-// the one CSR product of the CPU engines (common/csr_product.hpp), one column at a time, so a column is
-// summed in CSR order as on the CPU; the dense path (`dense`) uses the same product.
+// The emulated device's Propagator (the CUDA one, kernels/cuda/propagator.hpp, runs the CSR-order body
+// propagation::CsrColumnsProductBody, or cuBLAS DGEMM on the dense path: a vendor library, GPU-only). Same
+// interface, Y = W X on column-major n x cols blocks by the same body, so a column is summed in CSR order as
+// on the CPU; the dense path (`dense`) uses the same product, and the node-major one the CPU's CSR product.
 #include <cuda_runtime.h>
 
 #include <cstdint>
