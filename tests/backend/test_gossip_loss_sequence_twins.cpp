@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "accounting/gossip_view_sequence.hpp"
 #include "gossip_loss_sequence_kernels.hpp"
 #include "netdp/accounting/gossip_loss_sequence.hpp"
 #include "netdp/core/error.hpp"
@@ -25,22 +26,14 @@
 #include "netdp/ground/schedule_view.hpp"
 #include "support/cuda_required.hpp"
 #include "support/gossip_schedules.hpp"
+#include "support/twins_compare.hpp"
 
 namespace netdp {
 namespace {
 
-using kernels::SequenceKind;
+using testing::expect_same_bytes;
 
-/// Equal bytes, and on failure the first differing index.
-void expect_same_bytes(const std::vector<double>& cpu, const std::vector<double>& cuda,
-                       const std::string& what) {
-  ASSERT_EQ(cpu.size(), cuda.size()) << what;
-  if (std::memcmp(cpu.data(), cuda.data(), cpu.size() * sizeof(double)) == 0) return;
-  for (std::size_t i = 0; i < cpu.size(); ++i)
-    if (std::memcmp(&cpu[i], &cuda[i], sizeof(double)) != 0)
-      FAIL() << what << ": index " << i << " CPU " << cpu[i] << " CUDA " << cuda[i] << " (difference "
-             << cpu[i] - cuda[i] << ")";
-}
+using kernels::SequenceKind;
 
 /// T rounds on fresh Erdos-Renyi graphs of n nodes (some rounds without edges when c is small).
 GossipSchedule er_rounds(node_t n, double c, int steps, std::uint64_t seed) {
@@ -81,14 +74,7 @@ std::pair<std::vector<double>, std::vector<double>> both_twins(const GossipSched
       break;
   }
   std::vector<RoundView> rounds;
-  if (kind != SequenceKind::randomized)
-    for (int t = 0; t < s.steps; ++t) rounds.push_back({s.round(t).w, s.round(t).graph});
-  kernels::SequenceProblem p;
-  p.kind = kind;
-  p.n = s.n;
-  p.steps = s.steps;
-  p.rounds = rounds.data();
-  p.activations = s.activations.data();
+  kernels::SequenceProblem p = sequence_problem(s, kind, rounds);
   p.t_start = t_start;
   p.gossip_steps = gossip_steps;
   p.first = first;
@@ -212,14 +198,9 @@ std::pair<Views, Views> both_view_twins(const GossipSchedule& s, int t_start, bo
   const kernels::SequenceViewShape shape =
       kernels::sequence_view_shape(view, t_start, messages, knows, observers);
   std::vector<RoundView> rounds;
-  if (!s.randomized())
-    for (int t = 0; t < s.steps; ++t) rounds.push_back({s.round(t).w, s.round(t).graph});
   kernels::SequenceViewProblem p;
-  p.schedule.kind = s.randomized() ? SequenceKind::randomized : SequenceKind::synchronous;
-  p.schedule.n = s.n;
-  p.schedule.steps = s.steps;
-  p.schedule.rounds = rounds.data();
-  p.schedule.activations = s.activations.data();
+  p.schedule =
+      sequence_problem(s, s.randomized() ? SequenceKind::randomized : SequenceKind::synchronous, rounds);
   p.schedule.t_start = t_start;
   p.knows_noise = knows;
   p.floor = kernels::gossip_view_floor_of(s.n, max_rank);
@@ -299,11 +280,7 @@ TEST(GossipLossSequenceTwins, TheCudaTwinRefusesWhatDoesNotFit) {
   NETDP_NEEDS_CUDA_DEVICE();
   const GossipSchedule s = testing::constant_schedule(ring_graph(40), 3);
   std::vector<RoundView> rounds;
-  for (int t = 0; t < s.steps; ++t) rounds.push_back({s.round(t).w, s.round(t).graph});
-  kernels::SequenceProblem p;
-  p.n = s.n;
-  p.steps = s.steps;
-  p.rounds = rounds.data();
+  kernels::SequenceProblem p = sequence_problem(s, SequenceKind::synchronous, rounds);
   p.count = s.n;
   std::vector<double> shares(static_cast<std::size_t>(s.n) * s.n);
   // Two 40 x 40 products alone take 25,600 bytes.

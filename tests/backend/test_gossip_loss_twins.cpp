@@ -26,44 +26,15 @@
 #include "netdp/core/graph_generators.hpp"
 #include "netdp/core/sparse_matrix.hpp"
 #include "netdp/core/weighting.hpp"
+#include "support/twins_compare.hpp"
 
 namespace netdp {
 namespace {
 
+using testing::CollectingSink;
+using testing::expect_same_bytes;
+
 using kernels::GossipLossProblem;
-
-/// Equal bytes, and on failure the first differing entry.
-void expect_same_bytes(const std::vector<double>& cpu, const std::vector<double>& cuda, node_t n,
-                       const std::string& what) {
-  ASSERT_EQ(cpu.size(), cuda.size()) << what;
-  ASSERT_FALSE(cpu.empty()) << what;
-  if (std::memcmp(cpu.data(), cuda.data(), cpu.size() * sizeof(double)) == 0) return;
-  for (std::size_t i = 0; i < cpu.size(); ++i)
-    if (std::memcmp(&cpu[i], &cuda[i], sizeof(double)) != 0)
-      FAIL() << what << ": row " << i / n << " observer " << i % n << " CPU " << cpu[i] << " CUDA " << cuda[i]
-             << " (difference " << cpu[i] - cuda[i] << ")";
-}
-
-/// The rows a backend hands over, in place: row u at (u - first) n; every row exactly once, in order.
-class CollectingSink final : public LossRowSink {
- public:
-  CollectingSink(node_t n, node_t first, node_t count)
-      : n_(n), first_(first), next_(first), rows_(static_cast<std::size_t>(count) * n) {}
-  void consume(node_t first_source, node_t count, std::span<const double> rows) override {
-    EXPECT_EQ(first_source, next_);
-    ASSERT_EQ(rows.size(), static_cast<std::size_t>(count) * n_);
-    ASSERT_LE(static_cast<std::size_t>(first_source - first_ + count) * n_, rows_.size());
-    std::copy(rows.begin(), rows.end(),
-              rows_.begin() + static_cast<std::ptrdiff_t>(first_source - first_) * n_);
-    next_ = first_source + count;
-  }
-  const std::vector<double>& rows() const { return rows_; }
-  node_t next() const { return next_; }
-
- private:
-  node_t n_, first_, next_;
-  std::vector<double> rows_;
-};
 
 /// The CPU twin, two passes: all n sources' norms, then rows first .. first + count - 1.
 std::vector<double> cpu_rows(const GossipLossProblem& p, node_t first, node_t count) {
@@ -143,15 +114,18 @@ TEST(GossipLossTwins, SparseRowsAreTheSameBytes) {
           ASSERT_GT(*std::max_element(cpu.begin(), cpu.end()), 0.0) << c.name;
           for (std::int64_t tile :
                big ? std::vector<std::int64_t>{0, 7} : std::vector<std::int64_t>{0, 1, 3, 7}) {
-            expect_same_bytes(cpu, cuda_rows(p, 0, n, tile), n, describe(c, p, tile));
+            expect_same_bytes(cpu, cuda_rows(p, 0, n, tile), describe(c, p, tile),
+                              static_cast<std::size_t>(n));
             ++compared;
           }
           // A range of sources that starts inside a CPU panel and a CUDA tile.
           const node_t first = n / 3 + 1, count = std::min<node_t>(11, n - first);
           const std::vector<double> part(cpu.begin() + static_cast<std::ptrdiff_t>(first) * n,
                                          cpu.begin() + static_cast<std::ptrdiff_t>(first + count) * n);
-          expect_same_bytes(part, cpu_rows(p, first, count), n, describe(c, p, 0) + " CPU range");
-          expect_same_bytes(part, cuda_rows(p, first, count, 3), n, describe(c, p, 3) + " range");
+          expect_same_bytes(part, cpu_rows(p, first, count), describe(c, p, 0) + " CPU range",
+                            static_cast<std::size_t>(n));
+          expect_same_bytes(part, cuda_rows(p, first, count, 3), describe(c, p, 3) + " range",
+                            static_cast<std::size_t>(n));
           ++compared;
         }
       }
@@ -166,10 +140,11 @@ TEST(GossipLossTwins, OnePassRowsAreTheSameBytes) {
     const node_t n = c.g.n;
     const GossipLossProblem p{c.g, c.w, 1, n > 200 ? 5 : 11, 1.1, false, false};
     const std::vector<double> cuda = cuda_rows(p, 0, n, 0);
-    expect_same_bytes(cpu_one_pass_rows(p, 0, n), cuda, n, describe(c, p, 0) + " one pass");
+    expect_same_bytes(cpu_one_pass_rows(p, 0, n), cuda, describe(c, p, 0) + " one pass",
+                      static_cast<std::size_t>(n));
     const node_t first = n / 2, count = std::min<node_t>(9, n - first);
-    expect_same_bytes(cpu_one_pass_rows(p, first, count), cuda_rows(p, first, count, 0), n,
-                      describe(c, p, 0) + " one pass range");
+    expect_same_bytes(cpu_one_pass_rows(p, first, count), cuda_rows(p, first, count, 0),
+                      describe(c, p, 0) + " one pass range", static_cast<std::size_t>(n));
   }
 }
 
@@ -205,7 +180,7 @@ TEST(GossipLossTwins, LibraryMatricesAreTheSameBytesOnEitherDevice) {
     p.device = {DeviceKind::cuda, 0};
     GossipLossRun run;
     const std::vector<double> cuda = gossip_loss_matrix(c.g, c.w, p, &run);
-    expect_same_bytes(cpu, cuda, c.g.n, c.name + " library");
+    expect_same_bytes(cpu, cuda, c.name + " library", static_cast<std::size_t>(c.g.n));
   }
 }
 

@@ -27,45 +27,16 @@
 #include "netdp/core/graph_generators.hpp"
 #include "netdp/core/sparse_matrix.hpp"
 #include "netdp/core/weighting.hpp"
+#include "support/twins_compare.hpp"
 #include "walk_loss_kernels.hpp"
 
 namespace netdp {
 namespace {
 
+using testing::CollectingSink;
+using testing::expect_same_bytes;
+
 using kernels::WalkLossProblem;
-
-/// Equal bytes, and on failure the first differing entry.
-void expect_same_bytes(const std::vector<double>& cpu, const std::vector<double>& cuda, node_t n,
-                       const std::string& what) {
-  ASSERT_EQ(cpu.size(), cuda.size()) << what;
-  ASSERT_FALSE(cpu.empty()) << what;
-  if (std::memcmp(cpu.data(), cuda.data(), cpu.size() * sizeof(double)) == 0) return;
-  for (std::size_t i = 0; i < cpu.size(); ++i)
-    if (std::memcmp(&cpu[i], &cuda[i], sizeof(double)) != 0)
-      FAIL() << what << ": row " << i / n << " observer " << i % n << " CPU " << cpu[i] << " CUDA " << cuda[i]
-             << " (difference " << cpu[i] - cuda[i] << ")";
-}
-
-/// The rows a backend hands over, in place: row u at (u - first) n; every row once, in increasing order.
-class CollectingSink final : public LossRowSink {
- public:
-  CollectingSink(node_t n, node_t first, node_t count)
-      : n_(n), first_(first), next_(first), rows_(static_cast<std::size_t>(count) * n) {}
-  void consume(node_t first_source, node_t count, std::span<const double> rows) override {
-    EXPECT_EQ(first_source, next_);
-    ASSERT_EQ(rows.size(), static_cast<std::size_t>(count) * n_);
-    ASSERT_LE(static_cast<std::size_t>(first_source - first_ + count) * n_, rows_.size());
-    std::copy(rows.begin(), rows.end(),
-              rows_.begin() + static_cast<std::ptrdiff_t>(first_source - first_) * n_);
-    next_ = first_source + count;
-  }
-  const std::vector<double>& rows() const { return rows_; }
-  node_t next() const { return next_; }
-
- private:
-  node_t n_, first_, next_;
-  std::vector<double> rows_;
-};
 
 struct Case {
   std::string name;
@@ -152,14 +123,16 @@ int compare_tilings(const Case& c, const WalkLossProblem& p, const kernels::Walk
   int compared = 0;
   for (std::int64_t tile : {0, 1, 3, 7}) {
     if (tile == 1 && n > 40) continue;  // n tiles: slow on the emulated device, and 3 crosses as many edges
-    expect_same_bytes(cpu, cuda_rows(p, e, 0, n, tile), n, describe(c, p, e, tile));
+    expect_same_bytes(cpu, cuda_rows(p, e, 0, n, tile), describe(c, p, e, tile), static_cast<std::size_t>(n));
     ++compared;
   }
   const node_t first = n / 3 + 1, count = std::min<node_t>(11, n - first);
   const std::vector<double> part(cpu.begin() + static_cast<std::ptrdiff_t>(first) * n,
                                  cpu.begin() + static_cast<std::ptrdiff_t>(first + count) * n);
-  expect_same_bytes(part, cpu_rows(c, p, e, first, count), n, describe(c, p, e, 0) + " CPU range");
-  expect_same_bytes(part, cuda_rows(p, e, first, count, 3), n, describe(c, p, e, 3) + " range");
+  expect_same_bytes(part, cpu_rows(c, p, e, first, count), describe(c, p, e, 0) + " CPU range",
+                    static_cast<std::size_t>(n));
+  expect_same_bytes(part, cuda_rows(p, e, first, count, 3), describe(c, p, e, 3) + " range",
+                    static_cast<std::size_t>(n));
   return compared + 1;
 }
 
@@ -213,9 +186,10 @@ TEST(WalkLossTwins, LibraryMatricesAreTheSameBytesOnEitherDevice) {
         const std::vector<double> cpu = walk_loss_matrix(c.g, c.w, p);
         p.device = {DeviceKind::cuda, 0};
         const std::vector<double> cuda = walk_loss_matrix(c.g, c.w, p);
-        expect_same_bytes(cpu, cuda, c.g.n,
+        expect_same_bytes(cpu, cuda,
                           c.name + " library method " + std::to_string(int(method)) + " solver " +
-                              std::to_string(int(solver)));
+                              std::to_string(int(solver)),
+                          static_cast<std::size_t>(c.g.n));
       }
     }
   }
