@@ -6,12 +6,17 @@
 // The state is a dense row-major product P (n x n, row w = row w of W_{0:t}) and the shares F (n x count,
 // observer-major). Every entry is summed in one fixed order, whatever the launch geometry: a product entry
 // over W's row in CSR order, a row norm over the columns in increasing order, an observer's shares over its
-// neighbours in increasing id. The bodies that cover a row take it in `blocks` pieces: the CPU twin runs one
-// piece per row (whole rows: vectorised loops), the CUDA twin one entry per thread (coalesced), and each
-// entry sees the same operations in the same order, so both write the same bits.
+// neighbours in increasing id. A body over a block has two faces: body(row) does a whole row (the CPU twin:
+// vectorised loops along the row) and body(row, c) one entry (the CUDA twin, consecutive threads on
+// consecutive columns); each entry sees the same operations in the same order, so both write the same bits.
+// The product is the project's one sparse product in its two faces: csr_row_product (common/csr_product.hpp)
+// for a row, spmm::row_entry (common/gossip_spmm_bodies.hpp) for an entry, tested bit for bit against each
+// other.
 #include <cstdint>
 
+#include "common/csr_product.hpp"
 #include "common/gossip_loss_math.hpp"
+#include "common/gossip_spmm_bodies.hpp"
 #include "common/hd.hpp"
 #include "common/rounding.hpp"
 #include "netdp/ground/types.hpp"
@@ -24,18 +29,6 @@ struct CsrArrays {
   const node_t* columns = nullptr;  // the graph's adjacency
   const double* values = nullptr;   // nullptr for a graph
   NETDP_HD node_t degree(node_t v) const { return static_cast<node_t>(offsets[v + 1] - offsets[v]); }
-};
-
-/// Entries [first, last) of a row of `width` split into `blocks` pieces: piece b of a row.
-struct RowPiece {
-  std::int64_t row, first, last;
-  NETDP_HD static RowPiece of(std::int64_t i, std::int64_t blocks, std::int64_t width) {
-    const std::int64_t row = i / blocks, b = i - row * blocks;
-    const std::int64_t size = (width + blocks - 1) / blocks;
-    const std::int64_t first = b * size < width ? b * size : width;
-    const std::int64_t last = first + size < width ? first + size : width;
-    return {row, first, last};
-  }
 };
 
 /// ||row||^2 over `n` columns in increasing order.
@@ -59,32 +52,17 @@ struct IdentityBody {
 };
 
 /// Y = W X (X, Y row-major, rows of `width`: n x n for P, n x nT for Muffliato's noise coefficients): entry
-/// (i, c) = sum over W's row i in CSR order of W_ik X_kc, from 0. Index: piece of a row (RowPiece with
-/// `blocks` pieces per row; rows * blocks indices).
+/// (i, c) = sum over W's row i in CSR order of W_ik X_kc, from 0.
 struct ProductBody {
   CsrArrays w;
   const double* x;
   double* y;
-  std::int64_t width, blocks;
-  NETDP_HD void operator()(std::int64_t i) const {
-    const std::int64_t n = width;
-    const RowPiece piece = RowPiece::of(i, blocks, n);
-    const offset_t begin = w.offsets[piece.row], end = w.offsets[piece.row + 1];
-    double* yr = y + piece.row * n;
-    if (piece.last - piece.first == 1) {  // one entry: its sum in a register
-      const std::int64_t c = piece.first;
-      double acc = 0.0;
-      for (offset_t k = begin; k < end; ++k)
-        acc = rn_add(acc, rn_mul(w.values[k], x[static_cast<std::int64_t>(w.columns[k]) * n + c]));
-      yr[c] = acc;
-      return;
-    }
-    for (std::int64_t c = piece.first; c < piece.last; ++c) yr[c] = 0.0;
-    for (offset_t k = begin; k < end; ++k) {
-      const double a = w.values[k];
-      const double* xr = x + static_cast<std::int64_t>(w.columns[k]) * n;
-      for (std::int64_t c = piece.first; c < piece.last; ++c) yr[c] = rn_add(yr[c], rn_mul(a, xr[c]));
-    }
+  std::int64_t width;
+  NETDP_HD void operator()(std::int64_t row) const {
+    csr_row_product(w.offsets, w.columns, w.values, row, x, width, y);
+  }
+  NETDP_HD void operator()(std::int64_t row, std::int64_t c) const {
+    y[row * width + c] = spmm::row_entry(w.offsets, w.columns, w.values, row, x, width, c);
   }
 };
 
@@ -100,38 +78,40 @@ struct RowNormsBody {
 };
 
 /// The share of each source in the message of w: share[w][j] = P_{w, first + j}^2 / norms[w], for every w
-/// that sends. Index: piece of w's row of `count` sources.
+/// that sends.
 struct MessageSharesBody {
   CsrArrays graph;
   const double* p;
   const double* norms;
   double* share;
-  std::int64_t n, first, count, blocks;
-  NETDP_HD void operator()(std::int64_t i) const {
-    const RowPiece piece = RowPiece::of(i, blocks, count);
-    const std::int64_t w = piece.row;
-    if (graph.degree(static_cast<node_t>(w)) == 0) return;
-    const double* row = p + w * n + first;
-    double* out = share + w * count;
-    for (std::int64_t j = piece.first; j < piece.last; ++j) out[j] = message_share(row[j], norms[w]);
+  std::int64_t n, first, count;
+  NETDP_HD void operator()(std::int64_t w) const {
+    for (std::int64_t j = 0; j < count; ++j) (*this)(w, j);
+  }
+  NETDP_HD void operator()(std::int64_t w, std::int64_t j) const {
+    if (graph.degree(static_cast<node_t>(w)) > 0)
+      share[w * count + j] = message_share(p[w * n + first + j], norms[w]);
   }
 };
 
-/// F[v][j] += share[w][j] for every neighbour w of v in the round's graph, in increasing w. Index: piece of
-/// v's row of `count` sources.
+/// F[v][j] += share[w][j] for every neighbour w of v in the round's graph, in increasing w.
 struct AddSharesBody {
   CsrArrays graph;
   const double* share;
   double* f;
-  std::int64_t count, blocks;
-  NETDP_HD void operator()(std::int64_t i) const {
-    const RowPiece piece = RowPiece::of(i, blocks, count);
-    const std::int64_t v = piece.row;
+  std::int64_t count;
+  NETDP_HD void operator()(std::int64_t v) const {
     double* fv = f + v * count;
     for (offset_t e = graph.offsets[v]; e < graph.offsets[v + 1]; ++e) {
       const double* sw = share + static_cast<std::int64_t>(graph.columns[e]) * count;
-      for (std::int64_t j = piece.first; j < piece.last; ++j) fv[j] = rn_add(fv[j], sw[j]);
+      for (std::int64_t j = 0; j < count; ++j) fv[j] = rn_add(fv[j], sw[j]);
     }
+  }
+  NETDP_HD void operator()(std::int64_t v, std::int64_t j) const {
+    double sum = f[v * count + j];
+    for (offset_t e = graph.offsets[v]; e < graph.offsets[v + 1]; ++e)
+      sum = rn_add(sum, share[static_cast<std::int64_t>(graph.columns[e]) * count + j]);
+    f[v * count + j] = sum;
   }
 };
 

@@ -28,19 +28,19 @@ sequence::CsrArrays arrays(GraphView g) {
 void add_round_shares(GraphView g, SequenceState& st) {
   const std::int64_t n = st.n, count = st.count;
   const sequence::RowNormsBody norms{arrays(g), st.product.data(), st.norms.data(), n};
-  const sequence::MessageSharesBody shares{arrays(g), st.product.data(), st.norms.data(), st.scratch.data(),
-                                           n,         st.first,          count,           1};
+  const sequence::MessageSharesBody shares{
+      arrays(g), st.product.data(), st.norms.data(), st.scratch.data(), n, st.first, count};
   host_for_each(n, [&](std::int64_t w) {
     norms(w);
     shares(w);
   });
-  host_for_each(n, sequence::AddSharesBody{arrays(g), st.scratch.data(), st.shares.data(), count, 1});
+  host_for_each(n, sequence::AddSharesBody{arrays(g), st.scratch.data(), st.shares.data(), count});
 }
 
 }  // namespace
 
 void left_multiply(CsrView w, SequenceState& st) {
-  host_for_each(st.n, sequence::ProductBody{arrays(w), st.product.data(), st.scratch.data(), st.n, 1});
+  host_for_each(st.n, sequence::ProductBody{arrays(w), st.product.data(), st.scratch.data(), st.n});
   st.product.swap(st.scratch);
 }
 

@@ -255,7 +255,7 @@ void muffliato_view_twin_cpu(const MuffliatoViewArrays& p, double* share, Gossip
     const sequence::CsrArrays w{round.w.offsets.data(), round.w.columns.data(), round.w.values.data()};
     for (int k = 0; k < K; ++k) {
       host_for_each(count, muffliato_view::MessagesBody{bases, graph, cur, n, T, p.knows_noise});
-      host_for_each(n, sequence::ProductBody{w, cur, next, N, 1});
+      host_for_each(n, sequence::ProductBody{w, cur, next, N});
       if (k > 0) host_for_each(n * cols, muffliato_view::ChebyshevBody{next, prev, N, cols, gamma});
       double* free = prev;
       prev = cur, cur = next, next = free;

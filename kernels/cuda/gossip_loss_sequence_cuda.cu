@@ -1,6 +1,6 @@
 // CUDA twin of the time-varying gossip accountant (docs/math.md §6.1, 6.3, 6.5; docs/cuda_backend.md
 // "Gossip-loss-sequence twins"; interface: gossip_loss_sequence_kernels.hpp). The bodies of
-// common/gossip_loss_sequence_bodies.hpp, one entry per thread (the CPU twin runs whole rows: the same bits):
+// common/gossip_loss_sequence_bodies.hpp, one entry per lane (the CPU twin runs whole rows: the same bits):
 // the dense product P = W_{0:t} and its scratch stay on the device for the whole schedule, every round's W_t
 // and E_t are uploaded once, and only the shares F come back.
 //
@@ -23,6 +23,7 @@
 #include "cuda/base/memory_budget.hpp"
 #include "cuda/base/runtime_check.hpp"
 #include "cuda/base/stream.hpp"
+#include "cuda/gossip_spmm.cuh"
 #include "cuda/sequence_rounds.cuh"
 #include "device_kernels.hpp"
 #include "gossip_loss_sequence_kernels.hpp"
@@ -101,18 +102,19 @@ class SequenceEngine {
     const cudaStream_t stream = stream_.get();
     const std::int64_t count = p_.count;
     cuda::for_each(n_, sequence::RowNormsBody{r.graph(), product_.data(), norms_.data(), n_}, stream);
-    cuda::for_each(n_ * count,
-                   sequence::MessageSharesBody{r.graph(), product_.data(), norms_.data(), scratch_.data(), n_,
-                                               p_.first, count, count},
-                   stream);
-    cuda::for_each(n_ * count,
-                   sequence::AddSharesBody{r.graph(), scratch_.data(), shares_.data(), count, count}, stream);
+    cuda::for_each_row(n_, count,
+                       sequence::MessageSharesBody{r.graph(), product_.data(), norms_.data(), scratch_.data(),
+                                                   n_, p_.first, count},
+                       stream);
+    cuda::for_each_row(n_, count, sequence::AddSharesBody{r.graph(), scratch_.data(), shares_.data(), count},
+                       stream);
   }
 
-  /// P <- W_t P, one entry per thread, then the buffers trade places.
+  /// P <- W_t P, one entry per lane (the node-major product of cuda/gossip_spmm.cuh), then the buffers trade
+  /// places.
   void left_multiply(const DeviceRound& r) {
-    cuda::for_each(n_ * n_, sequence::ProductBody{r.w(), product_.data(), scratch_.data(), n_, n_},
-                   stream_.get());
+    cuda::for_each_row(n_, n_, sequence::ProductBody{r.w(), product_.data(), scratch_.data(), n_},
+                       stream_.get());
     std::swap(product_, scratch_);
   }
 

@@ -1,6 +1,6 @@
 // CUDA twin of the exact accountant on a gossip schedule (docs/math.md §6.9; docs/cuda_backend.md
 // "Gossip-loss-sequence twins"; interface: gossip_loss_sequence_kernels.hpp). P = W_{0:t} is propagated on
-// the device by the bodies of common/gossip_loss_sequence_bodies.hpp (one entry per thread), and every
+// the device by the bodies of common/gossip_loss_sequence_bodies.hpp (one entry per lane), and every
 // observer of the batch grows its view basis, one device thread per observer on interleaved slots, with the
 // bodies of common/gossip_view_sequence_bodies.hpp: the CPU twin (sequence_view_twin_cpu) runs the same
 // bodies, so the two give the same bytes.
@@ -24,6 +24,7 @@
 #include "cuda/base/memory_budget.hpp"
 #include "cuda/base/runtime_check.hpp"
 #include "cuda/base/stream.hpp"
+#include "cuda/gossip_spmm.cuh"
 #include "cuda/sequence_rounds.cuh"
 #include "device_kernels.hpp"
 #include "gossip_loss_sequence_kernels.hpp"
@@ -102,8 +103,8 @@ class SequenceViewEngine {
       if (t >= s_.t_start && round.has_edges)
         cuda::for_each(count, gossip_view::RoundMessagesBody{bases, round.graph(), product_.data()}, stream);
       if (t + 1 < s_.steps) {  // W_{0:T} itself is never sent
-        cuda::for_each(n_ * n_, sequence::ProductBody{round.w(), product_.data(), scratch_.data(), n_, n_},
-                       stream);
+        cuda::for_each_row(n_, n_, sequence::ProductBody{round.w(), product_.data(), scratch_.data(), n_},
+                           stream);
         std::swap(product_, scratch_);
       }
     }

@@ -1,7 +1,7 @@
 // CUDA twin of the exact accountant of linear Muffliato-GD runs (docs/math.md §6.5; docs/cuda_backend.md
 // "Muffliato exact twins"; interface: muffliato_view_kernels.hpp). The noise coefficients (three n x nT
 // buffers) stay on the device and go through the rounds with the bodies of common/muffliato_view_bodies.hpp
-// and the product of common/gossip_loss_sequence_bodies.hpp, one entry per thread; every observer of a batch
+// and the product of common/gossip_loss_sequence_bodies.hpp, one entry per lane; every observer of a batch
 // grows its basis on one device thread (interleaved slots). muffliato_view_twin_cpu runs the same bodies: the
 // same bytes.
 #include <cuda_runtime.h>
@@ -19,6 +19,7 @@
 #include "cuda/base/memory_budget.hpp"
 #include "cuda/base/runtime_check.hpp"
 #include "cuda/base/stream.hpp"
+#include "cuda/gossip_spmm.cuh"
 #include "cuda/sequence_rounds.cuh"
 #include "device_kernels.hpp"
 #include "muffliato_view_kernels.hpp"
@@ -85,7 +86,7 @@ class MuffliatoViewEngine {
       for (int k = 0; k < K; ++k) {
         cuda::for_each(count, muffliato_view::MessagesBody{bases, round.graph(), cur, n, T, p_.knows_noise},
                        stream);
-        cuda::for_each(n * N, sequence::ProductBody{round.w(), cur, next, N, N}, stream);
+        cuda::for_each_row(n, N, sequence::ProductBody{round.w(), cur, next, N}, stream);
         if (k > 0)
           cuda::for_each(n * cols, muffliato_view::ChebyshevBody{next, prev, N, cols, gamma}, stream);
         double* free = prev;
