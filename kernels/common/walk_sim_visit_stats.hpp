@@ -129,7 +129,7 @@ struct VisitStatsBody {
 
   /// Walk k on resident thread `resident` (thread tid of its block).
   NETDP_HD void walk(std::int64_t k, std::int64_t resident, int tid, int threads, Counter* block) const {
-    WalkThread w(k, b.first_run, 1, b.seed);
+    WalkThread w(k, b.first_run, 1, b.seed, b.starts != nullptr ? b.starts[k] : b.start_node);
     Counter* bins = block + bins_at(threads);
     VisitTable table{nullptr, nullptr, g.capacity, g.bits};
     if (g.shared_tables) {
@@ -140,22 +140,21 @@ struct VisitStatsBody {
       table.keys = g.bits > 0 ? b.keys + resident * g.capacity : nullptr;
     }
     const Tallies tally{*this, bins, threads};
-    node_t current = b.starts != nullptr ? b.starts[k] : b.start_node;
-    VisitSlot& start = table.find(current);
+    VisitSlot& start = table.find(w.cursor.v);
     start.last = 0;
     start.count = 1;
-    for (std::int64_t t = 1; t < b.steps; ++t) {
-      current = next_node<kKind>(m, current, w.words, w.retry, t);
-      VisitSlot& s = table.find(current);
-      if (s.count > 0) {
-        tally.time(0, out.return_counts, t - s.last);
-      } else {
-        tally.time(g.time_window, out.hitting_counts, t);
-        tally.first_visit(current, t);
-      }
-      ++s.count;
-      s.last = static_cast<std::uint32_t>(t);
-    }
+    walk_steps<kKind>(m, &w.cursor, std::integral_constant<int, 1>{}, 1, b.steps,
+                      [&](int, std::int64_t t, node_t, node_t v) {
+                        VisitSlot& s = table.find(v);
+                        if (s.count > 0) {
+                          tally.time(0, out.return_counts, t - s.last);
+                        } else {
+                          tally.time(g.time_window, out.hitting_counts, t);
+                          tally.first_visit(v, t);
+                        }
+                        ++s.count;
+                        s.last = static_cast<std::uint32_t>(t);
+                      });
     // Fold and empty the table (RunVisitor's finish_visits over the visited nodes only).
     std::int64_t visited = 0;
     Counter above = 0;

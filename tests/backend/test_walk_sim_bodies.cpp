@@ -169,54 +169,68 @@ TEST(WalkSimBodies, StepRulesFollowTheDocumentedWordLayout) {
         << "t " << t;
 }
 
-// ---- the plain-walk loop ----
+// ---- the plain-walk statistics against a slow count over the paths ----
 
-/// walk_sim_cuda's launches on the host: batches of `batch` walks through walk::PlainWalkBody.
-void run_plain_bodies(const WalkModel& model, const WalkSimParams& p, std::int64_t batch, HostTallies& h,
-                      std::map<std::int64_t, std::int64_t>& sparse) {
-  const std::int64_t n = model.n;
-  const auto cells = static_cast<std::size_t>(n * batch);
-  std::vector<std::int64_t> first(cells, -7), last(cells, -7), count_run(cells, 0);
-  std::vector<node_t> starts(static_cast<std::size_t>(batch));
-  for (std::int64_t first_run = 0; first_run < p.runs; first_run += batch) {
-    const std::int64_t count = std::min(batch, p.runs - first_run);
-    for (std::int64_t k = 0; k < count; ++k)
-      starts[static_cast<std::size_t>(k)] = walk_start(model, p, first_run + k);
-    const walk::PlainWalkBatch b{p.seed,        first_run,    count,        batch,       p.steps,
-                                 starts.data(), p.start.node, first.data(), last.data(), count_run.data()};
-    walk::for_kind(model.kind, [&](auto kind) {
-      kernels::host_for_each(count, walk::PlainWalkBody<kind.value>{view(model), b, h.view()});
-    });
-    h.drain(sparse);
-    EXPECT_TRUE(std::all_of(count_run.begin(), count_run.end(), [](std::int64_t c) { return c == 0; }))
-        << "the body leaves count_run zero for the next batch";
-  }
-}
-
-TEST(WalkSimBodies, PlainWalkLoopGivesTheCpuTallies) {
-  for (const WalkCase& c : cases()) {
-    const WalkSimParams p = with_start(params(4000, 23, false), c);
-    const WalkSimResult cpu = walk_sim(c.model, p);
-    const std::int64_t time_cap = std::min(p.steps, kTimeCap), visit_cap = std::min(p.steps, kVisitCap);
-    for (std::int64_t batch : {std::int64_t{1}, std::int64_t{7}, p.runs}) {
-      const std::int64_t overflow_per_walk = std::min<std::int64_t>(c.model.n, p.steps / (visit_cap + 1));
-      HostTallies h(c.model.n, time_cap, visit_cap, cpu_nv(c.model, p), overflow_per_walk * batch);
-      std::map<std::int64_t, std::int64_t> sparse;
-      run_plain_bodies(c.model, p, batch, h, sparse);
-      expect_cpu_tallies(cpu, h, sparse, c.what + ", batch " + std::to_string(batch));
+/// The statistics of runs 0 .. R-1 counted directly from their paths (sample_walk), node by node: an
+/// independent slow implementation of what the engine's bodies tally (docs/walk_sim.md "Statistics").
+void path_tallies(const WalkModel& model, const WalkSimParams& p, HostTallies& h,
+                  std::map<std::int64_t, std::int64_t>& sparse) {
+  const auto n = static_cast<std::size_t>(model.n);
+  for (std::int64_t run = 0; run < p.runs; ++run) {
+    const std::vector<node_t> path = sample_walk(model, p, run);
+    std::vector<std::int64_t> count(n, 0), first(n, 0), last(n, 0);
+    for (std::size_t t = 0; t < path.size(); ++t) {
+      const auto v = static_cast<std::size_t>(path[t]);
+      const auto time = static_cast<std::int64_t>(t);
+      if (t > 0 && count[v] > 0)
+        ++h.return_counts[static_cast<std::size_t>(std::min(time - last[v], h.time_cap + 1))];
+      else if (t > 0)
+        ++h.hitting_counts[static_cast<std::size_t>(std::min(time, h.time_cap + 1))];
+      if (count[v] == 0) first[v] = time;
+      ++count[v];
+      last[v] = time;
+    }
+    for (std::size_t v = 0; v < n; ++v) {
+      const std::int64_t c = count[v];
+      if (c > 0) {
+        h.visits[v] += static_cast<Counter>(c);
+        h.returns[v] += static_cast<Counter>(c - 1);
+        h.return_sum[v] += static_cast<Counter>(last[v] - first[v]);
+        if (first[v] > 0) {
+          ++h.hits[v];
+          h.hit_sum[v] += static_cast<Counter>(first[v]);
+        }
+      }
+      if (c <= h.visit_cap)
+        ++h.visit_dense[static_cast<std::size_t>(c)];
+      else
+        ++sparse[c];
+      if (static_cast<double>(c) >= h.nv) ++h.above_nv[0];
     }
   }
 }
 
-TEST(WalkSimBodies, PlainWalkLoopBeyondTheHistogramAndVisitCaps) {
-  // Small caps (the body takes them as parameters): returns and hits above time_cap and visit counts above
-  // visit_cap go to the overflow bin and the overflow list; the totals still equal the CPU's.
+TEST(WalkSimBodies, PlainWalkStatisticsAreThePathCounts) {
+  for (const WalkCase& c : cases()) {
+    const WalkSimParams p = with_start(params(4000, 23, false), c);
+    const WalkSimResult cpu = walk_sim(c.model, p);
+    const std::int64_t time_cap = std::min(p.steps, kTimeCap), visit_cap = std::min(p.steps, kVisitCap);
+    HostTallies h(c.model.n, time_cap, visit_cap, cpu_nv(c.model, p), 0);
+    std::map<std::int64_t, std::int64_t> sparse;
+    path_tallies(c.model, p, h, sparse);
+    expect_cpu_tallies(cpu, h, sparse, c.what);
+  }
+}
+
+TEST(WalkSimBodies, PlainWalkStatisticsBeyondTheHistogramAndVisitCaps) {
+  // Small caps in the slow count: returns above time_cap go to the overflow bin, every visit count (about
+  // 1500, T = 3000 on n = 2) is above visit_cap = 1000; the engine's totals are the same.
   const WalkModel m = complete_walk(2);
   const WalkSimParams p = params(3000, 5, false);
   const WalkSimResult cpu = walk_sim(m, p);
-  HostTallies h(2, 4, 1000, cpu_nv(m, p), 2 * 5);
+  HostTallies h(2, 4, 1000, cpu_nv(m, p), 0);
   std::map<std::int64_t, std::int64_t> sparse;
-  run_plain_bodies(m, p, 5, h, sparse);
+  path_tallies(m, p, h, sparse);
   EXPECT_EQ(as_int(h.visits), cpu.visits);
   EXPECT_EQ(as_int(h.return_sum), cpu.return_time_sum);
   EXPECT_EQ(sparse.size() + 0, cpu.visit_counts.size());  // every count is above 1000 (T = 3000, n = 2)

@@ -93,11 +93,10 @@ std::vector<node_t> starts_of(const TwinCase& c, const WalkSimParams& p, std::in
   return s;
 }
 
-kernels::WalkVisitTallies cpu_twin(const TwinCase& c, const WalkSimParams& p, std::int64_t batch, int threads,
-                                   bool dense) {
+kernels::WalkVisitTallies cpu_twin(const TwinCase& c, const WalkSimParams& p, std::int64_t batch,
+                                   int threads) {
   kernels::WalkPlainCpuEngine engine(tables_of(c.model), spec_of(p, batch), threads,
-                                     std::min(p.steps, kTimeCap), std::min(p.steps, kVisitCap), nv_of(c, p),
-                                     dense);
+                                     std::min(p.steps, kTimeCap), std::min(p.steps, kVisitCap), nv_of(c, p));
   for (std::int64_t first = 0; first < p.runs; first += batch) {
     const std::int64_t count = std::min(batch, p.runs - first);
     const std::vector<node_t> starts = starts_of(c, p, first, count);
@@ -176,23 +175,11 @@ TEST(WalkSimTwins, PlainWalksCpuTwinEqualsCudaTwin) {
         const std::string what =
             c.what + ", seed " + std::to_string(seed) + ", batch " + std::to_string(batch);
         const kernels::WalkVisitTallies gpu = cuda_twin(c, p, batch);
-        const kernels::WalkVisitTallies cpu = cpu_twin(c, p, batch, 2, false);
+        const kernels::WalkVisitTallies cpu = cpu_twin(c, p, batch, 2);
         expect_consistent(cpu, p, c.model.n, what + ", CPU twin");
         expect_same_bytes(cpu, gpu, what);
       }
     }
-  }
-}
-
-TEST(WalkSimTwins, DenseBodyOfTheCpuTwinEqualsCudaTwin) {
-  // walk::PlainWalkBody (what walks of T >= 2^32 take) against the CUDA twin's compact tables.
-  NETDP_NEEDS_CUDA_DEVICE();
-  for (const TwinCase& c : cases()) {
-    const WalkSimParams p = params_of(c, 5);
-    const std::string what = c.what + ", dense CPU body";
-    const kernels::WalkVisitTallies cpu = cpu_twin(c, p, 4, 2, true);
-    expect_consistent(cpu, p, c.model.n, what);
-    expect_same_bytes(cpu, cuda_twin(c, p, p.runs), what);
   }
 }
 
@@ -236,10 +223,10 @@ TEST(WalkSimTwins, InterleavedFastPathEqualsCudaTwin) {
 TEST(WalkSimTwins, CpuTwinIsTheSameForAnyThreadCount) {
   for (const TwinCase& c : cases()) {
     const WalkSimParams p = params_of(c, 9);
-    const kernels::WalkVisitTallies one = cpu_twin(c, p, p.runs, 1, false);
+    const kernels::WalkVisitTallies one = cpu_twin(c, p, p.runs, 1);
     expect_consistent(one, p, c.model.n, c.what);
-    expect_same_bytes(one, cpu_twin(c, p, 3, 3, false), c.what + ", 3 threads, batch 3");
-    expect_same_bytes(one, cpu_twin(c, p, 5, 2, true), c.what + ", dense, 2 threads, batch 5");
+    expect_same_bytes(one, cpu_twin(c, p, 3, 3), c.what + ", 3 threads, batch 3");
+    expect_same_bytes(one, cpu_twin(c, p, 5, 2), c.what + ", 2 threads, batch 5");
   }
 }
 
