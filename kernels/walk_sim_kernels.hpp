@@ -12,9 +12,9 @@
 #include <span>
 #include <vector>
 
+#include "common/walk_sim_bodies.hpp"
 #include "common/walk_sim_layout.hpp"
 #include "common/walk_sim_math.hpp"
-#include "common/walk_sim_bodies.hpp"
 #include "common/walk_sim_stepping.hpp"
 #include "netdp/ground/views.hpp"
 
@@ -222,8 +222,8 @@ struct WalkAccountingInputs {
   double log_base = 0;             // quantile sketch bins: floor(ln x / log_base)
   // CPU twin only (the CUDA twin refuses them):
   bool reference = false;  // WalkBookkeeping::reference: receivers start at node 0, read before the send
-  std::span<const std::uint8_t> node0_far;  // reference: per v, 1 where node 0 is no neighbour (its pair
-                                            // apart in WalkAccountedBatch::node0); empty: none
+  std::span<const std::uint8_t> node0_far;       // reference: per v, 1 where node 0 is no neighbour (its pair
+                                                 // apart in WalkAccountedBatch::node0); empty: none
   const walk::HostCycleTerms* beyond = nullptr;  // terms of lengths beyond table_lengths (histogram)
 };
 

@@ -149,7 +149,8 @@ struct CycleTable {
   std::int64_t size = 0;
   double eps0 = 0;
   std::int64_t n = 0;
-  const HostCycleTerms* host = nullptr;  // host only: lengths beyond the table (nullptr: Gaussian closed form)
+  const HostCycleTerms* host =
+      nullptr;  // host only: lengths beyond the table (nullptr: Gaussian closed form)
 };
 
 /// The C4 terms of a cycle of length m: the host's table; beyond it the host's terms when given (CPU twin),
@@ -177,7 +178,6 @@ struct AccountedBatch {
   node_t start_node = 0;
   std::int64_t *first = nullptr, *last = nullptr, *count_run = nullptr;  // as the plain walks
   node_t* last_send = nullptr;  // whom v sent the token to at its last visit (-1: nobody yet; reference: 0)
-  bool reference = false;       // WalkBookkeeping::reference: receiver read before the send is recorded
   double *zero_sum = nullptr, *zero_square = nullptr, *zero_first = nullptr;  // c = 0 sums per observer
   std::uint64_t *keys = nullptr, *values = nullptr;  // records: walk k's segment [k capacity, (k+1) capacity)
   std::int64_t capacity = 0;
@@ -187,6 +187,7 @@ struct AccountedBatch {
   double sigma_loc = 0;
   double *truth = nullptr, *noise = nullptr;
   std::int64_t* noises = nullptr;
+  bool reference = false;  // WalkBookkeeping::reference (CPU twin): receiver read before the send is recorded
 
   NETDP_HD node_t start(std::int64_t k) const { return starts != nullptr ? starts[k] : start_node; }
   NETDP_HD std::uint64_t key(std::int64_t k, node_t v, node_t u) const {

@@ -3,8 +3,9 @@
 // kLanes walks per thread interleaved so that their dependent loads overlap, every counter in registers.
 // Optional per-node visit totals (the visits-only mode): in block memory when n is small, else one global
 // 64-bit addition per step spread over n addresses. The lanes advance through the one step loop
-// (common/walk_sim_steps.hpp), so the walks are every engine's; tests/backend/test_walk_sim_visit_stats_bodies.cpp runs this body on the host against sample_walk
-// and walk_sim. Launched by device_for_each_block / host_for_each_block (common/walk_sim_visit_stats.hpp).
+// (common/walk_sim_steps.hpp), so the walks are every engine's;
+// tests/backend/test_walk_sim_visit_stats_bodies.cpp runs this body on the host against sample_walk and
+// walk_sim. Launched by device_for_each_block / host_for_each_block (common/walk_sim_visit_stats.hpp).
 #include <cstdint>
 #include <utility>
 
@@ -65,7 +66,8 @@ struct WalkStepBody {
   /// batch's end walks run first_run from node 0 for nothing and is neither counted nor written.
   template <int... kJ>
   NETDP_HD void run(std::int64_t i, Counter* visits, std::integer_sequence<int, kJ...>) const {
-    WalkCursor lanes[kLanes] = {WalkCursor(b.seed, run_of(i + kJ * b.groups), start_of(i + kJ * b.groups))...};
+    WalkCursor lanes[kLanes] = {
+        WalkCursor(b.seed, run_of(i + kJ * b.groups), start_of(i + kJ * b.groups))...};
     const bool active[kLanes] = {(i + kJ * b.groups < b.count)...};
     const node_t start[kLanes] = {lanes[kJ].v...};
     std::int64_t start_visits[kLanes], first_return[kLanes];

@@ -115,9 +115,9 @@ void walk_path_cpu(const WalkTables& tables, std::uint64_t seed, std::int64_t ru
   walk::WalkCursor cursor(seed, static_cast<std::uint64_t>(run), start);
   path[0] = start;
   walk::for_kind(tables.kind, [&](auto kind) {
-    walk::walk_steps<kind.value>(m, &cursor, std::integral_constant<int, 1>{}, 1,
-                                 static_cast<std::int64_t>(path.size()),
-                                 [&](int, std::int64_t t, node_t, node_t v) { path[static_cast<std::size_t>(t)] = v; });
+    walk::walk_steps<kind.value>(
+        m, &cursor, std::integral_constant<int, 1>{}, 1, static_cast<std::int64_t>(path.size()),
+        [&](int, std::int64_t t, node_t, node_t v) { path[static_cast<std::size_t>(t)] = v; });
   });
 }
 

@@ -93,8 +93,8 @@ class PlainEngine final : public WalkPlainCudaEngine {
                                   start_nodes, p_.start_node, tables_.data(), keys_.data()};
     const auto blocks = static_cast<int>(std::min(blocks_, blocks_for(count, threads_)));
     for_kind(model_.kind, [&](auto kind) {
-      for_each_block(count, blocks, static_cast<int>(threads_), walk::VisitStatsBody<kind.value>{m, b, layout_, t},
-                     s);
+      for_each_block(count, blocks, static_cast<int>(threads_),
+                     walk::VisitStatsBody<kind.value>{m, b, layout_, t}, s);
     });
     tallies_->drain_overflow(tallies, s);  // this batch's visit counts above visit_cap (synchronises)
     ++run_.batches;
@@ -187,7 +187,8 @@ class StepEngine final : public WalkStepCudaEngine {
     if (p.batch_runs > 0) {
       batch_ = std::min(p.batch_runs, p.runs);
     } else {
-      const memory_plan::BatchPlan batch = memory_plan::plan_batch(p.runs, fixed, per_walk, budget, kMaxAutoBatch);
+      const memory_plan::BatchPlan batch =
+          memory_plan::plan_batch(p.runs, fixed, per_walk, budget, kMaxAutoBatch);
       if (!batch.fits) throw too_little("one walk", model.n, per_walk, fixed, budget.bytes, device);
       batch_ = batch.batch;
     }

@@ -346,10 +346,11 @@ WalkSimResult walk_sim(const WalkModel& model, const WalkSimParams& p, const Dis
     for (std::int64_t sub = 0; sub < count; sub += accounted_chunk) {
       const std::int64_t c = std::min(accounted_chunk, count - sub);
       const std::span<const node_t> chunk_starts = walk_detail::batch_starts(ctx, first + sub, c, starts);
-      const std::vector<std::int64_t> missing = accounted_cpu->missing_cycle_lengths(first + sub, c, chunk_starts);
+      const std::vector<std::int64_t> missing =
+          accounted_cpu->missing_cycle_lengths(first + sub, c, chunk_starts);
       if (!missing.empty()) accounted_cpu->set_cycle_terms(missing, walk_detail::cycle_terms(ctx, missing));
-      walk_detail::fold_accounted_batch(ctx, accounted_cpu->run_batch(first + sub, c, chunk_starts, keep_going),
-                                        part);
+      walk_detail::fold_accounted_batch(
+          ctx, accounted_cpu->run_batch(first + sub, c, chunk_starts, keep_going), part);
       throw_if_stopped();
       std::move(part.begin(), part.end(), batch.begin() + static_cast<std::ptrdiff_t>(sub));
     }

@@ -11,7 +11,7 @@
 namespace netdp {
 
 namespace {
-constexpr std::int64_t kMaxRuns = std::int64_t{1} << 56;   // the run field of the Philox subsequence
+constexpr std::int64_t kMaxRuns = std::int64_t{1} << 56;  // the run field of the Philox subsequence
 // T < 2^32: the twins' visit tables keep 32-bit times (kernels::kWalkMaxSteps, kernels/walk_sim_kernels.hpp).
 constexpr std::int64_t kMaxSteps = std::int64_t{1} << 32;
 constexpr std::int64_t kMaxAccountedSteps = (std::int64_t{1} << 31) - 1;  // cycle lengths in 32 bits

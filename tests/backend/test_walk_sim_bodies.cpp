@@ -62,10 +62,10 @@ TEST(WalkSimBodies, WalkThreadDrawsTheDocumentedStreams) {
   // the retry stream (kind 3) at offset t << 20 (docs/walk_sim.md "Randomness layout").
   const std::uint64_t seed = 99;
   for (std::int64_t run : {0, 3, 1000}) {
-    walk::WalkThread w(run - 1, 1, 1, seed);  // walk k = run - 1 of a batch starting at run 1
+    walk::WalkThread w(run - 1, 1, 1, seed, 0);  // walk k = run - 1 of a batch starting at run 1
     PhiloxStream reference(seed, walk_subsequence(WalkStream::walk, static_cast<std::uint64_t>(run)));
     EXPECT_EQ(w.run, static_cast<std::uint64_t>(run));
-    for (int i = 0; i < 40; ++i) ASSERT_EQ(w.words.next_u32(), reference.next_u32()) << "run " << run;
+    for (int i = 0; i < 40; ++i) ASSERT_EQ(w.cursor.words.next_u32(), reference.next_u32()) << "run " << run;
     // draw() with a bound that rejects about 30% of the words.
     int rejected = 0;
     for (std::int64_t t = 1; t < 300; ++t) {
@@ -78,7 +78,8 @@ TEST(WalkSimBodies, WalkThreadDrawsTheDocumentedStreams) {
                                 static_cast<std::uint64_t>(t) << 20)
                        .next_below(bound);
       }
-      ASSERT_EQ(walk::draw(w.words, w.retry, t, bound), expected) << "run " << run << ", t " << t;
+      ASSERT_EQ(walk::draw(w.cursor.words, w.cursor.retry, t, bound), expected)
+          << "run " << run << ", t " << t;
     }
     EXPECT_GT(rejected, 40);
   }
@@ -91,10 +92,11 @@ TEST(WalkSimBodies, StepRulesGiveTheCpuPaths) {
     for (std::int64_t run = 0; run < p.runs; ++run) {
       const std::vector<node_t> expected = sample_walk(c.model, p, run);
       std::vector<node_t> path{walk_start(c.model, p, run)};
-      walk::WalkThread w(run, 0, 1, p.seed);
+      walk::WalkThread w(run, 0, 1, p.seed, 0);
       walk::for_kind(c.model.kind, [&](auto kind) {
         for (std::int64_t t = 1; t < p.steps; ++t)
-          path.push_back(walk::next_node<kind.value>(view(c.model), path.back(), w.words, w.retry, t));
+          path.push_back(
+              walk::next_node<kind.value>(view(c.model), path.back(), w.cursor.words, w.cursor.retry, t));
       });
       ASSERT_EQ(path, expected) << c.what << ", run " << run;
     }
@@ -147,12 +149,12 @@ TEST(WalkSimBodies, StepRulesFollowTheDocumentedWordLayout) {
   for (const WalkCase& c : cases()) {
     const WalkSimParams p = with_start(params(2000, 4, false), c);
     for (std::int64_t run = 0; run < p.runs; ++run) {
-      walk::WalkThread w(run, 0, 1, p.seed);
+      walk::WalkThread w(run, 0, 1, p.seed, 0);
       node_t v = walk_start(c.model, p, run);
       walk::for_kind(c.model.kind, [&](auto kind) {
         for (std::int64_t t = 1; t < p.steps; ++t) {
           const node_t expected = documented_next(c.model, v, p.seed, static_cast<std::uint64_t>(run), t);
-          v = walk::next_node<kind.value>(view(c.model), v, w.words, w.retry, t);
+          v = walk::next_node<kind.value>(view(c.model), v, w.cursor.words, w.cursor.retry, t);
           ASSERT_EQ(v, expected) << c.what << ", run " << run << ", t " << t;
         }
       });
@@ -162,11 +164,51 @@ TEST(WalkSimBodies, StepRulesFollowTheDocumentedWordLayout) {
   // (only n is read) rejects 2^32 mod 3e8 / 2^32 = 2.2% of the words, some 44 of these 2000.
   WalkModel big = complete_walk(3);
   big.n = 300'000'000;
-  walk::WalkThread w(0, 0, 1, 5);
+  walk::WalkThread w(0, 0, 1, 5, 0);
   for (std::int64_t t = 1; t < 2000; ++t)
-    ASSERT_EQ(walk::next_node<WalkKind::complete>(view(big), 0, w.words, w.retry, t),
+    ASSERT_EQ(walk::next_node<WalkKind::complete>(view(big), 0, w.cursor.words, w.cursor.retry, t),
               documented_next(big, 0, 5, 0, t))
         << "t " << t;
+}
+
+TEST(WalkSimBodies, StepLoopFollowsTheDocumentedWordLayout) {
+  // walk::walk_steps, the one step loop of every engine: K lanes (runs first .. first + K - 1) side by side,
+  // run-time and compile-time lane counts, with and without prefetches, over ranges of positions of uneven
+  // lengths, against documented_next position by position; the visitor sees (lane, t, p_{t-1}, p_t).
+  for (const WalkCase& c : cases()) {
+    const WalkSimParams p = with_start(params(700, 5, false), c);
+    const walk::ModelView m = view(c.model);
+    for (int variant = 0; variant < 3; ++variant) {
+      std::vector<walk::WalkCursor> lanes;
+      std::vector<node_t> expected;
+      for (std::int64_t run = 0; run < p.runs; ++run) {
+        lanes.emplace_back(p.seed, static_cast<std::uint64_t>(run), walk_start(c.model, p, run));
+        expected.push_back(lanes.back().v);
+      }
+      std::int64_t visits = 0;
+      const auto visit = [&](int j, std::int64_t t, node_t sender, node_t v) {
+        ASSERT_EQ(sender, expected[static_cast<std::size_t>(j)]) << c.what << ", lane " << j << ", t " << t;
+        expected[static_cast<std::size_t>(j)] =
+            documented_next(c.model, sender, p.seed, static_cast<std::uint64_t>(j), t);
+        ASSERT_EQ(v, expected[static_cast<std::size_t>(j)]) << c.what << ", lane " << j << ", t " << t;
+        ++visits;
+      };
+      for (std::int64_t t0 = 1, len = 1; t0 < p.steps; t0 += len, len = 2 * len + 1) {
+        const std::int64_t t1 = std::min(p.steps, t0 + len);
+        walk::for_kind(c.model.kind, [&](auto kind) {
+          if (variant == 0)
+            walk::walk_steps<kind.value>(m, lanes.data(), static_cast<int>(lanes.size()), t0, t1, visit);
+          else if (variant == 1)
+            walk::walk_steps<kind.value, true>(m, lanes.data(), static_cast<int>(lanes.size()), t0, t1,
+                                               visit);
+          else
+            walk::walk_steps<kind.value>(m, lanes.data(), std::integral_constant<int, 5>{}, t0, t1, visit);
+        });
+      }
+      EXPECT_EQ(visits, p.runs * (p.steps - 1)) << c.what;
+      for (std::size_t j = 0; j < lanes.size(); ++j) EXPECT_EQ(lanes[j].v, expected[j]) << c.what;
+    }
+  }
 }
 
 // ---- the plain-walk statistics against a slow count over the paths ----
