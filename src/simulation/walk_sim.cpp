@@ -14,6 +14,7 @@
 #include <mutex>
 #include <optional>
 
+#include "common/memory_plan.hpp"
 #include "core/memory_info.hpp"
 #include "core/progress.hpp"
 #include "netdp/core/error.hpp"
@@ -41,6 +42,7 @@ using walk_detail::RunStats;
 
 constexpr std::int64_t kTimeCap = std::int64_t{1} << 16;   // return / hitting histogram bins
 constexpr std::int64_t kVisitCap = std::int64_t{1} << 20;  // dense visit-count bins
+constexpr std::int64_t kBatchBytes = std::int64_t{1} << 28;  // host state of one batch's runs
 
 // Feeds account_path's given path to the reference accountant (RunAccountant: the accounting of one path
 // by its definition, docs/math.md §4.1.3). walk_sim's walks run in the CPU and CUDA twins
@@ -71,12 +73,16 @@ std::vector<double> node_values(const WalkSimParams& p, node_t n) {
   return x;
 }
 
+// Runs per batch: as many as fit 2^28 bytes of host state (memory_plan::plan_batch, balanced over the
+// batches), at least one per thread.
 std::int64_t auto_batch(const WalkSimParams& p, node_t n, std::size_t distance_rows, int threads) {
   double bytes = 256;
   if (p.accounting) bytes += 16.0 * n + 48.0 * double(distance_rows);
   if (p.save_paths) bytes += 4.0 * double(p.steps);
-  const double fit = double(std::int64_t{1} << 28) / bytes;
-  return std::clamp<std::int64_t>(static_cast<std::int64_t>(fit), threads, std::max<std::int64_t>(p.runs, 1));
+  const std::int64_t runs = std::max<std::int64_t>(p.runs, 1);
+  const kernels::memory_plan::BatchPlan plan = kernels::memory_plan::plan_batch(
+      runs, 0, static_cast<std::int64_t>(std::ceil(bytes)), {kBatchBytes, false}, 0);
+  return std::min(runs, std::max<std::int64_t>(plan.fits ? plan.batch : 1, threads));
 }
 
 void fill_histogram(TimeHistogram& h, const std::vector<std::int64_t>& counts, std::int64_t total,
@@ -103,9 +109,11 @@ std::int64_t walk_detail::walks_in_flight(const Context& ctx, std::int64_t batch
   if (p.accounting || !csr || p.steps > std::numeric_limits<std::int32_t>::max()) return 1;
   const std::int64_t wanted = p.walks_in_flight > 0 ? p.walks_in_flight : kMaxWalksInFlight;
   const std::int64_t per_thread = (batch + threads - 1) / std::max(threads, 1);
-  const auto fit =
-      static_cast<std::int64_t>(kLaneBytes / (double(kernels::kWalkLaneBytesPerNode) * double(ctx.model.n)));
-  return std::max<std::int64_t>(1, std::min({wanted, per_thread, fit}));
+  // The lanes whose cells fit kLaneBytes per thread (memory_plan::plan_batch over a thread's walks).
+  const kernels::memory_plan::BatchPlan plan = kernels::memory_plan::plan_batch(
+      std::min(wanted, per_thread), 0, kernels::kWalkLaneBytesPerNode * std::int64_t{ctx.model.n},
+      {static_cast<std::int64_t>(kLaneBytes), false}, 0);
+  return plan.fits ? plan.batch : 1;
 }
 
 node_t walk_start(const WalkModel& m, const WalkSimParams& p, std::int64_t run) {
