@@ -4,8 +4,8 @@
 // kernels/cuda/walk_sim_cuda.cu and walk_sim_accounting_cuda.cu, written once over plain pointers. The CUDA
 // files launch them with device_for_each (common/for_each.hpp); the CPU twin (kernels/cpu/walk_sim_cpu.cpp)
 // runs them per walk on OpenMP threads; tests/backend/test_walk_sim_bodies.cpp runs the same functors on the
-// host against the library's one-walk engine and sample_walk (src/simulation/walk_sim*.cpp, whose next-node
-// rules are these).
+// host against slow counts over sample_walk's paths and the library's path accountant (account_path). Every
+// body walks through the one step loop, walk::walk_steps (common/walk_sim_steps.hpp), with its own visitor.
 //
 // Per-walk node state: walk k of a batch keeps node v's entries at index v * stride + k.
 #include <cstddef>
@@ -105,8 +105,8 @@ NETDP_HD inline void tally_visit(const TallyView& out, std::int64_t seen, std::i
 }
 
 /// Node v's totals at the end of a run with c >= 1 visits, the first at `first` and the last at `last`
-/// (the CPU's finish_visits): returns = c - 1, return-time sum = last - first, a hit at `first` unless v is
-/// the start (first = 0). Returns 1 when c >= nv (CB1), else 0.
+/// (docs/walk_sim.md "Statistics"): returns = c - 1, return-time sum = last - first, a hit at `first` unless
+/// v is the start (first = 0). Returns 1 when c >= nv (CB1), else 0.
 NETDP_HD inline Counter fold_node(const TallyView& out, node_t v, std::int64_t c, std::int64_t first,
                                   std::int64_t last) {
   tally_add(out, &out.visits[v], static_cast<Counter>(c));
@@ -164,7 +164,8 @@ NETDP_HD inline CycleTerms cycle_terms(const CycleTable& t, std::int64_t m) {
   return gaussian_cycle_terms(t.eps0, m, t.n);
 }
 
-/// PhiloxStream::next_normal_pair().first at offset 4 t of the run's noise stream (the CPU's RunVisitor).
+/// PhiloxStream::next_normal_pair().first at offset 4 t of the run's noise stream (docs/walk_sim.md
+/// "Randomness layout").
 NETDP_HD inline double position_noise(std::uint64_t seed, std::uint64_t run, std::int64_t t) {
   philox::Stream s(seed, walk_subsequence(WalkStream::noise, run), 4 * static_cast<std::uint64_t>(t));
   return s.next_normal_pair().first;
@@ -219,10 +220,10 @@ struct WalkUtility {
   }
 };
 
-/// Walk k: the CPU's RunVisitor<true, kKnown>: the path and visit tallies of the plain walks, per observer
-/// v the sums of the c = 0 terms of v's cycles in time order (RunAccountant::cycle's order, so the sums are
-/// the CPU's bit for bit), and in the known view one record per boundary participant in the walk's segment;
-/// the unused slots get the sentinel key (after every real key) and value 0.
+/// Walk k: the path and visit tallies of the plain walks, per observer v the sums of the c = 0 terms of v's
+/// cycles in time order (RunAccountant::cycle's order, so the sums are account_path's bit for bit), and in
+/// the known view one record per boundary participant in the walk's segment (definition bookkeeping, or with
+/// b.reference the reference code's); the unused slots get the sentinel key (after every real key) and 0.
 template <WalkKind kKind, bool kKnown>
 struct AccountedWalkBody {
   ModelView m;

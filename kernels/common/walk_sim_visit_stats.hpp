@@ -12,7 +12,7 @@
 // added in block memory (shared memory on the device) and flushed once per block, so no global counter takes
 // one atomic per step. A first visit at t adds the hit and -t to the return-time sum (u64 wraparound: the
 // block sums are exact modulo 2^64 and every final total is >= 0), the fold adds last and c: returns = c - 1,
-// return-time sum = last - first as in the CPU's finish_visits.
+// return-time sum = last - first (walk::fold_node). The walk advances through walk::walk_steps.
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -155,7 +155,7 @@ struct VisitStatsBody {
                         ++s.count;
                         s.last = static_cast<std::uint32_t>(t);
                       });
-    // Fold and empty the table (RunVisitor's finish_visits over the visited nodes only).
+    // Fold and empty the table (walk::fold_node over the visited nodes only).
     std::int64_t visited = 0;
     Counter above = 0;
     for (std::int64_t i = 0; i < g.capacity; ++i) {

@@ -40,8 +40,8 @@ using walk_detail::QuantileSketch;
 using walk_detail::RunAccountant;
 using walk_detail::RunStats;
 
-constexpr std::int64_t kTimeCap = std::int64_t{1} << 16;   // return / hitting histogram bins
-constexpr std::int64_t kVisitCap = std::int64_t{1} << 20;  // dense visit-count bins
+constexpr std::int64_t kTimeCap = std::int64_t{1} << 16;     // return / hitting histogram bins
+constexpr std::int64_t kVisitCap = std::int64_t{1} << 20;    // dense visit-count bins
 constexpr std::int64_t kBatchBytes = std::int64_t{1} << 28;  // host state of one batch's runs
 
 // Feeds account_path's given path to the reference accountant (RunAccountant: the accounting of one path
