@@ -12,6 +12,7 @@
 #include <span>
 #include <vector>
 
+#include "common/walk_sim_bodies.hpp"
 #include "common/walk_sim_layout.hpp"
 #include "common/walk_sim_math.hpp"
 #include "common/walk_sim_stepping.hpp"
@@ -50,17 +51,19 @@ struct WalkVisitTallies {
 
 // ---- CPU twin (kernels/cpu/walk_sim_cpu.cpp) ----
 
-/// Plain walks on the CPU with their visit statistics: the CUDA twin's bodies run on OpenMP threads, one
-/// walk per thread at a time: walk::VisitStatsBody (compact visit table, common/walk_sim_visit_stats.hpp),
-/// or for walks of T >= 2^32 positions walk::PlainWalkBody (24 n bytes of dense scratch), exactly as
-/// walk_sim_cuda chooses. Each thread owns its visit table, block bins and tallies (plain additions,
+/// The most positions of one walk (T < 2^32): the visit tables keep 32-bit times. validate refuses more
+/// (docs/walk_sim.md "Parameters").
+inline constexpr std::int64_t kWalkMaxSteps = (std::int64_t{1} << 32) - 1;
+
+/// Plain walks on the CPU with their visit statistics: the CUDA twin's body walk::VisitStatsBody (compact
+/// visit table, common/walk_sim_visit_stats.hpp) run on OpenMP threads, one walk per thread at a time, as
+/// walk_sim_cuda runs it. Each thread owns its visit table, block bins and tallies (plain additions,
 /// TallyView::exclusive); finish sums them. The tallies are the CUDA twin's, byte for byte, for any thread
 /// count and batch size. The tables' views must outlive the engine.
 class WalkPlainCpuEngine {
  public:
-  /// `dense`: walk::PlainWalkBody whatever T (what T >= 2^32 takes; lets the tests compare both bodies).
   WalkPlainCpuEngine(const WalkTables& tables, const WalkRunSpec& spec, int threads, std::int64_t time_cap,
-                     std::int64_t visit_cap, double nv, bool dense = false);
+                     std::int64_t visit_cap, double nv);
   ~WalkPlainCpuEngine();
   WalkPlainCpuEngine(const WalkPlainCpuEngine&) = delete;
   WalkPlainCpuEngine& operator=(const WalkPlainCpuEngine&) = delete;
@@ -79,16 +82,20 @@ class WalkPlainCpuEngine {
   std::unique_ptr<State> state_;
 };
 
+/// The path p_0 .. p_{T-1} of run `run` from `start` into `path` (T = path.size() positions): the one step
+/// loop (walk::walk_steps) with a visitor that records (sample_walk, --save-paths).
+void walk_path_cpu(const WalkTables& tables, std::uint64_t seed, std::int64_t run, node_t start,
+                   std::span<node_t> path);
+
 /// Bytes per node of one walk in flight of WalkInterleavedCpuEngine (its lanes' cells), for the driver's
 /// plan.
 inline constexpr std::int64_t kWalkLaneBytesPerNode = 16;
 
 /// The CPU twin's fast path for plain CSR walks (uniform, lazy-uniform, weighted; T < 2^31): each thread
 /// advances `lanes` walks together, position by position, with prefetches so that their cache misses overlap
-/// (docs/walk_sim.md "Interleaved CPU walks"). Its loop is the CPU's own (a one-walk-per-thread body cannot
-/// be split into its passes), made of the common per-step maths (walk::draw, lazy_moves, weighted_pick), so
-/// its paths and tallies are WalkPlainCpuEngine's and the CUDA twin's, byte for byte. The tables' views must
-/// outlive the engine.
+/// (docs/walk_sim.md "Interleaved CPU walks"): the one step loop (walk::walk_steps) with `lanes` lanes and
+/// prefetches, so its paths and tallies are WalkPlainCpuEngine's and the CUDA twin's, byte for byte. The
+/// tables' views must outlive the engine.
 class WalkInterleavedCpuEngine {
  public:
   /// `huge_page_rows`: copy the rows into memory advised for 2 MiB pages (the random gathers are then TLB
@@ -119,7 +126,8 @@ struct WalkSketchBins;
 /// walk::ObserverLossBody) run per walk on OpenMP threads, each walk a batch of one on its thread's own node
 /// state and records, the quantile sketch's bins in a map per thread. Its interface is the CUDA twin's
 /// (WalkAccountedCudaEngine) but for the progress callback; the outputs are the same bytes
-/// (tests/backend/test_walk_sim_twins.cpp). The definition bookkeeping only, as the CUDA twin. The views of
+/// (tests/backend/test_walk_sim_twins.cpp). Beyond the CUDA twin it runs the reference bookkeeping
+/// (WalkAccountingInputs::reference, node0_far) and histogram cycles beyond the table (beyond). The views of
 /// `tables` and `in` must outlive the engine.
 class WalkAccountedCpuEngine {
  public:
@@ -212,6 +220,11 @@ struct WalkAccountingInputs {
   double sigma_loc = 0;  // noise std of one contribution
   std::span<const double> values;  // x_v
   double log_base = 0;             // quantile sketch bins: floor(ln x / log_base)
+  // CPU twin only (the CUDA twin refuses them):
+  bool reference = false;  // WalkBookkeeping::reference: receivers start at node 0, read before the send
+  std::span<const std::uint8_t> node0_far;       // reference: per v, 1 where node 0 is no neighbour (its pair
+                                                 // apart in WalkAccountedBatch::node0); empty: none
+  const walk::HostCycleTerms* beyond = nullptr;  // terms of lengths beyond table_lengths (histogram)
 };
 
 /// What the accounting of runs first .. first + count - 1 gives the host, run-major (index k n + v for run
@@ -224,6 +237,7 @@ struct WalkAccountedBatch {
   std::span<const walk::PairLosses> pairs;
   std::span<const double> truth, noise;  // per run: sum of the T values, of the noise
   std::span<const std::int64_t> noises;  // per run: noisy contributions
+  std::span<const double> node0;  // with node0_far: the loss of pair (0, v) kept apart (-1: none); else empty
 };
 
 /// The quantile sketch's bins filled on the device: integer weights of bins first_bin, first_bin + 1, ...

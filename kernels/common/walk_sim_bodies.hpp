@@ -4,8 +4,8 @@
 // kernels/cuda/walk_sim_cuda.cu and walk_sim_accounting_cuda.cu, written once over plain pointers. The CUDA
 // files launch them with device_for_each (common/for_each.hpp); the CPU twin (kernels/cpu/walk_sim_cpu.cpp)
 // runs them per walk on OpenMP threads; tests/backend/test_walk_sim_bodies.cpp runs the same functors on the
-// host against the library's one-walk engine and sample_walk (src/simulation/walk_sim*.cpp, whose next-node
-// rules are these).
+// host against slow counts over sample_walk's paths and the library's path accountant (account_path). Every
+// body walks through the one step loop, walk::walk_steps (common/walk_sim_steps.hpp), with its own visitor.
 //
 // Per-walk node state: walk k of a batch keeps node v's entries at index v * stride + k.
 #include <cstddef>
@@ -19,94 +19,27 @@
 #include "common/rounding.hpp"
 #include "common/walk_sim_layout.hpp"
 #include "common/walk_sim_math.hpp"
+#include "common/walk_sim_steps.hpp"
 #include "netdp/ground/types.hpp"
 
 namespace netdp::kernels::walk {
 
 using Counter = unsigned long long;  // atomicAdd's 64-bit type; every tally is >= 0
 
-// ---- next-node rules (docs/walk_sim.md "Walks", "Samplers") ----
-
-/// The transition table of a walk model as plain arrays (CSR kinds only; nullptr otherwise).
-struct ModelView {
-  node_t n = 0;
-  const offset_t* offsets = nullptr;
-  const node_t* targets = nullptr;
-  const std::uint64_t* thresholds = nullptr;  // weighted rows: 64-bit cumulative thresholds
-};
-
-/// Redraw of a rejected Lemire word of position t: next_below on the retry stream at offset t << 20.
-struct Retry {
-  std::uint64_t seed = 0, run = 0;
-  NETDP_HD std::uint32_t below(std::int64_t t, std::uint32_t bound) const {
-    philox::Stream s(seed, walk_subsequence(WalkStream::retry, run), static_cast<std::uint64_t>(t) << 20);
-    return s.next_below(bound);
-  }
-};
-
-/// One walk word bounded to [0, bound); the rare rejected word is replaced from the retry stream, so every
-/// position reads exactly its own words.
-NETDP_HD inline std::uint32_t draw(philox::Stream& words, const Retry& retry, std::int64_t t,
-                                   std::uint32_t bound) {
-  std::uint32_t k = 0;
-  if (!bounded_draw(words.next_u32(), bound, &k)) k = retry.below(t, bound);
-  return k;
-}
-
-/// p_t from p_{t-1} = v for a walk of kind kKind: one word (complete, uniform, lazy), two (weighted, low word
-/// first) or none (directed ring) from the walk stream `words`.
-template <WalkKind kKind>
-NETDP_HD node_t next_node(const ModelView& m, node_t v, philox::Stream& words, const Retry& retry,
-                          std::int64_t t) {
-  if constexpr (kKind == WalkKind::complete) {
-    return static_cast<node_t>(draw(words, retry, t, static_cast<std::uint32_t>(m.n)));
-  } else if constexpr (kKind == WalkKind::uniform) {
-    const offset_t begin = m.offsets[v];
-    return m.targets[begin + draw(words, retry, t, static_cast<std::uint32_t>(m.offsets[v + 1] - begin))];
-  } else if constexpr (kKind == WalkKind::lazy_uniform) {
-    const offset_t begin = m.offsets[v];
-    const auto degree = static_cast<std::uint32_t>(m.offsets[v + 1] - begin);
-    const std::uint32_t k = draw(words, retry, t, 2 * degree);
-    return lazy_moves(k, degree) ? m.targets[begin + k] : v;
-  } else if constexpr (kKind == WalkKind::weighted) {
-    return m.targets[weighted_pick(m.thresholds, m.offsets[v], m.offsets[v + 1], words.next_u64())];
-  } else {
-    return ring_next(v, m.n);
-  }
-}
-
-/// Calls launch(std::integral_constant<WalkKind, kind>) so that a body template is instantiated per kind.
-template <class Launch>
-void for_kind(WalkKind kind, Launch&& launch) {
-  switch (kind) {
-    case WalkKind::complete:
-      return launch(std::integral_constant<WalkKind, WalkKind::complete>{});
-    case WalkKind::uniform:
-      return launch(std::integral_constant<WalkKind, WalkKind::uniform>{});
-    case WalkKind::lazy_uniform:
-      return launch(std::integral_constant<WalkKind, WalkKind::lazy_uniform>{});
-    case WalkKind::weighted:
-      return launch(std::integral_constant<WalkKind, WalkKind::weighted>{});
-    case WalkKind::directed_ring:
-      return launch(std::integral_constant<WalkKind, WalkKind::directed_ring>{});
-  }
-}
-
-/// One walk of a batch: walk k (run first_run + k), its walk stream from offset 0, its retry stream, and
+/// One walk of a batch: walk k (run first_run + k), its cursor at position 0 on `start` (walk_steps) and
 /// its column of the per-node state.
 struct WalkThread {
   std::int64_t k;
   std::uint64_t run;
   std::size_t stride;
-  philox::Stream words;
-  Retry retry;
+  WalkCursor cursor;
 
-  NETDP_HD WalkThread(std::int64_t k_, std::int64_t first_run, std::int64_t stride_, std::uint64_t seed)
+  NETDP_HD WalkThread(std::int64_t k_, std::int64_t first_run, std::int64_t stride_, std::uint64_t seed,
+                      node_t start)
       : k(k_),
         run(static_cast<std::uint64_t>(first_run + k_)),
         stride(static_cast<std::size_t>(stride_)),
-        words(seed, walk_subsequence(WalkStream::walk, run), 0),
-        retry{seed, run} {}
+        cursor(seed, run, start) {}
   NETDP_HD std::size_t cell(node_t v) const {
     return static_cast<std::size_t>(v) * stride + static_cast<std::size_t>(k);
   }
@@ -172,8 +105,8 @@ NETDP_HD inline void tally_visit(const TallyView& out, std::int64_t seen, std::i
 }
 
 /// Node v's totals at the end of a run with c >= 1 visits, the first at `first` and the last at `last`
-/// (the CPU's finish_visits): returns = c - 1, return-time sum = last - first, a hit at `first` unless v is
-/// the start (first = 0). Returns 1 when c >= nv (CB1), else 0.
+/// (docs/walk_sim.md "Statistics"): returns = c - 1, return-time sum = last - first, a hit at `first` unless
+/// v is the start (first = 0). Returns 1 when c >= nv (CB1), else 0.
 NETDP_HD inline Counter fold_node(const TallyView& out, node_t v, std::int64_t c, std::int64_t first,
                                   std::int64_t last) {
   tally_add(out, &out.visits[v], static_cast<Counter>(c));
@@ -199,62 +132,16 @@ NETDP_HD inline Counter fold_unvisited(const TallyView& out, std::int64_t unvisi
   return 0.0 >= out.nv ? static_cast<Counter>(unvisited) : 0;
 }
 
-// ---- plain walks (walk_sim_cuda.cu) ----
-
-/// Walks first_run .. first_run + count - 1; node state at v * stride + k for walk k.
-struct PlainWalkBatch {
-  std::uint64_t seed = 0;
-  std::int64_t first_run = 0, count = 0, stride = 0, steps = 0;
-  const node_t* starts = nullptr;  // per walk; nullptr: every walk starts at start_node
-  node_t start_node = 0;
-  std::int64_t* first = nullptr;      // time of the first visit of the run (0 for the start)
-  std::int64_t* last = nullptr;       // time of the last visit
-  std::int64_t* count_run = nullptr;  // visits in the run; 0 = not visited (zero on entry, left zero)
-};
-
-/// Walk k (0 <= k < count): the CPU's RunVisitor (visits, returns, hits) and finish_visits, the per-node
-/// sums folded at the end of the walk: returns = visits - 1, return-time sum = last - first, a hit at
-/// `first` for every visited node but the start (first = 0).
-template <WalkKind kKind>
-struct PlainWalkBody {
-  ModelView m;
-  PlainWalkBatch b;
-  TallyView out;
-
-  NETDP_HD void operator()(std::int64_t k) const {
-    WalkThread w(k, b.first_run, b.stride, b.seed);
-    node_t current = b.starts != nullptr ? b.starts[k] : b.start_node;
-    std::size_t at = w.cell(current);
-    b.first[at] = 0;
-    b.last[at] = 0;
-    b.count_run[at] = 1;
-    for (std::int64_t t = 1; t < b.steps; ++t) {
-      current = next_node<kKind>(m, current, w.words, w.retry, t);
-      at = w.cell(current);
-      const std::int64_t seen = b.count_run[at];
-      tally_visit(out, seen, seen > 0 ? b.last[at] : 0, t);
-      if (seen == 0) b.first[at] = t;
-      b.count_run[at] = seen + 1;
-      b.last[at] = t;
-    }
-    std::int64_t unvisited = 0;
-    Counter above = 0;
-    for (node_t v = 0; v < m.n; ++v) {
-      at = w.cell(v);
-      const std::int64_t c = b.count_run[at];
-      if (c == 0) {
-        ++unvisited;
-        continue;
-      }
-      above += fold_node(out, v, c, b.first[at], b.last[at]);
-      b.count_run[at] = 0;
-    }
-    above += fold_unvisited(out, unvisited);
-    if (above > 0) tally_add(out, out.above_nv, above);
-  }
-};
-
 // ---- accounted walks (walk_sim_accounting_cuda.cu; docs/math.md §4.1.3) ----
+
+/// Where the CPU twin finds the C4 terms of cycles longer than its table (the histogram mechanism's SH3
+/// levels past 2^20, which have no closed form for the device): the host's CycleEpsilons. Host only.
+struct HostCycleTerms {
+  virtual CycleTerms terms(std::int64_t m) const = 0;
+
+ protected:
+  ~HostCycleTerms() = default;
+};
 
 /// The C4 terms of the cycle lengths m = 1 .. size, made on the host by the CPU's CycleEpsilons.
 struct CycleTable {
@@ -262,16 +149,23 @@ struct CycleTable {
   std::int64_t size = 0;
   double eps0 = 0;
   std::int64_t n = 0;
+  const HostCycleTerms* host =
+      nullptr;  // host only: lengths beyond the table (nullptr: Gaussian closed form)
 };
 
-/// The C4 terms of a cycle of length m: the host's table, or (Gaussian mechanism only, m beyond the table)
-/// gaussian_cycle_terms with this side's libm (on the device, a few ulps from the CPU).
+/// The C4 terms of a cycle of length m: the host's table; beyond it the host's terms when given (CPU twin),
+/// else (Gaussian mechanism only) gaussian_cycle_terms with this side's libm (on the device, a few ulps from
+/// the CPU).
 NETDP_HD inline CycleTerms cycle_terms(const CycleTable& t, std::int64_t m) {
   if (m <= t.size) return t.terms[m - 1];
+#if !defined(__CUDA_ARCH__)
+  if (t.host != nullptr) return t.host->terms(m);
+#endif
   return gaussian_cycle_terms(t.eps0, m, t.n);
 }
 
-/// PhiloxStream::next_normal_pair().first at offset 4 t of the run's noise stream (the CPU's RunVisitor).
+/// PhiloxStream::next_normal_pair().first at offset 4 t of the run's noise stream (docs/walk_sim.md
+/// "Randomness layout").
 NETDP_HD inline double position_noise(std::uint64_t seed, std::uint64_t run, std::int64_t t) {
   philox::Stream s(seed, walk_subsequence(WalkStream::noise, run), 4 * static_cast<std::uint64_t>(t));
   return s.next_normal_pair().first;
@@ -284,7 +178,7 @@ struct AccountedBatch {
   const node_t* starts = nullptr;  // per walk; nullptr: every walk starts at start_node
   node_t start_node = 0;
   std::int64_t *first = nullptr, *last = nullptr, *count_run = nullptr;  // as the plain walks
-  node_t* last_send = nullptr;  // whom v sent the token to at its last visit (-1: nobody yet)
+  node_t* last_send = nullptr;  // whom v sent the token to at its last visit (-1: nobody yet; reference: 0)
   double *zero_sum = nullptr, *zero_square = nullptr, *zero_first = nullptr;  // c = 0 sums per observer
   std::uint64_t *keys = nullptr, *values = nullptr;  // records: walk k's segment [k capacity, (k+1) capacity)
   std::int64_t capacity = 0;
@@ -294,6 +188,7 @@ struct AccountedBatch {
   double sigma_loc = 0;
   double *truth = nullptr, *noise = nullptr;
   std::int64_t* noises = nullptr;
+  bool reference = false;  // WalkBookkeeping::reference (CPU twin): receiver read before the send is recorded
 
   NETDP_HD node_t start(std::int64_t k) const { return starts != nullptr ? starts[k] : start_node; }
   NETDP_HD std::uint64_t key(std::int64_t k, node_t v, node_t u) const {
@@ -325,10 +220,10 @@ struct WalkUtility {
   }
 };
 
-/// Walk k: the CPU's RunVisitor<true, kKnown>: the path and visit tallies of the plain walks, per observer
-/// v the sums of the c = 0 terms of v's cycles in time order (RunAccountant::cycle's order, so the sums are
-/// the CPU's bit for bit), and in the known view one record per boundary participant in the walk's segment;
-/// the unused slots get the sentinel key (after every real key) and value 0.
+/// Walk k: the path and visit tallies of the plain walks, per observer v the sums of the c = 0 terms of v's
+/// cycles in time order (RunAccountant::cycle's order, so the sums are account_path's bit for bit), and in
+/// the known view one record per boundary participant in the walk's segment (definition bookkeeping, or with
+/// b.reference the reference code's); the unused slots get the sentinel key (after every real key) and 0.
 template <WalkKind kKind, bool kKnown>
 struct AccountedWalkBody {
   ModelView m;
@@ -337,50 +232,56 @@ struct AccountedWalkBody {
   TallyView out;
 
   NETDP_HD void operator()(std::int64_t k) const {
-    WalkThread w(k, b.first_run, b.stride, b.seed);
+    WalkThread w(k, b.first_run, b.stride, b.seed, b.start(k));
     constexpr bool kRing = kKind == WalkKind::directed_ring;
     WalkUtility utility;
     std::uint64_t* keys = b.keys + k * b.capacity;
     std::uint64_t* values = b.values + k * b.capacity;
     std::int64_t used = 0;
 
-    node_t current = b.start(k);
-    std::size_t at = w.cell(current);
+    std::size_t at = w.cell(w.cursor.v);
     b.first[at] = 0;
     b.last[at] = 0;
     b.count_run[at] = 1;
-    utility.position(b, kRing, m.n, w.run, 0, current);
-    for (std::int64_t t = 1; t < b.steps; ++t) {
-      const node_t sender = current;
-      current = next_node<kKind>(m, current, w.words, w.retry, t);
-      const node_t v = current;
-      at = w.cell(v);
-      const std::int64_t seen = b.count_run[at];
-      const std::int64_t previous = seen > 0 ? b.last[at] : 0;
-      tally_visit(out, seen, previous, t);
-      if (seen == 0) b.first[at] = t;
-      b.count_run[at] = seen + 1;
-      b.last[at] = t;
-      // The visit closes v's cycle of m = t - (previous visit, or 0) positions (RunAccountant::cycle).
-      const std::int64_t length = t - previous;
-      const CycleTerms terms = cycle_terms(table, length);
-      b.zero_sum[at] += terms.zero.eps;
-      b.zero_square[at] += terms.zero.square;
-      b.zero_first[at] += terms.zero.first;
-      if constexpr (kKnown) {
-        b.last_send[w.cell(sender)] = v;  // first: after a self-loop, v's receiver is v itself
-        const node_t receiver = b.last_send[at];
-        if (receiver >= 0 && receiver != v) {
-          keys[used] = b.key(k, v, receiver);
-          values[used++] = static_cast<std::uint64_t>(length) << 2 | (receiver == sender ? 2u : 1u);
-        }
-        if (sender != v && sender != receiver) {
-          keys[used] = b.key(k, v, sender);
-          values[used++] = static_cast<std::uint64_t>(length) << 2 | 1u;
-        }
-      }
-      utility.position(b, kRing, m.n, w.run, t, v);
-    }
+    utility.position(b, kRing, m.n, w.run, 0, w.cursor.v);
+    walk_steps<kKind>(m, &w.cursor, std::integral_constant<int, 1>{}, 1, b.steps,
+                      [&](int, std::int64_t t, node_t sender, node_t v) {
+                        at = w.cell(v);
+                        const std::int64_t seen = b.count_run[at];
+                        const std::int64_t previous = seen > 0 ? b.last[at] : 0;
+                        tally_visit(out, seen, previous, t);
+                        if (seen == 0) b.first[at] = t;
+                        b.count_run[at] = seen + 1;
+                        b.last[at] = t;
+                        // The visit closes v's cycle of m = t - (previous visit, or 0) positions.
+                        const std::int64_t length = t - previous;
+                        const CycleTerms terms = cycle_terms(table, length);
+                        b.zero_sum[at] += terms.zero.eps;
+                        b.zero_square[at] += terms.zero.square;
+                        b.zero_first[at] += terms.zero.first;
+                        if constexpr (kKnown) {
+                          node_t receiver;
+                          if (!b.reference) {
+                            b.last_send[w.cell(sender)] = v;  // first: after a self-loop, v's receiver is v
+                            receiver = b.last_send[at];
+                          } else {
+                            // The reference code (docs/math.md §4.1.3): read, then record the send that
+                            // brought the token here (after a self-loop v keeps its previous receiver).
+                            receiver = b.last_send[at];
+                            b.last_send[w.cell(sender)] = v;
+                          }
+                          if (receiver >= 0 && receiver != v) {
+                            keys[used] = b.key(k, v, receiver);
+                            values[used++] =
+                                static_cast<std::uint64_t>(length) << 2 | (receiver == sender ? 2u : 1u);
+                          }
+                          if (sender != v && sender != receiver) {
+                            keys[used] = b.key(k, v, sender);
+                            values[used++] = static_cast<std::uint64_t>(length) << 2 | 1u;
+                          }
+                        }
+                        utility.position(b, kRing, m.n, w.run, t, v);
+                      });
     for (std::int64_t i = used; i < b.capacity; ++i) {
       keys[i] = b.sentinel;
       values[i] = 0;
@@ -416,18 +317,17 @@ struct CycleLengthBody {
   std::uint8_t* used;
 
   NETDP_HD void operator()(std::int64_t k) const {
-    WalkThread w(k, b.first_run, b.stride, b.seed);
-    node_t current = b.start(k);
-    b.count_run[w.cell(current)] = 1;
-    b.last[w.cell(current)] = 0;
-    for (std::int64_t t = 1; t < b.steps; ++t) {
-      current = next_node<kKind>(m, current, w.words, w.retry, t);
-      const std::size_t at = w.cell(current);
-      const std::int64_t length = t - (b.count_run[at] > 0 ? b.last[at] : 0);
-      if (length <= lengths) set_flag(&used[length]);  // racing threads store the same value
-      b.count_run[at] = 1;
-      b.last[at] = t;
-    }
+    WalkThread w(k, b.first_run, b.stride, b.seed, b.start(k));
+    b.count_run[w.cell(w.cursor.v)] = 1;
+    b.last[w.cell(w.cursor.v)] = 0;
+    walk_steps<kKind>(m, &w.cursor, std::integral_constant<int, 1>{}, 1, b.steps,
+                      [&](int, std::int64_t t, node_t, node_t v) {
+                        const std::size_t at = w.cell(v);
+                        const std::int64_t length = t - (b.count_run[at] > 0 ? b.last[at] : 0);
+                        if (length <= lengths) set_flag(&used[length]);  // racing threads store one value
+                        b.count_run[at] = 1;
+                        b.last[at] = t;
+                      });
   }
 };
 
@@ -520,6 +420,10 @@ struct ObserverOutputs {
   std::int64_t* cycles = nullptr;
   double* shared = nullptr;
   PairLosses* pairs = nullptr;
+  // The reference bookkeeping's initial receiver, node 0, where it is no neighbour of v (node0_far[v] != 0):
+  // its pair's loss apart in node0_loss (-1: no such pair; losses are >= 0), not among `pairs`.
+  const std::uint8_t* node0_far = nullptr;
+  double* node0_loss = nullptr;
 };
 
 /// (walk k, observer v) at index k n + v: v's shared loss C4(S_v), its corrected pairs found by binary
@@ -542,16 +446,24 @@ struct ObserverLossBody {
     const double shared =
         dp_math::heterogeneous_epsilon(cycles, b.zero_sum[at], b.zero_square[at], b.zero_first[at], delta);
     PairLosses pairs;
+    const bool apart = out.node0_far != nullptr && out.node0_far[v] != 0;
+    std::int64_t distant = 0;
+    if (apart) out.node0_loss[index] = -1;
     if (records > 0) {
       const std::uint64_t low = b.key(k, v, 0), high = low + (std::uint64_t{1} << b.node_bits);
       const std::int64_t end = lower_bound(keys, records, high);
       for (std::int64_t j = lower_bound(keys, records, low); j < end; ++j) {
         if (j > 0 && keys[j - 1] == keys[j]) continue;  // not the first record of its pair
-        pairs.add(loss[j]);
         bins.add(loss[j], 1);
+        if (apart && keys[j] == low) {  // u = 0
+          out.node0_loss[index] = loss[j];
+          distant = 1;
+          continue;
+        }
+        pairs.add(loss[j]);
       }
     }
-    bins.add(shared, static_cast<Counter>(n - 1 - static_cast<std::int64_t>(pairs.count)));
+    bins.add(shared, static_cast<Counter>(n - 1 - static_cast<std::int64_t>(pairs.count) - distant));
     out.cycles[index] = static_cast<std::int64_t>(cycles);
     out.shared[index] = shared;
     out.pairs[index] = pairs;

@@ -2,23 +2,17 @@
 // The stepping body of plain walks (docs/cuda_backend.md "Walk engine for throughput"): no per-node state,
 // kLanes walks per thread interleaved so that their dependent loads overlap, every counter in registers.
 // Optional per-node visit totals (the visits-only mode): in block memory when n is small, else one global
-// 64-bit addition per step spread over n addresses. The walks are the CPU's (next_node on the same Philox
-// words); tests/backend/test_walk_sim_visit_stats_bodies.cpp runs this body on the host against sample_walk
-// and walk_sim. Launched by device_for_each_block / host_for_each_block (common/walk_sim_visit_stats.hpp).
+// 64-bit addition per step spread over n addresses. The lanes advance through the one step loop
+// (common/walk_sim_steps.hpp), so the walks are every engine's;
+// tests/backend/test_walk_sim_visit_stats_bodies.cpp runs this body on the host against sample_walk and
+// walk_sim. Launched by device_for_each_block / host_for_each_block (common/walk_sim_visit_stats.hpp).
 #include <cstdint>
 #include <utility>
 
 #include "common/for_each.hpp"
 #include "common/hd.hpp"
 #include "common/walk_sim_bodies.hpp"
-
-// The lanes' loops have kLanes iterations: unrolled, so that each lane's state stays in registers (the
-// host compiler unrolls them at -O3 by itself).
-#if defined(__CUDA_ARCH__)
-#define NETDP_WALK_UNROLL _Pragma("unroll")
-#else
-#define NETDP_WALK_UNROLL
-#endif
+#include "common/walk_sim_steps.hpp"
 
 namespace netdp::kernels::walk {
 
@@ -61,50 +55,40 @@ struct WalkStepBody {
   }
 
  private:
-  /// One walk's registers: its streams, position, start and counters.
-  struct Lane {
-    std::int64_t k;
-    bool active;
-    philox::Stream words;
-    Retry retry;
-    node_t current, start;
-    std::int64_t start_visits = 1, first_return = 0;
+  NETDP_HD std::uint64_t run_of(std::int64_t k) const {
+    return static_cast<std::uint64_t>(b.first_run + (k < b.count ? k : 0));
+  }
+  NETDP_HD node_t start_of(std::int64_t k) const {
+    return k >= b.count ? 0 : (b.starts != nullptr ? b.starts[k] : b.start_node);
+  }
 
-    NETDP_HD Lane(const WalkStepBatch& b, std::int64_t k_)
-        : k(k_),
-          active(k_ < b.count),
-          words(b.seed, walk_subsequence(WalkStream::walk, run_of(b, k_)), 0),
-          retry{b.seed, run_of(b, k_)},
-          current(!active ? 0 : (b.starts != nullptr ? b.starts[k_] : b.start_node)),
-          start(current) {}
-    NETDP_HD static std::uint64_t run_of(const WalkStepBatch& b, std::int64_t k) {
-      return static_cast<std::uint64_t>(b.first_run + (k < b.count ? k : 0));
-    }
-  };
-
+  /// The lanes of group i through the one step loop (walk_steps, kLanes lanes unrolled). A lane past the
+  /// batch's end walks run first_run from node 0 for nothing and is neither counted nor written.
   template <int... kJ>
   NETDP_HD void run(std::int64_t i, Counter* visits, std::integer_sequence<int, kJ...>) const {
-    Lane lanes[kLanes] = {Lane(b, i + kJ * b.groups)...};
+    WalkCursor lanes[kLanes] = {
+        WalkCursor(b.seed, run_of(i + kJ * b.groups), start_of(i + kJ * b.groups))...};
+    const bool active[kLanes] = {(i + kJ * b.groups < b.count)...};
+    const node_t start[kLanes] = {lanes[kJ].v...};
+    std::int64_t start_visits[kLanes], first_return[kLanes];
     NETDP_WALK_UNROLL
-    for (int j = 0; j < kLanes; ++j)
-      if (lanes[j].active && visits != nullptr) atomic_add(&visits[lanes[j].current], Counter{1});
-    for (std::int64_t t = 1; t < b.steps; ++t) {
-      NETDP_WALK_UNROLL
-      for (int j = 0; j < kLanes; ++j) {
-        Lane& l = lanes[j];
-        if (!l.active) continue;
-        l.current = next_node<kKind>(m, l.current, l.words, l.retry, t);
-        if (l.current == l.start) {
-          ++l.start_visits;
-          if (l.first_return == 0) l.first_return = t;
-        }
-        if (visits != nullptr) atomic_add(&visits[l.current], Counter{1});
-      }
+    for (int j = 0; j < kLanes; ++j) {
+      start_visits[j] = 1;
+      first_return[j] = 0;
+      if (active[j] && visits != nullptr) atomic_add(&visits[start[j]], Counter{1});
     }
+    walk_steps<kKind>(m, lanes, std::integral_constant<int, kLanes>{}, 1, b.steps,
+                      [&](int j, std::int64_t t, node_t, node_t v) {
+                        if (!active[j]) return;
+                        if (v == start[j]) {
+                          ++start_visits[j];
+                          if (first_return[j] == 0) first_return[j] = t;
+                        }
+                        if (visits != nullptr) atomic_add(&visits[v], Counter{1});
+                      });
     NETDP_WALK_UNROLL
     for (int j = 0; j < kLanes; ++j)
-      if (lanes[j].active)
-        b.summaries[lanes[j].k] = {lanes[j].current, lanes[j].start_visits, lanes[j].first_return};
+      if (active[j]) b.summaries[i + j * b.groups] = {lanes[j].v, start_visits[j], first_return[j]};
   }
 };
 

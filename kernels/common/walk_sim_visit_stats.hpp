@@ -12,7 +12,7 @@
 // added in block memory (shared memory on the device) and flushed once per block, so no global counter takes
 // one atomic per step. A first visit at t adds the hit and -t to the return-time sum (u64 wraparound: the
 // block sums are exact modulo 2^64 and every final total is >= 0), the fold adds last and c: returns = c - 1,
-// return-time sum = last - first as in the CPU's finish_visits.
+// return-time sum = last - first (walk::fold_node). The walk advances through walk::walk_steps.
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -129,7 +129,7 @@ struct VisitStatsBody {
 
   /// Walk k on resident thread `resident` (thread tid of its block).
   NETDP_HD void walk(std::int64_t k, std::int64_t resident, int tid, int threads, Counter* block) const {
-    WalkThread w(k, b.first_run, 1, b.seed);
+    WalkThread w(k, b.first_run, 1, b.seed, b.starts != nullptr ? b.starts[k] : b.start_node);
     Counter* bins = block + bins_at(threads);
     VisitTable table{nullptr, nullptr, g.capacity, g.bits};
     if (g.shared_tables) {
@@ -140,23 +140,22 @@ struct VisitStatsBody {
       table.keys = g.bits > 0 ? b.keys + resident * g.capacity : nullptr;
     }
     const Tallies tally{*this, bins, threads};
-    node_t current = b.starts != nullptr ? b.starts[k] : b.start_node;
-    VisitSlot& start = table.find(current);
+    VisitSlot& start = table.find(w.cursor.v);
     start.last = 0;
     start.count = 1;
-    for (std::int64_t t = 1; t < b.steps; ++t) {
-      current = next_node<kKind>(m, current, w.words, w.retry, t);
-      VisitSlot& s = table.find(current);
-      if (s.count > 0) {
-        tally.time(0, out.return_counts, t - s.last);
-      } else {
-        tally.time(g.time_window, out.hitting_counts, t);
-        tally.first_visit(current, t);
-      }
-      ++s.count;
-      s.last = static_cast<std::uint32_t>(t);
-    }
-    // Fold and empty the table (RunVisitor's finish_visits over the visited nodes only).
+    walk_steps<kKind>(m, &w.cursor, std::integral_constant<int, 1>{}, 1, b.steps,
+                      [&](int, std::int64_t t, node_t, node_t v) {
+                        VisitSlot& s = table.find(v);
+                        if (s.count > 0) {
+                          tally.time(0, out.return_counts, t - s.last);
+                        } else {
+                          tally.time(g.time_window, out.hitting_counts, t);
+                          tally.first_visit(v, t);
+                        }
+                        ++s.count;
+                        s.last = static_cast<std::uint32_t>(t);
+                      });
+    // Fold and empty the table (walk::fold_node over the visited nodes only).
     std::int64_t visited = 0;
     Counter above = 0;
     for (std::int64_t i = 0; i < g.capacity; ++i) {

@@ -22,7 +22,6 @@ namespace netdp::kernels {
 
 namespace walk_cpu {
 
-constexpr std::int64_t kMaxCompactSteps = (std::int64_t{1} << 32) - 1;  // 32-bit times in a visit slot
 // A thread's "block memory" (its bins and, when they fit, its visit table): about the size of an L2 cache.
 constexpr std::int64_t kBlockBytes = std::int64_t{1} << 18;
 
@@ -31,40 +30,34 @@ constexpr std::int64_t kBlockBytes = std::int64_t{1} << 18;
 using walk::Counter;
 using walk_cpu::add_thread_tallies;
 using walk_cpu::kBlockBytes;
-using walk_cpu::kMaxCompactSteps;
 using walk_cpu::ThreadTallies;
 
 struct WalkPlainCpuEngine::State {
   WalkTables tables;
   WalkRunSpec spec;
   int threads = 1;
-  bool compact = true;
   walk::VisitStatsLayout layout;
   std::vector<ThreadTallies> mine;  // per thread
 };
 
 WalkPlainCpuEngine::WalkPlainCpuEngine(const WalkTables& tables, const WalkRunSpec& spec, int threads,
-                                       std::int64_t time_cap, std::int64_t visit_cap, double nv, bool dense)
+                                       std::int64_t time_cap, std::int64_t visit_cap, double nv)
     : state_(std::make_unique<State>()) {
   State& s = *state_;
   s.tables = tables;
   s.spec = spec;
   s.threads = std::max(1, threads);
-  s.compact = !dense && spec.steps <= kMaxCompactSteps;
+  if (spec.steps > kWalkMaxSteps)
+    throw std::invalid_argument("walk_sim_cpu: a walk has at most 2^32 - 1 positions (32-bit visit times)");
   s.layout = walk::plan_visit_stats(tables.n, spec.steps, 1, kBlockBytes, time_cap, visit_cap);
   s.mine.resize(static_cast<std::size_t>(s.threads));
   for (ThreadTallies& t : s.mine) {
     t.size_for(tables.n, spec.steps, time_cap, visit_cap, nv);
-    // Each thread's visit table (outside its block memory unless that holds it) or dense node state.
+    // Each thread's visit table (outside its block memory unless that holds it).
     const walk::VisitStatsLayout& g = s.layout;
-    if (s.compact) {
-      t.block.assign(static_cast<std::size_t>(g.block_words(1, tables.n)), 0);
-      if (!g.shared_tables) t.table.assign(static_cast<std::size_t>(g.capacity), walk::VisitSlot{});
-      if (!g.shared_tables && g.bits > 0) t.keys.assign(static_cast<std::size_t>(g.capacity), 0);
-    } else {
-      t.first.assign(static_cast<std::size_t>(tables.n), 0);
-      t.last = t.count_run = t.first;
-    }
+    t.block.assign(static_cast<std::size_t>(g.block_words(1, tables.n)), 0);
+    if (!g.shared_tables) t.table.assign(static_cast<std::size_t>(g.capacity), walk::VisitSlot{});
+    if (!g.shared_tables && g.bits > 0) t.keys.assign(static_cast<std::size_t>(g.capacity), 0);
   }
 }
 
@@ -85,50 +78,25 @@ void WalkPlainCpuEngine::run_batch(std::int64_t first, std::int64_t count, std::
     const walk::TallyView out = mine.view();
     std::int64_t pending = 0;  // positions walked and not reported yet
     const auto skip = [&] { return chunks.stopped() || errors.failed(); };
-    if (s.compact) {
-      // walk::VisitStatsBody as a block of one resident thread: walk(k, resident 0, tid 0, 1 thread).
-      const walk::VisitStatsBatch b{s.spec.seed,       first,           count,
-                                    s.spec.steps,      start_nodes,     s.spec.start_node,
-                                    mine.table.data(), mine.keys.data()};
-      walk::for_kind(tb.kind, [&](auto kind) {
-        const walk::VisitStatsBody<kind.value> body{m, b, s.layout, out};
-        body.clear(mine.block.data(), 0, 1);
-#pragma omp for schedule(dynamic, 1)
-        for (std::int64_t k = 0; k < count; ++k) {
-          if (skip()) continue;
-          errors.run([&] {
-            body.walk(k, 0, 0, 1, mine.block.data());
-            mine.drain();
-            pending += s.spec.steps;
-            report(pending, false);
-          });
-        }
-        body.flush(mine.block.data(), 0, 1);
-      });
-    } else {
-      // walk::PlainWalkBody on a batch of one walk (run first + k) whose node state is this thread's.
+    // walk::VisitStatsBody as a block of one resident thread: walk(k, resident 0, tid 0, 1 thread).
+    const walk::VisitStatsBatch b{s.spec.seed,       first,           count,
+                                  s.spec.steps,      start_nodes,     s.spec.start_node,
+                                  mine.table.data(), mine.keys.data()};
+    walk::for_kind(tb.kind, [&](auto kind) {
+      const walk::VisitStatsBody<kind.value> body{m, b, s.layout, out};
+      body.clear(mine.block.data(), 0, 1);
 #pragma omp for schedule(dynamic, 1)
       for (std::int64_t k = 0; k < count; ++k) {
         if (skip()) continue;
-        const node_t start = start_nodes != nullptr ? start_nodes[k] : s.spec.start_node;
-        const walk::PlainWalkBatch b{s.spec.seed,
-                                     first + k,
-                                     1,
-                                     1,
-                                     s.spec.steps,
-                                     &start,
-                                     start,
-                                     mine.first.data(),
-                                     mine.last.data(),
-                                     mine.count_run.data()};
         errors.run([&] {
-          walk::for_kind(tb.kind, [&](auto kind) { walk::PlainWalkBody<kind.value>{m, b, out}(0); });
+          body.walk(k, 0, 0, 1, mine.block.data());
           mine.drain();
           pending += s.spec.steps;
           report(pending, false);
         });
       }
-    }
+      body.flush(mine.block.data(), 0, 1);
+    });
     errors.run([&] { report(pending, true); });
   }
   errors.rethrow();
@@ -136,6 +104,21 @@ void WalkPlainCpuEngine::run_batch(std::int64_t first, std::int64_t count, std::
 
 void WalkPlainCpuEngine::finish(WalkVisitTallies& tallies) const {
   for (const ThreadTallies& t : state_->mine) add_thread_tallies(t, tallies);
+}
+
+// ---- saved paths ----
+
+void walk_path_cpu(const WalkTables& tables, std::uint64_t seed, std::int64_t run, node_t start,
+                   std::span<node_t> path) {
+  if (path.empty()) return;
+  const walk::ModelView m{tables.n, tables.offsets.data(), tables.targets.data(), tables.thresholds.data()};
+  walk::WalkCursor cursor(seed, static_cast<std::uint64_t>(run), start);
+  path[0] = start;
+  walk::for_kind(tables.kind, [&](auto kind) {
+    walk::walk_steps<kind.value>(
+        m, &cursor, std::integral_constant<int, 1>{}, 1, static_cast<std::int64_t>(path.size()),
+        [&](int, std::int64_t t, node_t, node_t v) { path[static_cast<std::size_t>(t)] = v; });
+  });
 }
 
 // ---- accounted walks ----
@@ -156,12 +139,15 @@ struct AccountingScratch final : walk::HostBinSink {
   void add(std::int64_t bin, Counter weight) override { bins[bin] += weight; }
   void add_zero(Counter weight) override { zero += weight; }
 
-  void prepare(node_t n, std::int64_t capacity) {
+  node_t no_send = -1;  // last_send between walks: -1, or node 0 for the reference bookkeeping
+
+  void prepare(node_t n, std::int64_t capacity, bool reference) {
     if (!count_run.empty()) return;
     const auto size = static_cast<std::size_t>(n);
     first.assign(size, 0);
     last = count_run = first;
-    last_send.assign(size, -1);
+    no_send = reference ? 0 : -1;
+    last_send.assign(size, no_send);
     zero_sum.assign(size, 0.0);
     zero_square = zero_first = zero_sum;
     keys.assign(static_cast<std::size_t>(capacity), 0);
@@ -172,7 +158,7 @@ struct AccountingScratch final : walk::HostBinSink {
   /// The node state as a walk expects it on entry (what the bodies leave for the next ones, cleared).
   void clear_nodes() {
     std::fill(count_run.begin(), count_run.end(), 0);
-    std::fill(last_send.begin(), last_send.end(), -1);
+    std::fill(last_send.begin(), last_send.end(), no_send);
     std::fill(zero_sum.begin(), zero_sum.end(), 0.0);
     std::fill(zero_square.begin(), zero_square.end(), 0.0);
     std::fill(zero_first.begin(), zero_first.end(), 0.0);
@@ -194,11 +180,12 @@ struct WalkAccountedCpuEngine::State {
   std::vector<walk_cpu::AccountingScratch> scratch;
   // The outputs of the last batch, run-major.
   std::vector<std::int64_t> cycles, noises;
-  std::vector<double> shared, truth, noise;
+  std::vector<double> shared, truth, noise, node0;
   std::vector<walk::PairLosses> pairs;
 
   walk::CycleTable cycle_table() const {
-    return {in.gaussian ? in.table.data() : histogram_table.data(), in.table_lengths, spec.eps0, tables.n};
+    return {in.gaussian ? in.table.data() : histogram_table.data(), in.table_lengths, spec.eps0, tables.n,
+            in.beyond};
   }
   /// Walk k of runs first ..: a batch of one walk on thread state `s`.
   walk::AccountedBatch batch_of_one(std::int64_t run, node_t start, walk_cpu::AccountingScratch& s) const {
@@ -213,6 +200,7 @@ struct WalkAccountedCpuEngine::State {
     b.last = s.last.data();
     b.count_run = s.count_run.data();
     b.last_send = s.last_send.data();
+    b.reference = in.reference;
     b.zero_sum = s.zero_sum.data();
     b.zero_square = s.zero_square.data();
     b.zero_first = s.zero_first.data();
@@ -247,7 +235,7 @@ WalkAccountedCpuEngine::WalkAccountedCpuEngine(const WalkTables& tables, const W
   s.tallies.resize(static_cast<std::size_t>(s.threads));
   s.scratch.resize(static_cast<std::size_t>(s.threads));
   for (ThreadTallies& t : s.tallies) t.size_for(tables.n, spec.steps, time_cap, visit_cap, nv);
-  for (walk_cpu::AccountingScratch& mine : s.scratch) mine.prepare(tables.n, s.capacity);
+  for (walk_cpu::AccountingScratch& mine : s.scratch) mine.prepare(tables.n, s.capacity, in.reference);
 }
 
 WalkAccountedCpuEngine::~WalkAccountedCpuEngine() = default;
@@ -304,6 +292,8 @@ WalkAccountedBatch WalkAccountedCpuEngine::run_batch(std::int64_t first, std::in
   s.cycles.assign(cells, 0);
   s.shared.assign(cells, 0.0);
   s.pairs.assign(cells, walk::PairLosses{});
+  const bool apart = !s.in.node0_far.empty();
+  s.node0.assign(apart ? cells : 0, -1.0);
   const auto runs = static_cast<std::size_t>(s.in.utility ? count : 0);
   s.truth.assign(runs, 0.0);
   s.noise.assign(runs, 0.0);
@@ -359,9 +349,10 @@ WalkAccountedBatch WalkAccountedCpuEngine::run_batch(std::int64_t first, std::in
                                            records, s.spec.delta, mine.loss.data()};
         for (std::int64_t i = 0; i < records; ++i) pair_loss(i);
         // 3. Every observer: its shared loss, its corrected pairs, the sketch's bins.
-        const walk::ObserverOutputs outputs{&s.cycles[at * static_cast<std::size_t>(n)],
-                                            &s.shared[at * static_cast<std::size_t>(n)],
-                                            &s.pairs[at * static_cast<std::size_t>(n)]};
+        const auto row = at * static_cast<std::size_t>(n);
+        const walk::ObserverOutputs outputs{&s.cycles[row], &s.shared[row], &s.pairs[row],
+                                            apart ? s.in.node0_far.data() : nullptr,
+                                            apart ? &s.node0[row] : nullptr};
         const walk::ObserverLossBody observers{
             b, n, mine.keys.data(), mine.loss.data(), records, s.spec.delta, bins, outputs};
         for (node_t v = 0; v < n; ++v) observers(v);
@@ -382,6 +373,7 @@ WalkAccountedBatch WalkAccountedCpuEngine::run_batch(std::int64_t first, std::in
   r.truth = s.truth;
   r.noise = s.noise;
   r.noises = s.noises;
+  r.node0 = s.node0;
   return r;
 }
 

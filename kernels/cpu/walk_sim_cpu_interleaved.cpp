@@ -1,15 +1,12 @@
 // The CPU twin's fast path for plain CSR walks (docs/walk_sim.md "Interleaved CPU walks"). One walk on a
 // graph far larger than the caches is a chain of dependent cache misses (p_{t-1}'s row offsets, then the
 // neighbour p_t), so a thread running one walk at a time waits on memory almost all the time. Here a thread
-// advances K walks ("lanes") together, position by position, in passes over the lanes: each pass issues a
-// prefetch for what the lane needs in the next pass and uses what it prefetched one pass before, so while one
-// lane's miss is in flight the other K - 1 lanes work. A body that runs one walk per thread
-// (common/walk_sim_*.hpp) cannot be split into these passes, so this loop is written for the CPU alone; but
-// each step is made of the common per-step maths of common/walk_sim_math.hpp and walk_sim_bodies.hpp
-// (walk::draw on the walk and retry streams, lazy_moves, weighted_pick / weighted_pick_by_high_words),
-// reading every lane's Philox words exactly as walk::next_node does (docs/walk_sim.md "Randomness layout"),
-// so the paths and the integer tallies are those of WalkPlainCpuEngine and of the CUDA twin
-// (tests/unit/test_walk_sim_interleaved.cpp, tests/backend/test_walk_sim_twins.cpp).
+// advances K walks ("lanes") together through the one step loop, walk::walk_steps of
+// common/walk_sim_steps.hpp, with its prefetches: each phase over all lanes asks for what the next phase
+// needs, so while one lane's miss is in flight the other K - 1 lanes work. The loop and its next-node rules
+// are every engine's, so the paths and the integer tallies are those of WalkPlainCpuEngine and of the CUDA
+// twin (tests/unit/test_walk_sim_interleaved.cpp, tests/backend/test_walk_sim_twins.cpp); what is the CPU's
+// own is the per-node cell of 16 bytes and huge pages.
 #include <omp.h>
 #include <sys/mman.h>
 
@@ -84,42 +81,17 @@ struct alignas(16) RunCell {
 };
 static_assert(sizeof(RunCell) == kWalkLaneBytesPerNode);
 
-/// One walk of the group: p_{t-1} at the top of position t, and what the passes hand each other.
-struct Lane {
-  Lane(std::uint64_t seed, std::int64_t run, node_t start, RunCell* cells_)
-      : v(start),
-        words(seed, walk_subsequence(WalkStream::walk, static_cast<std::uint64_t>(run)), 0),
-        retry{seed, static_cast<std::uint64_t>(run)},
-        cells(cells_) {}
-  node_t v = 0;
-  std::int64_t pick = 0;  // CSR entry of p_t; -1: the lazy walk stays at v
-  offset_t begin = 0, end = 0;
-  std::uint64_t u = 0;  // weighted rows: the position's 64-bit draw
-  philox::Stream words;
-  walk::Retry retry;
-  RunCell* cells = nullptr;
-};
-
 /// What a thread owns: its tallies and its lanes' cells (walk k of a group at [k n, (k + 1) n)).
 struct LaneThread {
   ThreadTallies tallies;
   HugePageArray<RunCell> cells;
 };
 
-/// The rows the lanes read: the model's, or their copy in huge pages with the thresholds' high words.
-struct Rows {
-  const offset_t* offsets = nullptr;
-  const node_t* targets = nullptr;
-  const std::uint64_t* thresholds = nullptr;
-  const std::uint32_t* highs = nullptr;  // nullptr: compare the full thresholds
-};
-
-// The visit of node v at position t >= 1 (walk::PlainWalkBody's step, split up): the return-time or
+// The visit of node v at position t >= 1 (walk::VisitStatsBody's step on a dense cell): the return-time or
 // hitting-time bin now (all lanes are at the same t: one line of bins); the node's totals (visits, returns,
 // the return-time sum last - first, the hit at the first visit) when the walk is folded, so that a visit
 // touches its cell and nothing else per node. Integer sums, so the order does not matter.
-inline void visit(ThreadTallies& ts, Lane& l, std::int64_t t) {
-  RunCell& c = l.cells[l.v];
+inline void visit(ThreadTallies& ts, RunCell& c, std::int64_t t) {
   if (c.count > 0) {
     const std::int64_t gap = t - std::int64_t{c.last};
     ++ts.return_counts[static_cast<std::size_t>(gap <= ts.time_cap ? gap : ts.time_cap + 1)];
@@ -154,80 +126,34 @@ void fold(ThreadTallies& ts, RunCell* cells, node_t n) {
   }
 }
 
-// Read prefetch into all cache levels; `write` for a line the lane will modify.
-template <bool kWrite = false>
-inline void prefetch(const void* p) {
-  __builtin_prefetch(p, kWrite ? 1 : 0, 3);
-}
-
-// Positions 1 .. steps-1 of every lane. Pass 1: the visit of p_{t-1} (cell prefetched in the last pass 3),
-// p_{t-1}'s row (prefetched there too) and the position's words; pass 2 (weighted rows): the binary search
-// over the thresholds prefetched in pass 1 with the row's targets; pass 3: p_t, and prefetches of its row and
-// its cell. The draws are walk::next_node's, word for word. tick(k) after every chunk of k positions; false:
-// stop (the walks are then left unfinished and not folded).
+// Positions 1 .. steps-1 of every lane through the one step loop with prefetches (walk::walk_steps<kKind,
+// true>): phase 1 reads p_{t-1}'s row (prefetched one position before) and the position's words, phase 2
+// (weighted rows) searches the thresholds prefetched in phase 1, phase 3 moves to p_t and prefetches its
+// row. The visit of a lane's p_t waits one position: its cell is prefetched now and visited when the lane
+// next moves (by then the line has come while the other lanes worked). tick(k) after every chunk of k
+// positions; false: stop (the walks are then left unfinished and not folded).
 template <WalkKind kKind, class Tick>
-bool advance(const Rows& rows, std::int64_t steps, ThreadTallies& ts, std::span<Lane> lanes, Tick&& tick) {
-  const offset_t* offsets = rows.offsets;
-  const node_t* targets = rows.targets;
-  const std::uint64_t* thresholds = rows.thresholds;
-  const std::uint32_t* highs = rows.highs;
+bool advance(const walk::ModelView& rows, std::int64_t steps, ThreadTallies& ts,
+             std::span<walk::WalkCursor> lanes, std::span<RunCell* const> cells, Tick&& tick) {
   constexpr std::int64_t kChunk = std::int64_t{1} << 16;
+  const auto visit_lane = [&](int j, std::int64_t t, node_t sender, node_t next) {
+    RunCell* mine = cells[static_cast<std::size_t>(j)];
+    if (t > 1) visit(ts, mine[sender], t - 1);
+    __builtin_prefetch(mine + next, 1, 3);
+  };
   for (std::int64_t t0 = 1; t0 < steps; t0 += kChunk) {
     const std::int64_t t1 = steps - t0 > kChunk ? t0 + kChunk : steps;
-    for (std::int64_t t = t0; t < t1; ++t) {
-      for (Lane& l : lanes) {
-        if (t > 1) visit(ts, l, t - 1);
-        l.begin = offsets[l.v];
-        l.end = offsets[l.v + 1];
-        const auto degree = static_cast<std::uint32_t>(l.end - l.begin);
-        if constexpr (kKind == WalkKind::uniform) {
-          l.pick = l.begin + walk::draw(l.words, l.retry, t, degree);
-          prefetch(targets + l.pick);
-        } else if constexpr (kKind == WalkKind::lazy_uniform) {
-          const std::uint32_t k = walk::draw(l.words, l.retry, t, 2 * degree);
-          l.pick = walk::lazy_moves(k, degree) ? l.begin + k : -1;
-          if (l.pick >= 0) prefetch(targets + l.pick);
-        } else {
-          // The row's thresholds (their high words when copied: half the lines); the pick's target is
-          // prefetched by the search's pass, so only its line is fetched (a row of ER's ~20 targets spans
-          // 2-3 lines).
-          l.u = l.words.next_u64();
-          if (highs) {
-            for (offset_t e = l.begin; e < l.end; e += 16) prefetch(highs + e);
-            prefetch(highs + l.end - 1);
-          } else {
-            for (offset_t e = l.begin; e < l.end; e += 8) prefetch(thresholds + e);
-            prefetch(thresholds + l.end - 1);
-          }
-        }
-      }
-      if constexpr (kKind == WalkKind::weighted) {
-        for (Lane& l : lanes) {
-          l.pick = highs ? walk::weighted_pick_by_high_words(highs, thresholds, l.begin, l.end, l.u)
-                         : walk::weighted_pick(thresholds, l.begin, l.end, l.u);
-          prefetch(targets + l.pick);
-        }
-      }
-      for (Lane& l : lanes) {
-        const node_t next = l.pick >= 0 ? targets[l.pick] : l.v;
-        l.v = next;
-        prefetch(offsets + next);
-        prefetch(offsets + next + 1);
-        prefetch<true>(l.cells + next);
-      }
-    }
+    walk::walk_steps<kKind, true>(rows, lanes.data(), static_cast<int>(lanes.size()), t0, t1, visit_lane);
     if (!tick(std::int64_t(lanes.size()) * (t1 - t0))) return false;
   }
-  for (Lane& l : lanes) {
-    if (steps > 1) visit(ts, l, steps - 1);
-  }
+  for (std::size_t j = 0; j < lanes.size(); ++j)
+    if (steps > 1) visit(ts, cells[j][lanes[j].v], steps - 1);
   return true;
 }
 
 }  // namespace walk_cpu
 
 using walk_cpu::HugePageArray;
-using walk_cpu::Lane;
 using walk_cpu::LaneThread;
 using walk_cpu::RunCell;
 
@@ -240,7 +166,7 @@ struct WalkInterleavedCpuEngine::State {
   HugePageArray<node_t> targets;
   HugePageArray<std::uint64_t> thresholds;
   HugePageArray<std::uint32_t> highs;
-  walk_cpu::Rows rows;
+  walk::ModelView rows;
   std::vector<LaneThread> mine;  // per thread
 };
 
@@ -252,7 +178,7 @@ WalkInterleavedCpuEngine::WalkInterleavedCpuEngine(const WalkTables& tables, con
   s.tables = tables;
   s.spec = spec;
   s.threads = std::max(1, threads);
-  s.rows = {tables.offsets.data(), tables.targets.data(), tables.thresholds.data(), nullptr};
+  s.rows = {tables.n, tables.offsets.data(), tables.targets.data(), tables.thresholds.data(), nullptr};
   if (huge_page_rows) {
     s.offsets.assign(tables.offsets);
     s.targets.assign(tables.targets);
@@ -260,7 +186,7 @@ WalkInterleavedCpuEngine::WalkInterleavedCpuEngine(const WalkTables& tables, con
     s.highs.reserve(tables.thresholds.size());
     for (std::size_t e = 0; e < tables.thresholds.size(); ++e)
       s.highs.data()[e] = static_cast<std::uint32_t>(tables.thresholds[e] >> 32);
-    s.rows = {s.offsets.data(), s.targets.data(), s.thresholds.data(), s.highs.data()};
+    s.rows = {tables.n, s.offsets.data(), s.targets.data(), s.thresholds.data(), s.highs.data()};
   }
   s.mine.resize(static_cast<std::size_t>(s.threads));
   for (LaneThread& t : s.mine) t.tallies.size_for(tables.n, spec.steps, time_cap, visit_cap, nv);
@@ -288,34 +214,37 @@ void WalkInterleavedCpuEngine::run_batch(std::int64_t first, std::int64_t count,
 #pragma omp parallel num_threads(s.threads)
   {
     LaneThread& mine = s.mine[static_cast<std::size_t>(omp_get_thread_num())];
-    std::vector<Lane> group;
+    std::vector<walk::WalkCursor> group;
+    std::vector<RunCell*> cells;
     group.reserve(static_cast<std::size_t>(lanes));
+    cells.reserve(static_cast<std::size_t>(lanes));
     // Groups of `lanes` consecutive runs, one group per thread at a time.
 #pragma omp for schedule(dynamic, 1)
     for (std::int64_t k0 = 0; k0 < count; k0 += lanes) {
       if (stopped.load(std::memory_order_relaxed) || errors.failed()) continue;
       errors.run([&] {
         group.clear();
+        cells.clear();
         for (std::int64_t k = k0; k < std::min(count, k0 + lanes); ++k) {
           const node_t start =
               s.spec.per_walk_start ? starts[static_cast<std::size_t>(k)] : s.spec.start_node;
-          Lane l(s.spec.seed, first + k, start,
-                 mine.cells.data() + static_cast<std::size_t>(k - k0) * static_cast<std::size_t>(n));
-          l.cells[start] = RunCell{0, 1, 0};  // position 0
-          group.push_back(l);
+          group.emplace_back(s.spec.seed, static_cast<std::uint64_t>(first + k), start);
+          cells.push_back(mine.cells.data() + static_cast<std::size_t>(k - k0) * static_cast<std::size_t>(n));
+          cells.back()[start] = RunCell{0, 1, 0};  // position 0
         }
         bool finished = true;
         walk::for_kind(s.tables.kind, [&](auto kind) {
           if constexpr (kind.value == WalkKind::uniform || kind.value == WalkKind::lazy_uniform ||
                         kind.value == WalkKind::weighted)
             finished = walk_cpu::advance<kind.value>(s.rows, s.spec.steps, mine.tallies,
-                                                     std::span<Lane>(group), tick);
+                                                     std::span<walk::WalkCursor>(group),
+                                                     std::span<RunCell* const>(cells), tick);
         });
-        for (const Lane& l : group) {
+        for (RunCell* c : cells) {
           if (finished)
-            walk_cpu::fold(mine.tallies, l.cells, n);
+            walk_cpu::fold(mine.tallies, c, n);
           else
-            std::fill(l.cells, l.cells + n, RunCell{});  // a stopped run: its cells zeroed for nothing
+            std::fill(c, c + n, RunCell{});  // a stopped run: its cells zeroed for nothing
         }
       });
     }

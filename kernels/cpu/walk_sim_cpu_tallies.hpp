@@ -21,7 +21,7 @@ namespace walk_cpu {  // named: the engines' State structs hold these
 
 using walk::Counter;
 
-/// One thread's tallies (the arrays walk::tally_view reads), its visit table and dense scratch.
+/// One thread's tallies (the arrays walk::tally_view reads) and its visit table.
 struct ThreadTallies {
   std::vector<Counter> visits, returns, return_sum, hits, hit_sum, return_counts, hitting_counts, visit_dense;
   std::vector<std::int64_t> overflow;  // visit counts above visit_cap of the current walk
@@ -32,7 +32,6 @@ struct ThreadTallies {
   std::vector<Counter> block;          // compact: the thread's block memory (bins, maybe its table)
   std::vector<walk::VisitSlot> table;  // compact: the visit table outside the block memory
   std::vector<std::uint32_t> keys;     // hashed tables
-  std::vector<std::int64_t> first, last, count_run;  // dense: per node, zero between walks
 
   /// Zeroed tallies for n nodes, the caps and the bound, and room for the visit counts above visit_cap
   /// of one walk of T = steps positions.

@@ -235,8 +235,8 @@ class AccountedEngine final : public WalkAccountedCudaEngine {
     host_noises_ = download_vector(noises_, runs, s);
     context_.stream.synchronize();
     ++run_.batches;
-    return {first_run,   count,       host_cycles_, host_shared_,
-            host_pairs_, host_truth_, host_noise_,  host_noises_};
+    return {first_run,    count, host_cycles_, host_shared_, host_pairs_, host_truth_, host_noise_,
+            host_noises_, {}};
   }
 
   void finish(WalkVisitTallies& tallies, WalkSketchBins& bins) override {

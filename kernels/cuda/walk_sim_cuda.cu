@@ -1,12 +1,12 @@
 // CUDA backend of the Monte Carlo walk engine, plain walks (docs/walk_sim.md "CUDA", docs/cuda_backend.md
 // "Walk engine for throughput"). Two engines over the CPU's paths (same Philox words, same next-node rules):
 // - statistics (WalkPlainCudaEngine, walk-sim --device cuda): one walk per resident thread at a time with a
-//   compact visit table (walk::VisitStatsBody, common/walk_sim_visit_stats.hpp) and block-level tallies;
-//   walks of T >= 2^32 positions keep the dense per-node scratch of walk::PlainWalkBody (24 n bytes per
-//   walk). Integer tallies only, so the statistics are exactly the CPU's.
+//   compact visit table (walk::VisitStatsBody, common/walk_sim_visit_stats.hpp; T < 2^32, validate refuses
+//   longer walks) and block-level tallies. Integer tallies only, so the statistics are exactly the CPU's.
 // - stepping (WalkStepCudaEngine): no per-node state, kLanes walks per thread (walk::WalkStepBody,
 //   common/walk_sim_stepping.hpp), optional per-node visit totals.
-// Start nodes come from the CPU's walk_start on the host.
+// Both advance their walks through the one step loop (walk::walk_steps, common/walk_sim_steps.hpp). Start
+// nodes come from the CPU's walk_start on the host. Batch sizes come from memory_plan::plan_batch.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -35,7 +35,6 @@ constexpr std::int64_t kMaxAutoBatch = std::int64_t{1} << 22;   // walks per lau
 constexpr int kBlockThreads = 128;                              // threads per block of the block bodies
 constexpr std::int64_t kResidentWalks = std::int64_t{1} << 18;  // walks in flight the engines aim at
 constexpr int kLanes = 4;                                       // walks per thread of the stepping body
-constexpr std::int64_t kMaxCompactSteps = (std::int64_t{1} << 32) - 1;  // 32-bit times in a visit slot
 
 std::int64_t blocks_for(std::int64_t items, std::int64_t threads) {
   return std::max<std::int64_t>(1, (items + threads - 1) / threads);
@@ -61,7 +60,6 @@ class PlainEngine final : public WalkPlainCudaEngine {
         p_(p),
         context_(device),
         model_buffers_(model, context_.stream.get()),
-        compact_(p.steps <= kMaxCompactSteps),
         layout_(walk::plan_visit_stats(model.n, p.steps, kBlockThreads, kBlockBytes, time_cap, visit_cap)),
         overflow_per_walk_(std::min<std::int64_t>(model.n, p.steps / (visit_cap + 1))) {
     plan(time_cap, visit_cap);
@@ -69,21 +67,14 @@ class PlainEngine final : public WalkPlainCudaEngine {
     tallies_ =
         std::make_unique<TallyBuffers>(model.n, time_cap, visit_cap, nv, overflow_per_walk_ * batch_, s);
     const auto residents = static_cast<std::size_t>(blocks_ * threads_);
-    const auto cells = static_cast<std::size_t>(model.n) * static_cast<std::size_t>(batch_);
-    if (compact_ && !layout_.shared_tables) {
+    if (!layout_.shared_tables) {
       tables_ = zeros<walk::VisitSlot>(residents * static_cast<std::size_t>(layout_.capacity), s);
       if (layout_.bits > 0)
         keys_ = zeros<std::uint32_t>(residents * static_cast<std::size_t>(layout_.capacity), s);
     }
-    if (!compact_) {
-      first_ = DeviceBuffer<std::int64_t>(cells);
-      last_ = DeviceBuffer<std::int64_t>(cells);
-      count_run_ = zeros<std::int64_t>(cells, s);
-    }
     starts_ = DeviceBuffer<node_t>(p.per_walk_start ? static_cast<std::size_t>(batch_) : 0);
     run_.batch_runs = batch_;
-    run_.device_bytes = static_cast<std::int64_t>(tables_.bytes() + keys_.bytes() + first_.bytes() +
-                                                  last_.bytes() + count_run_.bytes() + starts_.bytes()) +
+    run_.device_bytes = static_cast<std::int64_t>(tables_.bytes() + keys_.bytes() + starts_.bytes()) +
                         static_cast<std::int64_t>(model_buffers_.bytes()) + tallies_->bytes();
   }
 
@@ -98,22 +89,13 @@ class PlainEngine final : public WalkPlainCudaEngine {
     const walk::ModelView m = model_buffers_.view(model_.n);
     const walk::TallyView t = tallies_->view();
     const node_t* start_nodes = per_walk_start ? starts_.data() : nullptr;
-    if (compact_) {
-      const walk::VisitStatsBatch b{p_.seed,     first_run,     count,          p_.steps,
-                                    start_nodes, p_.start_node, tables_.data(), keys_.data()};
-      const auto blocks = static_cast<int>(std::min(blocks_, blocks_for(count, threads_)));
-      for_kind(model_.kind, [&](auto kind) {
-        for_each_block(count, blocks, static_cast<int>(threads_),
-                       walk::VisitStatsBody<kind.value>{m, b, layout_, t}, s);
-      });
-    } else {
-      const walk::PlainWalkBatch b{p_.seed,      first_run,        count,         batch_,
-                                   p_.steps,     start_nodes,      p_.start_node, first_.data(),
-                                   last_.data(), count_run_.data()};
-      for_kind(model_.kind, [&](auto kind) {
-        cuda::for_each(count, walk::PlainWalkBody<kind.value>{m, b, t}, s);
-      });
-    }
+    const walk::VisitStatsBatch b{p_.seed,     first_run,     count,          p_.steps,
+                                  start_nodes, p_.start_node, tables_.data(), keys_.data()};
+    const auto blocks = static_cast<int>(std::min(blocks_, blocks_for(count, threads_)));
+    for_kind(model_.kind, [&](auto kind) {
+      for_each_block(count, blocks, static_cast<int>(threads_),
+                     walk::VisitStatsBody<kind.value>{m, b, layout_, t}, s);
+    });
     tallies_->drain_overflow(tallies, s);  // this batch's visit counts above visit_cap (synchronises)
     ++run_.batches;
   }
@@ -128,13 +110,13 @@ class PlainEngine final : public WalkPlainCudaEngine {
   /// the model, the tallies and the visit tables, at most kMaxAutoBatch); up to kResidentWalks resident
   /// threads in at most the blocks the device holds at once, each thread with its visit table (in shared
   /// memory when the layout says so, else in global memory, at most half of the share). Per walk: the start
-  /// and at most min(n, T / (visit_cap + 1)) visit counts above visit_cap; T >= 2^32: 3 scratch words per
-  /// node (walk::PlainWalkBody).
+  /// and at most min(n, T / (visit_cap + 1)) visit counts above visit_cap.
   void plan(std::int64_t time_cap, std::int64_t visit_cap) {
     const std::int64_t n = model_.n;
-    const std::int64_t per_walk = (compact_ ? 0 : 3 * 8 * n) + 8 * overflow_per_walk_ + 4;
-    const std::int64_t budget =
-        cuda::device_memory_budget(context_.device, memory_plan::kDeviceMemoryShare).bytes;
+    const std::int64_t per_walk = 8 * overflow_per_walk_ + 4;
+    const memory_plan::Budget budget_of{
+        cuda::device_memory_budget(context_.device, memory_plan::kDeviceMemoryShare).bytes, false};
+    const std::int64_t budget = budget_of.bytes;
     const std::int64_t fixed = static_cast<std::int64_t>(model_buffers_.bytes()) +
                                TallyBuffers::shared_bytes(n, time_cap, visit_cap);
     std::int64_t tables = 0;
@@ -145,7 +127,7 @@ class PlainEngine final : public WalkPlainCudaEngine {
     // Launch geometry (docs/cuda_backend.md "Launch geometry of the statistics mode"): the body is
     // grid-stride, so the grid is at most the blocks that fit the device at once (blocks per SM from the
     // kernel's shared memory and registers, times the SMs); a grid past that runs a partial last wave.
-    if (compact_) {
+    {
       const auto bytes = static_cast<std::size_t>(layout_.block_words(threads_, n)) * sizeof(walk::Counter);
       std::int64_t resident = 0;
       for_kind(model_.kind, [&](auto kind) {
@@ -154,7 +136,7 @@ class PlainEngine final : public WalkPlainCudaEngine {
       });
       blocks_ = std::min(blocks_, resident);
     }
-    if (compact_ && !layout_.shared_tables) {
+    if (!layout_.shared_tables) {
       const std::int64_t table = layout_.capacity * (layout_.bits > 0 ? 12 : 8);
       const std::int64_t residents = std::min(blocks_ * threads_, (budget - fixed) / 2 / table);
       if (residents < 1)
@@ -167,9 +149,10 @@ class PlainEngine final : public WalkPlainCudaEngine {
       batch_ = std::min(p_.batch_runs, p_.runs);
       return;
     }
-    if (budget - fixed - tables < per_walk)
-      throw too_little("one walk", n, per_walk + tables, fixed, budget, context_.device);
-    batch_ = std::min({(budget - fixed - tables) / per_walk, p_.runs, kMaxAutoBatch});
+    const memory_plan::BatchPlan batch =
+        memory_plan::plan_batch(p_.runs, fixed + tables, per_walk, budget_of, kMaxAutoBatch);
+    if (!batch.fits) throw too_little("one walk", n, per_walk + tables, fixed, budget, context_.device);
+    batch_ = batch.batch;
   }
 
   const WalkTables model_;
@@ -177,14 +160,12 @@ class PlainEngine final : public WalkPlainCudaEngine {
   const cuda::DeviceContext
       context_;  // device, guard and stream, from construction to the last member's destruction
   const ModelBuffers model_buffers_;
-  const bool compact_;
   const walk::VisitStatsLayout layout_;
   const std::int64_t overflow_per_walk_;
   std::int64_t batch_ = 0, threads_ = 0, blocks_ = 0;
   std::unique_ptr<TallyBuffers> tallies_;
   DeviceBuffer<walk::VisitSlot> tables_;
   DeviceBuffer<std::uint32_t> keys_;
-  DeviceBuffer<std::int64_t> first_, last_, count_run_;  // T >= 2^32 only
   DeviceBuffer<node_t> starts_;
   WalkSimCudaRun run_;
 };
@@ -200,14 +181,16 @@ class StepEngine final : public WalkStepCudaEngine {
         visits_(zeros<walk::Counter>(count_visits ? static_cast<std::size_t>(model.n) : 0,
                                      context_.stream.get())) {
     const std::int64_t per_walk = sizeof(walk::WalkStepSummary) + (p.per_walk_start ? 4 : 0);
-    const std::int64_t budget =
-        cuda::device_memory_budget(context_.device, memory_plan::kDeviceMemoryShare).bytes;
+    const memory_plan::Budget budget{
+        cuda::device_memory_budget(context_.device, memory_plan::kDeviceMemoryShare).bytes, false};
     const std::int64_t fixed = static_cast<std::int64_t>(model_buffers_.bytes() + visits_.bytes());
     if (p.batch_runs > 0) {
       batch_ = std::min(p.batch_runs, p.runs);
     } else {
-      if (budget - fixed < per_walk) throw too_little("one walk", model.n, per_walk, fixed, budget, device);
-      batch_ = std::min({(budget - fixed) / per_walk, p.runs, kMaxAutoBatch});
+      const memory_plan::BatchPlan batch =
+          memory_plan::plan_batch(p.runs, fixed, per_walk, budget, kMaxAutoBatch);
+      if (!batch.fits) throw too_little("one walk", model.n, per_walk, fixed, budget.bytes, device);
+      batch_ = batch.batch;
     }
     summaries_ = DeviceBuffer<walk::WalkStepSummary>(static_cast<std::size_t>(batch_));
     host_.resize(static_cast<std::size_t>(batch_));

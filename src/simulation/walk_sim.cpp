@@ -14,6 +14,7 @@
 #include <mutex>
 #include <optional>
 
+#include "common/memory_plan.hpp"
 #include "core/memory_info.hpp"
 #include "core/progress.hpp"
 #include "netdp/core/error.hpp"
@@ -32,134 +33,37 @@ namespace netdp {
 
 namespace {
 
-using walk_detail::account_observer;
 using walk_detail::Context;
 using walk_detail::CycleEpsilons;
-using walk_detail::DistantPair;
-using walk_detail::NodeState;
 using walk_detail::PairLoss;
 using walk_detail::QuantileSketch;
 using walk_detail::RunAccountant;
 using walk_detail::RunStats;
-using walk_detail::start_accounting;
-using walk_detail::ThreadState;
 
-constexpr std::int64_t kTimeCap = std::int64_t{1} << 16;   // return / hitting histogram bins
-constexpr std::int64_t kVisitCap = std::int64_t{1} << 20;  // dense visit-count bins
+constexpr std::int64_t kTimeCap = std::int64_t{1} << 16;     // return / hitting histogram bins
+constexpr std::int64_t kVisitCap = std::int64_t{1} << 20;    // dense visit-count bins
+constexpr std::int64_t kBatchBytes = std::int64_t{1} << 28;  // host state of one batch's runs
 
-// Sees every position of a run: visit tallies always, accounting and utility when kAccount.
-template <bool kAccount, bool kKnown>
-struct RunVisitor {
-  const Context& ctx;
-  ThreadState& ts;
-  RunStats& out;
-  std::uint64_t run;
-  bool record;
+// Feeds account_path's given path to the reference accountant (RunAccountant: the accounting of one path
+// by its definition, docs/math.md §4.1.3). walk_sim's walks run in the CPU and CUDA twins
+// (kernels/walk_sim_kernels.hpp), never here.
+template <bool kKnown>
+struct PathAccountant {
+  const CycleEpsilons& eps;
+  RunAccountant& accountant;
+  std::vector<std::int64_t> last;  // position of v's last visit (-1: none yet)
 
-  void start(node_t v) {
-    NodeState& s = ts.nodes[v];
-    s.last = 0;
-    s.visits_run = 1;
-    if constexpr (kAccount) position(0, v);
-    if (record) out.path.push_back(v);
-  }
-
-  void step(std::int64_t t, node_t sender, node_t v) {
-    NodeState& s = ts.nodes[v];
-    const std::int64_t last = s.last;
-    ++s.visits_run;
-    if (last >= 0) {
-      const std::int64_t m = t - last;
-      ++s.returns;
-      s.return_sum += m;
-      ++ts.return_counts[m <= ctx.time_cap ? m : ctx.time_cap + 1];
-    } else {
-      ++s.hits;
-      s.hit_sum += t;
-      ++ts.hitting_counts[t <= ctx.time_cap ? t : ctx.time_cap + 1];
+  void feed(std::span<const node_t> path) {
+    last[path[0]] = 0;
+    for (std::size_t i = 1; i < path.size(); ++i) {
+      const auto t = static_cast<std::int64_t>(i);
+      const node_t v = path[i];
+      // The visit at t closes v's cycle of m = t - (previous visit, or 0) positions.
+      accountant.cycle<kKnown>(v, last[v] >= 0 ? t - last[v] : t, path[i - 1], eps);
+      last[v] = t;
     }
-    s.last = t;
-    if constexpr (kAccount) {
-      // The visit at t closes v's cycle of m = t - (previous visit, or 0) positions (docs/math.md §4.1.3).
-      ts.accountant.cycle<kKnown>(v, last >= 0 ? t - last : t, sender, *ctx.eps);
-      position(t, v);
-    }
-    if (record) out.path.push_back(v);
-  }
-
-  // Private real summation (docs/math.md §4.1 / 3.1): every position adds x_v; noise N(0, sigma_loc^2) at
-  // every position, or on the directed ring once every n - 1 hops (Alg 5.1: positions 0, n-1, 2(n-1), ...).
-  void position(std::int64_t t, node_t v) {
-    if (!ctx.utility) return;
-    out.utility.truth += ctx.values[v];
-    const bool noisy = ctx.model.kind != WalkKind::directed_ring || t % (ctx.model.n - 1) == 0;
-    if (!noisy) return;
-    ++out.utility.noises;
-    PhiloxStream s(ctx.p.seed, walk_subsequence(WalkStream::noise, run), 4 * static_cast<std::uint64_t>(t));
-    out.noise += ctx.sigma_loc * s.next_normal_pair().first;
   }
 };
-
-struct PathRecorder {
-  std::vector<node_t>& path;
-  void start(node_t v) { path.push_back(v); }
-  void step(std::int64_t, node_t, node_t v) { path.push_back(v); }
-};
-
-// Folds the visits of the finished run into the thread's totals and resets the per-run state.
-void finish_visits(const Context& ctx, ThreadState& ts) {
-  for (NodeState& s : ts.nodes) {
-    s.visits += s.visits_run;
-    ts.count_run_visits(s.visits_run, ctx);
-    s.last = -1;
-    s.visits_run = 0;
-  }
-}
-
-// The CPU's finish: the run's accountant gives every observer's losses; the quantile sketch takes them too.
-void finish_accounting(const Context& ctx, ThreadState& ts, RunStats& out) {
-  start_accounting(ctx, out);
-  const double others = ctx.model.n - 1;
-  // The reference bookkeeping's initial receiver, node 0, need not be a neighbour of v.
-  const std::vector<node_t>* from_node0 =
-      ctx.p.bookkeeping == WalkBookkeeping::reference && ctx.distances ? &ctx.distances->from_node0 : nullptr;
-  ts.accountant.finish(*ctx.eps, ctx.p.delta,
-                       [&](node_t v, double k, double shared, std::span<const PairLoss> pairs) {
-                         kernels::walk::PairLosses corrected;
-                         DistantPair distant;
-                         for (const PairLoss& pl : pairs) {
-                           if (pl.u == 0 && from_node0 && (*from_node0)[v] > 1)
-                             distant = {(*from_node0)[v], pl.loss};
-                           else
-                             corrected.add(pl.loss);
-                           ts.sketch.add(pl.loss, 1);
-                         }
-                         ts.sketch.add(shared, others - double(pairs.size()));
-                         account_observer(ctx, out, v, k, shared, corrected, distant);
-                       });
-}
-
-template <bool kAccount, bool kKnown, class Tick>
-void simulate(const Context& ctx, std::int64_t run, ThreadState& ts, RunStats& out, Tick&& tick) {
-  if constexpr (kAccount) ts.accountant.reset(ctx.model.n, ctx.p.bookkeeping);
-  RunVisitor<kAccount, kKnown> visitor{ctx, ts, out, static_cast<std::uint64_t>(run), ctx.p.save_paths};
-  if (visitor.record) out.path.reserve(static_cast<std::size_t>(ctx.p.steps));
-  walk_detail::dispatch_walk(ctx.model, ctx.p.seed, run, ctx.p.steps, walk_start(ctx.model, ctx.p, run),
-                             visitor, tick);
-  finish_visits(ctx, ts);
-  if constexpr (kAccount) {
-    finish_accounting(ctx, ts, out);
-    out.utility.estimate = out.utility.truth + out.noise;
-  }
-}
-
-// Accounted runs, one walk at a time (plain runs go to the CPU twin, kernels/cpu/walk_sim_cpu.cpp, or to the
-// interleaved walks).
-template <class Tick>
-void simulate_run(const Context& ctx, std::int64_t run, ThreadState& ts, RunStats& out, Tick&& tick) {
-  if (ctx.p.view == WalkView::known) return simulate<true, true>(ctx, run, ts, out, tick);
-  simulate<true, false>(ctx, run, ts, out, tick);
-}
 
 std::vector<double> node_values(const WalkSimParams& p, node_t n) {
   std::vector<double> x(static_cast<std::size_t>(n));
@@ -169,12 +73,16 @@ std::vector<double> node_values(const WalkSimParams& p, node_t n) {
   return x;
 }
 
+// Runs per batch: as many as fit 2^28 bytes of host state (memory_plan::plan_batch, balanced over the
+// batches), at least one per thread.
 std::int64_t auto_batch(const WalkSimParams& p, node_t n, std::size_t distance_rows, int threads) {
   double bytes = 256;
   if (p.accounting) bytes += 16.0 * n + 48.0 * double(distance_rows);
   if (p.save_paths) bytes += 4.0 * double(p.steps);
-  const double fit = double(std::int64_t{1} << 28) / bytes;
-  return std::clamp<std::int64_t>(static_cast<std::int64_t>(fit), threads, std::max<std::int64_t>(p.runs, 1));
+  const std::int64_t runs = std::max<std::int64_t>(p.runs, 1);
+  const kernels::memory_plan::BatchPlan plan = kernels::memory_plan::plan_batch(
+      runs, 0, static_cast<std::int64_t>(std::ceil(bytes)), {kBatchBytes, false}, 0);
+  return std::min(runs, std::max<std::int64_t>(plan.fits ? plan.batch : 1, threads));
 }
 
 void fill_histogram(TimeHistogram& h, const std::vector<std::int64_t>& counts, std::int64_t total,
@@ -201,9 +109,11 @@ std::int64_t walk_detail::walks_in_flight(const Context& ctx, std::int64_t batch
   if (p.accounting || !csr || p.steps > std::numeric_limits<std::int32_t>::max()) return 1;
   const std::int64_t wanted = p.walks_in_flight > 0 ? p.walks_in_flight : kMaxWalksInFlight;
   const std::int64_t per_thread = (batch + threads - 1) / std::max(threads, 1);
-  const auto fit =
-      static_cast<std::int64_t>(kLaneBytes / (double(kernels::kWalkLaneBytesPerNode) * double(ctx.model.n)));
-  return std::max<std::int64_t>(1, std::min({wanted, per_thread, fit}));
+  // The lanes whose cells fit kLaneBytes per thread (memory_plan::plan_batch over a thread's walks).
+  const kernels::memory_plan::BatchPlan plan = kernels::memory_plan::plan_batch(
+      std::min(wanted, per_thread), 0, kernels::kWalkLaneBytesPerNode * std::int64_t{ctx.model.n},
+      {static_cast<std::int64_t>(kLaneBytes), false}, 0);
+  return plan.fits ? plan.batch : 1;
 }
 
 node_t walk_start(const WalkModel& m, const WalkSimParams& p, std::int64_t run) {
@@ -226,11 +136,8 @@ std::vector<node_t> sample_walk(const WalkModel& model, const WalkSimParams& par
   p.accounting = p.save_paths = false;
   p.device = {DeviceKind::cpu, 0};
   validate(p, model.n);
-  std::vector<node_t> path;
-  path.reserve(static_cast<std::size_t>(p.steps));
-  PathRecorder recorder{path};
-  walk_detail::dispatch_walk(model, p.seed, run, p.steps, walk_start(model, p, run), recorder,
-                             [](std::int64_t) {});
+  std::vector<node_t> path(static_cast<std::size_t>(p.steps));
+  kernels::walk_path_cpu(walk_detail::walk_tables(model), p.seed, run, walk_start(model, p, run), path);
   return path;
 }
 
@@ -245,33 +152,20 @@ PathAccounting account_path(std::span<const node_t> path, node_t n, const WalkSi
   if (path.empty()) throw InvalidInput("account_path: the path is empty");
   for (node_t v : path)
     if (v < 0 || v >= n) throw InvalidInput("account_path: node " + std::to_string(v) + " outside [0, n)");
-  const WalkModel model = complete_walk(n);  // only n and the kind matter to the accounting
   const CycleEpsilons eps(n, p);
-  Context ctx(model, p);
-  ctx.time_cap = std::min<std::int64_t>(p.steps, kTimeCap);
-  ctx.visit_cap = std::min<std::int64_t>(p.steps, kVisitCap);
-  ctx.eps = &eps;
-  ThreadState ts;
-  ts.prepare(n, ctx.time_cap, ctx.visit_cap);
-  ts.accountant.reset(n, p.bookkeeping);
-  RunStats stats;
-  auto feed = [&](auto& visitor) {
-    visitor.start(path[0]);
-    for (std::size_t t = 1; t < path.size(); ++t) visitor.step(std::int64_t(t), path[t - 1], path[t]);
-  };
-  if (p.view == WalkView::known) {
-    RunVisitor<true, true> visitor{ctx, ts, stats, 0, false};
-    feed(visitor);
-  } else {
-    RunVisitor<true, false> visitor{ctx, ts, stats, 0, false};
-    feed(visitor);
-  }
+  RunAccountant accountant;
+  accountant.reset(n, p.bookkeeping);
+  std::vector<std::int64_t> last(static_cast<std::size_t>(n), -1);
+  if (p.view == WalkView::known)
+    PathAccountant<true>{eps, accountant, std::move(last)}.feed(path);
+  else
+    PathAccountant<false>{eps, accountant, std::move(last)}.feed(path);
   PathAccounting r;
   r.n = n;
   r.loss.assign(std::size_t(n) * std::size_t(n), 0.0);
   r.cycles.assign(static_cast<std::size_t>(n), 0);
   r.local.assign(static_cast<std::size_t>(n), 0.0);
-  ts.accountant.finish(eps, p.delta, [&](node_t v, double k, double shared, std::span<const PairLoss> pairs) {
+  accountant.finish(eps, p.delta, [&](node_t v, double k, double shared, std::span<const PairLoss> pairs) {
     for (node_t u = 0; u < n; ++u)
       if (u != v) r.loss[std::size_t(u) * n + v] = shared;
     for (const PairLoss& pl : pairs) r.loss[std::size_t(pl.u) * n + v] = pl.loss;
@@ -345,7 +239,6 @@ WalkSimResult walk_sim(const WalkModel& model, const WalkSimParams& p, const Dis
   r.threads = threads;
   r.batch_runs =
       p.batch_runs > 0 ? std::min(p.batch_runs, p.runs) : auto_batch(p, n, ctx.distance_rows, threads);
-  std::vector<ThreadState> states(static_cast<std::size_t>(threads));
   std::vector<double> observer_sum(p.accounting ? n : 0, 0.0), local_sum(p.accounting ? n : 0, 0.0);
   r.by_distance.assign(ctx.distance_rows, LossStats{});
   const double total_positions = double(p.steps) * double(p.runs);
@@ -403,13 +296,11 @@ WalkSimResult walk_sim(const WalkModel& model, const WalkSimParams& p, const Dis
              model.thresholds.size() * (sizeof(std::uint64_t) + sizeof(std::uint32_t)));  // + high words
   const kernels::WalkTables tables = walk_detail::walk_tables(model);
   std::vector<node_t> starts;
-  // Accounted walks run on the CPU twin too (the CUDA twin's bodies) where the CUDA twin could run them: the
-  // definition bookkeeping, and the histogram mechanism's cycles within the host's table. The reference
-  // bookkeeping and longer histogram cycles, which have no CUDA twin, keep the one-walk engine below.
+  // Accounted walks run on the CPU twin (the CUDA twin's bodies), the reference bookkeeping and histogram
+  // cycles beyond the host's table included, which have no CUDA twin.
   std::unique_ptr<kernels::WalkAccountedCpuEngine> accounted_cpu;
   walk_detail::AccountingInputs accounting;
-  if (device.kind == DeviceKind::cpu && p.accounting && !reference &&
-      (p.mechanism == WalkMechanism::gaussian || p.steps - 1 <= walk_detail::kDeviceCycleTable)) {
+  if (device.kind == DeviceKind::cpu && p.accounting) {
     walk_detail::accounting_inputs(ctx, accounting);
     accounted_cpu = std::make_unique<kernels::WalkAccountedCpuEngine>(
         tables, walk_detail::run_spec(p), threads, ctx.time_cap, ctx.visit_cap, ctx.nv, accounting.in);
@@ -426,10 +317,8 @@ WalkSimResult walk_sim(const WalkModel& model, const WalkSimParams& p, const Dis
     for (std::size_t k = 0; p.save_paths && k < batch.size(); ++k) {
       const std::int64_t run = first + std::int64_t(k);
       std::vector<node_t>& path = batch[k].path;
-      path.reserve(static_cast<std::size_t>(p.steps));
-      PathRecorder recorder{path};
-      walk_detail::dispatch_walk(model, p.seed, run, p.steps, walk_start(model, p, run), recorder,
-                                 [](std::int64_t) {});
+      path.resize(static_cast<std::size_t>(p.steps));
+      kernels::walk_path_cpu(tables, p.seed, run, walk_start(model, p, run), path);
     }
   };
   for (std::int64_t first = 0; device.kind == DeviceKind::cpu && first < p.runs; first += r.batch_runs) {
@@ -461,44 +350,19 @@ WalkSimResult walk_sim(const WalkModel& model, const WalkSimParams& p, const Dis
       ++r.batches;
       continue;
     }
-    if (accounted_cpu) {
-      std::vector<RunStats> part;
-      for (std::int64_t sub = 0; sub < count; sub += accounted_chunk) {
-        const std::int64_t c = std::min(accounted_chunk, count - sub);
-        const std::span<const node_t> chunk_starts = walk_detail::batch_starts(ctx, first + sub, c, starts);
-        const std::vector<std::int64_t> missing =
-            accounted_cpu->missing_cycle_lengths(first + sub, c, chunk_starts);
-        if (!missing.empty()) accounted_cpu->set_cycle_terms(missing, walk_detail::cycle_terms(ctx, missing));
-        walk_detail::fold_accounted_batch(
-            ctx, accounted_cpu->run_batch(first + sub, c, chunk_starts, keep_going), part);
-        throw_if_stopped();
-        std::move(part.begin(), part.end(), batch.begin() + static_cast<std::ptrdiff_t>(sub));
-      }
-      record_paths(first, batch);
-      for (RunStats& s : batch) merge(s);
-      ++r.batches;
-      continue;
+    std::vector<RunStats> part;
+    for (std::int64_t sub = 0; sub < count; sub += accounted_chunk) {
+      const std::int64_t c = std::min(accounted_chunk, count - sub);
+      const std::span<const node_t> chunk_starts = walk_detail::batch_starts(ctx, first + sub, c, starts);
+      const std::vector<std::int64_t> missing =
+          accounted_cpu->missing_cycle_lengths(first + sub, c, chunk_starts);
+      if (!missing.empty()) accounted_cpu->set_cycle_terms(missing, walk_detail::cycle_terms(ctx, missing));
+      walk_detail::fold_accounted_batch(
+          ctx, accounted_cpu->run_batch(first + sub, c, chunk_starts, keep_going), part);
+      throw_if_stopped();
+      std::move(part.begin(), part.end(), batch.begin() + static_cast<std::ptrdiff_t>(sub));
     }
-    std::exception_ptr error;
-    std::mutex error_mutex;
-#pragma omp parallel num_threads(threads)
-    {
-      ThreadState& ts = states[static_cast<std::size_t>(omp_get_thread_num())];
-      ts.prepare(n, ctx.time_cap, ctx.visit_cap);
-      // The accounted runs the twins do not take (the reference bookkeeping, histogram cycles beyond the
-      // table), one walk at a time.
-#pragma omp for schedule(dynamic, 1)
-      for (std::int64_t k = 0; k < count; ++k) {
-        try {
-          throw_if_stopped();  // a watched run was asked to stop (core/progress.hpp): rethrown below
-          simulate_run(ctx, first + k, ts, batch[static_cast<std::size_t>(k)], tick);
-        } catch (...) {
-          std::lock_guard<std::mutex> lock(error_mutex);
-          if (!error) error = std::current_exception();
-        }
-      }
-    }
-    if (error) std::rethrow_exception(error);
+    record_paths(first, batch);
     for (RunStats& s : batch) merge(s);  // run order: nothing depends on threads or batches
     ++r.batches;
   }
@@ -515,26 +379,6 @@ WalkSimResult walk_sim(const WalkModel& model, const WalkSimParams& p, const Dis
       tallies.returns = tallies.return_time_sum = tallies.hits = tallies.hitting_time_sum = tallies.visits;
       tallies.return_counts.assign(static_cast<std::size_t>(ctx.time_cap) + 2, 0);
       tallies.hitting_counts = tallies.return_counts;
-    }
-    for (const ThreadState& ts : states) {
-      if (ts.nodes.empty()) continue;
-      for (node_t v = 0; v < n; ++v) {
-        const NodeState& s = ts.nodes[v];
-        tallies.visits[v] += s.visits;
-        tallies.returns[v] += s.returns;
-        tallies.return_time_sum[v] += s.return_sum;
-        tallies.hits[v] += s.hits;
-        tallies.hitting_time_sum[v] += s.hit_sum;
-      }
-      for (std::size_t t = 0; t < tallies.return_counts.size(); ++t) {
-        tallies.return_counts[t] += ts.return_counts[t];
-        tallies.hitting_counts[t] += ts.hitting_counts[t];
-      }
-      for (std::size_t k = 0; k < ts.visit_dense.size(); ++k)
-        if (ts.visit_dense[k] > 0) tallies.visit_counts[std::int64_t(k)] += ts.visit_dense[k];
-      for (const auto& [k, c] : ts.visit_sparse) tallies.visit_counts[k] += c;
-      tallies.above_nv += ts.above_nv;
-      sketch.merge(ts.sketch);
     }
   }
   r.visits = std::move(tallies.visits);

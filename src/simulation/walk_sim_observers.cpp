@@ -111,6 +111,10 @@ std::vector<kernels::walk::CycleTerms> cycle_terms(const Context& ctx,
   return terms;
 }
 
+kernels::walk::CycleTerms CycleTermsBeyond::terms(std::int64_t m) const {
+  return {eps->at(m).zero, eps->terms(m, 1), eps->terms(m, 2)};
+}
+
 void accounting_inputs(const Context& ctx, AccountingInputs& out) {
   const WalkSimParams& p = ctx.p;
   kernels::WalkAccountingInputs& in = out.in;
@@ -131,6 +135,18 @@ void accounting_inputs(const Context& ctx, AccountingInputs& out) {
   in.sigma_loc = ctx.sigma_loc;
   in.values = ctx.values;
   in.log_base = kLogBase;
+  // The CPU twin only (the CUDA twin is not given these: walk_sim keeps such runs on the CPU).
+  in.reference = p.bookkeeping == WalkBookkeeping::reference;
+  if (in.reference && in.known && ctx.distances != nullptr) {
+    // The reference bookkeeping's initial receiver, node 0, need not be a neighbour of v.
+    out.node0_far.assign(static_cast<std::size_t>(ctx.model.n), 0);
+    for (node_t v = 0; v < ctx.model.n; ++v) out.node0_far[v] = ctx.distances->from_node0[v] > 1 ? 1 : 0;
+    in.node0_far = out.node0_far;
+  }
+  if (!in.gaussian && p.steps - 1 > in.table_lengths) {
+    out.beyond.eps = ctx.eps;
+    in.beyond = &out.beyond;
+  }
 }
 
 void fold_accounted_batch(const Context& ctx, const kernels::WalkAccountedBatch& b,
@@ -143,7 +159,9 @@ void fold_accounted_batch(const Context& ctx, const kernels::WalkAccountedBatch&
     start_accounting(ctx, s);
     for (node_t v = 0; v < n; ++v) {
       const auto i = static_cast<std::size_t>(k * n + v);
-      account_observer(ctx, s, v, double(b.cycles[i]), b.shared[i], b.pairs[i]);
+      DistantPair distant;
+      if (!b.node0.empty() && b.node0[i] >= 0) distant = {ctx.distances->from_node0[v], b.node0[i]};
+      account_observer(ctx, s, v, double(b.cycles[i]), b.shared[i], b.pairs[i], distant);
     }
     if (ctx.utility) {
       const auto r = static_cast<std::size_t>(k);

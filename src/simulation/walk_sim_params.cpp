@@ -11,8 +11,9 @@
 namespace netdp {
 
 namespace {
-constexpr std::int64_t kMaxRuns = std::int64_t{1} << 56;   // the run field of the Philox subsequence
-constexpr std::int64_t kMaxSteps = std::int64_t{1} << 44;  // retry offsets t << 20 stay below 2^64
+constexpr std::int64_t kMaxRuns = std::int64_t{1} << 56;  // the run field of the Philox subsequence
+// T < 2^32: the twins' visit tables keep 32-bit times (kernels::kWalkMaxSteps, kernels/walk_sim_kernels.hpp).
+constexpr std::int64_t kMaxSteps = std::int64_t{1} << 32;
 constexpr std::int64_t kMaxAccountedSteps = (std::int64_t{1} << 31) - 1;  // cycle lengths in 32 bits
 
 [[noreturn]] void bad(const char* parameter, const std::string& message) {
@@ -60,7 +61,8 @@ std::string to_string(WalkBookkeeping b) {
 void validate(const WalkSimParams& p, node_t n) {
   if (n < 2) throw InvalidInput("walk-sim needs n >= 2 nodes, got n = " + std::to_string(n));
   if (p.steps < 1) bad("steps", "steps must be >= 1, got " + std::to_string(p.steps));
-  if (p.steps >= kMaxSteps) bad("steps", "steps must be < 2^44, got " + std::to_string(p.steps));
+  if (p.steps >= kMaxSteps)
+    bad("steps", "steps must be < 2^32 (a walk's visit times are 32-bit), got " + std::to_string(p.steps));
   if (p.runs < 1) bad("runs", "runs must be >= 1, got " + std::to_string(p.runs));
   if (p.runs >= kMaxRuns) bad("runs", "runs must be < 2^56, got " + std::to_string(p.runs));
   if (!(p.eps0 > 0) || !std::isfinite(p.eps0))

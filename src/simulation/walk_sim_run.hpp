@@ -47,40 +47,6 @@ struct RunStats {
   std::vector<node_t> path;
 };
 
-// One cache line per node: the state of the current run (one walk at a time) and the totals over this
-// thread's runs.
-struct alignas(64) NodeState {
-  std::int64_t last = -1;  // position of the last visit in this run (-1: none yet)
-  std::int64_t visits_run = 0;
-  std::int64_t visits = 0, returns = 0, return_sum = 0, hits = 0, hit_sum = 0;
-};
-
-struct ThreadState {
-  std::vector<NodeState> nodes;
-  std::vector<std::int64_t> return_counts, hitting_counts;  // index min(time, cap + 1)
-  std::vector<std::int64_t> visit_dense;                    // visits of a node in a run, up to the visit cap
-  std::map<std::int64_t, std::int64_t> visit_sparse;
-  std::int64_t above_nv = 0;
-  RunAccountant accountant;
-  QuantileSketch sketch;
-
-  void prepare(node_t n, std::int64_t time_cap, std::int64_t visit_cap) {
-    if (!nodes.empty()) return;
-    nodes.resize(static_cast<std::size_t>(n));
-    return_counts.assign(static_cast<std::size_t>(time_cap) + 2, 0);
-    hitting_counts.assign(static_cast<std::size_t>(time_cap) + 2, 0);
-    visit_dense.assign(static_cast<std::size_t>(visit_cap) + 1, 0);
-  }
-  /// A finished run visited some node `visits` times: the visit-count histogram and CB1's tally.
-  void count_run_visits(std::int64_t visits, const Context& ctx) {
-    if (visits <= ctx.visit_cap)
-      ++visit_dense[static_cast<std::size_t>(visits)];
-    else
-      ++visit_sparse[visits];
-    if (double(visits) >= ctx.nv) ++above_nv;
-  }
-};
-
 /// How many plain walks each thread advances together for a batch of `batch` runs on `threads` threads
 /// (kernels::WalkInterleavedCpuEngine): 1 (one walk at a time) unless the walk is a CSR walk without
 /// accounting and T < 2^31; else p.walks_in_flight (0: kMaxWalksInFlight), at most ceil(batch / threads) and
@@ -115,10 +81,20 @@ kernels::WalkRunSpec run_spec(const WalkSimParams& p);
 std::span<const node_t> batch_starts(const Context& ctx, std::int64_t first, std::int64_t count,
                                      std::vector<node_t>& starts);
 
-/// What both accounting twins take (kernels::WalkAccountingInputs) with the Gaussian table it views.
+/// The terms of cycle lengths beyond the twins' table from CycleEpsilons (the CPU twin's histogram cycles
+/// past 2^20).
+struct CycleTermsBeyond final : kernels::walk::HostCycleTerms {
+  const CycleEpsilons* eps = nullptr;
+  kernels::walk::CycleTerms terms(std::int64_t m) const override;
+};
+
+/// What both accounting twins take (kernels::WalkAccountingInputs) with the Gaussian table, the reference
+/// bookkeeping's far node-0 flags and the terms beyond the table that it views (not movable once filled).
 struct AccountingInputs {
   kernels::WalkAccountingInputs in;
   std::vector<kernels::walk::CycleTerms> gaussian_table;
+  std::vector<std::uint8_t> node0_far;
+  CycleTermsBeyond beyond;
 };
 void accounting_inputs(const Context& ctx, AccountingInputs& out);
 

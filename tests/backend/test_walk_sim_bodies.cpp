@@ -62,10 +62,10 @@ TEST(WalkSimBodies, WalkThreadDrawsTheDocumentedStreams) {
   // the retry stream (kind 3) at offset t << 20 (docs/walk_sim.md "Randomness layout").
   const std::uint64_t seed = 99;
   for (std::int64_t run : {0, 3, 1000}) {
-    walk::WalkThread w(run - 1, 1, 1, seed);  // walk k = run - 1 of a batch starting at run 1
+    walk::WalkThread w(run - 1, 1, 1, seed, 0);  // walk k = run - 1 of a batch starting at run 1
     PhiloxStream reference(seed, walk_subsequence(WalkStream::walk, static_cast<std::uint64_t>(run)));
     EXPECT_EQ(w.run, static_cast<std::uint64_t>(run));
-    for (int i = 0; i < 40; ++i) ASSERT_EQ(w.words.next_u32(), reference.next_u32()) << "run " << run;
+    for (int i = 0; i < 40; ++i) ASSERT_EQ(w.cursor.words.next_u32(), reference.next_u32()) << "run " << run;
     // draw() with a bound that rejects about 30% of the words.
     int rejected = 0;
     for (std::int64_t t = 1; t < 300; ++t) {
@@ -78,7 +78,8 @@ TEST(WalkSimBodies, WalkThreadDrawsTheDocumentedStreams) {
                                 static_cast<std::uint64_t>(t) << 20)
                        .next_below(bound);
       }
-      ASSERT_EQ(walk::draw(w.words, w.retry, t, bound), expected) << "run " << run << ", t " << t;
+      ASSERT_EQ(walk::draw(w.cursor.words, w.cursor.retry, t, bound), expected)
+          << "run " << run << ", t " << t;
     }
     EXPECT_GT(rejected, 40);
   }
@@ -91,10 +92,11 @@ TEST(WalkSimBodies, StepRulesGiveTheCpuPaths) {
     for (std::int64_t run = 0; run < p.runs; ++run) {
       const std::vector<node_t> expected = sample_walk(c.model, p, run);
       std::vector<node_t> path{walk_start(c.model, p, run)};
-      walk::WalkThread w(run, 0, 1, p.seed);
+      walk::WalkThread w(run, 0, 1, p.seed, 0);
       walk::for_kind(c.model.kind, [&](auto kind) {
         for (std::int64_t t = 1; t < p.steps; ++t)
-          path.push_back(walk::next_node<kind.value>(view(c.model), path.back(), w.words, w.retry, t));
+          path.push_back(
+              walk::next_node<kind.value>(view(c.model), path.back(), w.cursor.words, w.cursor.retry, t));
       });
       ASSERT_EQ(path, expected) << c.what << ", run " << run;
     }
@@ -147,12 +149,12 @@ TEST(WalkSimBodies, StepRulesFollowTheDocumentedWordLayout) {
   for (const WalkCase& c : cases()) {
     const WalkSimParams p = with_start(params(2000, 4, false), c);
     for (std::int64_t run = 0; run < p.runs; ++run) {
-      walk::WalkThread w(run, 0, 1, p.seed);
+      walk::WalkThread w(run, 0, 1, p.seed, 0);
       node_t v = walk_start(c.model, p, run);
       walk::for_kind(c.model.kind, [&](auto kind) {
         for (std::int64_t t = 1; t < p.steps; ++t) {
           const node_t expected = documented_next(c.model, v, p.seed, static_cast<std::uint64_t>(run), t);
-          v = walk::next_node<kind.value>(view(c.model), v, w.words, w.retry, t);
+          v = walk::next_node<kind.value>(view(c.model), v, w.cursor.words, w.cursor.retry, t);
           ASSERT_EQ(v, expected) << c.what << ", run " << run << ", t " << t;
         }
       });
@@ -162,61 +164,115 @@ TEST(WalkSimBodies, StepRulesFollowTheDocumentedWordLayout) {
   // (only n is read) rejects 2^32 mod 3e8 / 2^32 = 2.2% of the words, some 44 of these 2000.
   WalkModel big = complete_walk(3);
   big.n = 300'000'000;
-  walk::WalkThread w(0, 0, 1, 5);
+  walk::WalkThread w(0, 0, 1, 5, 0);
   for (std::int64_t t = 1; t < 2000; ++t)
-    ASSERT_EQ(walk::next_node<WalkKind::complete>(view(big), 0, w.words, w.retry, t),
+    ASSERT_EQ(walk::next_node<WalkKind::complete>(view(big), 0, w.cursor.words, w.cursor.retry, t),
               documented_next(big, 0, 5, 0, t))
         << "t " << t;
 }
 
-// ---- the plain-walk loop ----
-
-/// walk_sim_cuda's launches on the host: batches of `batch` walks through walk::PlainWalkBody.
-void run_plain_bodies(const WalkModel& model, const WalkSimParams& p, std::int64_t batch, HostTallies& h,
-                      std::map<std::int64_t, std::int64_t>& sparse) {
-  const std::int64_t n = model.n;
-  const auto cells = static_cast<std::size_t>(n * batch);
-  std::vector<std::int64_t> first(cells, -7), last(cells, -7), count_run(cells, 0);
-  std::vector<node_t> starts(static_cast<std::size_t>(batch));
-  for (std::int64_t first_run = 0; first_run < p.runs; first_run += batch) {
-    const std::int64_t count = std::min(batch, p.runs - first_run);
-    for (std::int64_t k = 0; k < count; ++k)
-      starts[static_cast<std::size_t>(k)] = walk_start(model, p, first_run + k);
-    const walk::PlainWalkBatch b{p.seed,        first_run,    count,        batch,       p.steps,
-                                 starts.data(), p.start.node, first.data(), last.data(), count_run.data()};
-    walk::for_kind(model.kind, [&](auto kind) {
-      kernels::host_for_each(count, walk::PlainWalkBody<kind.value>{view(model), b, h.view()});
-    });
-    h.drain(sparse);
-    EXPECT_TRUE(std::all_of(count_run.begin(), count_run.end(), [](std::int64_t c) { return c == 0; }))
-        << "the body leaves count_run zero for the next batch";
-  }
-}
-
-TEST(WalkSimBodies, PlainWalkLoopGivesTheCpuTallies) {
+TEST(WalkSimBodies, StepLoopFollowsTheDocumentedWordLayout) {
+  // walk::walk_steps, the one step loop of every engine: K lanes (runs first .. first + K - 1) side by side,
+  // run-time and compile-time lane counts, with and without prefetches, over ranges of positions of uneven
+  // lengths, against documented_next position by position; the visitor sees (lane, t, p_{t-1}, p_t).
   for (const WalkCase& c : cases()) {
-    const WalkSimParams p = with_start(params(4000, 23, false), c);
-    const WalkSimResult cpu = walk_sim(c.model, p);
-    const std::int64_t time_cap = std::min(p.steps, kTimeCap), visit_cap = std::min(p.steps, kVisitCap);
-    for (std::int64_t batch : {std::int64_t{1}, std::int64_t{7}, p.runs}) {
-      const std::int64_t overflow_per_walk = std::min<std::int64_t>(c.model.n, p.steps / (visit_cap + 1));
-      HostTallies h(c.model.n, time_cap, visit_cap, cpu_nv(c.model, p), overflow_per_walk * batch);
-      std::map<std::int64_t, std::int64_t> sparse;
-      run_plain_bodies(c.model, p, batch, h, sparse);
-      expect_cpu_tallies(cpu, h, sparse, c.what + ", batch " + std::to_string(batch));
+    const WalkSimParams p = with_start(params(700, 5, false), c);
+    const walk::ModelView m = view(c.model);
+    for (int variant = 0; variant < 3; ++variant) {
+      std::vector<walk::WalkCursor> lanes;
+      std::vector<node_t> expected;
+      for (std::int64_t run = 0; run < p.runs; ++run) {
+        lanes.emplace_back(p.seed, static_cast<std::uint64_t>(run), walk_start(c.model, p, run));
+        expected.push_back(lanes.back().v);
+      }
+      std::int64_t visits = 0;
+      const auto visit = [&](int j, std::int64_t t, node_t sender, node_t v) {
+        ASSERT_EQ(sender, expected[static_cast<std::size_t>(j)]) << c.what << ", lane " << j << ", t " << t;
+        expected[static_cast<std::size_t>(j)] =
+            documented_next(c.model, sender, p.seed, static_cast<std::uint64_t>(j), t);
+        ASSERT_EQ(v, expected[static_cast<std::size_t>(j)]) << c.what << ", lane " << j << ", t " << t;
+        ++visits;
+      };
+      for (std::int64_t t0 = 1, len = 1; t0 < p.steps; t0 += len, len = 2 * len + 1) {
+        const std::int64_t t1 = std::min(p.steps, t0 + len);
+        walk::for_kind(c.model.kind, [&](auto kind) {
+          if (variant == 0)
+            walk::walk_steps<kind.value>(m, lanes.data(), static_cast<int>(lanes.size()), t0, t1, visit);
+          else if (variant == 1)
+            walk::walk_steps<kind.value, true>(m, lanes.data(), static_cast<int>(lanes.size()), t0, t1,
+                                               visit);
+          else
+            walk::walk_steps<kind.value>(m, lanes.data(), std::integral_constant<int, 5>{}, t0, t1, visit);
+        });
+      }
+      EXPECT_EQ(visits, p.runs * (p.steps - 1)) << c.what;
+      for (std::size_t j = 0; j < lanes.size(); ++j) EXPECT_EQ(lanes[j].v, expected[j]) << c.what;
     }
   }
 }
 
-TEST(WalkSimBodies, PlainWalkLoopBeyondTheHistogramAndVisitCaps) {
-  // Small caps (the body takes them as parameters): returns and hits above time_cap and visit counts above
-  // visit_cap go to the overflow bin and the overflow list; the totals still equal the CPU's.
+// ---- the plain-walk statistics against a slow count over the paths ----
+
+/// The statistics of runs 0 .. R-1 counted directly from their paths (sample_walk), node by node: an
+/// independent slow implementation of what the engine's bodies tally (docs/walk_sim.md "Statistics").
+void path_tallies(const WalkModel& model, const WalkSimParams& p, HostTallies& h,
+                  std::map<std::int64_t, std::int64_t>& sparse) {
+  const auto n = static_cast<std::size_t>(model.n);
+  for (std::int64_t run = 0; run < p.runs; ++run) {
+    const std::vector<node_t> path = sample_walk(model, p, run);
+    std::vector<std::int64_t> count(n, 0), first(n, 0), last(n, 0);
+    for (std::size_t t = 0; t < path.size(); ++t) {
+      const auto v = static_cast<std::size_t>(path[t]);
+      const auto time = static_cast<std::int64_t>(t);
+      if (t > 0 && count[v] > 0)
+        ++h.return_counts[static_cast<std::size_t>(std::min(time - last[v], h.time_cap + 1))];
+      else if (t > 0)
+        ++h.hitting_counts[static_cast<std::size_t>(std::min(time, h.time_cap + 1))];
+      if (count[v] == 0) first[v] = time;
+      ++count[v];
+      last[v] = time;
+    }
+    for (std::size_t v = 0; v < n; ++v) {
+      const std::int64_t c = count[v];
+      if (c > 0) {
+        h.visits[v] += static_cast<Counter>(c);
+        h.returns[v] += static_cast<Counter>(c - 1);
+        h.return_sum[v] += static_cast<Counter>(last[v] - first[v]);
+        if (first[v] > 0) {
+          ++h.hits[v];
+          h.hit_sum[v] += static_cast<Counter>(first[v]);
+        }
+      }
+      if (c <= h.visit_cap)
+        ++h.visit_dense[static_cast<std::size_t>(c)];
+      else
+        ++sparse[c];
+      if (static_cast<double>(c) >= h.nv) ++h.above_nv[0];
+    }
+  }
+}
+
+TEST(WalkSimBodies, PlainWalkStatisticsAreThePathCounts) {
+  for (const WalkCase& c : cases()) {
+    const WalkSimParams p = with_start(params(4000, 23, false), c);
+    const WalkSimResult cpu = walk_sim(c.model, p);
+    const std::int64_t time_cap = std::min(p.steps, kTimeCap), visit_cap = std::min(p.steps, kVisitCap);
+    HostTallies h(c.model.n, time_cap, visit_cap, cpu_nv(c.model, p), 0);
+    std::map<std::int64_t, std::int64_t> sparse;
+    path_tallies(c.model, p, h, sparse);
+    expect_cpu_tallies(cpu, h, sparse, c.what);
+  }
+}
+
+TEST(WalkSimBodies, PlainWalkStatisticsBeyondTheHistogramAndVisitCaps) {
+  // Small caps in the slow count: returns above time_cap go to the overflow bin, every visit count (about
+  // 1500, T = 3000 on n = 2) is above visit_cap = 1000; the engine's totals are the same.
   const WalkModel m = complete_walk(2);
   const WalkSimParams p = params(3000, 5, false);
   const WalkSimResult cpu = walk_sim(m, p);
-  HostTallies h(2, 4, 1000, cpu_nv(m, p), 2 * 5);
+  HostTallies h(2, 4, 1000, cpu_nv(m, p), 0);
   std::map<std::int64_t, std::int64_t> sparse;
-  run_plain_bodies(m, p, 5, h, sparse);
+  path_tallies(m, p, h, sparse);
   EXPECT_EQ(as_int(h.visits), cpu.visits);
   EXPECT_EQ(as_int(h.return_sum), cpu.return_time_sum);
   EXPECT_EQ(sparse.size() + 0, cpu.visit_counts.size());  // every count is above 1000 (T = 3000, n = 2)

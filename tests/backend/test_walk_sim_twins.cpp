@@ -14,6 +14,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -93,11 +94,10 @@ std::vector<node_t> starts_of(const TwinCase& c, const WalkSimParams& p, std::in
   return s;
 }
 
-kernels::WalkVisitTallies cpu_twin(const TwinCase& c, const WalkSimParams& p, std::int64_t batch, int threads,
-                                   bool dense) {
+kernels::WalkVisitTallies cpu_twin(const TwinCase& c, const WalkSimParams& p, std::int64_t batch,
+                                   int threads) {
   kernels::WalkPlainCpuEngine engine(tables_of(c.model), spec_of(p, batch), threads,
-                                     std::min(p.steps, kTimeCap), std::min(p.steps, kVisitCap), nv_of(c, p),
-                                     dense);
+                                     std::min(p.steps, kTimeCap), std::min(p.steps, kVisitCap), nv_of(c, p));
   for (std::int64_t first = 0; first < p.runs; first += batch) {
     const std::int64_t count = std::min(batch, p.runs - first);
     const std::vector<node_t> starts = starts_of(c, p, first, count);
@@ -176,23 +176,11 @@ TEST(WalkSimTwins, PlainWalksCpuTwinEqualsCudaTwin) {
         const std::string what =
             c.what + ", seed " + std::to_string(seed) + ", batch " + std::to_string(batch);
         const kernels::WalkVisitTallies gpu = cuda_twin(c, p, batch);
-        const kernels::WalkVisitTallies cpu = cpu_twin(c, p, batch, 2, false);
+        const kernels::WalkVisitTallies cpu = cpu_twin(c, p, batch, 2);
         expect_consistent(cpu, p, c.model.n, what + ", CPU twin");
         expect_same_bytes(cpu, gpu, what);
       }
     }
-  }
-}
-
-TEST(WalkSimTwins, DenseBodyOfTheCpuTwinEqualsCudaTwin) {
-  // walk::PlainWalkBody (what walks of T >= 2^32 take) against the CUDA twin's compact tables.
-  NETDP_NEEDS_CUDA_DEVICE();
-  for (const TwinCase& c : cases()) {
-    const WalkSimParams p = params_of(c, 5);
-    const std::string what = c.what + ", dense CPU body";
-    const kernels::WalkVisitTallies cpu = cpu_twin(c, p, 4, 2, true);
-    expect_consistent(cpu, p, c.model.n, what);
-    expect_same_bytes(cpu, cuda_twin(c, p, p.runs), what);
   }
 }
 
@@ -236,10 +224,10 @@ TEST(WalkSimTwins, InterleavedFastPathEqualsCudaTwin) {
 TEST(WalkSimTwins, CpuTwinIsTheSameForAnyThreadCount) {
   for (const TwinCase& c : cases()) {
     const WalkSimParams p = params_of(c, 9);
-    const kernels::WalkVisitTallies one = cpu_twin(c, p, p.runs, 1, false);
+    const kernels::WalkVisitTallies one = cpu_twin(c, p, p.runs, 1);
     expect_consistent(one, p, c.model.n, c.what);
-    expect_same_bytes(one, cpu_twin(c, p, 3, 3, false), c.what + ", 3 threads, batch 3");
-    expect_same_bytes(one, cpu_twin(c, p, 5, 2, true), c.what + ", dense, 2 threads, batch 5");
+    expect_same_bytes(one, cpu_twin(c, p, 3, 3), c.what + ", 3 threads, batch 3");
+    expect_same_bytes(one, cpu_twin(c, p, 5, 2), c.what + ", 2 threads, batch 5");
   }
 }
 
@@ -268,6 +256,7 @@ struct AccountedRuns {
   std::vector<std::int64_t> cycles, noises;
   std::vector<double> shared, truth, noise;
   std::vector<kernels::walk::PairLosses> pairs;
+  std::vector<double> node0;  // the reference bookkeeping's far node-0 pairs (-1: none)
   kernels::WalkVisitTallies tallies;
   std::map<std::int64_t, std::uint64_t> bins;  // the sketch's nonzero bins
   std::uint64_t zero = 0;
@@ -325,6 +314,7 @@ void append(AccountedRuns& r, const kernels::WalkAccountedBatch& b) {
   append(r.truth, b.truth);
   append(r.noise, b.noise);
   append(r.noises, b.noises);
+  append(r.node0, b.node0);
 }
 
 void take_bins(AccountedRuns& r, const kernels::WalkSketchBins& bins) {
@@ -489,6 +479,134 @@ TEST(WalkSimTwins, AccountedCpuTwinIsTheSameForAnyThreadCountAndBatch) {
     expect_same_memory(one.pairs, three.pairs, c.walk.what + ": pairs");
     expect_same_memory(one.noise, three.noise, c.walk.what + ": noise");
     EXPECT_EQ(one.bins, three.bins) << c.walk.what;
+  }
+}
+
+// ---- what runs in the CPU twin only (docs/walk_sim.md "CPU and CUDA twins": CPU twin only) ----
+
+/// Hop distances from node 0 by BFS over the model's rows (the complete graph: 1 for every other node).
+std::vector<std::int64_t> hops_from_node0(const WalkModel& m) {
+  std::vector<std::int64_t> d(static_cast<std::size_t>(m.n), m.offsets.empty() ? 1 : -1);
+  d[0] = 0;
+  if (m.offsets.empty()) return d;
+  std::vector<node_t> queue{0};
+  for (std::size_t i = 0; i < queue.size(); ++i)
+    for (offset_t e = m.offsets[queue[i]]; e < m.offsets[queue[i] + 1]; ++e)
+      if (d[m.targets[e]] < 0) {
+        d[m.targets[e]] = d[queue[i]] + 1;
+        queue.push_back(m.targets[e]);
+      }
+  return d;
+}
+
+TEST(WalkSimTwins, ReferenceBookkeepingCpuTwinIsThePathAccountant) {
+  // The CPU twin with WalkAccountingInputs::reference against account_path (RunAccountant's reference
+  // bookkeeping on the path sample_walk gives) per run and observer: k_v, the shared loss, the corrected
+  // pairs in increasing u (PairLosses bit for bit) and node 0's pair kept apart where it is no neighbour.
+  for (const TwinCase& c :
+       {TwinCase{"complete n = 10", complete_walk(10), {StartKind::node, 0}, 1000, 6},
+        TwinCase{
+            "ER uniform", make_walk_model("er:n=60,p=0.1,seed=3", "uniform"), {StartKind::node, 7}, 1500, 5},
+        TwinCase{"ER lazy (self-loops)",
+                 make_walk_model("er:n=40,p=0.12,seed=4", "lazy-uniform"),
+                 {StartKind::stationary},
+                 1200,
+                 5}}) {
+    for (WalkMechanism mechanism : {WalkMechanism::gaussian, WalkMechanism::histogram}) {
+      WalkSimParams p = params_of(c, 13);
+      p.accounting = true;
+      p.mechanism = mechanism;
+      p.bookkeeping = WalkBookkeeping::reference;
+      AccountingSetup a(c.model, p);
+      a.in.reference = true;
+      const std::vector<std::int64_t> hops = hops_from_node0(c.model);
+      std::vector<std::uint8_t> far(hops.size());
+      for (std::size_t v = 0; v < hops.size(); ++v) far[v] = hops[v] > 1 ? 1 : 0;
+      a.in.node0_far = far;
+      const std::string what = c.what + (mechanism == WalkMechanism::gaussian ? ", gaussian" : ", histogram");
+      const AccountedRuns cpu = cpu_accounted(c, a, 2, 2);
+      std::int64_t apart = 0;
+      const auto n = static_cast<std::size_t>(c.model.n);
+      for (std::int64_t run = 0; run < p.runs; ++run) {
+        const PathAccounting ref = account_path(sample_walk(c.model, p, run), c.model.n, p);
+        for (std::size_t v = 0; v < n; ++v) {
+          const std::size_t i = static_cast<std::size_t>(run) * n + v;
+          ASSERT_EQ(cpu.cycles[i], ref.cycles[v]) << what << ", run " << run << ", v " << v;
+          kernels::walk::PairLosses pairs;
+          double node0 = -1, shared = cpu.shared[i];
+          for (std::size_t u = 0; u < n; ++u) {
+            const double loss = ref.loss[u * n + v];
+            if (u == v || loss == shared) continue;
+            if (u == 0 && far[v]) {
+              node0 = loss;
+              ++apart;
+            } else {
+              pairs.add(loss);
+            }
+          }
+          EXPECT_EQ(std::memcmp(&pairs, &cpu.pairs[i], sizeof pairs), 0)
+              << what << ", run " << run << ", v " << v;
+          EXPECT_EQ(cpu.node0.empty() ? -1.0 : cpu.node0[i], node0) << what << ", run " << run << ", v " << v;
+        }
+      }
+      if (c.model.kind != WalkKind::complete) {
+        EXPECT_GT(apart, 0) << what;
+      }
+    }
+  }
+}
+
+/// The terms beyond a short table from the host (the CPU twin's histogram cycles past 2^20).
+struct HostTerms final : kernels::walk::HostCycleTerms {
+  const AccountingSetup* a = nullptr;
+  kernels::walk::CycleTerms terms(std::int64_t m) const override { return a->terms(m); }
+};
+
+TEST(WalkSimTwins, CyclesBeyondTheTableTakeTheHostTerms) {
+  // The split the CPU twin makes at 2^20 lengths, made at 8 here: the cycles longer than the table take
+  // WalkAccountingInputs::beyond; every output is the same bytes as with the whole table.
+  for (const AccountedCase& c : accounted_cases()) {
+    WalkSimParams p = params_of(c.walk, 21);
+    p.accounting = true;
+    p.mechanism = c.mechanism;
+    p.view = c.view;
+    const AccountingSetup whole(c.walk.model, p);
+    AccountingSetup split(c.walk.model, p);
+    HostTerms host;
+    host.a = &split;
+    split.in.table_lengths = 8;
+    if (split.in.gaussian) split.in.table = std::span(split.table).first(8);
+    split.in.beyond = &host;
+    const AccountedRuns x = cpu_accounted(c.walk, whole, 3, 2), y = cpu_accounted(c.walk, split, 3, 2);
+    expect_same_bytes(x.tallies, y.tallies, c.walk.what);
+    expect_same_memory(x.cycles, y.cycles, c.walk.what + ": cycles");
+    expect_same_memory(x.shared, y.shared, c.walk.what + ": shared");
+    expect_same_memory(x.pairs, y.pairs, c.walk.what + ": pairs");
+    EXPECT_EQ(x.bins, y.bins) << c.walk.what;
+  }
+}
+
+TEST(WalkSimTwins, SavedPathsAreTheStepRulePaths) {
+  // --save-paths (walk_path_cpu, the one step loop with a recording visitor) against next_node applied
+  // position by position, for every walk kind and start rule.
+  for (const TwinCase& c : cases()) {
+    WalkSimParams p = params_of(c, 4);
+    p.steps = std::min<std::int64_t>(p.steps, 500);
+    p.runs = std::min<std::int64_t>(p.runs, 4);
+    p.save_paths = true;
+    const WalkSimResult r = walk_sim(c.model, p);
+    ASSERT_EQ(r.paths.size(), static_cast<std::size_t>(p.runs)) << c.what;
+    const kernels::walk::ModelView m{c.model.n, c.model.offsets.data(), c.model.targets.data(),
+                                     c.model.thresholds.data()};
+    for (std::int64_t run = 0; run < p.runs; ++run) {
+      std::vector<node_t> path{walk_start(c.model, p, run)};
+      kernels::walk::WalkCursor w(p.seed, static_cast<std::uint64_t>(run), path[0]);
+      kernels::walk::for_kind(c.model.kind, [&](auto kind) {
+        for (std::int64_t t = 1; t < p.steps; ++t)
+          path.push_back(kernels::walk::next_node<kind.value>(m, path.back(), w.words, w.retry, t));
+      });
+      EXPECT_EQ(r.paths[static_cast<std::size_t>(run)], path) << c.what << ", run " << run;
+    }
   }
 }
 

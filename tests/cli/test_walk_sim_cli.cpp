@@ -196,5 +196,26 @@ TEST(CliWalkSim, BadInputExitsTwoWithoutManifest) {
   EXPECT_NE(r.err.find("needs T - 1 <= 2^20"), std::string::npos) << r.err;
 }
 
+// Walks of 2^32 or more positions are refused (the visit tables keep 32-bit times; docs/walk_sim.md
+// "Randomness layout"): exit 2, one line naming --steps; 2^32 - 1 passes validation (stopped by --runs 0's
+// own message).
+TEST(CliWalkSim, StepsOfTwoToTheThirtyTwoAreRefused) {
+  ScratchDir dir;
+  const std::string base = " --out " + (dir / "long").string();
+  for (const char* steps : {"4294967296", "17592186044415"}) {
+    const auto r = run_cli(std::string("walk-sim --graph complete:n=10 --no-accounting --runs 1 --steps ") +
+                           steps + base);
+    EXPECT_EQ(r.exit_code, 2) << steps << "\n" << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find("--steps"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("2^32"), std::string::npos) << r.err;
+  }
+  const auto ok =
+      run_cli("walk-sim --graph complete:n=10 --no-accounting --steps 4294967295 --runs 0" + base);
+  EXPECT_EQ(ok.exit_code, 2) << ok.err;
+  EXPECT_EQ(ok.err.find("--steps"), std::string::npos) << ok.err;
+  EXPECT_NE(ok.err.find("runs"), std::string::npos) << ok.err;
+}
+
 }  // namespace
 }  // namespace netdp
