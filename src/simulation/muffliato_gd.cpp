@@ -156,9 +156,8 @@ void measure(const GdContext& c, const std::vector<double>& theta, std::span<dou
   std::vector<char> repeat(static_cast<std::size_t>(d.n), 0);
   for (node_t v = 1; v < d.n; ++v) {
     const double* row = theta.data() + static_cast<std::size_t>(v) * dim;
-    repeat[v] = std::equal(row, row + dim, row - dim, [](double a, double b) {
-      return std::memcmp(&a, &b, sizeof a) == 0;
-    });
+    repeat[v] = std::equal(row, row + dim, row - dim,
+                           [](double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; });
   }
 #pragma omp parallel for schedule(dynamic, 16) if (c.inner_parallel)
   for (node_t v = 0; v < d.n; ++v) {

@@ -1,6 +1,6 @@
 // `netdp run` with muffliato-gd: the Fig. 6.1c pair of experiments (Muffliato-GD on fresh ER graphs and the
-// exact-averaging baseline, docs/muffliato_gd.md "Federated baseline") sees the same data and noise draws with
-// `common-seed`, and different ones with the study's per-unit seeds (the confounder it removes).
+// exact-averaging baseline, docs/muffliato_gd.md "Federated baseline") sees the same data and noise draws
+// with `common-seed`, and different ones with the study's per-unit seeds (the confounder it removes).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -69,9 +69,9 @@ TEST(CliMuffliatoGdStudy, CommonSeedGivesTheBaselineTheSameDataAndNoise) {
   EXPECT_EQ(same.federated["averaging"], "exact");
   // Same data: the optimum of the logistic loss over all examples is a function of the data alone (bits).
   EXPECT_EQ(same.er["optimum"]["value"].get<double>(), same.federated["optimum"]["value"].get<double>());
-  // Same noise: from theta = 0 every node's first update is the same in both units; gossip keeps their average
-  // (W doubly stochastic, P_K(1) = 1) and exact averaging takes it, so the objective of the average iterate at
-  // t = 1 (row 2) agrees to rounding. Different noise moves it by ~1e-2 here (the control below).
+  // Same noise: from theta = 0 every node's first update is the same in both units; gossip keeps their
+  // average (W doubly stochastic, P_K(1) = 1) and exact averaging takes it, so the objective of the average
+  // iterate at t = 1 (row 2) agrees to rounding. Different noise moves it by ~1e-2 here (the control below).
   const double er1 = cell(same.er_curves, 2, "objective_mean"),
                fed1 = cell(same.federated_curves, 2, "objective_mean");
   EXPECT_NEAR(er1, fed1, 1e-12 * std::abs(fed1));
@@ -81,17 +81,20 @@ TEST(CliMuffliatoGdStudy, CommonSeedGivesTheBaselineTheSameDataAndNoise) {
   const Pair own = run_pair(dir, "own", "seed = 11");
   EXPECT_NE(own.er["seed"], own.federated["seed"]);
   EXPECT_NE(own.er["optimum"]["value"].get<double>(), own.federated["optimum"]["value"].get<double>());
-  EXPECT_GT(std::abs(cell(own.er_curves, 2, "objective_mean") - cell(own.federated_curves, 2, "objective_mean")),
-            1e-6);
+  EXPECT_GT(
+      std::abs(cell(own.er_curves, 2, "objective_mean") - cell(own.federated_curves, 2, "objective_mean")),
+      1e-6);
 }
 
 TEST(CliMuffliatoGdStudy, CommonSeedOnTheCommandLineIsTheSeed) {
   ScratchDir dir;
-  const std::string args = "muffliato-gd --graph ring:n=12 --objective logistic --dim 3 --steps 2 "
-                           "--gossip-rounds 2 --gradient-noise 1 --runs 2 --quiet ";
+  const std::string args =
+      "muffliato-gd --graph ring:n=12 --objective logistic --dim 3 --steps 2 "
+      "--gossip-rounds 2 --gradient-noise 1 --runs 2 --quiet ";
   ASSERT_TRUE(run_cli_into(args + "--seed 7", dir / "seed", {"curves.csv"}));
   ASSERT_TRUE(run_cli_into(args + "--seed 2 --common-seed 7", dir / "common", {"curves.csv"}));
-  EXPECT_EQ(read_text((dir / "seed" / "curves.csv").string()), read_text((dir / "common" / "curves.csv").string()));
+  EXPECT_EQ(read_text((dir / "seed" / "curves.csv").string()),
+            read_text((dir / "common" / "curves.csv").string()));
   EXPECT_EQ(read_json(dir / "common" / "summary.json")["seed"], 7);
 }
 
