@@ -586,13 +586,13 @@ Model muffliato_gd_model() {
                            : job.params.objective == Objective::quadratic ? 1
                                                                           : 10;
     const double N = n * samples, term = logistic ? dim + 30 : 2 * dim;  // examples, cost of one loss term
-    // Per run: T local steps over the data, T x K sparse products, and T + 1 measurements of the average
-    // iterate (a pass over the data). node_objective evaluates phi at every node's iterate: for logistic a
-    // pass over all the data per node (n N terms) at every t >= 1 of gossip runs; rows all equal (exact
-    // averaging) cost one pass (muffliato_gd.cpp measure).
+    // Per run: T local steps over the data, T x K sparse products (none with exact averaging), and T + 1
+    // measurements of the average iterate (a pass over the data). node_objective evaluates phi at every
+    // node's iterate: for logistic a pass over all the data per node (n N terms) at every t >= 1 of gossip
+    // runs; rows all equal (exact averaging) cost one pass (muffliato_gd.cpp measure).
     const double node_passes = !logistic ? 0 : job.params.exact_averaging ? T : T * n;
-    double work =
-        runs * (T * N * term + T * rounds * entries * dim + (T + 1) * N * term + node_passes * N * term);
+    const double gossip = job.params.exact_averaging ? 0 : T * rounds * entries * dim;
+    double work = runs * (T * N * term + gossip + (T + 1) * N * term + node_passes * N * term);
     // every W_t's dense spectrum (LAPACK, about 4 n^3 / 3 flops at BLAS speed, ~16 times 3e8 per second)
     if (job.er_c && n <= 1024) work += runs * T * n * n * n / 12;
     Estimate e{16 * entries + 32 * n * dim * runs, work / 3e8};

@@ -47,7 +47,7 @@ Pair run_pair(const ScratchDir& dir, const std::string& name, const std::string&
   const fs::path study = dir / (name + ".toml"), out = dir / name;
   std::ofstream(study) << pair_study(seed_line);
   const auto r = run_cli("run " + study.string() + " --out " + out.string() + " --quiet");
-  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.exit_code, 0) << r.err;
   const fs::path er = out / "er" / "p0000" / "rep-0", fed = out / "federated" / "p0000" / "rep-0";
   return {read_json(er / "summary.json"), read_json(fed / "summary.json"), read_csv_cells(er / "curves.csv"),
           read_csv_cells(fed / "curves.csv")};
