@@ -39,6 +39,17 @@ def summaries(out, experiment="*"):
         yield path.parent, json.loads(path.read_text())
 
 
+def legend_with_band(ax, band, **kwargs):
+    """The legend of `ax` with one more entry, a grey patch saying what the shaded bands are (`band`, e.g. "shaded:
+    min to max over the pairs"): the curves draw their bands without entries of their own (one per curve would
+    crowd the legend), and the bands take each curve's colour."""
+    from matplotlib.patches import Patch
+    handles, labels = ax.get_legend_handles_labels()
+    handles.append(Patch(facecolor="grey", alpha=0.3, edgecolor="none"))
+    labels.append(band)
+    return ax.legend(handles, labels, **kwargs)
+
+
 def save(fig, out, name):
     """Writes the figure to DIR/name."""
     fig.tight_layout()

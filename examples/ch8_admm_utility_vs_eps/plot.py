@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for plot_common
-from plot_common import command_line, netdp_plot, plt, save, summaries  # noqa: E402
+from plot_common import command_line, legend_with_band, netdp_plot, plt, save, summaries  # noqa: E402
 
 SETTINGS = {"centralized": ("tab:green", "Thm 8.7"), "federated": ("tab:orange", "Thm E.9"),
             "walk": ("tab:blue", "Thm 8.12 (network)")}
@@ -32,7 +32,10 @@ def main(out):
     axes[1].set_yscale("log")
     netdp_plot.finish(axes[0], "", "test accuracy (fraction)",
                       "private consensus ADMM, delta = 1e-6: final accuracy, band +- one std over the runs")
-    netdp_plot.finish(axes[1], "epsilon", "training objective", "final training objective")
+    netdp_plot.finish(axes[1], "epsilon (privacy budget, delta = 1e-6)", "training objective (logistic loss)",
+                      "final training objective")
+    for ax in axes:
+        legend_with_band(ax, "shaded: +- one std over the runs", fontsize=7)
     save(fig, out, "ch8_admm_utility_vs_eps.png")
 
 

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for plot_common
-from plot_common import command_line, netdp_plot, plt, save, summaries  # noqa: E402
+from plot_common import command_line, legend_with_band, netdp_plot, plt, save, summaries  # noqa: E402
 
 VARIANT_COLORS = {"centralized": "tab:green", "local": "tab:red", "network": "tab:blue"}
 GRAPH_STYLES = {"complete": "-", "hypercube": "--", "rgg": ":"}
@@ -29,7 +29,7 @@ def main(out):
         ax.set_yscale("log")
         netdp_plot.finish(ax, "walk step", "training objective (logistic loss)" if ax is axes[0] else "",
                           f"{title}; bands: min to max over the runs")
-        ax.legend(fontsize=7)
+        legend_with_band(ax, "shaded: min to max over the runs", fontsize=7)
     save(fig, out, "e12_walk_sgd_graphs.png")
 
 

@@ -39,7 +39,7 @@ def main(out):
         print(f"{r[0]:g}  {r[1]:<12} {r[2]:<12} sigma {r[3]:8.4g}  accuracy {r[4]:.3f} +- {r[5]:.3f}")
     try:
         sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for plot_common
-        from plot_common import netdp_plot, plt, save
+        from plot_common import legend_with_band, netdp_plot, plt, save
     except ImportError:
         print("matplotlib or netdp not found: table only")
         return
@@ -51,7 +51,9 @@ def main(out):
                                      spread="final.accuracy.std", band_label="", color=color)
         ax.set_xscale("log")
         netdp_plot.finish(ax, "target mean privacy loss eps_bar", "test accuracy (fraction)" if k == 0 else "",
-                          f"{graph}: band +- one std over the runs", legend=k == 0)
+                          f"{graph}: band +- one std over the runs", legend=False)
+        if k == 0:
+            legend_with_band(ax, "shaded: +- one std over the runs", fontsize=7)
     save(fig, out, "e13_walk_vs_gossip.png")
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for plot_common
-from plot_common import command_line, netdp_plot, plt, save  # noqa: E402
+from plot_common import command_line, legend_with_band, netdp_plot, plt, save  # noqa: E402
 
 LABELS = {"florentine": "Florentine (15)", "er": "Erdos-Renyi (100)", "hypercube": "hypercube (128)",
           "file": "ego 414 (148)"}
@@ -35,11 +35,11 @@ def main(out):
                                       color=colors.get(family))
         colors[family] = line.get_color()
     ax.set_yscale("log")
-    netdp_plot.finish(ax, "shortest-path distance from the attacker (node 0)",
+    netdp_plot.finish(ax, "shortest-path distance from the attacker, node 0 (hops)",
                       "Renyi loss of the victim towards the attacker (alpha = 2)",
                       "E24: MF accounting vs the Muffliato bound, PNDP, T = 10, every round; bands: min to max over "
                       "the victims", legend=False)
-    ax.legend(fontsize=6.5, ncol=2)
+    legend_with_band(ax, "shaded: min to max over the victims", fontsize=6.5, ncol=2)
     save(fig, out, "e24.png")
 
 

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for plot_common
-from plot_common import command_line, netdp_plot, plt, save, summaries  # noqa: E402
+from plot_common import command_line, legend_with_band, netdp_plot, plt, save, summaries  # noqa: E402
 
 
 # The poster's display names of the correlations (docs/math.md §9.5).
@@ -31,6 +31,7 @@ def main(out):
     netdp_plot.finish(ax, "epsilon (delta = 1e-6) of every node's release under LDP",
                       "final test loss (mean squared error / 2)",
                       f"E25: MF-D-SGD on ego 414, T = {steps}, synthetic regression; band +- one std over the runs")
+    legend_with_band(ax, "shaded: +- one std over the runs", fontsize=8)
     save(fig, out, "e25.png")
 
 

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for plot_common
-from plot_common import command_line, netdp_plot, plt, save, summaries  # noqa: E402
+from plot_common import command_line, legend_with_band, netdp_plot, plt, save, summaries  # noqa: E402
 
 COLORS = {"centralized": "tab:green", "local": "tab:red", "network": "tab:blue"}
 
@@ -31,6 +31,8 @@ def main(out):
         netdp_plot.finish(axes[0][col], "", "training objective (logistic loss)",
                           f"eps = {eps:g}, delta = 1e-6: mean over the runs, band min to max")
         netdp_plot.finish(axes[1][col], "walk step", "test accuracy (fraction)", f"eps = {eps:g}: test accuracy")
+        for row in (0, 1):
+            legend_with_band(axes[row][col], "shaded: min to max over the runs", fontsize=7)
     save(fig, out, "e4_walk_sgd.png")
 
 

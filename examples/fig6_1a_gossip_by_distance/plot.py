@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for plot_common
-from plot_common import command_line, netdp_plot, plt, results, save  # noqa: E402
+from plot_common import command_line, legend_with_band, netdp_plot, plt, results, save  # noqa: E402
 
 LABELS = {"hypercube": "hypercube (d = 11)", "er": "Erdos-Renyi (c = 1, 5 graphs)",
           "rgg": "random geometric (r = 0.07, 5 graphs)", "grid": "grid 45 x 45"}
@@ -37,8 +37,10 @@ def main(out):
     ax.set_yscale("log")
     ax.set_ylim(1e-8, 2)  # the grid goes on to distance 88 and 3e-18; the other graphs end by distance 23
     ax.set_xlim(0, 50)
-    netdp_plot.finish(ax, "shortest-path distance between u and v", "Renyi privacy loss of u towards v (alpha = 2)",
+    netdp_plot.finish(ax, "shortest-path distance between u and v (hops)",
+                      "Renyi privacy loss of u towards v (alpha = 2)",
                       "Fig. 6.1a: private gossip averaging, loss by distance (bands: min to max over the pairs)")
+    legend_with_band(ax, "shaded: min to max over the pairs", fontsize=8)
     save(fig, out, "fig6_1a.png")
     exact_figure(out)
 
@@ -63,8 +65,9 @@ def exact_figure(out):
         ax.set_yscale("log")
         ax.set_ylim(1e-8, 2)
         name = family if family not in sizes else f"{family}, n = {sizes[family]}"
-        netdp_plot.finish(ax, "shortest-path distance between u and v", "Renyi loss of u towards v (alpha = 2)"
+        netdp_plot.finish(ax, "shortest-path distance between u and v (hops)", "Renyi loss of u towards v (alpha = 2)"
                           if family == "hypercube" else "", f"{name} (bands: min to max over the pairs)")
+        legend_with_band(ax, "shaded: min to max over the pairs", fontsize=7)
     fig.suptitle("Fig. 6.1a graphs: Theorem 6.1 against the exact loss (T = T_stop, t = 1..T)")
     save(fig, out, "fig6_1a_exact.png")
 

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for plot_common
-from plot_common import command_line, netdp_plot, plt, rows, save  # noqa: E402
+from plot_common import command_line, legend_with_band, netdp_plot, plt, rows, save  # noqa: E402
 
 
 def main(out):
@@ -46,10 +46,14 @@ def main(out):
                              band_label="", ls="--", **({"color": colour} if colour else {"color": "black"}))
     left.axhline(summary["privacy"]["ldp_total"], color="black", ls="--", lw=1,
                  label="T x LDP level (LDP composition)")
-    netdp_plot.finish(left, "hop distance from node 0 (first graph)", "Renyi loss of node 0 towards v (alpha = 2)",
-                      "privacy of node 0 by distance (bands: min to max over v)")
+    netdp_plot.finish(left, "hop distance from node 0 on the first graph (hops)",
+                      "Renyi loss of node 0 towards v (alpha = 2)",
+                      "privacy of node 0 by distance (bands: min to max over v)", legend=False)
+    legend_with_band(left, "shaded: min to max over v", fontsize=7)
     netdp_plot.finish(right, "gradient step t", "test accuracy of the averaged model (fraction)",
-                      "utility: Muffliato-GD against a trusted aggregator (bands: mean +- standard error over runs)")
+                      "utility: Muffliato-GD against a trusted aggregator (bands: mean +- standard error over runs)",
+                      legend=False)
+    legend_with_band(right, "shaded: mean +- standard error over the runs", fontsize=7)
     fig.suptitle(f"Fig. 6.1c: Muffliato-GD on a fresh G(n, ln n / n) per step, n = {', '.join(sizes)}")
     save(fig, out, "fig6_1c.png")
 

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for plot_common
-from plot_common import command_line, netdp_plot, plt, save  # noqa: E402
+from plot_common import command_line, legend_with_band, netdp_plot, plt, save  # noqa: E402
 
 PANELS = [("hypercube", "hypercube (d = 11)"), ("er", "Erdos-Renyi (c = 1.2, 5 graphs)"),
           ("rgg", "random geometric (r = 0.07, 5 graphs)"), ("grid", "grid 45 x 45")]
@@ -39,8 +39,10 @@ def main(out):
         ax.axhline(1.0, color="black", lw=0.8, ls="-.", label="LDP level")
         ax.set_yscale("log")
         ax.set_ylim(1e-8, 2)  # gossip on the grid goes on down to 3e-18
-        netdp_plot.finish(ax, "shortest-path distance between u and v",
-                          "Renyi loss of u towards v (alpha = 2)" if k % 2 == 0 else "", title, legend=k == 0)
+        netdp_plot.finish(ax, "shortest-path distance between u and v (hops)",
+                          "Renyi loss of u towards v (alpha = 2)" if k % 2 == 0 else "", title, legend=False)
+        if k == 0:
+            legend_with_band(ax, "shaded: min to max over the pairs (graphs)", fontsize=7)
     fig.suptitle("Fig. 7.3a: random walk versus gossip, loss by distance (bands: min to max over the pairs)")
     save(fig, out, "fig7_3a.png")
 

@@ -480,6 +480,15 @@ Model muffliato_gd_model() {
        bind(integer("runs", "independent runs R").fallback("1").range(at_least(1)), &Job::params, &P::runs),
        bind(natural("seed", "Philox seed of data, noise, batches and graphs").fallback("0"), &Job::params,
             &P::seed),
+       // Declared after seed, so that it wins (setters run in declaration order). A study replaces seed by
+       // the unit's own seed, different for every experiment; two experiments that must see the same draws
+       // (the Fig. 6.1c trusted-aggregator baseline beside Muffliato-GD) both give common-seed instead.
+       bind(
+           natural("common-seed",
+                   "Philox seed in place of seed (data, noise, batches, graphs), kept as given by a study: "
+                   "experiments with the same common-seed draw the same data and noise (docs/muffliato_gd.md "
+                   "\"Federated baseline\")"),
+           [](Job& j, std::uint64_t seed) { j.params.seed = seed; }),
        bind(real("er-c", "a fresh connected G(n, c ln(n)/n), W-MH, per outer iteration").range(above(0)),
             &Job::er_c),
        bind(integer("batch", "mini-batch size b per node (0 = full local gradient)")
@@ -563,16 +572,37 @@ Model muffliato_gd_model() {
         s["optimum"]["value"].get<double>(), f["consensus"]["mean"].get<double>(),
         s["seconds_total"].get<double>(), c.out_dir.string().c_str());
   };
-  // R runs of n x p iterates; T outer steps of K gossip rounds each.
+  // R runs of n x p iterates; T outer steps of K gossip rounds each (docs/muffliato_gd.md "Cost"): operations
+  // counted at 3e8 per second, a logistic loss or gradient term as dim + 30 (exp and log1p).
   m.resources = bind.estimate([](const Job& job) {
     const GraphSize g = graph_size(job.graph);
-    const double n = g.n, entries = 2 * g.m + n, T = estimate_steps(job.params.steps, n);
+    const double n = g.n, T = estimate_steps(job.params.steps, n);
     const double runs = double(job.params.runs), dim = job.dim > 0 ? double(job.dim) : 10.0,
                  rounds = double(job.params.gossip_steps);
-    Estimate e{16 * entries + 32 * n * dim * runs, runs * T * rounds * entries * dim / 3e8};
+    // W's entries: the graph's, or (er-c) those of a G(n, c ln(n)/n) with its diagonal
+    const double entries = job.er_c ? n * (*job.er_c * std::log(std::max(n, 2.0)) + 1) : 2 * g.m + n;
+    const bool logistic = job.params.objective == Objective::logistic;
+    const double samples = job.samples > 0                                ? job.samples
+                           : job.params.objective == Objective::quadratic ? 1
+                                                                          : 10;
+    const double N = n * samples, term = logistic ? dim + 30 : 2 * dim;  // examples, cost of one loss term
+    // Per run: T local steps over the data, T x K sparse products (none with exact averaging), and T + 1
+    // measurements of the average iterate (a pass over the data). node_objective evaluates phi at every
+    // node's iterate: for logistic a pass over all the data per node (n N terms) at every t >= 1 of gossip
+    // runs; rows all equal (exact averaging) cost one pass (muffliato_gd.cpp measure).
+    const double node_passes = !logistic ? 0 : job.params.exact_averaging ? T : T * n;
+    const double gossip = job.params.exact_averaging ? 0 : T * rounds * entries * dim;
+    double work = runs * (T * N * term + gossip + (T + 1) * N * term + node_passes * N * term);
+    // every W_t's dense spectrum (LAPACK, about 4 n^3 / 3 flops at BLAS speed, ~16 times 3e8 per second)
+    if (job.er_c && n <= 1024) work += runs * T * n * n * n / 12;
+    Estimate e{16 * entries + 32 * n * dim * runs, work / 3e8};
     // Theorem C.9's accountant (er-c with noise) holds two dense n x sources share matrices at once: refused
-    // by Model::run before the runs start when they do not fit (the fixed-W accountant tiles its rows).
+    // by Model::run before the runs start when they do not fit (the fixed-W accountant tiles its rows). Its
+    // T(T+1)K/2 products of n x n by W_t (docs/muffliato_gd.md "Cost") run on run 0's graphs; Theorem 6.9's
+    // K.
     const bool accounted = job.params.sigma > 0 && !job.params.exact_averaging;
+    if (accounted && accounting_of(job) == "theorem")
+      e.seconds += (job.er_c ? T * (T + 1) / 2 * rounds : rounds) * entries * n / 3e8;
     if (accounted && job.er_c && accounting_of(job) == "theorem")
       e.required_bytes = e.bytes + 16 * n * (job.source ? 1 : n);
     // The exact accountant (docs/math.md §6.5): n x nT coefficients three times and at least one observer's

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <exception>
 #include <functional>
 #include <limits>
@@ -140,15 +141,33 @@ void measure(const GdContext& c, const std::vector<double>& theta, std::span<dou
     for (int k = 0; k < dim; ++k) average[k] += theta[static_cast<std::size_t>(v) * dim + k];
   for (auto& x : average) x /= d.n;
   const bool quadratic = !c.opt->hessian.empty();
-  out[kGap] = optimality_gap(p.objective, d, p.l2, *c.opt, average);
-  out[kObjective] = quadratic ? c.opt->value + out[kGap] : global_objective(p.objective, d, p.l2, average);
-  per_node.resize(static_cast<std::size_t>(d.n));  // phi(theta_v) - phi* (quadratic) or phi(theta_v)
+  if (quadratic) {
+    out[kGap] = optimality_gap(p.objective, d, p.l2, *c.opt, average);
+    out[kObjective] = c.opt->value + out[kGap];
+  } else {  // optimality_gap is global_objective - phi*: one pass over the data gives both, same bits
+    out[kObjective] = global_objective(p.objective, d, p.l2, average);
+    out[kGap] = out[kObjective] - c.opt->value;
+  }
+  // phi(theta_v) - phi* (quadratic) or phi(theta_v): each costs a pass over all the data, n passes per state
+  // (O(n^2) with n-proportional data). A row equal to the one before it (bit for bit) reuses its value: the
+  // same arithmetic would give the same bits. After exact averaging and at t = 0 all rows are equal, so those
+  // states cost one pass (the federated baseline's dominant cost, docs/muffliato_gd.md "Cost").
+  per_node.resize(static_cast<std::size_t>(d.n));
+  std::vector<char> repeat(static_cast<std::size_t>(d.n), 0);
+  for (node_t v = 1; v < d.n; ++v) {
+    const double* row = theta.data() + static_cast<std::size_t>(v) * dim;
+    repeat[v] = std::equal(row, row + dim, row - dim,
+                           [](double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; });
+  }
 #pragma omp parallel for schedule(dynamic, 16) if (c.inner_parallel)
   for (node_t v = 0; v < d.n; ++v) {
+    if (repeat[v]) continue;
     std::span<const double> tv(theta.data() + static_cast<std::size_t>(v) * dim, dim);
     per_node[v] = quadratic ? optimality_gap(p.objective, d, p.l2, *c.opt, tv)
                             : global_objective(p.objective, d, p.l2, tv);
   }
+  for (node_t v = 1; v < d.n; ++v)
+    if (repeat[v]) per_node[v] = per_node[v - 1];  // in node order: a run of repeats copies its first row
   double nodes = 0, consensus = 0;
   for (node_t v = 0; v < d.n; ++v) {
     nodes += per_node[v];
