@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "accounting/gossip_view.hpp"
+#include "common/memory_plan.hpp"
 #include "core/memory_info.hpp"
 #include "core/progress.hpp"
 #include "gossip_loss_sequence_kernels.hpp"
@@ -20,20 +21,7 @@
 namespace netdp {
 namespace {
 
-/// Consecutive runs of `observers` whose bases (`bytes` each) fit `room` together (at least one each).
-std::vector<std::span<const node_t>> plan_batches(std::span<const node_t> observers,
-                                                  std::span<const double> bytes, double room) {
-  std::vector<std::span<const node_t>> batches;
-  for (std::size_t first = 0; first < observers.size();) {
-    std::size_t count = 1;
-    double used = bytes[first];
-    while (first + count < observers.size() && used + bytes[first + count] <= room)
-      used += bytes[first + count++];
-    batches.push_back(observers.subspan(first, count));
-    first += count;
-  }
-  return batches;
-}
+namespace memory_plan = kernels::memory_plan;
 
 /// A constant schedule with a symmetric doubly-stochastic W is the fixed-W problem: its messages W^t e_w span
 /// a block Krylov space, which the fixed-W engine builds without forming the powers (better conditioned than
@@ -71,12 +59,10 @@ GossipLossRun gossip_loss_sequence_exact(const GossipSchedule& s, const GossipLo
   const double floor = kernels::gossip_view_floor_of(n, max_rank);
 
   // Memory: the products, the projections (n x n, or n with a source), an output tile, then the bases.
-  const std::int64_t tile =
-      std::min<std::int64_t>(p.source ? 1 : n, std::max<std::int64_t>(1, (64 << 20) / (8 * std::int64_t(n))));
+  const std::int64_t tile = memory_plan::output_tile(p.source ? 1 : n, n);
   const double fixed = kernels::sequence_state_bytes(n, 0, !randomized) +
                        8.0 * (p.source ? double(n) : double(n) * double(n)) + 8.0 * double(tile) * double(n);
-  const double budget =
-      p.memory_limit > 0 ? double(p.memory_limit) : double(available_memory_bytes()) * 4.0 / 5.0;
+  const double budget = double(memory_plan::host_budget(available_memory_bytes(), p.memory_limit));
   // Observers: all of them, or with a source those whose view can hold x_u (the others' loss is exactly 0).
   std::vector<node_t> observers;
   if (p.source) {
@@ -93,7 +79,8 @@ GossipLossRun gossip_loss_sequence_exact(const GossipSchedule& s, const GossipLo
         format_double((fixed + one) / double(1 << 30)) +
         " GiB (the dense n x n products, the projections and one observer's basis), but only " +
         format_double(budget / double(1 << 30)) + " GiB is available");
-  const auto batches = plan_batches(observers, bytes, budget - fixed);
+  const memory_plan::ConsecutiveBatches batches =
+      memory_plan::plan_consecutive_batches(bytes, budget - fixed);
 
   // projections[i * n + u] (all sources) or projections[i] (one) for v = observers[i].
   kernels::SequenceState st(n, 0, 0, !randomized);
@@ -101,14 +88,12 @@ GossipLossRun gossip_loss_sequence_exact(const GossipSchedule& s, const GossipLo
   const std::size_t stride = p.source ? 1 : static_cast<std::size_t>(n);
   std::vector<double> projections(observers.size() * stride);
   std::vector<kernels::GossipViewObserver> report(observers.size());
-  double largest_batch = 0;
-  for (std::size_t done = 0; const auto& batch : batches) {
+  for (std::size_t done = 0; const std::int64_t count : batches.counts) {
+    const std::span<const node_t> batch =
+        std::span<const node_t>(observers).subspan(done, std::size_t(count));
     kernels::sequence_view_cpu(s, p.t_start, messages, knows, floor, batch, source, st,
                                std::span(projections).subspan(done * stride, batch.size() * stride),
                                std::span(report).subspan(done, batch.size()));
-    double batch_bytes = 0;
-    for (std::size_t i = done; i < done + batch.size(); ++i) batch_bytes += bytes[i];
-    largest_batch = std::max(largest_batch, batch_bytes);
     done += batch.size();
     throw_if_stopped();  // a watched run was asked to stop (core/progress.hpp)
   }
@@ -136,10 +121,10 @@ GossipLossRun gossip_loss_sequence_exact(const GossipSchedule& s, const GossipLo
   run.device = "cpu (" + std::to_string(omp_get_max_threads()) + " threads)";
   if (p.device.kind == DeviceKind::cuda) run.device_note = "the time-varying accountant runs on the CPU only";
   run.propagation = randomized ? "explicit-rows-randomized" : "explicit-rows";
-  run.passes = static_cast<int>(batches.size());
+  run.passes = static_cast<int>(batches.counts.size());
   run.tile_sources = tile;
   run.tiles = (rows + tile - 1) / tile;
-  run.memory_estimate = static_cast<std::int64_t>(fixed + largest_batch);
+  run.memory_estimate = static_cast<std::int64_t>(fixed + batches.largest_bytes);
   run.view_floor = floor;
   add_view_report(run, report);
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
