@@ -400,9 +400,11 @@ constexpr RunBatchPlan plan_run_batch(const RunBatchRequest& r) {
 
 /// Batches of consecutive items of different sizes (the exact accountant's observers on a gossip schedule,
 /// each with its own basis): each batch takes items in order while their bytes together fit `room`, and at
-/// least one. counts[i] items in batch i; largest_bytes: the most bytes one batch holds.
+/// least one. counts[i] items in batch i, holding bytes[i] together; largest_bytes: the most of those. The
+/// sizes are whole numbers of bytes, so every sum is exact in a double.
 struct ConsecutiveBatches {
   std::vector<std::int64_t> counts;
+  std::vector<double> bytes;
   double largest_bytes = 0;
 };
 
@@ -414,6 +416,7 @@ inline ConsecutiveBatches plan_consecutive_batches(std::span<const double> bytes
     while (first + count < bytes.size() && used + bytes[first + count] <= room)
       used += bytes[first + count++];
     plan.counts.push_back(static_cast<std::int64_t>(count));
+    plan.bytes.push_back(used);
     plan.largest_bytes = std::max(plan.largest_bytes, used);
     first += count;
   }
