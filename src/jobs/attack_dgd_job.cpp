@@ -97,7 +97,6 @@ void check_attack_dgd_job(const AttackDgdJob& job) {
 
 RunResult run_attack_dgd_job(const AttackDgdJob& job) {
   const Stopwatch clock;
-  check_attack_dgd_job(job);
   const Graph g = make_graph(job.graph);
   bool every = false;
   const std::vector<node_t> attackers = attack::parse_attackers(job.attackers, g.n, job.params.seed, &every);

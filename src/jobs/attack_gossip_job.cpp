@@ -166,7 +166,6 @@ json every_attacker(const AttackGossipJob& job, const Graph& g, const attack::Go
 
 RunResult run_attack_gossip_job(const AttackGossipJob& job) {
   const Stopwatch clock;
-  check_attack_gossip_job(job);
   const Graph g = make_graph(job.graph);
   bool every = false;
   const std::vector<node_t> attackers = attack::parse_attackers(job.attackers, g.n, job.params.seed, &every);

@@ -36,7 +36,6 @@ void check_graph_job(const GraphJob& job) {
 }
 
 RunResult run_graph(const GraphJob& job, const ResultsDir& out) {
-  check_graph_job(job);
   const std::string& spec = job.graph;
   const std::string& weights = job.weights;
   const double sigma = job.sigma;

@@ -193,7 +193,6 @@ mf::ObservationModel observation_model(const MfLossJob& job, const MfSetup& setu
 
 RunResult run_mf_loss_job(const MfLossJob& job) {
   const Stopwatch clock;
-  check_mf_loss_job(job);
   const mf::TrustModel trust = mf::parse_trust(job.trust);
   const bool observation = trust == mf::TrustModel::observation;
   const mf::EpsilonConversion conversion = mf::parse_conversion(job.conversion);
