@@ -314,9 +314,8 @@ Model attack_dgd_model() {
       "--sigma 0.01 --runs 2 --out out/attack-dgd");
   using Job = AttackDgdJob;
   Binding<Job> bind;
-  m.parameters = graph_parameters(bind);
-  append(
-      m.parameters,
+  m.parameters = graph_parameters(
+      bind,
       {bind(text("attackers", "attacking nodes: a list (0,1) or random:K").fallback("0"), &Job::attackers),
        bind(integer("steps", "gradient steps T observed").required().range(between(1, 1e5)), &Job::params,
             &attack::DgdAttackParams::steps),

@@ -260,9 +260,8 @@ Model attack_gossip_model() {
       "--graph florentine --attackers all --steps 4 --out out/attack-gossip");
   using Job = AttackGossipJob;
   Binding<Job> bind;
-  m.parameters = graph_parameters(bind);
-  append(
-      m.parameters,
+  m.parameters = graph_parameters(
+      bind,
       {bind(text("attackers", "attacking nodes: a list (0,1), all (every node alone, batched) or random:K")
                 .forms({"LIST", "all", "random:K"})
                 .fallback("0"),

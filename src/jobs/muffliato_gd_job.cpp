@@ -434,9 +434,8 @@ Model muffliato_gd_model() {
   Binding<MuffliatoGdJob> bind;
   using Job = MuffliatoGdJob;
   using P = MuffliatoGdParams;
-  m.parameters = graph_parameters(bind);
-  append(
-      m.parameters,
+  m.parameters = graph_parameters(
+      bind,
       {bind(choice("objective", "quadratic | least-squares | logistic",
                    {"quadratic", "least-squares", "logistic"})
                 .fallback("quadratic"),
