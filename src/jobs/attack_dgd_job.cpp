@@ -362,14 +362,16 @@ Model attack_dgd_model() {
   m.validate = bind.check(check_attack_dgd_job);
   m.execute = bind.run(run_attack_dgd_job);
   m.describe = [](const json& s, const RunContext& c) {
-    const json& e = s["error"];
+    // The mean relative error of one estimate, "-" when no target is identifiable.
+    const auto error = [&s](const char* estimate) {
+      const json& e = s["error"][estimate];
+      return e.is_null() ? std::string("-") : format_double(e.get<double>());
+    };
     return format_line(
         "attack dgd: n = %d, T = %d, %zu of %d targets identifiable, mean relative error OLS %s, GLS %s, "
         "%.3f s -> %s\n",
         s["n"].get<int>(), s["steps"].get<int>(), s["identifiable"].size(), s["targets"].get<int>(),
-        e["ols"].is_null() ? "-" : format_double(e["ols"].get<double>()).c_str(),
-        e["gls"].is_null() ? "-" : format_double(e["gls"].get<double>()).c_str(), s["seconds"].get<double>(),
-        c.out_dir.string().c_str());
+        error("ols").c_str(), error("gls").c_str(), s["seconds"].get<double>(), c.out_dir.string().c_str());
   };
   // The covariance (m x m, m = T K |N(A)|) and one SVD of up to m x n per step t dominate; each run adds two
   // products per step (~1 ns per multiply-add).
