@@ -12,7 +12,9 @@ set_target_properties(netdp_cuda PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BIN
 target_include_directories(netdp_cuda PRIVATE ${PROJECT_SOURCE_DIR}/include ${CMAKE_CURRENT_SOURCE_DIR})
 target_link_libraries(netdp_cuda PRIVATE CUDA::cudart CUDA::cusparse CUDA::cublas CUDA::cusolver)
 target_compile_options(netdp_cuda PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${NETDP_WARNINGS}>
-  $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra --expt-relaxed-constexpr>)
+  $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra --expt-relaxed-constexpr --fmad=false>)
+# --fmad=false: no product and sum contracted into one FMA, so the twins round as the CPU does
+# (docs/cuda_backend.md "Rounding").
 # Only the entry point is exported, so the module's copies of inline functions never interpose on netdp's;
 # every symbol must resolve at link time (the module calls nothing in netdp: docs/cuda_backend.md "The ground").
 target_link_options(netdp_cuda PRIVATE "LINKER:--version-script=${CMAKE_CURRENT_SOURCE_DIR}/cuda/module.map"

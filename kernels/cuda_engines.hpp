@@ -15,6 +15,7 @@
 #include <memory>
 
 #include "gossip_loss_kernels.hpp"
+#include "gossip_loss_sequence_kernels.hpp"
 #include "gossip_sim_kernels.hpp"
 #include "gossip_view_kernels.hpp"
 #include "walk_loss_kernels.hpp"
@@ -24,6 +25,7 @@
 #define NETDP_CUDA_ENGINES(X)                                                                               \
   X(gossip_loss_cuda, std::unique_ptr<GossipLossCudaEngine>, const GossipLossProblem&, int, node_t, node_t, \
     std::int64_t, std::int64_t, LossRowSink&)                                                               \
+  X(gossip_loss_sequence_cuda, CudaSequenceRun, const SequenceProblem&, int, std::int64_t, double*)         \
   X(gossip_sim_cuda, std::unique_ptr<GossipSimCudaEngine>, const GossipSimProblem&, int, std::int64_t,      \
     std::int64_t, std::int64_t)                                                                             \
   X(gossip_sim_varying_cuda, std::unique_ptr<GossipSimCudaEngine>, const GossipSimVaryingProblem&, int,     \
@@ -35,6 +37,8 @@
   X(walk_steps_cuda, std::unique_ptr<WalkStepCudaEngine>, const WalkTables&, const WalkRunSpec&, int, bool) \
   X(walk_sim_accounted_cuda, std::unique_ptr<WalkAccountedCudaEngine>, const WalkTables&,                   \
     const WalkRunSpec&, int, std::int64_t, std::int64_t, double, const WalkAccountingInputs&)               \
+  X(gossip_view_sequence_cuda, CudaSequenceViewRun, const SequenceViewProblem&, int, std::int64_t, double*, \
+    GossipViewObserver*)                                                                                    \
   X(gossip_view_cuda, std::unique_ptr<GossipViewCudaEngine>, const GossipViewProblem&, int,                 \
     const std::int32_t*, std::int64_t, std::int64_t, std::int64_t)
 
@@ -48,6 +52,12 @@
   S(RoundView, M(w) M(graph))                                                                              \
   S(GossipLossProblem, M(graph) M(w) M(t_start) M(steps) M(scale) M(cap_ldp) M(dense))                     \
   S(CudaGossipLossRun, M(norms_tile) M(tile_sources) M(tiles) M(device_bytes))                             \
+  S(SequenceProblem,                                                                                       \
+    M(kind) M(n) M(steps) M(rounds) M(activations) M(t_start) M(gossip_steps) M(first) M(count))           \
+  S(CudaSequenceRun, M(device_bytes))                                                                      \
+  S(SequenceViewProblem,                                                                                   \
+    M(schedule) M(knows_noise) M(floor) M(source) M(observers) M(count) M(capacities) M(width_capacity))   \
+  S(CudaSequenceViewRun, M(device_bytes) M(batches))                                                       \
   S(GossipSimProblem,                                                                                      \
     M(w) M(accelerated) M(dense) M(steps) M(dim) M(sigma) M(gamma) M(seed) M(x) M(xbar) M(times))          \
   S(GossipSimBatchErrors, M(truth) M(noisy))                                                               \
@@ -95,6 +105,7 @@
 // the signature carries the value of each.
 #define NETDP_CUDA_ENUMS(E, V)                                                     \
   E(WalkKind, V(complete) V(uniform) V(lazy_uniform) V(weighted) V(directed_ring)) \
+  E(SequenceKind, V(synchronous) V(randomized) V(muffliato_c9))                    \
   E(VaryingProtocol, V(sequence) V(dropout) V(randomized) V(er_per_round) V(dropout_er))
 
 // Named parameters from a list of types (T0 a0, T1 a1, ...) and the names alone (a0, a1, ...), for the

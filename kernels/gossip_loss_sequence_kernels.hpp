@@ -8,6 +8,7 @@
 // time, then v's neighbours in increasing id), so results do not depend on the thread count.
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "gossip_view_kernels.hpp"
@@ -52,6 +53,62 @@ void sequence_shares_randomized_cpu(const ScheduleView& s, int t_start, Sequence
 /// k < K) and the messages of each Q over E_j are added. T (T + 1) K / 2 products.
 void muffliato_c9_shares_cpu(const ScheduleView& s, int gossip_steps, SequenceState& st);
 
+// ---- The CUDA twin (kernels/cuda/gossip_loss_sequence_cuda.cu; docs/cuda_backend.md "Gossip-loss-sequence
+// twins") ----
+
+enum class SequenceKind : int {
+  synchronous = 0,  // sequence_shares_synchronous_cpu
+  randomized = 1,   // sequence_shares_randomized_cpu
+  muffliato_c9 = 2  // muffliato_c9_shares_cpu
+};
+
+/// A schedule as plain arrays: what the CUDA twin needs of a ScheduleView (whose rounds it cannot call for).
+struct SequenceProblem {
+  SequenceKind kind = SequenceKind::synchronous;
+  node_t n = 0;
+  int steps = 0;                                           // T: rounds or ticks
+  const RoundView* rounds = nullptr;                       // round t (synchronous kinds), `steps` of them
+  const std::pair<node_t, node_t>* activations = nullptr;  // tick t (randomized), `steps` of them
+  int t_start = 0;                                         // synchronous and randomized
+  int gossip_steps = 1;                                    // K (muffliato_c9)
+  node_t first = 0, count = 0;                             // the sources
+};
+
+struct CudaSequenceRun {
+  std::int64_t device_bytes = 0;
+};
+
+/// The shares F (n x count, observer-major, as SequenceState::shares) of `p` on CUDA device `device`,
+/// written to `shares`: the bits of the CPU twin. memory_limit > 0 caps the device bytes; refuses
+/// (InsufficientMemory) when the dense products do not fit.
+CudaSequenceRun gossip_loss_sequence_cuda(const SequenceProblem& p, int device, std::int64_t memory_limit,
+                                          double* shares);
+
+/// The exact accountant on a schedule (below) for one batch of observers, as plain arrays: what its twins
+/// take (sequence_view_twin_cpu, gossip_view_sequence_cuda).
+struct SequenceViewProblem {
+  SequenceProblem schedule;  // synchronous or randomized; first and count are not used
+  bool knows_noise = false;
+  double floor = 0;          // gossip_view_floor_of(n, the largest max rank over all observers)
+  std::int64_t source = -1;  // -1: every source
+  const std::int32_t* observers = nullptr;
+  std::int64_t count = 0;
+  const std::int64_t* capacities = nullptr;  // per observer: sequence_view_max_rank
+  std::int64_t width_capacity = 1;           // the most rows an observer of the batch receives in one round
+};
+
+struct CudaSequenceViewRun {
+  std::int64_t device_bytes = 0;
+  std::int64_t batches = 0;  // of observers, each propagating the products again
+};
+
+/// sequence_view_twin_cpu on CUDA device `device`: the same bytes. The observers go in batches whose bases
+/// fit beside the products in 85% of the free memory (or memory_limit > 0); refuses (InsufficientMemory) when
+/// one observer's does not.
+CudaSequenceViewRun gossip_view_sequence_cuda(const SequenceViewProblem& p, int device,
+                                              std::int64_t memory_limit, double* projections,
+                                              GossipViewObserver* reports);
+
 // ---- The exact view on a schedule (docs/math.md §6.9, time-varying schedules) ----
 
 /// The messages observer v receives: the rows of W_{0:t} at w in N_t(v) (synchronous) or at its partner of
@@ -81,5 +138,19 @@ void sequence_view_cpu(const ScheduleView& s, int t_start, std::span<const std::
                        bool knows_noise, double floor, std::span<const node_t> batch, node_t source,
                        SequenceState& st, std::span<double> projections,
                        std::span<GossipViewObserver> observers);
+
+/// The capacities of a batch's bases: per observer its max rank, and the widest block one receives.
+struct SequenceViewShape {
+  std::vector<std::int64_t> capacities;
+  std::int64_t width_capacity = 1;
+};
+SequenceViewShape sequence_view_shape(const ScheduleView& s, int t_start,
+                                      std::span<const std::int64_t> messages, bool knows_noise,
+                                      std::span<const node_t> batch);
+
+/// The twin of sequence_view_cpu on the single-source bodies (common/gossip_view_sequence_bodies.hpp): the
+/// same views, rounded as the CUDA twin rounds them (sequence_view_cpu's BLAS blocks agree to rounding only,
+/// the documented vendor difference of the fixed-W accountant). projections as sequence_view_cpu's.
+void sequence_view_twin_cpu(const SequenceViewProblem& p, double* projections, GossipViewObserver* reports);
 
 }  // namespace netdp::kernels

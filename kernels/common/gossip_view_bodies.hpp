@@ -61,6 +61,14 @@ NETDP_HD inline double norm(Strided a, std::int64_t n) {
   return std::sqrt(dot(a, a, n));
 }
 
+/// What a Basis keeps outside its slot: saved between the launches that grow one view over a schedule
+/// (common/gossip_view_sequence_bodies.hpp).
+struct BasisState {
+  std::int64_t rank = 0;
+  std::int32_t dropped = 0;
+  double smallest = 0;
+};
+
 /// The basis of one view, grown block by block: the steps of the production ViewBasis::accept
 /// (kernels/cpu/view_basis.hpp), with the block products written as loops.
 class Basis {
@@ -82,6 +90,12 @@ class Basis {
   NETDP_HD Strided column(std::int64_t j) const { return q_.shifted(j * n_); }
   NETDP_HD Strided scratch() const { return scratch_; }
   NETDP_HD std::int64_t rank() const { return rank_; }
+  NETDP_HD BasisState state() const { return {rank_, dropped_, smallest_}; }
+  NETDP_HD void restore(const BasisState& s) {
+    rank_ = s.rank;
+    dropped_ = s.dropped;
+    smallest_ = s.smallest;
+  }
   NETDP_HD GossipViewObserver report() const {
     GossipViewObserver r;
     r.rank = static_cast<std::int32_t>(rank_);
@@ -180,6 +194,28 @@ NETDP_HD inline double clipped(double x) {
   return x < 0.0 ? 0.0 : (x > 1.0 ? 1.0 : x);
 }
 
+/// Slot i of a workspace of `slots` slots of `size` doubles: contiguous (CPU twins) or interleaved (CUDA
+/// twins).
+NETDP_HD inline Strided slot_of(double* workspace, std::int64_t i, std::int64_t slots, bool interleaved,
+                                std::int64_t size) {
+  if (interleaved) return {workspace + i, slots};
+  return {workspace + i * size, 1};
+}
+
+/// The entries of a finished view: ||P_v e_u||^2 = sum over the basis of Q_uj^2 (j ascending), clipped; into
+/// out[0] for u = source >= 0, else out[u] for every u.
+NETDP_HD inline void write_projections(const Basis& basis, std::int64_t n, std::int64_t source, double* out) {
+  const std::int64_t first = source >= 0 ? source : 0, last = source >= 0 ? source + 1 : n;
+  for (std::int64_t u = first; u < last; ++u) {
+    double s = 0.0;
+    for (std::int64_t j = 0; j < basis.rank(); ++j) {
+      const double q = basis.column(j)[u];
+      s = rn_add(s, rn_mul(q, q));
+    }
+    out[u - first] = clipped(s);
+  }
+}
+
 /// Item i: observer observers[i]'s basis (its neighbours' unit vectors moved t_start steps, steps - 1 Krylov
 /// blocks, then e_v when it knows its noise; docs/math.md §6.9 "Computation") in slot i of the workspace, its
 /// entries into projections (row i of n entries when source < 0, else entry i = ||P e_source||^2) and its
@@ -204,8 +240,7 @@ struct ObserverBody {
   GossipViewObserver* reports;
 
   NETDP_HD Strided slot(std::int64_t i) const {
-    if (interleaved) return {workspace + i, slots};
-    return {workspace + i * slot_doubles(n, rank_capacity, width_capacity), 1};
+    return slot_of(workspace, i, slots, interleaved, slot_doubles(n, rank_capacity, width_capacity));
   }
 
   NETDP_HD void operator()(std::int64_t i) const {
@@ -236,24 +271,7 @@ struct ObserverBody {
       c[v] = 1.0;
       basis.accept(1, 0);
     }
-    if (source >= 0) {
-      double s = 0.0;
-      for (std::int64_t j = 0; j < basis.rank(); ++j) {
-        const double q = basis.column(j)[source];
-        s = rn_add(s, rn_mul(q, q));
-      }
-      projections[i] = clipped(s);
-    } else {
-      double* row = projections + i * n;
-      for (std::int64_t u = 0; u < n; ++u) {
-        double s = 0.0;
-        for (std::int64_t j = 0; j < basis.rank(); ++j) {
-          const double q = basis.column(j)[u];
-          s = rn_add(s, rn_mul(q, q));
-        }
-        row[u] = clipped(s);
-      }
-    }
+    write_projections(basis, n, source, projections + i * (source >= 0 ? 1 : n));
     reports[i] = basis.report();
   }
 };

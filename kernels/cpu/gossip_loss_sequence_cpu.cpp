@@ -1,11 +1,11 @@
-// CPU backend of the time-varying gossip accountant (docs/math.md §6.1, 6.3, 6.5; cost table of docs/math.md
-// §13): a dense product P = W_{0:t} multiplied by the sparse W_t each round, row norms by a reduction along
-// rows.
-#include <algorithm>
+// CPU twin of the time-varying gossip accountant (docs/math.md §6.1, 6.3, 6.5; cost table of docs/math.md
+// §13): the bodies of common/gossip_loss_sequence_bodies.hpp, whole rows per index (the CUDA twin,
+// kernels/cuda/gossip_loss_sequence_cuda.cu, runs them one entry per thread: the same bits). A dense product
+// P = W_{0:t} multiplied by the sparse W_t each round, row norms along rows.
 #include <cstddef>
 
-#include "common/csr_host.hpp"
-#include "common/gossip_loss_math.hpp"
+#include "common/for_each.hpp"
+#include "common/gossip_loss_sequence_bodies.hpp"
 #include "gossip_loss_sequence_kernels.hpp"
 #include "netdp/ground/views.hpp"
 
@@ -16,51 +16,38 @@ std::size_t at(node_t row, node_t n) {
   return static_cast<std::size_t>(row) * static_cast<std::size_t>(n);
 }
 
-/// ||row||^2, summed in increasing column order.
-double row_norm_sq(const double* row, node_t n) {
-  double acc = 0;
-  for (node_t k = 0; k < n; ++k) acc += row[k] * row[k];
-  return acc;
+sequence::CsrArrays arrays(CsrView w) {
+  return {w.offsets.data(), w.columns.data(), w.values.data()};
+}
+sequence::CsrArrays arrays(GraphView g) {
+  return {g.offsets.data(), g.adjacency.data(), nullptr};
 }
 
 /// The messages of round `g` from P: every w with a neighbour sends row w of P; F[v] += its shares for each
 /// w in N(v). The shares of w go to scratch first so that each is computed once.
 void add_round_shares(GraphView g, SequenceState& st) {
-  const node_t n = st.n, count = st.count;
-  const double* p = st.product.data();
-  double* share = st.scratch.data();
-#pragma omp parallel for schedule(static)
-  for (node_t w = 0; w < n; ++w) {
-    if (g.degree(w) == 0) continue;
-    const double* row = p + at(w, n);
-    const double r = row_norm_sq(row, n);  // >= 1/n: rows of a row-stochastic product sum to 1
-    double* out = share + at(w, count);
-    for (node_t j = 0; j < count; ++j) out[j] = message_share(row[st.first + j], r);
-  }
-  double* f = st.shares.data();
-#pragma omp parallel for schedule(static)
-  for (node_t v = 0; v < n; ++v) {
-    double* fv = f + at(v, count);
-    for (node_t w : g.neighbors(v)) {
-      const double* sw = share + at(w, count);
-      for (node_t j = 0; j < count; ++j) fv[j] += sw[j];
-    }
-  }
+  const std::int64_t n = st.n, count = st.count;
+  const sequence::RowNormsBody norms{arrays(g), st.product.data(), st.norms.data(), n};
+  const sequence::MessageSharesBody shares{arrays(g), st.product.data(), st.norms.data(), st.scratch.data(),
+                                           n,         st.first,          count,           1};
+  host_for_each(n, [&](std::int64_t w) {
+    norms(w);
+    shares(w);
+  });
+  host_for_each(n, sequence::AddSharesBody{arrays(g), st.scratch.data(), st.shares.data(), count, 1});
 }
 
 }  // namespace
 
 void left_multiply(CsrView w, SequenceState& st) {
-  csr_multiply(w, st.product.data(), st.scratch.data(), st.n, true);
+  host_for_each(st.n, sequence::ProductBody{arrays(w), st.product.data(), st.scratch.data(), st.n, 1});
   st.product.swap(st.scratch);
 }
 
 void average_rows(SequenceState& st, node_t v, node_t w) {
-  const node_t n = st.n;
-  double* pv = st.product.data() + at(v, n);
-  double* pw = st.product.data() + at(w, n);
-  for (node_t k = 0; k < n; ++k) pv[k] = pw[k] = 0.5 * (pv[k] + pw[k]);
-  st.norms[v] = st.norms[w] = row_norm_sq(pv, n);
+  const sequence::AverageRowsBody average{st.product.data(), st.n, v, w};
+  for (node_t k = 0; k < st.n; ++k) average(k);
+  sequence::PairNormBody{st.product.data(), st.norms.data(), st.n, v, w}(0);
 }
 
 SequenceState::SequenceState(node_t n_, node_t first_, node_t count_, bool with_scratch)
@@ -73,9 +60,7 @@ SequenceState::SequenceState(node_t n_, node_t first_, node_t count_, bool with_
 }
 
 void SequenceState::reset_identity() {
-  std::fill(product.begin(), product.end(), 0.0);
-  for (node_t i = 0; i < n; ++i) product[at(i, n) + static_cast<std::size_t>(i)] = 1.0;
-  std::fill(norms.begin(), norms.end(), 1.0);
+  host_for_each(std::int64_t{n} * n, sequence::IdentityBody{product.data(), norms.data(), n});
 }
 
 double sequence_state_bytes(node_t n, node_t count, bool with_scratch) {
@@ -92,21 +77,14 @@ void sequence_shares_synchronous_cpu(const ScheduleView& s, int t_start, Sequenc
 }
 
 void sequence_shares_randomized_cpu(const ScheduleView& s, int t_start, SequenceState& st) {
-  const node_t n = st.n, count = st.count;
-  double* f = st.shares.data();
   for (int t = 0; t < s.steps; ++t) {
     const auto [v, w] = s.activations[static_cast<std::size_t>(t)];
     if (v == w) continue;  // an idle tick: W_t = I, nobody talks
-    double* pv = st.product.data() + at(v, n);
-    double* pw = st.product.data() + at(w, n);
     if (t >= t_start) {
       // Messages carry the values before the averaging (docs/math.md §6.3, corrected line 7; 12 item 14).
-      double* fv = f + at(v, count);
-      double* fw = f + at(w, count);
-      for (node_t j = 0; j < count; ++j) {
-        fv[j] += message_share(pw[st.first + j], st.norms[w]);
-        fw[j] += message_share(pv[st.first + j], st.norms[v]);
-      }
+      const sequence::TickSharesBody tick{
+          st.product.data(), st.norms.data(), st.shares.data(), st.n, st.first, st.count, v, w};
+      for (node_t j = 0; j < st.count; ++j) tick(j);
     }
     average_rows(st, v, w);  // W_{0:t+1} = W_t W_{0:t}
   }

@@ -8,6 +8,8 @@
 #include <memory>
 #include <vector>
 
+#include "common/for_each.hpp"
+#include "common/gossip_view_sequence_bodies.hpp"
 #include "cpu/view_basis.hpp"
 #include "gossip_loss_sequence_kernels.hpp"
 #include "netdp/ground/serial_blas.hpp"
@@ -151,6 +153,55 @@ void sequence_view_cpu(const ScheduleView& s, int t_start, std::span<const std::
                       projections.data() + (source >= 0 ? static_cast<std::size_t>(i) : row_offset(i, n)));
     observers[static_cast<std::size_t>(i)] = basis.report();
   }
+}
+
+SequenceViewShape sequence_view_shape(const ScheduleView& s, int t_start,
+                                      std::span<const std::int64_t> messages, bool knows_noise,
+                                      std::span<const node_t> batch) {
+  SequenceViewShape shape;
+  for (node_t v : batch) {
+    shape.capacities.push_back(sequence_view_max_rank(s.n, messages[v], knows_noise));
+    shape.width_capacity = std::max(shape.width_capacity, block_width(s, t_start, v));
+  }
+  return shape;
+}
+
+void sequence_view_twin_cpu(const SequenceViewProblem& p, double* projections, GossipViewObserver* reports) {
+  const SequenceProblem& s = p.schedule;
+  const bool randomized = s.kind == SequenceKind::randomized;
+  const std::int64_t n = s.n, count = p.count;
+  std::int64_t rank_capacity = 1;
+  for (std::int64_t i = 0; i < count; ++i) rank_capacity = std::max(rank_capacity, p.capacities[i]);
+  std::vector<double> workspace(
+      static_cast<std::size_t>(count * gossip_view::slot_doubles(n, rank_capacity, p.width_capacity)));
+  std::vector<gossip_view::BasisState> states(static_cast<std::size_t>(count));
+  const gossip_view::SequenceBases bases{
+      n,     p.observers, p.capacities,  p.floor,          workspace.data(),
+      count, false,       rank_capacity, p.width_capacity, states.data()};
+  SequenceState st(s.n, 0, 0, !randomized);
+  std::vector<std::int64_t> index(static_cast<std::size_t>(n), -1);  // observer -> its place in the batch
+  for (std::int64_t i = 0; i < count; ++i) index[p.observers[i]] = i;
+  for (int t = 0; t < s.steps; ++t) {
+    if (randomized) {
+      const auto [v, w] = s.activations[t];
+      if (v == w) continue;
+      if (t >= s.t_start) {
+        const gossip_view::TickMessagesBody tick{bases, index.data(), st.product.data(), v, w};
+        tick(0);
+        tick(1);
+      }
+      average_rows(st, v, w);
+      continue;
+    }
+    const RoundView& round = s.rounds[t];
+    if (t >= s.t_start && round.graph.num_edges() > 0)
+      host_for_each(
+          count,
+          gossip_view::RoundMessagesBody{
+              bases, {round.graph.offsets.data(), round.graph.adjacency.data(), nullptr}, st.product.data()});
+    if (t + 1 < s.steps) left_multiply(round.w, st);  // W_{0:T} itself is never sent
+  }
+  host_for_each(count, gossip_view::FinishViewsBody{bases, p.knows_noise, p.source, projections, reports});
 }
 
 }  // namespace netdp::kernels

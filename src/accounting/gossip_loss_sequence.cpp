@@ -2,8 +2,6 @@
 // plan, the CPU kernels of kernels/gossip_loss_sequence_kernels.hpp, then the rows into the sink.
 #include "netdp/accounting/gossip_loss_sequence.hpp"
 
-#include <omp.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -13,6 +11,7 @@
 #include "common/gossip_loss_math.hpp"
 #include "core/memory_info.hpp"
 #include "gossip_loss_sequence_kernels.hpp"
+#include "netdp/core/device.hpp"
 #include "netdp/core/error.hpp"
 #include "netdp/core/format.hpp"
 #include "netdp/core/weighting.hpp"
@@ -77,16 +76,53 @@ Plan plan_memory(const char* what, node_t n, const GossipLossParams& p, bool wit
   return plan;
 }
 
+/// The shares F (n x count, observer-major) of the plan's sources, on the device `p.device` asks for: the
+/// CPU twin, or the CUDA twin (kernels/gossip_loss_sequence_kernels.hpp), which gives the same bits. Fills
+/// the run's device, note and memory estimate.
+std::vector<double> shares_on_device(const GossipSchedule& s, kernels::SequenceKind kind, int t_start,
+                                     int gossip_steps, const Plan& plan, const GossipLossParams& p,
+                                     GossipLossRun& run) {
+  const bool randomized = kind == kernels::SequenceKind::randomized;
+  const ResolvedDevice device = sequence_device(s, p.device);
+  run.device = device.name;
+  run.device_note = device.note;
+  if (device.kind == DeviceKind::cuda) {
+    std::vector<RoundView> rounds;
+    kernels::SequenceProblem problem = sequence_problem(s, kind, rounds);
+    problem.t_start = t_start;
+    problem.gossip_steps = gossip_steps;
+    problem.first = plan.first;
+    problem.count = plan.count;
+    std::vector<double> shares(static_cast<std::size_t>(s.n) * static_cast<std::size_t>(plan.count));
+    run.memory_estimate =
+        kernels::gossip_loss_sequence_cuda(problem, device.index, p.memory_limit, shares.data()).device_bytes;
+    return shares;
+  }
+  run.memory_estimate = static_cast<std::int64_t>(plan.bytes);
+  kernels::SequenceState st(s.n, plan.first, plan.count, !randomized);
+  switch (kind) {
+    case kernels::SequenceKind::synchronous:
+      kernels::sequence_shares_synchronous_cpu(s, t_start, st);
+      break;
+    case kernels::SequenceKind::randomized:
+      kernels::sequence_shares_randomized_cpu(s, t_start, st);
+      break;
+    case kernels::SequenceKind::muffliato_c9:
+      kernels::muffliato_c9_shares_cpu(s, gossip_steps, st);
+      break;
+  }
+  return std::move(st.shares);
+}
+
 /// Rows u = first .. first + count - 1 of value(F(u, v), u == v).
 template <class Value>
-void emit(const kernels::SequenceState& st, const Plan& plan, Value value, LossRowSink& sink) {
-  const node_t n = st.n;
+void emit(const std::vector<double>& shares, node_t n, const Plan& plan, Value value, LossRowSink& sink) {
   std::vector<double> rows(static_cast<std::size_t>(plan.tile) * static_cast<std::size_t>(n));
   for (std::int64_t start = plan.first; start < plan.first + plan.count; start += plan.tile) {
     const node_t here =
         static_cast<node_t>(std::min<std::int64_t>(plan.tile, plan.first + plan.count - start));
     for (node_t v = 0; v < n; ++v) {
-      const double* fv = st.shares.data() + static_cast<std::size_t>(v) * static_cast<std::size_t>(st.count);
+      const double* fv = shares.data() + static_cast<std::size_t>(v) * static_cast<std::size_t>(plan.count);
       for (node_t j = 0; j < here; ++j) {
         const node_t u = static_cast<node_t>(start + j);
         rows[static_cast<std::size_t>(j) * n + v] = value(fv[u - plan.first], u == v);
@@ -97,17 +133,12 @@ void emit(const kernels::SequenceState& st, const Plan& plan, Value value, LossR
   }
 }
 
-GossipLossRun describe(const Plan& plan, const char* algorithm, const GossipLossParams& p,
-                       std::chrono::steady_clock::time_point started) {
-  GossipLossRun run;
-  run.device = "cpu (" + std::to_string(omp_get_max_threads()) + " threads)";
-  if (p.device.kind == DeviceKind::cuda) run.device_note = "the time-varying accountant runs on the CPU only";
+void describe(GossipLossRun& run, const Plan& plan, const char* algorithm,
+              std::chrono::steady_clock::time_point started) {
   run.propagation = algorithm;
   run.tile_sources = plan.tile;
   run.tiles = (plan.count + plan.tile - 1) / plan.tile;
-  run.memory_estimate = static_cast<std::int64_t>(plan.bytes);
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  return run;
 }
 
 /// Multiplies every value by `factor` and caps it, then forwards (Theorem 6.9 from the fixed accountant).
@@ -164,15 +195,16 @@ GossipLossRun gossip_loss_sequence(const GossipSchedule& s, const GossipLossPara
   if (p.accounting == GossipAccounting::exact) return gossip_loss_sequence_exact(s, p, sink);  // §6.9
   const bool randomized = s.randomized();
   const Plan plan = plan_memory("gossip-loss-sequence", s.n, p, !randomized);
-  kernels::SequenceState st(s.n, plan.first, plan.count, !randomized);
-  if (randomized)
-    kernels::sequence_shares_randomized_cpu(s, p.t_start, st);
-  else
-    kernels::sequence_shares_synchronous_cpu(s, p.t_start, st);
+  GossipLossRun run;
+  const std::vector<double> shares =
+      shares_on_device(s, randomized ? kernels::SequenceKind::randomized : kernels::SequenceKind::synchronous,
+                       p.t_start, 1, plan, p, run);
   const double scale = gossip_ldp_loss(p);
   emit(
-      st, plan, [&](double sum, bool same) { return kernels::pair_loss(sum, scale, p.cap_ldp, same); }, sink);
-  return describe(plan, randomized ? "randomized-rows" : "dense-product", p, started);
+      shares, s.n, plan,
+      [&](double sum, bool same) { return kernels::pair_loss(sum, scale, p.cap_ldp, same); }, sink);
+  describe(run, plan, randomized ? "randomized-rows" : "dense-product", started);
+  return run;
 }
 
 std::string gossip_theorem_warning() {
@@ -262,19 +294,21 @@ GossipLossRun muffliato_sgd_loss_sequence(const GossipSchedule& s, int gossip_st
   q.t_start = 0;
   validate_params(q, s);
   const Plan plan = plan_memory("muffliato-sgd-sequence", s.n, p, true);
-  kernels::SequenceState st(s.n, plan.first, plan.count, true);
-  kernels::muffliato_c9_shares_cpu(s, gossip_steps, st);
+  GossipLossRun run;
+  const std::vector<double> shares =
+      shares_on_device(s, kernels::SequenceKind::muffliato_c9, 0, gossip_steps, plan, p, run);
   // Capped at T times the LDP level: the T noisy releases composed (docs/math.md §6.1's post-processing
   // argument).
   const double scale = gossip_ldp_loss(p), cap_level = double(s.steps) * scale;
   emit(
-      st, plan,
+      shares, s.n, plan,
       [&](double sum, bool same) {
         const double f = same ? 0.0 : scale * sum;
         return p.cap_ldp && f > cap_level ? cap_level : f;
       },
       sink);
-  return describe(plan, "dense-product", p, started);
+  describe(run, plan, "dense-product", started);
+  return run;
 }
 
 std::vector<double> muffliato_sgd_loss_sequence_matrix(const GossipSchedule& s, int gossip_steps,

@@ -2,8 +2,6 @@
 // memory, the CPU kernel (kernels/gossip_loss_sequence_kernels.hpp, sequence_view_cpu), then the loss rows.
 #include "accounting/gossip_view_sequence.hpp"
 
-#include <omp.h>
-
 #include <algorithm>
 #include <chrono>
 #include <string>
@@ -38,16 +36,35 @@ bool fixed_krylov_problem(const GossipSchedule& s, const GossipLossParams& p) {
 
 }  // namespace
 
+kernels::SequenceProblem sequence_problem(const GossipSchedule& s, kernels::SequenceKind kind,
+                                          std::vector<RoundView>& rounds) {
+  rounds.clear();
+  if (!s.randomized())
+    for (int t = 0; t < s.steps; ++t) rounds.push_back({s.round(t).w, s.round(t).graph});
+  kernels::SequenceProblem problem;
+  problem.kind = kind;
+  problem.n = s.n;
+  problem.steps = s.steps;
+  problem.rounds = rounds.data();
+  problem.activations = s.activations.data();
+  return problem;
+}
+
+ResolvedDevice sequence_device(const GossipSchedule& s, const DeviceSpec& spec) {
+  ResolvedDevice device = resolve_device(spec);
+  if (s.randomized() && spec.kind == DeviceKind::automatic && device.kind == DeviceKind::cuda) {
+    device = resolve_device(DeviceSpec{DeviceKind::cpu});
+    device.note = "auto: randomized gossip runs on the CPU (one edge per tick: docs/cuda_backend.md)";
+  }
+  return device;
+}
+
 GossipLossRun gossip_loss_sequence_exact(const GossipSchedule& s, const GossipLossParams& p,
                                          LossRowSink& sink) {
   if (fixed_krylov_problem(s, p)) {  // T + t_start rounds = gossip_loss with T steps from t_start
     GossipLossParams fixed = p;
     fixed.steps = s.steps - p.t_start;
-    fixed.device = {DeviceKind::cpu, 0};
-    GossipLossRun run = gossip_loss(s.rounds.front().graph, s.rounds.front().w, fixed, sink);
-    if (p.device.kind == DeviceKind::cuda)
-      run.device_note = "the time-varying accountant runs on the CPU only";
-    return run;
+    return gossip_loss(s.rounds.front().graph, s.rounds.front().w, fixed, sink);
   }
   const auto started = std::chrono::steady_clock::now();
   const node_t n = s.n;
@@ -83,19 +100,44 @@ GossipLossRun gossip_loss_sequence_exact(const GossipSchedule& s, const GossipLo
       memory_plan::plan_consecutive_batches(bytes, budget - fixed);
 
   // projections[i * n + u] (all sources) or projections[i] (one) for v = observers[i].
-  kernels::SequenceState st(n, 0, 0, !randomized);
   const node_t source = p.source.value_or(-1);
   const std::size_t stride = p.source ? 1 : static_cast<std::size_t>(n);
   std::vector<double> projections(observers.size() * stride);
   std::vector<kernels::GossipViewObserver> report(observers.size());
-  for (std::size_t done = 0; const std::int64_t count : batches.counts) {
-    const std::span<const node_t> batch =
-        std::span<const node_t>(observers).subspan(done, std::size_t(count));
-    kernels::sequence_view_cpu(s, p.t_start, messages, knows, floor, batch, source, st,
-                               std::span(projections).subspan(done * stride, batch.size() * stride),
-                               std::span(report).subspan(done, batch.size()));
-    done += batch.size();
-    throw_if_stopped();  // a watched run was asked to stop (core/progress.hpp)
+  const ResolvedDevice device = sequence_device(s, p.device);
+  std::int64_t memory_estimate = 0, passes = 0;
+  if (device.kind == DeviceKind::cuda) {  // the CUDA twin plans its own batches (docs/cuda_backend.md)
+    std::vector<RoundView> rounds;
+    kernels::SequenceViewProblem problem;
+    problem.schedule = sequence_problem(
+        s, randomized ? kernels::SequenceKind::randomized : kernels::SequenceKind::synchronous, rounds);
+    problem.schedule.t_start = p.t_start;
+    problem.knows_noise = knows;
+    problem.floor = floor;
+    problem.source = source;
+    const kernels::SequenceViewShape shape =
+        kernels::sequence_view_shape(s, p.t_start, messages, knows, observers);
+    problem.observers = observers.data();
+    problem.count = static_cast<std::int64_t>(observers.size());
+    problem.capacities = shape.capacities.data();
+    problem.width_capacity = shape.width_capacity;
+    const kernels::CudaSequenceViewRun cuda = kernels::gossip_view_sequence_cuda(
+        problem, device.index, p.memory_limit, projections.data(), report.data());
+    memory_estimate = cuda.device_bytes;
+    passes = cuda.batches;
+  } else {
+    kernels::SequenceState st(n, 0, 0, !randomized);
+    for (std::size_t done = 0; const std::int64_t count : batches.counts) {
+      const std::span<const node_t> batch =
+          std::span<const node_t>(observers).subspan(done, std::size_t(count));
+      kernels::sequence_view_cpu(s, p.t_start, messages, knows, floor, batch, source, st,
+                                 std::span(projections).subspan(done * stride, batch.size() * stride),
+                                 std::span(report).subspan(done, batch.size()));
+      done += batch.size();
+      throw_if_stopped();  // a watched run was asked to stop (core/progress.hpp)
+    }
+    passes = static_cast<std::int64_t>(batches.counts.size());
+    memory_estimate = static_cast<std::int64_t>(fixed + batches.largest_bytes);
   }
 
   const double ldp = gossip_ldp_loss(p);
@@ -118,13 +160,13 @@ GossipLossRun gossip_loss_sequence_exact(const GossipSchedule& s, const GossipLo
 
   GossipLossRun run;
   run.accounting = "exact";
-  run.device = "cpu (" + std::to_string(omp_get_max_threads()) + " threads)";
-  if (p.device.kind == DeviceKind::cuda) run.device_note = "the time-varying accountant runs on the CPU only";
+  run.device = device.name;
+  run.device_note = device.note;
   run.propagation = randomized ? "explicit-rows-randomized" : "explicit-rows";
-  run.passes = static_cast<int>(batches.counts.size());
+  run.passes = static_cast<int>(passes);
   run.tile_sources = tile;
   run.tiles = (rows + tile - 1) / tile;
-  run.memory_estimate = static_cast<std::int64_t>(fixed + batches.largest_bytes);
+  run.memory_estimate = memory_estimate;
   run.view_floor = floor;
   add_view_report(run, report);
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -31,7 +31,6 @@ namespace {
 namespace gossip = kernels::gossip;
 using gossip_sim_detail::ActivationSampler;
 
-
 GossipSimParams params(GossipProtocol protocol, int dim, std::int64_t runs, int steps) {
   GossipSimParams p;
   p.protocol = protocol;

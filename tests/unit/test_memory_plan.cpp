@@ -1,7 +1,8 @@
 // The memory plans (kernels/common/memory_plan.hpp), without a GPU: the CUDA accountants at the target sizes
 // and the host drivers' batches and tiles, pure functions of the sizes, the free memory and the limits
-// (docs/cuda_backend.md, "One memory plan"). Every expected figure is derived by hand in the comments; "80 GiB
-// free" is an H100 80 GB's figure rounded up, so that the numbers are easy to check (85,899,345,920 bytes).
+// (docs/cuda_backend.md, "One memory plan"). Every expected figure is derived by hand in the comments; "80
+// GiB free" is an H100 80 GB's figure rounded up, so that the numbers are easy to check (85,899,345,920
+// bytes).
 #include <gtest/gtest.h>
 
 #include <cstdint>
