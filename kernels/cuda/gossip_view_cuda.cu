@@ -25,6 +25,7 @@
 #include "cuda/base/memory_budget.hpp"
 #include "cuda/base/runtime_check.hpp"
 #include "cuda/base/stream.hpp"
+#include "cuda/gossip_view_download.cuh"
 #include "device_kernels.hpp"
 #include "gossip_view_kernels.hpp"
 #include "netdp/ground/errors.hpp"
@@ -110,12 +111,7 @@ class ViewEngine final : public GossipViewCudaEngine {
     gossip_view::ObserverBody body = body_;
     body.observers = observers_.data() + first;
     for_each_observer(count, body, stream);
-    NETDP_CUDA_TRY(cudaMemcpyAsync(projections, projections_.data(),
-                                   static_cast<std::size_t>(count * row_) * sizeof(double),
-                                   cudaMemcpyDeviceToHost, stream));
-    NETDP_CUDA_TRY(cudaMemcpyAsync(reports, reports_.data(),
-                                   static_cast<std::size_t>(count) * sizeof(GossipViewObserver),
-                                   cudaMemcpyDeviceToHost, stream));
+    download_views(projections_.data(), reports_.data(), count, row_, projections, reports, stream);
     stream_.synchronize();
   }
 

@@ -24,6 +24,7 @@
 #include "cuda/base/memory_budget.hpp"
 #include "cuda/base/runtime_check.hpp"
 #include "cuda/base/stream.hpp"
+#include "cuda/gossip_view_download.cuh"
 #include "cuda/sequence_rounds.cuh"
 #include "device_kernels.hpp"
 #include "gossip_loss_sequence_kernels.hpp"
@@ -111,12 +112,7 @@ class SequenceViewEngine {
         count,
         gossip_view::FinishViewsBody{bases, p_.knows_noise, p_.source, projections_.data(), reports_.data()},
         stream);
-    NETDP_CUDA_TRY(cudaMemcpyAsync(projections, projections_.data(),
-                                   static_cast<std::size_t>(count * row_) * sizeof(double),
-                                   cudaMemcpyDeviceToHost, stream));
-    NETDP_CUDA_TRY(cudaMemcpyAsync(reports, reports_.data(),
-                                   static_cast<std::size_t>(count) * sizeof(GossipViewObserver),
-                                   cudaMemcpyDeviceToHost, stream));
+    download_views(projections_.data(), reports_.data(), count, row_, projections, reports, stream);
     stream_.synchronize();  // also keeps `index` alive until its upload is done
   }
 

@@ -41,13 +41,8 @@ kernels::SequenceProblem sequence_problem(const GossipSchedule& s, kernels::Sequ
   rounds.clear();
   if (!s.randomized())
     for (int t = 0; t < s.steps; ++t) rounds.push_back({s.round(t).w, s.round(t).graph});
-  kernels::SequenceProblem problem;
-  problem.kind = kind;
-  problem.n = s.n;
-  problem.steps = s.steps;
-  problem.rounds = rounds.data();
-  problem.activations = s.activations.data();
-  return problem;
+  return {
+      .kind = kind, .n = s.n, .steps = s.steps, .rounds = rounds.data(), .activations = s.activations.data()};
 }
 
 ResolvedDevice sequence_device(const GossipSchedule& s, const DeviceSpec& spec) {

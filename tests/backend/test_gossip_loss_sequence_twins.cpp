@@ -21,22 +21,14 @@
 #include "netdp/core/graph_generators.hpp"
 #include "netdp/ground/schedule_view.hpp"
 #include "support/gossip_schedules.hpp"
+#include "support/test_support.hpp"
 
 namespace netdp {
 namespace {
 
 using kernels::SequenceKind;
 
-/// Equal bytes, and on failure the first differing index.
-void expect_same_bytes(const std::vector<double>& cpu, const std::vector<double>& cuda,
-                       const std::string& what) {
-  ASSERT_EQ(cpu.size(), cuda.size()) << what;
-  if (std::memcmp(cpu.data(), cuda.data(), cpu.size() * sizeof(double)) == 0) return;
-  for (std::size_t i = 0; i < cpu.size(); ++i)
-    if (std::memcmp(&cpu[i], &cuda[i], sizeof(double)) != 0)
-      FAIL() << what << ": index " << i << " CPU " << cpu[i] << " CUDA " << cuda[i] << " (difference "
-             << cpu[i] - cuda[i] << ")";
-}
+using testing::expect_same_bytes;
 
 /// T rounds on fresh Erdos-Renyi graphs of n nodes (some rounds without edges when c is small).
 GossipSchedule er_rounds(node_t n, double c, int steps, std::uint64_t seed) {

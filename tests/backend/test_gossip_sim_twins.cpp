@@ -22,22 +22,14 @@
 #include "netdp/core/weighting.hpp"
 #include "netdp/simulation/gossip_sim.hpp"
 #include "simulation/gossip_sim_internal.hpp"
+#include "support/test_support.hpp"
 
 namespace netdp {
 namespace {
 
 using kernels::VaryingProtocol;
 
-/// Equal bytes, and on failure the first differing index.
-void expect_same_bytes(const std::vector<double>& cpu, const std::vector<double>& cuda,
-                       const std::string& what) {
-  ASSERT_EQ(cpu.size(), cuda.size()) << what;
-  if (std::memcmp(cpu.data(), cuda.data(), cpu.size() * sizeof(double)) == 0) return;
-  for (std::size_t i = 0; i < cpu.size(); ++i)
-    if (std::memcmp(&cpu[i], &cuda[i], sizeof(double)) != 0)
-      FAIL() << what << ": index " << i << " CPU " << cpu[i] << " CUDA " << cuda[i] << " (difference "
-             << cpu[i] - cuda[i] << ")";
-}
+using testing::expect_same_bytes;
 
 /// The inputs every run shares: x (normal init), its average, the recorded times.
 struct Inputs {

@@ -74,6 +74,17 @@ std::vector<std::vector<std::string>> read_csv_cells(const fs::path& path) {
   return rows;
 }
 
+/// Equal bytes, and on failure the first differing index.
+void expect_same_bytes(const std::vector<double>& cpu, const std::vector<double>& cuda,
+                       const std::string& what) {
+  ASSERT_EQ(cpu.size(), cuda.size()) << what;
+  if (std::memcmp(cpu.data(), cuda.data(), cpu.size() * sizeof(double)) == 0) return;
+  for (std::size_t i = 0; i < cpu.size(); ++i)
+    if (std::memcmp(&cpu[i], &cuda[i], sizeof(double)) != 0)
+      FAIL() << what << ": index " << i << " CPU " << cpu[i] << " CUDA " << cuda[i] << " (difference "
+             << cpu[i] - cuda[i] << ")";
+}
+
 void expect_curves_from_zero_model(const std::vector<std::vector<std::string>>& curves,
                                    std::initializer_list<const char*> columns) {
   ASSERT_GE(curves.size(), 2u);

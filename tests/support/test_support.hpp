@@ -134,6 +134,10 @@ double max_relative_error(const std::vector<double>& gpu, const std::vector<doub
 double max_error_with_start_floor(const std::vector<double>& gpu, const std::vector<double>& cpu);
 nlohmann::json read_json(const std::filesystem::path& path);
 
+/// The twins' outputs: equal bytes (CPU twin against CUDA twin), and on failure the first differing index.
+void expect_same_bytes(const std::vector<double>& cpu, const std::vector<double>& cuda,
+                       const std::string& what);
+
 /// The comma-separated cells of every line of a CSV file, header first.
 std::vector<std::vector<std::string>> read_csv_cells(const std::filesystem::path& path);
 
