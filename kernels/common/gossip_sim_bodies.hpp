@@ -82,25 +82,6 @@ struct NoisyStartBody {
   }
 };
 
-/// Thread `tid` of a `threads`-wide block: its strided part sum_{v = tid, tid + threads, ...} column[v].
-NETDP_HD inline double column_sum_part(const double* column, std::int64_t n, int tid, int threads) {
-  double sum = 0.0;
-  for (std::int64_t v = tid; v < n; v += threads) sum += column[v];
-  return sum;
-}
-
-/// Thread `tid`'s strided parts of sum_v (column[v] - ref_true)^2 and sum_v (column[v] - ref_noisy)^2.
-NETDP_HD inline void column_error_parts(const double* column, std::int64_t n, double ref_true,
-                                        double ref_noisy, int tid, int threads, double& sum_true,
-                                        double& sum_noisy) {
-  sum_true = sum_noisy = 0.0;
-  for (std::int64_t v = tid; v < n; v += threads) {
-    const double dt = rn_sub(column[v], ref_true), dn = rn_sub(column[v], ref_noisy);
-    sum_true = rn_add(sum_true, rn_mul(dt, dt));
-    sum_noisy = rn_add(sum_noisy, rn_mul(dn, dn));
-  }
-}
-
 /// One level of the fixed halving tree: partial[tid] += partial[tid + stride] for tid < stride. The device
 /// runs stride = threads / 2, ..., 1 with a barrier between levels; tree_sum below is the same on the host.
 NETDP_HD inline void tree_level(double* partial, int tid, int stride) {

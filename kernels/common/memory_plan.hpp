@@ -1,7 +1,9 @@
 #pragma once
-// Memory plans of the CUDA accountants (docs/cuda_backend.md, "One memory plan"; docs/design.md principle 5):
-// tile widths, pinned staging and device bytes, decided once before anything is allocated, as pure functions
-// of the problem sizes, the free device memory and the user's limits. No CUDA call and no CUDA header: the
+// Memory plans (docs/cuda_backend.md, "One memory plan"; docs/design.md principle 5): tile widths, batch
+// sizes, pinned staging and device bytes, decided once before anything is allocated, as pure functions of the
+// problem sizes, the free memory and the user's limits. Every batch and tile of the accountants and of the
+// gossip simulator (CPU and CUDA) comes from here; the callers only add the bytes of their arrays and word
+// the errors. No CUDA call and no CUDA header: the
 // plans build in every configuration and tests/unit/test_memory_plan.cpp checks them at the target sizes
 // without a GPU. The engines' factories (kernels/cuda/gossip_loss_cuda.cu, walk_loss_cuda.cu) read the free
 // bytes once (cuda/base/memory_budget.hpp), call a plan and allocate what it says; the drivers in
@@ -9,7 +11,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <string>
+#include <vector>
 
 namespace netdp::kernels::memory_plan {
 
@@ -295,6 +299,127 @@ constexpr BatchPlan plan_batch(std::int64_t items, std::int64_t fixed, std::int6
   plan.batch = balanced_tile(items, widest);
   plan.batches = ceil_div(items, plan.batch);
   plan.bytes = fixed + per_item * plan.batch;
+  return plan;
+}
+
+// ---- Host budgets and the CPU drivers' tiles and batches ----
+
+/// The host budget of a CPU driver: memory_limit when > 0, else 4/5 of the available memory (the rest is the
+/// system's and the output writers').
+constexpr std::int64_t host_budget(std::int64_t available_bytes, std::int64_t memory_limit) {
+  return memory_limit > 0 ? memory_limit : available_bytes * 4 / 5;
+}
+
+/// The most items of `per_item` bytes beside `fixed` in `budget` bytes; 0 when not even one fits.
+constexpr std::int64_t items_that_fit(std::int64_t fixed, std::int64_t per_item, std::int64_t budget) {
+  return fixed + per_item > budget ? 0 : (budget - fixed) / per_item;
+}
+
+/// Result rows of n doubles written kOutputTileBytes at a time (at least one row, at most `rows`): the output
+/// tiles of the exact gossip accountants (docs/gossip_loss_sequence.md) and of gossip-sim's privacy.
+inline constexpr std::int64_t kOutputTileBytes = std::int64_t{64} << 20;
+
+constexpr std::int64_t output_tile(std::int64_t rows, std::int64_t n) {
+  return std::min(
+      rows, std::max<std::int64_t>(1, kOutputTileBytes / (kDoubleBytes * std::max<std::int64_t>(n, 1))));
+}
+
+/// Row tiles of a loss matrix on the host (src/accounting/row_tiles.cpp): `fixed` bytes plus `per_row` for
+/// each source row of a tile. A forced tile (> 0) is used as given; otherwise the widest that fits a quarter
+/// of what the fixed part leaves (the sink needs room too), at most about kOutputTileBytes of rows or 32 rows
+/// a thread, whichever is more. Clamped to 1 .. count. fits: fixed + one row fits the budget (the tile is
+/// still set when it does not, for the message).
+struct RowTilePlan {
+  std::int64_t tile = 0, tiles = 0;
+  std::int64_t bytes = 0;  // fixed + per_row tile
+  bool fits = false;
+};
+
+constexpr RowTilePlan plan_row_tile(std::int64_t n, std::int64_t count, std::int64_t fixed,
+                                    std::int64_t per_row, std::int64_t budget, std::int64_t forced,
+                                    std::int64_t threads) {
+  RowTilePlan plan;
+  plan.fits = fixed + per_row <= budget;
+  std::int64_t tile = forced;
+  if (tile <= 0) {
+    const std::int64_t fits = std::max<std::int64_t>(1, (budget - fixed) / 4 / per_row);
+    const std::int64_t preferred =
+        std::max<std::int64_t>(kOutputTileBytes / (n * kDoubleBytes), 32 * threads);
+    tile = std::min(fits, preferred);
+  }
+  plan.tile = std::max<std::int64_t>(1, std::min(tile, count));
+  plan.tiles = ceil_div(count, plan.tile);
+  plan.bytes = fixed + plan.tile * per_row;
+  return plan;
+}
+
+/// Batches of independent runs (gossip-sim, CPU and CUDA) or observers (the exact gossip accountant on CUDA),
+/// taken in order: `per_item` bytes for each item of a batch beside `fixed` once.
+struct RunBatchRequest {
+  std::int64_t items = 0;     // runs or observers (a count < 1 plans as 1)
+  std::int64_t fixed = 0;     // bytes held once
+  std::int64_t per_item = 0;  // bytes for each item of a batch
+  std::int64_t budget = 0;    // bytes
+  std::int64_t forced = 0;  // > 0: the user's batch, clamped to the items (not to what fits: see forced_fits)
+  std::int64_t preferred = 0;  // > 0: an automatic batch is at most this (progress, threads' work)
+  std::int64_t cap = 0;        // > 0: any batch is at most this (32-bit grid and library sizes)
+  // > 0: an automatic batch that does not cover every item is trimmed to whole panels of panel_lanes
+  // columns, each item being columns_per_item columns (a short last panel costs as much as a full one).
+  std::int64_t columns_per_item = 0, panel_lanes = 0;
+};
+
+struct RunBatchPlan {
+  std::int64_t fits = 0;  // items_that_fit: 0 when not even one fits (the caller's error; batch is then 0)
+  std::int64_t batch = 0, batches = 0;
+  std::int64_t bytes = 0;   // fixed + per_item batch
+  bool forced_fits = true;  // false: the forced batch is more than fits (the caller's error)
+};
+
+constexpr RunBatchPlan plan_run_batch(const RunBatchRequest& r) {
+  RunBatchPlan plan;
+  plan.fits = items_that_fit(r.fixed, r.per_item, r.budget);
+  if (plan.fits < 1) return plan;
+  const std::int64_t items = std::max<std::int64_t>(1, r.items);
+  if (r.forced > 0) {
+    plan.batch = std::min(r.forced, items);
+    plan.forced_fits = plan.batch <= plan.fits;
+  } else {
+    plan.batch =
+        std::clamp<std::int64_t>(r.preferred > 0 ? std::min(plan.fits, r.preferred) : plan.fits, 1, items);
+    if (r.columns_per_item > 0 && r.panel_lanes > 0 && plan.batch < items) {
+      const std::int64_t trimmed =
+          plan.batch - (plan.batch * r.columns_per_item % r.panel_lanes) / r.columns_per_item;
+      if (trimmed >= 1) plan.batch = trimmed;
+    }
+  }
+  if (r.cap > 0 && plan.forced_fits) plan.batch = std::clamp<std::int64_t>(plan.batch, 1, r.cap);
+  plan.batches = ceil_div(items, plan.batch);
+  plan.bytes = r.fixed + r.per_item * plan.batch;
+  return plan;
+}
+
+/// Batches of consecutive items of different sizes (the exact accountant's observers on a gossip schedule,
+/// each with its own basis): each batch takes items in order while their bytes together fit `room`, and at
+/// least one. counts[i] items in batch i, holding bytes[i] together; largest_bytes: the most of those. The
+/// sizes are whole numbers of bytes, so every sum is exact in a double.
+struct ConsecutiveBatches {
+  std::vector<std::int64_t> counts;
+  std::vector<double> bytes;
+  double largest_bytes = 0;
+};
+
+inline ConsecutiveBatches plan_consecutive_batches(std::span<const double> bytes, double room) {
+  ConsecutiveBatches plan;
+  for (std::size_t first = 0; first < bytes.size();) {
+    std::size_t count = 1;
+    double used = bytes[first];
+    while (first + count < bytes.size() && used + bytes[first + count] <= room)
+      used += bytes[first + count++];
+    plan.counts.push_back(static_cast<std::int64_t>(count));
+    plan.bytes.push_back(used);
+    plan.largest_bytes = std::max(plan.largest_bytes, used);
+    first += count;
+  }
   return plan;
 }
 

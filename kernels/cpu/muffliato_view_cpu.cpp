@@ -8,6 +8,7 @@
 
 #include "common/csr_host.hpp"
 #include "common/for_each.hpp"
+#include "common/memory_plan.hpp"
 #include "common/muffliato_view_bodies.hpp"
 #include "cpu/view_basis.hpp"
 #include "muffliato_view_kernels.hpp"
@@ -124,16 +125,16 @@ MuffliatoViewRun muffliato_view_cpu(const MuffliatoViewProblem& p, const Mufflia
   const Index N = Index(n) * T;
   const std::vector<node_t>& observers = plan.observers;  // the others' shares stay 0
   std::vector<double> buffers(static_cast<std::size_t>(3 * Index(n) * N));
+  // Batches of consecutive observers, as many as the budget holds (at least one).
+  std::vector<double> basis_bytes(observers.size());
+  for (std::size_t i = 0; i < observers.size(); ++i) basis_bytes[i] = plan.observer_bytes[observers[i]];
+  const memory_plan::ConsecutiveBatches batches =
+      memory_plan::plan_consecutive_batches(basis_bytes, budget - plan.fixed);
   MuffliatoViewRun run;
-  for (std::size_t first = 0; first < observers.size(); ++run.batches) {
-    // The next batch: as many observers as the budget holds (at least one).
-    std::size_t last = first;
-    double held = 0;
-    while (last < observers.size() &&
-           (last == first || plan.fixed + held + plan.observer_bytes[observers[last]] <= budget))
-      held += plan.observer_bytes[observers[last++]];
-    run.bytes = std::max(run.bytes, plan.fixed + held);
-    const Index count = Index(last - first);
+  for (std::size_t first = 0; run.batches < Index(batches.counts.size()); ++run.batches) {
+    const Index count = batches.counts[std::size_t(run.batches)];
+    const std::size_t last = first + std::size_t(count);
+    run.bytes = std::max(run.bytes, plan.fixed + batches.bytes[std::size_t(run.batches)]);
     std::vector<std::unique_ptr<ViewBasis>> bases(static_cast<std::size_t>(count));
     for (Index i = 0; i < count; ++i) {
       const node_t v = observers[first + std::size_t(i)];

@@ -74,8 +74,9 @@ inline std::string mib(std::int64_t bytes) {
   return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB";
 }
 
-/// Runs per batch (docs/design.md principle 5), decided before anything is allocated: `batch_runs` when > 0
-/// (else the most that fit) in 85% of the free memory of the current device, or memory_limit when smaller.
+/// Runs per batch (docs/design.md principle 5), decided before anything is allocated
+/// (memory_plan::plan_run_batch): `batch_runs` when > 0 (else the most that fit) in 85% of the free memory of
+/// the current device, or memory_limit when smaller.
 /// InsufficientMemory names the sizes (`what`: e.g. "n = 100, D = 1, 11 recorded times").
 inline std::int64_t choose_batch(int device, std::int64_t fixed, std::int64_t per_run, std::int64_t runs,
                                  std::int64_t batch_runs, std::int64_t memory_limit, const std::string& what,
@@ -83,21 +84,23 @@ inline std::int64_t choose_batch(int device, std::int64_t fixed, std::int64_t pe
   const auto [budget, source] =
       cuda::device_memory_budget(device, memory_plan::kDeviceMemoryShare, memory_limit);
   const std::string sizes = what + "; " + mib(fixed) + " fixed + " + mib(per_run) + " per run";
-  if (fixed + per_run > budget)
+  // Column counts stay within the 32-bit sizes of the grid and of the libraries.
+  const memory_plan::RunBatchPlan plan =
+      memory_plan::plan_run_batch({.items = runs,
+                                   .fixed = fixed,
+                                   .per_item = per_run,
+                                   .budget = budget,
+                                   .forced = batch_runs,
+                                   .cap = std::numeric_limits<std::int32_t>::max() / dim});
+  if (plan.fits < 1)
     throw InsufficientMemory("gossip-sim on CUDA: one run needs " + mib(fixed + per_run) + " (" + sizes +
                              ") but only " + mib(budget) + " is available (" + source + ")");
-  const std::int64_t fits = (budget - fixed) / per_run;
-  std::int64_t b = std::min(fits, runs);
-  if (batch_runs > 0) {
-    b = std::min(batch_runs, runs);
-    if (b > fits)
-      throw InsufficientMemory("gossip-sim on CUDA: batch-runs " + std::to_string(b) + " needs " +
-                               mib(fixed + b * per_run) + " (" + sizes + ") but only " + mib(budget) +
-                               " is available (" + source + "); at most " + std::to_string(fits) +
-                               " runs fit");
-  }
-  // Column counts stay within the 32-bit sizes of the grid and of the libraries.
-  return std::clamp<std::int64_t>(b, 1, std::numeric_limits<std::int32_t>::max() / dim);
+  if (!plan.forced_fits)
+    throw InsufficientMemory("gossip-sim on CUDA: batch-runs " + std::to_string(plan.batch) + " needs " +
+                             mib(plan.bytes) + " (" + sizes + ") but only " + mib(budget) +
+                             " is available (" + source + "); at most " + std::to_string(plan.fits) +
+                             " runs fit");
+  return plan.batch;
 }
 
 }  // namespace

@@ -25,6 +25,7 @@
 #include "cuda/base/memory_budget.hpp"
 #include "cuda/base/runtime_check.hpp"
 #include "cuda/base/stream.hpp"
+#include "cuda/gossip_view_download.cuh"
 #include "device_kernels.hpp"
 #include "gossip_view_kernels.hpp"
 #include "netdp/ground/errors.hpp"
@@ -110,12 +111,7 @@ class ViewEngine final : public GossipViewCudaEngine {
     gossip_view::ObserverBody body = body_;
     body.observers = observers_.data() + first;
     for_each_observer(count, body, stream);
-    NETDP_CUDA_TRY(cudaMemcpyAsync(projections, projections_.data(),
-                                   static_cast<std::size_t>(count * row_) * sizeof(double),
-                                   cudaMemcpyDeviceToHost, stream));
-    NETDP_CUDA_TRY(cudaMemcpyAsync(reports, reports_.data(),
-                                   static_cast<std::size_t>(count) * sizeof(GossipViewObserver),
-                                   cudaMemcpyDeviceToHost, stream));
+    download_views(projections_.data(), reports_.data(), count, row_, projections, reports, stream);
     stream_.synchronize();
   }
 
@@ -173,21 +169,21 @@ std::unique_ptr<GossipViewCudaEngine> gossip_view_cuda(const GossipViewProblem& 
   const std::int64_t per_observer = gossip_view::slot_doubles(n, rank_capacity, width_capacity) * d +
                                     (source >= 0 ? 1 : n) * d +
                                     static_cast<std::int64_t>(sizeof(GossipViewObserver));
-  std::int64_t batch = 0;
+  memory_plan::RunBatchPlan plan;
   {
     const cuda::DeviceGuard guard(device);
     const cuda::MemoryBudget budget =
         cuda::device_memory_budget(device, memory_plan::kDeviceMemoryShare, memory_limit);
-    batch = budget.bytes > fixed ? (budget.bytes - fixed) / per_observer : 0;
-    if (batch < 1)
+    plan = memory_plan::plan_run_batch(
+        {.items = count, .fixed = fixed, .per_item = per_observer, .budget = budget.bytes});
+    if (plan.fits < 1)
       throw InsufficientMemory("gossip-loss on CUDA: one observer's view basis needs " +
                                std::to_string(per_observer) + " bytes beside " + std::to_string(fixed) +
                                " bytes of W and the graph, more than " + budget.source + " (" +
                                std::to_string(budget.bytes) + " bytes); use device cpu");
   }
-  batch = std::min(batch, std::max<std::int64_t>(1, count));
   return std::make_unique<ViewEngine>(p, device, observers, count, source, rank_capacity, width_capacity,
-                                      floor, batch);
+                                      floor, plan.batch);
 }
 
 }  // namespace netdp::kernels

@@ -25,6 +25,7 @@
 #include "cuda/base/runtime_check.hpp"
 #include "cuda/base/stream.hpp"
 #include "cuda/gossip_spmm.cuh"
+#include "cuda/gossip_view_download.cuh"
 #include "cuda/sequence_rounds.cuh"
 #include "device_kernels.hpp"
 #include "gossip_loss_sequence_kernels.hpp"
@@ -112,12 +113,7 @@ class SequenceViewEngine {
         count,
         gossip_view::FinishViewsBody{bases, p_.knows_noise, p_.source, projections_.data(), reports_.data()},
         stream);
-    NETDP_CUDA_TRY(cudaMemcpyAsync(projections, projections_.data(),
-                                   static_cast<std::size_t>(count * row_) * sizeof(double),
-                                   cudaMemcpyDeviceToHost, stream));
-    NETDP_CUDA_TRY(cudaMemcpyAsync(reports, reports_.data(),
-                                   static_cast<std::size_t>(count) * sizeof(GossipViewObserver),
-                                   cudaMemcpyDeviceToHost, stream));
+    download_views(projections_.data(), reports_.data(), count, row_, projections, reports, stream);
     stream_.synchronize();  // also keeps `index` alive until its upload is done
   }
 
@@ -180,26 +176,27 @@ CudaSequenceViewRun gossip_view_sequence_cuda(const SequenceViewProblem& p, int 
   const std::int64_t per_observer =
       gossip_view::slot_doubles(n, rank_capacity, p.width_capacity) * d + row * d +
       static_cast<std::int64_t>(sizeof(gossip_view::BasisState) + sizeof(GossipViewObserver));
-  std::int64_t batch = 0;
+  memory_plan::RunBatchPlan plan;
   {
     const cuda::DeviceGuard guard(device);
     const cuda::MemoryBudget budget =
         cuda::device_memory_budget(device, memory_plan::kDeviceMemoryShare, memory_limit);
-    batch = budget.bytes > fixed ? (budget.bytes - fixed) / per_observer : 0;
-    if (batch < 1)
+    plan = memory_plan::plan_run_batch(
+        {.items = p.count, .fixed = fixed, .per_item = per_observer, .budget = budget.bytes});
+    if (plan.fits < 1)
       throw InsufficientMemory("gossip-loss-sequence (exact) on CUDA: one observer's basis needs " +
                                std::to_string(per_observer) + " bytes beside " + std::to_string(fixed) +
                                " bytes of the products and the rounds (n = " + std::to_string(n) +
                                "), more than " + budget.source + " (" + std::to_string(budget.bytes) +
                                " bytes); use device cpu");
   }
-  batch = std::min(batch, std::max<std::int64_t>(1, p.count));
+  const std::int64_t batch = plan.batch;
   SequenceViewEngine engine(p, distinct, device, rank_capacity, batch);
   for (std::int64_t first = 0; first < p.count; first += batch) {
     const std::int64_t count = std::min(batch, p.count - first);
     engine.run_batch(first, count, projections + first * row, reports + first);
   }
-  return {engine.device_bytes(), (p.count + batch - 1) / batch};
+  return {engine.device_bytes(), memory_plan::ceil_div(p.count, batch)};  // 0 for no observers
 }
 
 }  // namespace netdp::kernels

@@ -56,17 +56,15 @@ std::int64_t observer_views(const kernels::GossipViewProblem& problem, std::span
 
 kernels::GossipViewProblem gossip_view_problem(const Graph& g, const CsrMatrix& w, int t_start, int steps,
                                                bool knows_noise) {
-  kernels::GossipViewProblem problem;
-  problem.n = g.n;
-  problem.w_offsets = w.offsets.data();
-  problem.w_columns = w.columns.data();
-  problem.w_values = w.values.data();
-  problem.g_offsets = g.offsets.data();
-  problem.g_adjacency = g.adjacency.data();
-  problem.t_start = t_start;
-  problem.steps = steps;
-  problem.knows_noise = knows_noise;
-  return problem;
+  return {.n = g.n,
+          .w_offsets = w.offsets.data(),
+          .w_columns = w.columns.data(),
+          .w_values = w.values.data(),
+          .g_offsets = g.offsets.data(),
+          .g_adjacency = g.adjacency.data(),
+          .t_start = t_start,
+          .steps = steps,
+          .knows_noise = knows_noise};
 }
 
 void add_view_report(GossipLossRun& run, std::span<const kernels::GossipViewObserver> observers) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "accounting/gossip_view.hpp"
+#include "common/memory_plan.hpp"
 #include "core/memory_info.hpp"
 #include "core/progress.hpp"
 #include "gossip_loss_sequence_kernels.hpp"
@@ -18,20 +19,7 @@
 namespace netdp {
 namespace {
 
-/// Consecutive runs of `observers` whose bases (`bytes` each) fit `room` together (at least one each).
-std::vector<std::span<const node_t>> plan_batches(std::span<const node_t> observers,
-                                                  std::span<const double> bytes, double room) {
-  std::vector<std::span<const node_t>> batches;
-  for (std::size_t first = 0; first < observers.size();) {
-    std::size_t count = 1;
-    double used = bytes[first];
-    while (first + count < observers.size() && used + bytes[first + count] <= room)
-      used += bytes[first + count++];
-    batches.push_back(observers.subspan(first, count));
-    first += count;
-  }
-  return batches;
-}
+namespace memory_plan = kernels::memory_plan;
 
 /// A constant schedule with a symmetric doubly-stochastic W is the fixed-W problem: its messages W^t e_w span
 /// a block Krylov space, which the fixed-W engine builds without forming the powers (better conditioned than
@@ -53,13 +41,8 @@ kernels::SequenceProblem sequence_problem(const GossipSchedule& s, kernels::Sequ
   rounds.clear();
   if (!s.randomized())
     for (int t = 0; t < s.steps; ++t) rounds.push_back({s.round(t).w, s.round(t).graph});
-  kernels::SequenceProblem problem;
-  problem.kind = kind;
-  problem.n = s.n;
-  problem.steps = s.steps;
-  problem.rounds = rounds.data();
-  problem.activations = s.activations.data();
-  return problem;
+  return {
+      .kind = kind, .n = s.n, .steps = s.steps, .rounds = rounds.data(), .activations = s.activations.data()};
 }
 
 ResolvedDevice sequence_device(const GossipSchedule& s, const DeviceSpec& spec) {
@@ -88,12 +71,10 @@ GossipLossRun gossip_loss_sequence_exact(const GossipSchedule& s, const GossipLo
   const double floor = kernels::gossip_view_floor_of(n, max_rank);
 
   // Memory: the products, the projections (n x n, or n with a source), an output tile, then the bases.
-  const std::int64_t tile =
-      std::min<std::int64_t>(p.source ? 1 : n, std::max<std::int64_t>(1, (64 << 20) / (8 * std::int64_t(n))));
+  const std::int64_t tile = memory_plan::output_tile(p.source ? 1 : n, n);
   const double fixed = kernels::sequence_state_bytes(n, 0, !randomized) +
                        8.0 * (p.source ? double(n) : double(n) * double(n)) + 8.0 * double(tile) * double(n);
-  const double budget =
-      p.memory_limit > 0 ? double(p.memory_limit) : double(available_memory_bytes()) * 4.0 / 5.0;
+  const double budget = double(memory_plan::host_budget(available_memory_bytes(), p.memory_limit));
   // Observers: all of them, or with a source those whose view can hold x_u (the others' loss is exactly 0).
   std::vector<node_t> observers;
   if (p.source) {
@@ -110,7 +91,8 @@ GossipLossRun gossip_loss_sequence_exact(const GossipSchedule& s, const GossipLo
         format_double((fixed + one) / double(1 << 30)) +
         " GiB (the dense n x n products, the projections and one observer's basis), but only " +
         format_double(budget / double(1 << 30)) + " GiB is available");
-  const auto batches = plan_batches(observers, bytes, budget - fixed);
+  const memory_plan::ConsecutiveBatches batches =
+      memory_plan::plan_consecutive_batches(bytes, budget - fixed);
 
   // projections[i * n + u] (all sources) or projections[i] (one) for v = observers[i].
   const node_t source = p.source.value_or(-1);
@@ -140,19 +122,17 @@ GossipLossRun gossip_loss_sequence_exact(const GossipSchedule& s, const GossipLo
     passes = cuda.batches;
   } else {
     kernels::SequenceState st(n, 0, 0, !randomized);
-    double largest_batch = 0;
-    for (std::size_t done = 0; const auto& batch : batches) {
+    for (std::size_t done = 0; const std::int64_t count : batches.counts) {
+      const std::span<const node_t> batch =
+          std::span<const node_t>(observers).subspan(done, std::size_t(count));
       kernels::sequence_view_cpu(s, p.t_start, messages, knows, floor, batch, source, st,
                                  std::span(projections).subspan(done * stride, batch.size() * stride),
                                  std::span(report).subspan(done, batch.size()));
-      double batch_bytes = 0;
-      for (std::size_t i = done; i < done + batch.size(); ++i) batch_bytes += bytes[i];
-      largest_batch = std::max(largest_batch, batch_bytes);
       done += batch.size();
       throw_if_stopped();  // a watched run was asked to stop (core/progress.hpp)
     }
-    passes = static_cast<std::int64_t>(batches.size());
-    memory_estimate = static_cast<std::int64_t>(fixed + largest_batch);
+    passes = static_cast<std::int64_t>(batches.counts.size());
+    memory_estimate = static_cast<std::int64_t>(fixed + batches.largest_bytes);
   }
 
   const double ldp = gossip_ldp_loss(p);

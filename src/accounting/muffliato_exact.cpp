@@ -8,6 +8,7 @@
 #include <string>
 
 #include "accounting/gossip_view.hpp"
+#include "common/memory_plan.hpp"
 #include "core/memory_info.hpp"
 #include "core/progress.hpp"
 #include "muffliato_view_kernels.hpp"
@@ -42,8 +43,7 @@ MuffliatoExactResult muffliato_exact_shares(const GossipSchedule& s, std::span<c
                                               p.same_shift,
                                               p.source ? std::int64_t(*p.source) : -1};
   const kernels::MuffliatoViewPlan plan = kernels::muffliato_view_plan(problem);
-  const double budget =
-      p.memory_limit > 0 ? double(p.memory_limit) : double(available_memory_bytes()) * 4.0 / 5.0;
+  const double budget = double(kernels::memory_plan::host_budget(available_memory_bytes(), p.memory_limit));
   double one = 0;  // the observers whose basis is built (with a source, those it reaches)
   for (node_t v : plan.observers) one = std::max(one, plan.observer_bytes[v]);
   if (plan.fixed + one > budget)

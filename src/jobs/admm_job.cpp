@@ -98,7 +98,6 @@ void check_admm_job(const AdmmJob& job) {
 
 RunResult run_admm_job(const AdmmJob& job) {
   AdmmParams p = job.params;
-  check_admm_job(job);
   const LearningDataSpec& d = job.data;
   const LocalData rows =
       d.csv.empty() ? synthetic_data(p.objective, 1, d.synthetic_dim, static_cast<int>(d.synthetic_rows),

@@ -97,7 +97,6 @@ void check_attack_dgd_job(const AttackDgdJob& job) {
 
 RunResult run_attack_dgd_job(const AttackDgdJob& job) {
   const Stopwatch clock;
-  check_attack_dgd_job(job);
   const Graph g = make_graph(job.graph);
   bool every = false;
   const std::vector<node_t> attackers = attack::parse_attackers(job.attackers, g.n, job.params.seed, &every);
@@ -315,9 +314,8 @@ Model attack_dgd_model() {
       "--sigma 0.01 --runs 2 --out out/attack-dgd");
   using Job = AttackDgdJob;
   Binding<Job> bind;
-  m.parameters = graph_parameters(bind);
-  append(
-      m.parameters,
+  m.parameters = graph_parameters(
+      bind,
       {bind(text("attackers", "attacking nodes: a list (0,1) or random:K").fallback("0"), &Job::attackers),
        bind(integer("steps", "gradient steps T observed").required().range(between(1, 1e5)), &Job::params,
             &attack::DgdAttackParams::steps),
@@ -364,14 +362,16 @@ Model attack_dgd_model() {
   m.validate = bind.check(check_attack_dgd_job);
   m.execute = bind.run(run_attack_dgd_job);
   m.describe = [](const json& s, const RunContext& c) {
-    const json& e = s["error"];
+    // The mean relative error of one estimate, "-" when no target is identifiable.
+    const auto error = [&s](const char* estimate) {
+      const json& e = s["error"][estimate];
+      return e.is_null() ? std::string("-") : format_double(e.get<double>());
+    };
     return format_line(
         "attack dgd: n = %d, T = %d, %zu of %d targets identifiable, mean relative error OLS %s, GLS %s, "
         "%.3f s -> %s\n",
         s["n"].get<int>(), s["steps"].get<int>(), s["identifiable"].size(), s["targets"].get<int>(),
-        e["ols"].is_null() ? "-" : format_double(e["ols"].get<double>()).c_str(),
-        e["gls"].is_null() ? "-" : format_double(e["gls"].get<double>()).c_str(), s["seconds"].get<double>(),
-        c.out_dir.string().c_str());
+        error("ols").c_str(), error("gls").c_str(), s["seconds"].get<double>(), c.out_dir.string().c_str());
   };
   // The covariance (m x m, m = T K |N(A)|) and one SVD of up to m x n per step t dominate; each run adds two
   // products per step (~1 ns per multiply-add).

@@ -166,7 +166,6 @@ json every_attacker(const AttackGossipJob& job, const Graph& g, const attack::Go
 
 RunResult run_attack_gossip_job(const AttackGossipJob& job) {
   const Stopwatch clock;
-  check_attack_gossip_job(job);
   const Graph g = make_graph(job.graph);
   bool every = false;
   const std::vector<node_t> attackers = attack::parse_attackers(job.attackers, g.n, job.params.seed, &every);
@@ -261,9 +260,8 @@ Model attack_gossip_model() {
       "--graph florentine --attackers all --steps 4 --out out/attack-gossip");
   using Job = AttackGossipJob;
   Binding<Job> bind;
-  m.parameters = graph_parameters(bind);
-  append(
-      m.parameters,
+  m.parameters = graph_parameters(
+      bind,
       {bind(text("attackers", "attacking nodes: a list (0,1), all (every node alone, batched) or random:K")
                 .forms({"LIST", "all", "random:K"})
                 .fallback("0"),

@@ -12,6 +12,9 @@
 //   m.validate = bind.check(check_walk_loss_job);
 //   m.execute = bind.run(run_walk_loss_job);
 //
+// Model::run calls validate (with the parameters' own checks) before execute, for the CLI, studies and Python
+// alike, so a run function need not check its job again.
+//
 // A binding is a chain of member pointers (the field) or a setter `(Job&, T)`; the field's or the setter's
 // type T says how the value converts: bool (flag), int (integer, at most 2^31 - 1), std::int64_t (integer;
 // declared wide automatically), std::uint64_t (natural), double (real), std::string (text, choice),

@@ -106,17 +106,23 @@ bounds::ContributionOptions contribution_options(const WalkValues& w);
 /// The walk options as manifest parameters.
 nlohmann::json walk_manifest(const WalkValues& w);
 
-/// The walk fields the complete-graph walk bounds share (sum, histogram, DP-SGD).
+/// The walk fields every complete-graph walk bound shares (sum, histogram, DP-SGD and its sigma search).
 template <class Params>
-void set_walk_fields(Params& p, const WalkValues& w) {
+void set_walk_sampling(Params& p, const WalkValues& w) {
   p.delta_prime = w.delta_prime;
   p.steps = w.steps;
   p.steps_per_node = w.steps_per_node;
   p.contributions = contribution_options(w);
-  p.composition = bounds::parse_composition(w.composition);
   p.colluders = w.colluders;
   p.sender_known = w.sender_known;
   p.delta_tilde = w.delta_tilde;
+}
+
+/// The same and the composition (the bounds that compose over contributions: sum, histogram, DP-SGD).
+template <class Params>
+void set_walk_fields(Params& p, const WalkValues& w) {
+  set_walk_sampling(p, w);
+  p.composition = bounds::parse_composition(w.composition);
 }
 
 /// One bound: `check` validates the n-independent parameters (before the grid; InvalidInput always stops),

@@ -50,13 +50,7 @@ Model sgd_sigma_bound_model() {
       std::move(parameters), bind, [](const Job& job) {
         const bound::WalkValues& w = job.walk;
         bounds::SigmaSearchParams p = job.p;
-        p.steps = w.steps;
-        p.steps_per_node = w.steps_per_node;
-        p.contributions = bound::contribution_options(w);
-        p.sender_known = w.sender_known;
-        p.delta_tilde = w.delta_tilde;
-        p.delta_prime = w.delta_prime;
-        p.colluders = w.colluders;
+        bound::set_walk_sampling(p, w);
         json parameters = sgd_manifest(w, p.lipschitz, p.epsilon, p.delta);
         parameters.update({{"procedure", job.procedure},
                            {"slope_factor", p.slope_factor},

@@ -62,7 +62,6 @@ std::pair<double, std::string> edge_probability(const ErBoundJob& job, const Gra
 
 RunResult run_er_bound_job(const ErBoundJob& job, const ResultsDir& out) {
   const Stopwatch clock;
-  check_er_bound_job(job);
   const Graph g = make_graph(job.graph);
   if (g.n < 2) throw InvalidParameter("graph", "graph: gossip-er-bound needs at least 2 nodes");
   if (job.source && *job.source >= g.n)

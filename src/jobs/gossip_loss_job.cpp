@@ -68,14 +68,9 @@ RunResult run_gossip_loss_job(const GossipLossJob& job, const ResultsDir& out) {
   resolve_device(params.device);
   // The spectrum is needed for steps auto only; otherwise it is reported when cheap (docs/gossip_loss.md).
   const JobGraph graph = load_job_graph(job.graph, job.weights, job.gap, job.auto_steps, job.progress);
-  const Graph& g = graph.g;
-  const CsrMatrix& w = graph.w;
-  const SpectralSummary& spectrum = graph.spectrum;
-  const double gap = graph.gap;
-  if (job.auto_steps) {
-    require_connected_for_auto_steps(g, "the stopping time T_stop");
-    params.steps = muffliato_stopping_time(g.n, params.sigma, gap);
-  }
+  const auto& [g, w, spectrum, gap] = graph;
+  if (job.auto_steps)
+    params.steps = auto_steps(graph, params.sigma, "the stopping time T_stop", muffliato_stopping_time);
   validate(params, g.n);
   const double graph_seconds = clock.seconds();
 

@@ -36,7 +36,6 @@ void check_graph_job(const GraphJob& job) {
 }
 
 RunResult run_graph(const GraphJob& job, const ResultsDir& out) {
-  check_graph_job(job);
   const std::string& spec = job.graph;
   const std::string& weights = job.weights;
   const double sigma = job.sigma;
@@ -112,18 +111,18 @@ Model graph_model() {
   m.footer = "Graph families (graph = FAMILY:key=value,...):\n" + graph_families_help();
   m.study_model = false;
   Binding<GraphJob> bind;
-  m.parameters = graph_parameters(bind);
-  append(m.parameters, {bind(real("sigma", "absolute noise std (sensitivity 1) used for the reported T_stop")
-                                 .unit(units::absolute_std)
-                                 .fallback("1"),
-                             &GraphJob::sigma),
-                        bind(flag("eigenvalues", "also write every eigenvalue of W (dense, O(n^3))"),
-                             &GraphJob::eigenvalues),
-                        bind(integer("diameter-limit", "skip the exact diameter when n * 2m exceeds this")
-                                 .fallback("2000000000")
-                                 .wide(),
-                             &GraphJob::diameter_limit),
-                        out_parameter()});
+  m.parameters = graph_parameters(
+      bind,
+      {bind(real("sigma", "absolute noise std (sensitivity 1) used for the reported T_stop")
+                .unit(units::absolute_std)
+                .fallback("1"),
+            &GraphJob::sigma),
+       bind(flag("eigenvalues", "also write every eigenvalue of W (dense, O(n^3))"), &GraphJob::eigenvalues),
+       bind(integer("diameter-limit", "skip the exact diameter when n * 2m exceeds this")
+                .fallback("2000000000")
+                .wide(),
+            &GraphJob::diameter_limit),
+       out_parameter()});
   m.validate = bind.check(check_graph_job);
   m.execute = bind.run(run_graph);
   // --eigenvalues holds the dense n x n W at once (LAPACK dsyevd): refused by Model::run before the

@@ -66,6 +66,12 @@ void require_device(const DeviceSpec& device) {
   if (device.kind == DeviceKind::cuda) (void)resolve_device(device);
 }
 
+int auto_steps(const JobGraph& graph, double sigma, const std::string& horizon,
+               int (*rule)(node_t n, double sigma, double gap)) {
+  require_connected_for_auto_steps(graph.g, horizon);
+  return rule(graph.g.n, sigma, graph.gap);
+}
+
 void require_connected_for_auto_steps(const Graph& g, const std::string& horizon) {
   node_t components = 0;
   connected_components(g, &components);

@@ -46,4 +46,9 @@ void require_device(const DeviceSpec& device);
 /// InvalidInput naming `horizon` (e.g. "the stopping time T_stop") when g is disconnected.
 void require_connected_for_auto_steps(const Graph& g, const std::string& horizon);
 
+/// T for steps auto: `rule`(n, sigma, gap) of the graph (muffliato_stopping_time, random_walk_horizon), after
+/// require_connected_for_auto_steps(graph.g, horizon).
+int auto_steps(const JobGraph& graph, double sigma, const std::string& horizon,
+               int (*rule)(node_t n, double sigma, double gap));
+
 }  // namespace netdp

@@ -19,7 +19,6 @@ void check_mf_factorize_job(const MfFactorizeJob& job) {
 
 RunResult run_mf_factorize_job(const MfFactorizeJob& job) {
   const Stopwatch clock;
-  check_mf_factorize_job(job);
   const MfSetup setup = mf_setup(job.spec);
   RunResult result;
   const mf::Matrix c = mf::stack_rows(setup.c);

@@ -193,7 +193,6 @@ mf::ObservationModel observation_model(const MfLossJob& job, const MfSetup& setu
 
 RunResult run_mf_loss_job(const MfLossJob& job) {
   const Stopwatch clock;
-  check_mf_loss_job(job);
   const mf::TrustModel trust = mf::parse_trust(job.trust);
   const bool observation = trust == mf::TrustModel::observation;
   const mf::EpsilonConversion conversion = mf::parse_conversion(job.conversion);
@@ -426,13 +425,9 @@ Model mf_loss_model() {
        bind(real("alpha", "Renyi order alpha > 1").fallback("2").range(above(1)), &Job::alpha),
        // A noise multiplier, not an absolute std (issue 29): --sigma is its deprecated spelling; the loss is
        // alpha sens^2 / (2 sigma^2).
-       bind(real("noise-multiplier",
-                 "noise std over the sensitivity sens_Pi(C): loss = alpha sens^2 / (2 sigma^2), sigma this "
-                 "multiplier")
-                .fallback("1")
-                .range(above(0))
-                .unit(units::noise_multiplier)
-                .alias("sigma"),
+       bind(noise_multiplier("noise std over the sensitivity sens_Pi(C): loss = alpha sens^2 / (2 sigma^2), "
+                             "sigma this multiplier",
+                             above(0)),
             &Job::sigma),
        bind(real("delta",
                  "write epsilon.npy: epsilon at this delta in (0, 1) of each (sens / sigma)-GDP pair"),

@@ -81,7 +81,6 @@ CsvTable curves_table(const mf::MfSgdResult& r) {
 
 RunResult run_mf_sgd_job(const MfSgdJob& job) {
   const Stopwatch clock;
-  check_mf_sgd_job(job);
   const MfSetup setup = mf_setup(job.spec);
   mf::MfSgdParams p = job.params;
   p.participation = setup.participation;

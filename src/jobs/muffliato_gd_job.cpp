@@ -199,7 +199,6 @@ RunResult run_muffliato_gd_job(const MuffliatoGdJob& job) {
   const Stopwatch clock;
   MuffliatoGdParams p = job.params;
   p.er_per_round = job.er_c.has_value();
-  check_muffliato_gd_job(job);
   const auto [sensitivity, sensitivity_rule] = sensitivity_of(job);
 
   JobGraph jg;
@@ -435,9 +434,8 @@ Model muffliato_gd_model() {
   Binding<MuffliatoGdJob> bind;
   using Job = MuffliatoGdJob;
   using P = MuffliatoGdParams;
-  m.parameters = graph_parameters(bind);
-  append(
-      m.parameters,
+  m.parameters = graph_parameters(
+      bind,
       {bind(choice("objective", "quadratic | least-squares | logistic",
                    {"quadratic", "least-squares", "logistic"})
                 .fallback("quadratic"),

@@ -37,7 +37,6 @@ void check_muffliato_sgd_job(const MuffliatoSgdJob& job) {
 RunResult run_muffliato_sgd_job(const MuffliatoSgdJob& job) {
   const Stopwatch clock;
   MuffliatoGdParams p = job.params;
-  check_muffliato_sgd_job(job);
   const JobGraph jg =
       load_job_graph(job.graph, parse_weights_spec(job.weights), p.gap_definition, true, job.progress);
   p.spectral_gap = jg.gap;

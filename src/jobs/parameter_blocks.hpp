@@ -32,6 +32,15 @@ std::vector<Parameter> graph_parameters(Binding<Job>& bind) {
   return list;
 }
 
+/// The same followed by the model's own parameters `more`, bound by the caller (each setter writes fields of
+/// its own, so binding them first changes nothing).
+template <class Job>
+std::vector<Parameter> graph_parameters(Binding<Job>& bind, const std::vector<Parameter>& more) {
+  std::vector<Parameter> list = graph_parameters(bind);
+  append(list, more);
+  return list;
+}
+
 /// The parameters of both pairwise-loss models (gossip-loss, walk-loss), in the order of their help; `noise`
 /// is the model's noise parameter, bound by the caller (gossip-loss: sigma, walk-loss: noise-multiplier), and
 /// `steps_help` says what auto means for the model.

@@ -80,14 +80,8 @@ RunResult run_walk_loss_job(const WalkLossJob& job, const ResultsDir& out) {
   resolve_device(params.device);
 
   const JobGraph graph = load_job_graph(job.graph, job.weights, job.gap, true, job.progress);
-  const Graph& g = graph.g;
-  const CsrMatrix& w = graph.w;
-  const SpectralSummary& spectrum = graph.spectrum;
-  const double gap = graph.gap;
-  if (job.auto_steps) {
-    require_connected_for_auto_steps(g, "the horizon T_RW");
-    params.steps = random_walk_horizon(g.n, params.sigma, gap);
-  }
+  const auto& [g, w, spectrum, gap] = graph;
+  if (job.auto_steps) params.steps = auto_steps(graph, params.sigma, "the horizon T_RW", random_walk_horizon);
   validate(params, g.n);
   params.lambda_2 = spectrum.lambda_2;  // the chebyshev solver's interval: no second Lanczos
   params.lambda_min = spectrum.lambda_min;

@@ -45,7 +45,6 @@ RunResult run_walk_sgd_job(const WalkSgdJob& job) {
   const WalkSgdMeanLoss& ml = job.mean_loss;
   const bool mean_loss = ml.target > 0;
   const bool by_distance = job.node_data != WalkSgdNodeData::rows;
-  check_walk_sgd_job(job);
   Graph graph;
   const WalkModel walk = make_walk_model(job.graph, job.weights, &graph, "walk-sgd");
   std::vector<double> positions;

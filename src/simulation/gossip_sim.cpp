@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 
+#include "common/memory_plan.hpp"
 #include "common/panel_lanes.hpp"
 #include "core/memory_info.hpp"
 #include "core/progress.hpp"
@@ -27,6 +28,7 @@ namespace netdp {
 namespace {
 
 using namespace gossip_sim_detail;
+namespace memory_plan = kernels::memory_plan;
 
 /// What a simulation shares between the library calls: checked inputs, times, averages, gamma.
 struct Prepared {
@@ -98,32 +100,29 @@ BatchPlan plan_batches(const Graph& g, const CsrMatrix& w, const GossipSimParams
       fixed += threads * 2 * state;
       break;
   }
-  const std::int64_t budget = p.memory_limit > 0 ? p.memory_limit : available_memory_bytes() * 4 / 5;
+  const std::int64_t budget = memory_plan::host_budget(available_memory_bytes(), p.memory_limit);
   const std::string sizes = "n = " + std::to_string(n) + ", D = " + std::to_string(dim) + ", " +
                             std::to_string(points) + " recorded times";
-  if (fixed + per_run > budget)
+  // Automatic batches: enough columns for every thread to hold a few panels, else about 256 MiB per batch
+  // (progress), in whole panels where possible.
+  const std::int64_t busy = (4 * threads * kernels::kSparseLanes + dim - 1) / dim;
+  const memory_plan::RunBatchPlan plan =
+      memory_plan::plan_run_batch({.items = p.runs,
+                                   .fixed = fixed,
+                                   .per_item = per_run,
+                                   .budget = budget,
+                                   .forced = p.batch_runs,
+                                   .preferred = std::max(busy, (std::int64_t{256} << 20) / per_run),
+                                   .columns_per_item = dim,
+                                   .panel_lanes = kernels::kSparseLanes});
+  if (plan.fits < 1)
     throw InsufficientMemory("gossip-sim: one run needs " + mib(fixed + per_run) + " (" + sizes +
                              ") but only " + mib(budget) + " is available");
-  BatchPlan plan;
-  const std::int64_t fits = (budget - fixed) / per_run;
-  if (p.batch_runs > 0) {
-    plan.batch = std::min(p.batch_runs, p.runs);
-    if (plan.batch > fits)
-      throw InsufficientMemory("gossip-sim: batch-runs " + std::to_string(plan.batch) + " needs " +
-                               mib(fixed + plan.batch * per_run) + " (" + sizes + ") but only " +
-                               mib(budget) + " is available; at most " + std::to_string(fits) + " runs fit");
-  } else {
-    // Enough columns for every thread to hold a few panels, else about 256 MiB per batch (progress).
-    const std::int64_t busy = (4 * threads * kernels::kSparseLanes + dim - 1) / dim;
-    const std::int64_t preferred = std::max(busy, (std::int64_t{256} << 20) / per_run);
-    plan.batch = std::clamp<std::int64_t>(std::min(fits, preferred), 1, p.runs);
-    // Whole panels where possible: a short last panel costs as much as a full one.
-    const std::int64_t trimmed = plan.batch - (plan.batch * dim % kernels::kSparseLanes) / dim;
-    if (plan.batch < p.runs && trimmed >= 1) plan.batch = trimmed;
-  }
-  plan.batches = (p.runs + plan.batch - 1) / plan.batch;
-  plan.memory_estimate = fixed + plan.batch * per_run;
-  return plan;
+  if (!plan.forced_fits)
+    throw InsufficientMemory("gossip-sim: batch-runs " + std::to_string(plan.batch) + " needs " +
+                             mib(plan.bytes) + " (" + sizes + ") but only " + mib(budget) +
+                             " is available; at most " + std::to_string(plan.fits) + " runs fit");
+  return {plan.batch, plan.batches, plan.bytes};
 }
 
 /// Running mean and sum of squared deviations (Welford), fed in run order.

@@ -10,6 +10,7 @@
 #include <limits>
 #include <string>
 
+#include "common/memory_plan.hpp"
 #include "core/memory_info.hpp"
 #include "core/progress.hpp"
 #include "gossip_loss_sequence_kernels.hpp"
@@ -24,7 +25,7 @@ namespace {
 
 using namespace gossip_sim_detail;
 
-constexpr double kTileBytes = 64 << 20;  // the accountant's output tiles (docs/gossip_loss_sequence.md)
+namespace memory_plan = kernels::memory_plan;
 
 /// Every run has the same schedule: nothing random in who talks to whom.
 bool deterministic_schedule(GossipProtocol p) {
@@ -86,7 +87,7 @@ PrivacyPlan plan_privacy(const Graph& g, const CsrMatrix& w, const GossipSimPara
   plan.identical = deterministic_schedule(p.protocol);
   plan.computed_runs = plan.identical ? 1 : p.runs;
   plan.keep = !q.quantiles.empty() && !plan.identical;
-  plan.tile = std::min<std::int64_t>(rows, std::max<std::int64_t>(1, std::int64_t(kTileBytes / (8 * n))));
+  plan.tile = memory_plan::output_tile(rows, g.n);  // the accountant's output tiles
   const bool randomized = p.protocol == GossipProtocol::randomized;
   plan.accountant = kernels::sequence_state_bytes(g.n, rows, !randomized) + 8 * double(plan.tile) * n;
   if (q.accounting == GossipAccounting::exact)  // the products, the projections and at least one basis
@@ -98,7 +99,7 @@ PrivacyPlan plan_privacy(const Graph& g, const CsrMatrix& w, const GossipSimPara
   // the union graph now, the base graph at the end).
   const double per_run = 8 * 6 * n + 2 * 4 * double(plan.tile) * n + schedule_bytes(g, w, p);
   const double kept = plan.keep ? 8 * pairs * runs + 8 * runs * omp_get_max_threads() : 0;
-  plan.budget = q.memory_limit > 0 ? double(q.memory_limit) : double(available_memory_bytes()) * 4.0 / 5.0;
+  plan.budget = double(memory_plan::host_budget(available_memory_bytes(), q.memory_limit));
   const double without_kept = plan.accountant + matrices + outputs + per_run;
   plan.total = without_kept + kept;
   const std::string sizes = "n = " + std::to_string(g.n) + ", " + std::to_string(rows) +

@@ -31,9 +31,8 @@
 namespace netdp {
 namespace {
 
-using testing::expect_same_bytes;
-
 using kernels::SequenceKind;
+using testing::expect_same_bytes;
 
 /// T rounds on fresh Erdos-Renyi graphs of n nodes (some rounds without edges when c is small).
 GossipSchedule er_rounds(node_t n, double c, int steps, std::uint64_t seed) {

@@ -8,7 +8,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -31,8 +30,6 @@ namespace {
 
 namespace gossip = kernels::gossip;
 using gossip_sim_detail::ActivationSampler;
-
-constexpr int kThreads = 256;  // the device's block width (cuda/base/launch.cuh), a power of two
 
 GossipSimParams params(GossipProtocol protocol, int dim, std::int64_t runs, int steps) {
   GossipSimParams p;
@@ -112,58 +109,6 @@ TEST(GossipSimBodies, NoisyStartIsTheCpusNoise) {
 }
 
 // ---- reductions ----
-
-TEST(GossipSimBodies, ColumnReductionsAreTheBlockTreeOfTheCpuSums) {
-  for (node_t n : {1, 5, 256, 300, 2000}) {
-    GossipSimParams p = params(GossipProtocol::sync, 2, 3, 1);
-    p.init.kind = InitKind::uniform;
-    const std::vector<double> x = initial_values(n, p);
-    std::vector<double> xbar(2);
-    gossip_sim_detail::node_average(x, n, 2, xbar);
-    std::vector<std::vector<double>> states;
-    for (std::int64_t run = 0; run < 3; ++run) {  // three runs: x plus a noise of its own
-      std::vector<double> s = x;
-      PhiloxStream noise(5, static_cast<std::uint64_t>(run));
-      for (double& value : s) value += 0.25 * noise.next_normal_pair().first;
-      states.push_back(s);
-    }
-    const std::vector<double> block = to_block(states, n, 2);
-    std::vector<double> averages(6), col_true(6), col_noisy(6);
-    double partial[kThreads], partial_noisy[kThreads];
-    for (int c = 0; c < 6; ++c) {  // column_averages: one block per column
-      for (int tid = 0; tid < kThreads; ++tid)
-        partial[tid] = gossip::column_sum_part(block.data() + c * n, n, tid, kThreads);
-      averages[c] = gossip::tree_sum(partial, kThreads) / n;
-    }
-    for (int c = 0; c < 6; ++c) {  // column_errors
-      for (int tid = 0; tid < kThreads; ++tid)
-        gossip::column_error_parts(block.data() + c * n, n, xbar[c % 2], averages[c], tid, kThreads,
-                                   partial[tid], partial_noisy[tid]);
-      col_true[c] = gossip::tree_sum(partial, kThreads);
-      col_noisy[c] = gossip::tree_sum(partial_noisy, kThreads);
-    }
-    std::vector<double> truth(3 * 4, -1.0), noisy(3 * 4, -1.0);
-    kernels::host_for_each(
-        3, gossip::RunErrorsBody{col_true.data(), col_noisy.data(), 2, n, 1, 4, truth.data(), noisy.data()});
-    const double ulps = (n + 16) * DBL_EPSILON;
-    for (std::size_t b = 0; b < 3; ++b) {
-      std::vector<double> cpu_average(2);
-      gossip_sim_detail::node_average(states[b], n, 2, cpu_average);
-      for (int k = 0; k < 2; ++k) {
-        double magnitude = 0;
-        for (node_t v = 0; v < n; ++v) magnitude += std::fabs(states[b][static_cast<std::size_t>(v) * 2 + k]);
-        EXPECT_NEAR(averages[b * 2 + k], cpu_average[k], ulps * magnitude / n) << "n " << n << ", run " << b;
-      }
-      // Non-negative terms: the bound is relative to the value itself.
-      const double cpu_true = gossip_sim_detail::squared_error(states[b], n, 2, xbar);
-      const double cpu_noisy = gossip_sim_detail::squared_error(states[b], n, 2, cpu_average);
-      EXPECT_NEAR(truth[b * 4 + 1], cpu_true, ulps * cpu_true) << "n " << n << ", run " << b;
-      EXPECT_NEAR(noisy[b * 4 + 1], cpu_noisy, 2 * ulps * cpu_noisy + DBL_EPSILON * cpu_true)
-          << "n " << n << ", run " << b;  // the noisy reference itself differs by ulps
-      EXPECT_EQ(truth[b * 4], -1.0);      // only the given point is written
-    }
-  }
-}
 
 TEST(GossipSimBodies, TreeSumIsTheFixedHalvingOrder) {
   // 8 lanes: ((a0 + a4) + (a2 + a6)) + ((a1 + a5) + (a3 + a7)), whatever the values.

@@ -27,9 +27,8 @@
 namespace netdp {
 namespace {
 
-using testing::expect_same_bytes;
-
 using kernels::VaryingProtocol;
+using testing::expect_same_bytes;
 
 /// The inputs every run shares: x (normal init), its average, the recorded times.
 struct Inputs {

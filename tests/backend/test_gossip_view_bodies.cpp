@@ -42,25 +42,13 @@ std::vector<testing::ViewCase> cases() {
       {.ring = 12, .grid_rows = 4, .grid_cols = 5, .er_n = 60, .er_p = 0.1, .er_seed = 5, .path = 10});
 }
 
-std::vector<std::int32_t> everyone(node_t n) {
-  std::vector<std::int32_t> v(static_cast<std::size_t>(n));
-  for (node_t i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = i;
-  return v;
-}
-
-struct Views {
-  std::vector<double> projections;
-  std::vector<GossipViewObserver> reports;
-};
+using Views = testing::GossipViews;
 
 /// Every observer's view by `engine` (gossip_view_twin_cpu or gossip_view_listed_cpu, same signature).
 template <class Engine>
 Views every_view(Engine&& engine, const GossipViewProblem& p, std::int64_t source) {
-  Views out;
-  const auto observers = everyone(static_cast<node_t>(p.n));
-  out.projections.assign(static_cast<std::size_t>(source >= 0 ? p.n : p.n * p.n), -1.0);
-  out.reports.resize(static_cast<std::size_t>(p.n));
-  engine(p, observers, source, out.projections, out.reports, {});
+  Views out = testing::empty_views(p.n, p.n, source);
+  engine(p, testing::all_nodes(static_cast<node_t>(p.n)), source, out.projections, out.reports, {});
   return out;
 }
 
@@ -165,7 +153,7 @@ TEST(GossipViewBodies, InterleavedSlotsMoveNoBit) {
     for (int steps : {2, 6}) {
       const GossipViewProblem p = gossip_view_problem(c.graph.g, c.graph.w, 0, steps, true);
       const Views reference = twin(p);
-      const auto observers = everyone(static_cast<node_t>(p.n));
+      const auto observers = testing::all_nodes(static_cast<node_t>(p.n));
       std::int64_t rank_capacity = 1, width_capacity = 1, largest = 1;
       for (std::int64_t v = 0; v < p.n; ++v) {
         const std::int64_t degree = p.g_offsets[v + 1] - p.g_offsets[v];

@@ -27,35 +27,17 @@
 namespace netdp {
 namespace {
 
-using kernels::GossipViewObserver;
 using kernels::GossipViewProblem;
+using testing::empty_views;
+using Views = testing::GossipViews;
 
 std::vector<testing::ViewCase> cases() {
   return testing::view_cases(
       {.ring = 16, .grid_rows = 5, .grid_cols = 6, .er_n = 70, .er_p = 0.08, .er_seed = 11, .path = 12});
 }
 
-std::vector<std::int32_t> everyone(std::int64_t n) {
-  std::vector<std::int32_t> v(static_cast<std::size_t>(n));
-  for (std::int64_t i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(i);
-  return v;
-}
-
-struct Views {
-  std::vector<double> projections;
-  std::vector<GossipViewObserver> reports;
-  kernels::CudaGossipViewRun run;
-};
-
-Views empty_views(const GossipViewProblem& p, std::int64_t count, std::int64_t source) {
-  Views out;
-  out.projections.assign(static_cast<std::size_t>(source >= 0 ? count : count * p.n), -1.0);
-  out.reports.resize(static_cast<std::size_t>(count));
-  return out;
-}
-
 Views cpu_twin(const GossipViewProblem& p, const std::vector<std::int32_t>& observers, std::int64_t source) {
-  Views out = empty_views(p, static_cast<std::int64_t>(observers.size()), source);
+  Views out = empty_views(p.n, static_cast<std::int64_t>(observers.size()), source);
   kernels::gossip_view_twin_cpu(p, observers, source, out.projections, out.reports);
   return out;
 }
@@ -63,7 +45,7 @@ Views cpu_twin(const GossipViewProblem& p, const std::vector<std::int32_t>& obse
 Views cuda_twin(const GossipViewProblem& p, const std::vector<std::int32_t>& observers, std::int64_t source,
                 std::int64_t memory_limit = 0) {
   const std::int64_t count = static_cast<std::int64_t>(observers.size()), row = source >= 0 ? 1 : p.n;
-  Views out = empty_views(p, count, source);
+  Views out = empty_views(p.n, count, source);
   const auto engine = kernels::gossip_view_cuda(p, 0, observers.data(), count, source, memory_limit);
   out.run = engine->plan();
   for (std::int64_t first = 0; first < count; first += out.run.batch_observers) {
@@ -102,7 +84,7 @@ TEST(GossipViewCuda, TwinsAreByteIdentical) {
       for (int t_start : {0, 1})
         for (bool noise : {false, true}) {
           const GossipViewProblem p = gossip_view_problem(c.graph.g, c.graph.w, t_start, steps, noise);
-          const auto observers = everyone(p.n);
+          const auto observers = testing::all_nodes(static_cast<node_t>(p.n));
           for (std::int64_t source : {std::int64_t{-1}, std::int64_t{0}, p.n / 2}) {
             const Views cpu = cpu_twin(p, observers, source), gpu = cuda_twin(p, observers, source);
             expect_same_bytes(gpu, cpu, describe(c.name, p, source));
@@ -119,7 +101,7 @@ TEST(GossipViewCuda, BatchesAndListedObserversMoveNoBit) {
   // another order and with repeats gives each observer's own entries.
   const auto [g, w] = testing::with_metropolis(erdos_renyi_graph(80, 0.07, 3));
   const GossipViewProblem p = gossip_view_problem(g, w, 0, 6, true);
-  const auto observers = everyone(p.n);
+  const auto observers = testing::all_nodes(static_cast<node_t>(p.n));
   const Views whole = cuda_twin(p, observers, -1);
   const std::int64_t slot =
       kernels::gossip_view::slot_doubles(p.n, p.n, 16) * 8;  // more than any observer needs here
@@ -141,10 +123,10 @@ TEST(GossipViewCuda, TwinsAgreeWithTheProductionEngine) {
   for (const auto& c : cases())
     for (int steps : {2, 9}) {
       const GossipViewProblem p = gossip_view_problem(c.graph.g, c.graph.w, 0, steps, true);
-      const auto observers = everyone(p.n);
+      const auto observers = testing::all_nodes(static_cast<node_t>(p.n));
       const Views gpu = cuda_twin(p, observers, -1);
       std::vector<double> reference(static_cast<std::size_t>(p.n * p.n));
-      std::vector<GossipViewObserver> reports(static_cast<std::size_t>(p.n));
+      std::vector<kernels::GossipViewObserver> reports(static_cast<std::size_t>(p.n));
       kernels::gossip_view_cpu(p, 0, p.n, -1, reference, reports);
       double worst = 0;
       for (std::size_t i = 0; i < reference.size(); ++i)
@@ -184,7 +166,7 @@ TEST(GossipViewCuda, RefusesAMemoryLimitBelowOneObserver) {
   NETDP_NEEDS_CUDA_DEVICE();
   const auto [g, w] = testing::with_metropolis(ring_graph(10));
   const GossipViewProblem p = gossip_view_problem(g, w, 0, 3, true);
-  const auto observers = everyone(p.n);
+  const auto observers = testing::all_nodes(static_cast<node_t>(p.n));
   EXPECT_THROW(kernels::gossip_view_cuda(p, 0, observers.data(), p.n, -1, 1000), InsufficientMemory);
 }
 

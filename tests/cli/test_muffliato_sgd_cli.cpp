@@ -30,10 +30,8 @@ TEST(CliMuffliatoSgd, CalibratesToTheMeanLoss) {
   EXPECT_EQ(s["gossip_steps"], 3);
   const auto curves = read_csv_cells(run.out / "curves.csv");
   ASSERT_EQ(curves.size(), 6u);  // header, participations 0..4
-  for (const char* column :
-       {"step", "objective_mean", "objective_std", "accuracy_mean", "accuracy_std", "consensus_mean"})
-    EXPECT_NE(std::find(curves[0].begin(), curves[0].end(), column), curves[0].end()) << column;
-  EXPECT_NEAR(std::stod(curves[1][1]), std::log(2.0), 1e-12);  // theta = 0
+  expect_curves_from_zero_model(
+      curves, {"step", "objective_mean", "objective_std", "accuracy_mean", "accuracy_std", "consensus_mean"});
 }
 
 // The default accounting (docs/muffliato_sgd.md "Accounting"): the LDP composition, every pair P alpha

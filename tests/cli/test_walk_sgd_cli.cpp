@@ -30,12 +30,10 @@ TEST(CliWalkSgd, WritesCurvesAndTheCalibratedSigma) {
   EXPECT_EQ(s["examples_per_user"], 9);  // 480 training rows / 50 users
   const auto curves = read_csv_cells(run.out / "curves.csv");
   ASSERT_EQ(curves.size(), 6u);  // header, steps 0, 100, 200, 300, 400
-  for (const char* column :
-       {"step", "objective_mean", "objective_std", "objective_min", "objective_max", "accuracy_mean",
-        "accuracy_std", "accuracy_min", "accuracy_max", "max_contributions_mean"})
-    EXPECT_NE(std::find(curves[0].begin(), curves[0].end(), column), curves[0].end()) << column;
+  expect_curves_from_zero_model(
+      curves, {"step", "objective_mean", "objective_std", "objective_min", "objective_max", "accuracy_mean",
+               "accuracy_std", "accuracy_min", "accuracy_max", "max_contributions_mean"});  // x_0 = 0
   EXPECT_EQ(curves[5][0], "400");
-  EXPECT_NEAR(std::stod(curves[1][1]), std::log(2.0), 1e-12);  // x_0 = 0
   EXPECT_LE(std::stod(curves[5][9]), double(c.cap));
 }
 

@@ -74,6 +74,15 @@ std::vector<std::vector<std::string>> read_csv_cells(const fs::path& path) {
   return rows;
 }
 
+void expect_curves_from_zero_model(const std::vector<std::vector<std::string>>& curves,
+                                   std::initializer_list<const char*> columns) {
+  ASSERT_GE(curves.size(), 2u);
+  for (const char* column : columns)
+    EXPECT_NE(std::find(curves[0].begin(), curves[0].end(), column), curves[0].end()) << column;
+  EXPECT_EQ(curves[0][1], "objective_mean");
+  EXPECT_NEAR(std::stod(curves[1][1]), std::log(2.0), 1e-12);
+}
+
 // Defined by AddressSanitizer's runtime only; a weak reference is null without it.
 extern "C" void __asan_init() __attribute__((weak));
 

@@ -137,6 +137,11 @@ nlohmann::json read_json(const std::filesystem::path& path);
 /// The comma-separated cells of every line of a CSV file, header first.
 std::vector<std::vector<std::string>> read_csv_cells(const std::filesystem::path& path);
 
+/// The learning models' curves.csv (read_csv_cells): the header holds every one of `columns`, and the first
+/// row, the model at 0 with logistic loss, has objective_mean (column 1) = log 2.
+void expect_curves_from_zero_model(const std::vector<std::vector<std::string>>& curves,
+                                   std::initializer_list<const char*> columns);
+
 /// Path of a file in the source tree, e.g. source_path("tests/data/x.txt").
 std::string source_path(const std::string& relative);
 

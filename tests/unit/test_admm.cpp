@@ -176,13 +176,9 @@ TEST(Admm, AveragedOperatorContractsByTau) {
 }
 
 TEST(Admm, PrivacyOfEachSettingByHand) {
-  AdmmPrivacyParams p;
   // Centralized, Thm 8.7: n = 4, K = 10, L = 1, gamma = 2 weighted (gamma_loc = 1/2), sigma = 3, alpha = 2:
   // 8 * 2 * 10 * 1 * 1/4 / 9 = 40/9.
-  p.setting = AdmmSetting::centralized;
-  p.users = 4;
-  p.steps = 10;
-  p.step_size = 2;
+  AdmmPrivacyParams p{.setting = AdmmSetting::centralized, .users = 4, .steps = 10, .step_size = 2};
   EXPECT_NEAR(admm_rdp(p, AdmmGuarantee::centralized, 3, 2), 40.0 / 9, 1e-13);
   // Classic conversion on the orders {2, 3}: min(40/9 + ln(1e5), 60/9 + ln(1e5)/2) = min(15.957, 12.423):
   // order 3.

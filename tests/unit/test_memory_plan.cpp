@@ -1,11 +1,13 @@
-// The CUDA accountants' memory plans (kernels/common/memory_plan.hpp) at the target sizes, without a GPU:
-// pure functions of the sizes, the free device memory and the limits (docs/cuda_backend.md, "One memory
-// plan"). Every expected figure is derived by hand in the comments; "80 GiB free" is an H100 80 GB's figure
-// rounded up, so that the numbers are easy to check (85,899,345,920 bytes).
+// The memory plans (kernels/common/memory_plan.hpp), without a GPU: the CUDA accountants at the target sizes
+// and the host drivers' batches and tiles, pure functions of the sizes, the free memory and the limits
+// (docs/cuda_backend.md, "One memory plan"). Every expected figure is derived by hand in the comments; "80
+// GiB free" is an H100 80 GB's figure rounded up, so that the numbers are easy to check (85,899,345,920
+// bytes).
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <limits>
+#include <vector>
 
 #include "common/memory_plan.hpp"
 
@@ -274,6 +276,158 @@ TEST(MemoryPlan, AMillionWalks) {
   EXPECT_EQ(mp::plan_batch(10'000'000, 0, 8, budget, std::int64_t{1} << 22).batches, 3);
   // Not one walk: refused.
   EXPECT_FALSE(mp::plan_batch(1'000'000, 0, budget.bytes + 1, budget, 0).fits);
+}
+
+// ---- The host drivers' budgets, tiles and batches (gossip-sim, the exact gossip accountants, row tiles)
+// ----
+
+static_assert(mp::host_budget(1'000, 0) == 800);
+static_assert(mp::plan_run_batch({.items = 10, .fixed = 100, .per_item = 30, .budget = 190}).batch == 3);
+
+TEST(MemoryPlan, HostBudgetIsFourFifthsOfTheAvailableMemoryOrTheLimit) {
+  EXPECT_EQ(mp::host_budget(1'000, 0), 800);
+  EXPECT_EQ(mp::host_budget(1'003, 0), 802);  // 4,012 / 5 = 802.4, rounded down
+  EXPECT_EQ(mp::host_budget(1'000, 300), 300);
+  EXPECT_EQ(mp::host_budget(1'000, 5'000), 5'000);  // the limit is the user's, even above the machine's
+}
+
+TEST(MemoryPlan, ItemsThatFitBesideTheFixedPart) {
+  // fixed 100 + 3 items of 30 = 190 exactly.
+  EXPECT_EQ(mp::items_that_fit(100, 30, 190), 3);
+  EXPECT_EQ(mp::items_that_fit(100, 30, 189), 2);  // one byte less: 89 / 30
+  EXPECT_EQ(mp::items_that_fit(100, 30, 130), 1);
+  EXPECT_EQ(mp::items_that_fit(100, 30, 129), 0);  // not one
+  EXPECT_EQ(mp::items_that_fit(200, 30, 190), 0);  // the fixed part alone is above the budget
+}
+
+TEST(MemoryPlan, RunBatchesFitTheBudgetExactly) {
+  mp::RunBatchRequest r{.items = 10, .fixed = 100, .per_item = 30, .budget = 190};
+  mp::RunBatchPlan plan = mp::plan_run_batch(r);  // 3 items fit exactly
+  EXPECT_EQ(plan.fits, 3);
+  EXPECT_EQ(plan.batch, 3);
+  EXPECT_EQ(plan.batches, 4);  // 3 + 3 + 3 + 1, in order (not balanced)
+  EXPECT_EQ(plan.bytes, 190);
+  EXPECT_TRUE(plan.forced_fits);
+  r.budget = 189;  // one byte less: 2 items
+  plan = mp::plan_run_batch(r);
+  EXPECT_EQ(plan.batch, 2);
+  EXPECT_EQ(plan.batches, 5);
+  EXPECT_EQ(plan.bytes, 160);
+  r.budget = 129;  // not one item: batch 0, the caller's InsufficientMemory
+  plan = mp::plan_run_batch(r);
+  EXPECT_EQ(plan.fits, 0);
+  EXPECT_EQ(plan.batch, 0);
+  EXPECT_EQ(plan.batches, 0);
+  r.fixed = 200;  // the fixed part above the budget: the same
+  r.budget = 190;
+  EXPECT_EQ(mp::plan_run_batch(r).fits, 0);
+  // More room than items: one batch of all of them; no items plans as one.
+  EXPECT_EQ(mp::plan_run_batch({.items = 10, .fixed = 0, .per_item = 1, .budget = 1'000}).batch, 10);
+  const mp::RunBatchPlan none = mp::plan_run_batch({.items = 0, .fixed = 0, .per_item = 1, .budget = 1'000});
+  EXPECT_EQ(none.batch, 1);
+  EXPECT_EQ(none.batches, 1);
+}
+
+TEST(MemoryPlan, ForcedRunBatchesAreUsedAsGivenOrRefused) {
+  mp::RunBatchRequest r{.items = 10, .fixed = 100, .per_item = 30, .budget = 190, .forced = 3};
+  EXPECT_TRUE(mp::plan_run_batch(r).forced_fits);  // 3 of 3 that fit
+  r.forced = 4;  // one more than fits: reported with its own bytes, for the message
+  mp::RunBatchPlan plan = mp::plan_run_batch(r);
+  EXPECT_FALSE(plan.forced_fits);
+  EXPECT_EQ(plan.batch, 4);
+  EXPECT_EQ(plan.bytes, 220);
+  EXPECT_EQ(plan.fits, 3);
+  r.forced = 2;  // below what fits: as given, not widened
+  plan = mp::plan_run_batch(r);
+  EXPECT_EQ(plan.batch, 2);
+  EXPECT_EQ(plan.batches, 5);
+  r.forced = 50;  // clamped to the items first
+  r.budget = 100'000;
+  EXPECT_EQ(mp::plan_run_batch(r).batch, 10);
+  // A forced batch is not given the automatic preference nor the panel trim.
+  r.forced = 9;
+  r.preferred = 2;
+  r.columns_per_item = 1;
+  r.panel_lanes = 8;
+  EXPECT_EQ(mp::plan_run_batch(r).batch, 9);
+}
+
+TEST(MemoryPlan, AutomaticRunBatchesArePreferredTrimmedAndCapped) {
+  // Room for 30 items, preferred 4: 4 a batch, 3 batches for 10.
+  mp::RunBatchRequest r{.items = 10, .fixed = 0, .per_item = 10, .budget = 300, .preferred = 4};
+  EXPECT_EQ(mp::plan_run_batch(r).batch, 4);
+  EXPECT_EQ(mp::plan_run_batch(r).batches, 3);
+  // gossip-sim's whole panels (D = 1, 8 lanes): 9 fit of 37, trimmed to 8 = one panel.
+  r = {.items = 37, .fixed = 0, .per_item = 10, .budget = 95, .columns_per_item = 1, .panel_lanes = 8};
+  EXPECT_EQ(mp::plan_run_batch(r).fits, 9);
+  EXPECT_EQ(mp::plan_run_batch(r).batch, 8);
+  EXPECT_EQ(mp::plan_run_batch(r).batches, 5);
+  // D = 3: 7 runs are 21 columns, 21 mod 8 = 5 columns over, floor(5 / 3) = 1 run less: 6.
+  r.columns_per_item = 3;
+  r.budget = 75;
+  EXPECT_EQ(mp::plan_run_batch(r).batch, 6);
+  // No trim when the batch covers every item, nor when it would leave no run (5 runs of D = 1 < 8 lanes).
+  r = {.items = 9, .fixed = 0, .per_item = 10, .budget = 95, .columns_per_item = 1, .panel_lanes = 8};
+  EXPECT_EQ(mp::plan_run_batch(r).batch, 9);
+  r.items = 37;
+  r.budget = 55;
+  EXPECT_EQ(mp::plan_run_batch(r).batch, 5);
+  // The cap (32-bit sizes) binds automatic batches; a forced batch that does not fit is reported uncapped.
+  r = {.items = 1'000, .fixed = 0, .per_item = 1, .budget = 100, .cap = 7};
+  EXPECT_EQ(mp::plan_run_batch(r).batch, 7);
+  EXPECT_EQ(mp::plan_run_batch(r).batches, 143);  // ceil(1,000 / 7)
+  r.forced = 500;
+  EXPECT_FALSE(mp::plan_run_batch(r).forced_fits);
+  EXPECT_EQ(mp::plan_run_batch(r).batch, 500);
+  r.forced = 50;
+  EXPECT_EQ(mp::plan_run_batch(r).batch, 7);
+}
+
+TEST(MemoryPlan, ConsecutiveBatchesTakeObserversInOrder) {
+  // Room 7: {3, 4} = 7 (2 would make 9), {2, 5} = 7 (1 would make 8), {1}.
+  const std::vector<double> bytes{3, 4, 2, 5, 1};
+  const mp::ConsecutiveBatches plan = mp::plan_consecutive_batches(bytes, 7);
+  EXPECT_EQ(plan.counts, (std::vector<std::int64_t>{2, 2, 1}));
+  EXPECT_EQ(plan.largest_bytes, 7);
+  // One byte less of room: {3}, {4, 2}, {5, 1}.
+  const mp::ConsecutiveBatches tighter = mp::plan_consecutive_batches(bytes, 6.99);
+  EXPECT_EQ(tighter.counts, (std::vector<std::int64_t>{1, 2, 2}));
+  EXPECT_EQ(tighter.largest_bytes, 6);
+  // An observer larger than the room still gets a batch of its own (the caller checked one fits).
+  const std::vector<double> large{10, 1};
+  EXPECT_EQ(mp::plan_consecutive_batches(large, 5).counts, (std::vector<std::int64_t>{1, 1}));
+  EXPECT_EQ(mp::plan_consecutive_batches(large, 5).largest_bytes, 10);
+  EXPECT_TRUE(mp::plan_consecutive_batches({}, 5).counts.empty());
+}
+
+TEST(MemoryPlan, OutputTilesAreAbout64MiBOfRows) {
+  // 64 MiB = 67,108,864 bytes; n = 1,000: 8,000 bytes a row, 8,388 rows (clamped to the 1,000 there are).
+  EXPECT_EQ(mp::output_tile(1'000, 1'000), 1'000);
+  EXPECT_EQ(mp::output_tile(100'000, 1'000), 8'388);
+  EXPECT_EQ(mp::output_tile(1'000'000, 1'000'000), 8);        // 67,108,864 / 8,000,000 = 8.39
+  EXPECT_EQ(mp::output_tile(1, 1'000), 1);                    // one source
+  EXPECT_EQ(mp::output_tile(100, std::int64_t{1} << 24), 1);  // a row above 64 MiB: still one
+}
+
+TEST(MemoryPlan, HostRowTilesLeaveThreeQuartersForTheSink) {
+  // n = 1,000, fixed 10^6, 16,000 bytes a row, budget 2 * 10^6: a quarter of the 10^6 left holds 15 rows
+  // (250,000 / 16,000 = 15.6), under the preferred max(8,388, 32 * 2 threads).
+  mp::RowTilePlan plan = mp::plan_row_tile(1'000, 1'000, 1'000'000, 16'000, 2'000'000, 0, 2);
+  EXPECT_TRUE(plan.fits);
+  EXPECT_EQ(plan.tile, 15);
+  EXPECT_EQ(plan.tiles, 67);  // ceil(1,000 / 15)
+  EXPECT_EQ(plan.bytes, 1'240'000);
+  // Exactly one row beside the fixed part: fits, a tile of 1; one byte less does not fit.
+  plan = mp::plan_row_tile(1'000, 1'000, 1'000'000, 16'000, 1'016'000, 0, 2);
+  EXPECT_TRUE(plan.fits);
+  EXPECT_EQ(plan.tile, 1);
+  EXPECT_FALSE(mp::plan_row_tile(1'000, 1'000, 1'000'000, 16'000, 1'015'999, 0, 2).fits);
+  // Forced tiles as given, clamped to the count.
+  EXPECT_EQ(mp::plan_row_tile(1'000, 1'000, 0, 16'000, 2'000'000, 7, 2).tiles, 143);
+  EXPECT_EQ(mp::plan_row_tile(1'000, 1'000, 0, 16'000, 2'000'000, 5'000, 2).tile, 1'000);
+  // Plenty of memory: the preferred width, 8,388 rows of 64 MiB or 32 rows a thread when that is more.
+  EXPECT_EQ(mp::plan_row_tile(1'000, 20'000, 0, 16'000, std::int64_t{1} << 40, 0, 2).tile, 8'388);
+  EXPECT_EQ(mp::plan_row_tile(1'000, 20'000, 0, 16'000, std::int64_t{1} << 40, 0, 300).tile, 9'600);
 }
 
 }  // namespace
