@@ -21,6 +21,7 @@
 #include "cuda/base/device_buffer.hpp"
 #include "cuda/base/launch.cuh"
 #include "cuda/base/memory_budget.hpp"
+#include "cuda/base/request.hpp"
 #include "cuda/base/runtime_check.hpp"
 #include "cuda/base/stream.hpp"
 #include "cuda/gossip_spmm.cuh"
@@ -151,10 +152,7 @@ CudaSequenceRun gossip_loss_sequence_cuda(const SequenceProblem& p, int device, 
     throw InvalidInput("gossip-loss-sequence on CUDA: inconsistent problem (n = " + std::to_string(p.n) +
                        ", T = " + std::to_string(p.steps) + ", sources " + std::to_string(p.first) + " + " +
                        std::to_string(p.count) + ")");
-  const int devices = cuda_device_count_impl();
-  if (device < 0 || device >= devices)
-    throw DeviceUnavailable("CUDA device " + std::to_string(device) + " is not available (" +
-                            std::to_string(devices) + " CUDA devices answer)");
+  cuda::require_device(device);
   const std::int64_t n = p.n, d = memory_plan::kDoubleBytes;
   std::int64_t bytes = ((randomized ? 1 : 2) * n * n + n * std::int64_t{p.count} + n) * d;
   const DistinctRounds distinct = randomized ? DistinctRounds() : DistinctRounds(p);

@@ -39,6 +39,7 @@
 #include "common/gossip_spmm_bodies.hpp"
 #include "cuda/base/device_buffer.hpp"
 #include "cuda/base/launch.cuh"
+#include "cuda/base/request.hpp"
 #include "cuda/base/runtime_check.hpp"
 #include "cuda/base/stream.hpp"
 #include "cuda/gossip_sim_common.cuh"
@@ -195,10 +196,7 @@ std::unique_ptr<GossipSimCudaEngine> gossip_sim_cuda(const GossipSimProblem& p, 
     throw InvalidInput("gossip-sim on CUDA: the dense W has " + std::to_string(p.w.nnz()) +
                        " stored entries, more than the 2^31 - 1 that its 32-bit CSR copy allows; use "
                        "device cpu");
-  const int devices = cuda_device_count_impl();
-  if (device < 0 || device >= devices)
-    throw DeviceUnavailable("CUDA device " + std::to_string(device) + " is not available (" +
-                            std::to_string(devices) + " CUDA devices answer)");
+  cuda::require_device(device);
   // ---- Batch size (docs/design.md principle 5): estimated before anything is allocated. ----
   const MemoryPlan plan = plan_memory(p, points);
   const std::string sizes = "n = " + std::to_string(n) + ", D = " + std::to_string(dim) + ", " +

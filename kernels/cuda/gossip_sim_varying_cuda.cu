@@ -33,6 +33,7 @@
 #include "common/gossip_sim_layout.hpp"
 #include "cuda/base/device_buffer.hpp"
 #include "cuda/base/launch.cuh"
+#include "cuda/base/request.hpp"
 #include "cuda/base/runtime_check.hpp"
 #include "cuda/base/stream.hpp"
 #include "cuda/gossip_sim_common.cuh"
@@ -336,10 +337,7 @@ std::unique_ptr<GossipSimCudaEngine> gossip_sim_varying_cuda(const GossipSimVary
                                                              std::int64_t memory_limit) {
   check_problem(p, runs);
   const std::int64_t n = p.n, dim = p.dim, points = static_cast<std::int64_t>(p.times.size());
-  const int devices = cuda_device_count_impl();
-  if (device < 0 || device >= devices)
-    throw DeviceUnavailable("CUDA device " + std::to_string(device) + " is not available (" +
-                            std::to_string(devices) + " CUDA devices answer)");
+  cuda::require_device(device);
 
   // ---- Batch size (docs/design.md principle 5): estimated before anything is allocated. ----
   const HostTables h = host_tables(p);

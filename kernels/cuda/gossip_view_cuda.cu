@@ -23,6 +23,7 @@
 #include "cuda/base/device_buffer.hpp"
 #include "cuda/base/launch.cuh"
 #include "cuda/base/memory_budget.hpp"
+#include "cuda/base/request.hpp"
 #include "cuda/base/runtime_check.hpp"
 #include "cuda/base/stream.hpp"
 #include "cuda/gossip_view_download.cuh"
@@ -145,10 +146,7 @@ std::unique_ptr<GossipViewCudaEngine> gossip_view_cuda(const GossipViewProblem& 
     if (observers[i] < 0 || observers[i] >= n)
       throw InvalidInput("gossip-loss on CUDA: observer " + std::to_string(observers[i]) + " outside 0 .. " +
                          std::to_string(n - 1));
-  const int devices = cuda_device_count_impl();
-  if (device < 0 || device >= devices)
-    throw DeviceUnavailable("CUDA device " + std::to_string(device) + " is not available (" +
-                            std::to_string(devices) + " CUDA devices answer)");
+  cuda::require_device(device);
   // The floor of every observer is the dense one of the whole problem (gossip_view_floor); the slot is sized
   // for the largest listed observer.
   std::int64_t largest = 1, rank_capacity = 1, width_capacity = 1;
@@ -169,19 +167,9 @@ std::unique_ptr<GossipViewCudaEngine> gossip_view_cuda(const GossipViewProblem& 
   const std::int64_t per_observer = gossip_view::slot_doubles(n, rank_capacity, width_capacity) * d +
                                     (source >= 0 ? 1 : n) * d +
                                     static_cast<std::int64_t>(sizeof(GossipViewObserver));
-  memory_plan::RunBatchPlan plan;
-  {
-    const cuda::DeviceGuard guard(device);
-    const cuda::MemoryBudget budget =
-        cuda::device_memory_budget(device, memory_plan::kDeviceMemoryShare, memory_limit);
-    plan = memory_plan::plan_run_batch(
-        {.items = count, .fixed = fixed, .per_item = per_observer, .budget = budget.bytes});
-    if (plan.fits < 1)
-      throw InsufficientMemory("gossip-loss on CUDA: one observer's view basis needs " +
-                               std::to_string(per_observer) + " bytes beside " + std::to_string(fixed) +
-                               " bytes of W and the graph, more than " + budget.source + " (" +
-                               std::to_string(budget.bytes) + " bytes); use device cpu");
-  }
+  const memory_plan::RunBatchPlan plan =
+      cuda::plan_device_batch(device, memory_limit, count, fixed, per_observer, "gossip-loss on CUDA",
+                              "observer's view basis", "W and the graph");
   return std::make_unique<ViewEngine>(p, device, observers, count, source, rank_capacity, width_capacity,
                                       floor, plan.batch);
 }

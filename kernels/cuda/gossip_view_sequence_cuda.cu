@@ -22,6 +22,7 @@
 #include "cuda/base/device_buffer.hpp"
 #include "cuda/base/launch.cuh"
 #include "cuda/base/memory_budget.hpp"
+#include "cuda/base/request.hpp"
 #include "cuda/base/runtime_check.hpp"
 #include "cuda/base/stream.hpp"
 #include "cuda/gossip_spmm.cuh"
@@ -33,12 +34,6 @@
 
 namespace netdp::kernels {
 namespace {
-
-std::int64_t rank_capacity_of(const SequenceViewProblem& p) {
-  std::int64_t r = 1;
-  for (std::int64_t i = 0; i < p.count; ++i) r = std::max(r, p.capacities[i]);
-  return r;
-}
 
 /// The device state of one run: P and its scratch, the rounds, every observer's id and capacity, and the
 /// workspaces and entries of one batch.
@@ -161,13 +156,10 @@ CudaSequenceViewRun gossip_view_sequence_cuda(const SequenceViewProblem& p, int 
     if (p.observers[i] < 0 || p.observers[i] >= s.n)
       throw InvalidInput("gossip-loss-sequence (exact) on CUDA: observer " + std::to_string(p.observers[i]) +
                          " outside 0 .. " + std::to_string(s.n - 1));
-  const int devices = cuda_device_count_impl();
-  if (device < 0 || device >= devices)
-    throw DeviceUnavailable("CUDA device " + std::to_string(device) + " is not available (" +
-                            std::to_string(devices) + " CUDA devices answer)");
+  cuda::require_device(device);
   // ---- The batch: the most observers whose slots fit beside P and the rounds, estimated before allocating.
   const std::int64_t n = s.n, d = memory_plan::kDoubleBytes, row = p.source >= 0 ? 1 : n;
-  const std::int64_t rank_capacity = rank_capacity_of(p);
+  const std::int64_t rank_capacity = largest_capacity(p.capacities, p.count);
   std::int64_t fixed = ((randomized ? 1 : 2) * n * n + n) * d +
                        (randomized ? n * memory_plan::kInt64Bytes : 0) +
                        p.count * (memory_plan::kInt32Bytes + memory_plan::kInt64Bytes);
@@ -176,20 +168,9 @@ CudaSequenceViewRun gossip_view_sequence_cuda(const SequenceViewProblem& p, int 
   const std::int64_t per_observer =
       gossip_view::slot_doubles(n, rank_capacity, p.width_capacity) * d + row * d +
       static_cast<std::int64_t>(sizeof(gossip_view::BasisState) + sizeof(GossipViewObserver));
-  memory_plan::RunBatchPlan plan;
-  {
-    const cuda::DeviceGuard guard(device);
-    const cuda::MemoryBudget budget =
-        cuda::device_memory_budget(device, memory_plan::kDeviceMemoryShare, memory_limit);
-    plan = memory_plan::plan_run_batch(
-        {.items = p.count, .fixed = fixed, .per_item = per_observer, .budget = budget.bytes});
-    if (plan.fits < 1)
-      throw InsufficientMemory("gossip-loss-sequence (exact) on CUDA: one observer's basis needs " +
-                               std::to_string(per_observer) + " bytes beside " + std::to_string(fixed) +
-                               " bytes of the products and the rounds (n = " + std::to_string(n) +
-                               "), more than " + budget.source + " (" + std::to_string(budget.bytes) +
-                               " bytes); use device cpu");
-  }
+  const memory_plan::RunBatchPlan plan = cuda::plan_device_batch(
+      device, memory_limit, p.count, fixed, per_observer, "gossip-loss-sequence (exact) on CUDA",
+      "observer's basis", "the products and the rounds (n = " + std::to_string(n) + ")");
   const std::int64_t batch = plan.batch;
   SequenceViewEngine engine(p, distinct, device, rank_capacity, batch);
   for (std::int64_t first = 0; first < p.count; first += batch) {

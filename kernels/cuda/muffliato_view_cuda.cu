@@ -17,6 +17,7 @@
 #include "cuda/base/device_buffer.hpp"
 #include "cuda/base/launch.cuh"
 #include "cuda/base/memory_budget.hpp"
+#include "cuda/base/request.hpp"
 #include "cuda/base/runtime_check.hpp"
 #include "cuda/base/stream.hpp"
 #include "cuda/gossip_spmm.cuh"
@@ -27,12 +28,6 @@
 
 namespace netdp::kernels {
 namespace {
-
-std::int64_t rank_capacity_of(const MuffliatoViewArrays& p) {
-  std::int64_t r = 1;
-  for (std::int64_t i = 0; i < p.count; ++i) r = std::max(r, p.capacities[i]);
-  return r;
-}
 
 class MuffliatoViewEngine {
  public:
@@ -161,13 +156,10 @@ CudaMuffliatoViewRun muffliato_view_cuda(const MuffliatoViewArrays& p, int devic
     if (p.observers[i] < 0 || p.observers[i] >= s.n)
       throw InvalidInput("Muffliato exact accountant on CUDA: observer " + std::to_string(p.observers[i]) +
                          " outside 0 .. " + std::to_string(s.n - 1));
-  const int devices = cuda_device_count_impl();
-  if (device < 0 || device >= devices)
-    throw DeviceUnavailable("CUDA device " + std::to_string(device) + " is not available (" +
-                            std::to_string(devices) + " CUDA devices answer)");
+  cuda::require_device(device);
   // ---- The batch: the most observers whose slots fit beside the coefficients, estimated before allocating.
   const std::int64_t n = s.n, N = n * s.steps, d = memory_plan::kDoubleBytes;
-  const std::int64_t rank_capacity = rank_capacity_of(p);
+  const std::int64_t rank_capacity = largest_capacity(p.capacities, p.count);
   std::int64_t fixed = 3 * n * N * d + (p.source >= 0 ? n : n * n) * d +
                        n * static_cast<std::int64_t>(sizeof(GossipViewObserver)) +
                        p.count * (memory_plan::kInt32Bytes + memory_plan::kInt64Bytes);
@@ -175,20 +167,11 @@ CudaMuffliatoViewRun muffliato_view_cuda(const MuffliatoViewArrays& p, int devic
   for (std::size_t t : distinct.first_of) fixed += round_bytes(s.rounds[t]);
   const std::int64_t per_observer = gossip_view::slot_doubles(N, rank_capacity, p.width_capacity) * d +
                                     static_cast<std::int64_t>(sizeof(gossip_view::BasisState));
-  std::int64_t batch = 0;
-  {
-    const cuda::DeviceGuard guard(device);
-    const cuda::MemoryBudget budget =
-        cuda::device_memory_budget(device, memory_plan::kDeviceMemoryShare, memory_limit);
-    batch = budget.bytes > fixed ? (budget.bytes - fixed) / per_observer : 0;
-    if (batch < 1)
-      throw InsufficientMemory("Muffliato exact accountant on CUDA: one observer's basis needs " +
-                               std::to_string(per_observer) + " bytes beside " + std::to_string(fixed) +
-                               " bytes of the noise coefficients (n = " + std::to_string(n) +
-                               ", T = " + std::to_string(s.steps) + "), more than " + budget.source + " (" +
-                               std::to_string(budget.bytes) + " bytes); use device cpu");
-  }
-  batch = std::min(batch, std::max<std::int64_t>(1, p.count));
+  const std::int64_t batch = cuda::plan_device_batch(device, memory_limit, p.count, fixed, per_observer,
+                                                     "Muffliato exact accountant on CUDA", "observer's basis",
+                                                     "the noise coefficients (n = " + std::to_string(n) +
+                                                         ", T = " + std::to_string(s.steps) + ")")
+                                 .batch;
   MuffliatoViewEngine engine(p, distinct, device, rank_capacity, batch);
   for (std::int64_t first = 0; first < p.count; first += batch)
     engine.run_batch(first, std::min(batch, p.count - first));

@@ -1,7 +1,7 @@
 #pragma once
-// The rounds of a gossip schedule on the device, shared by the time-varying accountants' CUDA twins
-// (gossip_loss_sequence_cuda.cu, gossip_view_sequence_cuda.cu): each distinct round's W_t and E_t uploaded
-// once (a constant schedule views one round `steps` times).
+// What the CUDA twins of the accountants on schedules share (gossip_loss_sequence_cuda.cu,
+// gossip_view_sequence_cuda.cu, muffliato_view_cuda.cu): each distinct round's W_t and E_t uploaded once (a
+// constant schedule views one round `steps` times), and the slot size of a batch of bases.
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -17,6 +17,13 @@ namespace netdp::kernels {
 namespace {
 
 using cuda::DeviceBuffer;
+
+/// The largest of `count` basis capacities (at least 1): the slot size of a batch of observers.
+inline std::int64_t largest_capacity(const std::int64_t* capacities, std::int64_t count) {
+  std::int64_t r = 1;
+  for (std::int64_t i = 0; i < count; ++i) r = capacities[i] > r ? capacities[i] : r;
+  return r;
+}
 
 /// One round's W_t and E_t on the device.
 struct DeviceRound {

@@ -91,6 +91,9 @@ GossipLossRun account_privacy(const MuffliatoGdJob& job, const Graph& g, const C
     e.knows_noise = job.observer_knows == ObserverKnowledge::input_and_noise;
     e.source = job.source;
     e.memory_limit = job.memory_limit;
+    // --device cuda (or auto finding a device): the accountant's CUDA twin (docs/cuda_backend.md "Muffliato
+    // exact twins"); the training stays on the CPU.
+    e.device = job.device_given ? parse_device_spec(job.device) : DeviceSpec{DeviceKind::cpu, 0};
     const MuffliatoExactResult r = muffliato_exact_shares(s, gammas, e);
     name = r.bound ? "bound" : "exact";
     label = r.bound ? "bound: the linear view of run 0, sum |M| over the rounds' shifts (mini-batches)"
@@ -161,9 +164,14 @@ json final_json(const MuffliatoGdResult& r) {
 /// every grid point (source < n included).
 void check_muffliato_gd_job(const MuffliatoGdJob& job) {
   const MuffliatoGdParams& p = job.params;
+  if (job.device_given && parse_device_spec(job.device).kind == DeviceKind::cuda &&
+      accounting_of(job) != "exact")
+    throw InvalidParameter("device",
+                           "device " + job.device +
+                               ": only the exact accountant of muffliato-gd runs on CUDA (accounting " +
+                               accounting_of(job) + " runs on the CPU); use device cpu or auto");
   if (job.device_given && parse_device_spec(job.device).kind == DeviceKind::cuda)
-    throw InvalidParameter(
-        "device", "device " + job.device + ": muffliato-gd runs on the CPU only; use device cpu or auto");
+    resolve_device(parse_device_spec(job.device));  // DeviceUnavailable before any work
   if (job.er_c && !(*job.er_c > 0 && std::isfinite(*job.er_c)))
     throw InvalidParameter("er-c", "er-c must be a finite number > 0, got " + format_double(*job.er_c));
   if (job.dim < 0) throw InvalidParameter("dim", "dim must be >= 1, got " + std::to_string(job.dim));
@@ -264,6 +272,7 @@ RunResult run_muffliato_gd_job(const MuffliatoGdJob& job) {
                {"source", job.source ? json(*job.source) : json(nullptr)},
                {"by_distance", rows},
                {"accountant_seconds", run.seconds},
+               {"accountant_device", run.device.empty() ? json(nullptr) : json(run.device)},
                {"memory_estimate_bytes", run.memory_estimate}};
     privacy.update(aggregate_json(all));
     if (job.delta) {
@@ -551,11 +560,13 @@ Model muffliato_gd_model() {
             }),
        bind(gap_parameter("spectral gap for gamma: second (1 - lambda_2) or abs"),
             [](Job& j, const std::string& gap) { j.params.gap_definition = parse_gap_definition(gap); }),
-       // The run is the CPU's: an explicit cuda is refused (check_muffliato_gd_job); a study worker's device
-       // (not given) runs here too.
-       bind.mark_given(bind(device_parameter("where to run: the CPU (cuda is refused; auto runs on the CPU)"),
-                            &Job::device),
-                       &Job::device_given),
+       // The training is the CPU's; cuda runs the exact accountant on the GPU and is refused for the others
+       // (check_muffliato_gd_job); a study worker's device (not given) runs on the CPU.
+       bind.mark_given(
+           bind(device_parameter("where the exact accountant runs: cpu, or cuda[:N] / auto (its CUDA "
+                                 "twin, the same views to rounding); the training runs on the CPU"),
+                &Job::device),
+           &Job::device_given),
        bind(memory_limit_parameter(), [](Job& j, double gib) { j.memory_limit = gib_to_bytes(gib); }),
        threads_parameter(), out_parameter(), quiet_parameter()});
   m.validate = bind.check(check_muffliato_gd_job);

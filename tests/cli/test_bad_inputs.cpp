@@ -206,26 +206,28 @@ TEST(BadInputs, EveryHelpEndsWithAnExampleThatRuns) {
 TEST(BadInputs, OutputsHeldWholeAreRefusedBeforeAnythingIsWritten) {
   ScratchDir dir;
   expect_refused(
-      dir, {
-               {"every attacker of a 70,000-node ring (a 4.6 GiB n x n mask)",
-                "attack gossip --graph ring:n=70000 --steps 2 --attackers all", "attack gossip needs about"},
-               {"T = 1e6 rounds on a 100,000-node ring (223.5 GiB in one pass, 745 GiB of norms in two)",
-                "gossip-loss --graph ring:n=100000 --steps 1000000", "gossip-loss needs about 223.5 GiB"},
-               {"a memory limit of 10 kB",
-                "gossip-loss --graph ring:n=50 --steps 1000 --memory-limit 0.00001", "of memory-limit"},
-               {"a memory limit of 10 kB, refused inside the library after the directory was made",
-                "walk-loss --graph ring:n=500 --steps 5 --memory-limit 0.00001", "the eigendecomposition"},
-               {"Theorem C.9's shares on a 20,000-node graph (6 GiB)",
-                "muffliato-gd --graph ring:n=20000 --er-c 2 --steps 1 --gossip-rounds 1 --dim 1 "
-                "--gradient-noise 1 --accounting theorem",
-                "muffliato-gd needs about"},
-               {"the exact accountant's coefficients on a 20,000-node graph, T = 100 (1 TB)",
-                "muffliato-gd --graph ring:n=20000 --steps 100 --gossip-rounds 1 --dim 1 --gradient-noise 1",
-                "muffliato-gd needs about"},
-               {"muffliato-gd on an explicit GPU (it runs on the CPU only)",
-                "muffliato-gd --graph ring:n=5 --steps 1 --gossip-rounds 1 --dim 1 --device cuda",
-                "muffliato-gd runs on the CPU only"},
-           });
+      dir,
+      {
+          {"every attacker of a 70,000-node ring (a 4.6 GiB n x n mask)",
+           "attack gossip --graph ring:n=70000 --steps 2 --attackers all", "attack gossip needs about"},
+          {"T = 1e6 rounds on a 100,000-node ring (223.5 GiB in one pass, 745 GiB of norms in two)",
+           "gossip-loss --graph ring:n=100000 --steps 1000000", "gossip-loss needs about 223.5 GiB"},
+          {"a memory limit of 10 kB", "gossip-loss --graph ring:n=50 --steps 1000 --memory-limit 0.00001",
+           "of memory-limit"},
+          {"a memory limit of 10 kB, refused inside the library after the directory was made",
+           "walk-loss --graph ring:n=500 --steps 5 --memory-limit 0.00001", "the eigendecomposition"},
+          {"Theorem C.9's shares on a 20,000-node graph (6 GiB)",
+           "muffliato-gd --graph ring:n=20000 --er-c 2 --steps 1 --gossip-rounds 1 --dim 1 "
+           "--gradient-noise 1 --accounting theorem",
+           "muffliato-gd needs about"},
+          {"the exact accountant's coefficients on a 20,000-node graph, T = 100 (1 TB)",
+           "muffliato-gd --graph ring:n=20000 --steps 100 --gossip-rounds 1 --dim 1 --gradient-noise 1",
+           "muffliato-gd needs about"},
+          {"muffliato-gd's ldp accounting on an explicit GPU (only its exact accountant has a CUDA twin)",
+           "muffliato-gd --graph ring:n=5 --steps 1 --gossip-rounds 1 --dim 1 --gradient-noise 1 "
+           "--accounting ldp --device cuda",
+           "only the exact accountant of muffliato-gd runs on CUDA"},
+      });
 }
 
 // Issue 29: the memory a model must hold at once is part of the check phase, so a study's dry run refuses

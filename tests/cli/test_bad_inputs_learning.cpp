@@ -98,7 +98,9 @@ TEST(BadInputsLearning, MuffliatoGdRefusesBeforeWork) {
   const std::string logistic = base + " --objective logistic --data ";
   expect_refused(
       dir, {
-               {"an explicit cuda device", base + " --dim 2 --device cuda", "CPU only"},
+               {"cuda for an accountant with no CUDA twin",
+                base + " --dim 2 --gradient-noise 1 --accounting theorem --device cuda",
+                "only the exact accountant"},
                {"step-size inf", base + " --dim 2 --step-size inf", "step-size"},
                {"steps beyond 32 bits",
                 "muffliato-gd --graph ring:n=6 --steps 4294967297 --gossip-rounds 2 --dim 2", "steps"},

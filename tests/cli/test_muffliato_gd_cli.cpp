@@ -324,6 +324,9 @@ TEST(CliMuffliatoGd, BadInputExitsWithCode2AndNoManifest) {
       "--dim 2 --gradient-noise 1 --alpha 1",
       "--dim 2 --gradient-noise 1 --source 6",
       "--dim 2 --weights bogus",
+      "--objective logistic --dim 2 --gradient-noise 1 --device cuda",  // ldp: nothing to run on a GPU
+      "--dim 2 --gradient-noise 1 --accounting theorem --device cuda",
+      "--dim 2 --gradient-noise 1 --device cuda:7",  // the exact accountant, but no such device
   };
   int i = 0;
   for (const auto& args : cases) {

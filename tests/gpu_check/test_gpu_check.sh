@@ -38,7 +38,7 @@ case $mode in
     expect_summary "$work/out/summary.json" '
       s["status"] == "pass" and s["mode"] == "dry-run" and s["elapsed_s"] <= s["deadline_s"]
       s["files"][0] == "device.txt" and s["files"][-1] == "summary.json" and len(s["files"]) <= 8
-      len(s["tests"]) == 7
+      len(s["tests"]) == 9
       all(f.get("skipped") or (f["passed"] > 0 and f["failed"] == 0 and f["exit"] == 0) for f in s["tests"].values())
       s["tests"]["test_walk_sim_cuda"]["passed"] >= 4
       [b["case"] for b in s["benchmarks"]] == ["stepping-complete", "statistics-complete", "gossip-sim-hypercube", "walk-loss-chebyshev", "gossip-loss-hypercube", "stepping-er"]
@@ -96,6 +96,9 @@ case $mode in
       GossipSimVaryingCuda.DropoutMatchesCpu
     wrap test_gossip_view_cuda "$build/tests/test_gossip_view_cuda_emulated" \
       GossipViewCuda.BatchesAndListedObserversMoveNoBit
+    wrap test_gossip_loss_sequence_twins "$build/tests/test_gossip_loss_sequence_twins_emulated" \
+      GossipLossSequenceTwins.MuffliatoC9GivesTheSameBytes
+    wrap test_muffliato_view_twins "$build/tests/test_muffliato_view_twins_emulated" MuffliatoViewTwins.BatchesMoveNoBit
     for f in "$bin/libnetdp_cuda.so" "$fake/bin-sync/libnetdp_cuda.so"; do
       if [ -e "$build/libnetdp_cuda.so" ]; then ln -s "$build/libnetdp_cuda.so" "$f"; else : > "$f"; fi
     done
@@ -126,9 +129,9 @@ case $mode in
       s["status"] == "fail" and s["mode"] == "device" and s["commit"] == "fake-commit"
       s["reason"] == "sanitizers: racecheck test_gossip_sim_cuda: errors"
       s["files"] == ["device.txt", "tests.log", "bench.csv", "sanitizer.log", "summary.json"]
-      len(s["tests"]) == 7 and all(f["passed"] > 0 and f["failed"] == 0 and f["exit"] == 0 for f in s["tests"].values())
+      len(s["tests"]) == 9 and all(f["passed"] > 0 and f["failed"] == 0 and f["exit"] == 0 for f in s["tests"].values())
       len(s["benchmarks"]) == 6 and all(b["ratio"] > 0 for b in s["benchmarks"])
-      len(s["sanitizers"]) == 19 and [r["verdict"] for r in s["sanitizers"]].count("clean") == 18
+      len(s["sanitizers"]) == 25 and [r["verdict"] for r in s["sanitizers"]].count("clean") == 24
       {"tool": "racecheck", "suite": "test_gossip_sim_cuda", "verdict": "errors"} in s["sanitizers"]'
     rc=0
     started=$(date +%s)

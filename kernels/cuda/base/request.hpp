@@ -13,6 +13,14 @@
 
 namespace netdp::kernels::cuda {
 
+/// Refuses (DeviceUnavailable) a device ordinal that no CUDA device answers to.
+inline void require_device(int device) {
+  const int devices = cuda_device_count_impl();
+  if (device < 0 || device >= devices)
+    throw DeviceUnavailable("CUDA device " + std::to_string(device) + " is not available (" +
+                            std::to_string(devices) + " CUDA devices answer)");
+}
+
 inline void validate_request(const std::string& model, GraphView graph, CsrView w, node_t first, node_t count,
                              int device) {
   if (graph.n != w.n)
@@ -26,10 +34,7 @@ inline void validate_request(const std::string& model, GraphView graph, CsrView 
     throw InvalidInput(
         model + " on CUDA: W has " + std::to_string(w.nnz()) +
         " stored entries, more than the 2^31 - 1 that 32-bit cuSPARSE indices allow; use device cpu");
-  const int devices = cuda_device_count_impl();
-  if (device < 0 || device >= devices)
-    throw DeviceUnavailable("CUDA device " + std::to_string(device) + " is not available (" +
-                            std::to_string(devices) + " CUDA devices answer)");
+  require_device(device);
 }
 
 /// The start of a backend over sources first .. first + count - 1: validate_request, then `device` current
