@@ -21,6 +21,7 @@
 #include "netdp/core/graph_generators.hpp"
 #include "support/cuda_required.hpp"
 #include "support/gossip_schedules.hpp"
+#include "support/twins_compare.hpp"
 
 namespace netdp {
 namespace {
@@ -58,18 +59,8 @@ std::pair<Shares, Shares> both_twins(const GossipSchedule& s, const Setting& c, 
 }
 
 void expect_same(const Shares& cpu, const Shares& cuda, const std::string& what) {
-  ASSERT_EQ(cpu.share.size(), cuda.share.size()) << what;
-  for (std::size_t i = 0; i < cpu.share.size(); ++i)
-    if (std::memcmp(&cpu.share[i], &cuda.share[i], sizeof(double)) != 0) {
-      ADD_FAILURE() << what << ": entry " << i << " CPU " << cpu.share[i] << " CUDA " << cuda.share[i];
-      return;
-    }
-  for (std::size_t v = 0; v < cpu.reports.size(); ++v) {
-    EXPECT_EQ(cpu.reports[v].rank, cuda.reports[v].rank) << what << " observer " << v;
-    EXPECT_EQ(cpu.reports[v].dropped, cuda.reports[v].dropped) << what << " observer " << v;
-    EXPECT_EQ(std::memcmp(&cpu.reports[v].smallest_kept, &cuda.reports[v].smallest_kept, sizeof(double)), 0)
-        << what << " observer " << v;
-  }
+  testing::expect_same_bytes(cpu.share, cuda.share, what + ", shares");
+  testing::expect_same_reports(cpu.reports, cuda.reports, what);
 }
 
 GossipSchedule er_rounds(node_t n, double c, int steps, std::uint64_t seed) {
@@ -115,14 +106,10 @@ TEST(MuffliatoViewTwins, BatchesMoveNoBit) {
   const GossipSchedule s = er_rounds(12, 3.0, 2, 4);
   Setting c;
   c.rounds = 2;
-  std::int64_t one = 0, several = 0;
-  const auto [cpu, whole] = both_twins(s, c, 0, &one);
   // The three 12 x 24 coefficient buffers, the shares and the rounds take about 9 KB; a basis up to 7 KB.
-  const auto [cpu2, batched] = both_twins(s, c, 30000, &several);
-  EXPECT_EQ(one, 1);
-  EXPECT_GT(several, 2);
-  expect_same(cpu, batched, "batches of the memory limit");
-  expect_same(whole, batched, "one batch against several");
+  testing::expect_batches_move_no_bit(
+      [&](std::int64_t limit, std::int64_t* batches) { return both_twins(s, c, limit, batches); },
+      expect_same, 30000);
 }
 
 /// The library on either device: the CUDA twin against the CPU's production engine (BLAS blocks), to

@@ -35,4 +35,14 @@ struct CliRun {
   nlohmann::json summary() const { return read_json(out / "summary.json"); }
 };
 
+/// `netdp ARGS_A --out DIR/a` and `netdp ARGS_B --out DIR/b` both succeed and write the same `file`, byte for
+/// byte (a seed, a thread count or a spelling that must not change the results).
+inline void expect_same_output(const std::filesystem::path& dir, const std::string& args_a,
+                               const std::string& args_b, const char* file) {
+  ASSERT_TRUE(run_cli_into(args_a, dir / "a", {file}));
+  ASSERT_TRUE(run_cli_into(args_b, dir / "b", {file}));
+  EXPECT_EQ(read_text((dir / "a" / file).string()), read_text((dir / "b" / file).string()))
+      << args_a << " | " << args_b;
+}
+
 }  // namespace netdp::testing

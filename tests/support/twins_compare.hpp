@@ -6,11 +6,13 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "gossip_view_kernels.hpp"
 #include "netdp/ground/row_sink.hpp"
 
 namespace netdp::testing {
@@ -29,6 +31,32 @@ inline void expect_same_bytes(const std::vector<double>& cpu, const std::vector<
       FAIL() << what << ": " << where << " CPU " << cpu[i] << " CUDA " << cuda[i] << " (difference "
              << cpu[i] - cuda[i] << ")";
     }
+}
+
+/// What two twins' view bases kept, observer by observer: rank, drops and the smallest residual (bytes).
+inline void expect_same_reports(const std::vector<kernels::GossipViewObserver>& cpu,
+                                const std::vector<kernels::GossipViewObserver>& cuda,
+                                const std::string& what) {
+  ASSERT_EQ(cpu.size(), cuda.size()) << what;
+  for (std::size_t v = 0; v < cpu.size(); ++v) {
+    EXPECT_EQ(cpu[v].rank, cuda[v].rank) << what << " observer " << v;
+    EXPECT_EQ(cpu[v].dropped, cuda[v].dropped) << what << " observer " << v;
+    EXPECT_EQ(std::memcmp(&cpu[v].smallest_kept, &cuda[v].smallest_kept, sizeof(double)), 0)
+        << what << " observer " << v;
+  }
+}
+
+/// A CUDA twin run in one batch and in the several batches a memory limit forces: the same bytes both ways
+/// and as the CPU twin. run(limit, &batches) returns {CPU twin, CUDA twin}; same(a, b, what) compares them.
+template <class Run, class Same>
+void expect_batches_move_no_bit(const Run& run, const Same& same, std::int64_t limit) {
+  std::int64_t one = 0, several = 0;
+  const auto [cpu, whole] = run(0, &one);
+  const auto [cpu_again, batched] = run(limit, &several);
+  EXPECT_EQ(one, 1);
+  EXPECT_GT(several, 2);
+  same(cpu, batched, "batches of the memory limit");
+  same(whole, batched, "one batch against several");
 }
 
 /// The rows a backend hands over, in place: row u at (u - first) n; every row once, in increasing order.
