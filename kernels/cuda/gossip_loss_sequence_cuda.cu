@@ -42,12 +42,9 @@ class SequenceEngine {
         product_(static_cast<std::size_t>(n_ * n_)),
         scratch_(p.kind == SequenceKind::randomized ? 0 : static_cast<std::size_t>(n_ * n_)),
         norms_(static_cast<std::size_t>(n_)),
-        shares_(static_cast<std::size_t>(n_ * p.count)) {
-    const cudaStream_t stream = stream_.get();
-    rounds_.reserve(distinct.first_of.size());
-    for (std::size_t t : distinct.first_of) rounds_.emplace_back(p.rounds[t], stream);
-    index_ = distinct.index;
-    NETDP_CUDA_TRY(cudaMemsetAsync(shares_.data(), 0, shares_.bytes(), stream));
+        shares_(static_cast<std::size_t>(n_ * p.count)),
+        rounds_(p, distinct, stream_.get()) {
+    NETDP_CUDA_TRY(cudaMemsetAsync(shares_.data(), 0, shares_.bytes(), stream_.get()));
     reset_identity();
   }
 
@@ -55,7 +52,7 @@ class SequenceEngine {
     switch (p_.kind) {
       case SequenceKind::synchronous:
         for (int t = 0; t < p_.steps; ++t) {
-          const DeviceRound& round = rounds_[index_[static_cast<std::size_t>(t)]];
+          const DeviceRound& round = rounds_.round(t);
           if (t >= p_.t_start && round.has_edges) add_round_shares(round);
           if (t + 1 < p_.steps) left_multiply(round);  // W_{0:T} itself is never sent
         }
@@ -68,7 +65,7 @@ class SequenceEngine {
         for (int t = 0; t < T; ++t) {
           reset_identity();  // the gradient injected at round t starts from its own noise
           for (int j = t; j < T; ++j) {
-            const DeviceRound& round = rounds_[index_[static_cast<std::size_t>(j)]];
+            const DeviceRound& round = rounds_.round(j);
             for (int k = 0; k < K; ++k) {
               if (round.has_edges) add_round_shares(round);
               if (j + 1 < T || k + 1 < K) left_multiply(round);
@@ -87,10 +84,8 @@ class SequenceEngine {
   }
 
   std::int64_t device_bytes() const {
-    std::int64_t bytes =
-        static_cast<std::int64_t>(product_.bytes() + scratch_.bytes() + norms_.bytes() + shares_.bytes());
-    for (const DeviceRound& r : rounds_) bytes += r.bytes();
-    return bytes;
+    return static_cast<std::int64_t>(product_.bytes() + scratch_.bytes() + norms_.bytes() + shares_.bytes()) +
+           rounds_.bytes();
   }
 
  private:
@@ -138,8 +133,7 @@ class SequenceEngine {
   cuda::DeviceGuard guard_;  // the device current while the engine lives
   cuda::Stream stream_;
   DeviceBuffer<double> product_, scratch_, norms_, shares_;
-  std::vector<DeviceRound> rounds_;
-  std::vector<std::size_t> index_;
+  DeviceRounds rounds_;
 };
 
 }  // namespace

@@ -40,32 +40,20 @@ namespace {
 class SequenceViewEngine {
  public:
   SequenceViewEngine(const SequenceViewProblem& p, const DistinctRounds& distinct, int device,
-                     std::int64_t rank_capacity, std::int64_t batch)
+                     std::int64_t batch)
       : p_(p),
         s_(p.schedule),
         n_(s_.n),
-        batch_(batch),
         row_(p.source >= 0 ? 1 : n_),
         guard_(device),
         product_(static_cast<std::size_t>(n_ * n_)),
         scratch_(s_.kind == SequenceKind::randomized ? 0 : static_cast<std::size_t>(n_ * n_)),
         norms_(static_cast<std::size_t>(n_)),
-        observers_(static_cast<std::size_t>(p.count)),
-        capacities_(static_cast<std::size_t>(p.count)),
         index_(s_.kind == SequenceKind::randomized ? static_cast<std::size_t>(n_) : 0),
-        workspace_(
-            static_cast<std::size_t>(batch * gossip_view::slot_doubles(n_, rank_capacity, p.width_capacity))),
-        states_(static_cast<std::size_t>(batch)),
         projections_(static_cast<std::size_t>(batch * row_)),
-        reports_(static_cast<std::size_t>(batch)) {
-    const cudaStream_t stream = stream_.get();
-    rounds_.reserve(distinct.first_of.size());
-    for (std::size_t t : distinct.first_of) rounds_.emplace_back(s_.rounds[t], stream);
-    round_of_ = distinct.index;
-    observers_.upload({p.observers, observers_.size()}, stream);
-    capacities_.upload({p.capacities, capacities_.size()}, stream);
-    bases_ = {n_,    nullptr, nullptr,       p.floor,          workspace_.data(),
-              batch, true,    rank_capacity, p.width_capacity, states_.data()};
+        reports_(static_cast<std::size_t>(batch)),
+        rounds_(s_, distinct, stream_.get()),
+        bases_(p.observers, p.capacities, p.count, n_, p.floor, p.width_capacity, batch, stream_.get()) {
     stream_.synchronize();
   }
 
@@ -73,10 +61,7 @@ class SequenceViewEngine {
   /// (row_ each) and their reports.
   void run_batch(std::int64_t first, std::int64_t count, double* projections, GossipViewObserver* reports) {
     const cudaStream_t stream = stream_.get();
-    gossip_view::SequenceBases bases = bases_;
-    bases.observers = observers_.data() + first;
-    bases.capacities = capacities_.data() + first;
-    NETDP_CUDA_TRY(cudaMemsetAsync(states_.data(), 0, states_.bytes(), stream));
+    const gossip_view::SequenceBases bases = bases_.batch(first, stream);
     cuda::for_each(n_ * n_, sequence::IdentityBody{product_.data(), norms_.data(), n_}, stream);
     std::vector<std::int64_t> index;
     if (index_.size() > 0) {  // randomized: observer -> its place in the batch
@@ -95,7 +80,7 @@ class SequenceViewEngine {
         cuda::for_each(1, sequence::PairNormBody{product_.data(), norms_.data(), n_, v, w}, stream);
         continue;
       }
-      const DeviceRound& round = rounds_[round_of_[static_cast<std::size_t>(t)]];
+      const DeviceRound& round = rounds_.round(t);
       if (t >= s_.t_start && round.has_edges)
         cuda::for_each(count, gossip_view::RoundMessagesBody{bases, round.graph(), product_.data()}, stream);
       if (t + 1 < s_.steps) {  // W_{0:T} itself is never sent
@@ -113,29 +98,23 @@ class SequenceViewEngine {
   }
 
   std::int64_t device_bytes() const {
-    std::int64_t bytes = static_cast<std::int64_t>(
-        product_.bytes() + scratch_.bytes() + norms_.bytes() + observers_.bytes() + capacities_.bytes() +
-        index_.bytes() + workspace_.bytes() + states_.bytes() + projections_.bytes() + reports_.bytes());
-    for (const DeviceRound& r : rounds_) bytes += r.bytes();
-    return bytes;
+    return static_cast<std::int64_t>(product_.bytes() + scratch_.bytes() + norms_.bytes() + index_.bytes() +
+                                     projections_.bytes() + reports_.bytes()) +
+           rounds_.bytes() + bases_.bytes();
   }
 
  private:
   SequenceViewProblem p_;
   SequenceProblem s_;
-  std::int64_t n_, batch_, row_;
+  std::int64_t n_, row_;
   cuda::DeviceGuard guard_;  // the device current while the engine lives
   cuda::Stream stream_;
   DeviceBuffer<double> product_, scratch_, norms_;
-  DeviceBuffer<std::int32_t> observers_;
-  DeviceBuffer<std::int64_t> capacities_, index_;
-  DeviceBuffer<double> workspace_;
-  DeviceBuffer<gossip_view::BasisState> states_;
+  DeviceBuffer<std::int64_t> index_;
   DeviceBuffer<double> projections_;
   DeviceBuffer<GossipViewObserver> reports_;
-  std::vector<DeviceRound> rounds_;
-  std::vector<std::size_t> round_of_;
-  gossip_view::SequenceBases bases_;
+  DeviceRounds rounds_;
+  DeviceBases bases_;
 };
 
 }  // namespace
@@ -172,7 +151,7 @@ CudaSequenceViewRun gossip_view_sequence_cuda(const SequenceViewProblem& p, int 
       device, memory_limit, p.count, fixed, per_observer, "gossip-loss-sequence (exact) on CUDA",
       "observer's basis", "the products and the rounds (n = " + std::to_string(n) + ")");
   const std::int64_t batch = plan.batch;
-  SequenceViewEngine engine(p, distinct, device, rank_capacity, batch);
+  SequenceViewEngine engine(p, distinct, device, batch);
   for (std::int64_t first = 0; first < p.count; first += batch) {
     const std::int64_t count = std::min(batch, p.count - first);
     engine.run_batch(first, count, projections + first * row, reports + first);

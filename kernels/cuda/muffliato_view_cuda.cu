@@ -32,27 +32,16 @@ namespace {
 class MuffliatoViewEngine {
  public:
   MuffliatoViewEngine(const MuffliatoViewArrays& p, const DistinctRounds& distinct, int device,
-                      std::int64_t rank_capacity, std::int64_t batch)
+                      std::int64_t batch)
       : p_(p),
         n_(p.schedule.n),
         width_(n_ * p.schedule.steps),
         guard_(device),
         buffers_(static_cast<std::size_t>(3 * n_ * width_)),
-        observers_(static_cast<std::size_t>(p.count)),
-        capacities_(static_cast<std::size_t>(p.count)),
-        workspace_(static_cast<std::size_t>(
-            batch * gossip_view::slot_doubles(width_, rank_capacity, p.width_capacity))),
-        states_(static_cast<std::size_t>(batch)),
         share_(static_cast<std::size_t>(p.source >= 0 ? n_ : n_ * n_)),
-        reports_(static_cast<std::size_t>(n_)) {
-    const cudaStream_t stream = stream_.get();
-    rounds_.reserve(distinct.first_of.size());
-    for (std::size_t t : distinct.first_of) rounds_.emplace_back(p.schedule.rounds[t], stream);
-    round_of_ = distinct.index;
-    observers_.upload({p.observers, observers_.size()}, stream);
-    capacities_.upload({p.capacities, capacities_.size()}, stream);
-    bases_ = {width_, nullptr, nullptr,       p.floor,          workspace_.data(),
-              batch,  true,    rank_capacity, p.width_capacity, states_.data()};
+        reports_(static_cast<std::size_t>(n_)),
+        rounds_(p.schedule, distinct, stream_.get()),
+        bases_(p.observers, p.capacities, p.count, width_, p.floor, p.width_capacity, batch, stream_.get()) {
     stream_.synchronize();
   }
 
@@ -62,15 +51,12 @@ class MuffliatoViewEngine {
     const cudaStream_t stream = stream_.get();
     const int T = p_.schedule.steps, K = p_.gossip_steps;
     const std::int64_t n = n_, N = width_;
-    gossip_view::SequenceBases bases = bases_;
-    bases.observers = observers_.data() + first;
-    bases.capacities = capacities_.data() + first;
-    NETDP_CUDA_TRY(cudaMemsetAsync(states_.data(), 0, states_.bytes(), stream));
+    const gossip_view::SequenceBases bases = bases_.batch(first, stream);
     NETDP_CUDA_TRY(cudaMemsetAsync(buffers_.data(), 0, buffers_.bytes(), stream));
     double* const base = buffers_.data();
     double* state = base;  // theta^t's coefficients; theta^0 = 0
     for (int t = 0; t < T; ++t) {
-      const DeviceRound& round = rounds_[round_of_[static_cast<std::size_t>(t)]];
+      const DeviceRound& round = rounds_.round(t);
       const double gamma = p_.gammas[p_.gamma_count == 1 ? 0 : t];
       const std::int64_t cols = std::int64_t(t + 1) * n;
       cuda::for_each(n * cols, muffliato_view::InjectNoiseBody{state, n, N, cols, t, p_.state_factor},
@@ -116,11 +102,8 @@ class MuffliatoViewEngine {
   }
 
   std::int64_t device_bytes() const {
-    std::int64_t bytes =
-        static_cast<std::int64_t>(buffers_.bytes() + observers_.bytes() + capacities_.bytes() +
-                                  workspace_.bytes() + states_.bytes() + share_.bytes() + reports_.bytes());
-    for (const DeviceRound& r : rounds_) bytes += r.bytes();
-    return bytes;
+    return static_cast<std::int64_t>(buffers_.bytes() + share_.bytes() + reports_.bytes()) + rounds_.bytes() +
+           bases_.bytes();
   }
 
  private:
@@ -129,15 +112,10 @@ class MuffliatoViewEngine {
   cuda::DeviceGuard guard_;  // the device current while the engine lives
   cuda::Stream stream_;
   DeviceBuffer<double> buffers_;
-  DeviceBuffer<std::int32_t> observers_;
-  DeviceBuffer<std::int64_t> capacities_;
-  DeviceBuffer<double> workspace_;
-  DeviceBuffer<gossip_view::BasisState> states_;
   DeviceBuffer<double> share_;
   DeviceBuffer<GossipViewObserver> reports_;
-  std::vector<DeviceRound> rounds_;
-  std::vector<std::size_t> round_of_;
-  gossip_view::SequenceBases bases_;
+  DeviceRounds rounds_;
+  DeviceBases bases_;
 };
 
 }  // namespace
@@ -172,7 +150,7 @@ CudaMuffliatoViewRun muffliato_view_cuda(const MuffliatoViewArrays& p, int devic
                                                      "the noise coefficients (n = " + std::to_string(n) +
                                                          ", T = " + std::to_string(s.steps) + ")")
                                  .batch;
-  MuffliatoViewEngine engine(p, distinct, device, rank_capacity, batch);
+  MuffliatoViewEngine engine(p, distinct, device, batch);
   for (std::int64_t first = 0; first < p.count; first += batch)
     engine.run_batch(first, std::min(batch, p.count - first));
   engine.download(share, reports);

@@ -9,7 +9,9 @@
 #include <vector>
 
 #include "common/gossip_loss_sequence_bodies.hpp"
+#include "common/gossip_view_sequence_bodies.hpp"
 #include "cuda/base/device_buffer.hpp"
+#include "cuda/base/runtime_check.hpp"
 #include "gossip_loss_sequence_kernels.hpp"
 #include "netdp/ground/views.hpp"
 
@@ -77,6 +79,72 @@ struct DistinctRounds {
       index.push_back(it->second);
     }
   }
+};
+
+/// Every distinct round of a schedule on the device, uploaded once; round(t) is round t's.
+class DeviceRounds {
+ public:
+  DeviceRounds(const SequenceProblem& p, const DistinctRounds& distinct, cudaStream_t stream)
+      : round_of_(distinct.index) {
+    rounds_.reserve(distinct.first_of.size());
+    for (std::size_t t : distinct.first_of) rounds_.emplace_back(p.rounds[t], stream);
+  }
+  const DeviceRound& round(int t) const { return rounds_[round_of_[static_cast<std::size_t>(t)]]; }
+  std::int64_t bytes() const {
+    std::int64_t bytes = 0;
+    for (const DeviceRound& r : rounds_) bytes += r.bytes();
+    return bytes;
+  }
+
+ private:
+  std::vector<DeviceRound> rounds_;
+  std::vector<std::size_t> round_of_;
+};
+
+/// Every observer's id and capacity, and the slots and states of a batch of their bases (vectors of
+/// `length`), on the device: what the exact accountants on schedules grow round by round.
+class DeviceBases {
+ public:
+  DeviceBases(const std::int32_t* observers, const std::int64_t* capacities, std::int64_t count,
+              std::int64_t length, double floor, std::int64_t width_capacity, std::int64_t batch,
+              cudaStream_t stream)
+      : observers_(static_cast<std::size_t>(count)),
+        capacities_(static_cast<std::size_t>(count)),
+        workspace_(static_cast<std::size_t>(
+            batch * gossip_view::slot_doubles(length, largest_capacity(capacities, count), width_capacity))),
+        states_(static_cast<std::size_t>(batch)),
+        bases_{length,
+               nullptr,
+               nullptr,
+               floor,
+               workspace_.data(),
+               batch,
+               true,
+               largest_capacity(capacities, count),
+               width_capacity,
+               states_.data()} {
+    observers_.upload({observers, observers_.size()}, stream);
+    capacities_.upload({capacities, capacities_.size()}, stream);
+  }
+  /// The bases of observers first, first + 1, ... of the list, their states cleared (queued on `stream`).
+  gossip_view::SequenceBases batch(std::int64_t first, cudaStream_t stream) const {
+    NETDP_CUDA_TRY(cudaMemsetAsync(states_.data(), 0, states_.bytes(), stream));
+    gossip_view::SequenceBases bases = bases_;
+    bases.observers = observers_.data() + first;
+    bases.capacities = capacities_.data() + first;
+    return bases;
+  }
+  std::int64_t bytes() const {
+    return static_cast<std::int64_t>(observers_.bytes() + capacities_.bytes() + workspace_.bytes() +
+                                     states_.bytes());
+  }
+
+ private:
+  DeviceBuffer<std::int32_t> observers_;
+  DeviceBuffer<std::int64_t> capacities_;
+  DeviceBuffer<double> workspace_;
+  DeviceBuffer<gossip_view::BasisState> states_;
+  gossip_view::SequenceBases bases_;
 };
 
 }  // namespace
