@@ -92,9 +92,9 @@ class WalkLossCudaEngine {
 
 /// The engine for sources first .. first + count - 1 on CUDA device `device`; nullptr when count = 0 (after
 /// the checks). Spectral methods: cuSOLVER's 64-bit Xsyevd (run here, before the engine returns) and one
-/// cuBLAS GEMM per tile; or, when `chebyshev` is given, the Chebyshev expansion by the CSR-order product
-/// (propagation::CsrColumnsProductBody) and the bodies of common/walk_loss_chebyshev.hpp; series: the same
-/// product. Tiles come from
+/// cuBLAS GEMM per tile; or, when `chebyshev` is given, the Chebyshev expansion by the node-major CSR-order
+/// product (cuda::multiply: the warp-per-row body of cuda/gossip_spmm.cuh) and the bodies of
+/// common/walk_loss_chebyshev.hpp; series: the same product. Tiles come from
 /// memory_plan::plan_walk_series / plan_walk_spectral (common/memory_plan.hpp): tile_sources = 0 picks the
 /// widest tile that fits (85% of the free memory, or memory_limit bytes when > 0 and smaller), balanced over
 /// the sources; InsufficientMemory when the eigenvectors with the solver's workspace, or one row, cannot fit.

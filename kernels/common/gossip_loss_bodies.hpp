@@ -3,9 +3,9 @@
 // "How it is computed", docs/cuda_backend.md "Node-major gossip engines"): every per-thread part of its
 // kernels, written once over plain pointers with the maths of common/gossip_loss_math.hpp and the
 // warp-per-row product of common/gossip_spmm_bodies.hpp. The .cu file launches the row bodies with
-// cuda::for_each_row and the pass-1 body with cuda::row_sums (cuda/gossip_spmm.cuh);
+// cuda::for_each_row (cuda/gossip_spmm.cuh) and the pass-1 chunk bodies with cuda::for_each;
 // tests/backend/test_gossip_loss_bodies.cpp runs the same code on the host (host_for_each_row,
-// host_row_sums) and compares it with the CPU backend (kernels/cpu/gossip_loss_cpu.cpp).
+// host_for_each) and compares it with the CPU backend (kernels/cpu/gossip_loss_cpu.cpp).
 //
 // Layout: node-major. A tile of cols sources s .. s + cols - 1 (32 to 64 of them) is a row-major n x cols
 // block X (ld = cols), X[w cols + j] = (W^t)_{w, s + j}; the shares S use the same layout. The loss block is
@@ -19,16 +19,6 @@
 #include "common/rounding.hpp"
 
 namespace netdp::kernels::gossip_loss {
-
-/// X = W^0 for the tile's sources (row body over n x cols): X[w, j] = 1 if w = first + j, else 0.
-struct IdentityRowsBody {
-  double* x;
-  std::int64_t cols, first;
-
-  NETDP_HD void operator()(std::int64_t w, std::int64_t j) const {
-    x[w * cols + j] = w == first + j ? 1.0 : 0.0;
-  }
-};
 
 /// Power t of a tile, entry (w, j): y[w, j] = (W x)[w, j] summed in CSR order (spmm::row_entry) and stored,
 /// or, with y = nullptr, x[w, j] itself (t = 0, and the dense path, where DGEMM has made the power). The
@@ -103,17 +93,13 @@ struct ChunkSquaresBody {
 };
 
 /// Pass 1, source j of the tile (1-D body over cols): norms_t[first + j] = r_t(first + j), the chunks of
-/// ChunkSquaresBody added in chunk order from 0. Each source's norm is written once: no tile adds to another.
+/// ChunkSquaresBody added in chunk order from 0 (spmm::column_sum over the chunks x cols block). Each source's norm is written once: no tile adds to another.
 struct ColumnNormsBody {
   const double* partial;
   std::int64_t chunks, cols, first;
   double* norms_t;
 
-  NETDP_HD void operator()(std::int64_t j) const {
-    double sum = 0.0;
-    for (std::int64_t c = 0; c < chunks; ++c) sum = rn_add(sum, partial[c * cols + j]);
-    norms_t[first + j] = sum;
-  }
+  NETDP_HD void operator()(std::int64_t j) const { norms_t[first + j] = spmm::column_sum(partial + j, chunks, cols); }
 };
 
 /// Pass 2, fused into the product (row body): the power, then S[w, j] += (W^t)_{w, s + j}^2 / r_t(w), the

@@ -4,10 +4,13 @@
 // lo) I) / (hi - lo) on the complement of the all-ones vector. Every element of a column is computed from
 // that column alone, in a fixed order, so results do not depend on the block, the thread count or the device.
 //
-// Layout: element (v, j) of a block (node v, source lane j) sits at v * row_stride + j * lane_stride (the
-// CPU's row-major n x L panels: row_stride = L, lane_stride = 1; a column-major device block: 1 and n).
+// Layout: element (v, j) of a block (node v, source lane j) sits at v * row_stride + j * lane_stride. Both
+// twins keep their blocks node-major: the CPU's row-major n x L panels (row_stride = L, lane_stride = 1) and
+// the CUDA twin's n x cols tiles (row_stride = cols, lane_stride = 1), whose row bodies (v, j) it runs with
+// cuda::for_each_row (docs/cuda_backend.md "Walk-loss twins").
 #include <cstdint>
 
+#include "common/gossip_spmm_bodies.hpp"  // spmm::column_sum
 #include "common/hd.hpp"
 #include "common/rounding.hpp"
 
@@ -34,7 +37,7 @@ struct LaneSourcesBody {
   NETDP_HD void operator()(std::int64_t j) const { source[j] = first + j; }
 };
 
-/// Element (v, j) of the start (2-D body): t0 = e_u - 1/n for u = source[j] (the deflated unit vector),
+/// Element (v, j) of the start (row body): t0 = e_u - 1/n for u = source[j] (the deflated unit vector),
 /// s = c_0 t0.
 struct StartBody {
   const std::int64_t* source;
@@ -51,9 +54,9 @@ struct StartBody {
   }
 };
 
-/// Element (v, j) of one step (2-D body, after y = W t_k by the SpMM): t_{k+1} over t_{k-1}, then
-/// s += c_{k+1} t_{k+1}; LaneMeanBody on t_{k+1} then gives o_{k+1}. (The CPU fuses the same arithmetic into
-/// its sparse product, row by row, and sums o_{k+1} in the same node order.)
+/// Element (v, j) of one step (row body, after y = W t_k by the sparse product): t_{k+1} over t_{k-1}, then
+/// s += c_{k+1} t_{k+1}; LaneMeanBody on t_{k+1} then gives o_{k+1}. (The CPU runs the same arithmetic in one
+/// streaming pass after its sparse product and sums o_{k+1} there, in the same node order.)
 struct StepBody {
   const double* y;
   const double* mean;       // o_k per lane
@@ -73,21 +76,20 @@ struct StepBody {
   }
 };
 
-/// Lane j (1-D body over the lanes): mean[j] = (sum_v s[v, j]) / n, summed in node order: the o_k of the
-/// steps, and at the end the mean of the sum, subtracted by ProjectBody (G e_u has no component along 1).
+/// Lane j (1-D body over the lanes): mean[j] = (sum_v s[v, j]) / n, summed in node order (spmm::column_sum):
+/// the o_k of the steps, and at the end the mean of the sum, subtracted by ProjectBody (G e_u has no
+/// component along 1).
 struct LaneMeanBody {
   const double* s;
   std::int64_t n, row_stride, lane_stride;
   double* mean;
 
   NETDP_HD void operator()(std::int64_t j) const {
-    double sum = 0.0;
-    for (std::int64_t v = 0; v < n; ++v) sum = rn_add(sum, s[v * row_stride + j * lane_stride]);
-    mean[j] = sum / double(n);
+    mean[j] = spmm::column_sum(s + j * lane_stride, n, row_stride) / double(n);
   }
 };
 
-/// Element (v, j) (2-D body): s -= mean[j].
+/// Element (v, j) (row body): s -= mean[j].
 struct ProjectBody {
   const double* mean;
   std::int64_t row_stride, lane_stride;

@@ -10,8 +10,8 @@
 // ChunkSquaresBody, ColumnNormsBody: chunks of nodes, then the chunks in order), pass 2 adds the shares
 // S[w, j] in the same pass as the power (gossip_loss::SharesStepBody). The final loss block is column-major
 // (column j = row s + j of the loss matrix) and goes to the sink through two small pinned chunks
-// (RowStaging). A dense W (Propagation::dense) is propagated by one DGEMM per power (Propagator::apply_rows)
-// and the same bodies record the power in place. Tiles and bytes: memory_plan::plan_gossip_loss (pure, tested
+// (RowStaging). A dense W (Propagation::dense) is propagated by one DGEMM per power (cuda::multiply,
+// Propagator::apply_rows) and the same bodies record the power in place. Tiles and bytes: memory_plan::plan_gossip_loss (pure, tested
 // without a GPU), capped at kSourceTile. The engine holds the device state; the driver
 // (src/accounting/gossip_loss.cpp) runs the tile loops, one call per tile.
 #include <cuda_runtime.h>
@@ -175,20 +175,14 @@ class Engine final : public GossipLossCudaEngine {
     const std::int64_t n = p_.w.n, t_end = std::int64_t{p_.t_start} + p_.steps;
     double* x = block_a_.data();
     double* y = block_b_.data();
-    cuda::for_each_row(n, cols, gossip_loss::IdentityRowsBody{x, cols, s}, stream());
+    cuda::for_each_row(n, cols, spmm::IdentityRowsBody{x, cols, s}, stream());
     if (p_.t_start == 0) record(0, x, nullptr);
     for (std::int64_t t = 1; t < t_end; ++t) {
-      if (w_.dense) {
-        w_.dense->apply_rows(x, y, cols);
-        if (t >= p_.t_start) record(t - p_.t_start, y, nullptr);
-      } else if (t >= p_.t_start) {
-        record(t - p_.t_start, x, y);
+      if (!w_.dense && t >= p_.t_start) {
+        record(t - p_.t_start, x, y);  // the power fused with its record
       } else {
-        cuda::for_each_row(
-            n, cols,
-            gossip::NodeMajorStepBody<offset_t, node_t>{w_.offsets.data(), w_.columns.data(),
-                                                        w_.values.data(), x, nullptr, 0.0, 0.0, cols, y},
-            stream());
+        cuda::multiply(w_, x, y, cols, stream());  // DGEMM, or a plain product below t_start
+        if (t >= p_.t_start) record(t - p_.t_start, y, nullptr);
       }
       std::swap(x, y);
     }

@@ -2,24 +2,25 @@
 // the CPU backend: the eigen weights come from walk_eigen_weights (host, shared), the per-element loss from
 // common/walk_loss_math.hpp. Design notes: docs/cuda_backend.md.
 //
-// Layout: a tile of b sources s .. s + b - 1 ends as a column-major n x b block (ld = n) whose column j is
-// the graph term G[s + j, :] (spectral) or s_{s+j}(.) (series), so column j of the loss block is row s + j of
-// the row-major loss matrix and the block goes to the sink as is.
+// Layout: a tile of b sources s .. s + b - 1 makes an n x b graph-term block whose lane j is G[s + j, :]
+// (spectral) or s_{s+j}(.) (series); the loss block made from it is column-major (column j = row s + j of the
+// row-major loss matrix) and goes to the sink as is.
 //  - spectral (E3) / finite (E2), docs/math.md §5.3: W = V diag(lambda) V^T by SymmetricEigensolver
 //    (cuda/dense_solvers.hpp: cuSOLVER's 64-bit syevd; LAPACKE on the emulated device), g from the host;
 //    B = V[s:s+b, :] diag(g) (b x n), then V B^T = (V diag(g) V^T)[:, s:s+b] = G[s:s+b, :]^T by symmetry of
-//    G.
-//  - series (E1), docs/math.md §5.2: X = W^t e_u by propagation (Propagator), S += X / t for t = 1 .. T.
-//  - spectral / finite by the Chebyshev solver (docs/walk_loss.md "Solvers"): per tile, the bodies of
-//    common/walk_loss_chebyshev.hpp around one Propagator product per degree, the CPU's recurrence step by
-//    step.
-// Twins (docs/cuda_backend.md "Walk-loss twins"): the products W X are propagation::CsrColumnsProductBody,
-// the CPU's CSR order, so the series and the Chebyshev solver give the CPU twin's bytes; the spectral methods
-// given the same eigenpairs and GEMM too, and those two (cuSOLVER, cuBLAS in cuda/dense_solvers.hpp) are the
-// vendor routines that differ on a GPU (the emulated device runs the CPU twin's LAPACK and BLAS calls there).
-// Tiles, staging and bytes: memory_plan::plan_walk_series / plan_walk_spectral (pure, tested without a GPU);
-// rows reach the sink through two small pinned chunks (RowStaging). Each method is an engine that holds the
-// device state; the driver (src/accounting/walk_loss.cpp) runs the tile loop, one call per tile.
+//    G: a column-major n x b block, the GEMM's layout.
+//  - series (E1), docs/math.md §5.2: node-major blocks (row-major n x b), X = W^t e_u by the one node-major
+//    product (cuda::multiply, cuda/node_major_matrix.hpp: the warp-per-row body), S += X / t for t = 1 .. T.
+//  - spectral / finite by the Chebyshev solver (docs/walk_loss.md "Solvers"): per tile, node-major blocks
+//    and the bodies of common/walk_loss_chebyshev.hpp around one product per degree, the CPU's recurrence
+//    step by step.
+// Twins (docs/cuda_backend.md "Walk-loss twins"): the products W X sum W's rows in CSR order (spmm::row_entry,
+// the CPU's csr_row_product), so the series and the Chebyshev solver give the CPU twin's bytes; the spectral
+// methods given the same eigenpairs and GEMM too, and those two (cuSOLVER, cuBLAS in cuda/dense_solvers.hpp)
+// are the vendor routines that differ on a GPU (the emulated device runs the CPU twin's LAPACK and BLAS calls
+// there). Tiles, staging and bytes: memory_plan::plan_walk_series / plan_walk_spectral (pure, tested without
+// a GPU); rows reach the sink through two small pinned chunks (RowStaging). Each method is an engine that
+// holds the device state; the driver (src/accounting/walk_loss.cpp) runs the tile loop, one call per tile.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -36,6 +37,7 @@
 #include <vector>
 
 #include "common/for_each.hpp"
+#include "common/gossip_spmm_bodies.hpp"
 #include "common/memory_plan.hpp"
 #include "common/walk_loss_bodies.hpp"
 #include "common/walk_loss_chebyshev.hpp"
@@ -48,7 +50,8 @@
 #include "cuda/base/runtime_check.hpp"
 #include "cuda/base/stream.hpp"
 #include "cuda/dense_solvers.hpp"
-#include "cuda/propagator.hpp"
+#include "cuda/gossip_spmm.cuh"
+#include "cuda/node_major_matrix.hpp"
 #include "device_kernels.hpp"
 #include "netdp/ground/errors.hpp"
 #include "walk_loss_kernels.hpp"
@@ -104,16 +107,18 @@ class TileEngine : public WalkLossCudaEngine {
     return static_cast<std::size_t>(p_.w.n) * static_cast<std::size_t>(sources);
   }
 
-  /// Loss block of sources s .. s + cols - 1 from the graph-term block `term` into `out` (n x cols, both on
-  /// the device), then queued for the host and the sink (the copies run behind the kernel on the stream; the
-  /// next tile's work, queued after them, may reuse `term` and `out`).
-  void emit(std::int64_t s, std::int64_t cols, const double* term, double* out, cuda::RowStaging& staging) {
+  /// Loss block of sources s .. s + cols - 1 from the graph-term block `term` (node-major, or column-major
+  /// with `column_major`) into the column-major `out` (n x cols, both on the device), then queued for the host
+  /// and the sink (the copies run behind the kernel on the stream; the next tile's work, queued after them,
+  /// may reuse `term` and `out`).
+  void emit(std::int64_t s, std::int64_t cols, const double* term, bool column_major, double* out,
+            cuda::RowStaging& staging) {
     const std::int64_t n = p_.w.n;
-    cuda::for_each_2d(
-        n, cols,
-        walk_loss::WalkLossesBody{term, adj_offsets_.data(), adjacency_.data(), n, s, p_.sender_known,
-                                  p_.constant, p_.scale, p_.clip, p_.clip_level, out},
-        stream());
+    cuda::for_each_row(n, cols,
+                       walk_loss::WalkLossesBody{term, column_major ? 1 : cols, column_major ? n : 1,
+                                                 adj_offsets_.data(), adjacency_.data(), n, s, p_.sender_known,
+                                                 p_.constant, p_.scale, p_.clip, p_.clip_level, out},
+                       stream());
     staging.push(s, cols, out);
   }
 
@@ -124,44 +129,41 @@ class TileEngine : public WalkLossCudaEngine {
   CudaWalkLossRun run_;
 };
 
-/// Series (E1), docs/math.md §5.2: per source X, Y and S on the device (the spare of X / Y takes the losses).
+/// Series (E1), docs/math.md §5.2: per source X, Y and S on the device, node-major n x cols blocks (the spare
+/// of X / Y takes the losses).
 class SeriesEngine final : public TileEngine {
  public:
   SeriesEngine(const WalkLossProblem& p, int device, const mp::WalkSeriesPlan& plan, LossRowSink& sink)
       : TileEngine(p, device),
-        propagator_(p.w, /*dense=*/false, stream()),
+        w_(p.w, /*dense_path=*/false, stream()),
         block_a_(block_elements(plan.tile)),
         block_b_(block_a_.size()),
         sums_(block_a_.size()),
         staging_(p.w.n, plan.staging.chunk_columns, stream(), sink) {
-    // Never hand a library uninitialised memory, not even as a beta = 0 output (0 * NaN = NaN).
-    NETDP_CUDA_TRY(cudaMemsetAsync(block_a_.data(), 0, block_a_.bytes(), stream()));
-    NETDP_CUDA_TRY(cudaMemsetAsync(block_b_.data(), 0, block_b_.bytes(), stream()));
-    propagator_.reserve(block_a_.data(), block_b_.data(), plan.tile);
     run_.tile_sources = plan.tile;
     run_.tiles = plan.tiles;
-    run_.device_bytes = propagator_.device_bytes() + adjacency_bytes() +
+    run_.device_bytes = w_.device_bytes() + adjacency_bytes() +
                         static_cast<std::int64_t>(block_a_.bytes() + block_b_.bytes() + sums_.bytes());
   }
 
   /// X and Y alternate as the source and the product; at the end of a tile the product is in `x` and the
-  /// spare `y` takes the losses. The next tile's identity columns overwrite block_a only after the copies of
+  /// spare `y` takes the losses. The next tile's identity rows overwrite block_a only after the copies of
   /// the previous tile's losses (same stream), whichever block held them.
   void loss_rows(node_t s, node_t cols) override {
     const cuda::DeviceGuard guard(context_.device);
     const std::int64_t n = p_.w.n, elements = n * cols;
     double* x = block_a_.data();
     double* y = block_b_.data();
-    cuda::set_identity_columns(x, n, cols, s, stream());
+    cuda::for_each_row(n, cols, spmm::IdentityRowsBody{x, cols, s}, stream());
     NETDP_CUDA_TRY(
         cudaMemsetAsync(sums_.data(), 0, static_cast<std::size_t>(elements) * sizeof(double), stream()));
     for (int t = 1; t <= p_.steps; ++t) {
-      propagator_.apply(x, y, cols);
+      cuda::multiply(w_, x, y, cols, stream());
       std::swap(x, y);
       // S += X (1/t), rounded like the CPU (walk_loss::AccumulateSeriesBody).
       cuda::for_each(elements, walk_loss::AccumulateSeriesBody{x, 1.0 / t, sums_.data()}, stream());
     }
-    emit(s, cols, sums_.data(), y, staging_);
+    emit(s, cols, sums_.data(), /*column_major=*/false, y, staging_);
   }
 
   void finish() override {
@@ -170,7 +172,7 @@ class SeriesEngine final : public TileEngine {
   }
 
  private:
-  cuda::Propagator propagator_;
+  cuda::NodeMajorMatrix w_;
   DeviceBuffer<double> block_a_, block_b_, sums_;
   cuda::RowStaging staging_;
 };
@@ -223,15 +225,16 @@ class SpectralEngine final : public TileEngine {
   void loss_rows(node_t s, node_t cols) override {
     const cuda::DeviceGuard guard(context_.device);
     const std::int64_t n = p_.w.n;
-    // B = V[s:s+cols, :] diag(g), column-major cols x n (walk_loss::ScaleEigenvectorRowsBody).
-    cuda::for_each_2d(
-        cols, n,
+    // B = V[s:s+cols, :] diag(g), column-major cols x n (walk_loss::ScaleEigenvectorRowsBody, row i of V^T
+    // per row of the launch).
+    cuda::for_each_row(
+        n, cols,
         walk_loss::ScaleEigenvectorRowsBody{vectors_.data(), weights_.data(), n, cols, s, scaled_.data()},
         stream());
-    // graph_block (n x cols) = V B^T, column j = G[:, s + j] = G[s + j, :].
+    // graph_block (n x cols, column-major) = V B^T, column j = G[:, s + j] = G[s + j, :].
     product_->times_transpose(n, cols, n, vectors_.data(), scaled_.data(), graph_block_.data());
     // B is spent once the product is queued (same stream): it takes the losses.
-    emit(s, cols, graph_block_.data(), scaled_.data(), *staging_);
+    emit(s, cols, graph_block_.data(), /*column_major=*/true, scaled_.data(), *staging_);
   }
 
   void finish() override {
@@ -287,8 +290,8 @@ class SpectralEngine final : public TileEngine {
   std::optional<cuda::RowStaging> staging_;
 };
 
-/// The Chebyshev solver's tiles (memory_plan's conventions, via plan_source_tiles): W in 32-bit CSR, the
-/// adjacency fixed; per source t_k, t_{k-1}, y = W t_k and the sum s (4 n doubles), its source index and
+/// The Chebyshev solver's tiles (memory_plan's conventions, via plan_source_tiles): W in CSR with the host's
+/// 64-bit offsets (cuda::NodeMajorMatrix), the adjacency fixed; per source t_k, t_{k-1}, y = W t_k and the sum s (4 n doubles), its source index and
 /// three lane means.
 struct ChebyshevTilePlan {
   mp::Budget budget;
@@ -300,7 +303,8 @@ struct ChebyshevTilePlan {
 ChebyshevTilePlan plan_chebyshev_tiles(const mp::WalkLossSizes& s, const mp::Limits& limits, int device) {
   ChebyshevTilePlan plan;
   plan.budget = mp::device_budget(limits.free_bytes, limits.memory_limit);
-  plan.fixed_bytes = mp::csr32_bytes(s.n, s.nnz) + mp::walk_adjacency_bytes(s);
+  plan.fixed_bytes = (s.n + 1) * mp::kInt64Bytes + s.nnz * (mp::kInt32Bytes + mp::kDoubleBytes) +
+                     mp::walk_adjacency_bytes(s);
   plan.per_source_bytes = 4 * s.n * mp::kDoubleBytes + mp::kInt64Bytes + 3 * mp::kDoubleBytes;
   plan.needed_bytes = plan.fixed_bytes + plan.per_source_bytes;
   plan.fits = plan.needed_bytes <= plan.budget.bytes;
@@ -310,7 +314,8 @@ ChebyshevTilePlan plan_chebyshev_tiles(const mp::WalkLossSizes& s, const mp::Lim
 }
 
 /// Spectral / finite by the Chebyshev solver (docs/walk_loss.md "Solvers"): G e_u = p(W)(e_u - 1/n) for every
-/// source of a tile, column-major n x b blocks (row stride 1, lane stride n), then the losses. The launches
+/// source of a tile, node-major n x cols blocks (row stride cols, lane stride 1, the CPU's panels' layout),
+/// then the losses. The launches
 /// follow kernels/cpu/walk_loss_cpu.cpp's walk_chebyshev_rows_cpu one to one
 /// (tests/backend/test_walk_loss_bodies.cpp runs them on the host in this order).
 class ChebyshevEngine final : public TileEngine {
@@ -321,7 +326,7 @@ class ChebyshevEngine final : public TileEngine {
         lo_(e.lo),
         hi_(e.hi),
         coefficients_(e.coefficients.begin(), e.coefficients.end()),
-        propagator_(p.w, /*dense=*/false, stream()),
+        w_(p.w, /*dense_path=*/false, stream()),
         t_(block_elements(plan.tile)),
         t_prev_(t_.size()),
         y_(t_.size()),
@@ -329,13 +334,12 @@ class ChebyshevEngine final : public TileEngine {
         means_(3 * static_cast<std::size_t>(plan.tile)),
         sources_(static_cast<std::size_t>(plan.tile)),
         staging_(p.w.n, plan.staging.chunk_columns, stream(), sink) {
-    // Never hand a library (or the first step's ignored t_{k-1}) uninitialised memory.
-    for (const DeviceBuffer<double>* buffer : {&t_, &t_prev_, &y_, &sum_, &means_})
+    // The first step reads the ignored t_{k-1} (and mean_prev): never uninitialised memory.
+    for (const DeviceBuffer<double>* buffer : {&t_prev_, &means_})
       NETDP_CUDA_TRY(cudaMemsetAsync(buffer->data(), 0, buffer->bytes(), stream()));
-    propagator_.reserve(t_.data(), y_.data(), plan.tile);
     run_.tile_sources = plan.tile;
     run_.tiles = plan.tiles;
-    run_.device_bytes = propagator_.device_bytes() + adjacency_bytes() +
+    run_.device_bytes = w_.device_bytes() + adjacency_bytes() +
                         static_cast<std::int64_t>(4 * t_.bytes() + means_.bytes() + sources_.bytes());
   }
 
@@ -351,29 +355,30 @@ class ChebyshevEngine final : public TileEngine {
     double* mean = means_.data();
     double* mean_prev = means_.data() + b;
     double* mean_next = means_.data() + 2 * b;
+    // Node-major: element (v, j) at v cols + j.
     cuda::for_each(cols, wc::LaneSourcesBody{s, sources_.data()}, stream());
-    cuda::for_each_2d(n, cols, wc::StartBody{sources_.data(), n, 1, n, coefficients_[0], tk, sum_.data()},
-                      stream());
-    cuda::for_each(cols, wc::LaneMeanBody{tk, n, 1, n, mean}, stream());
+    cuda::for_each_row(n, cols, wc::StartBody{sources_.data(), n, cols, 1, coefficients_[0], tk, sum_.data()},
+                       stream());
+    cuda::for_each(cols, wc::LaneMeanBody{tk, n, cols, 1, mean}, stream());
     for (int k = 0; k < degree; ++k) {
       const bool first_step = k == 0;
-      propagator_.apply(tk, y_.data(), cols);  // y = W t_k
-      cuda::for_each_2d(n, cols,
-                        wc::StepBody{y_.data(), mean, mean_prev, tk, tk_prev, sum_.data(), 1, n,
-                                     first_step ? 0.5 * a : a, first_step ? 0.5 * bb : bb,
-                                     coefficients_[static_cast<std::size_t>(k) + 1], first_step},
-                        stream());
-      cuda::for_each(cols, wc::LaneMeanBody{tk_prev, n, 1, n, mean_next}, stream());
+      cuda::multiply(w_, tk, y_.data(), cols, stream());  // y = W t_k
+      cuda::for_each_row(n, cols,
+                         wc::StepBody{y_.data(), mean, mean_prev, tk, tk_prev, sum_.data(), cols, 1,
+                                      first_step ? 0.5 * a : a, first_step ? 0.5 * bb : bb,
+                                      coefficients_[static_cast<std::size_t>(k) + 1], first_step},
+                         stream());
+      cuda::for_each(cols, wc::LaneMeanBody{tk_prev, n, cols, 1, mean_next}, stream());
       std::swap(tk, tk_prev);  // t = T_{k+1}, t_prev = T_k
       double* spare = mean_prev;
       mean_prev = mean;
       mean = mean_next;
       mean_next = spare;
     }
-    cuda::for_each(cols, wc::LaneMeanBody{sum_.data(), n, 1, n, mean}, stream());
-    cuda::for_each_2d(n, cols, wc::ProjectBody{mean, 1, n, sum_.data()}, stream());
+    cuda::for_each(cols, wc::LaneMeanBody{sum_.data(), n, cols, 1, mean}, stream());
+    cuda::for_each_row(n, cols, wc::ProjectBody{mean, cols, 1, sum_.data()}, stream());
     // y is spent once the last step is queued (same stream): it takes the losses.
-    emit(s, cols, sum_.data(), y_.data(), staging_);
+    emit(s, cols, sum_.data(), /*column_major=*/false, y_.data(), staging_);
   }
 
   void finish() override {
@@ -384,7 +389,7 @@ class ChebyshevEngine final : public TileEngine {
  private:
   const double lo_, hi_;
   const std::vector<double> coefficients_;  // c_0 .. c_K
-  cuda::Propagator propagator_;
+  cuda::NodeMajorMatrix w_;
   DeviceBuffer<double> t_, t_prev_, y_, sum_, means_;
   DeviceBuffer<std::int64_t> sources_;
   cuda::RowStaging staging_;

@@ -1,7 +1,7 @@
 // The CUDA gossip accountant's single-source bodies (kernels/common/gossip_loss_bodies.hpp, node-major, with
-// the warp-per-row product of common/gossip_spmm_bodies.hpp) and the propagation bodies it shares with the
-// walk accountant (common/propagation_bodies.hpp) run on the host, through the source the GPU compiles, in
-// the order kernels/cuda/gossip_loss_cuda.cu launches them (host_for_each_row, host_row_sums: the device's
+// the warp-per-row product, the identity rows and the column sum of common/gossip_spmm_bodies.hpp, shared with
+// the walk accountant, and the dense copy of common/propagation_bodies.hpp) run on the host, through the
+// source the GPU compiles, in the order kernels/cuda/gossip_loss_cuda.cu launches them (host_for_each_row, host_row_sums: the device's
 // lanes and halving tree). Compared with the CPU backend (kernels::gossip_row_norms_cpu,
 // gossip_loss_rows_cpu):
 //  - pass 2 (SharesStepBody, NeighbourLossesBody) from the CPU's norms: 0 ulps, the same operations in the
@@ -40,7 +40,6 @@ namespace {
 namespace gl = kernels::gossip_loss;
 namespace prop = kernels::propagation;
 using kernels::GossipLossProblem;
-using kernels::host_for_each_2d;
 using testing::GraphCase;
 
 std::vector<GraphCase> cases() {
@@ -76,7 +75,7 @@ void propagate_tile(const GossipLossProblem& p, std::int64_t s, std::int64_t col
   const std::int64_t n = p.w.n, t_end = std::int64_t{p.t_start} + p.steps;
   double* x = a.data();
   double* y = b.data();
-  kernels::host_for_each_row(n, cols, gl::IdentityRowsBody{x, cols, s});
+  kernels::host_for_each_row(n, cols, kernels::spmm::IdentityRowsBody{x, cols, s});
   if (p.t_start == 0) record(0, x, nullptr);
   for (std::int64_t t = 1; t < t_end; ++t) {
     if (t >= p.t_start) {
@@ -157,18 +156,30 @@ std::string describe(const GraphCase& c, const GossipLossProblem& p) {
 
 // ---- propagation bodies (shared with the walk accountant) ----
 
-TEST(PropagationBodies, IdentityColumnsAreTheUnitSources) {
+TEST(PropagationBodies, IdentityRowsAreTheUnitSources) {
+  // Node-major n x cols: X[w cols + j] = 1 exactly where w = first + j, every entry written.
   for (std::int64_t n : {1, 5, 300}) {
     for (std::int64_t first : {std::int64_t{0}, n / 2}) {
       const std::int64_t cols = std::min<std::int64_t>(7, n - first);
       std::vector<double> x(static_cast<std::size_t>(n * cols), -1.0);
-      host_for_each_2d(n, cols, prop::IdentityColumnsBody{x.data(), n, first});
-      for (std::int64_t j = 0; j < cols; ++j)
-        for (std::int64_t r = 0; r < n; ++r)
-          ASSERT_EQ(x[r + j * n], r == first + j ? 1.0 : 0.0)
-              << "n " << n << ", first " << first << ", (" << r << ", " << j << ")";
+      kernels::host_for_each_row(n, cols, kernels::spmm::IdentityRowsBody{x.data(), cols, first});
+      for (std::int64_t w = 0; w < n; ++w)
+        for (std::int64_t j = 0; j < cols; ++j)
+          ASSERT_EQ(x[w * cols + j], w == first + j ? 1.0 : 0.0)
+              << "n " << n << ", first " << first << ", (" << w << ", " << j << ")";
     }
   }
+}
+
+TEST(PropagationBodies, ColumnSumIsIndexOrderFromZero) {
+  // Column 1 of a node-major 4 x 3 block is 1, 1e16, 1, -1e16 (columns 0 and 2 are decoys). Added from the
+  // top, each sum rounded once: 1 + 1e16 rounds to 1e16 (a tie, to the even significand), + 1 likewise, then
+  // - 1e16 gives 0. From the bottom it gives 1, and the halving tree (x0 + x2) + (x1 + x3) gives 2.
+  const std::vector<double> x = {9, 1.0, 9, 9, 1e16, 9, 9, 1.0, 9, 9, -1e16, 9};
+  EXPECT_EQ(kernels::spmm::column_sum(x.data() + 1, 4, 3), 0.0);
+  EXPECT_EQ(kernels::spmm::column_sum(x.data() + 1, 2, 3), 1e16);  // the first two only
+  EXPECT_EQ(kernels::spmm::column_sum(x.data(), 4, 3), 36.0);
+  EXPECT_EQ(kernels::spmm::column_sum(x.data(), 0, 3), 0.0);
 }
 
 TEST(PropagationBodies, CsrToDenseIsTheCpuDenseW) {

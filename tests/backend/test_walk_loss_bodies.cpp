@@ -1,18 +1,19 @@
-// The CUDA random-walk accountant's single-source bodies (kernels/common/walk_loss_bodies.hpp, with the
-// propagation bodies of common/propagation_bodies.hpp) run on the host, through the source the GPU compiles,
-// in the order kernels/cuda/walk_loss_cuda.cu launches them, with the vendor-library steps replaced by the
-// CPU backend's own (kernels/cpu/): cuSOLVER's syevd by symmetric_eigen_cpu (LAPACK dsyevd) and
+// The CUDA random-walk accountant's single-source bodies (kernels/common/walk_loss_bodies.hpp,
+// walk_loss_chebyshev.hpp, with the node-major product of common/gossip_spmm_bodies.hpp) run on the host,
+// through the source the GPU compiles, in the order kernels/cuda/walk_loss_cuda.cu launches them
+// (host_for_each_row for the row bodies, as the emulated device), with the vendor-library steps replaced by
+// the CPU backend's own (kernels/cpu/): cuSOLVER's syevd by symmetric_eigen_cpu (LAPACK dsyevd) and
 // walk_eigen_weights, cuBLAS's GEMM by the CPU's own row-major DGEMM call on blocks of 32 rows (the bodies'
 // column-major B transposed into the CPU's `scaled`, an exact copy); the sparse product is the device's own
-// body (propagation::CsrColumnsProductBody, shown equal to the CPU's panels by
-// CsrColumnsProductIsTheCpuPanelProduct). Compared with walk_spectral_rows_cpu / walk_series_rows_cpu: 0 ulps
-// everywhere, since every body performs the CPU's operations in the CPU's order (V g products, S + X (1/t)
-// rounded twice, the sender max, walk_pair_loss). What only a GPU sees (cuSOLVER's eigenvectors, cuBLAS's
-// summation order) is bounded by test_walk_loss_cuda (tests/backend/test_walk_loss_twins.cpp compares the
-// twins' rows by memcmp). Graphs: a path, a star, hypercube:dim=3, G(200, 0.05), and for the series (the only
-// method defined there) a path with an isolated node. The Chebyshev solver's bodies
-// (common/walk_loss_chebyshev.hpp) run in ChebyshevEngine::loss_rows's order against walk_chebyshev_rows_cpu,
-// 0 ulps too. Label device-bodies: no GPU needed.
+// node-major body (gossip::NodeMajorStepBody without its Chebyshev term, cuda::multiply's sparse path; shown
+// equal to the CPU's csr_row_product by GossipSpmmBodies.RowEntryIsTheCpuCsrProductBitForBit). Compared with
+// walk_spectral_rows_cpu / walk_series_rows_cpu: 0 ulps everywhere, since every body performs the CPU's
+// operations in the CPU's order (V g products, S + X (1/t) rounded twice, the sender max, walk_pair_loss).
+// What only a GPU sees (cuSOLVER's eigenvectors, cuBLAS's summation order) is bounded by test_walk_loss_cuda
+// (tests/backend/test_walk_loss_twins.cpp compares the twins' rows by memcmp). Graphs: a path, a star,
+// hypercube:dim=3, G(200, 0.05), and for the series (the only method defined there) a path with an isolated
+// node. The Chebyshev solver's bodies (common/walk_loss_chebyshev.hpp) run in ChebyshevEngine::loss_rows's
+// order against walk_chebyshev_rows_cpu, 0 ulps too. Label device-bodies: no GPU needed.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -26,7 +27,7 @@
 #include <cblas.h>
 
 #include "common/for_each.hpp"
-#include "common/propagation_bodies.hpp"
+#include "common/gossip_spmm_bodies.hpp"
 #include "common/walk_loss_bodies.hpp"
 #include "common/walk_loss_chebyshev.hpp"
 #include "cpu/power_panels.hpp"
@@ -42,9 +43,8 @@ namespace netdp {
 namespace {
 
 namespace wl = kernels::walk_loss;
-namespace prop = kernels::propagation;
 using kernels::host_for_each;
-using kernels::host_for_each_2d;
+using kernels::host_for_each_row;
 using kernels::SymmetricEigen;
 using kernels::WalkLossProblem;
 using testing::GraphCase;
@@ -75,13 +75,16 @@ std::string describe(const GraphCase& c, const WalkLossProblem& p) {
 
 // ---- the CUDA driver's order on the host ----
 
-/// TileContext::finish: the loss block of sources s .. s + cols - 1 from the graph-term block.
-void finish(const WalkLossProblem& p, std::int64_t s, std::int64_t cols, const double* term, double* out) {
+/// TileEngine::emit: the column-major loss block of sources s .. s + cols - 1 from the graph-term block
+/// (node-major, or column-major for the spectral GEMM's block).
+void finish(const WalkLossProblem& p, std::int64_t s, std::int64_t cols, const double* term, bool column_major,
+            double* out) {
   const std::int64_t n = p.w.n;
-  host_for_each_2d(n, cols,
-                   wl::WalkLossesBody{term, p.sender_known ? p.graph.offsets.data() : nullptr,
-                                      p.sender_known ? p.graph.adjacency.data() : nullptr, n, s,
-                                      p.sender_known, p.constant, p.scale, p.clip, p.clip_level, out});
+  host_for_each_row(n, cols,
+                    wl::WalkLossesBody{term, column_major ? 1 : cols, column_major ? n : 1,
+                                       p.sender_known ? p.graph.offsets.data() : nullptr,
+                                       p.sender_known ? p.graph.adjacency.data() : nullptr, n, s,
+                                       p.sender_known, p.constant, p.scale, p.clip, p.clip_level, out});
 }
 
 /// Spectral / finite for sources first .. first + count - 1 in tiles of b: row-major loss rows.
@@ -95,8 +98,8 @@ std::vector<double> body_spectral_rows(const WalkLossProblem& p, const Symmetric
   kernels::use_single_threaded_blas();
   for (std::int64_t s = first; s < first + count; s += b) {
     const std::int64_t cols = std::min(b, first + count - s);
-    host_for_each_2d(cols, n,
-                     wl::ScaleEigenvectorRowsBody{eigen.vectors.data(), g.data(), n, cols, s, scaled.data()});
+    host_for_each_row(n, cols,
+                      wl::ScaleEigenvectorRowsBody{eigen.vectors.data(), g.data(), n, cols, s, scaled.data()});
     // cuBLAS's V B^T replaced by the CPU's call: B (column-major cols x n) as the CPU's row-major `scaled`,
     // then G[s + r, :] = scaled[r, :] V^T in blocks of kGemmRows rows; the row-major cols x n result is the
     // column-major n x cols graph block.
@@ -105,20 +108,20 @@ std::vector<double> body_spectral_rows(const WalkLossProblem& p, const Symmetric
     for (std::int64_t r0 = 0; r0 < cols; r0 += kernels::kGemmRows)
       kernels::gemm_row_block(scaled_rows.data() + r0 * n, std::min(kernels::kGemmRows, cols - r0), n,
                               eigen.vectors.data(), n, graph.data() + r0 * n);
-    finish(p, s, cols, graph.data(), rows.data() + (s - first) * n);
+    finish(p, s, cols, graph.data(), true, rows.data() + (s - first) * n);
   }
   return rows;
 }
 
-/// y = W x on a column-major n x cols block: Propagator::apply's body.
+/// y = W x on a node-major n x cols block: cuda::multiply's sparse path.
 void propagate(CsrView w, const double* x, double* y, std::int64_t cols) {
-  host_for_each_2d(w.n, cols,
-                   prop::CsrColumnsProductBody<offset_t, node_t>{w.offsets.data(), w.columns.data(),
-                                                                 w.values.data(), x, w.n, y});
+  host_for_each_row(w.n, cols,
+                    kernels::gossip::NodeMajorStepBody<offset_t, node_t>{
+                        {w.offsets.data(), w.columns.data(), w.values.data(), x}, nullptr, 0.0, 0.0, cols, y});
 }
 
 /// Series for sources first .. first + count - 1 in tiles of b: row-major loss rows, and the sums S of the
-/// last tile (column-major n x cols).
+/// last tile (node-major n x cols).
 std::vector<double> body_series_rows(const WalkLossProblem& p, std::int64_t first, std::int64_t count,
                                      std::int64_t b, std::vector<double>* last_sums = nullptr) {
   const std::int64_t n = p.w.n;
@@ -128,14 +131,14 @@ std::vector<double> body_series_rows(const WalkLossProblem& p, std::int64_t firs
     const std::int64_t cols = std::min(b, first + count - s), elements = n * cols;
     double* x = block_a.data();
     double* y = block_b.data();
-    host_for_each_2d(n, cols, prop::IdentityColumnsBody{x, n, s});
+    host_for_each_row(n, cols, kernels::spmm::IdentityRowsBody{x, cols, s});
     std::fill(sums.begin(), sums.end(), 0.0);
     for (int t = 1; t <= p.steps; ++t) {
       propagate(p.w, x, y, cols);
       std::swap(x, y);
       host_for_each(elements, wl::AccumulateSeriesBody{x, 1.0 / t, sums.data()});
     }
-    finish(p, s, cols, sums.data(), y);
+    finish(p, s, cols, sums.data(), false, y);
     std::copy(y, y + elements, rows.begin() + (s - first) * n);
     if (last_sums) last_sums->assign(sums.begin(), sums.begin() + elements);
   }
@@ -143,7 +146,7 @@ std::vector<double> body_series_rows(const WalkLossProblem& p, std::int64_t firs
 }
 
 /// Chebyshev solver (ChebyshevEngine::loss_rows's launches) for sources first .. first + count - 1 in tiles
-/// of b: row-major loss rows. Column-major blocks: row stride 1, lane stride n.
+/// of b: row-major loss rows. Node-major blocks: row stride cols, lane stride 1.
 std::vector<double> body_chebyshev_rows(const WalkLossProblem& p, const kernels::WalkChebyshevExpansion& e,
                                         std::int64_t first, std::int64_t count, std::int64_t b) {
   namespace wc = kernels::walk_chebyshev;
@@ -162,25 +165,25 @@ std::vector<double> body_chebyshev_rows(const WalkLossProblem& p, const kernels:
     double* mean_prev = means.data() + b;
     double* mean_next = means.data() + 2 * b;
     host_for_each(cols, wc::LaneSourcesBody{s, sources.data()});
-    host_for_each_2d(n, cols, wc::StartBody{sources.data(), n, 1, n, e.coefficients[0], tk, sum.data()});
-    host_for_each(cols, wc::LaneMeanBody{tk, n, 1, n, mean});
+    host_for_each_row(n, cols, wc::StartBody{sources.data(), n, cols, 1, e.coefficients[0], tk, sum.data()});
+    host_for_each(cols, wc::LaneMeanBody{tk, n, cols, 1, mean});
     for (int k = 0; k < degree; ++k) {
       const bool first_step = k == 0;
       propagate(p.w, tk, y.data(), cols);
-      host_for_each_2d(n, cols,
-                       wc::StepBody{y.data(), mean, mean_prev, tk, tk_prev, sum.data(), 1, n,
-                                    first_step ? 0.5 * a : a, first_step ? 0.5 * bb : bb,
-                                    e.coefficients[static_cast<std::size_t>(k) + 1], first_step});
-      host_for_each(cols, wc::LaneMeanBody{tk_prev, n, 1, n, mean_next});
+      host_for_each_row(n, cols,
+                        wc::StepBody{y.data(), mean, mean_prev, tk, tk_prev, sum.data(), cols, 1,
+                                     first_step ? 0.5 * a : a, first_step ? 0.5 * bb : bb,
+                                     e.coefficients[static_cast<std::size_t>(k) + 1], first_step});
+      host_for_each(cols, wc::LaneMeanBody{tk_prev, n, cols, 1, mean_next});
       std::swap(tk, tk_prev);
       double* spare = mean_prev;
       mean_prev = mean;
       mean = mean_next;
       mean_next = spare;
     }
-    host_for_each(cols, wc::LaneMeanBody{sum.data(), n, 1, n, mean});
-    host_for_each_2d(n, cols, wc::ProjectBody{mean, 1, n, sum.data()});
-    finish(p, s, cols, sum.data(), y.data());
+    host_for_each(cols, wc::LaneMeanBody{sum.data(), n, cols, 1, mean});
+    host_for_each_row(n, cols, wc::ProjectBody{mean, cols, 1, sum.data()});
+    finish(p, s, cols, sum.data(), false, y.data());
     std::copy(y.begin(), y.begin() + n * cols, rows.begin() + (s - first) * n);
   }
   return rows;
@@ -214,32 +217,6 @@ void expect_rows_equal(const std::vector<double>& rows, const std::vector<double
 }
 
 // ---- the bodies ----
-
-TEST(WalkLossBodies, CsrColumnsProductIsTheCpuPanelProduct) {
-  // The device's W X on column-major blocks (propagation::CsrColumnsProductBody, Propagator::apply) against
-  // the CPU twins' 8-lane panels (propagate_sparse<kSparseLanes>, csr_row_product): 0 ulps, every column.
-  constexpr int L = kernels::kSparseLanes;
-  for (const GraphCase& c : cases()) {
-    const std::int64_t n = c.w.n;
-    std::vector<double> panel(static_cast<std::size_t>(n * L)), column_major(panel.size());
-    for (std::int64_t v = 0; v < n; ++v)
-      for (int j = 0; j < L; ++j) {
-        const double value = std::sin(1.0 + v * 0.37 + j * 1.9) / (1.0 + j);
-        panel[v * L + j] = value;
-        column_major[v + j * n] = value;
-      }
-    std::vector<double> cpu(panel.size()), body(panel.size());
-    kernels::propagate_sparse<L>(c.w, panel.data(), cpu.data());
-    host_for_each_2d(
-        n, L,
-        prop::CsrColumnsProductBody<offset_t, node_t>{
-            c.w.offsets.data(), c.w.columns.data(), c.w.values.data(), column_major.data(), n, body.data()});
-    for (std::int64_t v = 0; v < n; ++v)
-      for (int j = 0; j < L; ++j)
-        ASSERT_EQ(body[v + j * n], cpu[v * L + j])
-            << c.name << ": (W x)[" << v << ", " << j << "] " << versus(body[v + j * n], cpu[v * L + j]);
-  }
-}
 
 TEST(WalkLossBodies, ScaleEigenvectorRowsGiveTheCpuGraphRows) {
   // Spectral (E3) and finite (E2), anonymous view, no clip: eps = scale (c_T / n + G[u, v]), so the rows
@@ -276,8 +253,8 @@ TEST(WalkLossBodies, AccumulateSeriesIsTheCpuSeries) {
       for (std::int64_t u = 0; u < n; ++u) {
         for (std::int64_t v = 0; v < n; ++v) {
           if (u == v) continue;  // the self pair is 0
-          ASSERT_EQ(sums[v + u * n], cpu[u * n + v])
-              << describe(c, p) << ": s_" << u << "(" << v << "): " << versus(sums[v + u * n], cpu[u * n + v])
+          ASSERT_EQ(sums[v * n + u], cpu[u * n + v])
+              << describe(c, p) << ": s_" << u << "(" << v << "): " << versus(sums[v * n + u], cpu[u * n + v])
               << " (0 ulps asked)";
         }
       }

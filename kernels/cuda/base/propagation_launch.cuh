@@ -1,7 +1,7 @@
 #pragma once
-// Launchers of the propagation bodies (common/propagation_bodies.hpp) written once for both CUDA backends:
+// The launcher of the dense-copy body (common/propagation_bodies.hpp) written once for both CUDA backends:
 // "cuda/base/launch.cuh" is the real launcher under nvcc and the emulated device's host twin in the host
-// build (kernels/emulated comes first on that build's include path), so these run the same bodies on either.
+// build (kernels/emulated comes first on that build's include path), so this runs the same body on either.
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -13,13 +13,6 @@
 
 namespace netdp::kernels::cuda {
 namespace {
-
-/// X[:, j] = e_{first + j} for a column-major n x cols block (propagation::IdentityColumnsBody): the t = 0
-/// columns W^0 e_u of every propagation.
-inline void set_identity_columns(double* x, std::int64_t n, std::int64_t cols, std::int64_t first,
-                                 cudaStream_t stream) {
-  for_each_2d(n, cols, propagation::IdentityColumnsBody{x, n, first}, stream);
-}
 
 /// dense (n x n, column-major) = the CSR matrix (offsets, columns, values): zeroes `dense`, then one thread
 /// per row scatters the stored entries (propagation::CsrToDenseBody: the rows touch disjoint entries).

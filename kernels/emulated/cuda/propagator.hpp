@@ -1,8 +1,7 @@
 #pragma once
-// The emulated device's Propagator (the CUDA one, kernels/cuda/propagator.hpp, runs the CSR-order body
-// propagation::CsrColumnsProductBody, or cuBLAS DGEMM on the dense path: a vendor library, GPU-only). Same
-// interface, Y = W X on column-major n x cols blocks by the same body, so a column is summed in CSR order as
-// on the CPU; the dense path (`dense`) uses the same product, and the node-major one the CPU's CSR product.
+// The emulated device's Propagator (the CUDA one, kernels/cuda/propagator.hpp, holds W's dense copy for
+// cuBLAS DGEMM: a vendor library, GPU-only). Same interface; the node-major product is the CPU engines' CSR
+// product row by row, so the dense path gives the CPU's sparse bits here.
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -13,13 +12,11 @@ namespace netdp::kernels::cuda {
 
 class Propagator {
  public:
-  Propagator(CsrView w, bool dense, cudaStream_t stream);
+  Propagator(CsrView w, cudaStream_t stream);
 
   std::int64_t device_bytes() const;
-  void reserve(const double* x, double* y, std::int64_t cols);
-  void apply(const double* x, double* y, std::int64_t cols);
   /// Node-major (row-major n x cols) blocks: the CPU engines' product row by row.
-  void apply_rows(const double* x, double* y, std::int64_t cols);
+  void apply_rows(const double* x, double* y, std::int64_t cols) const;
 
  private:
   CsrView w_;

@@ -22,13 +22,5 @@ void for_each(std::int64_t count, const Body& body, cudaStream_t) {
   if (count > 0) host_for_each(count, body);
 }
 
-/// body(r, j) over a column-major rows x cols block.
-template <class Body>
-void for_each_2d(std::int64_t rows, std::int64_t cols, const Body& body, cudaStream_t) {
-  host_for_each(cols, [&](std::int64_t j) {
-    for (std::int64_t r = 0; r < rows; ++r) body(r, j);
-  });
-}
-
 }  // namespace
 }  // namespace netdp::kernels::cuda
