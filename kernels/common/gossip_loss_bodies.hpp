@@ -93,13 +93,16 @@ struct ChunkSquaresBody {
 };
 
 /// Pass 1, source j of the tile (1-D body over cols): norms_t[first + j] = r_t(first + j), the chunks of
-/// ChunkSquaresBody added in chunk order from 0 (spmm::column_sum over the chunks x cols block). Each source's norm is written once: no tile adds to another.
+/// ChunkSquaresBody added in chunk order from 0 (spmm::column_sum over the chunks x cols block). Each
+/// source's norm is written once: no tile adds to another.
 struct ColumnNormsBody {
   const double* partial;
   std::int64_t chunks, cols, first;
   double* norms_t;
 
-  NETDP_HD void operator()(std::int64_t j) const { norms_t[first + j] = spmm::column_sum(partial + j, chunks, cols); }
+  NETDP_HD void operator()(std::int64_t j) const {
+    norms_t[first + j] = spmm::column_sum(partial + j, chunks, cols);
+  }
 };
 
 /// Pass 2, fused into the product (row body): the power, then S[w, j] += (W^t)_{w, s + j}^2 / r_t(w), the

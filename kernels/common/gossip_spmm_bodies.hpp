@@ -51,7 +51,8 @@ struct RowProduct {
 };
 
 /// Block X = W^0 for the sources first .. first + cols - 1 (row body over n x cols, node-major): X[w, j] = 1
-/// if w = first + j, else 0. The start of every propagation of unit sources (the gossip and walk accountants).
+/// if w = first + j, else 0. The start of every propagation of unit sources (the gossip and walk
+/// accountants).
 struct IdentityRowsBody {
   double* x;
   std::int64_t cols, first;
@@ -61,10 +62,10 @@ struct IdentityRowsBody {
   }
 };
 
-/// x[0] + x[stride] + ... + x[(count - 1) stride], added in index order from 0, each sum rounded once: the one
-/// column sum of a node-major block (stride = its width), one thread per column on the device (the threads
-/// of a warp read consecutive columns of a row: coalesced). The walk's lane means and the gossip accountant's
-/// fold of the norms' chunks.
+/// x[0] + x[stride] + ... + x[(count - 1) stride], added in index order from 0, each sum rounded once: the
+/// one column sum of a node-major block (stride = its width), one thread per column on the device (the
+/// threads of a warp read consecutive columns of a row: coalesced). The walk's lane means and the gossip
+/// accountant's fold of the norms' chunks.
 NETDP_HD inline double column_sum(const double* x, std::int64_t count, std::int64_t stride) {
   double sum = 0.0;
   for (std::int64_t i = 0; i < count; ++i) sum = rn_add(sum, x[i * stride]);

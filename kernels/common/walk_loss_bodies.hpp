@@ -44,10 +44,10 @@ struct AccumulateSeriesBody {
   NETDP_HD void operator()(std::int64_t i) const { s[i] = rn_add(s[i], rn_mul(x[i], inverse_t)); }
 };
 
-/// Element (v, j) (row body over n x cols): out[v + j n] = walk_pair_loss(term) for source u = first + j, term
-/// = G[v, j] (anonymous sender) or max_{w in N(v)} G[w, j] when v knows its sender (docs/math.md §5.4: the
-/// last hop is post-processing; adj_offsets / adj are read only then); a node without neighbours gets term 0,
-/// like the CPU backend. The max does not depend on the order: exact on both backends. G[w, j] is
+/// Element (v, j) (row body over n x cols): out[v + j n] = walk_pair_loss(term) for source u = first + j,
+/// term = G[v, j] (anonymous sender) or max_{w in N(v)} G[w, j] when v knows its sender (docs/math.md §5.4:
+/// the last hop is post-processing; adj_offsets / adj are read only then); a node without neighbours gets
+/// term 0, like the CPU backend. The max does not depend on the order: exact on both backends. G[w, j] is
 /// graph[w row_stride + j lane_stride]: node-major (cols, 1) or column-major (1, n).
 struct WalkLossesBody {
   const double* graph;

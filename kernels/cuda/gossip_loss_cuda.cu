@@ -11,9 +11,9 @@
 // S[w, j] in the same pass as the power (gossip_loss::SharesStepBody). The final loss block is column-major
 // (column j = row s + j of the loss matrix) and goes to the sink through two small pinned chunks
 // (RowStaging). A dense W (Propagation::dense) is propagated by one DGEMM per power (cuda::multiply,
-// Propagator::apply_rows) and the same bodies record the power in place. Tiles and bytes: memory_plan::plan_gossip_loss (pure, tested
-// without a GPU), capped at kSourceTile. The engine holds the device state; the driver
-// (src/accounting/gossip_loss.cpp) runs the tile loops, one call per tile.
+// Propagator::apply_rows) and the same bodies record the power in place. Tiles and bytes:
+// memory_plan::plan_gossip_loss (pure, tested without a GPU), capped at kSourceTile. The engine holds the
+// device state; the driver (src/accounting/gossip_loss.cpp) runs the tile loops, one call per tile.
 #include <cuda_runtime.h>
 
 #include <algorithm>

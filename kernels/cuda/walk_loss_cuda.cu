@@ -14,13 +14,14 @@
 //  - spectral / finite by the Chebyshev solver (docs/walk_loss.md "Solvers"): per tile, node-major blocks
 //    and the bodies of common/walk_loss_chebyshev.hpp around one product per degree, the CPU's recurrence
 //    step by step.
-// Twins (docs/cuda_backend.md "Walk-loss twins"): the products W X sum W's rows in CSR order (spmm::row_entry,
-// the CPU's csr_row_product), so the series and the Chebyshev solver give the CPU twin's bytes; the spectral
-// methods given the same eigenpairs and GEMM too, and those two (cuSOLVER, cuBLAS in cuda/dense_solvers.hpp)
-// are the vendor routines that differ on a GPU (the emulated device runs the CPU twin's LAPACK and BLAS calls
-// there). Tiles, staging and bytes: memory_plan::plan_walk_series / plan_walk_spectral (pure, tested without
-// a GPU); rows reach the sink through two small pinned chunks (RowStaging). Each method is an engine that
-// holds the device state; the driver (src/accounting/walk_loss.cpp) runs the tile loop, one call per tile.
+// Twins (docs/cuda_backend.md "Walk-loss twins"): the products W X sum W's rows in CSR order
+// (spmm::row_entry, the CPU's csr_row_product), so the series and the Chebyshev solver give the CPU twin's
+// bytes; the spectral methods given the same eigenpairs and GEMM too, and those two (cuSOLVER, cuBLAS in
+// cuda/dense_solvers.hpp) are the vendor routines that differ on a GPU (the emulated device runs the CPU
+// twin's LAPACK and BLAS calls there). Tiles, staging and bytes: memory_plan::plan_walk_series /
+// plan_walk_spectral (pure, tested without a GPU); rows reach the sink through two small pinned chunks
+// (RowStaging). Each method is an engine that holds the device state; the driver
+// (src/accounting/walk_loss.cpp) runs the tile loop, one call per tile.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -108,17 +109,18 @@ class TileEngine : public WalkLossCudaEngine {
   }
 
   /// Loss block of sources s .. s + cols - 1 from the graph-term block `term` (node-major, or column-major
-  /// with `column_major`) into the column-major `out` (n x cols, both on the device), then queued for the host
-  /// and the sink (the copies run behind the kernel on the stream; the next tile's work, queued after them,
-  /// may reuse `term` and `out`).
+  /// with `column_major`) into the column-major `out` (n x cols, both on the device), then queued for the
+  /// host and the sink (the copies run behind the kernel on the stream; the next tile's work, queued after
+  /// them, may reuse `term` and `out`).
   void emit(std::int64_t s, std::int64_t cols, const double* term, bool column_major, double* out,
             cuda::RowStaging& staging) {
     const std::int64_t n = p_.w.n;
-    cuda::for_each_row(n, cols,
-                       walk_loss::WalkLossesBody{term, column_major ? 1 : cols, column_major ? n : 1,
-                                                 adj_offsets_.data(), adjacency_.data(), n, s, p_.sender_known,
-                                                 p_.constant, p_.scale, p_.clip, p_.clip_level, out},
-                       stream());
+    cuda::for_each_row(
+        n, cols,
+        walk_loss::WalkLossesBody{term, column_major ? 1 : cols, column_major ? n : 1, adj_offsets_.data(),
+                                  adjacency_.data(), n, s, p_.sender_known, p_.constant, p_.scale, p_.clip,
+                                  p_.clip_level, out},
+        stream());
     staging.push(s, cols, out);
   }
 
@@ -291,8 +293,8 @@ class SpectralEngine final : public TileEngine {
 };
 
 /// The Chebyshev solver's tiles (memory_plan's conventions, via plan_source_tiles): W in CSR with the host's
-/// 64-bit offsets (cuda::NodeMajorMatrix), the adjacency fixed; per source t_k, t_{k-1}, y = W t_k and the sum s (4 n doubles), its source index and
-/// three lane means.
+/// 64-bit offsets (cuda::NodeMajorMatrix), the adjacency fixed; per source t_k, t_{k-1}, y = W t_k and the
+/// sum s (4 n doubles), its source index and three lane means.
 struct ChebyshevTilePlan {
   mp::Budget budget;
   std::int64_t fixed_bytes = 0, per_source_bytes = 0, tile = 0, tiles = 0, needed_bytes = 0;

@@ -1,9 +1,9 @@
 // The CUDA gossip accountant's single-source bodies (kernels/common/gossip_loss_bodies.hpp, node-major, with
-// the warp-per-row product, the identity rows and the column sum of common/gossip_spmm_bodies.hpp, shared with
-// the walk accountant, and the dense copy of common/propagation_bodies.hpp) run on the host, through the
-// source the GPU compiles, in the order kernels/cuda/gossip_loss_cuda.cu launches them (host_for_each_row, host_row_sums: the device's
-// lanes and halving tree). Compared with the CPU backend (kernels::gossip_row_norms_cpu,
-// gossip_loss_rows_cpu):
+// the warp-per-row product, the identity rows and the column sum of common/gossip_spmm_bodies.hpp, shared
+// with the walk accountant, and the dense copy of common/propagation_bodies.hpp) run on the host, through the
+// source the GPU compiles, in the order kernels/cuda/gossip_loss_cuda.cu launches them (host_for_each_row,
+// host_row_sums: the device's lanes and halving tree). Compared with the CPU backend
+// (kernels::gossip_row_norms_cpu, gossip_loss_rows_cpu):
 //  - pass 2 (SharesStepBody, NeighbourLossesBody) from the CPU's norms: 0 ulps, the same operations in the
 //    same order (powers summed in CSR order, shares summed over t, neighbours in the graph's sorted order
 //    from 0, pair_loss), whatever the tile;

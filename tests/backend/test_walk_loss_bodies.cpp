@@ -77,8 +77,8 @@ std::string describe(const GraphCase& c, const WalkLossProblem& p) {
 
 /// TileEngine::emit: the column-major loss block of sources s .. s + cols - 1 from the graph-term block
 /// (node-major, or column-major for the spectral GEMM's block).
-void finish(const WalkLossProblem& p, std::int64_t s, std::int64_t cols, const double* term, bool column_major,
-            double* out) {
+void finish(const WalkLossProblem& p, std::int64_t s, std::int64_t cols, const double* term,
+            bool column_major, double* out) {
   const std::int64_t n = p.w.n;
   host_for_each_row(n, cols,
                     wl::WalkLossesBody{term, column_major ? 1 : cols, column_major ? n : 1,
@@ -98,8 +98,8 @@ std::vector<double> body_spectral_rows(const WalkLossProblem& p, const Symmetric
   kernels::use_single_threaded_blas();
   for (std::int64_t s = first; s < first + count; s += b) {
     const std::int64_t cols = std::min(b, first + count - s);
-    host_for_each_row(n, cols,
-                      wl::ScaleEigenvectorRowsBody{eigen.vectors.data(), g.data(), n, cols, s, scaled.data()});
+    host_for_each_row(
+        n, cols, wl::ScaleEigenvectorRowsBody{eigen.vectors.data(), g.data(), n, cols, s, scaled.data()});
     // cuBLAS's V B^T replaced by the CPU's call: B (column-major cols x n) as the CPU's row-major `scaled`,
     // then G[s + r, :] = scaled[r, :] V^T in blocks of kGemmRows rows; the row-major cols x n result is the
     // column-major n x cols graph block.
@@ -115,9 +115,10 @@ std::vector<double> body_spectral_rows(const WalkLossProblem& p, const Symmetric
 
 /// y = W x on a node-major n x cols block: cuda::multiply's sparse path.
 void propagate(CsrView w, const double* x, double* y, std::int64_t cols) {
-  host_for_each_row(w.n, cols,
-                    kernels::gossip::NodeMajorStepBody<offset_t, node_t>{
-                        {w.offsets.data(), w.columns.data(), w.values.data(), x}, nullptr, 0.0, 0.0, cols, y});
+  host_for_each_row(
+      w.n, cols,
+      kernels::gossip::NodeMajorStepBody<offset_t, node_t>{
+          {w.offsets.data(), w.columns.data(), w.values.data(), x}, nullptr, 0.0, 0.0, cols, y});
 }
 
 /// Series for sources first .. first + count - 1 in tiles of b: row-major loss rows, and the sums S of the
