@@ -154,13 +154,13 @@ TEST(GossipLossTwins, DensePathIsTheVendorGemmWithinRounding) {
 TEST(GossipLossTwins, LibraryMatricesAreTheSameBytesOnEitherDevice) {
   // gossip_loss_matrix (theorem accounting) through either device: the driver, the sink and the writers'
   // input.
+  GossipLossParams p;
+  p.accounting = GossipAccounting::theorem;
+  p.steps = 9;
+  p.sigma = 1.3;
+  p.propagation = Propagation::sparse;
   for (const Case& c : cases()) {
     if (c.g.n > 200) continue;
-    GossipLossParams p;
-    p.accounting = GossipAccounting::theorem;
-    p.steps = 9;
-    p.sigma = 1.3;
-    p.propagation = Propagation::sparse;
     testing::expect_same_matrix_on_either_device(
         c, p,
         [](const Graph& g, const CsrMatrix& w, const GossipLossParams& q) {
