@@ -106,24 +106,27 @@ bounds::ContributionOptions contribution_options(const WalkValues& w);
 /// The walk options as manifest parameters.
 nlohmann::json walk_manifest(const WalkValues& w);
 
-/// The walk fields every complete-graph walk bound shares (sum, histogram, DP-SGD and its sigma search).
+/// A bound job of a random walk on the complete graph with its bound's parameters `p` (sum, histogram, DP-SGD
+/// and its sigma search), the walk options held apart until walk_params puts them in.
 template <class Params>
-void set_walk_sampling(Params& p, const WalkValues& w) {
-  p.delta_prime = w.delta_prime;
-  p.steps = w.steps;
-  p.steps_per_node = w.steps_per_node;
-  p.contributions = contribution_options(w);
-  p.colluders = w.colluders;
-  p.sender_known = w.sender_known;
-  p.delta_tilde = w.delta_tilde;
-}
+struct WalkParamsJob : WalkBoundJob {
+  Params p;
 
-/// The same and the composition (the bounds that compose over contributions: sum, histogram, DP-SGD).
-template <class Params>
-void set_walk_fields(Params& p, const WalkValues& w) {
-  set_walk_sampling(p, w);
-  p.composition = bounds::parse_composition(w.composition);
-}
+  /// p with the walk fields every complete-graph walk bound shares, and the composition where the bound
+  /// composes over contributions (all but the sigma search).
+  Params walk_params() const {
+    Params q = p;
+    q.delta_prime = walk.delta_prime;
+    q.steps = walk.steps;
+    q.steps_per_node = walk.steps_per_node;
+    q.contributions = contribution_options(walk);
+    q.colluders = walk.colluders;
+    q.sender_known = walk.sender_known;
+    q.delta_tilde = walk.delta_tilde;
+    if constexpr (requires { q.composition; }) q.composition = bounds::parse_composition(walk.composition);
+    return q;
+  }
+};
 
 /// One bound: `check` validates the n-independent parameters (before the grid; InvalidInput always stops),
 /// `evaluate` computes one row (its InvalidInput skips the row with skip-invalid).

@@ -7,12 +7,9 @@
 
 namespace netdp::jobs {
 
-using json = nlohmann::json;
-
 namespace {
 
-struct CompleteHistogramJob : bound::WalkBoundJob {
-  bounds::CompleteHistogramParams p;
+struct CompleteHistogramJob : bound::WalkParamsJob<bounds::CompleteHistogramParams> {
   std::string analysis = "numerical";
 };
 
@@ -43,8 +40,7 @@ Model complete_histogram_bound_model() {
       "6); "
       "T = 100 n by default",
       std::move(parameters), bind, [](const Job& job) {
-        bounds::CompleteHistogramParams p = job.p;
-        bound::set_walk_fields(p, job.walk);
+        const bounds::CompleteHistogramParams p = job.walk_params();
         const bounds::HistogramAnalysis a = bounds::parse_histogram_analysis(job.analysis);
         return bound::walk_bound_run(
             "complete-histogram", job.walk, job.analysis, p, {{"categories", p.categories}},

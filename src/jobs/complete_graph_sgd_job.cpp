@@ -19,17 +19,7 @@ json sgd_manifest(const bound::WalkValues& w, double lipschitz, double eps, doub
 namespace {
 
 /// sigma, alpha, slope factor and horizon are sgd-rdp's; the other subcommands keep their defaults.
-struct SgdJob : bound::WalkBoundJob {
-  bounds::SgdParams p;
-  std::string horizon = "infinite";
-};
-
-/// The job's parameters with the walk options.
-bounds::SgdParams sgd_params(const SgdJob& job) {
-  bounds::SgdParams p = job.p;
-  bound::set_walk_fields(p, job.walk);
-  return p;
-}
+using SgdJob = bound::WalkParamsJob<bounds::SgdParams>;
 
 json sgd_job_manifest(const SgdJob& job) {
   return sgd_manifest(job.walk, job.p.lipschitz, job.p.epsilon, job.p.delta);
@@ -60,7 +50,6 @@ Model sgd_rdp_bound_model() {
                       {"infinite", "finite"})
                    .fallback("infinite"),
                [](Job& job, const std::string& horizon) {
-                 job.horizon = horizon;
                  job.p.horizon = bounds::parse_sgd_horizon(horizon);
                })});
   return bound::bound_model<Job>(
@@ -68,12 +57,12 @@ Model sgd_rdp_bound_model() {
       "network RDP of random-walk DP-SGD on the complete graph (4.3.1, Prop D.11) and its (eps, delta) "
       "conversion; T = 10 n by default",
       std::move(parameters), bind, [](const Job& job) {
-        const bounds::SgdParams p = sgd_params(job);
+        const bounds::SgdParams p = job.walk_params();
         json parameters = sgd_job_manifest(job);
         parameters.update({{"sigma", p.sigma},
                            {"alpha", p.alpha},
                            {"slope_factor", p.slope_factor},
-                           {"horizon", job.horizon}});
+                           {"horizon", bounds::to_string(p.horizon)}});
         return bound::BoundRun{"sgd-rdp", parameters, [p] { bounds::validate(p); },
                                [p](double n) { return bounds::sgd_network_rdp(n, p).columns(); }};
       });
@@ -92,7 +81,7 @@ Model sgd_closed_form_bound_model() {
       "sgd-closed-form",
       "Thm 7.2 closed form for random-walk DP-SGD on the complete graph (4.3.2); T = 10 n by default",
       std::move(parameters), bind, [](const Job& job) {
-        const bounds::SgdParams p = sgd_params(job);
+        const bounds::SgdParams p = job.walk_params();
         return bound::BoundRun{"sgd-closed-form", sgd_job_manifest(job), [p] { bounds::validate(p); },
                                [p](double n) { return bounds::sgd_closed_form(n, p).columns(); }};
       });

@@ -9,18 +9,9 @@ namespace netdp::jobs {
 
 using json = nlohmann::json;
 
-namespace {
-
-struct SgdSigmaJob : bound::WalkBoundJob {
-  bounds::SigmaSearchParams p;
-  std::string procedure = "thesis";
-};
-
-}  // namespace
-
 Model sgd_sigma_bound_model() {
   using namespace declare;
-  using Job = SgdSigmaJob;
+  using Job = bound::WalkParamsJob<bounds::SigmaSearchParams>;
   Binding<Job> bind;
   std::vector<Parameter> parameters = sgd_parameters(bind, "0.4");
   append(parameters,
@@ -30,7 +21,6 @@ Model sgd_sigma_bound_model() {
                       {"thesis", "code"})
                    .fallback("thesis"),
                [](Job& job, const std::string& procedure) {
-                 job.procedure = procedure;
                  job.p.procedure = bounds::parse_sigma_procedure(procedure);
                }),
           bind(real("slope-factor", "1, 2 or 4; 0 = the procedure's own (thesis 4, code 2)")
@@ -48,11 +38,9 @@ Model sgd_sigma_bound_model() {
       "D.12); "
       "T = 10 n by default",
       std::move(parameters), bind, [](const Job& job) {
-        const bound::WalkValues& w = job.walk;
-        bounds::SigmaSearchParams p = job.p;
-        bound::set_walk_sampling(p, w);
-        json parameters = sgd_manifest(w, p.lipschitz, p.epsilon, p.delta);
-        parameters.update({{"procedure", job.procedure},
+        const bounds::SigmaSearchParams p = job.walk_params();
+        json parameters = sgd_manifest(job.walk, p.lipschitz, p.epsilon, p.delta);
+        parameters.update({{"procedure", bounds::to_string(p.procedure)},
                            {"slope_factor", p.slope_factor},
                            {"cap_factor", p.cap_factor},
                            {"central_constant", p.central_constant}});

@@ -7,12 +7,9 @@
 
 namespace netdp::jobs {
 
-using json = nlohmann::json;
-
 namespace {
 
-struct CompleteSumJob : bound::WalkBoundJob {
-  bounds::CompleteSumParams p;
+struct CompleteSumJob : bound::WalkParamsJob<bounds::CompleteSumParams> {
   std::string analysis = "thesis", cycle_bound = "closed", delta_cycle = "assume_delta";
 };
 
@@ -66,8 +63,7 @@ Model complete_sum_bound_model() {
       "3) and its LDP analogue; "
       "T = 100 n by default",
       std::move(parameters), bind, [](const Job& job) {
-        bounds::CompleteSumParams p = job.p;
-        bound::set_walk_fields(p, job.walk);
+        bounds::CompleteSumParams p = job.walk_params();
         p.cycle_bound = bounds::parse_cycle_bound(job.cycle_bound);
         p.delta_cycle = bounds::parse_delta_cycle_rule(job.delta_cycle);
         const bounds::SumAnalysis a = bounds::parse_sum_analysis(job.analysis);

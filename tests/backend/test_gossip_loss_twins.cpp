@@ -27,6 +27,7 @@
 #include "netdp/core/sparse_matrix.hpp"
 #include "netdp/core/weighting.hpp"
 #include "support/twins_compare.hpp"
+#include "support/twins_graphs.hpp"
 
 namespace netdp {
 namespace {
@@ -72,27 +73,12 @@ std::vector<double> cuda_rows(const GossipLossProblem& p, node_t first, node_t c
   return sink.rows();
 }
 
-struct Case {
-  std::string name;
-  Graph g;
-  CsrMatrix w;
-};
-
-Case make(std::string name, Graph g, Weighting weighting = Weighting::metropolis) {
-  CsrMatrix w = gossip_matrix(g, weighting);
-  return {std::move(name), std::move(g), std::move(w)};
-}
+using Case = testing::TwinGraph;
 
 std::vector<Case> cases() {
-  std::vector<Case> c;
-  c.push_back(make("complete 40", complete_graph(40)));
-  c.push_back(make("ring 37", ring_graph(37)));
-  c.push_back(make("path 29", path_graph(29)));
-  c.push_back(make("star 30", star_graph(30)));
-  c.push_back(make("hypercube 6", hypercube_graph(6)));
-  c.push_back(make("er 120 max-degree W", erdos_renyi_graph(120, 0.06, 9), Weighting::max_degree));
-  c.push_back(make("er 601", erdos_renyi_graph(601, 0.012, 4)));  // 3 norm chunks, the last of 89 nodes
-  return c;
+  // er 601: 3 norm chunks, the last of 89 nodes.
+  return testing::twin_graphs(
+      {.complete = 40, .hypercube_dim = 6, .er_max_degree = {120, 0.06}, .er = {601, 0.012}});
 }
 
 std::string describe(const Case& c, const GossipLossProblem& p, std::int64_t tile) {
@@ -168,19 +154,20 @@ TEST(GossipLossTwins, DensePathIsTheVendorGemmWithinRounding) {
 TEST(GossipLossTwins, LibraryMatricesAreTheSameBytesOnEitherDevice) {
   // gossip_loss_matrix (theorem accounting) through either device: the driver, the sink and the writers'
   // input.
+  GossipLossParams p;
+  p.accounting = GossipAccounting::theorem;
+  p.steps = 9;
+  p.sigma = 1.3;
+  p.propagation = Propagation::sparse;
   for (const Case& c : cases()) {
     if (c.g.n > 200) continue;
-    GossipLossParams p;
-    p.accounting = GossipAccounting::theorem;
-    p.steps = 9;
-    p.sigma = 1.3;
-    p.propagation = Propagation::sparse;
-    p.device = {DeviceKind::cpu, 0};
-    const std::vector<double> cpu = gossip_loss_matrix(c.g, c.w, p);
-    p.device = {DeviceKind::cuda, 0};
-    GossipLossRun run;
-    const std::vector<double> cuda = gossip_loss_matrix(c.g, c.w, p, &run);
-    expect_same_bytes(cpu, cuda, c.name + " library", static_cast<std::size_t>(c.g.n));
+    testing::expect_same_matrix_on_either_device(
+        c, p,
+        [](const Graph& g, const CsrMatrix& w, const GossipLossParams& q) {
+          GossipLossRun run;  // with the run's report
+          return gossip_loss_matrix(g, w, q, &run);
+        },
+        c.name + " library");
   }
 }
 

@@ -28,6 +28,7 @@
 #include "netdp/core/sparse_matrix.hpp"
 #include "netdp/core/weighting.hpp"
 #include "support/twins_compare.hpp"
+#include "support/twins_graphs.hpp"
 #include "walk_loss_kernels.hpp"
 
 namespace netdp {
@@ -38,33 +39,22 @@ using testing::expect_same_bytes;
 
 using kernels::WalkLossProblem;
 
-struct Case {
-  std::string name;
-  Graph g;
-  CsrMatrix w;
+struct Case : testing::TwinGraph {
   kernels::SymmetricEigen eigen;  // the CPU twin's
   double lo = 0, hi = 0;          // the Chebyshev interval
 };
 
-Case make(std::string name, Graph g, Weighting weighting = Weighting::metropolis) {
-  CsrMatrix w = gossip_matrix(g, weighting);
-  kernels::SymmetricEigen eigen = kernels::symmetric_eigen_cpu(w);
-  const std::size_t n = static_cast<std::size_t>(g.n);
-  Case c{std::move(name), std::move(g), std::move(w), std::move(eigen)};
-  walk_chebyshev_interval(c.w, c.eigen.values[n - 2], c.eigen.values[0], &c.lo, &c.hi);
-  return c;
-}
-
 std::vector<Case> cases() {
-  std::vector<Case> c;
-  c.push_back(make("complete 12", complete_graph(12)));
-  c.push_back(make("ring 37", ring_graph(37)));
-  c.push_back(make("path 29", path_graph(29)));
-  c.push_back(make("star 30", star_graph(30)));
-  c.push_back(make("hypercube 5", hypercube_graph(5)));
-  c.push_back(make("er 90 max-degree W", erdos_renyi_graph(90, 0.08, 9), Weighting::max_degree));
-  c.push_back(make("er 131", erdos_renyi_graph(131, 0.05, 4)));
-  return c;
+  std::vector<Case> cases;
+  for (testing::TwinGraph& t : testing::twin_graphs(
+           {.complete = 12, .hypercube_dim = 5, .er_max_degree = {90, 0.08}, .er = {131, 0.05}})) {
+    kernels::SymmetricEigen eigen = kernels::symmetric_eigen_cpu(t.w);
+    Case c{std::move(t), std::move(eigen)};
+    const std::size_t n = static_cast<std::size_t>(c.g.n);
+    walk_chebyshev_interval(c.w, c.eigen.values[n - 2], c.eigen.values[0], &c.lo, &c.hi);
+    cases.push_back(std::move(c));
+  }
+  return cases;
 }
 
 /// method 0 (E3), 1 (E2), 2 (series) with the driver's constants for alpha = 2, sigma = 1.3, N_u = 1.7.
@@ -182,14 +172,13 @@ TEST(WalkLossTwins, LibraryMatricesAreTheSameBytesOnEitherDevice) {
         p.steps = 12;
         p.sigma = 3.0;
         p.sender = SenderView::known;
-        p.device = {DeviceKind::cpu, 0};
-        const std::vector<double> cpu = walk_loss_matrix(c.g, c.w, p);
-        p.device = {DeviceKind::cuda, 0};
-        const std::vector<double> cuda = walk_loss_matrix(c.g, c.w, p);
-        expect_same_bytes(cpu, cuda,
-                          c.name + " library method " + std::to_string(int(method)) + " solver " +
-                              std::to_string(int(solver)),
-                          static_cast<std::size_t>(c.g.n));
+        testing::expect_same_matrix_on_either_device(
+            c, p,
+            [](const Graph& g, const CsrMatrix& w, const WalkLossParams& q) {
+              return walk_loss_matrix(g, w, q);
+            },
+            c.name + " library method " + std::to_string(int(method)) + " solver " +
+                std::to_string(int(solver)));
       }
     }
   }

@@ -442,14 +442,20 @@ std::vector<AccountedCase> accounted_cases() {
   return c;
 }
 
+/// The accounted run of case `c` with `seed`: its walk's parameters, accounting on, its mechanism and view.
+WalkSimParams accounted_params(const AccountedCase& c, std::uint64_t seed) {
+  WalkSimParams p = params_of(c.walk, seed);
+  p.accounting = true;
+  p.mechanism = c.mechanism;
+  p.view = c.view;
+  return p;
+}
+
 TEST(WalkSimTwins, AccountedWalksCpuTwinEqualsCudaTwin) {
   NETDP_NEEDS_CUDA_DEVICE();
   for (const AccountedCase& c : accounted_cases()) {
     for (std::uint64_t seed : {std::uint64_t{3}, std::uint64_t{77}}) {
-      WalkSimParams p = params_of(c.walk, seed);
-      p.accounting = true;
-      p.mechanism = c.mechanism;
-      p.view = c.view;
+      const WalkSimParams p = accounted_params(c, seed);
       const AccountingSetup a(c.walk.model, p);
       for (std::int64_t batch : {std::int64_t{1}, std::int64_t{3}, p.runs}) {
         const std::string what =
@@ -466,10 +472,7 @@ TEST(WalkSimTwins, AccountedWalksCpuTwinEqualsCudaTwin) {
 
 TEST(WalkSimTwins, AccountedCpuTwinIsTheSameForAnyThreadCountAndBatch) {
   for (const AccountedCase& c : accounted_cases()) {
-    WalkSimParams p = params_of(c.walk, 5);
-    p.accounting = true;
-    p.mechanism = c.mechanism;
-    p.view = c.view;
+    const WalkSimParams p = accounted_params(c, 5);
     const AccountingSetup a(c.walk.model, p);
     const AccountedRuns one = cpu_accounted(c.walk, a, p.runs, 1);
     const AccountedRuns three = cpu_accounted(c.walk, a, 2, 3);
@@ -566,10 +569,7 @@ TEST(WalkSimTwins, CyclesBeyondTheTableTakeTheHostTerms) {
   // The split the CPU twin makes at 2^20 lengths, made at 8 here: the cycles longer than the table take
   // WalkAccountingInputs::beyond; every output is the same bytes as with the whole table.
   for (const AccountedCase& c : accounted_cases()) {
-    WalkSimParams p = params_of(c.walk, 21);
-    p.accounting = true;
-    p.mechanism = c.mechanism;
-    p.view = c.view;
+    const WalkSimParams p = accounted_params(c, 21);
     const AccountingSetup whole(c.walk.model, p);
     AccountingSetup split(c.walk.model, p);
     HostTerms host;

@@ -2,6 +2,7 @@
 // A CLI run into a scratch directory, the way the end-to-end tests begin: `const CliRun run(ARGS, {files});
 // ASSERT_TRUE(run.ok);`, or, where the test first writes inputs into run.dir, `CliRun run;` then
 // `ASSERT_TRUE(run(ARGS, {files}))`; then read what it wrote under `run.out` (`run.summary()`: summary.json).
+// And two runs that must write the same file (expect_same_output).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -35,14 +36,22 @@ struct CliRun {
   nlohmann::json summary() const { return read_json(out / "summary.json"); }
 };
 
-/// `netdp ARGS_A --out DIR/a` and `netdp ARGS_B --out DIR/b` both succeed and write the same `file`, byte for
-/// byte (a seed, a thread count or a spelling that must not change the results).
-inline void expect_same_output(const std::filesystem::path& dir, const std::string& args_a,
-                               const std::string& args_b, const char* file) {
-  ASSERT_TRUE(run_cli_into(args_a, dir / "a", {file}));
-  ASSERT_TRUE(run_cli_into(args_b, dir / "b", {file}));
-  EXPECT_EQ(read_text((dir / "a" / file).string()), read_text((dir / "b" / file).string()))
+/// The summaries of two runs.
+struct SummaryPair {
+  nlohmann::json a, b;
+};
+
+/// `netdp ARGS_A` and `netdp ARGS_B`, each into its own scratch directory, both succeed and write the same
+/// `file`, byte for byte (a seed, a thread count or a spelling that must not change the results). Returns
+/// their summaries (empty where a run failed).
+inline SummaryPair expect_same_output(const std::string& args_a, const std::string& args_b,
+                                      const char* file) {
+  const CliRun a(args_a, {file}), b(args_b, {file});
+  EXPECT_TRUE(a.ok && b.ok) << args_a << " | " << args_b;
+  if (!a.ok || !b.ok) return {nlohmann::json::object(), nlohmann::json::object()};
+  EXPECT_EQ(read_text((a.out / file).string()), read_text((b.out / file).string()))
       << args_a << " | " << args_b;
+  return {a.summary(), b.summary()};
 }
 
 }  // namespace netdp::testing

@@ -213,6 +213,30 @@ x = 5
   EXPECT_EQ(a.units[0].seed, derive_seed(7, "e", a.points[0].parameters, 0));
 }
 
+TEST(StudyPlan, ASeedWrittenInTheStudyIsReplacedByTheUnitSeed) {
+  // docs/study.md "The runner sets ...": `seed` is always the unit's derived seed, once, in the written
+  // parameter's place, even when the study gives one (two experiments cannot share draws through it).
+  ToyCatalog catalog;
+  const auto plan = expand_study(parse(R"([study]
+seed = 3
+[[experiment]]
+name = "e"
+model = "toy"
+[experiment.params]
+seed = 42
+x = 1
+)",
+                                       catalog),
+                                 catalog);
+  ASSERT_EQ(plan.units.size(), 1u);
+  const auto& args = plan.units[0].arguments;
+  ASSERT_EQ(args.size(), 2u);
+  EXPECT_EQ(args[0].first, "seed");
+  EXPECT_EQ(args[0].second, json(plan.units[0].seed));
+  EXPECT_NE(plan.units[0].seed, 42u);
+  EXPECT_EQ(plan.units[0].seed, derive_seed(3, "e", plan.points[0].parameters, 0));
+}
+
 TEST(StudyPlan, SeedPlaceholdersAreReplacedInStringsAndLists) {
   EXPECT_EQ(substitute("er:n=10,seed={seed}", 42, 3), "er:n=10,seed=42");
   EXPECT_EQ(substitute(json::array({"r{replicate}", 1}), 42, 3), json::array({"r3", 1}));

@@ -1,7 +1,8 @@
 #pragma once
-// RAII owners of the current device (a guard that restores the caller's), CUDA streams and events. Runtime
-// calls only, so the engines that use them also build for the emulated device (docs/cuda_backend.md);
-// the vendor-library handles are in cuda/base/handles.hpp. Destructors ignore errors (they must not throw).
+// RAII owners of the current device (a guard that restores the caller's), CUDA streams and events, and the
+// owner of a created handle they and the vendor-library handles of cuda/base/handles.hpp are made of. Runtime
+// calls only, so the engines that use them also build for the emulated device (docs/cuda_backend.md).
+// Destructors ignore errors (they must not throw).
 #include <cuda_runtime_api.h>
 
 #include <utility>
@@ -9,6 +10,41 @@
 #include "cuda/base/runtime_check.hpp"
 
 namespace netdp::kernels::cuda {
+
+/// Owns one handle of a create/destroy pair (a stream, an event, a cuBLAS handle, a cuSPARSE descriptor):
+/// the create call writes it through put(), `Destroy` releases it (its status ignored). Moves hand it over
+/// and leave a null handle, which is never destroyed. As a class's member, it also releases a handle whose
+/// set-up failed after the create call (the constructor's throw destroys the members built so far).
+template <class Handle, auto Destroy>
+class Owned {
+ public:
+  Owned() = default;
+  ~Owned() { release(); }
+  Owned(Owned&& other) noexcept : handle_(std::exchange(other.handle_, Handle{})) {}
+  Owned& operator=(Owned&& other) noexcept {
+    if (this != &other) {
+      release();
+      handle_ = std::exchange(other.handle_, Handle{});
+    }
+    return *this;
+  }
+  Owned(const Owned&) = delete;
+  Owned& operator=(const Owned&) = delete;
+
+  Handle get() const { return handle_; }
+  /// Where a create call writes the new handle (one held before is released first).
+  Handle* put() {
+    release();
+    return &handle_;
+  }
+
+ private:
+  void release() {
+    if (handle_ != Handle{}) (void)Destroy(handle_);
+    handle_ = Handle{};
+  }
+  Handle handle_{};
+};
 
 /// Makes `device` current for the guard's lifetime, then restores the previous current device.
 class DeviceGuard {
@@ -25,44 +61,29 @@ class DeviceGuard {
   int previous_ = 0;
 };
 
+/// A non-blocking CUDA stream.
 class Stream {
  public:
-  Stream() { NETDP_CUDA_TRY(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
-  ~Stream() { (void)cudaStreamDestroy(stream_); }
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
+  Stream() { NETDP_CUDA_TRY(cudaStreamCreateWithFlags(stream_.put(), cudaStreamNonBlocking)); }
 
-  cudaStream_t get() const { return stream_; }
-  void synchronize() const { NETDP_CUDA_TRY(cudaStreamSynchronize(stream_)); }
+  cudaStream_t get() const { return stream_.get(); }
+  void synchronize() const { NETDP_CUDA_TRY(cudaStreamSynchronize(stream_.get())); }
 
  private:
-  cudaStream_t stream_ = nullptr;
+  Owned<cudaStream_t, cudaStreamDestroy> stream_;
 };
 
 /// A CUDA event without timing (cheaper), for ordering host work after queued device work.
 class Event {
  public:
-  Event() { NETDP_CUDA_TRY(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming)); }
-  ~Event() {
-    if (event_ != nullptr) (void)cudaEventDestroy(event_);
-  }
-  Event(Event&& other) noexcept : event_(std::exchange(other.event_, nullptr)) {}
-  Event& operator=(Event&& other) noexcept {
-    if (this != &other) {
-      if (event_ != nullptr) (void)cudaEventDestroy(event_);
-      event_ = std::exchange(other.event_, nullptr);
-    }
-    return *this;
-  }
-  Event(const Event&) = delete;
-  Event& operator=(const Event&) = delete;
+  Event() { NETDP_CUDA_TRY(cudaEventCreateWithFlags(event_.put(), cudaEventDisableTiming)); }
 
-  cudaEvent_t get() const { return event_; }
-  void record(cudaStream_t stream) const { NETDP_CUDA_TRY(cudaEventRecord(event_, stream)); }
-  void synchronize() const { NETDP_CUDA_TRY(cudaEventSynchronize(event_)); }
+  cudaEvent_t get() const { return event_.get(); }
+  void record(cudaStream_t stream) const { NETDP_CUDA_TRY(cudaEventRecord(event_.get(), stream)); }
+  void synchronize() const { NETDP_CUDA_TRY(cudaEventSynchronize(event_.get())); }
 
  private:
-  cudaEvent_t event_ = nullptr;
+  Owned<cudaEvent_t, cudaEventDestroy> event_;
 };
 
 /// The device an engine lives on: its index, a guard that keeps it current from the engine's construction to
