@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "common/for_each.hpp"
+#include "common/gossip_spmm_bodies.hpp"  // kHostParallelEntries
 #include "cuda/base/runtime_check.hpp"
 
 namespace netdp::kernels::cuda {
@@ -16,10 +17,16 @@ namespace {
 /// Threads per block of every kernel, as on the device (the reductions' trees have this width).
 constexpr int kThreads = 256;
 
-/// body(i) for i in [0, count).
+/// body(i) for i in [0, count): below kHostParallelEntries on the calling thread, as host_for_each_row does
+/// (common/gossip_spmm_bodies.hpp: on a loaded machine a parallel region per small launch costs more than
+/// the work, and between the serial row launches the team's threads fall asleep and must be woken for it).
 template <class Body>
 void for_each(std::int64_t count, const Body& body, cudaStream_t) {
-  if (count > 0) host_for_each(count, body);
+  if (count >= kHostParallelEntries) {
+    host_for_each(count, body);
+    return;
+  }
+  for (std::int64_t i = 0; i < count; ++i) body(i);
 }
 
 }  // namespace
