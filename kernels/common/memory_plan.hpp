@@ -19,7 +19,7 @@ namespace netdp::kernels::memory_plan {
 
 /// The one share of the free device memory that every CUDA backend plans with, in percent so that budgets
 /// are exact integers. The rest is headroom for the CUDA context and for the library workspaces whose size is
-/// known only once the blocks exist (cuSPARSE's SpMM buffer, cuBLAS's). The simulators' drivers
+/// known only once the blocks exist (cuBLAS's, cuSOLVER's). The simulators' drivers
 /// (gossip_sim_common.cuh, walk_sim_cuda.cu, walk_sim_accounting_cuda.cu) still pass their own shares to
 /// cuda::device_memory_budget; kDeviceMemoryShare is the value to use there.
 inline constexpr std::int64_t kDeviceMemoryPercent = 85;
@@ -31,8 +31,8 @@ inline constexpr double kDeviceMemoryShare = static_cast<double>(kDeviceMemoryPe
 inline constexpr std::int64_t kStagingChunkBytes = std::int64_t{256} << 20;
 inline constexpr std::int64_t kStagingChunks = 2;
 
-/// Device blocks (n x tile) hold at most 2^31 - 1 elements, so that no library call (cuSPARSE SpMM with
-/// 32-bit indices, cuBLAS with int dimensions) is handed a block whose element offsets need more than 32
+/// Device blocks (n x tile) hold at most 2^31 - 1 elements, so that no library call (cuBLAS and cuSOLVER,
+/// with int dimensions) is handed a block whose element offsets need more than 32
 /// bits. It binds from n = 65,536 with more than 32,767 sources per tile.
 inline constexpr std::int64_t kMaxBlockElements = std::numeric_limits<std::int32_t>::max();
 
@@ -105,7 +105,8 @@ constexpr Staging plan_staging(std::int64_t n, std::int64_t tile) {
   return {columns, kStagingChunks * columns * row_bytes};
 }
 
-/// W in CSR with 32-bit offsets and column indices, float64 values (cuSPARSE, csr_to_dense_async).
+/// W in CSR with 32-bit offsets and column indices, float64 values (the Propagator's copy,
+/// csr_to_dense_async).
 constexpr std::int64_t csr32_bytes(std::int64_t n, std::int64_t nnz) {
   return (n + 1) * kInt32Bytes + nnz * (kInt32Bytes + kDoubleBytes);
 }

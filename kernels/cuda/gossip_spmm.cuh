@@ -1,7 +1,8 @@
 #pragma once
-// The warp-per-row launch of the node-major gossip engines (docs/cuda_backend.md "Node-major gossip
-// engines"): a row body (common/gossip_spmm_bodies.hpp, body(row, c) over a node-major n x cols block) run
-// by a group of spmm::lanes_per_row(cols) lanes of one warp per row, lane l taking the columns l, l + lanes,
+// The warp-per-row launch of the node-major engines (every gossip engine and accountant, the walk-loss twin)
+// (docs/cuda_backend.md "Node-major gossip engines"): a row body (common/gossip_spmm_bodies.hpp, body(row, c)
+// over a node-major n x cols block) run by a group of spmm::lanes_per_row(cols) lanes of one warp per row,
+// lane l taking the columns l, l + lanes,
 // ... of its row. The lanes of a group read the same entries of W's row (one broadcast load each) and
 // consecutive entries of X's rows (coalesced), and each lane sums its column in W's CSR order: the CPU's
 // bits. The emulated device's twin (kernels/emulated/cuda/gossip_spmm.cuh) runs the same body with

@@ -1,6 +1,6 @@
 #pragma once
-// Checks every CUDA backend makes before it touches a device: sizes, the source range, the 32-bit index limit
-// of cuSPARSE and that the device answers.
+// Checks every CUDA backend makes before it touches a device: sizes, the source range, the 32-bit offsets of
+// the device's CSR copy of W (cuda/propagator.cu) and that the device answers.
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -33,7 +33,7 @@ inline void validate_request(const std::string& model, GraphView graph, CsrView 
   if (w.nnz() > std::numeric_limits<std::int32_t>::max())
     throw InvalidInput(
         model + " on CUDA: W has " + std::to_string(w.nnz()) +
-        " stored entries, more than the 2^31 - 1 that 32-bit cuSPARSE indices allow; use device cpu");
+        " stored entries, more than the 2^31 - 1 that the device's 32-bit CSR offsets allow; use device cpu");
   require_device(device);
 }
 
