@@ -111,6 +111,18 @@ constexpr std::int64_t csr32_bytes(std::int64_t n, std::int64_t nnz) {
   return (n + 1) * kInt32Bytes + nnz * (kInt32Bytes + kDoubleBytes);
 }
 
+/// W in CSR with 64-bit offsets, 32-bit column indices and float64 values: the node-major engines' sparse
+/// path (cuda::NodeMajorMatrix uploads the host's arrays as they are).
+constexpr std::int64_t csr64_bytes(std::int64_t n, std::int64_t nnz) {
+  return (n + 1) * kInt64Bytes + nnz * (kInt32Bytes + kDoubleBytes);
+}
+
+/// W as cuda::NodeMajorMatrix holds it: its 64-bit CSR (sparse path), or the Propagator's 32-bit CSR and
+/// dense n x n copy (dense path).
+constexpr std::int64_t node_major_w_bytes(std::int64_t n, std::int64_t nnz, bool dense) {
+  return dense ? csr32_bytes(n, nnz) + n * n * kDoubleBytes : csr64_bytes(n, nnz);
+}
+
 /// The graph's adjacency on the device: int64 offsets, int32 neighbour ids.
 constexpr std::int64_t adjacency_bytes(std::int64_t n, std::int64_t entries) {
   return (n + 1) * kInt64Bytes + entries * kInt32Bytes;
@@ -157,7 +169,7 @@ struct GossipLossSizes {
 
 struct GossipLossPlan {
   Budget budget;
-  std::int64_t fixed_bytes = 0;       // W (32-bit CSR), adjacency, norms, dense W
+  std::int64_t fixed_bytes = 0;       // W (node_major_w_bytes), adjacency, norms
   std::int64_t per_source_bytes = 0;  // X, Y, S and the loss block: 4 n doubles
   std::int64_t norms_tile = 0;        // pass 1 tile (all n sources)
   std::int64_t tile = 0;              // pass 2 tile (the requested sources)
@@ -174,8 +186,8 @@ struct GossipLossPlan {
 constexpr GossipLossPlan plan_gossip_loss(const GossipLossSizes& s, const Limits& limits) {
   GossipLossPlan plan;
   plan.budget = device_budget(limits.free_bytes, limits.memory_limit);
-  plan.fixed_bytes = csr32_bytes(s.n, s.nnz) + adjacency_bytes(s.n, s.adjacency) +
-                     s.steps * s.n * kDoubleBytes + (s.dense ? s.n * s.n * kDoubleBytes : 0);
+  plan.fixed_bytes = node_major_w_bytes(s.n, s.nnz, s.dense) + adjacency_bytes(s.n, s.adjacency) +
+                     s.steps * s.n * kDoubleBytes;
   plan.per_source_bytes = 4 * s.n * kDoubleBytes;
   plan.needed_bytes = plan.fixed_bytes + plan.per_source_bytes;
   plan.fits = limits.tile_sources > 0 || plan.needed_bytes <= plan.budget.bytes;
@@ -197,8 +209,9 @@ struct WalkLossSizes {
   std::int64_t count = 0;  // requested sources
 };
 
-/// Series method (E1): W in 32-bit CSR and the adjacency fixed; per source X, Y, S (the spare of X / Y takes
-/// the losses): 3 n doubles. The SpMM buffer is left to the headroom.
+/// Series method (E1): W in 64-bit CSR (cuda::NodeMajorMatrix's sparse path) and the adjacency fixed; per
+/// source X, Y, S (the spare of X / Y takes the losses): 3 n doubles. The SpMM buffer is left to the
+/// headroom.
 struct WalkSeriesPlan {
   Budget budget;
   std::int64_t fixed_bytes = 0;
@@ -217,13 +230,35 @@ constexpr std::int64_t walk_adjacency_bytes(const WalkLossSizes& s) {
 constexpr WalkSeriesPlan plan_walk_series(const WalkLossSizes& s, const Limits& limits) {
   WalkSeriesPlan plan;
   plan.budget = device_budget(limits.free_bytes, limits.memory_limit);
-  plan.fixed_bytes = csr32_bytes(s.n, s.nnz) + walk_adjacency_bytes(s);
+  plan.fixed_bytes = csr64_bytes(s.n, s.nnz) + walk_adjacency_bytes(s);
   plan.per_source_bytes = 3 * s.n * kDoubleBytes;
   plan.needed_bytes = plan.fixed_bytes + plan.per_source_bytes;
   plan.fits = plan.needed_bytes <= plan.budget.bytes;
   if (!plan.fits || s.n < 1 || s.count < 1) return plan;
   plan_source_tiles(plan, s.n, s.count, limits.tile_sources);
   plan.device_bytes = plan.fixed_bytes + plan.per_source_bytes * plan.tile;
+  return plan;
+}
+
+/// Chebyshev solver (docs/walk_loss.md "Solvers"): W in 64-bit CSR and the adjacency fixed; per source
+/// t_k, t_{k-1}, y = W t_k and the sum s (4 n doubles), its source index and three lane means. The tiles as
+/// the series'; device_bytes is not used by the engine.
+struct WalkChebyshevPlan {
+  Budget budget;
+  std::int64_t fixed_bytes = 0, per_source_bytes = 0, tile = 0, tiles = 0, needed_bytes = 0;
+  Staging staging;
+  bool fits = false;  // fixed + one source fits the budget (a forced tile too)
+};
+
+constexpr WalkChebyshevPlan plan_walk_chebyshev(const WalkLossSizes& s, const Limits& limits) {
+  WalkChebyshevPlan plan;
+  plan.budget = device_budget(limits.free_bytes, limits.memory_limit);
+  plan.fixed_bytes = csr64_bytes(s.n, s.nnz) + walk_adjacency_bytes(s);
+  plan.per_source_bytes = 4 * s.n * kDoubleBytes + kInt64Bytes + 3 * kDoubleBytes;
+  plan.needed_bytes = plan.fixed_bytes + plan.per_source_bytes;
+  plan.fits = plan.needed_bytes <= plan.budget.bytes;
+  if (!plan.fits || s.n < 1 || s.count < 1) return plan;
+  plan_source_tiles(plan, s.n, s.count, limits.tile_sources);
   return plan;
 }
 

@@ -19,8 +19,8 @@
 // bytes; the spectral methods given the same eigenpairs and GEMM too, and those two (cuSOLVER, cuBLAS in
 // cuda/dense_solvers.hpp) are the vendor routines that differ on a GPU (the emulated device runs the CPU
 // twin's LAPACK and BLAS calls there). Tiles, staging and bytes: memory_plan::plan_walk_series /
-// plan_walk_spectral (pure, tested without a GPU); rows reach the sink through two small pinned chunks
-// (RowStaging). Each method is an engine that holds the device state; the driver
+// plan_walk_chebyshev / plan_walk_spectral (pure, tested without a GPU); rows reach the sink through two
+// small pinned chunks (RowStaging). Each method is an engine that holds the device state; the driver
 // (src/accounting/walk_loss.cpp) runs the tile loop, one call per tile.
 #include <cuda_runtime.h>
 
@@ -292,29 +292,6 @@ class SpectralEngine final : public TileEngine {
   std::optional<cuda::RowStaging> staging_;
 };
 
-/// The Chebyshev solver's tiles (memory_plan's conventions, via plan_source_tiles): W in CSR with the host's
-/// 64-bit offsets (cuda::NodeMajorMatrix), the adjacency fixed; per source t_k, t_{k-1}, y = W t_k and the
-/// sum s (4 n doubles), its source index and three lane means.
-struct ChebyshevTilePlan {
-  mp::Budget budget;
-  std::int64_t fixed_bytes = 0, per_source_bytes = 0, tile = 0, tiles = 0, needed_bytes = 0;
-  mp::Staging staging;
-  bool fits = false;
-};
-
-ChebyshevTilePlan plan_chebyshev_tiles(const mp::WalkLossSizes& s, const mp::Limits& limits, int device) {
-  ChebyshevTilePlan plan;
-  plan.budget = mp::device_budget(limits.free_bytes, limits.memory_limit);
-  plan.fixed_bytes = (s.n + 1) * mp::kInt64Bytes + s.nnz * (mp::kInt32Bytes + mp::kDoubleBytes) +
-                     mp::walk_adjacency_bytes(s);
-  plan.per_source_bytes = 4 * s.n * mp::kDoubleBytes + mp::kInt64Bytes + 3 * mp::kDoubleBytes;
-  plan.needed_bytes = plan.fixed_bytes + plan.per_source_bytes;
-  plan.fits = plan.needed_bytes <= plan.budget.bytes;
-  fitting(plan, s.n, device);
-  if (s.n >= 1 && s.count >= 1) mp::plan_source_tiles(plan, s.n, s.count, limits.tile_sources);
-  return plan;
-}
-
 /// Spectral / finite by the Chebyshev solver (docs/walk_loss.md "Solvers"): G e_u = p(W)(e_u - 1/n) for every
 /// source of a tile, node-major n x cols blocks (row stride cols, lane stride 1, the CPU's panels' layout),
 /// then the losses. The launches
@@ -323,7 +300,7 @@ ChebyshevTilePlan plan_chebyshev_tiles(const mp::WalkLossSizes& s, const mp::Lim
 class ChebyshevEngine final : public TileEngine {
  public:
   ChebyshevEngine(const WalkLossProblem& p, const WalkChebyshevExpansion& e, int device,
-                  const ChebyshevTilePlan& plan, LossRowSink& sink)
+                  const mp::WalkChebyshevPlan& plan, LossRowSink& sink)
       : TileEngine(p, device),
         lo_(e.lo),
         hi_(e.hi),
@@ -417,8 +394,8 @@ std::unique_ptr<WalkLossCudaEngine> walk_loss_cuda(const WalkLossProblem& p,
   const mp::WalkLossSizes sizes{p.w.n, p.w.nnz(), static_cast<std::int64_t>(p.graph.adjacency.size()),
                                 p.sender_known, count};
   if (chebyshev && p.method != 2)
-    return std::make_unique<ChebyshevEngine>(p, *chebyshev, device,
-                                             plan_chebyshev_tiles(sizes, limits, device), sink);
+    return std::make_unique<ChebyshevEngine>(
+        p, *chebyshev, device, fitting(mp::plan_walk_chebyshev(sizes, limits), p.w.n, device), sink);
   if (p.method == 2)
     return std::make_unique<SeriesEngine>(p, device,
                                           fitting(mp::plan_walk_series(sizes, limits), p.w.n, device), sink);

@@ -213,7 +213,7 @@ TEST(WalkLossCuda, MemoryLimitSplitsIntoTilesOrThrows) {
   const Graph g = netdp::erdos_renyi_graph(150, 0.06, 9);
   const CsrMatrix w = metropolis(g);
   WalkLossParams p = base_params();
-  // Series: about 19 KB for W (32-bit CSR) and 3.6 KB per source (X, Y, S: 3 n doubles): 128 KB holds
+  // Series: about 19 KB for W (64-bit CSR) and 3.6 KB per source (X, Y, S: 3 n doubles): 128 KB holds
   // about 31 sources, balanced to 5 tiles of 30 (memory_plan::plan_walk_series).
   p.method = WalkLossMethod::series;
   p.memory_limit = std::int64_t{128} << 10;

@@ -72,16 +72,16 @@ TEST(MemoryPlan, StagingIsTwoChunksOfAtMost256MiB) {
 
 // Gossip on the d = 16 hypercube, n = 65,536, metropolis W (degree 16, so nnz = 17 n = 1,114,112 with the
 // diagonal; adjacency 16 n = 1,048,576 ids), T = 64 steps:
-//   W in 32-bit CSR     (n + 1) 4 + nnz (4 + 8)      =    262,148 + 13,369,344 = 13,631,492
+//   W in 64-bit CSR     (n + 1) 8 + nnz (4 + 8)      =    524,296 + 13,369,344 = 13,893,640
 //   adjacency           (n + 1) 8 + 4 * 1,048,576    =    524,296 +  4,194,304 =  4,718,600
 //   norms               T n 8 = 64 * 524,288                                   = 33,554,432
-//   fixed                                                                       = 51,904,524
+//   fixed                                                                       = 52,166,672
 //   per source          X, Y, S, losses = 4 n 8                                 =  2,097,152
 constexpr mp::GossipLossSizes kGossip65k{65'536, 1'114'112, 1'048'576, 64, false, 65'536};
-constexpr std::int64_t kGossipFixed = 51'904'524;
+constexpr std::int64_t kGossipFixed = 52'166'672;
 
 TEST(MemoryPlan, GossipAt65536NodesOn80GiB) {
-  // (73,014,444,032 - 51,904,524) / 2,097,152 = 34,791 (remainder 524,276), above the block limit 32,767
+  // (73,014,444,032 - 52,166,672) / 2,097,152 = 34,791 (remainder 262,128), above the block limit 32,767
   // ((2^31 - 1) / 65,536): 3 tiles, balanced to ceil(65,536 / 3) = 21,846 sources.
   const mp::GossipLossPlan plan = mp::plan_gossip_loss(kGossip65k, {kFree80, 0, 0});
   ASSERT_TRUE(plan.fits);
@@ -92,8 +92,8 @@ TEST(MemoryPlan, GossipAt65536NodesOn80GiB) {
   EXPECT_EQ(plan.tile, 21'846);
   EXPECT_EQ(plan.tiles, 3);
   EXPECT_EQ(plan.block_columns, 21'846);
-  // Device: fixed + 2 n 8 (21,846 + 21,846) = 51,904,524 + 1,048,576 * 43,692 = 45,866,287,116 (42.7 GiB).
-  EXPECT_EQ(plan.device_bytes, 45'866'287'116);
+  // Device: fixed + 2 n 8 (21,846 + 21,846) = 52,166,672 + 1,048,576 * 43,692 = 45,866,549,264 (42.7 GiB).
+  EXPECT_EQ(plan.device_bytes, 45'866'549'264);
   EXPECT_LE(plan.device_bytes, plan.budget.bytes);
   // Pinned: 2 x 512 rows of 512 KiB = 512 MiB, where a tile-sized buffer would take 21,846 rows = 11.5 GB
   // (18.2 GB with the 34,791-wide tile of the old plan).
@@ -102,33 +102,33 @@ TEST(MemoryPlan, GossipAt65536NodesOn80GiB) {
 }
 
 TEST(MemoryPlan, GossipAt65536NodesOn40GiBAndUnderLimits) {
-  // 40 GiB free: budget floor(42,949,672,960 * 0.85) = 36,507,222,016; (36,507,222,016 - 51,904,524) /
+  // 40 GiB free: budget floor(42,949,672,960 * 0.85) = 36,507,222,016; (36,507,222,016 - 52,166,672) /
   // 2,097,152 = 17,383 -> 4 tiles of exactly 16,384.
   const mp::GossipLossPlan plan40 = mp::plan_gossip_loss(kGossip65k, {40 * kGiB, 0, 0});
   EXPECT_EQ(plan40.budget.bytes, 36'507'222'016);
   EXPECT_EQ(plan40.tile, 16'384);
   EXPECT_EQ(plan40.tiles, 4);
 
-  // --memory-limit 1 GiB: (1,073,741,824 - 51,904,524) / 2,097,152 = 487 -> ceil(65,536 / 487) = 135
+  // --memory-limit 1 GiB: (1,073,741,824 - 52,166,672) / 2,097,152 = 487 -> ceil(65,536 / 487) = 135
   // tiles, balanced to ceil(65,536 / 135) = 486; chunks of 486 rows (the tile is narrower than 512).
   const mp::GossipLossPlan limited = mp::plan_gossip_loss(kGossip65k, {kFree80, kGiB, 0});
   EXPECT_TRUE(limited.budget.from_limit);
   EXPECT_EQ(limited.tile, 486);
   EXPECT_EQ(limited.tiles, 135);
   EXPECT_EQ(limited.staging.chunk_columns, 486);
-  EXPECT_EQ(limited.device_bytes, kGossipFixed + 4 * 524'288 * std::int64_t{486});  // 1,071,120,396
+  EXPECT_EQ(limited.device_bytes, kGossipFixed + 4 * 524'288 * std::int64_t{486});  // 1,071,382,544
   EXPECT_LE(limited.device_bytes, kGiB);
 
-  // 50 MB: not even fixed + one source = 54,001,676 bytes.
+  // 50 MB: not even fixed + one source = 54,263,824 bytes.
   const mp::GossipLossPlan refused = mp::plan_gossip_loss(kGossip65k, {kFree80, 50'000'000, 0});
   EXPECT_FALSE(refused.fits);
-  EXPECT_EQ(refused.needed_bytes, 54'001'676);
+  EXPECT_EQ(refused.needed_bytes, 54'263'824);
   EXPECT_EQ(refused.tile, 0);
 }
 
 TEST(MemoryPlan, GossipSingleSourceAndForcedTiles) {
   // --source: pass 2 has one column, pass 1 still covers all n in 3 tiles of 21,846; X and Y are sized for
-  // pass 1. Device: fixed + 2 n 8 (21,846 + 1) = 22,960,144,396; staging: two chunks of one row (1 MiB).
+  // pass 1. Device: fixed + 2 n 8 (21,846 + 1) = 22,960,406,544; staging: two chunks of one row (1 MiB).
   mp::GossipLossSizes one = kGossip65k;
   one.count = 1;
   const mp::GossipLossPlan single = mp::plan_gossip_loss(one, {kFree80, 0, 0});
@@ -136,7 +136,7 @@ TEST(MemoryPlan, GossipSingleSourceAndForcedTiles) {
   EXPECT_EQ(single.tile, 1);
   EXPECT_EQ(single.tiles, 1);
   EXPECT_EQ(single.block_columns, 21'846);
-  EXPECT_EQ(single.device_bytes, 22'960'144'396);
+  EXPECT_EQ(single.device_bytes, 22'960'406'544);
   EXPECT_EQ(single.staging.bytes, 2 * 524'288);
 
   // --tile-sources 7: used as given (no fit check, as before): ceil(65,536 / 7) = 9,363 tiles.
@@ -149,11 +149,13 @@ TEST(MemoryPlan, GossipSingleSourceAndForcedTiles) {
 }
 
 TEST(MemoryPlan, GossipDenseWIsFixed) {
-  // The dense path adds n^2 doubles: 65,536^2 * 8 = 34,359,738,368 bytes to the fixed part.
+  // The dense path holds the Propagator's 32-bit CSR ((n + 1) 4 + nnz 12 = 13,631,492, not the 64-bit one)
+  // and n^2 doubles: 65,536^2 * 8 = 34,359,738,368; with the adjacency and the norms, 34,411,642,892.
   mp::GossipLossSizes dense = kGossip65k;
   dense.dense = true;
   const mp::GossipLossPlan plan = mp::plan_gossip_loss(dense, {kFree80, 0, 0});
-  EXPECT_EQ(plan.fixed_bytes, kGossipFixed + 34'359'738'368);
+  EXPECT_EQ(plan.fixed_bytes, 13'631'492 + 4'718'600 + 33'554'432 + 34'359'738'368);
+  EXPECT_EQ(plan.fixed_bytes, 34'411'642'892);
   // (73,014,444,032 - 34,411,642,892) / 2,097,152 = 18,407 -> 4 tiles of 16,384.
   EXPECT_EQ(plan.tile, 16'384);
   EXPECT_EQ(plan.tiles, 4);
@@ -241,20 +243,41 @@ TEST(MemoryPlan, EigensolverSizesAre64Bit) {
 }
 
 TEST(MemoryPlan, WalkSeriesAt65536Nodes) {
-  // Series on the same hypercube, anonymous sender: fixed = the CSR, 13,631,492; per source X, Y, S = 3 n 8
-  // = 1,572,864. (73,014,444,032 - 13,631,492) / 1,572,864 = 46,412, above the block limit 32,767: 3 tiles
-  // of 21,846 again. Device: 13,631,492 + 21,846 * 1,572,864 = 34,374,418,436.
+  // Series on the same hypercube, anonymous sender: fixed = the 64-bit CSR, 13,893,640; per source X, Y, S =
+  // 3 n 8 = 1,572,864. (73,014,444,032 - 13,893,640) / 1,572,864 = 46,412, above the block limit 32,767: 3
+  // tiles of 21,846 again. Device: 13,893,640 + 21,846 * 1,572,864 = 34,374,680,584.
   const mp::WalkLossSizes sizes{65'536, 1'114'112, 1'048'576, false, 65'536};
   const mp::WalkSeriesPlan plan = mp::plan_walk_series(sizes, {kFree80, 0, 0});
   ASSERT_TRUE(plan.fits);
-  EXPECT_EQ(plan.fixed_bytes, 13'631'492);
+  EXPECT_EQ(plan.fixed_bytes, 13'893'640);
   EXPECT_EQ(plan.per_source_bytes, 1'572'864);
   EXPECT_EQ(plan.tile, 21'846);
   EXPECT_EQ(plan.tiles, 3);
-  EXPECT_EQ(plan.device_bytes, 34'374'418'436);
+  EXPECT_EQ(plan.device_bytes, 34'374'680'584);
   EXPECT_EQ(plan.staging.bytes, 536'870'912);
   // The fit check holds with a forced tile too: 1 MB is less than the CSR.
   EXPECT_FALSE(mp::plan_walk_series(sizes, {kFree80, 1'000'000, 7}).fits);
+}
+
+TEST(MemoryPlan, WalkChebyshevAt65536Nodes) {
+  // Chebyshev on the same hypercube, anonymous sender: fixed = the 64-bit CSR, 13,893,640; per source t_k,
+  // t_{k-1}, y, s = 4 n 8 = 2,097,152, its source index 8 and three lane means 24: 2,097,184.
+  // (73,014,444,032 - 13,893,640) / 2,097,184 = 34,808, above the block limit 32,767: 3 tiles of 21,846.
+  const mp::WalkLossSizes sizes{65'536, 1'114'112, 1'048'576, false, 65'536};
+  const mp::WalkChebyshevPlan plan = mp::plan_walk_chebyshev(sizes, {kFree80, 0, 0});
+  ASSERT_TRUE(plan.fits);
+  EXPECT_EQ(plan.fixed_bytes, 13'893'640);
+  EXPECT_EQ(plan.per_source_bytes, 2'097'184);
+  EXPECT_EQ(plan.needed_bytes, 15'990'824);
+  EXPECT_EQ(plan.tile, 21'846);
+  EXPECT_EQ(plan.tiles, 3);
+  // The sender-known view adds the adjacency, (n + 1) 8 + 4 * 1,048,576 = 4,718,600.
+  const mp::WalkLossSizes known{65'536, 1'114'112, 1'048'576, true, 65'536};
+  EXPECT_EQ(mp::plan_walk_chebyshev(known, {kFree80, 0, 0}).fixed_bytes, 13'893'640 + 4'718'600);
+  // 15 MB is less than fixed + one source: refused, forced tile or not.
+  EXPECT_FALSE(mp::plan_walk_chebyshev(sizes, {kFree80, 15'000'000, 0}).fits);
+  EXPECT_FALSE(mp::plan_walk_chebyshev(sizes, {kFree80, 15'000'000, 7}).fits);
+  EXPECT_EQ(mp::plan_walk_chebyshev(sizes, {kFree80, 0, 7}).tile, 7);
 }
 
 TEST(MemoryPlan, AMillionWalks) {
