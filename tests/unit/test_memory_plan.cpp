@@ -242,42 +242,45 @@ TEST(MemoryPlan, EigensolverSizesAre64Bit) {
   EXPECT_FALSE(plan64k.fits);
 }
 
-TEST(MemoryPlan, WalkSeriesAt65536Nodes) {
-  // Series on the same hypercube, anonymous sender: fixed = the 64-bit CSR, 13,893,640; per source X, Y, S =
-  // 3 n 8 = 1,572,864. (73,014,444,032 - 13,893,640) / 1,572,864 = 46,412, above the block limit 32,767: 3
-  // tiles of 21,846 again. Device: 13,893,640 + 21,846 * 1,572,864 = 34,374,680,584.
-  const mp::WalkLossSizes sizes{65'536, 1'114'112, 1'048'576, false, 65'536};
-  const mp::WalkSeriesPlan plan = mp::plan_walk_series(sizes, {kFree80, 0, 0});
+// The walk plans on the d = 16 hypercube (anonymous sender): W's 64-bit CSR is the fixed part, 13,893,640
+// bytes, and the widest tile is above the block limit 32,767, so both split the 65,536 sources into 3 tiles
+// of 21,846.
+constexpr mp::WalkLossSizes kWalk65k{65'536, 1'114'112, 1'048'576, false, 65'536};
+
+template <class Plan>
+void expect_three_tiles(const Plan& plan, std::int64_t per_source) {
   ASSERT_TRUE(plan.fits);
   EXPECT_EQ(plan.fixed_bytes, 13'893'640);
-  EXPECT_EQ(plan.per_source_bytes, 1'572'864);
+  EXPECT_EQ(plan.per_source_bytes, per_source);
   EXPECT_EQ(plan.tile, 21'846);
   EXPECT_EQ(plan.tiles, 3);
+}
+
+TEST(MemoryPlan, WalkSeriesAt65536Nodes) {
+  // Series: per source X, Y, S = 3 n 8 = 1,572,864; (73,014,444,032 - 13,893,640) / 1,572,864 = 46,412.
+  // Device: 13,893,640 + 21,846 * 1,572,864 = 34,374,680,584.
+  const mp::WalkSeriesPlan plan = mp::plan_walk_series(kWalk65k, {kFree80, 0, 0});
+  expect_three_tiles(plan, 1'572'864);
   EXPECT_EQ(plan.device_bytes, 34'374'680'584);
   EXPECT_EQ(plan.staging.bytes, 536'870'912);
   // The fit check holds with a forced tile too: 1 MB is less than the CSR.
-  EXPECT_FALSE(mp::plan_walk_series(sizes, {kFree80, 1'000'000, 7}).fits);
+  EXPECT_FALSE(mp::plan_walk_series(kWalk65k, {kFree80, 1'000'000, 7}).fits);
 }
 
 TEST(MemoryPlan, WalkChebyshevAt65536Nodes) {
-  // Chebyshev on the same hypercube, anonymous sender: fixed = the 64-bit CSR, 13,893,640; per source t_k,
-  // t_{k-1}, y, s = 4 n 8 = 2,097,152, its source index 8 and three lane means 24: 2,097,184.
-  // (73,014,444,032 - 13,893,640) / 2,097,184 = 34,808, above the block limit 32,767: 3 tiles of 21,846.
-  const mp::WalkLossSizes sizes{65'536, 1'114'112, 1'048'576, false, 65'536};
-  const mp::WalkChebyshevPlan plan = mp::plan_walk_chebyshev(sizes, {kFree80, 0, 0});
-  ASSERT_TRUE(plan.fits);
-  EXPECT_EQ(plan.fixed_bytes, 13'893'640);
-  EXPECT_EQ(plan.per_source_bytes, 2'097'184);
+  // Chebyshev: per source t_k, t_{k-1}, y, s = 4 n 8 = 2,097,152, its source index 8 and three lane means 24:
+  // 2,097,184; (73,014,444,032 - 13,893,640) / 2,097,184 = 34,808.
+  const mp::WalkChebyshevPlan plan = mp::plan_walk_chebyshev(kWalk65k, {kFree80, 0, 0});
+  expect_three_tiles(plan, 2'097'184);
   EXPECT_EQ(plan.needed_bytes, 15'990'824);
-  EXPECT_EQ(plan.tile, 21'846);
-  EXPECT_EQ(plan.tiles, 3);
   // The sender-known view adds the adjacency, (n + 1) 8 + 4 * 1,048,576 = 4,718,600.
-  const mp::WalkLossSizes known{65'536, 1'114'112, 1'048'576, true, 65'536};
+  mp::WalkLossSizes known = kWalk65k;
+  known.sender_known = true;
   EXPECT_EQ(mp::plan_walk_chebyshev(known, {kFree80, 0, 0}).fixed_bytes, 13'893'640 + 4'718'600);
   // 15 MB is less than fixed + one source: refused, forced tile or not.
-  EXPECT_FALSE(mp::plan_walk_chebyshev(sizes, {kFree80, 15'000'000, 0}).fits);
-  EXPECT_FALSE(mp::plan_walk_chebyshev(sizes, {kFree80, 15'000'000, 7}).fits);
-  EXPECT_EQ(mp::plan_walk_chebyshev(sizes, {kFree80, 0, 7}).tile, 7);
+  EXPECT_FALSE(mp::plan_walk_chebyshev(kWalk65k, {kFree80, 15'000'000, 0}).fits);
+  EXPECT_FALSE(mp::plan_walk_chebyshev(kWalk65k, {kFree80, 15'000'000, 7}).fits);
+  EXPECT_EQ(mp::plan_walk_chebyshev(kWalk65k, {kFree80, 0, 7}).tile, 7);
 }
 
 TEST(MemoryPlan, AMillionWalks) {
