@@ -209,29 +209,31 @@ struct WalkLossSizes {
   std::int64_t count = 0;  // requested sources
 };
 
-/// Series method (E1): W in 64-bit CSR (cuda::NodeMajorMatrix's sparse path) and the adjacency fixed; per
-/// source X, Y, S (the spare of X / Y takes the losses): 3 n doubles. The SpMM buffer is left to the
-/// headroom.
-struct WalkSeriesPlan {
+/// The tiled walk methods (series, Chebyshev): W in 64-bit CSR (cuda::NodeMajorMatrix's sparse path) and the
+/// adjacency fixed, per_source_bytes per source of a tile; the products need no workspace.
+struct WalkTilePlan {
   Budget budget;
   std::int64_t fixed_bytes = 0;
   std::int64_t per_source_bytes = 0;
   std::int64_t tile = 0, tiles = 0;
   Staging staging;
-  std::int64_t device_bytes = 0;  // fixed + 3 n tile doubles
+  std::int64_t device_bytes = 0;  // fixed + per_source_bytes tile
   bool fits = false;              // fixed + one source fits the budget (checked with a forced tile too)
   std::int64_t needed_bytes = 0;  // fixed + one source
 };
+using WalkSeriesPlan = WalkTilePlan;
+using WalkChebyshevPlan = WalkTilePlan;
 
 constexpr std::int64_t walk_adjacency_bytes(const WalkLossSizes& s) {
   return s.sender_known ? adjacency_bytes(s.n, s.adjacency) : 0;
 }
 
-constexpr WalkSeriesPlan plan_walk_series(const WalkLossSizes& s, const Limits& limits) {
-  WalkSeriesPlan plan;
+constexpr WalkTilePlan plan_walk_tiles(const WalkLossSizes& s, const Limits& limits,
+                                       std::int64_t per_source_bytes) {
+  WalkTilePlan plan;
   plan.budget = device_budget(limits.free_bytes, limits.memory_limit);
   plan.fixed_bytes = csr64_bytes(s.n, s.nnz) + walk_adjacency_bytes(s);
-  plan.per_source_bytes = 3 * s.n * kDoubleBytes;
+  plan.per_source_bytes = per_source_bytes;
   plan.needed_bytes = plan.fixed_bytes + plan.per_source_bytes;
   plan.fits = plan.needed_bytes <= plan.budget.bytes;
   if (!plan.fits || s.n < 1 || s.count < 1) return plan;
@@ -240,26 +242,15 @@ constexpr WalkSeriesPlan plan_walk_series(const WalkLossSizes& s, const Limits& 
   return plan;
 }
 
-/// Chebyshev solver (docs/walk_loss.md "Solvers"): W in 64-bit CSR and the adjacency fixed; per source
-/// t_k, t_{k-1}, y = W t_k and the sum s (4 n doubles), its source index and three lane means. The tiles as
-/// the series'; device_bytes is not used by the engine.
-struct WalkChebyshevPlan {
-  Budget budget;
-  std::int64_t fixed_bytes = 0, per_source_bytes = 0, tile = 0, tiles = 0, needed_bytes = 0;
-  Staging staging;
-  bool fits = false;  // fixed + one source fits the budget (a forced tile too)
-};
+/// Series method (E1): per source X, Y, S (the spare of X / Y takes the losses): 3 n doubles.
+constexpr WalkSeriesPlan plan_walk_series(const WalkLossSizes& s, const Limits& limits) {
+  return plan_walk_tiles(s, limits, 3 * s.n * kDoubleBytes);
+}
 
+/// Chebyshev solver (docs/walk_loss.md "Solvers"): per source t_k, t_{k-1}, y = W t_k and the sum s (4 n
+/// doubles), its source index and three lane means.
 constexpr WalkChebyshevPlan plan_walk_chebyshev(const WalkLossSizes& s, const Limits& limits) {
-  WalkChebyshevPlan plan;
-  plan.budget = device_budget(limits.free_bytes, limits.memory_limit);
-  plan.fixed_bytes = csr64_bytes(s.n, s.nnz) + walk_adjacency_bytes(s);
-  plan.per_source_bytes = 4 * s.n * kDoubleBytes + kInt64Bytes + 3 * kDoubleBytes;
-  plan.needed_bytes = plan.fixed_bytes + plan.per_source_bytes;
-  plan.fits = plan.needed_bytes <= plan.budget.bytes;
-  if (!plan.fits || s.n < 1 || s.count < 1) return plan;
-  plan_source_tiles(plan, s.n, s.count, limits.tile_sources);
-  return plan;
+  return plan_walk_tiles(s, limits, 4 * s.n * kDoubleBytes + kInt64Bytes + 3 * kDoubleBytes);
 }
 
 /// LAPACK dsyevd's workspace for eigenvectors (jobz = 'V'): 1 + 6 n + 2 n^2 doubles; cuSOLVER's is of the

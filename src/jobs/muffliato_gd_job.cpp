@@ -164,14 +164,15 @@ json final_json(const MuffliatoGdResult& r) {
 /// every grid point (source < n included).
 void check_muffliato_gd_job(const MuffliatoGdJob& job) {
   const MuffliatoGdParams& p = job.params;
-  if (job.device_given && parse_device_spec(job.device).kind == DeviceKind::cuda &&
-      accounting_of(job) != "exact")
-    throw InvalidParameter("device",
-                           "device " + job.device +
-                               ": only the exact accountant of muffliato-gd runs on CUDA (accounting " +
-                               accounting_of(job) + " runs on the CPU); use device cpu or auto");
-  if (job.device_given && parse_device_spec(job.device).kind == DeviceKind::cuda)
-    resolve_device(parse_device_spec(job.device));  // DeviceUnavailable before any work
+  if (const DeviceSpec device = job.device_given ? parse_device_spec(job.device) : DeviceSpec{};
+      device.kind == DeviceKind::cuda) {
+    if (accounting_of(job) != "exact")
+      throw InvalidParameter("device",
+                             "device " + job.device +
+                                 ": only the exact accountant of muffliato-gd runs on CUDA (accounting " +
+                                 accounting_of(job) + " runs on the CPU); use device cpu or auto");
+    resolve_device(device);  // DeviceUnavailable before any work
+  }
   if (job.er_c && !(*job.er_c > 0 && std::isfinite(*job.er_c)))
     throw InvalidParameter("er-c", "er-c must be a finite number > 0, got " + format_double(*job.er_c));
   if (job.dim < 0) throw InvalidParameter("dim", "dim must be >= 1, got " + std::to_string(job.dim));
